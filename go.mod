@@ -1,0 +1,3 @@
+module github.com/clusterperf/clusterperf
+
+go 1.26

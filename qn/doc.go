@@ -1,0 +1,28 @@
+// Package qn models and solves product-form queueing networks (QNs).
+//
+// A Model has classes of customers — closed (a fixed population N_c cycling with think time
+// Z_c) or open (Poisson arrivals at rate λ_c) — and stations: single-server queues (FCFS with
+// class-independent service, or PS), delay (infinite-server) centres, multi-server queues with
+// m identical servers, and load-dependent queues whose service rate with j customers present
+// is α(j)/S. A station may stand for Count identical copies (the 004 model's P CPU centres):
+// every solver treats a group once, so P identical centres cost O(N), not O(N·P).
+//
+// Demands D_{c,k} = V_{c,k}·S_{c,k} (seconds per job of class c at one copy of station k)
+// carry everything the product-form solvers need.
+//
+// Solvers and the equations they implement (Lazowska et al., "Quantitative System
+// Performance", 1984 = QSP; Bolch et al., "Queueing Networks and Markov Chains" = BGdMT):
+//   - MVASingle: exact single-class MVA (QSP ch. 6). Queue and delay stations cost O(N·K);
+//     multi-server and load-dependent stations use the marginal-probability recursion
+//     (QSP ch. 20, BGdMT §8.2.4) with p(0|n) computed by the cancellation-free ratio
+//     p(0|n) = p(0|n−1)·X(n)/X₋ₖ(n), X₋ₖ the throughput of the network without station k
+//     (see ld.go), instead of the textbook 1 − Σ_{j≥1} p(j|n) which loses all precision.
+//   - MVAMulti: exact multi-class MVA (Reiser & Lavenberg 1980) that walks the population
+//     lattice one class-1 slice at a time and keeps only two slices (001, ch. 6).
+//   - Schweitzer (Bard–Schweitzer) and Linearizer (Chandy & Neuse 1982) approximate MVA.
+//   - Open: open multi-class networks of M/M/1, M/M/m and IS stations (QSP ch. 6.2).
+//   - Mixed: open and closed classes together (QSP ch. 7.4).
+//   - Bounds: asymptotic (ABA) and balanced job bounds (BJB) (QSP ch. 5).
+//
+// Units are the caller's: if demands are seconds, throughputs are jobs per second.
+package qn

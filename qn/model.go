@@ -1,0 +1,237 @@
+package qn
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Kind is the kind of a station.
+type Kind int
+
+const (
+	// Queue is a single-server queue (FCFS with class-independent service times, or PS).
+	Queue Kind = iota
+	// Delay is an infinite-server (IS) centre: no queueing, R = D.
+	Delay
+	// MultiServer is a queue with Servers identical servers (M/M/m).
+	MultiServer
+	// LoadDependent is a queue whose service rate with j customers present is α(j)/S,
+	// α = Rates (α(j) = Rates[len-1] for j > len(Rates)).
+	LoadDependent
+)
+
+var kindNames = map[Kind]string{Queue: "queue", Delay: "delay", MultiServer: "multiserver", LoadDependent: "ld"}
+
+func (k Kind) String() string {
+	if s, ok := kindNames[k]; ok {
+		return s
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// ParseKind converts a station type name ("queue", "fcfs", "ps", "delay", "is",
+// "multiserver", "ld") into a Kind.
+func ParseKind(s string) (Kind, error) {
+	switch s {
+	case "queue", "fcfs", "ps":
+		return Queue, nil
+	case "delay", "is", "infinite":
+		return Delay, nil
+	case "multiserver", "mm", "multi":
+		return MultiServer, nil
+	case "ld", "load_dependent", "loaddependent":
+		return LoadDependent, nil
+	}
+	return 0, fmt.Errorf("unknown station type %q (allowed: queue, fcfs, ps, delay, is, multiserver, ld)", s)
+}
+
+// Station is a service centre, or a group of Count identical ones.
+type Station struct {
+	Name    string
+	Kind    Kind
+	Servers int       // MultiServer: number of servers m ≥ 1
+	Rates   []float64 // LoadDependent: rate multipliers α(1), α(2), … (all > 0)
+	Count   int       // identical copies; 0 means 1
+}
+
+// Copies returns the number of identical copies the station stands for (at least 1).
+func (s Station) Copies() int {
+	if s.Count < 1 {
+		return 1
+	}
+	return s.Count
+}
+
+// alpha returns the rate multiplier α(j) for j ≥ 1 customers.
+func (s Station) alpha(j int) float64 {
+	switch s.Kind {
+	case MultiServer:
+		if j < s.Servers {
+			return float64(j)
+		}
+		return float64(s.Servers)
+	case LoadDependent:
+		if j <= len(s.Rates) {
+			return s.Rates[j-1]
+		}
+		return s.Rates[len(s.Rates)-1]
+	case Delay:
+		return float64(j)
+	}
+	return 1
+}
+
+// Class is a customer class: closed (Population jobs, ThinkTime seconds at the terminals)
+// or open (Open set, ArrivalRate jobs per second).
+type Class struct {
+	Name        string
+	Open        bool
+	Population  int
+	ThinkTime   float64
+	ArrivalRate float64
+}
+
+// Model is a queueing network. Demand[c][k] is the service demand (seconds) of one job of
+// class c at one copy of station k. Visits, if not nil, gives visit counts V[c][k] so that
+// station throughputs X_c·V and per-visit response times can be reported; it does not change
+// the solution, which depends on demands only.
+type Model struct {
+	Classes  []Class
+	Stations []Station
+	Demand   [][]float64
+	Visits   [][]float64
+}
+
+// Validate reports every structural problem of the model at once.
+func (m *Model) Validate() error {
+	var errs []error
+	if len(m.Classes) == 0 {
+		errs = append(errs, errors.New("model has no classes"))
+	}
+	if len(m.Stations) == 0 {
+		errs = append(errs, errors.New("model has no stations"))
+	}
+	for _, c := range m.Classes {
+		if c.Open {
+			if !(c.ArrivalRate >= 0) || math.IsInf(c.ArrivalRate, 0) {
+				errs = append(errs, fmt.Errorf("class %q: arrival rate %v must be finite and ≥ 0", c.Name, c.ArrivalRate))
+			}
+		} else {
+			if c.Population < 0 {
+				errs = append(errs, fmt.Errorf("class %q: population %d must be ≥ 0", c.Name, c.Population))
+			}
+			if !(c.ThinkTime >= 0) || math.IsInf(c.ThinkTime, 0) {
+				errs = append(errs, fmt.Errorf("class %q: think time %v must be finite and ≥ 0", c.Name, c.ThinkTime))
+			}
+		}
+	}
+	for _, s := range m.Stations {
+		switch s.Kind {
+		case MultiServer:
+			if s.Servers < 1 {
+				errs = append(errs, fmt.Errorf("station %q: servers %d must be ≥ 1", s.Name, s.Servers))
+			}
+		case LoadDependent:
+			if len(s.Rates) == 0 {
+				errs = append(errs, fmt.Errorf("station %q: load-dependent station needs rates α(1), α(2), …", s.Name))
+			}
+			for j, a := range s.Rates {
+				if !(a > 0) || math.IsInf(a, 0) {
+					errs = append(errs, fmt.Errorf("station %q: rate α(%d) = %v must be finite and > 0", s.Name, j+1, a))
+				}
+			}
+		case Queue, Delay:
+		default:
+			errs = append(errs, fmt.Errorf("station %q: unknown kind %v", s.Name, s.Kind))
+		}
+		if s.Count < 0 {
+			errs = append(errs, fmt.Errorf("station %q: count %d must be ≥ 1", s.Name, s.Count))
+		}
+	}
+	if len(m.Demand) != len(m.Classes) {
+		errs = append(errs, fmt.Errorf("demand has %d rows, want one per class (%d)", len(m.Demand), len(m.Classes)))
+	} else {
+		for c, row := range m.Demand {
+			if len(row) != len(m.Stations) {
+				errs = append(errs, fmt.Errorf("class %q: %d demands, want one per station (%d)", m.Classes[c].Name, len(row), len(m.Stations)))
+				continue
+			}
+			for k, d := range row {
+				if !(d >= 0) || math.IsInf(d, 0) {
+					errs = append(errs, fmt.Errorf("class %q, station %q: demand %v must be finite and ≥ 0", m.Classes[c].Name, m.Stations[k].Name, d))
+				}
+			}
+		}
+	}
+	if m.Visits != nil {
+		if len(m.Visits) != len(m.Classes) {
+			errs = append(errs, fmt.Errorf("visits has %d rows, want %d", len(m.Visits), len(m.Classes)))
+		} else {
+			for c, row := range m.Visits {
+				if len(row) != len(m.Stations) {
+					errs = append(errs, fmt.Errorf("class %q: %d visit counts, want %d", m.Classes[c].Name, len(row), len(m.Stations)))
+					continue
+				}
+				for k, v := range row {
+					if !(v >= 0) || math.IsInf(v, 0) {
+						errs = append(errs, fmt.Errorf("class %q, station %q: visits %v must be finite and ≥ 0", m.Classes[c].Name, m.Stations[k].Name, v))
+					}
+				}
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ClosedClasses and OpenClasses return the indices of the classes of each kind.
+func (m *Model) ClosedClasses() []int { return m.classIdx(false) }
+
+// OpenClasses returns the indices of the open classes.
+func (m *Model) OpenClasses() []int { return m.classIdx(true) }
+
+func (m *Model) classIdx(open bool) []int {
+	var idx []int
+	for i, c := range m.Classes {
+		if c.Open == open {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// Clone returns a deep copy of the model.
+func (m *Model) Clone() *Model {
+	c := &Model{Classes: append([]Class(nil), m.Classes...)}
+	for _, s := range m.Stations {
+		s.Rates = append([]float64(nil), s.Rates...)
+		c.Stations = append(c.Stations, s)
+	}
+	for _, r := range m.Demand {
+		c.Demand = append(c.Demand, append([]float64(nil), r...))
+	}
+	if m.Visits != nil {
+		for _, r := range m.Visits {
+			c.Visits = append(c.Visits, append([]float64(nil), r...))
+		}
+	}
+	return c
+}
+
+// checkClosedDemand reports a closed class whose jobs would cycle in zero time (no demand
+// anywhere and no think time), which has unbounded throughput.
+func (m *Model) checkClosedDemand() error {
+	for c, cl := range m.Classes {
+		if cl.Open || cl.Population == 0 || cl.ThinkTime > 0 {
+			continue
+		}
+		tot := 0.0
+		for _, d := range m.Demand[c] {
+			tot += d
+		}
+		if tot == 0 {
+			return fmt.Errorf("class %q: zero think time and zero demand at every station: throughput is unbounded", cl.Name)
+		}
+	}
+	return nil
+}

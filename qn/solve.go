@@ -1,0 +1,70 @@
+package qn
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Solvers lists the solver names Solve accepts.
+var solverNames = []string{"auto", "mva", "schweitzer", "linearizer", "open", "mixed"}
+
+// SolverNames returns the names Solve accepts, "auto" first.
+func SolverNames() []string { return append([]string(nil), solverNames...) }
+
+// Solve solves m with the named solver; "auto" (or "") picks: open → Open, mixed → Mixed,
+// one closed class → exact MVA, several closed classes → exact MVA while the population
+// lattice has at most MaxLattice points and no multi-server/load-dependent stations, else
+// Linearizer.
+func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	open, closed := len(m.OpenClasses()), len(m.ClosedClasses())
+	switch strings.ToLower(solver) {
+	case "", "auto":
+		switch {
+		case closed == 0:
+			return Open(m)
+		case open > 0:
+			return Mixed(m)
+		case closed == 1:
+			return MVASingle(m)
+		case LatticeSize(m) <= MaxLattice && !hasMarginal(m):
+			return MVAMulti(m)
+		default:
+			return Linearizer(m, opt)
+		}
+	case "mva", "exact":
+		if open > 0 {
+			if closed == 0 {
+				return Open(m)
+			}
+			return Mixed(m)
+		}
+		if closed == 1 {
+			return MVASingle(m)
+		}
+		return MVAMulti(m)
+	case "schweitzer", "bs", "bard-schweitzer":
+		return Schweitzer(m, opt)
+	case "linearizer":
+		return Linearizer(m, opt)
+	case "open":
+		return Open(m)
+	case "mixed":
+		return Mixed(m)
+	}
+	names := append([]string(nil), solverNames...)
+	sort.Strings(names)
+	return nil, fmt.Errorf("unknown solver %q (allowed: %s)", solver, strings.Join(names, ", "))
+}
+
+func hasMarginal(m *Model) bool {
+	for _, s := range m.Stations {
+		if s.Kind == LoadDependent || (s.Kind == MultiServer && s.Servers > 1) {
+			return true
+		}
+	}
+	return false
+}
