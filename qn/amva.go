@@ -204,13 +204,17 @@ func Linearizer(m *Model, opt AMVAOptions) (*Result, error) {
 				}
 				tot += nc * (q[k][c]/n[c] + delta[k][c][j])
 			}
-			return tot
+			return math.Max(tot, 0)
 		}, res)
 		iters += st.Iterations
 		return st
 	}
 	qN := a.initialQ(N)
-	for outer := 0; outer < 3; outer++ {
+	next := make([][][]float64, K) // Δ estimated in this outer iteration (Jacobi update)
+	for k := range next {
+		next[k] = matrix(C, C)
+	}
+	for outer := 0; outer < linOuter; outer++ {
 		core(N, qN, nil)
 		qN = a.lastQ
 		for j := 0; j < C; j++ {
@@ -231,12 +235,16 @@ func Linearizer(m *Model, opt AMVAOptions) (*Result, error) {
 			qj = a.lastQ
 			for k := 0; k < K; k++ {
 				for c := 0; c < C; c++ {
+					next[k][c][j] = 0
 					if nj[c] > 0 && N[c] > 0 {
-						delta[k][c][j] = qj[k][c]/nj[c] - qN[k][c]/N[c]
-					} else {
-						delta[k][c][j] = 0
+						next[k][c][j] = qj[k][c]/nj[c] - qN[k][c]/N[c]
 					}
 				}
+			}
+		}
+		for k := range delta {
+			for c := range delta[k] {
+				copy(delta[k][c], next[k][c])
 			}
 		}
 	}
@@ -246,3 +254,5 @@ func Linearizer(m *Model, opt AMVAOptions) (*Result, error) {
 	res.Status = st
 	return res, nil
 }
+// linOuter is the number of outer Linearizer iterations (Chandy & Neuse use three).
+const linOuter = 3

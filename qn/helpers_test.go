@@ -1,0 +1,5 @@
+package qn
+
+import "errors"
+
+func errorsAs(err error, target any) bool { return err != nil && errors.As(err, target) }
