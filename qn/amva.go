@@ -254,5 +254,6 @@ func Linearizer(m *Model, opt AMVAOptions) (*Result, error) {
 	res.Status = st
 	return res, nil
 }
+
 // linOuter is the number of outer Linearizer iterations (Chandy & Neuse use three).
 const linOuter = 3
