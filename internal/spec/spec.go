@@ -1,0 +1,233 @@
+// Package spec decodes YAML (or JSON) model files strictly: every value is checked for its
+// type and range, unknown fields are rejected, and every error carries the file name and the
+// line of the offending field. Decoding functions record problems and carry on, so a user
+// sees all of them at once (Decoder.Err).
+package spec
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Error is one problem in a model file.
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// Decoder collects the errors found while walking one file.
+type Decoder struct {
+	File string
+	errs []error
+}
+
+// Node is a YAML node with its dotted path (e.g. "stations[2].demand").
+type Node struct {
+	d    *Decoder
+	n    *yaml.Node
+	Path string
+}
+
+// Parse reads data as YAML (JSON is YAML) and returns its root node, which must be a mapping.
+func Parse(file string, data []byte) (*Decoder, Node, error) {
+	d := &Decoder{File: file}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		msg := err.Error()
+		line := 0
+		// yaml.v3 errors read "yaml: line N: …"
+		if rest, ok := strings.CutPrefix(msg, "yaml: line "); ok {
+			if i := strings.IndexByte(rest, ':'); i > 0 {
+				line, _ = strconv.Atoi(rest[:i])
+				msg = strings.TrimSpace(rest[i+1:])
+			}
+		}
+		return d, Node{}, &Error{File: file, Line: line, Msg: "not valid YAML: " + msg}
+	}
+	if len(doc.Content) == 0 {
+		return d, Node{}, &Error{File: file, Msg: "file is empty"}
+	}
+	root := Node{d: d, n: doc.Content[0]}
+	if root.n.Kind != yaml.MappingNode {
+		return d, Node{}, &Error{File: file, Line: root.n.Line, Msg: "top level must be a mapping of fields"}
+	}
+	return d, root, nil
+}
+
+// Err returns every recorded problem joined, or nil.
+func (d *Decoder) Err() error { return errors.Join(d.errs...) }
+
+// Errorf records a problem at node n.
+func (n Node) Errorf(format string, args ...any) {
+	line := 0
+	if n.n != nil {
+		line = n.n.Line
+	}
+	msg := fmt.Sprintf(format, args...)
+	if n.Path != "" {
+		msg = n.Path + ": " + msg
+	}
+	n.d.errs = append(n.d.errs, &Error{File: n.d.File, Line: line, Msg: msg})
+}
+
+// Line is the node's line in the file.
+func (n Node) Line() int {
+	if n.n == nil {
+		return 0
+	}
+	return n.n.Line
+}
+
+// Valid reports whether the node exists.
+func (n Node) Valid() bool { return n.n != nil }
+
+// IsMap and IsScalar report the node's shape.
+func (n Node) IsMap() bool    { return n.n != nil && n.n.Kind == yaml.MappingNode }
+func (n Node) IsScalar() bool { return n.n != nil && n.n.Kind == yaml.ScalarNode }
+
+func (n Node) child(key string, c *yaml.Node) Node {
+	p := key
+	if n.Path != "" {
+		p = n.Path + "." + key
+	}
+	return Node{d: n.d, n: c, Path: p}
+}
+
+// Map checks that n is a mapping whose keys are all in allowed (or any key, if allowed is
+// nil) and returns its fields. Unknown and duplicate keys are recorded as errors.
+func (n Node) Map(allowed ...string) map[string]Node {
+	out := map[string]Node{}
+	if n.n == nil {
+		return out
+	}
+	if n.n.Kind != yaml.MappingNode {
+		n.Errorf("must be a mapping of fields, not %s", kindName(n.n))
+		return out
+	}
+	ok := map[string]bool{}
+	for _, a := range allowed {
+		ok[a] = true
+	}
+	for i := 0; i+1 < len(n.n.Content); i += 2 {
+		k, v := n.n.Content[i], n.n.Content[i+1]
+		key := k.Value
+		if allowed != nil && !ok[key] {
+			sorted := append([]string(nil), allowed...)
+			sort.Strings(sorted)
+			n.child(key, k).Errorf("unknown field (allowed: %s)", strings.Join(sorted, ", "))
+			continue
+		}
+		if _, dup := out[key]; dup {
+			n.child(key, k).Errorf("field given twice")
+			continue
+		}
+		out[key] = n.child(key, v)
+	}
+	return out
+}
+
+// List returns the items of a sequence node.
+func (n Node) List() []Node {
+	if n.n == nil {
+		return nil
+	}
+	if n.n.Kind != yaml.SequenceNode {
+		n.Errorf("must be a list, not %s", kindName(n.n))
+		return nil
+	}
+	out := make([]Node, len(n.n.Content))
+	for i, c := range n.n.Content {
+		out[i] = Node{d: n.d, n: c, Path: fmt.Sprintf("%s[%d]", n.Path, i)}
+	}
+	return out
+}
+
+// String returns a scalar's text.
+func (n Node) String() string {
+	if n.n == nil {
+		return ""
+	}
+	if n.n.Kind != yaml.ScalarNode {
+		n.Errorf("must be a single value, not %s", kindName(n.n))
+		return ""
+	}
+	return n.n.Value
+}
+
+// Float returns a finite number.
+func (n Node) Float() float64 {
+	s := n.String()
+	if n.n == nil || n.n.Kind != yaml.ScalarNode {
+		return 0
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		n.Errorf("%q is not a finite number", s)
+		return 0
+	}
+	return v
+}
+
+// NonNeg returns a finite number ≥ 0.
+func (n Node) NonNeg() float64 {
+	v := n.Float()
+	if v < 0 {
+		n.Errorf("%v is negative; must be ≥ 0", v)
+		return 0
+	}
+	return v
+}
+
+// Positive returns a finite number > 0.
+func (n Node) Positive() float64 {
+	v := n.Float()
+	if v <= 0 && n.n != nil && n.n.Kind == yaml.ScalarNode {
+		n.Errorf("%v must be > 0", v)
+	}
+	return v
+}
+
+// Int returns a whole number in [lo, hi].
+func (n Node) Int(lo, hi int) int {
+	v := n.Float()
+	if n.n == nil || n.n.Kind != yaml.ScalarNode {
+		return lo
+	}
+	if v != math.Trunc(v) {
+		n.Errorf("%v is not a whole number", v)
+		return lo
+	}
+	if v < float64(lo) || v > float64(hi) {
+		n.Errorf("%v is out of range; allowed %d … %d", v, lo, hi)
+		return lo
+	}
+	return int(v)
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		return fmt.Sprintf("the value %q", n.Value)
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return "an empty document"
+}

@@ -1,0 +1,203 @@
+package qn
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// SweepParam names the model value a what-if sweep varies (as JMVA's what-if analysis).
+type SweepParam struct {
+	What    string // "population", "demand" or "arrival_rate"
+	Class   int    // class index; -1: every class (demand only)
+	Station int    // station index (demand only)
+	Label   string // the text the user gave, e.g. "demand.cpu"
+}
+
+// MaxSweepPoints bounds the number of values of one sweep.
+const MaxSweepPoints = 100000
+
+// ParseSweep reads "population[.CLASS]=A:B[:STEP]", "demand.STATION[.CLASS]=A:B[:N]" or
+// "arrival_rate[.CLASS]=A:B[:N]". Populations step by STEP (default 1); real values take N
+// evenly spaced points (default 21). CLASS may be left out when the model has one class of
+// the kind needed.
+func ParseSweep(s string, m *Model) (SweepParam, []float64, error) {
+	lhs, rng, ok := strings.Cut(s, "=")
+	if !ok {
+		return SweepParam{}, nil, fmt.Errorf("sweep %q: want NAME=FROM:TO[:STEP], e.g. population=1:100 or demand.cpu=0.01:0.1:10", s)
+	}
+	parts := strings.Split(lhs, ".")
+	p := SweepParam{What: parts[0], Class: -1, Label: lhs}
+	classByName := func(name string, open bool) (int, error) {
+		if name == "" {
+			var cand []int
+			for i, c := range m.Classes {
+				if c.Open == open {
+					cand = append(cand, i)
+				}
+			}
+			if len(cand) != 1 {
+				return 0, fmt.Errorf("sweep %q: the model has %d %s classes; name one, e.g. %s.NAME", s, len(cand), map[bool]string{true: "open", false: "closed"}[open], parts[0])
+			}
+			return cand[0], nil
+		}
+		for i, c := range m.Classes {
+			if c.Name == name {
+				if c.Open != open {
+					return 0, fmt.Errorf("sweep %q: class %q is %s", s, name, map[bool]string{true: "open", false: "closed"}[c.Open])
+				}
+				return i, nil
+			}
+		}
+		return 0, fmt.Errorf("sweep %q: no class named %q", s, name)
+	}
+	var err error
+	switch p.What {
+	case "population", "arrival_rate":
+		if len(parts) > 2 {
+			return p, nil, fmt.Errorf("sweep %q: want %s[.CLASS]", s, p.What)
+		}
+		name := ""
+		if len(parts) == 2 {
+			name = parts[1]
+		}
+		p.Class, err = classByName(name, p.What == "arrival_rate")
+	case "demand":
+		if len(parts) < 2 || len(parts) > 3 {
+			return p, nil, fmt.Errorf("sweep %q: want demand.STATION[.CLASS]", s)
+		}
+		p.Station = -1
+		for k, st := range m.Stations {
+			if st.Name == parts[1] {
+				p.Station = k
+			}
+		}
+		if p.Station < 0 {
+			return p, nil, fmt.Errorf("sweep %q: no station named %q", s, parts[1])
+		}
+		if len(parts) == 3 {
+			p.Class = -1
+			for i, c := range m.Classes {
+				if c.Name == parts[2] {
+					p.Class = i
+				}
+			}
+			if p.Class < 0 {
+				return p, nil, fmt.Errorf("sweep %q: no class named %q", s, parts[2])
+			}
+		}
+	default:
+		return p, nil, fmt.Errorf("sweep %q: can sweep population, demand or arrival_rate, not %q", s, p.What)
+	}
+	if err != nil {
+		return p, nil, err
+	}
+	vals, err := parseRange(rng, p.What == "population")
+	if err != nil {
+		return p, nil, fmt.Errorf("sweep %q: %w", s, err)
+	}
+	return p, vals, nil
+}
+
+func parseRange(s string, integer bool) ([]float64, error) {
+	f := strings.Split(s, ":")
+	if len(f) < 2 || len(f) > 3 {
+		return nil, fmt.Errorf("range %q: want FROM:TO or FROM:TO:%s", s, map[bool]string{true: "STEP", false: "POINTS"}[integer])
+	}
+	num := make([]float64, len(f))
+	for i, x := range f {
+		v, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return nil, fmt.Errorf("range %q: %q is not a number ≥ 0", s, x)
+		}
+		num[i] = v
+	}
+	a, b := num[0], num[1]
+	if b < a {
+		return nil, fmt.Errorf("range %q: TO is below FROM", s)
+	}
+	var out []float64
+	if integer {
+		step := 1.0
+		if len(num) == 3 {
+			step = num[2]
+		}
+		if a != math.Trunc(a) || b != math.Trunc(b) || step != math.Trunc(step) || step < 1 {
+			return nil, fmt.Errorf("range %q: populations and their step must be whole numbers (step ≥ 1)", s)
+		}
+		if (b-a)/step+1 > MaxSweepPoints {
+			return nil, fmt.Errorf("range %q: more than %d points", s, MaxSweepPoints)
+		}
+		for v := a; v <= b; v += step {
+			out = append(out, v)
+		}
+		return out, nil
+	}
+	n := 21.0
+	if len(num) == 3 {
+		n = num[2]
+	}
+	if n != math.Trunc(n) || n < 2 || n > MaxSweepPoints {
+		return nil, fmt.Errorf("range %q: POINTS must be a whole number in 2 … %d", s, MaxSweepPoints)
+	}
+	for i := 0; i < int(n); i++ {
+		out = append(out, a+(b-a)*float64(i)/(n-1))
+	}
+	return out, nil
+}
+
+// Apply returns a copy of m with the swept value set to v.
+func (p SweepParam) Apply(m *Model, v float64) *Model {
+	c := m.Clone()
+	switch p.What {
+	case "population":
+		c.Classes[p.Class].Population = int(v)
+	case "arrival_rate":
+		c.Classes[p.Class].ArrivalRate = v
+	case "demand":
+		for cl := range c.Classes {
+			if p.Class < 0 || cl == p.Class {
+				c.Demand[cl][p.Station] = v
+			}
+		}
+	}
+	return c
+}
+
+// SweepPoint is the solution at one swept value. Err is set (and Result nil) when the model
+// has no solution there, e.g. a saturated open station.
+type SweepPoint struct {
+	Value  float64
+	Result *Result
+	Bounds *Bounds // single-class closed models only
+	Err    error
+}
+
+// Sweep solves m at every value. Errors that are about the model as a whole (a bad solver
+// name) are returned; a point without a steady state is recorded in its Err.
+func Sweep(m *Model, p SweepParam, values []float64, solver string, opt AMVAOptions, progress func(done, total int)) ([]SweepPoint, error) {
+	out := make([]SweepPoint, 0, len(values))
+	for i, v := range values {
+		mm := p.Apply(m, v)
+		pt := SweepPoint{Value: v}
+		r, err := Solve(mm, solver, opt)
+		if err != nil {
+			if _, ok := err.(*SaturationError); !ok {
+				return nil, err
+			}
+			pt.Err = err
+		}
+		pt.Result = r
+		if len(mm.Classes) == 1 && !mm.Classes[0].Open {
+			if b, err := BoundsAt(mm, mm.Classes[0].Population); err == nil {
+				pt.Bounds = &b
+			}
+		}
+		out = append(out, pt)
+		if progress != nil {
+			progress(i+1, len(values))
+		}
+	}
+	return out, nil
+}

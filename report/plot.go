@@ -1,0 +1,150 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Series is one line of a panel.
+type Series struct {
+	Name   string
+	X, Y   []float64
+	Dashed bool
+	Points bool // draw markers (measurements) instead of a line
+}
+
+// Panel is one plot: a title, axis labels and lines.
+type Panel struct {
+	Title, XLabel, YLabel string
+	Series                []Series
+	LogX                  bool
+	Plot                  *plot.Plot // if set, drawn as is (heat maps and other custom plots)
+}
+
+// palette is a colour-blind-safe set (Okabe–Ito).
+var palette = []color.Color{
+	color.RGBA{0, 114, 178, 255}, color.RGBA{213, 94, 0, 255}, color.RGBA{0, 158, 115, 255},
+	color.RGBA{204, 121, 167, 255}, color.RGBA{230, 159, 0, 255}, color.RGBA{86, 180, 233, 255},
+	color.RGBA{0, 0, 0, 255}, color.RGBA{240, 228, 66, 255},
+}
+
+// Color returns the i-th palette colour.
+func Color(i int) color.Color { return palette[i%len(palette)] }
+
+func (p Panel) build() (*plot.Plot, error) {
+	if p.Plot != nil {
+		return p.Plot, nil
+	}
+	pl := plot.New()
+	pl.Title.Text = p.Title
+	pl.X.Label.Text = p.XLabel
+	pl.Y.Label.Text = p.YLabel
+	pl.Legend.Top = true
+	if p.LogX {
+		pl.X.Scale = plot.LogScale{}
+		pl.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	for i, s := range p.Series {
+		if len(s.X) != len(s.Y) {
+			return nil, fmt.Errorf("series %q: %d x values, %d y values", s.Name, len(s.X), len(s.Y))
+		}
+		xy := make(plotter.XYs, 0, len(s.X))
+		for j := range s.X {
+			xy = append(xy, plotter.XY{X: s.X[j], Y: s.Y[j]})
+		}
+		if s.Points {
+			sc, err := plotter.NewScatter(xy)
+			if err != nil {
+				return nil, err
+			}
+			sc.GlyphStyle.Color = Color(i)
+			sc.GlyphStyle.Radius = vg.Points(3)
+			pl.Add(sc)
+			pl.Legend.Add(s.Name, sc)
+			continue
+		}
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			return nil, fmt.Errorf("series %q: %w", s.Name, err)
+		}
+		l.Color = Color(i)
+		l.Width = vg.Points(1.5)
+		if s.Dashed {
+			l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			l.Width = vg.Points(1)
+		}
+		pl.Add(l)
+		pl.Legend.Add(s.Name, l)
+	}
+	pl.Add(plotter.NewGrid())
+	return pl, nil
+}
+
+// SaveFigure draws the panels stacked vertically into path; the format follows the
+// extension (.svg or .png). The file is written only if drawing succeeded.
+func SaveFigure(path string, panels ...Panel) error {
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext != ".svg" && ext != ".png" {
+		return fmt.Errorf("plot file %q: extension must be .svg or .png", path)
+	}
+	w, h := 7*vg.Inch, vg.Length(len(panels))*3.6*vg.Inch
+	var c vg.CanvasWriterTo
+	if ext == ".svg" {
+		c = vgsvg.New(w, h)
+	} else {
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(110))}
+	}
+	plots := make([][]*plot.Plot, len(panels))
+	for i, p := range panels {
+		pl, err := p.build()
+		if err != nil {
+			return err
+		}
+		plots[i] = []*plot.Plot{pl}
+	}
+	dc := draw.New(c)
+	tiles := draw.Tiles{Rows: len(panels), Cols: 1, PadX: vg.Millimeter, PadY: 4 * vg.Millimeter, PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter, PadLeft: 2 * vg.Millimeter, PadRight: 4 * vg.Millimeter}
+	canvases := plot.Align(plots, tiles, dc)
+	for i := range plots {
+		plots[i][0].Draw(canvases[i][0])
+	}
+	return WriteAtomic(path, func(f *os.File) error {
+		_, err := c.WriteTo(f)
+		return err
+	})
+}
+
+// WriteAtomic writes a file through a temporary in the same directory and renames it into
+// place, so a failure never leaves a half-written file.
+func WriteAtomic(path string, write func(*os.File) error) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, ".clusterperf-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if err := write(f); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
