@@ -2,6 +2,7 @@ package qn
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/clusterperf/clusterperf/internal/spec"
 )
@@ -69,7 +70,7 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 		case pop.Valid() && arr.Valid():
 			cn.Errorf("give population (closed class) or arrival_rate (open class), not both")
 		case pop.Valid():
-			c.Population = pop.Int(0, 1<<40)
+			c.Population = pop.Int(0, 100_000_000)
 			if t := f["think_time"]; t.Valid() {
 				c.ThinkTime = t.NonNeg()
 			}
@@ -137,8 +138,8 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 		case dem.Valid() && (vis.Valid() || st.Valid()):
 			sn.Errorf("give demand, or service_time (with optional visits), not both")
 		case dem.Valid():
-			perClass(dem, classIdx, C, func(c int, v float64) { m.Demand[c][k] = v })
 			perClass(dem, classIdx, C, func(c int, v float64) {
+				m.Demand[c][k] = v
 				if v > 0 {
 					visits[c][k] = 1
 				}
@@ -183,7 +184,14 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 // perClass reads a number (the same for every class) or a mapping class → number ≥ 0.
 func perClass(n spec.Node, classIdx map[string]int, C int, set func(c int, v float64)) {
 	if n.IsMap() {
-		for name, v := range n.Map() {
+		fields := n.Map()
+		names := make([]string, 0, len(fields))
+		for name := range fields {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			v := fields[name]
 			c, ok := classIdx[name]
 			if !ok {
 				v.Errorf("no class named %q", name)

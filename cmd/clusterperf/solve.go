@@ -178,10 +178,10 @@ func runSweep(m *qn.Model, o solveOptions, opt qn.AMVAOptions, stdout io.Writer)
 	switch o.format {
 	case "json":
 		type jpt struct {
-			Value  float64  `json:"value"`
-			Result *qn.View `json:"result,omitempty"`
+			Value  float64    `json:"value"`
+			Result *qn.View   `json:"result,omitempty"`
 			Bounds *qn.Bounds `json:"bounds,omitempty"`
-			Error  string   `json:"error,omitempty"`
+			Error  string     `json:"error,omitempty"`
 		}
 		out := struct {
 			Parameter string `json:"parameter"`
