@@ -1,0 +1,135 @@
+package pipeline
+
+import (
+	"github.com/clusterperf/clusterperf/internal/spec"
+)
+
+// FileFormat documents the model file read by ParseModel (shown by `clusterperf help pipeline`).
+const FileFormat = `A pipeline model file is YAML (or JSON). Sizes are in elements, bandwidths in elements
+per second, times in seconds.
+
+Either the parallel sort of 003 by its constants:
+
+  name: parallel integer sort (003)
+  n: 2e7                    # job size N, elements
+  block: 65536              # block size s, elements (at most n)
+  sort:
+    c_q: 0.066e-6           # quicksort constant: t_proc(s) = c_q·s·ln s
+    c_m: 0.04e-6            # merge constant: t_local = c_m·N/p, b_resolution = s·p/(c_m(N + s·p²))
+    b_io: 0.54e6            # storage bandwidth
+    l_n: 0.030              # network latency, s
+    b_n: 1.2e6              # network bandwidth: b_dist = s/(l_n + s/b_n)
+    b_gather: 0.387e6       # gathering bandwidth at the sink node
+  memory:                   # optional: flag predictions whose data overflow a node
+    node_bytes: 64e6
+    bytes_per_element: 8
+
+or any job as overlapped stages, each bounded by its slowest bandwidth, plus fixed terms:
+
+  n: 1e8
+  block: 1e6
+  stages:
+    - name: read
+      bandwidths:
+        - {name: disk, kind: constant, value: 2e6}
+        - {name: network, kind: distribution, latency: 0.001, bandwidth: 1e7}
+        - {name: sorting, kind: processing, c: 1e-8}        # 1/(c·ln s)
+        - {name: workers, kind: per_node, value: 5e5}       # value·p
+    - name: write
+      bandwidths:
+        - {name: disk, kind: constant, value: 2e6}
+        - {name: merge, kind: merge, c: 2e-8}               # s·p/(c(N + s·p²))
+  fixed:
+    - {name: last block, kind: block_sort, c: 1e-8}          # c·s·ln s
+    - {name: local merge, kind: local, c: 2e-8}              # c·N/p
+    - {name: start-up, kind: seconds, value: 0.5}`
+
+// ParseModel decodes a pipeline model file; errors carry the file name and line.
+func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
+	d, root, err := spec.Parse(file, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	top := root.Map("name", "n", "block", "sort", "stages", "fixed", "memory")
+	m := &Model{Name: top["name"].String()}
+	if !top["n"].Valid() {
+		root.Errorf("missing field n (the job size in elements)")
+	} else {
+		m.N = top["n"].Positive()
+	}
+	if !top["block"].Valid() {
+		root.Errorf("missing field block (the block size s in elements)")
+	} else {
+		m.S = top["block"].Positive()
+	}
+	var sp *SortParams
+	srt, stages := top["sort"], top["stages"]
+	switch {
+	case srt.Valid() && stages.Valid():
+		root.Errorf("give sort (the 003 sort by its constants) or stages, not both")
+	case srt.Valid():
+		f := srt.Map(SortParamNames...)
+		p := SortParams{N: m.N, S: m.S}
+		for _, name := range SortParamNames {
+			if v, ok := f[name]; ok {
+				*(&p).field(name) = v.Positive()
+			} else {
+				srt.Errorf("missing constant %s", name)
+			}
+		}
+		built := p.Model(m.Name)
+		m.Stages, m.Fixed = built.Stages, built.Fixed
+		sp = &p
+	case stages.Valid():
+		for _, sn := range stages.List() {
+			f := sn.Map("name", "bandwidths")
+			st := Stage{Name: f["name"].String()}
+			for _, bn := range f["bandwidths"].List() {
+				bf := bn.Map("name", "kind", "value", "latency", "bandwidth", "c")
+				b := Bandwidth{Name: bf["name"].String(), Kind: BandwidthKind(bf["kind"].String())}
+				if v, ok := bf["value"]; ok {
+					b.Value = v.Positive()
+				}
+				if v, ok := bf["latency"]; ok {
+					b.Latency = v.NonNeg()
+				}
+				if v, ok := bf["bandwidth"]; ok {
+					b.Bandwidth = v.Positive()
+				}
+				if v, ok := bf["c"]; ok {
+					b.C = v.Positive()
+				}
+				st.Bandwidths = append(st.Bandwidths, b)
+			}
+			m.Stages = append(m.Stages, st)
+		}
+		for _, fn := range top["fixed"].List() {
+			ff := fn.Map("name", "kind", "value", "c")
+			fx := Fixed{Name: ff["name"].String(), Kind: FixedKind(ff["kind"].String())}
+			if v, ok := ff["value"]; ok {
+				fx.Value = v.NonNeg()
+			}
+			if v, ok := ff["c"]; ok {
+				fx.C = v.NonNeg()
+			}
+			m.Fixed = append(m.Fixed, fx)
+		}
+	default:
+		root.Errorf("needs sort (the 003 sort by its constants) or stages")
+	}
+	if top["fixed"].Valid() && srt.Valid() {
+		top["fixed"].Errorf("fixed terms come with stages; the sort model has its own")
+	}
+	if mem := top["memory"]; mem.Valid() {
+		f := mem.Map("node_bytes", "bytes_per_element")
+		m.Memory.NodeBytes = f["node_bytes"].Positive()
+		m.Memory.BytesPerElement = f["bytes_per_element"].Positive()
+	}
+	if err := d.Err(); err != nil {
+		return nil, nil, err
+	}
+	if err := m.Validate(); err != nil {
+		return nil, nil, &spec.Error{File: file, Msg: err.Error()}
+	}
+	return m, sp, nil
+}

@@ -1,0 +1,166 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// BandwidthKind says how a bandwidth depends on p and s.
+type BandwidthKind string
+
+const (
+	Constant     BandwidthKind = "constant"     // Value elements/s
+	Distribution BandwidthKind = "distribution" // s/(Latency + s/Bandwidth), eq. (1)
+	Processing   BandwidthKind = "processing"   // s/(C·s·ln s) = 1/(C·ln s), eq. (7)
+	Merge        BandwidthKind = "merge"        // s·p/(C·(N + s·p²)), eq. (9)/(15)
+	PerNode      BandwidthKind = "per_node"     // Value·p: a resource every node adds
+)
+
+// Bandwidth is one resource a stage runs through.
+type Bandwidth struct {
+	Name      string
+	Kind      BandwidthKind
+	Value     float64 // Constant, PerNode: elements/s
+	Latency   float64 // Distribution: seconds per block
+	Bandwidth float64 // Distribution: elements/s
+	C         float64 // Processing, Merge: seconds per element (per ln s, per merge step)
+}
+
+// Rate returns b(p, s) in elements per second for a job of N elements.
+func (b Bandwidth) Rate(N, p, s float64) float64 {
+	switch b.Kind {
+	case Constant:
+		return b.Value
+	case PerNode:
+		return b.Value * p
+	case Distribution:
+		return s / (b.Latency + s/b.Bandwidth)
+	case Processing:
+		return 1 / (b.C * math.Log(s))
+	case Merge:
+		return s * p / (b.C * (N + s*p*p))
+	}
+	return math.NaN()
+}
+
+// FixedKind says how a fixed term depends on p and s.
+type FixedKind string
+
+const (
+	Seconds   FixedKind = "seconds"    // Value seconds
+	BlockSort FixedKind = "block_sort" // C·s·ln s: processing the last block, eq. (6)/(13)
+	LocalWork FixedKind = "local"      // C·N/p: local dependency resolution, eq. (8)/(14)
+)
+
+// Fixed is a term added to the stage times.
+type Fixed struct {
+	Name  string
+	Kind  FixedKind
+	Value float64
+	C     float64
+}
+
+// Time returns the term in seconds.
+func (f Fixed) Time(N, p, s float64) float64 {
+	switch f.Kind {
+	case Seconds:
+		return f.Value
+	case BlockSort:
+		return f.C * s * math.Log(s)
+	case LocalWork:
+		return f.C * N / p
+	}
+	return math.NaN()
+}
+
+// Stage is a set of overlapped operations bounded by the slowest bandwidth (eq. 2, 3).
+type Stage struct {
+	Name       string
+	Bandwidths []Bandwidth
+}
+
+// Memory describes node memory; a prediction whose per-node data exceeds it is flagged
+// (003 §5: paging made small clusters far slower than predicted).
+type Memory struct {
+	NodeBytes       float64 // memory available to the task on one node; 0 = not checked
+	BytesPerElement float64 // bytes one element occupies while being processed (with buffers)
+}
+
+// Model is a job of N elements in blocks of S elements through overlapped stages.
+type Model struct {
+	Name   string
+	N      float64
+	S      float64
+	Stages []Stage
+	Fixed  []Fixed
+	Memory Memory
+}
+
+// Validate reports every problem at once: non-positive sizes or bandwidths, a block larger
+// than the job, a processing bandwidth with s ≤ 1 (ln s ≤ 0).
+func (m *Model) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if !(m.N > 0) || math.IsInf(m.N, 0) {
+		bad("n = %v: the job size must be > 0 elements", m.N)
+	}
+	if !(m.S > 0) || math.IsInf(m.S, 0) {
+		bad("block = %v: the block size must be > 0 elements", m.S)
+	} else if m.S > m.N {
+		bad("block = %v is larger than the job (n = %v): a block holds at most n elements", m.S, m.N)
+	}
+	if len(m.Stages) == 0 {
+		bad("no stages: give at least one stage with bandwidths")
+	}
+	for _, st := range m.Stages {
+		if len(st.Bandwidths) == 0 {
+			bad("stage %q has no bandwidths", st.Name)
+		}
+		for _, b := range st.Bandwidths {
+			where := fmt.Sprintf("stage %q, bandwidth %q", st.Name, b.Name)
+			pos := func(field string, v float64) {
+				if !(v > 0) || math.IsInf(v, 0) {
+					bad("%s: %s = %v must be > 0", where, field, v)
+				}
+			}
+			switch b.Kind {
+			case Constant, PerNode:
+				pos("value", b.Value)
+			case Distribution:
+				if !(b.Latency >= 0) || math.IsInf(b.Latency, 0) {
+					bad("%s: latency = %v must be ≥ 0", where, b.Latency)
+				}
+				pos("bandwidth", b.Bandwidth)
+			case Processing:
+				pos("c", b.C)
+				if m.S <= 1 {
+					bad("%s: processing bandwidth 1/(c·ln s) needs a block of more than 1 element", where)
+				}
+			case Merge:
+				pos("c", b.C)
+			default:
+				bad("%s: unknown kind %q (allowed: constant, distribution, processing, merge, per_node)", where, b.Kind)
+			}
+		}
+	}
+	for _, f := range m.Fixed {
+		where := fmt.Sprintf("fixed term %q", f.Name)
+		switch f.Kind {
+		case Seconds:
+			if !(f.Value >= 0) || math.IsInf(f.Value, 0) {
+				bad("%s: value = %v must be ≥ 0", where, f.Value)
+			}
+		case BlockSort, LocalWork:
+			if !(f.C >= 0) || math.IsInf(f.C, 0) {
+				bad("%s: c = %v must be ≥ 0", where, f.C)
+			}
+		default:
+			bad("%s: unknown kind %q (allowed: seconds, block_sort, local)", where, f.Kind)
+		}
+	}
+	if m.Memory.NodeBytes < 0 || m.Memory.BytesPerElement < 0 {
+		bad("memory sizes must be ≥ 0")
+	}
+	return errors.Join(errs...)
+}
