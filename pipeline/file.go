@@ -71,7 +71,9 @@ func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
 		f := srt.Map(SortParamNames...)
 		p := SortParams{N: m.N, S: m.S}
 		for _, name := range SortParamNames {
-			if v, ok := f[name]; ok {
+			if v, ok := f[name]; ok && name == "l_n" {
+				p.LN = v.NonNeg()
+			} else if ok {
 				*(&p).field(name) = v.Positive()
 			} else {
 				srt.Errorf("missing constant %s", name)
