@@ -10,14 +10,14 @@ import (
 
 // FitResult holds constants fitted to measurements.
 type FitResult struct {
-	Names    []string
-	Values   []float64
-	Before   float64 // root-mean-square relative error with the starting constants
-	After    float64 // … with the fitted constants
-	Used     int     // measurements used (those without memory overflow)
-	Status   string  // optimizer status
-	Evals    int
-	Params   SortParams
+	Names  []string
+	Values []float64
+	Before float64 // root-mean-square relative error with the starting constants
+	After  float64 // … with the fitted constants
+	Used   int     // measurements used (those without memory overflow)
+	Status string  // optimizer status
+	Evals  int
+	Params SortParams
 }
 
 // FitSort fits the named constants (a subset of SortParamNames) of a sort model to measured
