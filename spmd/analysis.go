@@ -1,0 +1,153 @@
+package spmd
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Skipped is a (p, d) of a surface the model cannot be evaluated at, and why.
+type Skipped struct {
+	P, D   int
+	Reason string
+}
+
+// Surface evaluates the model over p ∈ ps and d ∈ ds (row-major in p), skipping invalid
+// combinations (reported). progress, if not nil, is called after each p.
+func (e *Evaluator) Surface(ps, ds []int, progress func(done, total int)) ([]Point, []Skipped, error) {
+	var pts []Point
+	var skipped []Skipped
+	for i, p := range ps {
+		for _, d := range ds {
+			pt, err := e.Evaluate(p, d)
+			var ce *ConfigError
+			if errors.As(err, &ce) {
+				skipped = append(skipped, Skipped{p, d, ce.Reason})
+				continue
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+			pts = append(pts, pt)
+		}
+		if progress != nil {
+			progress(i+1, len(ps))
+		}
+	}
+	return pts, skipped, nil
+}
+
+// Best returns the point of least time among pts (ties: fewer processors, then disks).
+func Best(pts []Point) (Point, bool) {
+	if len(pts) == 0 {
+		return Point{}, false
+	}
+	b := pts[0]
+	for _, pt := range pts[1:] {
+		if pt.Time < b.Time*(1-1e-12) || (math.Abs(pt.Time-b.Time) <= 1e-12*b.Time && (pt.P < b.P || (pt.P == b.P && pt.D < b.D))) {
+			b = pt
+		}
+	}
+	return b, true
+}
+
+// LargestEfficient returns, for each d, the largest p among pts whose efficiency s/p is at
+// least threshold.
+func LargestEfficient(pts []Point, threshold float64) map[int]Point {
+	out := map[int]Point{}
+	for _, pt := range pts {
+		if pt.Efficiency >= threshold {
+			if cur, ok := out[pt.D]; !ok || pt.P > cur.P {
+				out[pt.D] = pt
+			}
+		}
+	}
+	return out
+}
+
+// Limit is an asymptotic speedup.
+type Limit struct {
+	Speedup   float64 // the limit (0 when the speedup vanishes)
+	Converged bool    // the sequence settled (relative change < 1e-4) before the cap
+	AtValue   int     // the largest p or d evaluated
+	Note      string  // the thesis's statement for this case
+}
+
+// LimitD returns s(p, d → ∞): the I/O transfer vanishes, I/O startup remains
+// (001 §5.2.1, §5.3.1: "the speedup tends to 1/(τ_comp + σ_n)"). Evaluated at d = 2^30
+// (CLU models need p ≥ d, so there d grows with p: see LimitP).
+func (e *Evaluator) LimitD(p int) (Limit, error) {
+	if e.m.Arch == CluAIO || e.m.Arch == CluSIO {
+		return Limit{Note: "CLU models need p ≥ d: d → ∞ only with p → ∞ (001 §5.5.1)", Speedup: math.NaN()}, nil
+	}
+	pt, err := e.Evaluate(p, 1<<30)
+	if err != nil {
+		return Limit{}, err
+	}
+	return Limit{Speedup: pt.Speedup, Converged: true, AtValue: 1 << 30, Note: "I/O transfer SR_IO/d → 0; the I/O startup (σ_n) stays (001 §5.2.1, §5.3.1)"}, nil
+}
+
+// LimitP returns s(p → ∞, d), evaluated along p = step·2^k (step the smallest valid p) until
+// the speedup settles or p reaches maxP (default 2^20; 2^12 for CLU-AIO). The thesis's
+// conclusions (001 §5.2.1, 5.3.1, 5.5.1) are given in Note.
+func (e *Evaluator) LimitP(d, maxP int) (Limit, error) {
+	if maxP <= 0 {
+		maxP = 1 << 20
+		if e.m.Arch == CluAIO {
+			maxP = 1 << 12
+		}
+	}
+	step := 1
+	for _, ph := range e.m.Phases {
+		step = lcm(step, ph.C)
+	}
+	if e.m.Arch == CluAIO {
+		step = lcm(step, step*d)
+	}
+	for step < d {
+		step *= 2
+	}
+	var prev, last Point
+	lim := Limit{Note: e.limitNote()}
+	for p := step; p <= maxP; p *= 2 {
+		pt, err := e.Evaluate(p, d)
+		if err != nil {
+			return Limit{}, err
+		}
+		prev, last = last, pt
+		lim.AtValue = p
+		if prev.P > 0 && math.Abs(last.Speedup-prev.Speedup) <= 1e-4*last.Speedup {
+			lim.Converged = true
+			break
+		}
+	}
+	lim.Speedup = last.Speedup
+	if !lim.Converged && prev.P > 0 && last.Speedup < prev.Speedup {
+		lim.Note += fmt.Sprintf("; still falling at p = %d (s = %.4g): the limit is 0", last.P, last.Speedup)
+		lim.Speedup = 0
+	}
+	return lim, nil
+}
+
+func (e *Evaluator) limitNote() string {
+	switch e.m.Arch {
+	case BusSIO, CluSIO:
+		return "001 §5.2.1: with w = 0, r > 1 and no startup τ_comp → 0 and s → 1/τ_IO; otherwise s → 0"
+	case BusAIO:
+		return "001 §5.3.1: the I/O queue's constant part c·σ_n (or the network queue when w > 0) grows with p/c jobs: s → 0"
+	case CluAIO:
+		return "001 §5.5.1: with w = 0, s → d/σ_d; with w > 0, s → 0"
+	case OptimisticAIO:
+		return "001 §5.1: an upper bound, linear in p"
+	}
+	return "001 §5.1: an upper bound; h(p) grows as ln p"
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func lcm(a, b int) int { return a / gcd(a, b) * b }

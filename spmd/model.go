@@ -1,0 +1,312 @@
+package spmd
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/clusterperf/clusterperf/qn"
+)
+
+// Architecture is an I/O organisation × I/O synchronisation (000 §3.2–3.3, 001 ch. 5).
+type Architecture int
+
+const (
+	BusSIO Architecture = iota
+	CluSIO
+	BusAIO
+	CluAIO
+	OptimisticAIO
+	OptimisticSIO
+)
+
+var archNames = []string{"bus-sio", "clu-sio", "bus-aio", "clu-aio", "optimistic-aio", "optimistic-sio"}
+
+func (a Architecture) String() string { return archNames[a] }
+
+// Architectures lists every architecture, in order.
+func Architectures() []Architecture {
+	return []Architecture{BusSIO, CluSIO, BusAIO, CluAIO, OptimisticAIO, OptimisticSIO}
+}
+
+// ParseArchitecture reads a name such as "bus-aio".
+func ParseArchitecture(s string) (Architecture, error) {
+	k := strings.ToLower(strings.ReplaceAll(s, "_", "-"))
+	for i, n := range archNames {
+		if k == n {
+			return Architecture(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown architecture %q (allowed: %s)", s, strings.Join(archNames, ", "))
+}
+
+// Model is an SPMD program of one or more phases on an architecture.
+type Model struct {
+	Name   string
+	Arch   Architecture
+	Phases []Phase
+	// CLUExactLimit is the largest population lattice solved by exact multi-class MVA in
+	// CLU-AIO; larger ones use Linearizer. 0 means 200 000.
+	CLUExactLimit float64
+}
+
+// Validate checks the phases.
+func (m *Model) Validate() error {
+	if len(m.Phases) == 0 {
+		return errors.New("model has no phases")
+	}
+	var errs []error
+	for i := range m.Phases {
+		if err := m.Phases[i].Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ConfigError reports a (p, d) the model cannot be evaluated at, and what would be valid.
+type ConfigError struct {
+	P, D   int
+	Reason string
+}
+
+func (e *ConfigError) Error() string { return fmt.Sprintf("p = %d, d = %d: %s", e.P, e.D, e.Reason) }
+
+// CheckConfig returns a *ConfigError unless every phase can run on p processors and d disks:
+// c must divide p; CLU models need p ≥ d; CLU-AIO needs p/c to be a multiple of d (000 §3.7).
+func (m *Model) CheckConfig(p, d int) error {
+	if p < 1 || d < 1 {
+		return &ConfigError{p, d, "p and d must be ≥ 1"}
+	}
+	for _, ph := range m.Phases {
+		c := ph.C
+		if p%c != 0 {
+			return &ConfigError{p, d, fmt.Sprintf("synchronisation level c = %d must divide p (valid p: multiples of %d)", c, c)}
+		}
+		switch m.Arch {
+		case CluSIO, CluAIO:
+			if p < d {
+				return &ConfigError{p, d, fmt.Sprintf("%v clusters the p processors around the d I/O nodes: p must be ≥ d", m.Arch)}
+			}
+		}
+		if m.Arch == CluAIO && (p/c)%d != 0 {
+			return &ConfigError{p, d, fmt.Sprintf("CLU-AIO needs p/c = %d to be a multiple of d = %d (valid p: multiples of c·d = %d)", p/c, d, c*d)}
+		}
+	}
+	return nil
+}
+
+// Components splits the predicted time (seconds, summed over phases and cycles).
+type Components struct {
+	CPU          float64 `json:"cpu"`           // n_IO(S_par/p + S_ser): one processor's own work
+	Sync         float64 `json:"sync"`          // waiting for the slowest of a group (h(c), fork/join)
+	CommStartup  float64 `json:"comm_startup"`  // n_IO·S0_COM(p)
+	CommTransfer float64 `json:"comm_transfer"` // n_IO·g(p)·SR_COM
+	Contention   float64 `json:"contention"`    // queueing for the network
+	IO           float64 `json:"io"`            // I/O service and queueing
+}
+
+// Total is the sum of the components.
+func (c Components) Total() float64 {
+	return c.CPU + c.Sync + c.CommStartup + c.CommTransfer + c.Contention + c.IO
+}
+
+func (c *Components) add(o Components, k float64) {
+	c.CPU += k * o.CPU
+	c.Sync += k * o.Sync
+	c.CommStartup += k * o.CommStartup
+	c.CommTransfer += k * o.CommTransfer
+	c.Contention += k * o.Contention
+	c.IO += k * o.IO
+}
+
+// Largest returns the name of the largest component: the bottleneck resource.
+func (c Components) Largest() string {
+	names := []string{"cpu", "sync", "comm_startup", "comm_transfer", "contention", "io"}
+	vals := []float64{c.CPU, c.Sync, c.CommStartup, c.CommTransfer, c.Contention, c.IO}
+	bi := 0
+	for i, v := range vals {
+		if v > vals[bi] {
+			bi = i
+		}
+	}
+	return names[bi]
+}
+
+// Point is the prediction at p processors and d disks.
+type Point struct {
+	P          int        `json:"p"`
+	D          int        `json:"d"`
+	Time       float64    `json:"time"` // seconds (normalised units for σ models)
+	Speedup    float64    `json:"speedup"`
+	Efficiency float64    `json:"efficiency"`
+	Components Components `json:"components"`
+	Bottleneck string     `json:"bottleneck"`
+	Solver     string     `json:"solver,omitempty"` // for CLU-AIO: mva or linearizer
+}
+
+// RefTime is T_ref of the whole program: Σ_m N_m·T_ref,m.
+func (m *Model) RefTime() float64 {
+	t := 0.0
+	for i := range m.Phases {
+		t += m.Phases[i].cycles() * m.Phases[i].RefTime()
+	}
+	return t
+}
+
+// Evaluator evaluates a model at many (p, d), caching what does not depend on d.
+type Evaluator struct {
+	m       *Model
+	sioComp map[[2]int]Components // (phase, p) → computation-burst components of SIO models
+}
+
+// NewEvaluator validates m and returns an evaluator.
+func NewEvaluator(m *Model) (*Evaluator, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return &Evaluator{m: m, sioComp: map[[2]int]Components{}}, nil
+}
+
+// Evaluate predicts time, speedup and components at (p, d).
+func (e *Evaluator) Evaluate(p, d int) (Point, error) {
+	if err := e.m.CheckConfig(p, d); err != nil {
+		return Point{}, err
+	}
+	pt := Point{P: p, D: d}
+	for i := range e.m.Phases {
+		c, solver, err := e.cycle(i, p, d)
+		if err != nil {
+			return Point{}, err
+		}
+		pt.Components.add(c, e.m.Phases[i].cycles())
+		if solver != "" {
+			pt.Solver = solver
+		}
+	}
+	pt.Time = pt.Components.Total()
+	pt.Speedup = e.m.RefTime() / pt.Time
+	pt.Efficiency = pt.Speedup / float64(p)
+	pt.Bottleneck = pt.Components.Largest()
+	return pt, nil
+}
+
+// base returns the service parts of one computation burst at p: CPU, startup, transfer.
+func base(ph *Phase, p int) (cpu, start, transfer float64) {
+	return ph.SPar/float64(p) + ph.SSer, ph.S0(p), ph.G(p) * ph.SRCom
+}
+
+// cycle returns the components of one cycle of phase i at (p, d).
+func (e *Evaluator) cycle(i, p, d int) (Components, string, error) {
+	ph := &e.m.Phases[i]
+	n := ph.NIO
+	cpu, start, transfer := base(ph, p)
+	h := ph.Sync.H(ph.C)
+	groups := p / ph.C
+	z := n * (h*cpu + start + (1-ph.W)*transfer)
+	x := n * ph.W * transfer
+	var c Components
+	c.CPU, c.CommStartup, c.CommTransfer = n*cpu, n*start, n*transfer
+	switch e.m.Arch {
+	case OptimisticAIO:
+		c = Components{CPU: n * cpu, IO: ph.SRIO / float64(d*p)}
+		return c, "", nil
+	case OptimisticSIO:
+		c = Components{CPU: n * cpu, Sync: (ph.Sync.H(p) - 1) * n * cpu, IO: ph.SRIO / float64(d)}
+		return c, "", nil
+	case BusSIO, CluSIO:
+		comp, err := e.sio(i, p, z, x)
+		if err != nil {
+			return c, "", err
+		}
+		comp.IO = ph.S0IO + ph.SRIO/float64(d)
+		return comp, "", nil
+	case BusAIO:
+		E := float64(ph.C)*ph.S0IO + ph.SRIO/float64(d)/float64(groups)
+		qm := &qn.Model{
+			Classes:  []qn.Class{{Name: "group", Population: groups}},
+			Stations: []qn.Station{{Name: "cpu+delay", Kind: qn.Delay}, {Name: "network", Kind: qn.Queue}, {Name: "io", Kind: qn.Queue}},
+			Demand:   [][]float64{{z, x, E}},
+		}
+		r, err := qn.MVASingle(qm)
+		if err != nil {
+			return c, "", err
+		}
+		c.Sync = n * (h - 1) * cpu
+		c.Contention = r.Residence[1][0] - x
+		c.IO = r.Residence[2][0]
+		return c, "mva", nil
+	case CluAIO:
+		E := float64(ph.C)*ph.S0IO + ph.SRIO/float64(groups)
+		per := groups / d
+		qm := &qn.Model{}
+		for k := 0; k < d; k++ {
+			qm.Classes = append(qm.Classes, qn.Class{Name: fmt.Sprint("cluster", k+1), Population: per})
+			qm.Stations = append(qm.Stations, qn.Station{Name: fmt.Sprint("disk", k+1), Kind: qn.Queue})
+		}
+		qm.Stations = append(qm.Stations, qn.Station{Name: "network", Kind: qn.Queue}, qn.Station{Name: "cpu+delay", Kind: qn.Delay})
+		for k := 0; k < d; k++ {
+			row := make([]float64, d+2)
+			row[k] = E
+			row[d], row[d+1] = x, z
+			qm.Demand = append(qm.Demand, row)
+		}
+		limit := e.m.CLUExactLimit
+		if limit <= 0 {
+			limit = 200000
+		}
+		var r *qn.Result
+		var err error
+		solver := "mva"
+		if qn.LatticeSize(qm) <= limit {
+			r, err = qn.MVAMulti(qm)
+		} else {
+			solver = "linearizer"
+			r, err = qn.Linearizer(qm, qn.AMVAOptions{})
+		}
+		if err != nil {
+			return c, "", err
+		}
+		if !r.Status.Converged {
+			return c, "", fmt.Errorf("CLU-AIO at p = %d, d = %d: Linearizer did not converge (%d iterations)", p, d, r.Status.Iterations)
+		}
+		c.Sync = n * (h - 1) * cpu
+		c.Contention = r.Residence[d][0] - x
+		c.IO = r.Residence[0][0]
+		return c, solver, nil
+	}
+	return c, "", fmt.Errorf("unknown architecture %v", e.m.Arch)
+}
+
+// sio returns the computation-burst components of the fork/join approximation
+// T_comp = Σ_{i=1}^{p/c} R(i)/i (000 eq. 16 with n_IO folded into z and x; 001 eq. 5.6),
+// R(i) the cycle time of {delay z, queue x} with i jobs, solved by qn's exact MVA.
+func (e *Evaluator) sio(i, p int, z, x float64) (Components, error) {
+	key := [2]int{i, p}
+	if c, ok := e.sioComp[key]; ok {
+		return c, nil
+	}
+	ph := &e.m.Phases[i]
+	groups := p / ph.C
+	qm := &qn.Model{
+		Classes:  []qn.Class{{Name: "group", Population: groups}},
+		Stations: []qn.Station{{Name: "cpu+delay", Kind: qn.Delay}, {Name: "network", Kind: qn.Queue}},
+		Demand:   [][]float64{{z, x}},
+	}
+	_, rs, err := qn.MVASingleTrajectory(qm)
+	if err != nil {
+		return Components{}, err
+	}
+	total, cont := 0.0, 0.0
+	for k := 1; k <= groups; k++ {
+		total += rs[k] / float64(k)
+		cont += (rs[k] - z - x) / float64(k)
+	}
+	n := ph.NIO
+	cpu, start, transfer := base(ph, p)
+	c := Components{CPU: n * cpu, CommStartup: n * start, CommTransfer: n * transfer, Contention: math.Max(cont, 0)}
+	c.Sync = total - c.CPU - c.CommStartup - c.CommTransfer - c.Contention
+	e.sioComp[key] = c
+	return c, nil
+}
