@@ -310,3 +310,22 @@ func (e *Evaluator) sio(i, p int, z, x float64) (Components, error) {
 	e.sioComp[key] = c
 	return c, nil
 }
+
+// Value returns the component named as Largest names it.
+func (c Components) Value(name string) float64 {
+	switch name {
+	case "cpu":
+		return c.CPU
+	case "sync":
+		return c.Sync
+	case "comm_startup":
+		return c.CommStartup
+	case "comm_transfer":
+		return c.CommTransfer
+	case "contention":
+		return c.Contention
+	case "io":
+		return c.IO
+	}
+	return math.NaN()
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/clusterperf/clusterperf/examples"
 	"github.com/clusterperf/clusterperf/pipeline"
 	"github.com/clusterperf/clusterperf/qn"
+	"github.com/clusterperf/clusterperf/spmd"
 )
 
 func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -69,5 +70,44 @@ func runDemo(w io.Writer) error {
 	}
 	writeOptimum(w, pm.Optimal(pts))
 	fmt.Fprintln(w)
+	return demoSpeedup(w)
+}
+
+func demoSpeedup(w io.Writer) error {
+	fmt.Fprintln(w, "== 3. Speedup surface s(p, d): a program on a hybrid MIMD+SIMD machine (001 Fig. 5.8, BUS-SIO) ==")
+	fmt.Fprintln(w, "   (examples/spmd/hybrid.yaml; clusterperf speedup … --p 1:64 --d 1:256 --plot s.svg draws the heat map)")
+	data, err := examples.FS.ReadFile("spmd/hybrid.yaml")
+	if err != nil {
+		return err
+	}
+	m, err := spmd.ParseModel("examples/spmd/hybrid.yaml", data)
+	if err != nil {
+		return err
+	}
+	e, err := spmd.NewEvaluator(m)
+	if err != nil {
+		return err
+	}
+	ps := []int{1, 4, 8, 16, 28, 40, 64}
+	ds := []int{1, 4, 16, 64, 128, 256}
+	fmt.Fprintf(w, "   %8s", "p \\ d")
+	for _, d := range ds {
+		fmt.Fprintf(w, "%8d", d)
+	}
+	fmt.Fprintln(w)
+	for _, p := range ps {
+		fmt.Fprintf(w, "   %8d", p)
+		for _, d := range ds {
+			pt, err := e.Evaluate(p, d)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "%8.2f", pt.Speedup)
+		}
+		fmt.Fprintln(w)
+	}
+	pt, _ := e.Evaluate(28, 128)
+	fmt.Fprintf(w, "   At p = 28, d = 128 the bottleneck is %s (%.0f %% of the time); the thesis calls this speedup satisfactory.\n\n",
+		pt.Bottleneck, 100*pt.Components.Value(pt.Bottleneck)/pt.Time)
 	return nil
 }
