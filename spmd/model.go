@@ -186,6 +186,9 @@ func (e *Evaluator) Evaluate(p, d int) (Point, error) {
 		}
 	}
 	pt.Time = pt.Components.Total()
+	if math.IsNaN(pt.Time) || math.IsInf(pt.Time, 0) {
+		return Point{}, fmt.Errorf("p = %d, d = %d: the model's time is not finite (%v): check the scaling exponents and magnitudes", p, d, pt.Time)
+	}
 	pt.Speedup = e.m.RefTime() / pt.Time
 	pt.Efficiency = pt.Speedup / float64(p)
 	pt.Bottleneck = pt.Components.Largest()
