@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/examples"
+	"github.com/clusterperf/clusterperf/mpip"
 	"github.com/clusterperf/clusterperf/pipeline"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/spmd"
@@ -70,7 +72,34 @@ func runDemo(w io.Writer) error {
 	}
 	writeOptimum(w, pm.Optimal(pts))
 	fmt.Fprintln(w)
-	return demoSpeedup(w)
+	if err := demoSpeedup(w); err != nil {
+		return err
+	}
+	return demoMpip(w)
+}
+
+func demoMpip(w io.Writer) error {
+	fmt.Fprintln(w, "== 4. A queueing model from a real mpiP profile (004's method): 8-rank tree reduce, mpiP 3.4.1 ==")
+	fmt.Fprintln(w, "   (examples/mpip/hpc-mpip__driver.8.253.1.mpiP; network assumed 50 µs, 1 GB/s)")
+	const name = "mpip/hpc-mpip__driver.8.253.1.mpiP"
+	data, err := examples.FS.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	rep, err := mpip.Parse("examples/"+name, bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	s, err := rep.Summarize(mpip.Options{})
+	if err != nil {
+		return err
+	}
+	res, err := mpip.Solve(mpip.InputsFrom(s, 50e-6, 1e9))
+	if err != nil {
+		return err
+	}
+	writeRun(w, mpipRun{Summary: s, Model: res})
+	return nil
 }
 
 func demoSpeedup(w io.Writer) error {

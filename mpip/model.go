@@ -1,0 +1,160 @@
+package mpip
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/clusterperf/clusterperf/qn"
+)
+
+// Inputs are the collected values of one run (004 appendix B, "Collected Values").
+type Inputs struct {
+	Label   string  `json:"label,omitempty"`
+	P       int     `json:"p"`
+	AppTime float64 `json:"app_time"`  // Σ_r AppTime, s
+	MPITime float64 `json:"mpi_time"`  // Σ_r MPITime, s
+	MPIWait float64 `json:"mpi_wait"`  // s
+	M       float64 `json:"messages"`  // messages sent
+	L       float64 `json:"avg_size"`  // bytes per message
+	BW      float64 `json:"bandwidth"` // bytes/s
+	Lat     float64 `json:"latency"`   // s
+}
+
+// InputsFrom combines a report summary with the network's latency and bandwidth.
+func InputsFrom(s Summary, lat, bw float64) Inputs {
+	return Inputs{Label: s.File, P: s.P, AppTime: s.AppTime, MPITime: s.MPITime, MPIWait: s.MPIWait, M: s.Messages, L: s.AvgSize, BW: bw, Lat: lat}
+}
+
+// Validate checks the inputs.
+func (in Inputs) Validate() error {
+	switch {
+	case in.P < 1:
+		return fmt.Errorf("%s: P = %d must be ≥ 1", in.Label, in.P)
+	case !(in.M >= 1):
+		return fmt.Errorf("%s: messages M = %v must be ≥ 1", in.Label, in.M)
+	case !(in.AppTime > 0) || !(in.MPITime >= 0) || !(in.MPIWait >= 0):
+		return fmt.Errorf("%s: times must be ≥ 0 (App_Time > 0)", in.Label)
+	case in.MPITime > in.AppTime*1.0001:
+		return fmt.Errorf("%s: MPI time %.4g exceeds application time %.4g", in.Label, in.MPITime, in.AppTime)
+	case in.MPIWait > in.MPITime*1.01:
+		return fmt.Errorf("%s: MPI wait %.4g exceeds MPI time %.4g", in.Label, in.MPIWait, in.MPITime)
+	case !(in.BW > 0) || !(in.Lat >= 0) || !(in.L >= 0):
+		return fmt.Errorf("%s: bandwidth must be > 0, latency and message size ≥ 0", in.Label)
+	}
+	return nil
+}
+
+// Demands are the 004 model inputs.
+type Demands struct {
+	N, K    int
+	D0      float64 `json:"switch_delay"`      // L/BW + Lat
+	Dk      float64 `json:"cpu_demand"`        // (MPI_Time − MPI_Wait)/(P·M)
+	Compute float64 `json:"computation_delay"` // (App_Time − MPI_Time)/M
+}
+
+// Demands computes the model inputs (004 "QNM Solver Input Calculation").
+func (in Inputs) Demands() Demands {
+	return Demands{N: in.P, K: in.P + 2,
+		D0:      in.L/in.BW + in.Lat,
+		Dk:      math.Max(in.MPITime-in.MPIWait, 0) / (float64(in.P) * in.M),
+		Compute: (in.AppTime - in.MPITime) / in.M}
+}
+
+// QN returns the queueing network of the 004 method: a switch delay, P identical CPU queues
+// (one station group, solved once) and a computation delay, with N = P messages.
+func (d Demands) QN() *qn.Model {
+	return &qn.Model{
+		Classes: []qn.Class{{Name: "messages", Population: d.N}},
+		Stations: []qn.Station{
+			{Name: "switch", Kind: qn.Delay},
+			{Name: "cpu", Kind: qn.Queue, Count: d.N},
+			{Name: "compute", Kind: qn.Delay},
+		},
+		Demand: [][]float64{{d.D0, d.Dk, d.Compute}},
+	}
+}
+
+// View is an observed/modelled pair with the relative error (modelled − observed)/observed.
+type View struct {
+	Observed float64 `json:"observed"`
+	Model    float64 `json:"model"`
+	RelError *float64 `json:"relative_error"` // nil (null) when observed is 0 (004 prints #DIV/0!)
+}
+
+func view(obs, mod float64) View {
+	v := View{Observed: obs, Model: mod}
+	if obs != 0 {
+		e := (mod - obs) / obs
+		v.RelError = &e
+	}
+	return v
+}
+
+// Rel returns the relative error, NaN when undefined.
+func (v View) Rel() float64 {
+	if v.RelError == nil {
+		return math.NaN()
+	}
+	return *v.RelError
+}
+
+// Components splits aggregate time (s) as 004's graphical views do.
+type Components struct {
+	SwitchDelay   float64 `json:"switch_delay"`   // R_0·M
+	MPIContention float64 `json:"mpi_contention"` // (R_k − D_k)·M·P
+	MPIActive     float64 `json:"mpi_active"`     // D_k·M·P
+	Compute       float64 `json:"compute"`        // D_{P+1}·M
+}
+
+// Measured splits the measured aggregate time.
+type Measured struct {
+	MPIWait     float64 `json:"mpi_wait"`
+	MPIActive   float64 `json:"mpi_active"` // MPI_Time − MPI_Wait
+	Computation float64 `json:"computation"`
+}
+
+// Result is the solved model with 004's validation views.
+type Result struct {
+	Inputs  Inputs  `json:"inputs"`
+	Demands Demands `json:"demands"`
+	R       float64 `json:"response_time"`      // system response time, s
+	R0      float64 `json:"switch_response"`    // s
+	Rk      float64 `json:"cpu_response"`       // s (per CPU centre)
+	RC      float64 `json:"compute_response"`   // s
+	X       float64 `json:"throughput"`         // messages/s
+	U0      float64 `json:"switch_utilization"` // X·D0 (a delay: mean busy)
+	Uk      float64 `json:"cpu_utilization"`
+	UC      float64 `json:"compute_utilization"`
+
+	AppTime    View `json:"app_time"`        // AT* = App_Time/P, AT = R·M/P
+	MPITime    View `json:"mpi_time"`        // MT* = MPI_Time/P, MT = R_k·M + R_0·M/P
+	WaitTime   View `json:"wait_time"`       // WT* = MPI_Wait/P, WT = M(R_k − D_k) + R_0·M/P
+	Throughput View `json:"throughput_view"` // X* = M/AT*, X
+
+	Model    Components `json:"model_components"`
+	Measured Measured   `json:"measured_components"`
+}
+
+// Solve builds and solves the 004 model of one run.
+func Solve(in Inputs) (*Result, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	d := in.Demands()
+	r, err := qn.MVASingle(d.QN())
+	if err != nil {
+		return nil, err
+	}
+	P, M := float64(in.P), in.M
+	res := &Result{Inputs: in, Demands: d,
+		R: r.ResponseTime[0], R0: r.Residence[0][0], Rk: r.Residence[1][0], RC: r.Residence[2][0],
+		X: r.Throughput[0], U0: r.Utilization[0][0], Uk: r.Utilization[1][0], UC: r.Utilization[2][0]}
+	at := in.AppTime / P
+	res.AppTime = view(at, res.R*M/P)
+	res.MPITime = view(in.MPITime/P, res.Rk*M+res.R0*M/P)
+	res.WaitTime = view(in.MPIWait/P, M*(res.Rk-d.Dk)+res.R0*M/P)
+	res.Throughput = view(M/at, res.X)
+	res.Model = Components{SwitchDelay: res.R0 * M, MPIContention: (res.Rk - d.Dk) * M * P, MPIActive: d.Dk * M * P, Compute: d.Compute * M}
+	res.Measured = Measured{MPIWait: in.MPIWait, MPIActive: in.MPITime - in.MPIWait, Computation: in.AppTime - in.MPITime}
+	return res, nil
+}

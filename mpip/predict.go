@@ -1,0 +1,173 @@
+package mpip
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Trend is a power law y = exp(A)·P^B fitted by least squares to ln y against ln P, with what
+// its prediction interval needs (004 names extrapolation in P as future work).
+type Trend struct {
+	Name  string  `json:"name"`
+	A     float64 `json:"a"`
+	B     float64 `json:"exponent"`
+	S     float64 `json:"residual_sd"` // residual standard deviation of ln y
+	N     int     `json:"runs"`
+	xbar  float64
+	sxx   float64
+}
+
+// At is the fitted value at P.
+func (t Trend) At(p float64) float64 { return math.Exp(t.A + t.B*math.Log(p)) }
+
+// sd is the standard deviation of a new observation of ln y at P.
+func (t Trend) sd(p float64) float64 {
+	x := math.Log(p)
+	return t.S * math.Sqrt(1+1/float64(t.N)+(x-t.xbar)*(x-t.xbar)/t.sxx)
+}
+
+func fitTrend(name string, ps, ys []float64) (Trend, error) {
+	n := len(ps)
+	t := Trend{Name: name, N: n}
+	var xs, ls []float64
+	for i := range ps {
+		if !(ys[i] > 0) {
+			return t, fmt.Errorf("%s at P = %g is %g: a power law needs values > 0", name, ps[i], ys[i])
+		}
+		xs = append(xs, math.Log(ps[i]))
+		ls = append(ls, math.Log(ys[i]))
+	}
+	for _, x := range xs {
+		t.xbar += x / float64(n)
+	}
+	ybar := 0.0
+	for _, l := range ls {
+		ybar += l / float64(n)
+	}
+	sxy := 0.0
+	for i := range xs {
+		t.sxx += (xs[i] - t.xbar) * (xs[i] - t.xbar)
+		sxy += (xs[i] - t.xbar) * (ls[i] - ybar)
+	}
+	if t.sxx == 0 {
+		return t, errors.New("runs need at least two different P")
+	}
+	t.B = sxy / t.sxx
+	t.A = ybar - t.B*t.xbar
+	ss := 0.0
+	for i := range xs {
+		r := ls[i] - (t.A + t.B*xs[i])
+		ss += r * r
+	}
+	if n > 2 {
+		t.S = math.Sqrt(ss / float64(n-2))
+	}
+	return t, nil
+}
+
+// Prediction is the model at a P not measured.
+type Prediction struct {
+	P        int     `json:"p"`
+	Inputs   Inputs  `json:"inputs"`          // extrapolated (point estimate)
+	Result   *Result `json:"result"`          // solved at the point estimate
+	ATMedian float64 `json:"app_time_median"` // wall time AT = R·M/P over the sampled inputs, s
+	ATLow    float64 `json:"app_time_low"`    // 2.5 % quantile
+	ATHigh   float64 `json:"app_time_high"`   // 97.5 % quantile
+	Samples  int     `json:"samples"`
+	Note     string  `json:"note,omitempty"`
+}
+
+// Predict fits the per-message inputs — messages M, mean size L, CPU demand D_k and
+// computation per message D_{P+1} — as power laws in P over three or more measured runs
+// (P > 1: 004's single-process rows have no messages), extrapolates them to each target P,
+// and solves the 004 model there. The uncertainty comes from the regressions' prediction
+// intervals (Student's t with n − 2 degrees of freedom on ln y), propagated through the
+// model by seeded Monte Carlo with the given number of samples; with three runs (one degree
+// of freedom) the interval is honest and wide.
+func Predict(runs []Inputs, net Network, targets []int, samples int, seed uint64) ([]Prediction, []Trend, error) {
+	var use []Inputs
+	for _, r := range runs {
+		if r.P > 1 {
+			use = append(use, r)
+		}
+	}
+	seenP := map[int]bool{}
+	for _, r := range use {
+		seenP[r.P] = true
+	}
+	if len(seenP) < 3 {
+		return nil, nil, fmt.Errorf("prediction needs runs at three or more different P > 1 (have %d)", len(seenP))
+	}
+	if samples <= 0 {
+		samples = 2000
+	}
+	sort.Slice(use, func(i, j int) bool { return use[i].P < use[j].P })
+	ps := make([]float64, len(use))
+	get := map[string][]float64{}
+	for i, r := range use {
+		ps[i] = float64(r.P)
+		d := r.Demands()
+		get["messages"] = append(get["messages"], r.M)
+		get["avg_size"] = append(get["avg_size"], math.Max(r.L, 1e-300))
+		get["cpu_demand"] = append(get["cpu_demand"], d.Dk)
+		get["computation_per_message"] = append(get["computation_per_message"], d.Compute)
+	}
+	names := []string{"messages", "avg_size", "cpu_demand", "computation_per_message"}
+	trends := make([]Trend, len(names))
+	for i, n := range names {
+		t, err := fitTrend(n, ps, get[n])
+		if err != nil {
+			return nil, nil, err
+		}
+		trends[i] = t
+	}
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	dof := float64(len(use) - 2)
+	tdist := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: dof, Src: rng}
+	var out []Prediction
+	for _, P := range targets {
+		if P < 1 {
+			return nil, nil, fmt.Errorf("cannot predict at P = %d", P)
+		}
+		solveAt := func(m, l, dk, dc float64) (*Result, error) {
+			lat, bw, _ := net.At(P, l)
+			in := Inputs{Label: fmt.Sprintf("predicted P=%d", P), P: P, M: math.Max(m, 1), L: l, BW: bw, Lat: lat}
+			// Rebuild times that give the fitted demands: MPI_active = Dk·P·M, compute = Dc·M.
+			in.MPIWait = 0
+			in.MPITime = dk * float64(P) * in.M
+			in.AppTime = in.MPITime + dc*in.M
+			return Solve(in)
+		}
+		pf := float64(P)
+		best, err := solveAt(trends[0].At(pf), trends[1].At(pf), trends[2].At(pf), trends[3].At(pf))
+		if err != nil {
+			return nil, nil, err
+		}
+		_, _, note := net.At(P, trends[1].At(pf))
+		pr := Prediction{P: P, Inputs: best.Inputs, Result: best, Samples: samples, Note: note}
+		ats := make([]float64, 0, samples)
+		for s := 0; s < samples; s++ {
+			v := make([]float64, 4)
+			for i, t := range trends {
+				v[i] = math.Exp(t.A + t.B*math.Log(pf) + tdist.Rand()*t.sd(pf))
+			}
+			r, err := solveAt(v[0], v[1], v[2], v[3])
+			if err != nil {
+				continue
+			}
+			ats = append(ats, r.AppTime.Model)
+		}
+		sort.Float64s(ats)
+		if len(ats) > 0 {
+			q := func(f float64) float64 { return ats[int(math.Min(float64(len(ats)-1), math.Floor(f*float64(len(ats)))))] }
+			pr.ATMedian, pr.ATLow, pr.ATHigh = q(0.5), q(0.025), q(0.975)
+		}
+		out = append(out, pr)
+	}
+	return out, trends, nil
+}

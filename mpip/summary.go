@@ -1,0 +1,98 @@
+package mpip
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// DefaultWaitOps are the operations whose time counts as MPI wait time: completion waits,
+// barriers, and busy polling, which can dominate (NWChem: Iprobe + Test are 75 % of its MPI
+// time). See the format notes §7, method 1.
+var DefaultWaitOps = []string{"Wait", "Waitall", "Waitany", "Waitsome", "Barrier", "Test", "Testall", "Testany", "Testsome", "Iprobe", "Probe"}
+
+// P2PSendOps are the point-to-point operations whose calls count as messages sent.
+var P2PSendOps = []string{"Send", "Isend", "Bsend", "Ibsend", "Rsend", "Irsend", "Ssend", "Issend", "Sendrecv", "Sendrecv_replace"}
+
+// Summary is what the 004 method needs from a report.
+type Summary struct {
+	File         string             `json:"file"`
+	P            int                `json:"ranks"`
+	AppTime      float64            `json:"app_time"`      // Σ_r AppTime(r), s
+	MPITime      float64            `json:"mpi_time"`      // Σ_r MPITime(r), s
+	MPIWait      float64            `json:"mpi_wait"`      // Σ over WaitOps, s
+	WaitByOp     map[string]float64 `json:"wait_by_op"`    // s
+	Messages     float64            `json:"messages"`      // M: point-to-point sends (plus collectives if asked)
+	Bytes        float64            `json:"bytes"`         // their bytes
+	AvgSize      float64            `json:"avg_size"`      // L = Bytes/Messages
+	CollMessages float64            `json:"coll_messages"` // collective calls that sent bytes (every rank)
+	CollBytes    float64            `json:"coll_bytes"`
+	WallTime     float64            `json:"wall_time"` // max_r AppTime(r), s
+	Notes        []string           `json:"notes,omitempty"`
+}
+
+// Options choose how a report is summarised.
+type Options struct {
+	WaitOps            []string // nil: DefaultWaitOps
+	IncludeCollectives bool     // count collective sends as messages too
+}
+
+// Summarize extracts the 004 inputs from a report.
+func (r *Report) Summarize(o Options) (Summary, error) {
+	s := Summary{File: r.File, P: r.Ranks, AppTime: r.TotalApp, MPITime: r.TotalMPI, WallTime: r.WallTime(), WaitByOp: map[string]float64{}}
+	if !r.Callsites {
+		return s, fmt.Errorf("%s: no Callsite Time statistics (report made with -d?): wait time and message counts cannot be taken from the top-twenty sections", r.File)
+	}
+	wait := o.WaitOps
+	if wait == nil {
+		wait = DefaultWaitOps
+	}
+	isWait := map[string]bool{}
+	for _, w := range wait {
+		isWait[w] = true
+	}
+	isP2P := map[string]bool{}
+	for _, n := range P2PSendOps {
+		isP2P[n] = true
+	}
+	for name, op := range r.Ops {
+		if isWait[name] {
+			s.MPIWait += op.TimeMS / 1000
+			s.WaitByOp[name] = op.TimeMS / 1000
+		}
+		if op.Bytes == 0 && op.Messages == 0 {
+			continue
+		}
+		if isP2P[name] {
+			s.Messages += op.Messages
+			s.Bytes += op.Bytes
+		} else {
+			s.CollMessages += op.Messages
+			s.CollBytes += op.Bytes
+		}
+	}
+	if o.IncludeCollectives {
+		s.Messages += s.CollMessages
+		s.Bytes += s.CollBytes
+	}
+	if r.Concise && s.Messages == 0 {
+		s.Notes = append(s.Notes, "concise report: message counts are not given per call; M could not be counted")
+	}
+	if s.Messages == 0 {
+		s.Notes = append(s.Notes, "no messages sent: M = 1 as in 004's P = 1 rows")
+		s.Messages = 1
+	} else {
+		s.AvgSize = s.Bytes / s.Messages
+	}
+	if s.MPIWait > s.MPITime*1.01 {
+		return s, fmt.Errorf("%s: inconsistent: wait operations take %.4g s, more than the MPI time %.4g s", r.File, s.MPIWait, s.MPITime)
+	}
+	return s, nil
+}
+
+// WaitOpsString lists the wait operations in a stable order, for reports.
+func WaitOpsString(ops []string) string {
+	c := append([]string(nil), ops...)
+	sort.Strings(c)
+	return strings.Join(c, ",")
+}
