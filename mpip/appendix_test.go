@@ -16,10 +16,10 @@ import (
 // X agree within 0.6 %, MT and WT do not and are not checked.
 func TestAppendix004(t *testing.T) {
 	for _, tc := range []struct {
-		app                    string
-		in                     Inputs
-		AT, MT, WT, X          float64
-		errata                 string
+		app           string
+		in            Inputs
+		AT, MT, WT, X float64
+		errata        string
 	}{
 		{"A", Inputs{P: 1, AppTime: 35.5, MPITime: 50e-6, MPIWait: 0, M: 1, L: 8, BW: 920e3, Lat: 8.29e-6}, 35.5, 66.986e-6, 16.986e-6, 28.169e-3, ""},
 		{"A", Inputs{P: 4, AppTime: 49.7, MPITime: 3.05, MPIWait: 897.322e-3, M: 6.724e3, L: 27.721e3, BW: 156.978e6, Lat: 165.253e-6}, 12.793, 1.13, 591.99e-3, 525.603, ""},

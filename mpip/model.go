@@ -76,8 +76,8 @@ func (d Demands) QN() *qn.Model {
 
 // View is an observed/modelled pair with the relative error (modelled − observed)/observed.
 type View struct {
-	Observed float64 `json:"observed"`
-	Model    float64 `json:"model"`
+	Observed float64  `json:"observed"`
+	Model    float64  `json:"model"`
 	RelError *float64 `json:"relative_error"` // nil (null) when observed is 0 (004 prints #DIV/0!)
 }
 

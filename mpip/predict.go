@@ -13,13 +13,13 @@ import (
 // Trend is a power law y = exp(A)·P^B fitted by least squares to ln y against ln P, with what
 // its prediction interval needs (004 names extrapolation in P as future work).
 type Trend struct {
-	Name  string  `json:"name"`
-	A     float64 `json:"a"`
-	B     float64 `json:"exponent"`
-	S     float64 `json:"residual_sd"` // residual standard deviation of ln y
-	N     int     `json:"runs"`
-	xbar  float64
-	sxx   float64
+	Name string  `json:"name"`
+	A    float64 `json:"a"`
+	B    float64 `json:"exponent"`
+	S    float64 `json:"residual_sd"` // residual standard deviation of ln y
+	N    int     `json:"runs"`
+	xbar float64
+	sxx  float64
 }
 
 // At is the fitted value at P.
@@ -164,7 +164,9 @@ func Predict(runs []Inputs, net Network, targets []int, samples int, seed uint64
 		}
 		sort.Float64s(ats)
 		if len(ats) > 0 {
-			q := func(f float64) float64 { return ats[int(math.Min(float64(len(ats)-1), math.Floor(f*float64(len(ats)))))] }
+			q := func(f float64) float64 {
+				return ats[int(math.Min(float64(len(ats)-1), math.Floor(f*float64(len(ats)))))]
+			}
 			pr.ATMedian, pr.ATLow, pr.ATHigh = q(0.5), q(0.025), q(0.975)
 		}
 		out = append(out, pr)
