@@ -2,7 +2,6 @@ package qn
 
 import (
 	"fmt"
-	"sort"
 )
 
 // MaxLattice is the largest population lattice Π_c (N_c+1) the automatic solver choice
@@ -28,8 +27,8 @@ func LatticeSize(m *Model) float64 {
 //	X_c(n)     = n_c / (Z_c + Σ_k Count_k·R_{k,c}(n)),   Q_k(n) = Σ_c X_c(n)·R_{k,c}(n)
 //
 // The lattice 0 ≤ n ≤ N is walked with the class of largest population outermost (001
-// §6.1.6); for each value n₁ of that class the sub-lattice of the others is visited in
-// lexicographic order, so Q(n − e₁) lies in the previous slice and Q(n − e_c), c > 1, earlier
+// §6.1.6; the other classes keep their order); for each value n₁ of that class the
+// sub-lattice of the others is visited in lexicographic order, so Q(n − e₁) lies in the previous slice and Q(n − e_c), c > 1, earlier
 // in the current one. Only the two slices are stored: memory is 2·K·Π_{c>1}(N_c+1) floats.
 // For C = 3, N = (4095, 177, 127), K = 5 that is 1.8 MB.
 //
@@ -54,6 +53,13 @@ type multi struct {
 	count   []float64
 	strides []int // strides of classes 1..C-1 within a slice
 	slice   int
+	// The recursion needs queue lengths at queue stations only (delay residence times do
+	// not depend on them), so points store Kq numbers.
+	qidx []int       // indices of queue stations
+	Kq   int         // len(qidx)
+	dq   [][]float64 // dq[ci][j]: demand at queue station qidx[j]
+	cdq  [][]float64 // count × demand at queue stations
+	zeff []float64   // Z_c + Σ_{delay k} count_k·D_{c,k}
 }
 
 func newMulti(m *Model) (*multi, error) {
@@ -75,13 +81,20 @@ func newMulti(m *Model) (*multi, error) {
 	}
 	C := len(m.Classes)
 	p := &multi{m: m, K: len(m.Stations)}
-	p.order = make([]int, C)
-	for i := range p.order {
-		p.order[i] = i
+	// The class with the largest population goes first (001 §6.1.6: it should be class 1 of
+	// the pipeline); the others keep their order, which the thesis finds matters little.
+	big := 0
+	for c, cl := range m.Classes {
+		if cl.Population > m.Classes[big].Population {
+			big = c
+		}
 	}
-	sort.SliceStable(p.order, func(a, b int) bool {
-		return m.Classes[p.order[a]].Population > m.Classes[p.order[b]].Population
-	})
+	p.order = []int{big}
+	for c := range m.Classes {
+		if c != big {
+			p.order = append(p.order, c)
+		}
+	}
 	for _, c := range p.order {
 		p.N = append(p.N, m.Classes[c].Population)
 		p.d = append(p.d, m.Demand[c])
@@ -90,6 +103,27 @@ func newMulti(m *Model) (*multi, error) {
 	for _, s := range m.Stations {
 		p.queue = append(p.queue, s.Kind == Queue || s.Kind == MultiServer)
 		p.count = append(p.count, float64(s.Copies()))
+	}
+	for k, q := range p.queue {
+		if q {
+			p.qidx = append(p.qidx, k)
+		}
+	}
+	p.Kq = len(p.qidx)
+	for ci := range p.N {
+		var dq, cdq []float64
+		ze := p.z[ci]
+		for k := 0; k < p.K; k++ {
+			if p.queue[k] {
+				dq = append(dq, p.d[ci][k])
+				cdq = append(cdq, p.count[k]*p.d[ci][k])
+			} else {
+				ze += p.count[k] * p.d[ci][k]
+			}
+		}
+		p.dq = append(p.dq, dq)
+		p.cdq = append(p.cdq, cdq)
+		p.zeff = append(p.zeff, ze)
 	}
 	p.strides = make([]int, C)
 	p.slice = 1
@@ -104,12 +138,13 @@ func newMulti(m *Model) (*multi, error) {
 }
 
 func (p *multi) solve() *Result {
-	C, K := len(p.N), p.K
-	prev := make([]float64, p.slice*K)
-	cur := make([]float64, p.slice*K)
+	C, Kq := len(p.N), p.Kq
+	prev := make([]float64, p.slice*Kq)
+	cur := make([]float64, p.slice*Kq)
 	n := make([]int, C)
-	rk := make([]float64, K*C) // R[ci*K+k] at the current point
+	rk := make([]float64, Kq*C) // R at queue stations, [ci*Kq+j], at the current point
 	x := make([]float64, C)
+	nbs := make([][]float64, C)
 	points := 0
 	for n0 := 0; n0 <= p.N[0]; n0++ {
 		n[0] = n0
@@ -117,7 +152,14 @@ func (p *multi) solve() *Result {
 			n[i] = 0
 		}
 		for idx := 0; idx < p.slice; idx++ {
-			p.point(n, idx, prev, cur, rk, x)
+			nbs[0] = prev[idx*Kq : (idx+1)*Kq]
+			for ci := 1; ci < C; ci++ {
+				if n[ci] > 0 {
+					j := idx - p.strides[ci]
+					nbs[ci] = cur[j*Kq : (j+1)*Kq]
+				}
+			}
+			p.kernel(n, nbs, cur[idx*Kq:(idx+1)*Kq], rk, x)
 			points++
 			for ci := C - 1; ci >= 1; ci-- { // odometer, class C-1 fastest
 				n[ci]++
@@ -130,63 +172,59 @@ func (p *multi) solve() *Result {
 		prev, cur = cur, prev
 	}
 	// The last point visited is N itself: rk and x hold its values, prev its queue lengths.
-	qN := prev[(p.slice-1)*K : p.slice*K]
-	return p.result(x, rk, qN, points)
+	return p.result(x, rk, prev[(p.slice-1)*Kq:p.slice*Kq], points)
 }
 
-// point computes the MVA step at population n (slice position idx) into cur.
-func (p *multi) point(n []int, idx int, prev, cur, rk, x []float64) {
-	K := p.K
-	q := cur[idx*K : (idx+1)*K : (idx+1)*K]
-	for k := range q {
-		q[k] = 0
+// kernel computes one MVA step (QSP eq. 7.2) at population n: nbs[c] holds the queue
+// lengths at the queue stations at n − e_c (unused when n_c = 0); q receives them at n, rk
+// the residence times at queue stations and x the throughputs. Sequential and parallel
+// solvers share it, so their results are identical.
+func (p *multi) kernel(n []int, nbs [][]float64, q, rk, x []float64) {
+	Kq := p.Kq
+	for j := range q {
+		q[j] = 0
 	}
 	for ci, nc := range n {
 		if nc == 0 {
 			x[ci] = 0
 			continue
 		}
-		var nb []float64
-		if ci == 0 {
-			nb = prev[idx*K : (idx+1)*K : (idx+1)*K]
-		} else {
-			j := idx - p.strides[ci]
-			nb = cur[j*K : (j+1)*K : (j+1)*K]
-		}
-		dd := p.d[ci][:K]
-		r := rk[ci*K : (ci+1)*K : (ci+1)*K]
-		tot := p.z[ci]
-		for k := 0; k < K; k++ {
-			v := dd[k]
-			if p.queue[k] {
-				v *= 1 + nb[k]
-			}
-			r[k] = v
-			tot += p.count[k] * v
+		nb := nbs[ci][:Kq]
+		dq := p.dq[ci][:Kq]
+		cdq := p.cdq[ci][:Kq]
+		r := rk[ci*Kq : (ci+1)*Kq : (ci+1)*Kq]
+		tot := p.zeff[ci]
+		for j := 0; j < Kq; j++ {
+			a := 1 + nb[j]
+			r[j] = dq[j] * a
+			tot += cdq[j] * a
 		}
 		xc := float64(nc) / tot
 		x[ci] = xc
-		for k := 0; k < K; k++ {
-			q[k] += xc * r[k]
+		for j := 0; j < Kq; j++ {
+			q[j] += xc * r[j]
 		}
 	}
 }
 
-// result assembles a Result from the final point's throughputs x, residence times rk (in
-// class order) and total queue lengths qN.
+// result assembles a Result from the final point's throughputs x, residence times at queue
+// stations rk (class order) and queue-station queue lengths qN.
 func (p *multi) result(x, rk, qN []float64, points int) *Result {
-	K := p.K
+	K, Kq := p.K, p.Kq
 	res := newResult("mva", len(p.m.Classes), K)
 	res.Status = Status{Converged: true, Iterations: points}
 	for ci, c := range p.order {
 		res.Throughput[c] = x[ci]
+		j := 0
 		for k := 0; k < K; k++ {
-			r := rk[ci*K+k]
-			if p.N[ci] == 0 { // empty class: what one arriving job would see
-				r = p.d[ci][k]
-				if p.queue[k] {
-					r *= 1 + qN[k]
+			r := p.d[ci][k] // delay: R = D
+			if p.queue[k] {
+				if p.N[ci] == 0 { // empty class: what one arriving job would see
+					r = p.d[ci][k] * (1 + qN[j])
+				} else {
+					r = rk[ci*Kq+j]
 				}
+				j++
 			}
 			res.Residence[k][c] = r
 			res.QueueLength[k][c] = x[ci] * r

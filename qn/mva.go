@@ -126,6 +126,9 @@ func (s *scSolver) throughputs(counts []int, N int) []float64 {
 }
 
 func (s *scSolver) run(counts []int, N int, traj bool) scFinal {
+	if s.simple() {
+		return s.runSimple(counts, N, traj)
+	}
 	K := len(s.st)
 	q := make([]float64, K)
 	r := make([]float64, K)
@@ -230,4 +233,76 @@ func (s Station) String() string {
 		return fmt.Sprintf("%s ×%d", s.Name, s.Copies())
 	}
 	return s.Name
+}
+
+// simple reports whether every station is a queue (or one-server multi-server) or a delay,
+// for which the recursion needs no marginal probabilities.
+func (s *scSolver) simple() bool {
+	for k := range s.st {
+		if s.isMarginal(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// runSimple is the O(N·K) recursion for queue and delay stations, with the delay stations
+// folded into the think time (their residence is constant) and tight arrays for the queues.
+func (s *scSolver) runSimple(counts []int, N int, traj bool) scFinal {
+	K := len(s.st)
+	var dq, cq []float64
+	var idx []int
+	z := s.z
+	for k, st := range s.st {
+		if counts[k] == 0 || st.d == 0 {
+			continue
+		}
+		if st.st.Kind == Delay {
+			z += float64(counts[k]) * st.d
+			continue
+		}
+		dq = append(dq, st.d)
+		cq = append(cq, float64(counts[k])*st.d)
+		idx = append(idx, k)
+	}
+	q := make([]float64, len(dq))
+	var xs []float64
+	if traj {
+		xs = make([]float64, N+1)
+	}
+	x := 0.0
+	for n := 1; n <= N; n++ {
+		total := z
+		for j, c := range cq {
+			total += c * (1 + q[j])
+		}
+		if total > 0 {
+			x = float64(n) / total
+		} else {
+			x = 0
+		}
+		for j, d := range dq {
+			q[j] = x * d * (1 + q[j])
+		}
+		if traj {
+			xs[n] = x
+		}
+	}
+	// residence times at N: R_k = D_k(1 + Q_k(N−1)) = Q_k(N)/X(N)
+	fin := scFinal{x: x, r: make([]float64, K), u: make([]float64, K), xs: xs}
+	for k, st := range s.st {
+		fin.r[k] = st.d
+		fin.u[k] = x * st.d
+		if st.st.Kind == MultiServer {
+			fin.u[k] = x * st.d / float64(st.st.Servers)
+		}
+	}
+	for j, k := range idx {
+		if x > 0 {
+			fin.r[k] = q[j] / x
+		} else {
+			fin.r[k] = dq[j]
+		}
+	}
+	return fin
 }

@@ -14,8 +14,8 @@ func SolverNames() []string { return append([]string(nil), solverNames...) }
 
 // Solve solves m with the named solver; "auto" (or "") picks: open → Open, mixed → Mixed,
 // one closed class → exact MVA, several closed classes → exact MVA while the population
-// lattice has at most MaxLattice points and no multi-server/load-dependent stations, else
-// Linearizer.
+// lattice has at most MaxLattice points and no multi-server/load-dependent stations (on all
+// cores from ParallelThreshold points), else Linearizer.
 func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
@@ -31,7 +31,7 @@ func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		case closed == 1:
 			return MVASingle(m)
 		case LatticeSize(m) <= MaxLattice && !hasMarginal(m):
-			return MVAMulti(m)
+			return multiExact(m)
 		default:
 			return Linearizer(m, opt)
 		}
@@ -45,7 +45,7 @@ func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		if closed == 1 {
 			return MVASingle(m)
 		}
-		return MVAMulti(m)
+		return multiExact(m)
 	case "schweitzer", "bs", "bard-schweitzer":
 		return Schweitzer(m, opt)
 	case "linearizer":
@@ -67,4 +67,16 @@ func hasMarginal(m *Model) bool {
 		}
 	}
 	return false
+}
+
+// ParallelThreshold is the population-lattice size from which Solve runs exact multi-class
+// MVA on all cores (MVAMultiInterleaved); below it the sequential solver is faster.
+const ParallelThreshold = 1e6
+
+func multiExact(m *Model) (*Result, error) {
+	if LatticeSize(m) >= ParallelThreshold {
+		r, _, err := MVAMultiInterleaved(m, 0)
+		return r, err
+	}
+	return MVAMulti(m)
 }
