@@ -227,18 +227,13 @@ func (e *Evaluator) cycle(i, p, d int) (Components, string, error) {
 		return comp, "", nil
 	case BusAIO:
 		E := float64(ph.C)*ph.S0IO + ph.SRIO/float64(d)/float64(groups)
-		qm := &qn.Model{
-			Classes:  []qn.Class{{Name: "group", Population: groups}},
-			Stations: []qn.Station{{Name: "cpu+delay", Kind: qn.Delay}, {Name: "network", Kind: qn.Queue}, {Name: "io", Kind: qn.Queue}},
-			Demand:   [][]float64{{z, x, E}},
-		}
-		r, err := qn.MVASingle(qm)
-		if err != nil {
-			return c, "", err
-		}
+		// Exact MVA of {delay z, queue x, queue E} with p/c jobs (QSP eq. 6.1–6.3), inline:
+		// this runs for every (p, d) of every surface and fit. TestBusAIOAgainstDirectQN
+		// checks it against qn.MVASingle and the non-recursive formula.
+		rx, rE := busAIO(groups, z, x, E)
 		c.Sync = n * (h - 1) * cpu
-		c.Contention = r.Residence[1][0] - x
-		c.IO = r.Residence[2][0]
+		c.Contention = rx - x
+		c.IO = rE
 		return c, "mva", nil
 	case CluAIO:
 		E := float64(ph.C)*ph.S0IO + ph.SRIO/float64(groups)
@@ -331,4 +326,16 @@ func (c Components) Value(name string) float64 {
 		return c.IO
 	}
 	return math.NaN()
+}
+
+// busAIO returns the residence times at the network queue and the I/O queue of the closed
+// network {delay z, queue x, queue e} with N jobs, by exact MVA.
+func busAIO(N int, z, x, e float64) (rx, re float64) {
+	qx, qe := 0.0, 0.0
+	for k := 1; k <= N; k++ {
+		rx, re = x*(1+qx), e*(1+qe)
+		X := float64(k) / (z + rx + re)
+		qx, qe = X*rx, X*re
+	}
+	return rx, re
 }

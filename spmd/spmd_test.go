@@ -99,6 +99,16 @@ func TestBusAIOAgainstDirectQN(t *testing.T) {
 		if want := Z + nr[0] + nr[1]; rel(pt.Time, want) > 1e-10 {
 			t.Errorf("p=%d d=%d: τ = %.12g, eqs. (5.12)+(5.13) %.12g", p, d, pt.Time, want)
 		}
+		qm := &qn.Model{Classes: []qn.Class{{Name: "g", Population: p / 2}},
+			Stations: []qn.Station{{Name: "z", Kind: qn.Delay}, {Name: "net", Kind: qn.Queue}, {Name: "io", Kind: qn.Queue}},
+			Demand:   [][]float64{{Z, D, E}}}
+		qr, err := qn.MVASingle(qm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rel(pt.Time, qr.ResponseTime[0]) > 1e-12 {
+			t.Errorf("p=%d d=%d: τ = %.15g, qn.MVASingle %.15g", p, d, pt.Time, qr.ResponseTime[0])
+		}
 	}
 }
 

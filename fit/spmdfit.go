@@ -1,0 +1,416 @@
+package fit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sort"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/clusterperf/clusterperf/spmd"
+)
+
+// ParamNames are the SPMD phase parameters a fit can fix or free (seconds form of 000
+// Table 1; with a speedup target and reference_time 1 they are in units of T1, as 000
+// Table 4).
+var ParamNames = []string{"s_par", "s_ser", "n_io", "s0_com", "s0_com_exponent", "sr_com", "g_exponent", "w", "s0_io", "sr_io"}
+
+// Param is one parameter: fixed at Value, or free from the start Value within [Min, Max].
+type Param struct {
+	Name     string
+	Value    float64
+	Min, Max float64
+	Free     bool
+}
+
+// Spec describes a fit of an SPMD model family.
+type Spec struct {
+	Name      string
+	Arch      string // an spmd architecture name, or "auto"
+	C         int
+	Sync      spmd.SyncCost
+	Params    []Param
+	Reference float64 // T_ref for a speedup target: s = T_ref/T(p,d) (default 1: parameters in units of T1)
+	Starts    int     // multi-start count (default 20)
+	Seed      uint64
+	Bootstrap int // bootstrap replicates for percentile intervals (0: none)
+}
+
+// ParamEstimate is a fitted parameter; CI fields are nil when not identifiable or fixed.
+type ParamEstimate struct {
+	Name    string   `json:"name"`
+	Value   float64  `json:"value"`
+	CILow   *float64 `json:"ci_low"`
+	CIHigh  *float64 `json:"ci_high"`
+	StdErr  *float64 `json:"std_err,omitempty"`
+	BootLow *float64 `json:"boot_low,omitempty"`
+	BootHi  *float64 `json:"boot_high,omitempty"`
+	Fixed   bool     `json:"fixed,omitempty"`
+	AtBound bool     `json:"at_bound,omitempty"`
+}
+
+// Residual is one observation against the fit.
+type Residual struct {
+	P        int     `json:"p"`
+	D        int     `json:"d"`
+	Observed float64 `json:"observed"`
+	Fitted   float64 `json:"fitted"`
+	RelError float64 `json:"relative_error"`
+}
+
+// SPMDResult is a fitted SPMD model.
+type SPMDResult struct {
+	Architecture    string          `json:"architecture"`
+	Target          string          `json:"target"`
+	Parameters      []ParamEstimate `json:"parameters"`
+	Metrics         Metrics         `json:"metrics"`
+	AIC             float64         `json:"aic"`
+	AICc            float64         `json:"aicc"`
+	BIC             float64         `json:"bic"`
+	K               int             `json:"free_parameters"`
+	Status          string          `json:"status"`
+	Converged       bool            `json:"converged"`
+	Iterations      int             `json:"iterations"`
+	Evals           int             `json:"evaluations"`
+	Starts          int             `json:"starts"`
+	StartsConverged int             `json:"starts_converged"`
+	Residuals       []Residual      `json:"residuals"`
+
+	spec  Spec
+	arch  spmd.Architecture
+	x     []float64 // free parameters
+	cov   *mat.SymDense
+	s2    float64
+	dof   int
+	model *spmd.Model
+}
+
+// Model returns the fitted SPMD model.
+func (r *SPMDResult) Model() *spmd.Model { return r.model }
+
+func (sp Spec) freeIdx() []int {
+	var idx []int
+	for i, p := range sp.Params {
+		if p.Free {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// phase builds the phase with the free parameters set to x.
+func (sp Spec) phase(x []float64) spmd.Phase {
+	v := map[string]float64{"n_io": 1}
+	for _, p := range sp.Params {
+		v[p.Name] = p.Value
+	}
+	for j, i := range sp.freeIdx() {
+		v[sp.Params[i].Name] = x[j]
+	}
+	c := sp.C
+	if c < 1 {
+		c = 1
+	}
+	return spmd.Phase{SPar: v["s_par"], SSer: v["s_ser"], NIO: math.Max(v["n_io"], 1), S0Com: v["s0_com"], S0Exp: v["s0_com_exponent"],
+		SRCom: v["sr_com"], GExp: v["g_exponent"], W: v["w"], C: c, Sync: sp.Sync, S0IO: v["s0_io"], SRIO: v["sr_io"], Ref: sp.Reference}
+}
+
+type point struct{ p, d int }
+
+// predictor evaluates the model quantity (time or speedup) at unique points.
+func predictor(sp Spec, arch spmd.Architecture, target string, pts []point) func(x []float64, out []float64) error {
+	return func(x []float64, out []float64) error {
+		ph := sp.phase(x)
+		m := &spmd.Model{Arch: arch, Phases: []spmd.Phase{ph}}
+		e, err := spmd.NewEvaluator(m)
+		if err != nil {
+			return err
+		}
+		for i, q := range pts {
+			pt, err := e.Evaluate(q.p, q.d)
+			if err != nil {
+				return err
+			}
+			if target == "time" {
+				out[i] = pt.Time
+			} else {
+				out[i] = pt.Speedup
+			}
+		}
+		return nil
+	}
+}
+
+// ErrTooFewObservations is returned when there are fewer observations than free parameters.
+var ErrTooFewObservations = errors.New("fewer observations than free parameters")
+
+// FitSPMD fits one architecture to the data: relative residuals (model − observed)/observed,
+// bounded Levenberg–Marquardt from Spec.Starts starting points (the given starts first, then
+// seeded draws within the bounds, alternately uniform and log-uniform; run on all cores),
+// the best kept.
+func FitSPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
+	if sp.Reference <= 0 {
+		sp.Reference = 1
+	}
+	if data.Target == "time" {
+		sp.Reference = 0 // speedups are not fitted; T_ref plays no role
+	}
+	free := sp.freeIdx()
+	k := len(free)
+	if k == 0 {
+		return nil, errors.New("fit: no free parameters (give at least one as {start, min, max})")
+	}
+	if len(data.Obs) < k {
+		return nil, fmt.Errorf("fit: %w: %d observations for %d free parameters", ErrTooFewObservations, len(data.Obs), k)
+	}
+	// unique points, and check the architecture can be evaluated there
+	idxOf := map[point]int{}
+	var pts []point
+	probe := &spmd.Model{Arch: arch, Phases: []spmd.Phase{sp.phase(startVector(sp))}}
+	var bad []error
+	for _, o := range data.Obs {
+		q := point{o.P, o.D}
+		if _, ok := idxOf[q]; ok {
+			continue
+		}
+		if err := probe.CheckConfig(o.P, o.D); err != nil {
+			bad = append(bad, fmt.Errorf("line %d: %v", o.Line, err))
+			continue
+		}
+		idxOf[q] = len(pts)
+		pts = append(pts, q)
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("fit: %v cannot describe every measured configuration: %w", arch, errors.Join(bad...))
+	}
+	pred := predictor(sp, arch, data.Target, pts)
+	lo, hi := make([]float64, k), make([]float64, k)
+	for j, i := range free {
+		lo[j], hi[j] = sp.Params[i].Min, sp.Params[i].Max
+	}
+	makeProblem := func() Problem {
+		buf := make([]float64, len(pts))
+		return Problem{M: len(data.Obs), Lower: lo, Upper: hi, Residuals: func(x, r []float64) error {
+			if err := pred(x, buf); err != nil {
+				return err
+			}
+			for i, o := range data.Obs {
+				r[i] = (buf[idxOf[point{o.P, o.D}]] - o.Value) / o.Value
+			}
+			return nil
+		}}
+	}
+	starts := sp.Starts
+	if starts <= 0 {
+		starts = 20
+	}
+	rng := rand.New(rand.NewPCG(sp.Seed, 0x5eed))
+	x0s := [][]float64{startVector(sp)}
+	for s := 1; s < starts; s++ {
+		x := make([]float64, k)
+		for j := range x {
+			a, b := lo[j], hi[j]
+			switch {
+			case math.IsInf(a, -1) || math.IsInf(b, 1):
+				x[j] = x0s[0][j] * math.Pow(10, rng.Float64()*2-1)
+			case s%2 == 1 && a >= 0 && b > 0:
+				// every other start log-uniform over four decades below the upper bound:
+				// the documents' parameters span 1e-3 … 1 and a uniform draw rarely lands small
+				la := math.Log10(math.Max(a, b*1e-4))
+				x[j] = math.Pow(10, la+(math.Log10(b)-la)*rng.Float64())
+			default:
+				x[j] = a + (b-a)*rng.Float64()
+			}
+		}
+		x0s = append(x0s, x)
+	}
+	results := make([]*Result, starts)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for s := range next {
+				r, err := LevenbergMarquardt(makeProblem(), x0s[s], Settings{MaxIter: 300, FTol: 1e-10})
+				if err == nil {
+					results[s] = r
+				}
+			}
+		}()
+	}
+	for s := range x0s {
+		next <- s
+	}
+	close(next)
+	wg.Wait()
+	var best *Result
+	res := &SPMDResult{Architecture: arch.String(), Target: data.Target, Starts: starts, spec: sp, arch: arch, K: k}
+	for _, r := range results {
+		if r == nil {
+			continue
+		}
+		res.Evals += r.Evals
+		if r.Status.Converged() {
+			res.StartsConverged++
+		}
+		if best == nil || r.Cost < best.Cost {
+			best = r
+		}
+	}
+	if best == nil {
+		return nil, fmt.Errorf("fit: %v could not be evaluated from any starting point", arch)
+	}
+	res.x = best.X
+	res.Status, res.Converged, res.Iterations = string(best.Status), best.Status.Converged(), best.Iterations
+	freeMask := make([]bool, k)
+	for j := range freeMask {
+		freeMask[j] = true
+	}
+	var ok bool
+	res.cov, res.s2, ok = Covariance(best, freeMask)
+	res.dof = len(data.Obs) - k
+	t := TQuantile(0.975, res.dof)
+	j := 0
+	for _, p := range sp.Params {
+		pe := ParamEstimate{Name: p.Name, Value: p.Value, Fixed: !p.Free}
+		if p.Free {
+			pe.Value = best.X[j]
+			pe.AtBound = best.AtBound[j]
+			if v := res.cov.At(j, j); ok && v >= 0 && !math.IsNaN(v) && !math.IsNaN(t) {
+				se := math.Sqrt(v)
+				l, h := math.Max(pe.Value-t*se, p.Min), math.Min(pe.Value+t*se, p.Max)
+				pe.StdErr, pe.CILow, pe.CIHigh = &se, &l, &h
+			}
+			j++
+		}
+		res.Parameters = append(res.Parameters, pe)
+	}
+	fitted := make([]float64, len(pts))
+	if err := pred(best.X, fitted); err != nil {
+		return nil, err
+	}
+	var f, a []float64
+	for _, o := range data.Obs {
+		v := fitted[idxOf[point{o.P, o.D}]]
+		res.Residuals = append(res.Residuals, Residual{P: o.P, D: o.D, Observed: o.Value, Fitted: v, RelError: (v - o.Value) / o.Value})
+		f, a = append(f, v), append(a, o.Value)
+	}
+	res.Metrics = Compare(f, a)
+	res.AIC, res.AICc, res.BIC = InformationCriteria(best.Cost, len(data.Obs), k)
+	res.model = &spmd.Model{Name: sp.Name, Arch: arch, Phases: []spmd.Phase{sp.phase(best.X)}}
+	if sp.Bootstrap > 0 {
+		res.bootstrap(makeProblem, data, idxOf, fitted, sp.Bootstrap, sp.Seed)
+	}
+	return res, nil
+}
+
+func startVector(sp Spec) []float64 {
+	var x []float64
+	for _, i := range sp.freeIdx() {
+		x = append(x, sp.Params[i].Value)
+	}
+	return x
+}
+
+// bootstrap refits B resampled data sets — fitted values times resampled relative residuals
+// (residual bootstrap) — from the optimum and stores 2.5/97.5 % percentile intervals.
+func (r *SPMDResult) bootstrap(makeProblem func() Problem, data *Data, idxOf map[point]int, fitted []float64, B int, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 0xb007))
+	k := len(r.x)
+	draws := make([][]float64, k)
+	rel := make([]float64, len(data.Obs))
+	for i, res := range r.Residuals {
+		rel[i] = res.RelError
+	}
+	for b := 0; b < B; b++ {
+		bd := &Data{Target: data.Target}
+		for _, o := range data.Obs {
+			e := rel[rng.IntN(len(rel))]
+			v := fitted[idxOf[point{o.P, o.D}]] / (1 + e)
+			if v <= 0 {
+				v = fitted[idxOf[point{o.P, o.D}]]
+			}
+			bd.Obs = append(bd.Obs, Observation{P: o.P, D: o.D, Value: v})
+		}
+		pr := makeProblem()
+		base := pr.Residuals
+		pr.Residuals = func(x, rr []float64) error {
+			if err := base(x, rr); err != nil {
+				return err
+			}
+			for i, o := range data.Obs { // re-target: base used data.Obs values
+				fit := rr[i]*o.Value + o.Value
+				rr[i] = (fit - bd.Obs[i].Value) / bd.Obs[i].Value
+			}
+			return nil
+		}
+		br, err := LevenbergMarquardt(pr, r.x, Settings{MaxIter: 100, FTol: 1e-10})
+		if err != nil {
+			continue
+		}
+		for j := range br.X {
+			draws[j] = append(draws[j], br.X[j])
+		}
+	}
+	j := 0
+	for i := range r.Parameters {
+		if r.Parameters[i].Fixed {
+			continue
+		}
+		d := draws[j]
+		j++
+		if len(d) < 10 {
+			continue
+		}
+		sort.Float64s(d)
+		l, h := d[int(0.025*float64(len(d)))], d[int(math.Min(float64(len(d)-1), 0.975*float64(len(d))))]
+		r.Parameters[i].BootLow, r.Parameters[i].BootHi = &l, &h
+	}
+}
+
+// Predict returns the fitted quantity (time or speedup) at (p, d) with a 95 % prediction
+// interval: the delta method on the parameter covariance plus the residual variance
+// (relative residuals: s²·value²), Student's t with n − k degrees of freedom.
+func (r *SPMDResult) Predict(p, d int) (value, lo, hi float64, err error) {
+	pred := predictor(r.spec, r.arch, r.Target, []point{{p, d}})
+	out := make([]float64, 1)
+	if err := pred(r.x, out); err != nil {
+		return 0, 0, 0, err
+	}
+	value = out[0]
+	k := len(r.x)
+	g := make([]float64, k)
+	xt := make([]float64, k)
+	for j := 0; j < k; j++ {
+		copy(xt, r.x)
+		h := 1e-6 * math.Max(math.Abs(r.x[j]), 1e-6)
+		xt[j] += h
+		if err := pred(xt, out); err != nil {
+			xt[j] -= 2 * h
+			h = -h
+			if err := pred(xt, out); err != nil {
+				return value, math.NaN(), math.NaN(), nil
+			}
+		}
+		g[j] = (out[0] - value) / h
+	}
+	v := r.s2 * value * value
+	for a := 0; a < k; a++ {
+		for b := 0; b < k; b++ {
+			c := r.cov.At(a, b)
+			if !math.IsNaN(c) {
+				v += g[a] * c * g[b]
+			}
+		}
+	}
+	t := TQuantile(0.975, r.dof)
+	if math.IsNaN(v) || math.IsNaN(t) {
+		return value, math.NaN(), math.NaN(), nil
+	}
+	return value, value - t*math.Sqrt(v), value + t*math.Sqrt(v), nil
+}

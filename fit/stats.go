@@ -1,0 +1,117 @@
+package fit
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Covariance returns the parameters' covariance s²·(JᵀJ)⁻¹ with s² = cost/(M − k) over the
+// k free parameters (including those that ended at a bound: their interval is then
+// truncated there by the caller), and ok = false when JᵀJ is singular (a parameter the data
+// cannot identify).
+func Covariance(res *Result, free []bool) (cov *mat.SymDense, s2 float64, ok bool) {
+	n := len(res.X)
+	var idx []int
+	for j := 0; j < n; j++ {
+		if free[j] {
+			idx = append(idx, j)
+		}
+	}
+	m, _ := res.Jacobian.Dims()
+	k := len(idx)
+	cov = mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			cov.SetSym(i, j, math.NaN())
+		}
+	}
+	if m <= k || k == 0 {
+		return cov, math.NaN(), k == 0
+	}
+	s2 = res.Cost / float64(m-k)
+	A := mat.NewSymDense(k, nil)
+	for a, ja := range idx {
+		for b := a; b < k; b++ {
+			v := 0.0
+			for i := 0; i < m; i++ {
+				v += res.Jacobian.At(i, ja) * res.Jacobian.At(i, idx[b])
+			}
+			A.SetSym(a, b, v)
+		}
+	}
+	var chol mat.Cholesky
+	if !chol.Factorize(A) {
+		return cov, s2, false
+	}
+	var inv mat.SymDense
+	if err := chol.InverseTo(&inv); err != nil {
+		return cov, s2, false
+	}
+	for a, ja := range idx {
+		for b := a; b < k; b++ {
+			cov.SetSym(ja, idx[b], s2*inv.At(a, b))
+		}
+	}
+	return cov, s2, true
+}
+
+// TQuantile returns the q-quantile of Student's t with dof degrees of freedom.
+func TQuantile(q float64, dof int) float64 {
+	if dof < 1 {
+		return math.NaN()
+	}
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(dof)}.Quantile(q)
+}
+
+// Metrics compare predictions f with observations a.
+type Metrics struct {
+	AverageError float64 `json:"average_error"` // 000 §5.2: (1/N)·sqrt(Σ((f−a)/a)²)
+	SMAPE        float64 `json:"smape"`         // 100/N·Σ|f−a|/((|a|+|f|)/2), percent
+	R2           float64 `json:"r2"`            // 1 − SS_res/SS_tot
+	RMSRel       float64 `json:"rms_relative"`  // sqrt(mean((f−a)/a)²)
+	N            int     `json:"n"`
+}
+
+// Compare computes the metrics.
+func Compare(f, a []float64) Metrics {
+	n := len(a)
+	m := Metrics{N: n}
+	mean := 0.0
+	for _, v := range a {
+		mean += v / float64(n)
+	}
+	ssr, sst, rel2 := 0.0, 0.0, 0.0
+	for i := range a {
+		d := f[i] - a[i]
+		ssr += d * d
+		sst += (a[i] - mean) * (a[i] - mean)
+		rel2 += (d / a[i]) * (d / a[i])
+		m.SMAPE += math.Abs(d) / ((math.Abs(a[i]) + math.Abs(f[i])) / 2)
+	}
+	m.AverageError = math.Sqrt(rel2) / float64(n)
+	m.RMSRel = math.Sqrt(rel2 / float64(n))
+	m.SMAPE *= 100 / float64(n)
+	m.R2 = 1 - ssr/sst
+	if sst == 0 {
+		m.R2 = math.NaN()
+	}
+	return m
+}
+
+// InformationCriteria returns AIC, AICc and BIC of a least-squares fit with k parameters
+// to n points and residual sum of squares ssr (Gaussian errors).
+func InformationCriteria(ssr float64, n, k int) (aic, aicc, bic float64) {
+	nf, kf := float64(n), float64(k)
+	ll := nf * math.Log(math.Max(ssr, 1e-300)/nf)
+	aic = ll + 2*kf
+	aicc = aic
+	if n-k-1 > 0 {
+		aicc += 2 * kf * (kf + 1) / (nf - kf - 1)
+	} else {
+		aicc = math.Inf(1)
+	}
+	bic = ll + kf*math.Log(nf)
+	return
+}
