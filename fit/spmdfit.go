@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -38,13 +39,15 @@ type Spec struct {
 	Starts    int     // multi-start count (default 20)
 	Seed      uint64
 	Bootstrap int // bootstrap replicates for percentile intervals (0: none)
+	// NoCommAtOne: 000's g(1) = 0 (no communication on one processor).
+	NoCommAtOne bool
 }
 
 // ParamEstimate is a fitted parameter; CI fields are nil when not identifiable or fixed.
 type ParamEstimate struct {
 	Name    string   `json:"name"`
 	Value   float64  `json:"value"`
-	CILow   *float64 `json:"ci_low"`
+	CILow   *float64 `json:"ci_low"` // nil: fixed, or not identifiable from the data
 	CIHigh  *float64 `json:"ci_high"`
 	StdErr  *float64 `json:"std_err,omitempty"`
 	BootLow *float64 `json:"boot_low,omitempty"`
@@ -79,6 +82,9 @@ type SPMDResult struct {
 	Starts          int             `json:"starts"`
 	StartsConverged int             `json:"starts_converged"`
 	Residuals       []Residual      `json:"residuals"`
+	// Unidentified lists, for each direction of parameter space the data do not determine,
+	// the parameters moving along it with their relative weights (e.g. "+1 s_ser −1 s_par").
+	Unidentified []string `json:"unidentified,omitempty"`
 
 	spec  Spec
 	arch  spmd.Architecture
@@ -116,7 +122,8 @@ func (sp Spec) phase(x []float64) spmd.Phase {
 		c = 1
 	}
 	return spmd.Phase{SPar: v["s_par"], SSer: v["s_ser"], NIO: math.Max(v["n_io"], 1), S0Com: v["s0_com"], S0Exp: v["s0_com_exponent"],
-		SRCom: v["sr_com"], GExp: v["g_exponent"], W: v["w"], C: c, Sync: sp.Sync, S0IO: v["s0_io"], SRIO: v["sr_io"], Ref: sp.Reference}
+		SRCom: v["sr_com"], GExp: v["g_exponent"], W: v["w"], C: c, Sync: sp.Sync, S0IO: v["s0_io"], SRIO: v["sr_io"], Ref: sp.Reference,
+		NoCommAtOne: sp.NoCommAtOne}
 }
 
 type point struct{ p, d int }
@@ -271,8 +278,21 @@ func FitSPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 	for j := range freeMask {
 		freeMask[j] = true
 	}
-	var ok bool
-	res.cov, res.s2, ok = Covariance(best, freeMask)
+	var nulls [][]float64
+	res.cov, res.s2, _, nulls = covariance(best, freeMask)
+	freeNames := make([]string, 0, k)
+	for _, i := range free {
+		freeNames = append(freeNames, sp.Params[i].Name)
+	}
+	for _, v := range nulls {
+		var terms []string
+		for j, w := range v {
+			if math.Abs(w) > 1e-3 {
+				terms = append(terms, fmt.Sprintf("%+.3g·%s", w, freeNames[j]))
+			}
+		}
+		res.Unidentified = append(res.Unidentified, strings.Join(terms, " "))
+	}
 	res.dof = len(data.Obs) - k
 	t := TQuantile(0.975, res.dof)
 	j := 0
@@ -281,7 +301,7 @@ func FitSPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 		if p.Free {
 			pe.Value = best.X[j]
 			pe.AtBound = best.AtBound[j]
-			if v := res.cov.At(j, j); ok && v >= 0 && !math.IsNaN(v) && !math.IsNaN(t) {
+			if v := res.cov.At(j, j); v >= 0 && !math.IsNaN(v) && !math.IsNaN(t) {
 				se := math.Sqrt(v)
 				l, h := math.Max(pe.Value-t*se, p.Min), math.Min(pe.Value+t*se, p.Max)
 				pe.StdErr, pe.CILow, pe.CIHigh = &se, &l, &h

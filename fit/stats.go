@@ -7,12 +7,29 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Covariance returns the parameters' covariance s²·(JᵀJ)⁻¹ with s² = cost/(M − k) over the
-// k free parameters (including those that ended at a bound: their interval is then
-// truncated there by the caller), and ok = false when JᵀJ is singular (a parameter the data
-// cannot identify).
+// Covariance returns the parameters' covariance s²·(JᵀJ)⁺ with s² = cost/(M − k) over the
+// k free parameters (including those that ended at a bound: their interval is then truncated
+// there by the caller). JᵀJ is inverted by its eigen-decomposition: directions whose
+// eigenvalue is below 1e-12 of the largest are not determined by the data, and every
+// parameter with a component along one of them is reported in ident as false (its variance
+// NaN) — the others keep finite, meaningful variances. ok is false when some parameter is not
+// identifiable.
 func Covariance(res *Result, free []bool) (cov *mat.SymDense, s2 float64, ok bool) {
+	cov, s2, ident, _ := covariance(res, free)
+	ok = true
+	for j, f := range free {
+		if f && !ident[j] {
+			ok = false
+		}
+	}
+	return cov, s2, ok
+}
+
+// covariance also returns the null directions (one vector over all parameters per
+// undetermined direction, largest component +1).
+func covariance(res *Result, free []bool) (cov *mat.SymDense, s2 float64, ident []bool, nulls [][]float64) {
 	n := len(res.X)
+	ident = make([]bool, n)
 	var idx []int
 	for j := 0; j < n; j++ {
 		if free[j] {
@@ -28,7 +45,7 @@ func Covariance(res *Result, free []bool) (cov *mat.SymDense, s2 float64, ok boo
 		}
 	}
 	if m <= k || k == 0 {
-		return cov, math.NaN(), k == 0
+		return cov, math.NaN(), ident, nil
 	}
 	s2 = res.Cost / float64(m-k)
 	A := mat.NewSymDense(k, nil)
@@ -41,20 +58,58 @@ func Covariance(res *Result, free []bool) (cov *mat.SymDense, s2 float64, ok boo
 			A.SetSym(a, b, v)
 		}
 	}
-	var chol mat.Cholesky
-	if !chol.Factorize(A) {
-		return cov, s2, false
+	var eig mat.EigenSym
+	if !eig.Factorize(A, true) {
+		return cov, s2, ident, nil
 	}
-	var inv mat.SymDense
-	if err := chol.InverseTo(&inv); err != nil {
-		return cov, s2, false
+	vals := eig.Values(nil)
+	var vec mat.Dense
+	eig.VectorsTo(&vec)
+	top := 0.0
+	for _, v := range vals {
+		top = math.Max(top, v)
+	}
+	null := func(e int) bool { return vals[e] <= 1e-12*top }
+	for a := range idx {
+		ident[idx[a]] = true
+		for e := 0; e < k; e++ {
+			if null(e) && math.Abs(vec.At(a, e)) > 1e-6 {
+				ident[idx[a]] = false
+			}
+		}
+	}
+	for e := 0; e < k; e++ {
+		if !null(e) {
+			continue
+		}
+		v := make([]float64, n)
+		big := 0.0
+		for a, ja := range idx {
+			v[ja] = vec.At(a, e)
+			if math.Abs(v[ja]) > math.Abs(big) {
+				big = v[ja]
+			}
+		}
+		for j := range v {
+			v[j] /= big
+		}
+		nulls = append(nulls, v)
 	}
 	for a, ja := range idx {
 		for b := a; b < k; b++ {
-			cov.SetSym(ja, idx[b], s2*inv.At(a, b))
+			if !ident[ja] || !ident[idx[b]] {
+				continue
+			}
+			v := 0.0
+			for e := 0; e < k; e++ {
+				if !null(e) {
+					v += vec.At(a, e) * vec.At(b, e) / vals[e]
+				}
+			}
+			cov.SetSym(ja, idx[b], s2*v)
 		}
 	}
-	return cov, s2, true
+	return cov, s2, ident, nulls
 }
 
 // TQuantile returns the q-quantile of Student's t with dof degrees of freedom.

@@ -17,6 +17,7 @@ const FileFormat = `An SPMD model file is YAML (or JSON).
   sync: exponential         # h(c): exponential (Σ 1/i) | uniform (2c/(c+1)) | deterministic (1)
   r: 3                      # data-space dimension: g(p) = p^-((r-1)/r); r: inf gives 1/p (default 1)
   # g_exponent: -0.1667     # … or g(p) = p^g_exponent directly (BTIO: -1/6)
+  no_comm_at_p1: false      # true: 000's g(1) = 0, no communication on one processor
   cycles: 40                # N, cycles in the phase (default 1)
 
 and the parameters in ONE of three forms:
@@ -60,7 +61,7 @@ A multi-phase program lists phases, each with its own cycles, c, w, sync, r and 
     - {name: read, cycles: 10, normalized: {sigma_p: 0.5, sigma_r0: 0, sigma_r: 0.01, sigma_n: 0}}
     - {name: solve, cycles: 100, w: 0.2, seconds: {s_par: 2, sr_com: 0.1, sr_io: 0.5}}`
 
-var phaseFields = []string{"name", "cycles", "c", "w", "sync", "r", "g_exponent", "seconds", "normalized", "benchmark"}
+var phaseFields = []string{"name", "cycles", "c", "w", "sync", "r", "g_exponent", "no_comm_at_p1", "seconds", "normalized", "benchmark"}
 
 // ParseModel decodes an SPMD model file; errors carry the file name and line.
 func ParseModel(file string, data []byte) (*Model, error) {
@@ -193,6 +194,15 @@ func parsePhase(n spec.Node, f map[string]spec.Node) Phase {
 		}
 	} else if !fromBench {
 		ph.W = 0
+	}
+	if v, ok := f["no_comm_at_p1"]; ok {
+		switch v.String() {
+		case "true":
+			ph.NoCommAtOne = true
+		case "false":
+		default:
+			v.Errorf("want true or false")
+		}
 	}
 	if v, ok := f["sync"]; ok {
 		switch strings.ToLower(v.String()) {

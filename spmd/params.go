@@ -51,6 +51,10 @@ type Phase struct {
 	S0IO   float64 // S0_IO: I/O startup (σ_n), s
 	SRIO   float64 // SR_IO: I/O transfer of one burst on one disk (σ_d), s
 	Ref    float64 // T_ref of one cycle when given (normalised models: 1; 000 Table 4: T1); 0 = computed
+	// NoCommAtOne applies 000's definition g(1) = 0 (§3.6): one processor exchanges no
+	// messages, so startup and transfer vanish at p = 1. The thesis's g(p) = p^−((r−1)/r)
+	// gives g(1) = 1; that is the default.
+	NoCommAtOne bool
 }
 
 // GFromR returns the exponent of g(p) = p^−((r−1)/r) for data-space dimension r ≥ 1
@@ -63,10 +67,20 @@ func GFromR(r float64) float64 {
 }
 
 // G returns g(p).
-func (ph *Phase) G(p int) float64 { return math.Pow(float64(p), ph.GExp) }
+func (ph *Phase) G(p int) float64 {
+	if p == 1 && ph.NoCommAtOne {
+		return 0
+	}
+	return math.Pow(float64(p), ph.GExp)
+}
 
 // S0 returns the communication startup S0_COM(p).
-func (ph *Phase) S0(p int) float64 { return ph.S0Com * math.Pow(float64(p), ph.S0Exp) }
+func (ph *Phase) S0(p int) float64 {
+	if p == 1 && ph.NoCommAtOne {
+		return 0
+	}
+	return ph.S0Com * math.Pow(float64(p), ph.S0Exp)
+}
 
 // RefTime is T_ref, the time of one cycle on one processor and one disk without
 // communication: n_IO(S_par + S_ser) + S0_IO + SR_IO (000 eq. 1).

@@ -1,0 +1,128 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+)
+
+// BaselineResult is a fitted Amdahl or Universal Scalability Law model.
+type BaselineResult struct {
+	Name       string          `json:"name"`
+	Formula    string          `json:"formula"`
+	Parameters []ParamEstimate `json:"parameters"`
+	Metrics    Metrics         `json:"metrics"`
+	AIC        float64         `json:"aic"`
+	AICc       float64         `json:"aicc"`
+	BIC        float64         `json:"bic"`
+	K          int             `json:"free_parameters"`
+	Note       string          `json:"note,omitempty"`
+	f          func(x []float64, p float64) float64
+	x          []float64
+}
+
+// Value evaluates the fitted baseline at p processors.
+func (b *BaselineResult) Value(p int) float64 { return b.f(b.x, float64(p)) }
+
+// FitBaselines fits Amdahl's law and Gunther's Universal Scalability Law to the data
+// against p alone (they know nothing of disks: with several d the fit is across all of them).
+//
+//	Amdahl: s(p) = 1/(f + (1−f)/p)                          T(p) = T₁·(f + (1−f)/p)
+//	USL:    s(p) = p/(1 + σ(p−1) + κ·p(p−1))                T(p) = T₁·(1 + σ(p−1) + κ·p(p−1))/p
+func FitBaselines(data *Data) ([]*BaselineResult, error) {
+	speed := data.Target == "speedup"
+	t1 := 0.0
+	for _, o := range data.Obs {
+		if o.P == 1 {
+			t1 = math.Max(t1, o.Value)
+		}
+	}
+	if t1 == 0 {
+		t1 = data.Obs[0].Value * float64(data.Obs[0].P)
+	}
+	type model struct {
+		name, formula string
+		names         []string
+		x0, lo, hi    []float64
+		f             func(x []float64, p float64) float64
+	}
+	var ms []model
+	if speed {
+		ms = []model{
+			{"amdahl", "s(p) = 1/(f + (1−f)/p)", []string{"f"}, []float64{0.05}, []float64{0}, []float64{1},
+				func(x []float64, p float64) float64 { return 1 / (x[0] + (1-x[0])/p) }},
+			{"usl", "s(p) = p/(1 + σ(p−1) + κp(p−1))", []string{"sigma", "kappa"}, []float64{0.05, 1e-4}, []float64{0, 0}, []float64{1, 1},
+				func(x []float64, p float64) float64 { return p / (1 + x[0]*(p-1) + x[1]*p*(p-1)) }},
+		}
+	} else {
+		ms = []model{
+			{"amdahl", "T(p) = T1·(f + (1−f)/p)", []string{"t1", "f"}, []float64{t1, 0.05}, []float64{0, 0}, []float64{math.Inf(1), 1},
+				func(x []float64, p float64) float64 { return x[0] * (x[1] + (1-x[1])/p) }},
+			{"usl", "T(p) = T1·(1 + σ(p−1) + κp(p−1))/p", []string{"t1", "sigma", "kappa"}, []float64{t1, 0.05, 1e-4}, []float64{0, 0, 0}, []float64{math.Inf(1), 1, 1},
+				func(x []float64, p float64) float64 { return x[0] * (1 + x[1]*(p-1) + x[2]*p*(p-1)) / p }},
+		}
+	}
+	var out []*BaselineResult
+	for _, m := range ms {
+		k := len(m.x0)
+		if len(data.Obs) < k {
+			return nil, fmt.Errorf("fit: %w for %s", ErrTooFewObservations, m.name)
+		}
+		pr := Problem{M: len(data.Obs), Lower: m.lo, Upper: m.hi, Residuals: func(x, r []float64) error {
+			for i, o := range data.Obs {
+				r[i] = (m.f(x, float64(o.P)) - o.Value) / o.Value
+			}
+			return nil
+		}}
+		best := (*Result)(nil)
+		for _, scale := range []float64{1, 0.1, 10} {
+			x0 := append([]float64(nil), m.x0...)
+			for j := range x0 {
+				if m.names[j] != "t1" {
+					x0[j] *= scale
+				}
+			}
+			r, err := LevenbergMarquardt(pr, x0, Settings{})
+			if err == nil && (best == nil || r.Cost < best.Cost) {
+				best = r
+			}
+		}
+		if best == nil {
+			return nil, fmt.Errorf("fit: %s could not be fitted", m.name)
+		}
+		free := make([]bool, k)
+		for j := range free {
+			free[j] = true
+		}
+		cov, _, _ := Covariance(best, free)
+		t := TQuantile(0.975, len(data.Obs)-k)
+		b := &BaselineResult{Name: m.name, Formula: m.formula, K: k, f: m.f, x: best.X}
+		for j, n := range m.names {
+			pe := ParamEstimate{Name: n, Value: best.X[j], AtBound: best.AtBound[j]}
+			if v := cov.At(j, j); v >= 0 && !math.IsNaN(v) && !math.IsNaN(t) {
+				se := math.Sqrt(v)
+				l, h := math.Max(pe.Value-t*se, m.lo[j]), math.Min(pe.Value+t*se, m.hi[j])
+				pe.StdErr, pe.CILow, pe.CIHigh = &se, &l, &h
+			}
+			b.Parameters = append(b.Parameters, pe)
+		}
+		var f, a []float64
+		for _, o := range data.Obs {
+			f, a = append(f, m.f(best.X, float64(o.P))), append(a, o.Value)
+		}
+		b.Metrics = Compare(f, a)
+		b.AIC, b.AICc, b.BIC = InformationCriteria(best.Cost, len(data.Obs), k)
+		if distinctD(data) > 1 {
+			b.Note = "fitted against p only; it cannot see the disks"
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+func distinctD(data *Data) int {
+	seen := map[int]bool{}
+	for _, o := range data.Obs {
+		seen[o.D] = true
+	}
+	return len(seen)
+}
