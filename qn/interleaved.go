@@ -93,7 +93,7 @@ func MVAMultiInterleaved(m *Model, workers int) (*Result, *ParallelStats, error)
 								horizon = min(h, S)
 								break
 							}
-							if spins < 200 {
+							if spins < spinLimit {
 								runtime.Gosched()
 							} else {
 								want = idx + slack
@@ -150,3 +150,5 @@ func MVAMultiInterleaved(m *Model, workers int) (*Result, *ParallelStats, error)
 	res.Solver = "mva-interleaved"
 	return res, st, nil
 }
+// spinLimit is how many times a waiting worker yields before it blocks.
+const spinLimit = 200

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/examples"
+	"github.com/clusterperf/clusterperf/fit"
 	"github.com/clusterperf/clusterperf/mpip"
 	"github.com/clusterperf/clusterperf/pipeline"
 	"github.com/clusterperf/clusterperf/qn"
@@ -75,7 +76,44 @@ func runDemo(w io.Writer) error {
 	if err := demoSpeedup(w); err != nil {
 		return err
 	}
-	return demoMpip(w)
+	if err := demoMpip(w); err != nil {
+		return err
+	}
+	return demoFit(w)
+}
+
+func demoFit(w io.Writer) error {
+	fmt.Fprintln(w, "== 5. What limits my program? Fitting 000's model to 42 measured speedups (QCRD, 000 §5.2) ==")
+	fmt.Fprintln(w, "   (examples/fit/qcrd.yaml + qcrd.csv; clusterperf fit … --predict 128x32 --plot fit.svg)")
+	mb, err := examples.FS.ReadFile("fit/qcrd.yaml")
+	if err != nil {
+		return err
+	}
+	db, err := examples.FS.ReadFile("fit/qcrd.csv")
+	if err != nil {
+		return err
+	}
+	sp, err := fit.ParseSpec("examples/fit/qcrd.yaml", mb)
+	if err != nil {
+		return err
+	}
+	data, err := fit.ReadData("examples/fit/qcrd.csv", bytes.NewReader(db))
+	if err != nil {
+		return err
+	}
+	rep, err := fit.Run(sp, data)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "   %s fits with average error %.3g %% (000's metric); ranking by AICc:", rep.Best.Architecture, 100*rep.Best.Metrics.AverageError)
+	for _, r := range rep.Ranking {
+		fmt.Fprintf(w, " %s (Δ %.1f)", r.Name, r.DeltaAICc)
+	}
+	fmt.Fprintf(w, "\n   %s.\n", fit.Inference(rep.Best, 64, 32))
+	for _, u := range rep.Best.Unidentified {
+		fmt.Fprintf(w, "   Not determined by these data: the direction %s.\n", u)
+	}
+	return nil
 }
 
 func demoMpip(w io.Writer) error {
