@@ -150,5 +150,6 @@ func MVAMultiInterleaved(m *Model, workers int) (*Result, *ParallelStats, error)
 	res.Solver = "mva-interleaved"
 	return res, st, nil
 }
+
 // spinLimit is how many times a waiting worker yields before it blocks.
 const spinLimit = 200
