@@ -71,10 +71,10 @@ func ReadData(file string, r io.Reader) (*Data, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", file, line, err)
+			return nil, fmt.Errorf("%s: %v", file, err) // csv.ParseError names the line
 		}
+		line, _ := cr.FieldPos(0)
 		get := func(i int) string {
 			if i < 0 || i >= len(rec) {
 				return ""

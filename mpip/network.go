@@ -95,10 +95,10 @@ func ReadNetwork(file string, r io.Reader) (Network, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
-			return Network{}, fmt.Errorf("%s:%d: %v", file, line, err)
+			return Network{}, fmt.Errorf("%s: %v", file, err) // csv.ParseError names the line
 		}
+		line, _ := cr.FieldPos(0)
 		if len(rec) <= max(ik, il, ib) {
 			errs = append(errs, fmt.Errorf("%s:%d: too few columns", file, line))
 			continue

@@ -1,6 +1,7 @@
 package mpip
 
 import (
+	"bytes"
 	"math"
 	"testing"
 )
@@ -60,4 +61,19 @@ func TestPredictCGC(t *testing.T) {
 	if !(pr.ATLow <= at && at <= pr.ATHigh) || pr.ATLow != b[0].ATLow || pr.ATHigh != b[0].ATHigh {
 		t.Errorf("interval [%g, %g] around %g; rerun [%g, %g]", pr.ATLow, pr.ATHigh, at, b[0].ATLow, b[0].ATHigh)
 	}
+}
+
+func FuzzReadNetwork(f *testing.F) {
+	f.Add([]byte("p,latency,bandwidth\n4,40us,900MB/s\n16,60us,1.1GB/s\n"))
+	f.Add([]byte("size,latency,bandwidth\n64KB,5us,1e9\n\"x\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		n, err := ReadNetwork("n.csv", bytes.NewReader(b))
+		if err != nil {
+			return
+		}
+		lat, bw, _ := n.At(8, 1000)
+		if math.IsNaN(lat) || !(bw > 0) {
+			t.Fatalf("network gives lat %v bw %v", lat, bw)
+		}
+	})
 }

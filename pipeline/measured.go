@@ -46,10 +46,10 @@ func ReadMeasurements(file string, r io.Reader) ([]Measurement, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", file, line, err)
+			return nil, fmt.Errorf("%s: %v", file, err) // csv.ParseError names the line
 		}
+		line, _ := cr.FieldPos(0)
 		if len(rec) <= max(ip, it) {
 			errs = append(errs, fmt.Errorf("%s:%d: want at least %d columns, got %d", file, line, max(ip, it)+1, len(rec)))
 			continue

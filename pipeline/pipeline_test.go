@@ -141,3 +141,19 @@ func BenchmarkPredictRange(b *testing.B) {
 		m.Optimal(pts)
 	}
 }
+
+func FuzzReadMeasurements(f *testing.F) {
+	f.Add([]byte("p,time\n1,10\n2,6\n"))
+	f.Add([]byte("p,time\n\"1\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ms, err := ReadMeasurements("m.csv", strings.NewReader(string(b)))
+		if err != nil {
+			return
+		}
+		for _, m := range ms {
+			if m.P < 1 || !(m.Time > 0) {
+				t.Fatalf("accepted %+v", m)
+			}
+		}
+	})
+}
