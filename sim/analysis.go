@@ -1,0 +1,160 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/clusterperf/clusterperf/fit"
+)
+
+// Estimate is a mean over replications with its 95 % confidence half-width.
+type Estimate struct {
+	Mean float64 `json:"mean"`
+	Half float64 `json:"half_width"`
+}
+
+// Contains reports whether v lies in the interval.
+func (e Estimate) Contains(v float64) bool { return math.Abs(v-e.Mean) <= e.Half }
+
+// RelHalf is the half-width relative to the mean.
+func (e Estimate) RelHalf() float64 { return e.Half / math.Abs(e.Mean) }
+
+func estimate(xs []float64) Estimate {
+	n := float64(len(xs))
+	m := 0.0
+	for _, x := range xs {
+		m += x / n
+	}
+	if len(xs) < 2 {
+		return Estimate{Mean: m, Half: math.Inf(1)}
+	}
+	v := 0.0
+	for _, x := range xs {
+		v += (x - m) * (x - m)
+	}
+	v /= n - 1
+	return Estimate{Mean: m, Half: fit.TQuantile(0.975, len(xs)-1) * math.Sqrt(v/n)}
+}
+
+// Result summarises independent replications.
+type Result struct {
+	Replications int          `json:"replications"`
+	Events       int64        `json:"events"`
+	Throughput   []Estimate   `json:"throughput"`
+	ResponseTime []Estimate   `json:"response_time"`
+	QueueLength  [][]Estimate `json:"queue_length"` // [k][c]
+	Utilization  []Estimate   `json:"utilization"`
+	Precision    float64      `json:"achieved_precision"` // largest relative half-width of X and R
+	Reps         []*RepResult `json:"-"`
+}
+
+// Options control the replication loop.
+type Options struct {
+	Seed      uint64
+	Reps      int     // minimum replications (default 10)
+	MaxReps   int     // cap when a precision is requested (default 200)
+	Precision float64 // target relative half-width of every class's X and R (0: just Reps)
+	Workers   int     // parallel replications (default GOMAXPROCS)
+	Progress  func(done, total int)
+}
+
+// Replicate runs independent replications (stream i of the seed for replication i) on all
+// cores, in batches, until Reps are done and, if Precision is set, every class's throughput
+// and response time has a 95 % half-width within Precision of its mean (or MaxReps).
+func (s *Simulator) Replicate(o Options) (*Result, error) {
+	if o.Reps < 2 {
+		o.Reps = 10
+	}
+	if o.MaxReps < o.Reps {
+		o.MaxReps = max(200, o.Reps)
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	var reps []*RepResult
+	target := o.Reps
+	for {
+		batch := make([]*RepResult, target-len(reps))
+		errs := make([]error, len(batch))
+		var wg sync.WaitGroup
+		next := make(chan int)
+		var mu sync.Mutex
+		done := len(reps)
+		for w := 0; w < o.Workers; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					batch[i], errs[i] = s.Run(o.Seed, uint64(len(reps)+i))
+					if o.Progress != nil {
+						mu.Lock()
+						done++
+						o.Progress(done, target)
+						mu.Unlock()
+					}
+				}
+			}()
+		}
+		for i := range batch {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				return nil, err
+			}
+		}
+		reps = append(reps, batch...)
+		res := summarise(reps)
+		if o.Precision <= 0 || res.Precision <= o.Precision || len(reps) >= o.MaxReps {
+			if o.Precision > 0 && res.Precision > o.Precision {
+				return res, fmt.Errorf("precision %.3g not reached after %d replications (achieved %.3g)", o.Precision, len(reps), res.Precision)
+			}
+			return res, nil
+		}
+		// estimate the replications needed: half-width shrinks as 1/√n
+		need := int(math.Ceil(float64(len(reps)) * math.Pow(res.Precision/o.Precision, 2) * 1.1))
+		target = min(o.MaxReps, max(need, len(reps)+o.Workers))
+	}
+}
+
+func summarise(reps []*RepResult) *Result {
+	r0 := reps[0]
+	C, K := len(r0.Throughput), len(r0.Utilization)
+	res := &Result{Replications: len(reps), Reps: reps}
+	col := func(f func(*RepResult) float64) Estimate {
+		xs := make([]float64, 0, len(reps))
+		for _, r := range reps {
+			if v := f(r); !math.IsNaN(v) {
+				xs = append(xs, v)
+			}
+		}
+		if len(xs) == 0 {
+			return Estimate{Mean: math.NaN(), Half: math.NaN()}
+		}
+		return estimate(xs)
+	}
+	for _, r := range reps {
+		res.Events += r.Events
+	}
+	for c := 0; c < C; c++ {
+		res.Throughput = append(res.Throughput, col(func(r *RepResult) float64 { return r.Throughput[c] }))
+		res.ResponseTime = append(res.ResponseTime, col(func(r *RepResult) float64 { return r.ResponseTime[c] }))
+		for _, e := range []Estimate{res.Throughput[c], res.ResponseTime[c]} {
+			if e.Mean != 0 && !math.IsNaN(e.Mean) {
+				res.Precision = math.Max(res.Precision, e.RelHalf())
+			}
+		}
+	}
+	res.QueueLength = make([][]Estimate, K)
+	for k := 0; k < K; k++ {
+		res.Utilization = append(res.Utilization, col(func(r *RepResult) float64 { return r.Utilization[k] }))
+		for c := 0; c < C; c++ {
+			res.QueueLength[k] = append(res.QueueLength[k], col(func(r *RepResult) float64 { return r.QueueLength[k][c] }))
+		}
+	}
+	return res
+}

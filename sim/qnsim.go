@@ -1,0 +1,526 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/clusterperf/clusterperf/qn"
+)
+
+// Discipline is how a single- or multi-server station serves.
+type Discipline int
+
+const (
+	FCFS Discipline = iota // first come first served, Servers servers
+	PS                     // processor sharing: n jobs share rate α(n) (1, or min(n, m), or load-dependent)
+)
+
+// Config chooses the distributions and disciplines of a simulated network. Nil maps mean
+// exponential service, exponential (Poisson) arrivals and exponential think times, FCFS queues.
+type Config struct {
+	Service    map[string]Dist       // by station name
+	Arrival    map[string]Dist       // by open class name
+	Think      map[string]Dist       // by closed class name
+	Discipline map[string]Discipline // by station name (queue and multi-server stations)
+	Events     int64                 // events per replication after warm-up (default 200 000)
+	WarmupFrac float64               // share of the run discarded as warm-up (default 0.1)
+}
+
+// RepResult is one replication's measurements, in the order of the model's classes and
+// stations.
+type RepResult struct {
+	Throughput   []float64   // per class, completed cycles (closed) or departures (open) per second
+	ResponseTime []float64   // per class, seconds per cycle outside the think time
+	QueueLength  [][]float64 // [k][c], time-average jobs at one copy of station k
+	Utilization  []float64   // [k] busy servers / servers, time average (one copy)
+	Events       int64
+	Time         float64 // measured (post-warm-up) simulated time
+}
+
+type station struct {
+	kind      qn.Kind
+	disc      Discipline
+	servers   int
+	rates     []float64 // PS rate multipliers α(n) (load-dependent), nil: min(n, servers)
+	copies    int
+	dist      Dist
+	svc       []float64 // mean service time per visit, per class
+	n         int       // jobs present (all copies pooled: copies are load-balanced at random, see below)
+	busy      int
+	queue     []int32 // FCFS waiting jobs (ring)
+	qhead     int
+	qlen      int
+	nc        []int // jobs per class
+	last      float64
+	area      []float64 // ∫ n_c dt
+	busyArea  float64
+	ver       uint32
+	psV       float64   // PS virtual time (service attained per job)
+	psHeap    []psEntry // PS jobs by finishing virtual time
+	psLastT   float64
+	psPending bool
+}
+
+type psEntry struct {
+	v   float64
+	job int32
+}
+
+type job struct {
+	class int32
+	start float64 // cycle start
+}
+
+// Simulator runs replications of one model.
+type Simulator struct {
+	m       *qn.Model
+	cfg     Config
+	cum     [][]float64 // per class cumulative routing over stations
+	vtot    []float64
+	svc     [][]float64 // [c][k] mean service per visit
+	closedN int
+}
+
+// New prepares a simulator. Groups of identical stations (Count > 1) are simulated as one
+// station per copy with jobs sent to a copy at random (equal probability): the product-form
+// solution of identical copies with equal visit shares.
+func New(m *qn.Model, cfg Config) (*Simulator, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Events <= 0 {
+		cfg.Events = 200000
+	}
+	if cfg.WarmupFrac <= 0 || cfg.WarmupFrac >= 1 {
+		cfg.WarmupFrac = 0.1
+	}
+	s := &Simulator{m: m, cfg: cfg}
+	C, K := len(m.Classes), len(m.Stations)
+	for c := 0; c < C; c++ {
+		visits := make([]float64, K)
+		svc := make([]float64, K)
+		tot := 0.0
+		for k := 0; k < K; k++ {
+			d := m.Demand[c][k]
+			v := 0.0
+			if m.Visits != nil {
+				v = m.Visits[c][k]
+			} else if d > 0 {
+				v = 1
+			}
+			if d > 0 && v == 0 {
+				return nil, fmt.Errorf("class %q, station %q: demand without visits", m.Classes[c].Name, m.Stations[k].Name)
+			}
+			if v > 0 {
+				svc[k] = d / v
+			}
+			visits[k] = v * float64(m.Stations[k].Copies())
+			tot += visits[k]
+		}
+		if tot > 0 && tot < 1 { // fewer than one visit per cycle: rescale (demands unchanged)
+			for k := range visits {
+				svc[k] *= visits[k] / tot
+				visits[k] /= tot
+			}
+			tot = 1
+		}
+		cum := make([]float64, K)
+		acc := 0.0
+		for k := range visits {
+			acc += visits[k]
+			if tot > 0 {
+				cum[k] = acc / tot
+			}
+		}
+		s.cum = append(s.cum, cum)
+		s.vtot = append(s.vtot, tot)
+		s.svc = append(s.svc, svc)
+		if !m.Classes[c].Open {
+			s.closedN += m.Classes[c].Population
+		}
+	}
+	return s, nil // load-dependent stations are simulated as PS with total rate α(n)
+}
+
+type run struct {
+	s       *Simulator
+	rng     *rand.Rand
+	now     float64
+	h       eventHeap
+	st      []station
+	jobs    []job
+	measure bool
+	t0      float64
+	done    []float64 // completions per class (measured)
+	rsum    []float64
+	events  int64
+}
+
+// Run simulates one replication with the given seed pair.
+func (s *Simulator) Run(seed, stream uint64) (*RepResult, error) {
+	m := s.m
+	C, K := len(m.Classes), len(m.Stations)
+	r := &run{s: s, rng: rand.New(rand.NewPCG(seed, stream)), done: make([]float64, C), rsum: make([]float64, C)}
+	// stations: one per copy
+	var idx [][2]int // simulated station → (model station, copy)
+	for k, st := range m.Stations {
+		for cp := 0; cp < st.Copies(); cp++ {
+			d := s.cfg.Service[st.Name]
+			if d == nil {
+				d = Exponential{}
+			}
+			servers := 1
+			if st.Kind == qn.MultiServer {
+				servers = max(1, st.Servers)
+			}
+			ss := station{kind: st.Kind, servers: servers, copies: st.Copies(), dist: d, nc: make([]int, C), area: make([]float64, C)}
+			ss.svc = make([]float64, C)
+			for c := 0; c < C; c++ {
+				ss.svc[c] = s.svc[c][k]
+			}
+			ss.disc = s.cfg.Discipline[st.Name]
+			if st.Kind == qn.LoadDependent {
+				ss.disc, ss.rates = PS, st.Rates
+			}
+			r.st = append(r.st, ss)
+			idx = append(idx, [2]int{k, cp})
+		}
+	}
+	first := make([]int, K) // first simulated station of model station k
+	for i := len(idx) - 1; i >= 0; i-- {
+		first[idx[i][0]] = i
+	}
+	// closed jobs start thinking; open classes get their first arrival
+	for c, cl := range m.Classes {
+		if cl.Open {
+			if cl.ArrivalRate > 0 {
+				r.h.push(event{t: r.sample(s.cfg.Arrival[cl.Name], 1/cl.ArrivalRate), kind: evArrive, job: int32(c)})
+			}
+			continue
+		}
+		for i := 0; i < cl.Population; i++ {
+			r.jobs = append(r.jobs, job{class: int32(c)})
+			r.h.push(event{t: r.sample(s.cfg.Think[cl.Name], cl.ThinkTime), kind: evThink, job: int32(len(r.jobs) - 1)})
+		}
+	}
+	warm := int64(float64(s.cfg.Events) * s.cfg.WarmupFrac / (1 - s.cfg.WarmupFrac))
+	total := warm + s.cfg.Events
+	for r.events < total && r.h.len() > 0 {
+		e := r.h.pop()
+		if e.kind == evDone && r.st[e.st].disc == PS && e.ver != r.st[e.st].ver {
+			continue // a PS completion superseded by a later arrival or departure
+		}
+		r.now = e.t
+		r.events++
+		if !r.measure && r.events > warm {
+			r.startMeasure()
+		}
+		switch e.kind {
+		case evThink:
+			r.enterNetwork(int(e.job), first, idx)
+		case evArrive:
+			c := int(e.job)
+			cl := m.Classes[c]
+			r.jobs = append(r.jobs, job{class: int32(c)})
+			r.enterNetwork(len(r.jobs)-1, first, idx)
+			r.h.push(event{t: r.now + r.sample(s.cfg.Arrival[cl.Name], 1/cl.ArrivalRate), kind: evArrive, job: int32(c)})
+		case evDone:
+			r.depart(int(e.st), int(e.job), first, idx)
+		}
+	}
+	if r.h.len() == 0 && r.events < total {
+		return nil, errors.New("simulation ran out of events (no jobs, or zero arrival rates)")
+	}
+	return r.result(idx), nil
+}
+
+func (r *run) sample(d Dist, mean float64) float64 {
+	if mean <= 0 {
+		return 0
+	}
+	if d == nil {
+		return mean * r.rng.ExpFloat64()
+	}
+	return d.Sample(r.rng, mean)
+}
+
+func (r *run) startMeasure() {
+	r.measure = true
+	r.t0 = r.now
+	for i := range r.st {
+		st := &r.st[i]
+		st.last = r.now
+		for c := range st.area {
+			st.area[c] = 0
+		}
+		st.busyArea = 0
+	}
+	for c := range r.done {
+		r.done[c], r.rsum[c] = 0, 0
+	}
+}
+
+// route picks the next station of a job of class c: any station w.p. 1 − 1/V_tot, else back
+// to the reference (terminal or exit). fromRef: the job leaves the reference and must visit.
+func (r *run) route(c int, fromRef bool, first []int, idx [][2]int) int {
+	s := r.s
+	if s.vtot[c] == 0 {
+		return -1
+	}
+	if !fromRef && r.rng.Float64()*s.vtot[c] < 1 {
+		return -1
+	}
+	u := r.rng.Float64()
+	cum := s.cum[c]
+	lo, hi := 0, len(cum)-1
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if cum[mid] >= u {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	k := lo
+	st := first[k]
+	if cp := s.m.Stations[k].Copies(); cp > 1 {
+		st += r.rng.IntN(cp)
+	}
+	return st
+}
+
+func (r *run) enterNetwork(j int, first []int, idx [][2]int) {
+	c := int(r.jobs[j].class)
+	r.jobs[j].start = r.now
+	st := r.route(c, true, first, idx)
+	if st < 0 {
+		r.finishCycle(j)
+		return
+	}
+	r.arrive(st, j)
+}
+
+func (r *run) finishCycle(j int) {
+	c := int(r.jobs[j].class)
+	if r.measure {
+		r.done[c]++
+		r.rsum[c] += r.now - r.jobs[j].start
+	}
+	cl := r.s.m.Classes[c]
+	if !cl.Open {
+		r.h.push(event{t: r.now + r.sample(r.s.cfg.Think[cl.Name], cl.ThinkTime), kind: evThink, job: int32(j)})
+	}
+	// open jobs leave; their slot is not reused (the slice grows with arrivals)
+}
+
+func (r *run) account(st *station) {
+	dt := r.now - st.last
+	if dt > 0 && r.measure {
+		for c, n := range st.nc {
+			st.area[c] += float64(n) * dt
+		}
+		st.busyArea += float64(st.busy) * dt
+	}
+	st.last = r.now
+}
+
+func (r *run) arrive(si, j int) {
+	st := &r.st[si]
+	r.account(st)
+	c := int(r.jobs[j].class)
+	st.n++
+	st.nc[c]++
+	svc := st.dist.Sample(r.rng, st.svc[c])
+	switch {
+	case st.kind == qn.Delay:
+		st.busy++
+		r.h.push(event{t: r.now + svc, kind: evDone, st: int32(si), job: int32(j)})
+	case st.disc == PS:
+		r.psAdvance(st)
+		heapPushPS(&st.psHeap, psEntry{v: st.psV + svc, job: int32(j)})
+		st.busy = min(st.n, st.servers)
+		r.psSchedule(si)
+	default: // FCFS with m servers
+		if st.busy < st.servers {
+			st.busy++
+			r.h.push(event{t: r.now + svc, kind: evDone, st: int32(si), job: int32(j)})
+		} else {
+			r.enqueue(st, int32(j))
+		}
+	}
+}
+
+func (r *run) depart(si, j int, first []int, idx [][2]int) {
+	st := &r.st[si]
+	r.account(st)
+	c := int(r.jobs[j].class)
+	st.n--
+	st.nc[c]--
+	switch {
+	case st.kind == qn.Delay:
+		st.busy--
+	case st.disc == PS:
+		r.psAdvance(st)
+		heapPopPS(&st.psHeap)
+		st.busy = min(st.n, st.servers)
+		r.psSchedule(si)
+	default:
+		if st.qlen > 0 {
+			nj := r.dequeue(st)
+			nc := int(r.jobs[nj].class)
+			r.h.push(event{t: r.now + st.dist.Sample(r.rng, st.svc[nc]), kind: evDone, st: int32(si), job: nj})
+		} else {
+			st.busy--
+		}
+	}
+	next := r.route(c, false, first, idx)
+	if next < 0 {
+		r.finishCycle(j)
+		return
+	}
+	r.arrive(next, j)
+}
+
+// psRate is the service rate each of n PS jobs receives: α(n)/n.
+func (st *station) psRate() float64 {
+	if st.n == 0 {
+		return 0
+	}
+	if st.rates != nil {
+		a := st.rates[len(st.rates)-1]
+		if st.n <= len(st.rates) {
+			a = st.rates[st.n-1]
+		}
+		return a / float64(st.n)
+	}
+	return math.Min(1, float64(st.servers)/float64(st.n))
+}
+
+// psAdvance brings the station's virtual time (service attained by every job) to now, at
+// the rate that held since the last change (n has not changed yet).
+func (r *run) psAdvance(st *station) {
+	st.psV += (r.now - st.psLastT) * st.psRateBefore()
+	st.psLastT = r.now
+}
+
+// psRateBefore is the per-job rate before the current change: psAdvance is called after n
+// was updated, so undo that update's effect by looking at the heap size.
+func (st *station) psRateBefore() float64 {
+	n := len(st.psHeap)
+	if n == 0 {
+		return 0
+	}
+	if st.rates != nil {
+		a := st.rates[len(st.rates)-1]
+		if n <= len(st.rates) {
+			a = st.rates[n-1]
+		}
+		return a / float64(n)
+	}
+	return math.Min(1, float64(st.servers)/float64(n))
+}
+
+func (r *run) psSchedule(si int) {
+	st := &r.st[si]
+	st.ver++
+	if len(st.psHeap) == 0 {
+		return
+	}
+	top := st.psHeap[0]
+	rate := st.psRate()
+	r.h.push(event{t: r.now + math.Max(top.v-st.psV, 0)/rate, kind: evDone, st: int32(si), job: top.job, ver: st.ver})
+}
+
+func heapPushPS(h *[]psEntry, e psEntry) {
+	*h = append(*h, e)
+	a := *h
+	i := len(a) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if a[p].v <= a[i].v {
+			break
+		}
+		a[i], a[p] = a[p], a[i]
+		i = p
+	}
+}
+
+func heapPopPS(h *[]psEntry) {
+	a := *h
+	n := len(a) - 1
+	a[0] = a[n]
+	a = a[:n]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if rr := l + 1; rr < n && a[rr].v < a[l].v {
+			m = rr
+		}
+		if a[i].v <= a[m].v {
+			break
+		}
+		a[i], a[m] = a[m], a[i]
+		i = m
+	}
+	*h = a
+}
+
+func (r *run) enqueue(st *station, j int32) {
+	if st.qlen == len(st.queue) {
+		nq := make([]int32, max(8, 2*len(st.queue)))
+		for i := 0; i < st.qlen; i++ {
+			nq[i] = st.queue[(st.qhead+i)%len(st.queue)]
+		}
+		st.queue, st.qhead = nq, 0
+	}
+	st.queue[(st.qhead+st.qlen)%len(st.queue)] = j
+	st.qlen++
+}
+
+func (r *run) dequeue(st *station) int32 {
+	j := st.queue[st.qhead]
+	st.qhead = (st.qhead + 1) % len(st.queue)
+	st.qlen--
+	return j
+}
+
+func (r *run) result(idx [][2]int) *RepResult {
+	m := r.s.m
+	C, K := len(m.Classes), len(m.Stations)
+	T := r.now - r.t0
+	res := &RepResult{Throughput: make([]float64, C), ResponseTime: make([]float64, C), Utilization: make([]float64, K), Events: r.events, Time: T}
+	res.QueueLength = make([][]float64, K)
+	for k := range res.QueueLength {
+		res.QueueLength[k] = make([]float64, C)
+	}
+	for i := range r.st {
+		r.account(&r.st[i])
+	}
+	for c := 0; c < C; c++ {
+		res.Throughput[c] = r.done[c] / T
+		if r.done[c] > 0 {
+			res.ResponseTime[c] = r.rsum[c] / r.done[c]
+		} else {
+			res.ResponseTime[c] = math.NaN()
+		}
+	}
+	for i, st := range r.st {
+		k := idx[i][0]
+		cp := float64(st.copies)
+		for c := 0; c < C; c++ {
+			res.QueueLength[k][c] += st.area[c] / T / cp
+		}
+		if st.kind == qn.Delay {
+			res.Utilization[k] += st.busyArea / T / cp // mean busy servers, as qn reports for delay
+		} else {
+			res.Utilization[k] += st.busyArea / T / float64(st.servers) / cp
+		}
+	}
+	return res
+}
