@@ -15,6 +15,8 @@ import (
 )
 
 type solveOptions struct {
+	validate bool
+	sim      simOptions
 	solver   string
 	format   string
 	sweep    string
@@ -59,6 +61,11 @@ asymptotic and balanced-job bounds for single-class closed models.
 	f.Float64Var(&o.tol, "tol", 0, "convergence tolerance of approximate solvers (default 1e-10)")
 	f.IntVar(&o.maxIter, "max-iter", 0, "iteration limit of approximate solvers (default 100000)")
 	f.BoolVar(&o.progress, "progress", true, "show progress of long sweeps on stderr (only on a terminal)")
+	f.BoolVar(&o.validate, "validate", false, "also simulate the model and compare (see clusterperf help simulate)")
+	f.Uint64Var(&o.sim.seed, "seed", 1, "--validate: random seed")
+	f.IntVar(&o.sim.reps, "reps", 10, "--validate: replications")
+	f.Int64Var(&o.sim.events, "events", 200000, "--validate: events per replication")
+	f.Float64Var(&o.sim.precision, "precision", 0, "--validate: target relative precision")
 	return cmd
 }
 
@@ -118,6 +125,15 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 				return err
 			}
 		}
+	}
+	if err == nil && o.validate {
+		o.sim.progress = o.progress
+		rows, sr, verr := validateQN(m, o.sim)
+		if verr != nil {
+			return verr
+		}
+		fmt.Fprintln(stdout)
+		err = writeRows(stdout, o.format, fmt.Sprintf("Validation by simulation (exponential service, %d replications, %d events):", sr.Replications, sr.Events), rows)
 	}
 	if err == nil && !res.Status.Converged {
 		return fmt.Errorf("%s did not converge", res.Solver)

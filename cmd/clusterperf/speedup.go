@@ -18,6 +18,8 @@ type speedupOptions struct {
 	plot       string
 	efficiency float64
 	progress   bool
+	validate   bool
+	sim        simOptions
 }
 
 func newSpeedupCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -47,6 +49,11 @@ against p for several d, and the stacked time components against p.
 	f.StringVar(&o.plot, "plot", "", "write plots to FILE.svg or FILE.png")
 	f.Float64Var(&o.efficiency, "efficiency", 0.5, "report the largest p with efficiency s/p at least this")
 	f.BoolVar(&o.progress, "progress", true, "show progress of large surfaces on stderr (only on a terminal)")
+	f.BoolVar(&o.validate, "validate", false, "also simulate the program directly at the best point and the range's ends and compare")
+	f.Uint64Var(&o.sim.seed, "seed", 1, "--validate: random seed")
+	f.IntVar(&o.sim.reps, "reps", 10, "--validate: replications")
+	f.IntVar(&o.sim.cycles, "cycles", 2000, "--validate: cycles per replication")
+	f.StringVar(&o.sim.cpu, "cpu", "exponential", "--validate: CPU burst distribution")
 	return cmd
 }
 
@@ -181,6 +188,17 @@ func runSpeedup(o speedupOptions, path string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "Speedup as d → ∞ (p = %d): %s — %s\n", best.P, limText(limD), limD.Note)
 		if len(skipped) > 0 {
 			fmt.Fprintf(stdout, "%d (p, d) skipped, e.g. p = %d, d = %d: %s\n", len(skipped), skipped[0].P, skipped[0].D, skipped[0].Reason)
+		}
+	}
+	if o.validate && m.Arch != spmd.OptimisticAIO && m.Arch != spmd.OptimisticSIO {
+		pds := [][2]int{{best.P, best.D}, {pts[0].P, pts[0].D}, {pts[len(pts)-1].P, pts[len(pts)-1].D}}
+		rows, err := validateSPMD(m, pds, o.sim)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout)
+		if err := writeRows(stdout, o.format, "Validation by direct simulation of the program:", rows); err != nil {
+			return err
 		}
 	}
 	if o.plot != "" {

@@ -1,0 +1,247 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/clusterperf/clusterperf/spmd"
+)
+
+// SPMDConfig chooses the distributions of a directly simulated SPMD program.
+type SPMDConfig struct {
+	CPU    Dist // CPU burst of one processor (mean S_par/p + S_ser); default exponential
+	Comm   Dist // communication delay (startup + uncontended transfer); default deterministic
+	Net    Dist // service at the contended network queue (w·g(p)·SR_COM); default exponential
+	IO     Dist // I/O service; default exponential
+	Cycles int  // cycles per replication after warm-up (default 2000)
+	// GeometricBursts draws the number of computation bursts per I/O burst from a geometric
+	// distribution with mean n_IO, as the models assume (an I/O burst follows a computation
+	// burst with probability p_IO = 1/n_IO, 000 §3.4); default: exactly n_IO, as programs do.
+	GeometricBursts bool
+}
+
+// SPMDRep is one replication: the mean cycle time.
+type SPMDRep struct {
+	CycleTime float64
+	Events    int64
+}
+
+// SimulateSPMD simulates one phase of an SPMD program directly — not its queueing
+// approximation: p/c groups of c processors; in each of the n_IO computation bursts of a
+// cycle every processor of a group computes (its own CPU burst), the group waits for its
+// slowest member (synchronisation), then communicates (a delay, then the network as an FCFS
+// queue shared by all groups); then the I/O burst: with SIO every group waits at a barrier for
+// all the others and the I/O takes S0_IO + SR_IO/d for all; with BUS-AIO each group queues at
+// one FCFS I/O server for c·S0_IO + (SR_IO/d)/(p/c); with CLU-AIO at its cluster's disk for
+// c·S0_IO + SR_IO/(p/c). The optimistic architectures are not simulated (they are bounds).
+// Returns the mean cycle time (per group, averaged), comparable with one cycle of
+// spmd's T(p, d).
+func SimulateSPMD(m *spmd.Model, p, d int, cfg SPMDConfig, seed, stream uint64) (*SPMDRep, error) {
+	if err := m.CheckConfig(p, d); err != nil {
+		return nil, err
+	}
+	if len(m.Phases) != 1 {
+		return nil, fmt.Errorf("direct simulation takes one phase (the model has %d)", len(m.Phases))
+	}
+	ph := m.Phases[0]
+	switch m.Arch {
+	case spmd.OptimisticAIO, spmd.OptimisticSIO:
+		return nil, fmt.Errorf("%v is a bound, not a program to simulate", m.Arch)
+	}
+	if cfg.CPU == nil {
+		cfg.CPU = Exponential{}
+	}
+	if cfg.Comm == nil {
+		cfg.Comm = Deterministic{}
+	}
+	if cfg.Net == nil {
+		cfg.Net = Exponential{}
+	}
+	if cfg.IO == nil {
+		cfg.IO = Exponential{}
+	}
+	if cfg.Cycles <= 0 {
+		cfg.Cycles = 2000
+	}
+	rng := rand.New(rand.NewPCG(seed, stream))
+	c := ph.C
+	G := p / c
+	cpuMean := ph.SPar/float64(p) + ph.SSer
+	transfer := ph.G(p) * ph.SRCom
+	commMean := ph.S0(p) + (1-ph.W)*transfer
+	netMean := ph.W * transfer
+	nio := int(math.Round(ph.NIO))
+	sio := m.Arch == spmd.BusSIO || m.Arch == spmd.CluSIO
+	var ioMean float64
+	switch m.Arch {
+	case spmd.BusAIO:
+		ioMean = float64(c)*ph.S0IO + ph.SRIO/float64(d)/float64(G)
+	case spmd.CluAIO:
+		ioMean = float64(c)*ph.S0IO + ph.SRIO/float64(G)
+	default:
+		ioMean = ph.S0IO + ph.SRIO/float64(d)
+	}
+	const (
+		cpuDone uint8 = iota
+		commDone
+		netDone
+		ioDone
+	)
+	var h eventHeap
+	burst := make([]int, G)
+	cycleStart := make([]float64, G)
+	netQ := []int32{}
+	netBusy := false
+	ioQ := make([][]int32, d) // AIO: per I/O server (BUS: one; CLU: one per cluster)
+	ioBusy := make([]bool, d)
+	atBarrier := 0
+	now := 0.0
+	warm := cfg.Cycles / 10
+	cycles, sum := 0, 0.0
+	var events int64
+	groupCPU := func(g int) float64 { // the slowest of c processors
+		mx := 0.0
+		for i := 0; i < c; i++ {
+			mx = math.Max(mx, cfg.CPU.Sample(rng, cpuMean))
+		}
+		return mx
+	}
+	startBurst := func(g int) {
+		h.push(event{t: now + groupCPU(g), kind: cpuDone, job: int32(g)})
+	}
+	startNet := func(g int) {
+		h.push(event{t: now + cfg.Net.Sample(rng, netMean), kind: netDone, job: int32(g)})
+	}
+	server := func(g int) int {
+		if m.Arch == spmd.CluAIO {
+			return g % d
+		}
+		return 0
+	}
+	startIO := func(g int) {
+		h.push(event{t: now + cfg.IO.Sample(rng, ioMean), kind: ioDone, job: int32(g)})
+	}
+	bursts := make([]int, G) // bursts of the current cycle per group
+	drawBursts := func() int {
+		if !cfg.GeometricBursts || nio <= 1 {
+			return nio
+		}
+		k := 1
+		for rng.Float64() >= 1/float64(nio) {
+			k++
+		}
+		return k
+	}
+	for g := range bursts {
+		bursts[g] = drawBursts()
+	}
+	endCycle := func(g int) {
+		if cycles >= warm {
+			sum += now - cycleStart[g]
+		}
+		cycles++
+		cycleStart[g] = now
+		burst[g] = 0
+		bursts[g] = drawBursts()
+		startBurst(g)
+	}
+	for g := 0; g < G; g++ {
+		startBurst(g)
+	}
+	target := cfg.Cycles + warm
+	for cycles < target && h.len() > 0 {
+		e := h.pop()
+		now = e.t
+		events++
+		g := int(e.job)
+		switch e.kind {
+		case cpuDone:
+			h.push(event{t: now + cfg.Comm.Sample(rng, commMean), kind: commDone, job: int32(g)})
+		case commDone:
+			if netMean <= 0 {
+				h.push(event{t: now, kind: netDone, job: int32(g), st: -1})
+			} else if netBusy {
+				netQ = append(netQ, int32(g))
+			} else {
+				netBusy = true
+				startNet(g)
+			}
+		case netDone:
+			if e.st != -1 {
+				if len(netQ) > 0 {
+					ng := int(netQ[0])
+					netQ = netQ[1:]
+					startNet(ng)
+				} else {
+					netBusy = false
+				}
+			}
+			burst[g]++
+			if burst[g] < bursts[g] {
+				startBurst(g)
+				continue
+			}
+			if sio {
+				atBarrier++
+				if atBarrier == G { // all groups joined: one synchronous I/O burst
+					h.push(event{t: now + cfg.IO.Sample(rng, ioMean), kind: ioDone, job: -1})
+				}
+				continue
+			}
+			sv := server(g)
+			if ioBusy[sv] {
+				ioQ[sv] = append(ioQ[sv], int32(g))
+			} else {
+				ioBusy[sv] = true
+				startIO(g)
+			}
+		case ioDone:
+			if sio {
+				atBarrier = 0
+				for gg := 0; gg < G; gg++ {
+					endCycle(gg)
+				}
+				continue
+			}
+			sv := server(g)
+			if len(ioQ[sv]) > 0 {
+				ng := int(ioQ[sv][0])
+				ioQ[sv] = ioQ[sv][1:]
+				startIO(ng)
+			} else {
+				ioBusy[sv] = false
+			}
+			endCycle(g)
+		}
+	}
+	n := cycles - warm
+	if n <= 0 {
+		return nil, fmt.Errorf("no cycles completed")
+	}
+	return &SPMDRep{CycleTime: sum / float64(n), Events: events}, nil
+}
+
+// ReplicateSPMD runs reps replications (stream i for replication i) and returns the mean
+// cycle time with its 95 % interval.
+func ReplicateSPMD(m *spmd.Model, p, d int, cfg SPMDConfig, seed uint64, reps int) (Estimate, error) {
+	if reps < 2 {
+		reps = 10
+	}
+	xs := make([]float64, reps)
+	errs := make([]error, reps)
+	parallelFor(reps, func(i int) {
+		r, err := SimulateSPMD(m, p, d, cfg, seed, uint64(i))
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		xs[i] = r.CycleTime
+	})
+	for _, err := range errs {
+		if err != nil {
+			return Estimate{}, err
+		}
+	}
+	return estimate(xs), nil
+}
