@@ -120,3 +120,27 @@ func BenchmarkEvents(b *testing.B) {
 	}
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 }
+
+func benchReplicate(b *testing.B, workers int) {
+	m := &qn.Model{Classes: []qn.Class{{Name: "c", Population: 20, ThinkTime: 1}}}
+	row := make([]float64, 10)
+	for k := 0; k < 10; k++ {
+		m.Stations = append(m.Stations, qn.Station{Name: fmt.Sprint("k", k), Kind: qn.Queue})
+		row[k] = 0.01 * float64(k+1)
+	}
+	m.Demand = [][]float64{row}
+	s, _ := New(m, Config{Events: 200_000})
+	var events int64
+	for b.Loop() {
+		r, err := s.Replicate(Options{Seed: 1, Reps: 8, Workers: workers})
+		if err != nil {
+			b.Fatal(err)
+		}
+		events += r.Events
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkReplicate1 and BenchmarkReplicate2: 8 replications on one and on two workers.
+func BenchmarkReplicate1(b *testing.B) { benchReplicate(b, 1) }
+func BenchmarkReplicate2(b *testing.B) { benchReplicate(b, 2) }
