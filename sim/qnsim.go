@@ -26,6 +26,20 @@ type Config struct {
 	Discipline map[string]Discipline // by station name (queue and multi-server stations)
 	Events     int64                 // events per replication after warm-up (default 200 000)
 	WarmupFrac float64               // share of the run discarded as warm-up (default 0.1)
+	// Routing gives, per class name, the probability R[i][j] of going from node i to node j:
+	// node 0 is the reference (a closed class's terminals, an open class's outside), nodes
+	// 1…K the model's stations in order, nodes K+1… the fork/join nodes of ForkJoins. Every
+	// row used must sum to 1. A class without a matrix is routed by its visit counts.
+	Routing map[string][][]float64
+	// ForkJoins are fork/join nodes: a job routed to one splits into one task per branch
+	// station; it continues (by its routing row) when all of them have been served.
+	ForkJoins []ForkJoin
+}
+
+// ForkJoin is a fork/join node over branch stations (by name).
+type ForkJoin struct {
+	Name     string
+	Branches []string
 }
 
 // RepResult is one replication's measurements, in the order of the model's classes and
@@ -69,8 +83,11 @@ type psEntry struct {
 }
 
 type job struct {
-	class int32
-	start float64 // cycle start
+	class   int32
+	start   float64 // cycle start
+	parent  int32   // fork/join task: its parent job; −1 for jobs
+	pending int32   // fork/join parent: tasks not yet served
+	fork    int32   // fork/join parent: the node it waits at
 }
 
 // Simulator runs replications of one model.
@@ -81,6 +98,9 @@ type Simulator struct {
 	vtot    []float64
 	svc     [][]float64 // [c][k] mean service per visit
 	closedN int
+	routing [][][]float64 // per class: nil (visits) or the node matrix
+	cumRout [][][]float64 // cumulative rows
+	forks   [][]int       // per fork node: branch model stations
 }
 
 // New prepares a simulator. Groups of identical stations (Count > 1) are simulated as one
@@ -141,6 +161,71 @@ func New(m *qn.Model, cfg Config) (*Simulator, error) {
 			s.closedN += m.Classes[c].Population
 		}
 	}
+	nodes := 1 + K + len(cfg.ForkJoins)
+	byName := map[string]int{}
+	for k, st := range m.Stations {
+		byName[st.Name] = k
+	}
+	for _, fj := range cfg.ForkJoins {
+		var br []int
+		for _, b := range fj.Branches {
+			k, ok := byName[b]
+			if !ok {
+				return nil, fmt.Errorf("fork/join %q: no station named %q", fj.Name, b)
+			}
+			br = append(br, k)
+		}
+		if len(br) == 0 {
+			return nil, fmt.Errorf("fork/join %q has no branches", fj.Name)
+		}
+		s.forks = append(s.forks, br)
+	}
+	s.routing = make([][][]float64, C)
+	s.cumRout = make([][][]float64, C)
+	for name, R := range cfg.Routing {
+		c := -1
+		for i, cl := range m.Classes {
+			if cl.Name == name {
+				c = i
+			}
+		}
+		if c < 0 {
+			return nil, fmt.Errorf("routing: no class named %q", name)
+		}
+		if len(R) != nodes {
+			return nil, fmt.Errorf("routing of class %q: %d rows, want %d (reference, %d stations, %d fork/join nodes)", name, len(R), nodes, K, len(cfg.ForkJoins))
+		}
+		cum := make([][]float64, nodes)
+		for i, row := range R {
+			if len(row) != nodes {
+				return nil, fmt.Errorf("routing of class %q, row %d: %d entries, want %d", name, i, len(row), nodes)
+			}
+			sum := 0.0
+			cum[i] = make([]float64, nodes)
+			for j, v := range row {
+				if !(v >= 0) || math.IsInf(v, 0) {
+					return nil, fmt.Errorf("routing of class %q: R[%d][%d] = %v must be a probability", name, i, j, v)
+				}
+				sum += v
+				cum[i][j] = sum
+			}
+			if sum != 0 && math.Abs(sum-1) > 1e-9 {
+				return nil, fmt.Errorf("routing of class %q: row %d sums to %v, not 1", name, i, sum)
+			}
+		}
+		if cum[0][nodes-1] == 0 {
+			return nil, fmt.Errorf("routing of class %q: row 0 (from the reference) is empty", name)
+		}
+		s.routing[c], s.cumRout[c] = R, cum
+		// service time per visit: the demand is not used; a station's mean service is D/V with
+		// V the class's visits, so require the model to give visits × service times
+		for k := 0; k < K; k++ {
+			if m.Visits == nil && m.Demand[c][k] > 0 {
+				// with no visits given, the demand is the service time per visit
+				s.svc[c][k] = m.Demand[c][k]
+			}
+		}
+	}
 	return s, nil // load-dependent stations are simulated as PS with total rate α(n)
 }
 
@@ -153,6 +238,7 @@ type run struct {
 	jobs    []job
 	measure bool
 	t0      float64
+	free    []int32   // free job slots (fork/join tasks, departed open jobs)
 	done    []float64 // completions per class (measured)
 	rsum    []float64
 	events  int64
@@ -201,7 +287,7 @@ func (s *Simulator) Run(seed, stream uint64) (*RepResult, error) {
 			continue
 		}
 		for i := 0; i < cl.Population; i++ {
-			r.jobs = append(r.jobs, job{class: int32(c)})
+			r.jobs = append(r.jobs, job{class: int32(c), parent: -1})
 			r.h.push(event{t: r.sample(s.cfg.Think[cl.Name], cl.ThinkTime), kind: evThink, job: int32(len(r.jobs) - 1)})
 		}
 	}
@@ -223,8 +309,7 @@ func (s *Simulator) Run(seed, stream uint64) (*RepResult, error) {
 		case evArrive:
 			c := int(e.job)
 			cl := m.Classes[c]
-			r.jobs = append(r.jobs, job{class: int32(c)})
-			r.enterNetwork(len(r.jobs)-1, first, idx)
+			r.enterNetwork(r.newJob(int32(c), -1), first, idx)
 			r.h.push(event{t: r.now + r.sample(s.cfg.Arrival[cl.Name], 1/cl.ArrivalRate), kind: evArrive, job: int32(c)})
 		case evDone:
 			r.depart(int(e.st), int(e.job), first, idx)
@@ -262,15 +347,30 @@ func (r *run) startMeasure() {
 	}
 }
 
-// route picks the next station of a job of class c: any station w.p. 1 − 1/V_tot, else back
-// to the reference (terminal or exit). fromRef: the job leaves the reference and must visit.
-func (r *run) route(c int, fromRef bool, first []int, idx [][2]int) int {
+// next picks the node a job of class c goes to from node `from` (0 = the reference): with a
+// routing matrix, by its row; otherwise by visit counts — any station w.p. 1 − 1/V_tot after
+// a station, back to the reference otherwise; from the reference always a station.
+func (r *run) next(c, from int) int {
 	s := r.s
-	if s.vtot[c] == 0 {
-		return -1
+	if cum := s.cumRout[c]; cum != nil {
+		row := cum[from]
+		u := r.rng.Float64() * row[len(row)-1]
+		lo, hi := 0, len(row)-1
+		for lo < hi {
+			mid := (lo + hi) / 2
+			if row[mid] > u {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		return lo
 	}
-	if !fromRef && r.rng.Float64()*s.vtot[c] < 1 {
-		return -1
+	if s.vtot[c] == 0 {
+		return 0
+	}
+	if from != 0 && r.rng.Float64()*s.vtot[c] < 1 {
+		return 0
 	}
 	u := r.rng.Float64()
 	cum := s.cum[c]
@@ -283,23 +383,58 @@ func (r *run) route(c int, fromRef bool, first []int, idx [][2]int) int {
 			lo = mid + 1
 		}
 	}
-	k := lo
-	st := first[k]
-	if cp := s.m.Stations[k].Copies(); cp > 1 {
-		st += r.rng.IntN(cp)
+	return lo + 1
+}
+
+// dispatch sends job j to node n.
+func (r *run) dispatch(j, n int, first []int) {
+	K := len(r.s.m.Stations)
+	switch {
+	case n == 0:
+		r.finishCycle(j)
+	case n <= K:
+		k := n - 1
+		st := first[k]
+		if cp := r.s.m.Stations[k].Copies(); cp > 1 {
+			st += r.rng.IntN(cp)
+		}
+		r.arrive(st, j)
+	default:
+		f := n - K - 1
+		br := r.s.forks[f]
+		r.jobs[j].pending = int32(len(br))
+		r.jobs[j].fork = int32(n)
+		for _, k := range br {
+			t := r.newJob(r.jobs[j].class, int32(j))
+			st := first[k]
+			if cp := r.s.m.Stations[k].Copies(); cp > 1 {
+				st += r.rng.IntN(cp)
+			}
+			r.arrive(st, t)
+		}
 	}
-	return st
+}
+
+func (r *run) newJob(c, parent int32) int {
+	if n := len(r.free); n > 0 {
+		j := int(r.free[n-1])
+		r.free = r.free[:n-1]
+		r.jobs[j] = job{class: c, parent: parent}
+		return j
+	}
+	r.jobs = append(r.jobs, job{class: c, parent: parent})
+	return len(r.jobs) - 1
 }
 
 func (r *run) enterNetwork(j int, first []int, idx [][2]int) {
 	c := int(r.jobs[j].class)
 	r.jobs[j].start = r.now
-	st := r.route(c, true, first, idx)
-	if st < 0 {
+	n := r.next(c, 0)
+	if n == 0 {
 		r.finishCycle(j)
 		return
 	}
-	r.arrive(st, j)
+	r.dispatch(j, n, first)
 }
 
 func (r *run) finishCycle(j int) {
@@ -312,7 +447,9 @@ func (r *run) finishCycle(j int) {
 	if !cl.Open {
 		r.h.push(event{t: r.now + r.sample(r.s.cfg.Think[cl.Name], cl.ThinkTime), kind: evThink, job: int32(j)})
 	}
-	// open jobs leave; their slot is not reused (the slice grows with arrivals)
+	if cl.Open {
+		r.free = append(r.free, int32(j)) // the job leaves; its slot is reused
+	}
 }
 
 func (r *run) account(st *station) {
@@ -375,12 +512,15 @@ func (r *run) depart(si, j int, first []int, idx [][2]int) {
 			st.busy--
 		}
 	}
-	next := r.route(c, false, first, idx)
-	if next < 0 {
-		r.finishCycle(j)
+	if p := r.jobs[j].parent; p >= 0 { // a fork/join task: report to the parent, vanish
+		r.free = append(r.free, int32(j))
+		r.jobs[p].pending--
+		if r.jobs[p].pending == 0 {
+			r.dispatch(int(p), r.next(c, int(r.jobs[p].fork)), first)
+		}
 		return
 	}
-	r.arrive(next, j)
+	r.dispatch(j, r.next(c, idx[si][0]+1), first)
 }
 
 // psRate is the service rate each of n PS jobs receives: α(n)/n.
