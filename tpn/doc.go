@@ -1,0 +1,27 @@
+// Package tpn simulates timed Petri nets of message-passing programs on non-dedicated,
+// heterogeneous clusters, after 002_fed419bf9efe8c73.txt ("002", symbols reconstructed in
+// the seeds README).
+//
+// Semantics (each a documented switch where tools differ; see ../docs of the shared notes):
+//   - t-timed, deterministic delays, earliest firing; tokens are taken from the input places
+//     when a firing starts and put into the output places when it ends (TokensAtStart, the
+//     default; the alternative AtomicFiring keeps them until the end and restarts a firing
+//     that lost them).
+//   - server semantics per transition: single (default), k, or infinite (messages in flight).
+//   - all completions at one instant are processed before any new firing starts; ties are
+//     broken by priority, then declaration order: runs are deterministic.
+//   - time is kept exactly in integer ticks of 1 ns (0.1 s + 0.2 s is exactly 0.3 s).
+//   - a run ends completed (the final marking is reached), in deadlock (nothing in flight,
+//     nothing enabled, marking not final: a report names the blocked transitions, their
+//     missing tokens, the processes in the wait-for cycle and the last firings) or cut off by
+//     a time or firing limit.
+//   - shared media (Ethernet-like, 002): a transfer of n bytes on a medium with startup t_s and
+//     bandwidth B takes t_s + n·k/B with k the transfers in progress; fixed when it starts
+//     (StaticAtStart, counting those started earlier at the same instant) or re-shared at
+//     every start and finish (FluidSharing).
+//
+// Programs (processes of compute / send / recv segments and loops with known counts) are
+// turned into nets as 002 §3 describes, with loops unrolled; compute delays are
+// t_d(x) = t_d(ref)·ρ_ref/ρ_x (power weights) times the expansion factor 1/(1 − U_x) of the
+// workstation's background load (002 eq. for the PS queue).
+package tpn

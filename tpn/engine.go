@@ -1,0 +1,548 @@
+package tpn
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Outcome says how a run ended.
+type Outcome int
+
+const (
+	Completed Outcome = iota // the final marking was reached
+	Deadlock                 // nothing in flight, nothing enabled, marking not final
+	CutOff                   // a time or firing limit was hit
+)
+
+func (o Outcome) String() string { return [...]string{"completed", "deadlock", "cut off"}[o] }
+
+// Options of a run.
+type Options struct {
+	AtomicFiring bool  // tokens stay in the input places until the firing ends (single-server only)
+	MaxTime      int64 // ticks; 0: no limit
+	MaxFirings   int64 // 0: no limit
+	Record       bool  // keep every firing (Gantt charts, critical path)
+	Trace        int   // firings kept for deadlock reports (default 10)
+}
+
+// Firing is one firing of a transition.
+type Firing struct {
+	T          int   `json:"transition"`
+	Start, End int64 `json:"-"`
+	Cause      int   `json:"-"` // the firing whose end enabled this one (−1: initial marking)
+}
+
+// Result of a run.
+type Result struct {
+	Outcome  Outcome
+	Time     int64 // ticks: when the final marking was reached, or the deadlock/cut-off time
+	Firings  int64
+	Marking  []int
+	Log      []Firing // with Options.Record
+	Last     []Firing // the last firings (Options.Trace)
+	Deadlock *DeadlockReport
+}
+
+type completion struct {
+	t     int64
+	seq   uint64
+	tr    int32
+	id    int32 // firing index in the log (Record) or −1
+	ver   uint32
+	phase uint8 // fluid transfers: 0 startup done, 1 data done
+}
+
+type cheap struct {
+	c   []completion
+	seq uint64
+}
+
+func (h *cheap) less(i, j int) bool {
+	return h.c[i].t < h.c[j].t || (h.c[i].t == h.c[j].t && h.c[i].seq < h.c[j].seq)
+}
+func (h *cheap) push(c completion) {
+	h.seq++
+	c.seq = h.seq
+	h.c = append(h.c, c)
+	i := len(h.c) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			break
+		}
+		h.c[i], h.c[p] = h.c[p], h.c[i]
+		i = p
+	}
+}
+func (h *cheap) pop() completion {
+	top := h.c[0]
+	n := len(h.c) - 1
+	h.c[0] = h.c[n]
+	h.c = h.c[:n]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && h.less(r, l) {
+			m = r
+		}
+		if !h.less(m, i) {
+			break
+		}
+		h.c[i], h.c[m] = h.c[m], h.c[i]
+		i = m
+	}
+	return top
+}
+
+// engine holds the compiled net and run state.
+type engine struct {
+	n         *Net
+	o         Options
+	mark      []int
+	inflight  []int
+	consumers [][]int32 // place → transitions with an input arc from it
+	cand      []bool
+	candList  []int32
+	h         cheap
+	now       int64
+	firings   int64
+	log       []Firing
+	last      []Firing
+	lastCause []int // place → firing that last put a token there (critical path)
+	ver       []uint32
+	sched     []bool // atomic mode: transition has a pending firing
+	// fluid media: active transfers with remaining bytes
+	fluid []fluidMedium
+}
+
+type fluidMedium struct {
+	active []fluidXfer
+	last   int64
+	ver    uint32
+}
+
+type fluidXfer struct {
+	tr     int32
+	id     int32
+	remain float64 // bytes
+}
+
+// Run simulates the net from its initial marking.
+func (n *Net) Run(o Options) (*Result, error) {
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
+	if o.Trace <= 0 {
+		o.Trace = 10
+	}
+	e := &engine{n: n, o: o, mark: make([]int, len(n.Places)), inflight: make([]int, len(n.Transitions)),
+		consumers: make([][]int32, len(n.Places)), cand: make([]bool, len(n.Transitions)), lastCause: make([]int, len(n.Places)),
+		ver: make([]uint32, len(n.Transitions)), sched: make([]bool, len(n.Transitions)), fluid: make([]fluidMedium, len(n.Media))}
+	for i, p := range n.Places {
+		e.mark[i] = p.Initial
+		e.lastCause[i] = -1
+	}
+	for ti, t := range n.Transitions {
+		for _, a := range t.In {
+			e.consumers[a.Place] = append(e.consumers[a.Place], int32(ti))
+		}
+		e.addCand(int32(ti))
+		if o.AtomicFiring && t.Servers != 1 {
+			return nil, fmt.Errorf("transition %q: atomic firing is supported for single-server transitions only", t.Name)
+		}
+	}
+	res := &Result{}
+	final := func() bool {
+		if !n.FinalSet {
+			return false
+		}
+		for i, p := range n.Places {
+			if p.Final > 0 && e.mark[i] < p.Final {
+				return false
+			}
+		}
+		return true
+	}
+	for {
+		e.startPhase()
+		if final() {
+			res.Outcome = Completed
+			break
+		}
+		if len(e.h.c) == 0 {
+			res.Outcome = Deadlock
+			if !n.FinalSet {
+				res.Outcome = Completed // no final marking declared: the net ran dry
+			}
+			break
+		}
+		next := e.h.c[0].t
+		if o.MaxTime > 0 && next > o.MaxTime {
+			e.now = o.MaxTime
+			res.Outcome = CutOff
+			break
+		}
+		e.now = next
+		for len(e.h.c) > 0 && e.h.c[0].t == e.now {
+			e.complete(e.h.pop())
+		}
+		if o.MaxFirings > 0 && e.firings >= o.MaxFirings {
+			res.Outcome = CutOff
+			break
+		}
+	}
+	res.Time, res.Firings, res.Marking, res.Log, res.Last = e.now, e.firings, e.mark, e.log, e.last
+	if res.Outcome == Deadlock {
+		res.Deadlock = e.deadlockReport()
+	}
+	return res, nil
+}
+
+func (e *engine) addCand(t int32) {
+	if !e.cand[t] {
+		e.cand[t] = true
+		e.candList = append(e.candList, t)
+	}
+}
+
+func (e *engine) enabled(t *Transition) bool {
+	for _, a := range t.In {
+		if e.mark[a.Place] < a.Weight {
+			return false
+		}
+	}
+	return true
+}
+
+// startPhase starts every enabled firing, candidates in (priority, declaration) order.
+func (e *engine) startPhase() {
+	if len(e.candList) == 0 {
+		return
+	}
+	list := e.candList
+	e.candList = nil
+	sort.Slice(list, func(i, j int) bool {
+		a, b := &e.n.Transitions[list[i]], &e.n.Transitions[list[j]]
+		if a.Priority != b.Priority {
+			return a.Priority < b.Priority
+		}
+		return list[i] < list[j]
+	})
+	for _, ti := range list {
+		e.cand[ti] = false
+	}
+	for _, ti := range list {
+		t := &e.n.Transitions[ti]
+		if e.o.AtomicFiring {
+			if !e.sched[ti] && e.enabled(t) {
+				e.sched[ti] = true
+				e.ver[ti]++
+				e.h.push(completion{t: e.now + t.Delay, tr: ti, id: -1, ver: e.ver[ti]})
+			}
+			continue
+		}
+		for (t.Servers == Inf || e.inflight[ti] < t.Servers) && e.enabled(t) {
+			e.start(ti)
+		}
+	}
+}
+
+func (e *engine) cause(t *Transition) int {
+	c := -1
+	best := int64(-1)
+	for _, a := range t.In {
+		if lc := e.lastCause[a.Place]; lc >= 0 && e.log != nil && e.log[lc].End > best {
+			best, c = e.log[lc].End, lc
+		}
+	}
+	return c
+}
+
+func (e *engine) start(ti int32) {
+	t := &e.n.Transitions[ti]
+	id := int32(-1)
+	if e.o.Record {
+		e.log = append(e.log, Firing{T: int(ti), Start: e.now, End: -1, Cause: e.cause(t)})
+		id = int32(len(e.log) - 1)
+	}
+	for _, a := range t.In {
+		e.mark[a.Place] -= a.Weight
+	}
+	e.inflight[ti]++
+	if t.Medium > 0 {
+		e.startTransfer(ti, id)
+		return
+	}
+	e.h.push(completion{t: e.now + t.Delay, tr: ti, id: id})
+}
+
+func (e *engine) startTransfer(ti, id int32) {
+	t := &e.n.Transitions[ti]
+	m := &e.n.Media[t.Medium-1]
+	switch {
+	case !m.Shared:
+		e.h.push(completion{t: e.now + ToTicks(m.Startup+t.Bytes/m.Bandwidth), tr: ti, id: id})
+	case m.Policy == StaticAtStart:
+		k := 0 // transfers in progress on the medium, this one included
+		for tj, tt := range e.n.Transitions {
+			if tt.Medium == t.Medium {
+				k += e.inflight[tj]
+			}
+		}
+		e.h.push(completion{t: e.now + ToTicks(m.Startup+t.Bytes*float64(k)/m.Bandwidth), tr: ti, id: id})
+	default: // fluid: the startup first, then the bytes at B/k(t)
+		e.h.push(completion{t: e.now + ToTicks(m.Startup), tr: ti, id: id, phase: 0, ver: ^uint32(0)})
+	}
+}
+
+// fluidAdvance drains the active transfers of medium mi up to now.
+func (e *engine) fluidAdvance(mi int) {
+	f := &e.fluid[mi]
+	if k := len(f.active); k > 0 {
+		served := Seconds(e.now-f.last) * e.n.Media[mi].Bandwidth / float64(k)
+		for i := range f.active {
+			f.active[i].remain -= served
+		}
+	}
+	f.last = e.now
+}
+
+// fluidSchedule schedules the next data completion of medium mi.
+func (e *engine) fluidSchedule(mi int) {
+	f := &e.fluid[mi]
+	f.ver++
+	if len(f.active) == 0 {
+		return
+	}
+	bi := 0
+	for i, x := range f.active {
+		if x.remain < f.active[bi].remain {
+			bi = i
+		}
+	}
+	k := float64(len(f.active))
+	dt := ToTicks(max(f.active[bi].remain, 0) * k / e.n.Media[mi].Bandwidth)
+	x := f.active[bi]
+	e.h.push(completion{t: e.now + dt, tr: x.tr, id: x.id, phase: 1, ver: f.ver})
+}
+
+func (e *engine) complete(c completion) {
+	t := &e.n.Transitions[c.tr]
+	if e.o.AtomicFiring {
+		if c.ver != e.ver[c.tr] {
+			return
+		}
+		e.sched[c.tr] = false
+		if !e.enabled(t) { // lost its tokens meanwhile: try again later
+			e.addCand(c.tr)
+			return
+		}
+		for _, a := range t.In {
+			e.mark[a.Place] -= a.Weight
+			for _, tj := range e.consumers[a.Place] {
+				e.addCand(tj) // a rival may have been scheduled on these tokens
+				if e.sched[tj] && tj != c.tr {
+					e.sched[tj] = false
+					e.ver[tj]++
+				}
+			}
+		}
+		if e.o.Record {
+			e.log = append(e.log, Firing{T: int(c.tr), Start: e.now - t.Delay, End: e.now, Cause: e.cause(t)})
+			c.id = int32(len(e.log) - 1)
+		}
+		e.inflight[c.tr]++
+	}
+	if t.Medium > 0 && e.n.Media[t.Medium-1].Shared && e.n.Media[t.Medium-1].Policy == FluidSharing {
+		mi := t.Medium - 1
+		f := &e.fluid[mi]
+		if c.phase == 0 { // startup done: join the data phase
+			e.fluidAdvance(mi)
+			f.active = append(f.active, fluidXfer{tr: c.tr, id: c.id, remain: t.Bytes})
+			e.fluidSchedule(mi)
+			return
+		}
+		if c.ver != f.ver {
+			return // superseded by a later start or finish
+		}
+		e.fluidAdvance(mi)
+		for i, x := range f.active {
+			if x.tr == c.tr && x.id == c.id {
+				f.active = append(f.active[:i], f.active[i+1:]...)
+				break
+			}
+		}
+		e.fluidSchedule(mi)
+	}
+	e.inflight[c.tr]--
+	e.firings++
+	fi := -1
+	if e.o.Record && c.id >= 0 {
+		e.log[c.id].End = e.now
+		fi = int(c.id)
+	}
+	fr := Firing{T: int(c.tr), End: e.now, Cause: -1}
+	if fi >= 0 {
+		fr = e.log[fi]
+	}
+	if len(e.last) >= e.o.Trace {
+		copy(e.last, e.last[1:])
+		e.last = e.last[:len(e.last)-1]
+	}
+	e.last = append(e.last, fr)
+	for _, a := range t.Out {
+		e.mark[a.Place] += a.Weight
+		e.lastCause[a.Place] = fi
+		for _, tj := range e.consumers[a.Place] {
+			e.addCand(tj)
+		}
+	}
+	e.addCand(c.tr)
+}
+
+// DeadlockReport explains a deadlock.
+type DeadlockReport struct {
+	Time    int64
+	Blocked []Blocked
+	Cycle   []string // processes in a wait-for cycle, if any
+	Marked  []string // non-empty places
+	Last    []string // the last firings
+}
+
+// Blocked is a transition with some of its input tokens missing.
+type Blocked struct {
+	Transition string
+	Process    string
+	Missing    []Missing
+}
+
+// Missing is one unmet input.
+type Missing struct {
+	Place     string
+	Has, Need int
+	Producers []string // processes whose transitions put tokens there
+}
+
+func (e *engine) deadlockReport() *DeadlockReport {
+	n := e.n
+	r := &DeadlockReport{Time: e.now}
+	producers := make([][]string, len(n.Places))
+	for _, t := range n.Transitions {
+		for _, a := range t.Out {
+			producers[a.Place] = appendUnique(producers[a.Place], t.Process)
+		}
+	}
+	waits := map[string][]string{}
+	for _, t := range n.Transitions {
+		some := false
+		var miss []Missing
+		for _, a := range t.In {
+			if e.mark[a.Place] >= a.Weight {
+				some = true
+			} else {
+				miss = append(miss, Missing{Place: n.Places[a.Place].Name, Has: e.mark[a.Place], Need: a.Weight, Producers: producers[a.Place]})
+			}
+		}
+		if some && len(miss) > 0 {
+			r.Blocked = append(r.Blocked, Blocked{Transition: t.Name, Process: t.Process, Missing: miss})
+			for _, m := range miss {
+				for _, p := range m.Producers {
+					if p != t.Process {
+						waits[t.Process] = appendUnique(waits[t.Process], p)
+					}
+				}
+			}
+		}
+	}
+	r.Cycle = findCycle(waits)
+	for i, p := range n.Places {
+		if e.mark[i] > 0 {
+			r.Marked = append(r.Marked, fmt.Sprintf("%s=%d", p.Name, e.mark[i]))
+		}
+	}
+	for _, f := range e.last {
+		r.Last = append(r.Last, fmt.Sprintf("%s @%g", n.Transitions[f.T].Name, Seconds(f.End)))
+	}
+	return r
+}
+
+func appendUnique(s []string, v string) []string {
+	for _, x := range s {
+		if x == v {
+			return s
+		}
+	}
+	return append(s, v)
+}
+
+// findCycle returns one cycle of the wait-for graph (deterministic: sorted start points).
+func findCycle(g map[string][]string) []string {
+	var keys []string
+	for k := range g {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	state := map[string]int{}
+	var stack []string
+	var found []string
+	var dfs func(v string) bool
+	dfs = func(v string) bool {
+		state[v] = 1
+		stack = append(stack, v)
+		next := append([]string(nil), g[v]...)
+		sort.Strings(next)
+		for _, w := range next {
+			if state[w] == 1 {
+				for i, x := range stack {
+					if x == w {
+						found = append(append([]string(nil), stack[i:]...), w)
+						return true
+					}
+				}
+			}
+			if state[w] == 0 && dfs(w) {
+				return true
+			}
+		}
+		stack = stack[:len(stack)-1]
+		state[v] = 2
+		return false
+	}
+	for _, k := range keys {
+		if state[k] == 0 && dfs(k) {
+			return found
+		}
+	}
+	return nil
+}
+
+// Error formats the report.
+func (r *DeadlockReport) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "DEADLOCK at t=%g s (final marking not reached)\n", Seconds(r.Time))
+	if len(r.Blocked) > 0 {
+		b.WriteString("  blocked transitions (some input tokens present, others missing):\n")
+		for _, bl := range r.Blocked {
+			for _, m := range bl.Missing {
+				fmt.Fprintf(&b, "    %-24s needs %s >= %d, has %d (process %s; only %s put tokens there)\n", bl.Transition, m.Place, m.Need, m.Has, bl.Process, strings.Join(m.Producers, ", "))
+			}
+		}
+	}
+	if len(r.Cycle) > 0 {
+		fmt.Fprintf(&b, "  wait-for cycle: %s\n", strings.Join(r.Cycle, " -> "))
+	} else {
+		b.WriteString("  no wait-for cycle: the missing tokens will never be produced (more receives than sends?)\n")
+	}
+	if len(r.Marked) > 0 {
+		fmt.Fprintf(&b, "  non-empty places: %s\n", strings.Join(r.Marked, ", "))
+	}
+	if len(r.Last) > 0 {
+		fmt.Fprintf(&b, "  last firings: %s\n", strings.Join(r.Last, ", "))
+	}
+	return b.String()
+}
