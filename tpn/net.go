@@ -67,6 +67,7 @@ const (
 
 // Net is a timed place/transition net.
 type Net struct {
+	ID          string // PNML net id (informational)
 	Name        string
 	Places      []Place
 	Transitions []Transition

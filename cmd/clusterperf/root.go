@@ -44,6 +44,6 @@ and the models built on them. Run "clusterperf demo" for a tour.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr{err.Error() + "\n(see clusterperf help " + c.Name() + ")"}
 	})
-	root.AddCommand(newSolveCmd(stdout, stderr), newPipelineCmd(stdout, stderr), newSpeedupCmd(stdout, stderr), newMpipCmd(stdout, stderr), newFitCmd(stdout, stderr), newSimulateCmd(stdout, stderr), newDemoCmd(stdout, stderr))
+	root.AddCommand(newSolveCmd(stdout, stderr), newPipelineCmd(stdout, stderr), newSpeedupCmd(stdout, stderr), newMpipCmd(stdout, stderr), newFitCmd(stdout, stderr), newSimulateCmd(stdout, stderr), newTpnCmd(stdout, stderr), newDemoCmd(stdout, stderr))
 	return root
 }

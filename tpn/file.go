@@ -1,0 +1,210 @@
+package tpn
+
+import (
+	"strings"
+
+	"github.com/clusterperf/clusterperf/internal/spec"
+	"github.com/clusterperf/clusterperf/internal/units"
+)
+
+// ProgramFormat documents the program and cluster files (shown by `clusterperf help tpn`).
+const ProgramFormat = `A program file (YAML) describes processes as segments, without Petri nets:
+
+  name: ring of 4 processes
+  processes:
+    - name: P{i}              # {i}, {next}, {prev}, {last} are replaced for each copy
+      count: 4                # replicate the process (default 1)
+      segments:
+        - compute: 0.5        # seconds of dedicated CPU on the cluster's reference machine
+        - send: {to: "P{next}", bytes: 80000, count: 1}
+        - loop:
+            count: 3          # known iteration count (unrolled)
+            body:
+              - recv: {from: "P{prev}"}
+              - compute: 0.25
+  allocation: {P0: fast, P1: slow}   # process → workstation (default: round robin)
+
+A cluster file describes the workstations and the network:
+
+  reference: fast            # where compute work is measured (default: the one with power 1)
+  workstations:
+    - name: fast
+      power: 1               # power weight ρ = t_fastest/t_x, or give benchmark_time
+    - name: slow
+      benchmark_time: 14.2   # seconds for the serial benchmark (the fastest's time / this = ρ)
+      background:            # background job streams: U = Σ λ·D, expansion 1/(1 − U)
+        - {arrival_rate: 0.2, demand: 1.5}
+  network:
+    startup: 1ms             # t_s (units: s, ms, us)
+    bandwidth: 1.25MB/s      # B
+    shared: true             # Ethernet-like: k transfers in progress share B
+    policy: static           # static (k fixed when a transfer starts) | fluid (re-shared)`
+
+// ParseProgram decodes a program file.
+func ParseProgram(file string, data []byte) (*Program, error) {
+	d, root, err := spec.Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	top := root.Map("name", "processes", "allocation")
+	p := &Program{Name: top["name"].String(), Allocation: map[string]string{}}
+	if !top["processes"].Valid() {
+		root.Errorf("missing processes")
+	}
+	for _, pn := range top["processes"].List() {
+		f := pn.Map("name", "count", "segments")
+		count := 1
+		if c, ok := f["count"]; ok {
+			count = c.Int(1, 1_000_000)
+		}
+		name := f["name"].String()
+		if name == "" {
+			pn.Errorf("a process needs a name")
+		}
+		for i := 0; i < count; i++ {
+			pr := Process{Name: expand(name, i, count)}
+			pr.Segments = parseSegments(f["segments"], i, count)
+			p.Processes = append(p.Processes, pr)
+		}
+	}
+	if a := top["allocation"]; a.Valid() {
+		for k, v := range a.Map() {
+			p.Allocation[k] = v.String()
+		}
+	}
+	if err := d.Err(); err != nil {
+		return nil, err
+	}
+	if len(p.Processes) == 0 {
+		return nil, &spec.Error{File: file, Msg: "no processes"}
+	}
+	return p, nil
+}
+
+func parseSegments(n spec.Node, i, count int) []Segment {
+	var out []Segment
+	for _, sn := range n.List() {
+		f := sn.Map("compute", "send", "recv", "loop")
+		if len(f) != 1 {
+			sn.Errorf("a segment is exactly one of compute, send, recv, loop")
+			continue
+		}
+		s := Segment{Line: sn.Line()}
+		if c, ok := f["compute"]; ok {
+			s.Compute = c.NonNeg()
+		}
+		if m, ok := f["send"]; ok {
+			g := m.Map("to", "bytes", "count")
+			s.Send = &Message{Peer: expand(g["to"].String(), i, count), Count: 1}
+			s.Send.Bytes = g["bytes"].NonNeg()
+			if c, ok := g["count"]; ok {
+				s.Send.Count = c.Int(1, 1<<30)
+			}
+			if !g["to"].Valid() {
+				m.Errorf("send needs to")
+			}
+		}
+		if m, ok := f["recv"]; ok {
+			g := m.Map("from", "count")
+			s.Recv = &Message{Peer: expand(g["from"].String(), i, count), Count: 1}
+			if c, ok := g["count"]; ok {
+				s.Recv.Count = c.Int(1, 1<<30)
+			}
+			if !g["from"].Valid() {
+				m.Errorf("recv needs from")
+			}
+		}
+		if l, ok := f["loop"]; ok {
+			g := l.Map("count", "body")
+			s.Loop = &Loop{Count: g["count"].Int(0, 1<<24), Body: parseSegments(g["body"], i, count)}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// ParseCluster decodes a cluster file.
+func ParseCluster(file string, data []byte) (*Cluster, error) {
+	d, root, err := spec.Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	top := root.Map("name", "reference", "workstations", "network")
+	c := &Cluster{Name: top["name"].String(), Reference: top["reference"].String()}
+	type bench struct {
+		i int
+		t float64
+	}
+	var benches []bench
+	for _, wn := range top["workstations"].List() {
+		f := wn.Map("name", "power", "benchmark_time", "background")
+		w := Workstation{Name: f["name"].String()}
+		switch {
+		case f["power"].Valid() && f["benchmark_time"].Valid():
+			wn.Errorf("give power or benchmark_time, not both")
+		case f["power"].Valid():
+			w.Power = f["power"].Positive()
+			if w.Power > 1 {
+				f["power"].Errorf("%v: power weights are relative to the fastest workstation (≤ 1)", w.Power)
+			}
+		case f["benchmark_time"].Valid():
+			benches = append(benches, bench{len(c.Workstations), f["benchmark_time"].Positive()})
+		default:
+			wn.Errorf("needs power or benchmark_time")
+		}
+		for _, bn := range f["background"].List() {
+			g := bn.Map("arrival_rate", "demand")
+			w.Background = append(w.Background, BgClass{ArrivalRate: g["arrival_rate"].NonNeg(), Demand: g["demand"].NonNeg()})
+		}
+		if u := w.Utilization(); u >= 1 {
+			wn.Errorf("workstation %q: background utilisation %.3g ≥ 1 saturates the CPU", w.Name, u)
+		}
+		c.Workstations = append(c.Workstations, w)
+	}
+	if len(benches) > 0 {
+		fastest := benches[0].t
+		for _, b := range benches {
+			fastest = min(fastest, b.t)
+		}
+		for _, b := range benches {
+			c.Workstations[b.i].Power = fastest / b.t
+		}
+	}
+	net := top["network"].Map("startup", "bandwidth", "shared", "policy")
+	c.Network = Medium{Name: "network", Bandwidth: 1e12}
+	if v, ok := net["startup"]; ok {
+		t, err := units.Duration(v.String())
+		if err != nil {
+			v.Errorf("%v", err)
+		}
+		c.Network.Startup = t
+	}
+	if v, ok := net["bandwidth"]; ok {
+		b, err := units.Bandwidth(v.String())
+		if err != nil {
+			v.Errorf("%v", err)
+		}
+		c.Network.Bandwidth = b
+	} else if top["network"].Valid() {
+		top["network"].Errorf("missing bandwidth")
+	}
+	if v, ok := net["shared"]; ok {
+		c.Network.Shared = v.String() == "true"
+	}
+	if v, ok := net["policy"]; ok {
+		switch strings.ToLower(v.String()) {
+		case "static":
+		case "fluid":
+			c.Network.Policy = FluidSharing
+		default:
+			v.Errorf("policy %q: want static or fluid", v.String())
+		}
+	}
+	if err := d.Err(); err != nil {
+		return nil, err
+	}
+	if len(c.Workstations) == 0 {
+		return nil, &spec.Error{File: file, Msg: "no workstations"}
+	}
+	return c, nil
+}

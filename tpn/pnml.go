@@ -1,0 +1,339 @@
+package tpn
+
+import (
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// PNML namespaces and this tool's name in toolspecific blocks.
+const (
+	pnmlNS    = "http://www.pnml.org/version-2009/grammar/pnml"
+	ptnetType = "http://www.pnml.org/version-2009/grammar/ptnet"
+	toolName  = "clusterperf"
+)
+
+type xText struct {
+	Text string `xml:"text"`
+}
+
+type xTool struct {
+	Tool     string  `xml:"tool,attr"`
+	Version  string  `xml:"version,attr"`
+	Delay    *string `xml:"delay,omitempty"`
+	Server   string  `xml:"server,omitempty"`
+	Priority string  `xml:"priority,omitempty"`
+	Process  string  `xml:"process,omitempty"`
+	Kind     string  `xml:"kind,omitempty"`
+	Medium   string  `xml:"medium,omitempty"`
+	Bytes    string  `xml:"bytes,omitempty"`
+	Final    string  `xml:"final,omitempty"`
+	// media are described once, in the net's toolspecific block
+	Media []xMedium `xml:"medium-def,omitempty"`
+}
+
+type xMedium struct {
+	Name      string `xml:"name,attr"`
+	Startup   string `xml:"startup,attr"`
+	Bandwidth string `xml:"bandwidth,attr"`
+	Shared    bool   `xml:"shared,attr"`
+	Policy    string `xml:"policy,attr"`
+}
+
+type xPlace struct {
+	ID      string  `xml:"id,attr"`
+	Name    *xText  `xml:"name,omitempty"`
+	Initial *xText  `xml:"initialMarking,omitempty"`
+	Tools   []xTool `xml:"toolspecific"`
+}
+
+type xTransition struct {
+	ID    string  `xml:"id,attr"`
+	Name  *xText  `xml:"name,omitempty"`
+	Tools []xTool `xml:"toolspecific"`
+}
+
+type xArc struct {
+	ID          string `xml:"id,attr"`
+	Source      string `xml:"source,attr"`
+	Target      string `xml:"target,attr"`
+	Inscription *xText `xml:"inscription,omitempty"`
+}
+
+type xPage struct {
+	ID          string        `xml:"id,attr"`
+	Places      []xPlace      `xml:"place"`
+	Transitions []xTransition `xml:"transition"`
+	Arcs        []xArc        `xml:"arc"`
+	Pages       []xPage       `xml:"page"`
+}
+
+type xNet struct {
+	ID    string  `xml:"id,attr"`
+	Type  string  `xml:"type,attr"`
+	Name  *xText  `xml:"name,omitempty"`
+	Tools []xTool `xml:"toolspecific"`
+	Pages []xPage `xml:"page"`
+	// lenient: elements directly under net (tools that omit the page)
+	Places      []xPlace      `xml:"place"`
+	Transitions []xTransition `xml:"transition"`
+	Arcs        []xArc        `xml:"arc"`
+}
+
+type xPNML struct {
+	XMLName xml.Name `xml:"pnml"`
+	Xmlns   string   `xml:"xmlns,attr,omitempty"`
+	Nets    []xNet   `xml:"net"`
+}
+
+var nonNCName = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
+
+func ncName(prefix string, i int, name string) string {
+	s := nonNCName.ReplaceAllString(name, "_")
+	return fmt.Sprintf("%s%d_%s", prefix, i, s)
+}
+
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// WritePNML writes the net as a PNML place/transition net; delays (seconds), server counts,
+// priorities, processes, media and final markings go into toolspecific blocks of tool
+// "clusterperf", so a round trip keeps the timing and other tools still read the net.
+func WritePNML(w io.Writer, n *Net) error {
+	net := xNet{ID: "net0", Type: ptnetType, Name: &xText{n.Name}}
+	if len(n.Media) > 0 {
+		t := xTool{Tool: toolName, Version: "1"}
+		for _, m := range n.Media {
+			pol := "static"
+			if m.Policy == FluidSharing {
+				pol = "fluid"
+			}
+			t.Media = append(t.Media, xMedium{Name: m.Name, Startup: ftoa(m.Startup), Bandwidth: ftoa(m.Bandwidth), Shared: m.Shared, Policy: pol})
+		}
+		net.Tools = append(net.Tools, t)
+	}
+	page := xPage{ID: "page0"}
+	pid := make([]string, len(n.Places))
+	for i, p := range n.Places {
+		pid[i] = ncName("p", i, p.Name)
+		xp := xPlace{ID: pid[i], Name: &xText{p.Name}}
+		if p.Initial > 0 {
+			xp.Initial = &xText{strconv.Itoa(p.Initial)}
+		}
+		if p.Process != "" || p.Final > 0 {
+			t := xTool{Tool: toolName, Version: "1", Process: p.Process}
+			if p.Final > 0 {
+				t.Final = strconv.Itoa(p.Final)
+			}
+			xp.Tools = append(xp.Tools, t)
+		}
+		page.Places = append(page.Places, xp)
+	}
+	arc := 0
+	for i, t := range n.Transitions {
+		id := ncName("t", i, t.Name)
+		d := ftoa(Seconds(t.Delay))
+		tool := xTool{Tool: toolName, Version: "1", Delay: &d, Process: t.Process, Kind: t.Kind}
+		switch t.Servers {
+		case Inf:
+			tool.Server = "inf"
+		case 1:
+			tool.Server = "1"
+		default:
+			tool.Server = strconv.Itoa(t.Servers)
+		}
+		if t.Priority != 0 {
+			tool.Priority = strconv.Itoa(t.Priority)
+		}
+		if t.Medium > 0 {
+			tool.Medium, tool.Bytes = strconv.Itoa(t.Medium), ftoa(t.Bytes)
+		}
+		page.Transitions = append(page.Transitions, xTransition{ID: id, Name: &xText{t.Name}, Tools: []xTool{tool}})
+		for _, a := range t.In {
+			xa := xArc{ID: fmt.Sprintf("a%d", arc), Source: pid[a.Place], Target: id}
+			if a.Weight != 1 {
+				xa.Inscription = &xText{strconv.Itoa(a.Weight)}
+			}
+			page.Arcs = append(page.Arcs, xa)
+			arc++
+		}
+		for _, a := range t.Out {
+			xa := xArc{ID: fmt.Sprintf("a%d", arc), Source: id, Target: pid[a.Place]}
+			if a.Weight != 1 {
+				xa.Inscription = &xText{strconv.Itoa(a.Weight)}
+			}
+			page.Arcs = append(page.Arcs, xa)
+			arc++
+		}
+	}
+	net.Pages = []xPage{page}
+	doc := xPNML{Xmlns: pnmlNS, Nets: []xNet{net}}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// ReadPNML reads the first net of a PNML document. It is lenient where tools differ
+// (elements outside a page, nested pages, unknown toolspecific blocks are ignored, a missing
+// delay is 0) and strict where the net would be wrong: duplicate or missing ids, arcs between
+// two places or two transitions, references to nothing, weights or markings that are not
+// whole numbers ≥ 1 (≥ 0 for markings). Errors name the element.
+func ReadPNML(r io.Reader) (*Net, error) {
+	var doc xPNML
+	dec := xml.NewDecoder(r)
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("not PNML: %v", err)
+	}
+	if len(doc.Nets) == 0 {
+		return nil, errors.New("PNML has no net")
+	}
+	xn := doc.Nets[0]
+	n := &Net{ID: xn.ID}
+	if xn.Name != nil {
+		n.Name = xn.Name.Text
+	}
+	for _, t := range xn.Tools {
+		if t.Tool != toolName {
+			continue
+		}
+		for _, m := range t.Media {
+			md := Medium{Name: m.Name, Shared: m.Shared}
+			md.Startup, _ = strconv.ParseFloat(m.Startup, 64)
+			md.Bandwidth, _ = strconv.ParseFloat(m.Bandwidth, 64)
+			if m.Policy == "fluid" {
+				md.Policy = FluidSharing
+			}
+			n.Media = append(n.Media, md)
+		}
+	}
+	var places []xPlace
+	var trans []xTransition
+	var arcs []xArc
+	var walk func(ps []xPage)
+	walk = func(ps []xPage) {
+		for _, p := range ps {
+			places = append(places, p.Places...)
+			trans = append(trans, p.Transitions...)
+			arcs = append(arcs, p.Arcs...)
+			walk(p.Pages)
+		}
+	}
+	places, trans, arcs = append(places, xn.Places...), append(trans, xn.Transitions...), append(arcs, xn.Arcs...)
+	walk(xn.Pages)
+	var errs []error
+	pidx, tidx := map[string]int{}, map[string]int{}
+	for _, p := range places {
+		if p.ID == "" {
+			errs = append(errs, errors.New("a place has no id"))
+			continue
+		}
+		if _, dup := pidx[p.ID]; dup {
+			errs = append(errs, fmt.Errorf("place id %q used twice", p.ID))
+			continue
+		}
+		pl := Place{Name: p.ID}
+		if p.Name != nil && p.Name.Text != "" {
+			pl.Name = p.Name.Text
+		}
+		if p.Initial != nil {
+			v, err := strconv.Atoi(strings.TrimSpace(p.Initial.Text))
+			if err != nil || v < 0 {
+				errs = append(errs, fmt.Errorf("place %q: initial marking %q is not a whole number ≥ 0", p.ID, p.Initial.Text))
+			}
+			pl.Initial = v
+		}
+		for _, t := range p.Tools {
+			if t.Tool == toolName {
+				pl.Process = t.Process
+				if t.Final != "" {
+					pl.Final, _ = strconv.Atoi(t.Final)
+					n.FinalSet = true
+				}
+			}
+		}
+		pidx[p.ID] = n.AddPlace(pl)
+	}
+	for _, t := range trans {
+		if _, dup := tidx[t.ID]; dup || dupPlace(pidx, t.ID) {
+			errs = append(errs, fmt.Errorf("transition id %q used twice", t.ID))
+			continue
+		}
+		tr := Transition{Name: t.ID, Servers: 1}
+		if t.Name != nil && t.Name.Text != "" {
+			tr.Name = t.Name.Text
+		}
+		for _, tool := range t.Tools {
+			if tool.Tool != toolName {
+				continue
+			}
+			if tool.Delay != nil {
+				d, err := strconv.ParseFloat(strings.TrimSpace(*tool.Delay), 64)
+				if err != nil || d < 0 {
+					errs = append(errs, fmt.Errorf("transition %q: delay %q is not a number ≥ 0", t.ID, *tool.Delay))
+				}
+				tr.Delay = ToTicks(d)
+			}
+			switch tool.Server {
+			case "", "1":
+			case "inf":
+				tr.Servers = Inf
+			default:
+				k, err := strconv.Atoi(tool.Server)
+				if err != nil || k < 1 {
+					errs = append(errs, fmt.Errorf("transition %q: server %q (allowed: 1, k ≥ 1, inf)", t.ID, tool.Server))
+				}
+				tr.Servers = k
+			}
+			tr.Priority, _ = strconv.Atoi(tool.Priority)
+			tr.Process, tr.Kind = tool.Process, tool.Kind
+			if tool.Medium != "" {
+				tr.Medium, _ = strconv.Atoi(tool.Medium)
+				tr.Bytes, _ = strconv.ParseFloat(tool.Bytes, 64)
+			}
+		}
+		tidx[t.ID] = n.AddTransition(tr)
+	}
+	for _, a := range arcs {
+		w := 1
+		if a.Inscription != nil {
+			v, err := strconv.Atoi(strings.TrimSpace(a.Inscription.Text))
+			if err != nil || v < 1 {
+				errs = append(errs, fmt.Errorf("arc %q: weight %q must be a whole number ≥ 1", a.ID, a.Inscription.Text))
+				continue
+			}
+			w = v
+		}
+		sp, sIsP := pidx[a.Source]
+		st, sIsT := tidx[a.Source]
+		tp, tIsP := pidx[a.Target]
+		tt, tIsT := tidx[a.Target]
+		switch {
+		case !sIsP && !sIsT:
+			errs = append(errs, fmt.Errorf("arc %q: source %q is no place or transition", a.ID, a.Source))
+		case !tIsP && !tIsT:
+			errs = append(errs, fmt.Errorf("arc %q: target %q is no place or transition", a.ID, a.Target))
+		case sIsP && tIsT:
+			n.Transitions[tt].In = append(n.Transitions[tt].In, Arc{sp, w})
+		case sIsT && tIsP:
+			n.Transitions[st].Out = append(n.Transitions[st].Out, Arc{tp, w})
+		default:
+			errs = append(errs, fmt.Errorf("arc %q joins two places or two transitions (%s → %s)", a.ID, a.Source, a.Target))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return n, n.Validate()
+}
+
+func dupPlace(pidx map[string]int, id string) bool { _, ok := pidx[id]; return ok }
