@@ -108,6 +108,8 @@ type engine struct {
 	consumers [][]int32 // place → transitions with an input arc from it
 	cand      []bool
 	candList  []int32
+	spare     []int32 // the other candidate buffer (swapped each round)
+	lastAt    int     // next slot of the circular trace buffer
 	h         cheap
 	now       int64
 	firings   int64
@@ -196,6 +198,11 @@ func (n *Net) Run(o Options) (*Result, error) {
 			break
 		}
 	}
+	last := e.last
+	if len(last) == e.o.Trace {
+		last = append(append([]Firing(nil), e.last[e.lastAt:]...), e.last[:e.lastAt]...)
+	}
+	e.last = last
 	res.Time, res.Firings, res.Marking, res.Log, res.Last = e.now, e.firings, e.mark, e.log, e.last
 	if res.Outcome == Deadlock {
 		res.Deadlock = e.deadlockReport()
@@ -225,14 +232,19 @@ func (e *engine) startPhase() {
 		return
 	}
 	list := e.candList
-	e.candList = nil
-	sort.Slice(list, func(i, j int) bool {
-		a, b := &e.n.Transitions[list[i]], &e.n.Transitions[list[j]]
-		if a.Priority != b.Priority {
-			return a.Priority < b.Priority
+	e.candList = e.spare[:0]
+	// insertion sort by (priority, declaration): candidate lists are short
+	tr := e.n.Transitions
+	for i := 1; i < len(list); i++ {
+		for j := i; j > 0; j-- {
+			a, b := list[j-1], list[j]
+			pa, pb := tr[a].Priority, tr[b].Priority
+			if pa < pb || (pa == pb && a < b) {
+				break
+			}
+			list[j-1], list[j] = b, a
 		}
-		return list[i] < list[j]
-	})
+	}
 	for _, ti := range list {
 		e.cand[ti] = false
 	}
@@ -250,6 +262,7 @@ func (e *engine) startPhase() {
 			e.start(ti)
 		}
 	}
+	e.spare = list
 }
 
 func (e *engine) cause(t *Transition) int {
@@ -390,11 +403,12 @@ func (e *engine) complete(c completion) {
 	if fi >= 0 {
 		fr = e.log[fi]
 	}
-	if len(e.last) >= e.o.Trace {
-		copy(e.last, e.last[1:])
-		e.last = e.last[:len(e.last)-1]
+	if len(e.last) < e.o.Trace {
+		e.last = append(e.last, fr)
+	} else {
+		e.last[e.lastAt] = fr
 	}
-	e.last = append(e.last, fr)
+	e.lastAt = (e.lastAt + 1) % e.o.Trace
 	for _, a := range t.Out {
 		e.mark[a.Place] += a.Weight
 		e.lastCause[a.Place] = fi

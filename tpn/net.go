@@ -103,11 +103,13 @@ func (n *Net) Validate() error {
 		if t.Servers < 1 && t.Servers != Inf {
 			errs = append(errs, fmt.Errorf("transition %q: servers %d (allowed: ≥ 1, or infinite)", t.Name, t.Servers))
 		}
-		for _, a := range append(append([]Arc(nil), t.In...), t.Out...) {
-			if a.Place < 0 || a.Place >= len(n.Places) {
-				errs = append(errs, fmt.Errorf("transition %q: arc to place #%d, which does not exist", t.Name, a.Place))
-			} else if a.Weight < 1 {
-				errs = append(errs, fmt.Errorf("transition %q: arc weight %d with place %q must be ≥ 1", t.Name, a.Weight, n.Places[a.Place].Name))
+		for _, arcs := range [2][]Arc{t.In, t.Out} {
+			for _, a := range arcs {
+				if a.Place < 0 || a.Place >= len(n.Places) {
+					errs = append(errs, fmt.Errorf("transition %q: arc to place #%d, which does not exist", t.Name, a.Place))
+				} else if a.Weight < 1 {
+					errs = append(errs, fmt.Errorf("transition %q: arc weight %d with place %q must be ≥ 1", t.Name, a.Weight, n.Places[a.Place].Name))
+				}
 			}
 		}
 		if t.Medium < 0 || t.Medium > len(n.Media) {
