@@ -85,7 +85,7 @@ type Cluster struct {
 
 // Build turns a program on a cluster into a timed Petri net (002 §3): each process a chain
 // of control places; a compute segment a transition whose delay is
-// work·ρ_ref/ρ_x·1/(1 − U_x); a send a zero-delay transition that passes control on and puts
+// work·ρ_ref/ρ_x·1/(1 − U_x), holding its workstation's CPU token while it runs; a send a zero-delay transition that passes control on and puts
 // the messages into a transfer place, from which an infinite-server transfer transition
 // (the network: t_s + n/B, or shared) moves them into the receiver's channel place; a receive
 // a zero-delay transition needing the control token and Count messages. Loops are unrolled.
@@ -129,6 +129,13 @@ func Build(p *Program, c *Cluster) (*Net, error) {
 		alloc[pr.Name] = w
 	}
 	n := &Net{Name: p.Name, FinalSet: true, Media: []Medium{c.Network}}
+	// Each workstation's CPU is a place with one token that a compute step takes and gives
+	// back: processes allocated to the same workstation take turns (one at a time, in
+	// priority/declaration order at equal instants) instead of each getting a whole CPU.
+	cpu := map[string]int{}
+	for _, w := range c.Workstations {
+		cpu[w.Name] = n.AddPlace(Place{Name: "cpu@" + w.Name, Initial: 1, Label: "cpu"})
+	}
 	xfer := map[[2]string]int{} // (from, to) → transfer place
 	chans := map[[2]string]int{}
 	chanTr := map[[2]string]int{} // (from, to) → transfer transition
@@ -188,7 +195,8 @@ func Build(p *Program, c *Cluster) (*Net, error) {
 					n.AddTransition(Transition{Name: fmt.Sprintf("%s.recv#%d<-%s", pr.Name, step, s.Recv.Peer), In: []Arc{{ctl, 1}, {ch, max(1, s.Recv.Count)}}, Out: []Arc{{next, 1}}, Process: pr.Name, Kind: "recv"})
 				default:
 					d := s.Compute * ref.Power / w.Power * ef
-					n.AddTransition(Transition{Name: fmt.Sprintf("%s.compute#%d", pr.Name, step), Delay: ToTicks(d), In: []Arc{{ctl, 1}}, Out: []Arc{{next, 1}}, Process: pr.Name, Kind: "compute", Work: s.Compute})
+					cp := cpu[w.Name]
+					n.AddTransition(Transition{Name: fmt.Sprintf("%s.compute#%d", pr.Name, step), Delay: ToTicks(d), In: []Arc{{ctl, 1}, {cp, 1}}, Out: []Arc{{next, 1}, {cp, 1}}, Process: pr.Name, Kind: "compute", Work: s.Compute})
 				}
 				ctl = next
 			}
