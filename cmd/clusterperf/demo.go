@@ -13,6 +13,7 @@ import (
 	"github.com/clusterperf/clusterperf/pipeline"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/spmd"
+	"github.com/clusterperf/clusterperf/tpn"
 )
 
 func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -79,7 +80,44 @@ func runDemo(w io.Writer) error {
 	if err := demoMpip(w); err != nil {
 		return err
 	}
-	return demoFit(w)
+	if err := demoFit(w); err != nil {
+		return err
+	}
+	return demoTpn(w)
+}
+
+func demoTpn(w io.Writer) error {
+	fmt.Fprintln(w, "\n== 6. A message-passing program on shared, heterogeneous workstations (002): matrix multiplication ring ==")
+	fmt.Fprintln(w, "   (examples/tpn/matmul.yaml --cluster cluster.yaml; clusterperf tpn … --plot gantt.svg --advise)")
+	pb, err := examples.FS.ReadFile("tpn/matmul.yaml")
+	if err != nil {
+		return err
+	}
+	cb, err := examples.FS.ReadFile("tpn/cluster.yaml")
+	if err != nil {
+		return err
+	}
+	prog, err := tpn.ParseProgram("examples/tpn/matmul.yaml", pb)
+	if err != nil {
+		return err
+	}
+	cl, err := tpn.ParseCluster("examples/tpn/cluster.yaml", cb)
+	if err != nil {
+		return err
+	}
+	for _, U := range []float64{0, 0.3, 0.6} {
+		cl.Workstations[3].Background = []tpn.BgClass{{ArrivalRate: U, Demand: 1}}
+		net, err := tpn.Build(prog, cl)
+		if err != nil {
+			return err
+		}
+		r, err := net.Run(tpn.Options{})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "   background utilisation %.1f on ws4 (expansion %.3g): predicted %.4g s (%s)\n", U, 1/(1-U), tpn.Seconds(r.Time), r.Outcome)
+	}
+	return nil
 }
 
 func demoFit(w io.Writer) error {

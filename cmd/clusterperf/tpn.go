@@ -22,6 +22,8 @@ type tpnOptions struct {
 	exportPNML string
 	atomic     bool
 	maxTime    float64
+	advise     bool
+	budget     int
 }
 
 func newTpnCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -48,6 +50,8 @@ messages and the processes in the wait-for cycle (exit code 1).
 	f.StringVar(&o.exportPNML, "export-pnml", "", "write the net as PNML (timing in a toolspecific block)")
 	f.BoolVar(&o.atomic, "atomic", false, "atomic firing: tokens stay in the input places until a firing ends")
 	f.Float64Var(&o.maxTime, "max-time", 0, "cut the run off at this simulated time (s)")
+	f.BoolVar(&o.advise, "advise", false, "search process-to-workstation mappings for the least predicted time")
+	f.IntVar(&o.budget, "budget", 2000, "--advise: simulations allowed to the heuristic search")
 	return cmd
 }
 
@@ -139,6 +143,20 @@ func runTpn(o tpnOptions, path string, stdout, stderr io.Writer) error {
 		}
 		for _, w := range warnings {
 			fmt.Fprintf(stdout, "warning: %s\n", w)
+		}
+	}
+	if o.advise && res.Outcome == tpn.Completed {
+		a, err := tpn.Advise(prog, cl, o.budget)
+		if err != nil {
+			return badInput(err)
+		}
+		how := "exhaustive search"
+		if !a.Exhaustive {
+			how = fmt.Sprintf("greedy + local search, %.1f %% above the lower bound at most", 100*a.Gap)
+		}
+		fmt.Fprintf(stdout, "\nAllocation advice (%s, %d simulations): %.6g s instead of %.6g s; lower bound %.6g s\n", how, a.Evaluated, a.Time, a.Given, a.LowerBound)
+		for _, pr := range prog.Processes {
+			fmt.Fprintf(stdout, "  %s -> %s\n", pr.Name, a.Allocation[pr.Name])
 		}
 	}
 	if o.plot != "" {
