@@ -16,6 +16,7 @@ const ProgramFormat = `A program file (YAML) describes processes as segments, wi
       count: 4                # replicate the process (default 1)
       segments:
         - compute: 0.5        # seconds of dedicated CPU on the cluster's reference machine
+        - compute_ops: 2e9    # … or operations (needs the cluster's reference_rate)
         - send: {to: "P{next}", bytes: 80000, count: 1}
         - loop:
             count: 3          # known iteration count (unrolled)
@@ -27,6 +28,7 @@ const ProgramFormat = `A program file (YAML) describes processes as segments, wi
 A cluster file describes the workstations and the network:
 
   reference: fast            # where compute work is measured (default: the one with power 1)
+  reference_rate: 4e9        # its operations per second (for compute_ops)
   workstations:
     - name: fast
       power: 1               # power weight ρ = t_fastest/t_x, or give benchmark_time
@@ -84,7 +86,7 @@ func ParseProgram(file string, data []byte) (*Program, error) {
 func parseSegments(n spec.Node, i, count int) []Segment {
 	var out []Segment
 	for _, sn := range n.List() {
-		f := sn.Map("compute", "send", "recv", "loop")
+		f := sn.Map("compute", "compute_ops", "send", "recv", "loop")
 		if len(f) != 1 {
 			sn.Errorf("a segment is exactly one of compute, send, recv, loop")
 			continue
@@ -92,6 +94,9 @@ func parseSegments(n spec.Node, i, count int) []Segment {
 		s := Segment{Line: sn.Line()}
 		if c, ok := f["compute"]; ok {
 			s.Compute = c.NonNeg()
+		}
+		if c, ok := f["compute_ops"]; ok {
+			s.Ops = c.NonNeg()
 		}
 		if m, ok := f["send"]; ok {
 			g := m.Map("to", "bytes", "count")
@@ -129,8 +134,11 @@ func ParseCluster(file string, data []byte) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	top := root.Map("name", "reference", "workstations", "network")
+	top := root.Map("name", "reference", "reference_rate", "workstations", "network")
 	c := &Cluster{Name: top["name"].String(), Reference: top["reference"].String()}
+	if v, ok := top["reference_rate"]; ok {
+		c.ReferenceRate = v.Positive()
+	}
 	type bench struct {
 		i int
 		t float64

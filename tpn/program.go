@@ -10,6 +10,7 @@ import (
 // Segment is one step of a process: compute, send, recv, or a loop with a known count.
 type Segment struct {
 	Compute float64 // seconds of dedicated CPU on the reference workstation
+	Ops     float64 // or operations: Compute = Ops / Cluster.ReferenceRate
 	Send    *Message
 	Recv    *Message
 	Loop    *Loop
@@ -77,10 +78,11 @@ func (w Workstation) ExpansionFactor() (float64, error) {
 
 // Cluster is the machines and the network.
 type Cluster struct {
-	Name         string
-	Reference    string // workstation compute work is measured on (default: the first with power 1)
-	Workstations []Workstation
-	Network      Medium
+	Name          string
+	Reference     string  // workstation compute work is measured on (default: the first with power 1)
+	ReferenceRate float64 // operations per second of the reference workstation (for compute_ops)
+	Workstations  []Workstation
+	Network       Medium
 }
 
 // Build turns a program on a cluster into a timed Petri net (002 §3): each process a chain
@@ -194,9 +196,16 @@ func Build(p *Program, c *Cluster) (*Net, error) {
 					ch := channel(s.Recv.Peer, pr.Name)
 					n.AddTransition(Transition{Name: fmt.Sprintf("%s.recv#%d<-%s", pr.Name, step, s.Recv.Peer), In: []Arc{{ctl, 1}, {ch, max(1, s.Recv.Count)}}, Out: []Arc{{next, 1}}, Process: pr.Name, Kind: "recv"})
 				default:
-					d := s.Compute * ref.Power / w.Power * ef
+					work := s.Compute
+					if s.Ops > 0 {
+						if !(c.ReferenceRate > 0) {
+							errs = append(errs, fmt.Errorf("process %q, line %d: compute_ops needs the cluster's reference_rate (operations per second)", pr.Name, s.Line))
+						}
+						work = s.Ops / c.ReferenceRate
+					}
+					d := work * ref.Power / w.Power * ef
 					cp := cpu[w.Name]
-					n.AddTransition(Transition{Name: fmt.Sprintf("%s.compute#%d", pr.Name, step), Delay: ToTicks(d), In: []Arc{{ctl, 1}, {cp, 1}}, Out: []Arc{{next, 1}, {cp, 1}}, Process: pr.Name, Kind: "compute", Work: s.Compute})
+					n.AddTransition(Transition{Name: fmt.Sprintf("%s.compute#%d", pr.Name, step), Delay: ToTicks(d), In: []Arc{{ctl, 1}, {cp, 1}}, Out: []Arc{{next, 1}, {cp, 1}}, Process: pr.Name, Kind: "compute", Work: work})
 				}
 				ctl = next
 			}

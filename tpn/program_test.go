@@ -224,3 +224,26 @@ func BenchmarkFirings(b *testing.B) {
 	}
 	b.ReportMetric(float64(firings)/b.Elapsed().Seconds(), "firings/s")
 }
+
+// TestComputeOps: 2e9 operations at 4e9 op/s on the reference are 0.5 s there.
+func TestComputeOps(t *testing.T) {
+	p, err := ParseProgram("p.yaml", []byte("processes:\n  - name: A\n    segments: [{compute_ops: 2e9}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseCluster("c.yaml", []byte("reference_rate: 4e9\nworkstations: [{name: w, power: 1}]\nnetwork: {bandwidth: 1MB/s}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := Build(p, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := n.Run(Options{}); r.Time != ToTicks(0.5) {
+		t.Errorf("%g s", Seconds(r.Time))
+	}
+	c.ReferenceRate = 0
+	if _, err := Build(p, c); err == nil || !strings.Contains(err.Error(), "reference_rate") {
+		t.Errorf("missing rate: %v", err)
+	}
+}
