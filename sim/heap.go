@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/clusterperf/clusterperf/internal/pq"
+
 // event is one scheduled happening. kind: evDone (service completion of job at st), evArrive
 // (an open class's next arrival; job = class), evThink (a closed job's think time ended).
 type event struct {
@@ -17,55 +19,21 @@ const (
 	evThink
 )
 
-// eventHeap is a binary min-heap on (t, seq) holding events by value (no allocation per
-// event once grown).
-type eventHeap struct {
-	ev  []event
-	seq uint64
-}
+// Before orders events by time, then by the order they were scheduled.
+func (e *event) Before(o *event) bool { return e.t < o.t || (e.t == o.t && e.seq < o.seq) }
 
-func (h *eventHeap) less(i, j int) bool {
-	a, b := &h.ev[i], &h.ev[j]
-	return a.t < b.t || (a.t == b.t && a.seq < b.seq)
+// eventHeap stamps events with a sequence number and keeps them in a pq.Heap.
+type eventHeap struct {
+	q   pq.Heap[event, *event]
+	seq uint64
 }
 
 func (h *eventHeap) push(e event) {
 	h.seq++
 	e.seq = h.seq
-	h.ev = append(h.ev, e)
-	i := len(h.ev) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !h.less(i, p) {
-			break
-		}
-		h.ev[i], h.ev[p] = h.ev[p], h.ev[i]
-		i = p
-	}
+	h.q.Push(e)
 }
 
-func (h *eventHeap) pop() event {
-	top := h.ev[0]
-	n := len(h.ev) - 1
-	h.ev[0] = h.ev[n]
-	h.ev = h.ev[:n]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if r := l + 1; r < n && h.less(r, l) {
-			m = r
-		}
-		if !h.less(m, i) {
-			break
-		}
-		h.ev[i], h.ev[m] = h.ev[m], h.ev[i]
-		i = m
-	}
-	return top
-}
+func (h *eventHeap) pop() event { return h.q.Pop() }
 
-func (h *eventHeap) len() int { return len(h.ev) }
+func (h *eventHeap) len() int { return h.q.Len() }

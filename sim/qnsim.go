@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/clusterperf/clusterperf/internal/pq"
 	"github.com/clusterperf/clusterperf/qn"
 )
 
@@ -71,8 +72,8 @@ type station struct {
 	area      []float64 // ∫ n_c dt
 	busyArea  float64
 	ver       uint32
-	psV       float64   // PS virtual time (service attained per job)
-	psHeap    []psEntry // PS jobs by finishing virtual time
+	psV       float64                    // PS virtual time (service attained per job)
+	psHeap    pq.Heap[psEntry, *psEntry] // PS jobs by finishing virtual time
 	psLastT   float64
 	psPending bool
 }
@@ -476,7 +477,7 @@ func (r *run) arrive(si, j int) {
 		r.h.push(event{t: r.now + svc, kind: evDone, st: int32(si), job: int32(j)})
 	case st.disc == PS:
 		r.psAdvance(st)
-		heapPushPS(&st.psHeap, psEntry{v: st.psV + svc, job: int32(j)})
+		st.psHeap.Push(psEntry{v: st.psV + svc, job: int32(j)})
 		st.busy = min(st.n, st.servers)
 		r.psSchedule(si)
 	default: // FCFS with m servers
@@ -500,7 +501,7 @@ func (r *run) depart(si, j int, first []int, idx [][2]int) {
 		st.busy--
 	case st.disc == PS:
 		r.psAdvance(st)
-		heapPopPS(&st.psHeap)
+		st.psHeap.Pop()
 		st.busy = min(st.n, st.servers)
 		r.psSchedule(si)
 	default:
@@ -548,7 +549,7 @@ func (r *run) psAdvance(st *station) {
 // psRateBefore is the per-job rate before the current change: psAdvance is called after n
 // was updated, so undo that update's effect by looking at the heap size.
 func (st *station) psRateBefore() float64 {
-	n := len(st.psHeap)
+	n := st.psHeap.Len()
 	if n == 0 {
 		return 0
 	}
@@ -565,51 +566,16 @@ func (st *station) psRateBefore() float64 {
 func (r *run) psSchedule(si int) {
 	st := &r.st[si]
 	st.ver++
-	if len(st.psHeap) == 0 {
+	if st.psHeap.Len() == 0 {
 		return
 	}
-	top := st.psHeap[0]
+	top := *st.psHeap.Top()
 	rate := st.psRate()
 	r.h.push(event{t: r.now + math.Max(top.v-st.psV, 0)/rate, kind: evDone, st: int32(si), job: top.job, ver: st.ver})
 }
 
-func heapPushPS(h *[]psEntry, e psEntry) {
-	*h = append(*h, e)
-	a := *h
-	i := len(a) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if a[p].v <= a[i].v {
-			break
-		}
-		a[i], a[p] = a[p], a[i]
-		i = p
-	}
-}
-
-func heapPopPS(h *[]psEntry) {
-	a := *h
-	n := len(a) - 1
-	a[0] = a[n]
-	a = a[:n]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if rr := l + 1; rr < n && a[rr].v < a[l].v {
-			m = rr
-		}
-		if a[i].v <= a[m].v {
-			break
-		}
-		a[i], a[m] = a[m], a[i]
-		i = m
-	}
-	*h = a
-}
+// Before orders PS jobs by the virtual time at which they finish.
+func (e *psEntry) Before(o *psEntry) bool { return e.v < o.v }
 
 func (r *run) enqueue(st *station, j int32) {
 	if st.qlen == len(st.queue) {

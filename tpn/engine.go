@@ -2,6 +2,8 @@ package tpn
 
 import (
 	"fmt"
+
+	"github.com/clusterperf/clusterperf/internal/pq"
 	"sort"
 	"strings"
 )
@@ -53,51 +55,22 @@ type completion struct {
 	phase uint8 // fluid transfers: 0 startup done, 1 data done
 }
 
+// Before orders completions by time, then by the order they were scheduled.
+func (c *completion) Before(o *completion) bool { return c.t < o.t || (c.t == o.t && c.seq < o.seq) }
+
+// cheap stamps completions with a sequence number and keeps them in a pq.Heap.
 type cheap struct {
-	c   []completion
+	q   pq.Heap[completion, *completion]
 	seq uint64
 }
 
-func (h *cheap) less(i, j int) bool {
-	return h.c[i].t < h.c[j].t || (h.c[i].t == h.c[j].t && h.c[i].seq < h.c[j].seq)
-}
 func (h *cheap) push(c completion) {
 	h.seq++
 	c.seq = h.seq
-	h.c = append(h.c, c)
-	i := len(h.c) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !h.less(i, p) {
-			break
-		}
-		h.c[i], h.c[p] = h.c[p], h.c[i]
-		i = p
-	}
+	h.q.Push(c)
 }
-func (h *cheap) pop() completion {
-	top := h.c[0]
-	n := len(h.c) - 1
-	h.c[0] = h.c[n]
-	h.c = h.c[:n]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if r := l + 1; r < n && h.less(r, l) {
-			m = r
-		}
-		if !h.less(m, i) {
-			break
-		}
-		h.c[i], h.c[m] = h.c[m], h.c[i]
-		i = m
-	}
-	return top
-}
+
+func (h *cheap) pop() completion { return h.q.Pop() }
 
 // engine holds the compiled net and run state.
 type engine struct {
@@ -176,21 +149,21 @@ func (n *Net) Run(o Options) (*Result, error) {
 			res.Outcome = Completed
 			break
 		}
-		if len(e.h.c) == 0 {
+		if e.h.q.Len() == 0 {
 			res.Outcome = Deadlock
 			if !n.FinalSet {
 				res.Outcome = Completed // no final marking declared: the net ran dry
 			}
 			break
 		}
-		next := e.h.c[0].t
+		next := e.h.q.Top().t
 		if o.MaxTime > 0 && next > o.MaxTime {
 			e.now = o.MaxTime
 			res.Outcome = CutOff
 			break
 		}
 		e.now = next
-		for len(e.h.c) > 0 && e.h.c[0].t == e.now {
+		for e.h.q.Len() > 0 && e.h.q.Top().t == e.now {
 			e.complete(e.h.pop())
 		}
 		if o.MaxFirings > 0 && e.firings >= o.MaxFirings {
