@@ -1,13 +1,12 @@
 package fit
 
 import (
-	"encoding/csv"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"strconv"
-	"strings"
+
+	"github.com/clusterperf/clusterperf/internal/spec"
 )
 
 // Observation is one measured run.
@@ -28,89 +27,51 @@ type Data struct {
 // replicates and all are used; the same (p, d, run) twice with different values is a
 // conflict. Non-positive values are refused. Errors name the file and line.
 func ReadData(file string, r io.Reader) (*Data, error) {
-	cr := csv.NewReader(r)
-	cr.Comment = '#'
-	cr.FieldsPerRecord = -1
-	head, err := cr.Read()
-	if err != nil {
-		return nil, fmt.Errorf("%s:1: want a header with columns p, [d], time or speedup: %v", file, err)
-	}
-	ip, id, iv, ir := -1, -1, -1, -1
 	d := &Data{}
-	for i, h := range head {
-		switch strings.ToLower(strings.TrimSpace(h)) {
-		case "p":
-			ip = i
-		case "d":
-			id = i
-		case "run", "rep", "repetition":
-			ir = i
-		case "time", "time_s":
-			if iv >= 0 {
-				return nil, fmt.Errorf("%s:1: give time or speedup, not both", file)
-			}
-			iv, d.Target = i, "time"
-		case "speedup":
-			if iv >= 0 {
-				return nil, fmt.Errorf("%s:1: give time or speedup, not both", file)
-			}
-			iv, d.Target = i, "speedup"
-		}
-	}
-	if ip < 0 || iv < 0 {
-		return nil, fmt.Errorf("%s:1: header %q needs columns p and time (or speedup); d and run are optional", file, strings.Join(head, ","))
-	}
 	type key struct {
 		p, d int
 		run  string
 	}
 	seen := map[key]Observation{}
-	var errs []error
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
+	aliases := map[string][]string{"p": {"p"}, "d": {"d"}, "run": {"run", "rep", "repetition"}, "time": {"time", "time_s"}, "speedup": {"speedup"}}
+	check := func(has func(string) bool) error {
+		switch {
+		case has("time") && has("speedup"):
+			return errors.New("give time or speedup, not both")
+		case has("time"):
+			d.Target = "time"
+		case has("speedup"):
+			d.Target = "speedup"
+		default:
+			return errors.New("the header needs a column time (seconds) or speedup")
 		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", file, err) // csv.ParseError names the line
-		}
-		line, _ := cr.FieldPos(0)
-		get := func(i int) string {
-			if i < 0 || i >= len(rec) {
-				return ""
-			}
-			return strings.TrimSpace(rec[i])
-		}
-		p, err := strconv.Atoi(get(ip))
+		return nil
+	}
+	err := spec.ReadCSVChecked(file, r, aliases, []string{"p"}, check, func(row spec.Row) error {
+		p, err := strconv.Atoi(row.Get("p"))
 		if err != nil || p < 1 {
-			errs = append(errs, fmt.Errorf("%s:%d: p = %q must be a whole number ≥ 1", file, line, get(ip)))
-			continue
+			return row.Errorf("p = %q must be a whole number ≥ 1", row.Get("p"))
 		}
 		dd := 1
-		if id >= 0 {
-			if dd, err = strconv.Atoi(get(id)); err != nil || dd < 1 {
-				errs = append(errs, fmt.Errorf("%s:%d: d = %q must be a whole number ≥ 1", file, line, get(id)))
-				continue
+		if row.Has("d") {
+			if dd, err = strconv.Atoi(row.Get("d")); err != nil || dd < 1 {
+				return row.Errorf("d = %q must be a whole number ≥ 1", row.Get("d"))
 			}
 		}
-		v, err := strconv.ParseFloat(get(iv), 64)
+		v, err := strconv.ParseFloat(row.Get(d.Target), 64)
 		if err != nil || !(v > 0) || math.IsInf(v, 0) {
-			errs = append(errs, fmt.Errorf("%s:%d: %s = %q must be a number > 0", file, line, d.Target, get(iv)))
-			continue
+			return row.Errorf("%s = %q must be a number > 0", d.Target, row.Get(d.Target))
 		}
-		o := Observation{P: p, D: dd, Value: v, Line: line}
-		if ir >= 0 {
-			k := key{p, dd, get(ir)}
+		o := Observation{P: p, D: dd, Value: v, Line: row.Line}
+		if row.Has("run") {
+			k := key{p, dd, row.Get("run")}
 			if prev, ok := seen[k]; ok && prev.Value != v {
-				errs = append(errs, fmt.Errorf("%s:%d: p = %d, d = %d, run %q conflicts with line %d (%g vs %g)", file, line, p, dd, k.run, prev.Line, v, prev.Value))
-				continue
+				return row.Errorf("p = %d, d = %d, run %q conflicts with line %d (%g vs %g)", p, dd, k.run, prev.Line, v, prev.Value)
 			}
 			seen[k] = o
 		}
 		d.Obs = append(d.Obs, o)
-	}
-	if len(d.Obs) == 0 && len(errs) == 0 {
-		errs = append(errs, fmt.Errorf("%s: no measurements", file))
-	}
-	return d, errors.Join(errs...)
+		return nil
+	})
+	return d, err
 }

@@ -70,9 +70,9 @@ func TestReadDataErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"p,time\n0,1\n", "d.csv:2: p = \"0\""},
 		{"p,d,time\n1,0,1\n", "d = \"0\""},
-		{"q,time\n1,1\n", "needs columns p and time"},
+		{"q,time\n1,1\n", "needs a column p"},
 		{"p,time,speedup\n1,1,1\n", "not both"},
-		{"p,time\n", "no measurements"},
+		{"p,time\n", "no data rows"},
 	} {
 		if _, err := ReadData("d.csv", strings.NewReader(tc.in)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: %v want %q", tc.in, err, tc.want)

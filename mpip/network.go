@@ -1,14 +1,13 @@
 package mpip
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strconv"
-	"strings"
 
+	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/internal/units"
 )
 
@@ -65,68 +64,50 @@ func (n Network) At(p int, size float64) (lat, bw float64, note string) {
 // ReadNetwork reads a CSV table with a header naming a key column (p or size) and the
 // columns latency and bandwidth; values may carry units (5us, 200MB/s, 64KB).
 func ReadNetwork(file string, r io.Reader) (Network, error) {
-	cr := csv.NewReader(r)
-	cr.Comment = '#'
-	cr.FieldsPerRecord = -1
-	head, err := cr.Read()
-	if err != nil {
-		return Network{}, fmt.Errorf("%s:1: want a header with columns p (or size), latency, bandwidth: %v", file, err)
-	}
-	ik, il, ib := -1, -1, -1
 	n := Network{}
-	for i, h := range head {
-		switch strings.ToLower(strings.TrimSpace(h)) {
-		case "p", "procs", "ranks":
-			ik, n.By = i, "p"
-		case "size", "bytes", "message_size":
-			ik, n.By = i, "size"
-		case "latency", "lat":
-			il = i
-		case "bandwidth", "bw":
-			ib = i
+	aliases := map[string][]string{"p": {"p", "procs", "ranks"}, "size": {"size", "bytes", "message_size"}, "latency": {"latency", "lat"}, "bandwidth": {"bandwidth", "bw"}}
+	check := func(has func(string) bool) error {
+		switch {
+		case has("p") && has("size"):
+			return errors.New("key the table by p or by size, not both")
+		case has("p"):
+			n.By = "p"
+		case has("size"):
+			n.By = "size"
+		default:
+			return errors.New("the header needs a key column p (or size)")
 		}
+		return nil
 	}
-	if ik < 0 || il < 0 || ib < 0 {
-		return Network{}, fmt.Errorf("%s:1: header %q needs columns p (or size), latency and bandwidth", file, strings.Join(head, ","))
-	}
-	var errs []error
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return Network{}, fmt.Errorf("%s: %v", file, err) // csv.ParseError names the line
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) <= max(ik, il, ib) {
-			errs = append(errs, fmt.Errorf("%s:%d: too few columns", file, line))
-			continue
-		}
+	err := spec.ReadCSVChecked(file, r, aliases, []string{"latency", "bandwidth"}, check, func(row spec.Row) error {
 		var k float64
-		if n.By == "p" {
-			v, err := strconv.Atoi(strings.TrimSpace(rec[ik]))
+		switch n.By {
+		case "p":
+			v, err := strconv.Atoi(row.Get("p"))
 			if err != nil || v < 1 {
-				errs = append(errs, fmt.Errorf("%s:%d: p = %q must be a whole number ≥ 1", file, line, rec[ik]))
-				continue
+				return row.Errorf("p = %q must be a whole number ≥ 1", row.Get("p"))
 			}
 			k = float64(v)
-		} else if k, err = units.Bytes(rec[ik]); err != nil {
-			errs = append(errs, fmt.Errorf("%s:%d: size: %v", file, line, err))
-			continue
+		default:
+			v, err := units.Bytes(row.Get("size"))
+			if err != nil {
+				return row.Errorf("size: %v", err)
+			}
+			k = v
 		}
-		lat, err1 := units.Duration(rec[il])
-		bw, err2 := units.Bandwidth(rec[ib])
+		lat, err1 := units.Duration(row.Get("latency"))
+		bw, err2 := units.Bandwidth(row.Get("bandwidth"))
 		if err1 != nil || err2 != nil {
-			errs = append(errs, fmt.Errorf("%s:%d: %v", file, line, errors.Join(err1, err2)))
-			continue
+			return row.Errorf("%v", errors.Join(err1, err2))
 		}
 		n.Points = append(n.Points, NetPoint{Key: k, Latency: lat, Bandwidth: bw})
-	}
-	if len(n.Points) == 0 && len(errs) == 0 {
-		errs = append(errs, fmt.Errorf("%s: no rows", file))
+		return nil
+	})
+	if err != nil {
+		return n, err
 	}
 	sort.Slice(n.Points, func(i, j int) bool { return n.Points[i].Key < n.Points[j].Key })
+	var errs []error
 	for i := 1; i < len(n.Points); i++ {
 		if n.Points[i].Key == n.Points[i-1].Key {
 			errs = append(errs, fmt.Errorf("%s: %s = %g appears twice", file, n.By, n.Points[i].Key))

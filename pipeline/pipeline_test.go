@@ -79,10 +79,10 @@ func TestReadMeasurements(t *testing.T) {
 		t.Fatalf("%v %+v", err, ms)
 	}
 	for _, tc := range []struct{ in, want string }{
-		{"q,time\n1,2\n", "needs columns p and time"},
+		{"q,time\n1,2\n", "needs a column p"},
 		{"p,time\n0,2\n", "m.csv:2: p = \"0\""},
 		{"p,time\n1,-2\n", "m.csv:2: time = \"-2\""},
-		{"p,time\n", "no measurements"},
+		{"p,time\n", "no data rows"},
 	} {
 		if _, err := ReadMeasurements("m.csv", strings.NewReader(tc.in)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: %v, want %q", tc.in, err, tc.want)

@@ -1,0 +1,100 @@
+package spec
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Row is one data row of a CSV table: Get returns a column's trimmed text ("" when the row
+// is short or the column absent), Has tells whether the header named the column.
+type Row struct {
+	File string
+	Line int
+	rec  []string
+	cols map[string]int
+}
+
+// Get returns the trimmed value of column key.
+func (r Row) Get(key string) string {
+	i, ok := r.cols[key]
+	if !ok || i >= len(r.rec) {
+		return ""
+	}
+	return strings.TrimSpace(r.rec[i])
+}
+
+// Has reports whether the header named column key.
+func (r Row) Has(key string) bool { _, ok := r.cols[key]; return ok }
+
+// Errorf is an error located at the row.
+func (r Row) Errorf(format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", r.File, r.Line, fmt.Sprintf(format, args...))
+}
+
+// ReadCSV reads a CSV table with a header row ('#' starts a comment line). aliases maps each
+// column key to the header names accepted for it (case-insensitive); required lists the keys
+// that must be present. each is called for every data row; the errors it returns are
+// collected, so the user sees all bad rows at once. A malformed file stops the reading with
+// an error naming the line.
+func ReadCSV(file string, r io.Reader, aliases map[string][]string, required []string, each func(Row) error) error {
+	return ReadCSVChecked(file, r, aliases, required, nil, each)
+}
+
+// ReadCSVChecked is ReadCSV with a check of the header's columns (has reports whether a key's
+// column is present) before any row is read; its error is reported at line 1.
+func ReadCSVChecked(file string, r io.Reader, aliases map[string][]string, required []string, check func(has func(key string) bool) error, each func(Row) error) error {
+	cr := csv.NewReader(r)
+	cr.Comment = '#'
+	cr.FieldsPerRecord = -1
+	head, err := cr.Read()
+	if err != nil {
+		return fmt.Errorf("%s:1: want a header row naming the columns %s: %v", file, strings.Join(required, ", "), err)
+	}
+	cols := map[string]int{}
+	for i, h := range head {
+		h = strings.ToLower(strings.TrimSpace(h))
+		for key, names := range aliases {
+			for _, n := range names {
+				if h == n {
+					if _, dup := cols[key]; dup {
+						return fmt.Errorf("%s:1: two columns give %s", file, key)
+					}
+					cols[key] = i
+				}
+			}
+		}
+	}
+	for _, k := range required {
+		if _, ok := cols[k]; !ok {
+			return fmt.Errorf("%s:1: header %q needs a column %s (accepted names: %s)", file, strings.Join(head, ","), k, strings.Join(aliases[k], ", "))
+		}
+	}
+	if check != nil {
+		if err := check(func(k string) bool { _, ok := cols[k]; return ok }); err != nil {
+			return fmt.Errorf("%s:1: %v", file, err)
+		}
+	}
+	var errs []error
+	rows := 0
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %v", file, err) // csv.ParseError names the line
+		}
+		line, _ := cr.FieldPos(0)
+		rows++
+		if err := each(Row{File: file, Line: line, rec: rec, cols: cols}); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if rows == 0 {
+		errs = append(errs, fmt.Errorf("%s: no data rows", file))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,32 @@
+package spec
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestReadCSV(t *testing.T) {
+	aliases := map[string][]string{"p": {"p", "procs"}, "t": {"time"}}
+	var got []string
+	err := ReadCSV("f.csv", strings.NewReader("# comment\nProcs, Time ,x\n1,2,z\n3\n"), aliases, []string{"p"}, func(r Row) error {
+		got = append(got, r.Get("p")+"/"+r.Get("t"))
+		if r.Get("p") == "3" {
+			return r.Errorf("bad row")
+		}
+		return nil
+	})
+	if len(got) != 2 || got[0] != "1/2" || got[1] != "3/" || err == nil || !strings.Contains(err.Error(), "f.csv:4: bad row") {
+		t.Errorf("%v %v", got, err)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"q\n1\n", `needs a column p (accepted names: p, procs)`},
+		{"p,procs\n1,2\n", "two columns give p"},
+		{"p\n", "no data rows"},
+		{"p\n\"1\n", "f.csv"},
+	} {
+		err := ReadCSV("f.csv", strings.NewReader(tc.in), aliases, []string{"p"}, func(Row) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
