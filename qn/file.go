@@ -36,7 +36,26 @@ const FileFormat = `A model file is YAML (or JSON). Units are seconds and jobs p
       demand: 0.001
 
 A class missing from a per-class map has demand 0 there. Give either demand, or
-service_time (with optional visits), not both.`
+service_time (with optional visits), not both.
+
+Instead of visits, a class may be given routing probabilities; its visits then solve the
+traffic equations (as Octave's qncsvisits / qnosvisits) and its stations need service_time:
+
+  routing:
+    batch:                        # a closed class
+      reference: cpu              #   a cycle = one visit here; the think time is spent once
+                                  #   per visit (default: the first station)
+      from:                       #   from each station, probabilities of the next one (Σ = 1)
+        cpu: {disk: 0.3, array: 0.6, cpu: 0.1}
+        disk: {cpu: 1}
+        array: {cpu: 1}
+    web:                          # an open class
+      arrivals: {cpu: 1}          #   where arriving jobs enter (shares, Σ = 1)
+      from:
+        cpu: {disk: 0.5}          #   the rest (0.5) leaves the network
+        disk: {cpu: 1}
+
+clusterperf simulate moves routed jobs by these probabilities (not only by visit counts).`
 
 // ParseModel decodes a model file (see FileFormat). Every problem is reported with the file
 // name and line; the model returned has passed Validate.
@@ -45,7 +64,7 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	top := root.Map("name", "classes", "stations")
+	top := root.Map("name", "classes", "stations", "routing")
 	name := top["name"].String()
 	m := &Model{}
 	if !top["classes"].Valid() {
@@ -95,6 +114,15 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 	}
 	haveVisits := false
 	names := map[string]bool{}
+	stIdx := map[string]int{}
+	svc := make([][]float64, C) // service time per visit, for routed classes
+	demGiven := make([][]bool, C)
+	visGiven := make([][]bool, C)
+	for c := range svc {
+		svc[c] = make([]float64, len(stations))
+		demGiven[c] = make([]bool, len(stations))
+		visGiven[c] = make([]bool, len(stations))
+	}
 	for k, sn := range stations {
 		f := sn.Map("name", "type", "servers", "rates", "count", "demand", "visits", "service_time")
 		s := Station{Name: f["name"].String(), Kind: Queue, Count: 1}
@@ -105,6 +133,7 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 			sn.Errorf("station name %q used twice", s.Name)
 		}
 		names[s.Name] = true
+		stIdx[s.Name] = k
 		if t := f["type"]; t.Valid() {
 			kind, err := ParseKind(t.String())
 			if err != nil {
@@ -140,6 +169,7 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 		case dem.Valid():
 			perClass(dem, classIdx, C, func(c int, v float64) {
 				m.Demand[c][k] = v
+				demGiven[c][k] = true
 				if v > 0 {
 					visits[c][k] = 1
 				}
@@ -156,9 +186,10 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 				for c := range vv {
 					vv[c] = 0
 				}
-				perClass(vis, classIdx, C, func(c int, v float64) { vv[c] = v })
+				perClass(vis, classIdx, C, func(c int, v float64) { vv[c] = v; visGiven[c][k] = true })
 			}
 			for c := 0; c < C; c++ {
+				svc[c][k] = sv[c]
 				m.Demand[c][k] = vv[c] * sv[c]
 				visits[c][k] = vv[c]
 			}
@@ -168,6 +199,10 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 			sn.Errorf("needs demand, or service_time (with optional visits)")
 		}
 		m.Stations = append(m.Stations, s)
+	}
+	if rn := top["routing"]; rn.Valid() {
+		haveVisits = true
+		m.Routing = parseRouting(rn, m, classIdx, stIdx, stations, svc, demGiven, visGiven, visits)
 	}
 	if haveVisits {
 		m.Visits = visits
@@ -181,16 +216,142 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 	return m, name, nil
 }
 
+// parseRouting reads the routing section (class → reference/arrivals and from: station →
+// {station: probability}), solves each routed class's traffic equations into visits and sets
+// its demands to visits × service time per visit.
+func parseRouting(rn spec.Node, m *Model, classIdx, stIdx map[string]int, stations []spec.Node,
+	svc [][]float64, demGiven, visGiven [][]bool, visits [][]float64) []*Routing {
+	K := len(m.Stations)
+	out := make([]*Routing, len(m.Classes))
+	bad := false // a name did not resolve: the traffic equations would only add noise
+	station := func(n spec.Node, name string) int {
+		k, ok := stIdx[name]
+		if !ok {
+			n.Errorf("no station named %q", name)
+			bad = true
+			return -1
+		}
+		return k
+	}
+	for _, cl := range sortedKeys(rn) {
+		cname, cn := cl.key, cl.node
+		c, ok := classIdx[cname]
+		if !ok {
+			cn.Errorf("no class named %q", cname)
+			continue
+		}
+		open := m.Classes[c].Open
+		f := cn.Map("reference", "arrivals", "from")
+		r := &Routing{P: make([][]float64, K)}
+		for i := range r.P {
+			r.P[i] = make([]float64, K)
+		}
+		if !f["from"].Valid() {
+			cn.Errorf("needs from: {STATION: {STATION: probability, …}, …}")
+		}
+		for _, src := range sortedKeys(f["from"]) {
+			i := station(src.node, src.key)
+			dsts := src.node.Map()
+			for _, dst := range sortedKeysOf(dsts) {
+				j := station(dsts[dst], dst)
+				p := dsts[dst].NonNeg()
+				if i >= 0 && j >= 0 {
+					r.P[i][j] = p
+				}
+			}
+		}
+		if open {
+			if ref := f["reference"]; ref.Valid() {
+				ref.Errorf("an open class has no reference station; give arrivals")
+			}
+			r.Arrivals = make([]float64, K)
+			an := f["arrivals"]
+			if !an.Valid() {
+				cn.Errorf("an open class needs arrivals: {STATION: share, …} (Σ = 1)")
+			}
+			for _, a := range sortedKeys(an) {
+				if k := station(a.node, a.key); k >= 0 {
+					r.Arrivals[k] = a.node.NonNeg()
+				}
+			}
+		} else {
+			if a := f["arrivals"]; a.Valid() {
+				a.Errorf("a closed class has no arrivals; give reference (default: the first station)")
+			}
+			if ref := f["reference"]; ref.Valid() {
+				if k := station(ref, ref.String()); k >= 0 {
+					r.Reference = k
+				}
+			}
+		}
+		for k := 0; k < K; k++ {
+			if demGiven[c][k] {
+				stations[k].Errorf("class %q is routed (routing:), so give its service_time here, not demand", cname)
+			}
+			if visGiven[c][k] {
+				stations[k].Errorf("the visits of class %q come from its routing; remove them here", cname)
+			}
+		}
+		if bad {
+			bad = false
+			continue
+		}
+		name := func(k int) string { return fmt.Sprintf("station %q", m.Stations[k].Name) }
+		var V []float64
+		var err error
+		if open {
+			V, err = openVisits(r.P, r.Arrivals, name)
+		} else {
+			V, err = closedVisits(r.P, r.Reference, name)
+		}
+		if err != nil {
+			cn.Errorf("%v", err)
+			continue
+		}
+		for k := 0; k < K; k++ {
+			if V[k] > 0 && m.Stations[k].Count > 1 {
+				stations[k].Errorf("class %q is routed here, but routing to a station with count > 1 is not supported: list the copies as stations", cname)
+			}
+			visits[c][k] = V[k]
+			m.Demand[c][k] = V[k] * svc[c][k]
+		}
+		out[c] = r
+	}
+	return out
+}
+
+type keyed struct {
+	key  string
+	node spec.Node
+}
+
+// sortedKeys returns the fields of a mapping node in key order (nothing if n is absent).
+func sortedKeys(n spec.Node) []keyed {
+	if !n.Valid() {
+		return nil
+	}
+	fields := n.Map()
+	var out []keyed
+	for _, k := range sortedKeysOf(fields) {
+		out = append(out, keyed{k, fields[k]})
+	}
+	return out
+}
+
+func sortedKeysOf(m map[string]spec.Node) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
 // perClass reads a number (the same for every class) or a mapping class → number ≥ 0.
 func perClass(n spec.Node, classIdx map[string]int, C int, set func(c int, v float64)) {
 	if n.IsMap() {
 		fields := n.Map()
-		names := make([]string, 0, len(fields))
-		for name := range fields {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
+		for _, name := range sortedKeysOf(fields) {
 			v := fields[name]
 			c, ok := classIdx[name]
 			if !ok {

@@ -68,6 +68,8 @@ func FuzzParseModel(f *testing.F) {
 	f.Add([]byte("classes: [{name: c, population: 3}]\nstations: [{name: cpu, demand: 0.1}]\n"))
 	f.Add([]byte("{\"classes\": [{\"name\": \"x\", \"arrival_rate\": 1}], \"stations\": [{\"name\": \"s\", \"type\": \"is\", \"demand\": 2}]}"))
 	f.Add([]byte("classes: &a [1]\nstations: *a\n"))
+	f.Add([]byte("classes: [{name: b, population: 2}, {name: w, arrival_rate: 1}]\nstations: [{name: a, service_time: 0.1}, {name: d, service_time: 0.2}]\n" +
+		"routing:\n  b: {reference: d, from: {a: {d: 1}, d: {a: 0.5, d: 0.5}}}\n  w: {arrivals: {a: 1}, from: {a: {d: 0.5}, d: {a: 1}}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, name, err := ParseModel("fuzz.yaml", data)
 		if err != nil {

@@ -101,6 +101,10 @@ type Model struct {
 	Stations []Station
 	Demand   [][]float64
 	Visits   [][]float64
+	// Routing, if not nil, gives per class (nil entries: none) the routing matrix from which
+	// Visits were computed (see ClosedVisits, OpenVisits). Solvers use demands only; the
+	// simulator routes such a class by the matrix instead of by visit counts.
+	Routing []*Routing
 }
 
 // Validate reports every structural problem of the model at once.
@@ -181,6 +185,17 @@ func (m *Model) Validate() error {
 			}
 		}
 	}
+	if m.Routing != nil {
+		if len(m.Routing) != len(m.Classes) {
+			errs = append(errs, fmt.Errorf("routing has %d entries, want %d (one per class)", len(m.Routing), len(m.Classes)))
+		} else {
+			for c, r := range m.Routing {
+				if r != nil && len(r.P) != len(m.Stations) {
+					errs = append(errs, fmt.Errorf("class %q: routing matrix has %d rows, want %d", m.Classes[c].Name, len(r.P), len(m.Stations)))
+				}
+			}
+		}
+	}
 	return errors.Join(errs...)
 }
 
@@ -213,6 +228,19 @@ func (m *Model) Clone() *Model {
 	if m.Visits != nil {
 		for _, r := range m.Visits {
 			c.Visits = append(c.Visits, append([]float64(nil), r...))
+		}
+	}
+	if m.Routing != nil {
+		c.Routing = make([]*Routing, len(m.Routing))
+		for i, r := range m.Routing {
+			if r == nil {
+				continue
+			}
+			cr := &Routing{Reference: r.Reference, Arrivals: append([]float64(nil), r.Arrivals...)}
+			for _, row := range r.P {
+				cr.P = append(cr.P, append([]float64(nil), row...))
+			}
+			c.Routing[i] = cr
 		}
 	}
 	return c

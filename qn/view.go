@@ -19,11 +19,12 @@ type ClassView struct {
 
 // StationClassView is one class's share of a station.
 type StationClassView struct {
-	Class         string  `json:"class"`
-	Throughput    float64 `json:"throughput"`
-	Utilization   float64 `json:"utilization"`
-	QueueLength   float64 `json:"queue_length"`
-	ResidenceTime float64 `json:"residence_time"`
+	Class         string   `json:"class"`
+	Visits        *float64 `json:"visits,omitempty"` // per job (per cycle), when the model gives visits or routing
+	Throughput    float64  `json:"throughput"`
+	Utilization   float64  `json:"utilization"`
+	QueueLength   float64  `json:"queue_length"`
+	ResidenceTime float64  `json:"residence_time"`
 }
 
 // StationView gives one copy of a station: totals over classes, and per class when there is
@@ -32,6 +33,7 @@ type StationView struct {
 	Name          string             `json:"name"`
 	Type          string             `json:"type"`
 	Count         int                `json:"count"`
+	Visits        *float64           `json:"visits,omitempty"` // single-class models with visits or routing
 	Utilization   float64            `json:"utilization"`
 	QueueLength   float64            `json:"queue_length"`
 	ResidenceTime float64            `json:"residence_time"`
@@ -78,13 +80,19 @@ func NewView(name string, m *Model, r *Result) View {
 		if x > 0 {
 			sv.ResidenceTime = xr / x
 		}
+		if m.Visits != nil && len(m.Classes) == 1 {
+			v := m.Visits[0][k]
+			sv.Visits = &v
+		}
 		if len(m.Classes) > 1 {
 			for c, cl := range m.Classes {
 				vis := 1.0
+				var vp *float64
 				if m.Visits != nil {
 					vis = m.Visits[c][k]
+					vp = &m.Visits[c][k]
 				}
-				sv.PerClass = append(sv.PerClass, StationClassView{Class: cl.Name, Throughput: r.Throughput[c] * vis,
+				sv.PerClass = append(sv.PerClass, StationClassView{Class: cl.Name, Visits: vp, Throughput: r.Throughput[c] * vis,
 					Utilization: r.Utilization[k][c], QueueLength: r.QueueLength[k][c], ResidenceTime: r.Residence[k][c]})
 			}
 		}
@@ -106,11 +114,29 @@ func (v View) Tables() []*report.Table {
 		}
 		ct.Add(c.Name, c.Type, nl, c.Throughput, c.ResponseTime)
 	}
-	st := &report.Table{Title: "Stations (per copy)", Header: []string{"station", "type", "count", "class", "utilization", "queue length", "residence time"}}
+	visits := false // a visits column when the model gave visit counts or routing
 	for _, s := range v.Stations {
-		st.Add(s.Name, s.Type, s.Count, "all", s.Utilization, s.QueueLength, s.ResidenceTime)
+		visits = visits || s.Visits != nil || (len(s.PerClass) > 0 && s.PerClass[0].Visits != nil)
+	}
+	header := []string{"station", "type", "count", "class", "utilization", "queue length", "residence time"}
+	if visits {
+		header = append(header[:4:4], append([]string{"visits"}, header[4:]...)...)
+	}
+	st := &report.Table{Title: "Stations (per copy)", Header: header}
+	row := func(vis *float64, cells ...any) {
+		if visits {
+			var vc any = ""
+			if vis != nil {
+				vc = *vis
+			}
+			cells = append(cells[:4:4], append([]any{vc}, cells[4:]...)...)
+		}
+		st.Add(cells...)
+	}
+	for _, s := range v.Stations {
+		row(s.Visits, s.Name, s.Type, s.Count, "all", s.Utilization, s.QueueLength, s.ResidenceTime)
 		for _, pc := range s.PerClass {
-			st.Add("", "", "", pc.Class, pc.Utilization, pc.QueueLength, pc.ResidenceTime)
+			row(pc.Visits, "", "", "", pc.Class, pc.Utilization, pc.QueueLength, pc.ResidenceTime)
 		}
 	}
 	return []*report.Table{ct, st}

@@ -7,7 +7,8 @@ import (
 )
 
 // WriteModel writes m in the file format ParseModel reads (demands per class, full
-// precision), so that a parsed, written and re-parsed model is unchanged.
+// precision), so that a parsed, written and re-parsed model is unchanged. Visit counts and
+// routing are not written: the demands, which fix every analytic solution, are.
 func WriteModel(w io.Writer, name string, m *Model) error {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	q := strconv.Quote

@@ -30,7 +30,8 @@ type Config struct {
 	// Routing gives, per class name, the probability R[i][j] of going from node i to node j:
 	// node 0 is the reference (a closed class's terminals, an open class's outside), nodes
 	// 1…K the model's stations in order, nodes K+1… the fork/join nodes of ForkJoins. Every
-	// row used must sum to 1. A class without a matrix is routed by its visit counts.
+	// row used must sum to 1. A class without a matrix here is routed by the model's Routing
+	// (qn.Routing.NodeMatrix) if it has one, otherwise by its visit counts.
 	Routing map[string][][]float64
 	// ForkJoins are fork/join nodes: a job routed to one splits into one task per branch
 	// station; it continues (by its routing row) when all of them have been served.
@@ -183,7 +184,16 @@ func New(m *qn.Model, cfg Config) (*Simulator, error) {
 	}
 	s.routing = make([][][]float64, C)
 	s.cumRout = make([][][]float64, C)
+	routes := map[string][][]float64{}
+	for c, r := range m.Routing { // routing read from the model file
+		if r != nil {
+			routes[m.Classes[c].Name] = r.NodeMatrix(m.Classes[c].Open, len(cfg.ForkJoins))
+		}
+	}
 	for name, R := range cfg.Routing {
+		routes[name] = R
+	}
+	for name, R := range routes {
 		c := -1
 		for i, cl := range m.Classes {
 			if cl.Name == name {

@@ -76,3 +76,67 @@ func TestForkJoin(t *testing.T) {
 		t.Errorf("fork/join cycle %.4g ± %.3g, E[max] = %.4g", e.Mean, e.Half, want)
 	}
 }
+
+// TestRoutingFromModelFile: a model file's routing section (qn.Routing) drives the simulator
+// when Config.Routing is empty. A closed class counted per visit to its reference station d1
+// (not the first station: the think time is spent once per d1 visit) and an open class that
+// enters at two stations; the analytic answer is the mixed solver on the visits the traffic
+// equations give (qn.ClosedVisits, qn.OpenVisits, checked against Octave in qn).
+func TestRoutingFromModelFile(t *testing.T) {
+	src := `classes:
+  - {name: b, population: 5, think_time: 0.5}
+  - {name: w, arrival_rate: 1.5}
+stations:
+  - {name: cpu, service_time: 0.03}
+  - {name: d1, service_time: {b: 0.08, w: 0.05}}
+  - {name: d2, service_time: 0.06}
+routing:
+  b:
+    reference: d1
+    from:
+      cpu: {cpu: 0.2, d1: 0.3, d2: 0.5}
+      d1: {cpu: 1}
+      d2: {cpu: 1}
+  w:
+    arrivals: {cpu: 0.7, d2: 0.3}
+    from:
+      cpu: {d1: 0.3, d2: 0.3}
+      d1: {cpu: 1}
+      d2: {cpu: 0.5}
+`
+	m, _, err := qn.ParseModel("routed.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, err := qn.Mixed(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// PS everywhere: d1 serves the classes at different rates, which is product form
+	// (BCMP) under processor sharing but not under FCFS
+	ps := map[string]Discipline{"cpu": PS, "d1": PS, "d2": PS}
+	s, err := New(m, Config{Events: 200000, Discipline: ps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Replicate(Options{Seed: 11, Reps: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what string
+		e    Estimate
+		v    float64
+	}{
+		{"X b", res.Throughput[0], exact.Throughput[0]}, {"R b", res.ResponseTime[0], exact.ResponseTime[0]},
+		{"X w", res.Throughput[1], exact.Throughput[1]}, {"R w", res.ResponseTime[1], exact.ResponseTime[1]},
+		{"U cpu", res.Utilization[0], exact.Utilization[0][0] + exact.Utilization[0][1]},
+		{"U d1", res.Utilization[1], exact.Utilization[1][0] + exact.Utilization[1][1]},
+	} {
+		if !c.e.Contains(c.v) && math.Abs(c.e.Mean-c.v) > 0.015*c.v {
+			t.Errorf("%s: simulated %.5g ± %.3g, exact %.5g", c.what, c.e.Mean, c.e.Half, c.v)
+		} else {
+			t.Logf("%s: simulated %.5g ± %.3g, exact %.5g", c.what, c.e.Mean, c.e.Half, c.v)
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package examples
+
+import (
+	"math"
+	"testing"
+
+	"github.com/clusterperf/clusterperf/qn"
+)
+
+// TestCentralServerRouting: the routing example's visits are the traffic equations' solution,
+// worked by hand from the file's probabilities — interactive, per pass through the network:
+// V_cpu = 1/0.10 = 10, V_fast = 0.55·10 = 5.5, V_slow = 0.35·10 = 3.5, V_net = 1; batch, per
+// arrival: V_cpu = 1 + 0.75·V_cpu ⇒ 4, each disk 0.5·4 = 2 — and the mixed solution obeys
+// the utilisation law U = X·V·S and Little's law Q = X·R at every station.
+func TestCentralServerRouting(t *testing.T) {
+	data, err := FS.ReadFile("qn/central-server.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := qn.ParseModel("qn/central-server.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]float64{{10, 5.5, 3.5, 1}, {4, 2, 2, 0}}
+	S := [][]float64{{0.005, 0.012, 0.03, 0.05}, {0.01, 0.012, 0.03, 0.05}}
+	for c := range want {
+		for k := range want[c] {
+			if math.Abs(m.Visits[c][k]-want[c][k]) > 1e-12 {
+				t.Errorf("V[%d][%d] = %v, want %v", c, k, m.Visits[c][k], want[c][k])
+			}
+		}
+	}
+	r, err := qn.Mixed(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Throughput[1] != 0.5 {
+		t.Errorf("open throughput %v, want the arrival rate 0.5", r.Throughput[1])
+	}
+	for c := range want {
+		for k := range want[c] {
+			u := r.Throughput[c] * want[c][k] * S[c][k]
+			if math.Abs(r.Utilization[k][c]-u) > 1e-12 {
+				t.Errorf("U[%d][%d] = %v, X·V·S = %v", k, c, r.Utilization[k][c], u)
+			}
+			if q := r.Throughput[c] * r.Residence[k][c]; math.Abs(r.QueueLength[k][c]-q) > 1e-9 {
+				t.Errorf("Q[%d][%d] = %v, X·R = %v", k, c, r.QueueLength[k][c], q)
+			}
+		}
+	}
+}
