@@ -122,12 +122,4 @@ for i = 1:4
   cases{end+1} = c;
 end
 
-fid = fopen("refs.json", "w");
-fprintf(fid, "[\n");
-for i = 1:numel(cases)
-  fprintf(fid, "%s", jsonencode(cases{i}));
-  if i < numel(cases), fprintf(fid, ",\n"); end
-end
-fprintf(fid, "\n]\n");
-fclose(fid);
-printf("wrote %d cases to refs.json (queueing %s)\n", numel(cases), pkg("describe", "queueing"){1}.version);
+write_cases("refs.json", cases);

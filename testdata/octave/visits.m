@@ -55,12 +55,4 @@ for i = 1:6
   cases{end+1} = c;
 end
 
-fid = fopen("visits.json", "w");
-fprintf(fid, "[\n");
-for i = 1:numel(cases)
-  fprintf(fid, "%s", jsonencode(cases{i}));
-  if i < numel(cases), fprintf(fid, ",\n"); end
-end
-fprintf(fid, "\n]\n");
-fclose(fid);
-printf("wrote %d cases to visits.json (queueing %s)\n", numel(cases), pkg("describe", "queueing"){1}.version);
+write_cases("visits.json", cases);
