@@ -235,6 +235,7 @@ func parseRouting(rn spec.Node, m *Model, classIdx, stIdx map[string]int, statio
 	}
 	for _, cl := range sortedKeys(rn) {
 		cname, cn := cl.key, cl.node
+		bad = false
 		c, ok := classIdx[cname]
 		if !ok {
 			cn.Errorf("no class named %q", cname)
@@ -248,9 +249,15 @@ func parseRouting(rn spec.Node, m *Model, classIdx, stIdx map[string]int, statio
 		}
 		if !f["from"].Valid() {
 			cn.Errorf("needs from: {STATION: {STATION: probability, …}, …}")
+			bad = true
 		}
 		for _, src := range sortedKeys(f["from"]) {
 			i := station(src.node, src.key)
+			if !src.node.IsMap() {
+				src.node.Errorf("must be a mapping {STATION: probability, …}")
+				bad = true
+				continue
+			}
 			dsts := src.node.Map()
 			for _, dst := range sortedKeysOf(dsts) {
 				j := station(dsts[dst], dst)
@@ -268,6 +275,7 @@ func parseRouting(rn spec.Node, m *Model, classIdx, stIdx map[string]int, statio
 			an := f["arrivals"]
 			if !an.Valid() {
 				cn.Errorf("an open class needs arrivals: {STATION: share, …} (Σ = 1)")
+				bad = true
 			}
 			for _, a := range sortedKeys(an) {
 				if k := station(a.node, a.key); k >= 0 {
@@ -293,7 +301,6 @@ func parseRouting(rn spec.Node, m *Model, classIdx, stIdx map[string]int, statio
 			}
 		}
 		if bad {
-			bad = false
 			continue
 		}
 		name := func(k int) string { return fmt.Sprintf("station %q", m.Stations[k].Name) }

@@ -222,6 +222,7 @@ func TestRoutingFileErrors(t *testing.T) {
 		{"no from", "routing:\n  b: {reference: cpu}\n", "needs from"},
 		{"trap named", "routing:\n  b:\n    from: {cpu: {disk: 1}, disk: {disk: 1}}\n", `station "disk" is reachable from the reference station "cpu" but jobs never return`},
 		{"row sum", "routing:\n  b:\n    from: {cpu: {disk: 0.5}, disk: {cpu: 1}}\n", `routing from station "cpu" sums to 0.5`},
+		{"row not a map", "routing:\n  b:\n    from: {cpu: 1, disk: {cpu: 1}}\n", "m.yaml:9: routing.b.from.cpu: must be a mapping {STATION: probability, …}"},
 		{"bad field", "routing:\n  b:\n    via: 3\n    from: {cpu: {disk: 1}, disk: {cpu: 1}}\n", "unknown field"},
 	} {
 		_, _, err := ParseModel("m.yaml", []byte(head+tc.body))
@@ -232,6 +233,12 @@ func TestRoutingFileErrors(t *testing.T) {
 	_, _, err := ParseModel("m.yaml", []byte(head+"routing:\n  b:\n    from: {cpu: {dsk: 1}}\n"))
 	if n := strings.Count(err.Error(), "\n"); n != 0 {
 		t.Errorf("an unknown station should give one error, not %d:\n%v", n+1, err)
+	}
+	for _, body := range []string{"routing:\n  b: {reference: cpu}\n", "routing:\n  w: {from: {cpu: {disk: 0.5}}}\n", "routing:\n  b: {from: {cpu: 1}}\n"} {
+		_, _, err := ParseModel("m.yaml", []byte(head+body))
+		if n := strings.Count(err.Error(), "\n"); n != 0 {
+			t.Errorf("%q should give one error, not %d:\n%v", body, n+1, err)
+		}
 	}
 	// demand and visits conflict with routing, at the station's line
 	bad := "classes:\n  - {name: b, population: 3}\nstations:\n  - {name: cpu, demand: 0.1}\n  - {name: disk, service_time: 0.2, visits: 2}\nrouting:\n  b: {from: {cpu: {disk: 1}, disk: {cpu: 1}}}\n"
