@@ -55,7 +55,8 @@ traffic equations (as Octave's qncsvisits / qnosvisits) and its stations need se
         cpu: {disk: 0.5}          #   the rest (0.5) leaves the network
         disk: {cpu: 1}
 
-clusterperf simulate moves routed jobs by these probabilities (not only by visit counts).`
+A job routed to a station with count > 1 goes to one of its copies at random (each copy
+gets 1/count of the visits). clusterperf simulate moves routed jobs by these probabilities.`
 
 // ParseModel decodes a model file (see FileFormat). Every problem is reported with the file
 // name and line; the model returned has passed Validate.
@@ -316,11 +317,11 @@ func parseRouting(rn spec.Node, m *Model, classIdx, stIdx map[string]int, statio
 			continue
 		}
 		for k := 0; k < K; k++ {
-			if V[k] > 0 && m.Stations[k].Count > 1 {
-				stations[k].Errorf("class %q is routed here, but routing to a station with count > 1 is not supported: list the copies as stations", cname)
-			}
-			visits[c][k] = V[k]
-			m.Demand[c][k] = V[k] * svc[c][k]
+			// a group of identical copies: a job routed to it goes to one copy at random, so
+			// each copy gets 1/count of the group's visits (Visits and Demand are per copy)
+			v := V[k] / float64(m.Stations[k].Copies())
+			visits[c][k] = v
+			m.Demand[c][k] = v * svc[c][k]
 		}
 		out[c] = r
 	}

@@ -10,7 +10,8 @@ import (
 
 // Routing is how the jobs of one class move between stations, the alternative to giving
 // visit counts directly. P[i][j] is the probability that a job leaving station i goes next
-// to station j (i, j = 0…K−1 in the model's station order).
+// to station j (i, j = 0…K−1 in the model's station order; a station with Count > 1 is one
+// node, and a job routed to it goes to one of its copies at random).
 //
 // Closed class: every row that jobs reach sums to 1, and a cycle is counted from one visit to
 // station Reference to the next — the think time (if any) is spent once per visit to

@@ -322,3 +322,48 @@ func BenchmarkClosedVisits(b *testing.B) {
 		}
 	}
 }
+
+// TestRoutingToGroup: routing to a group of 4 identical disks (count: 4) is the same network
+// as routing to 4 listed disks with a quarter of the probability each: per-copy visits
+// 0.8·V_cpu/4 and identical exact MVA results.
+func TestRoutingToGroup(t *testing.T) {
+	group := `classes: [{name: u, population: 12, think_time: 2}]
+stations:
+  - {name: cpu, service_time: 0.01}
+  - {name: disk, count: 4, service_time: 0.04}
+routing:
+  u: {from: {cpu: {disk: 0.8, cpu: 0.2}, disk: {cpu: 1}}}
+`
+	listed := `classes: [{name: u, population: 12, think_time: 2}]
+stations:
+  - {name: cpu, service_time: 0.01}
+  - {name: d1, service_time: 0.04}
+  - {name: d2, service_time: 0.04}
+  - {name: d3, service_time: 0.04}
+  - {name: d4, service_time: 0.04}
+routing:
+  u: {from: {cpu: {d1: 0.2, d2: 0.2, d3: 0.2, d4: 0.2, cpu: 0.2}, d1: {cpu: 1}, d2: {cpu: 1}, d3: {cpu: 1}, d4: {cpu: 1}}}
+`
+	mg, _, err := ParseModel("group.yaml", []byte(group))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ml, _, err := ParseModel("listed.yaml", []byte(listed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := mg.Visits[0][1]; math.Abs(v-0.2) > 1e-15 {
+		t.Errorf("per-copy visits %v, want 0.8·1/4 = 0.2", v)
+	}
+	rg, err := MVASingle(mg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rl, err := MVASingle(ml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if relErr(rg.Throughput[0], rl.Throughput[0]) > 1e-12 || relErr(rg.QueueLength[1][0], rl.QueueLength[1][0]) > 1e-12 {
+		t.Errorf("group X %v Q %v, listed X %v Q %v", rg.Throughput[0], rg.QueueLength[1][0], rl.Throughput[0], rl.QueueLength[1][0])
+	}
+}

@@ -121,3 +121,35 @@ routing:
 	checkAgrees(t, "U cpu", res.Utilization[0], exact.Utilization[0][0]+exact.Utilization[0][1], 0.015)
 	checkAgrees(t, "U d1", res.Utilization[1], exact.Utilization[1][0]+exact.Utilization[1][1], 0.015)
 }
+
+// TestRoutingToGroup: jobs routed to a group of 4 identical disks pick a copy at random; the
+// simulation agrees with exact MVA on per-copy visits (qn TestRoutingToGroup shows the
+// analytic model equals the one with 4 listed disks).
+func TestRoutingToGroup(t *testing.T) {
+	src := `classes: [{name: u, population: 12, think_time: 2}]
+stations:
+  - {name: cpu, service_time: 0.01}
+  - {name: disk, count: 4, service_time: 0.04}
+routing:
+  u: {from: {cpu: {disk: 0.8, cpu: 0.2}, disk: {cpu: 1}}}
+`
+	m, _, err := qn.ParseModel("group.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, err := qn.MVASingle(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(m, Config{Events: 200000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Replicate(Options{Seed: 3, Reps: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAgrees(t, "X", res.Throughput[0], exact.Throughput[0], 0.01)
+	checkAgrees(t, "R", res.ResponseTime[0], exact.ResponseTime[0], 0.01)
+	checkAgrees(t, "U disk copy", res.Utilization[1], exact.Utilization[1][0], 0.01)
+}
