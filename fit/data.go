@@ -1,7 +1,6 @@
 package fit
 
 import (
-	"errors"
 	"io"
 	"math"
 	"strconv"
@@ -34,19 +33,7 @@ func ReadData(file string, r io.Reader) (*Data, error) {
 	}
 	seen := map[key]Observation{}
 	aliases := map[string][]string{"p": {"p"}, "d": {"d"}, "run": {"run", "rep", "repetition"}, "time": {"time", "time_s"}, "speedup": {"speedup"}}
-	check := func(has func(string) bool) error {
-		switch {
-		case has("time") && has("speedup"):
-			return errors.New("give time or speedup, not both")
-		case has("time"):
-			d.Target = "time"
-		case has("speedup"):
-			d.Target = "speedup"
-		default:
-			return errors.New("the header needs a column time (seconds) or speedup")
-		}
-		return nil
-	}
+	check := spec.OneOf("time", "speedup", "time (seconds) or speedup", &d.Target)
 	err := spec.ReadCSVChecked(file, r, aliases, []string{"p"}, check, func(row spec.Row) error {
 		p, err := strconv.Atoi(row.Get("p"))
 		if err != nil || p < 1 {

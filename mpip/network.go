@@ -66,19 +66,7 @@ func (n Network) At(p int, size float64) (lat, bw float64, note string) {
 func ReadNetwork(file string, r io.Reader) (Network, error) {
 	n := Network{}
 	aliases := map[string][]string{"p": {"p", "procs", "ranks"}, "size": {"size", "bytes", "message_size"}, "latency": {"latency", "lat"}, "bandwidth": {"bandwidth", "bw"}}
-	check := func(has func(string) bool) error {
-		switch {
-		case has("p") && has("size"):
-			return errors.New("key the table by p or by size, not both")
-		case has("p"):
-			n.By = "p"
-		case has("size"):
-			n.By = "size"
-		default:
-			return errors.New("the header needs a key column p (or size)")
-		}
-		return nil
-	}
+	check := spec.OneOf("p", "size", "p (processes) or size (message bytes)", &n.By)
 	err := spec.ReadCSVChecked(file, r, aliases, []string{"latency", "bandwidth"}, check, func(row spec.Row) error {
 		var k float64
 		switch n.By {

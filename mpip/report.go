@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/clusterperf/clusterperf/internal/spec"
 )
 
 // OpStats aggregates one MPI operation over its callsites.
@@ -44,19 +46,9 @@ type Report struct {
 	Callsites  bool     // the Callsite statistics sections were present (not -d)
 }
 
-// ParseError locates a problem in a report.
-type ParseError struct {
-	File string
-	Line int
-	Msg  string
-}
-
-func (e *ParseError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
+// ParseError locates a problem in a report: file, line (0 if none) and message. It is the
+// error type of every clusterperf input reader.
+type ParseError = spec.Error
 
 var (
 	headerRe = regexp.MustCompile(`^@ (\S.*?)\s*: ?(.*)$`)

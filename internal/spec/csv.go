@@ -98,3 +98,22 @@ func ReadCSVChecked(file string, r io.Reader, aliases map[string][]string, requi
 	}
 	return errors.Join(errs...)
 }
+
+// OneOf returns a header check (for ReadCSVChecked) for a table that needs exactly one of two
+// alternative columns a and b — described for the user by what, e.g. "time (seconds)" — and
+// stores the key of the one present in *chosen.
+func OneOf(a, b, what string, chosen *string) func(has func(key string) bool) error {
+	return func(has func(key string) bool) error {
+		switch {
+		case has(a) && has(b):
+			return fmt.Errorf("give a column %s or %s, not both", a, b)
+		case has(a):
+			*chosen = a
+		case has(b):
+			*chosen = b
+		default:
+			return fmt.Errorf("the header needs a column %s", what)
+		}
+		return nil
+	}
+}

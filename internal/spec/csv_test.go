@@ -30,3 +30,24 @@ func TestReadCSV(t *testing.T) {
 		}
 	}
 }
+
+// TestOneOf: a table needs exactly one of two alternative columns, reported at line 1.
+func TestOneOf(t *testing.T) {
+	aliases := map[string][]string{"p": {"p"}, "time": {"time"}, "speedup": {"speedup", "s"}}
+	for _, tc := range []struct{ csv, chosen, err string }{
+		{"p,time\n1,2\n", "time", ""},
+		{"p,S\n1,2\n", "speedup", ""},
+		{"p,time,speedup\n1,2,3\n", "", "t.csv:1: give a column time or speedup, not both"},
+		{"p\n1\n", "", "t.csv:1: the header needs a column time (seconds) or speedup"},
+	} {
+		var chosen string
+		err := ReadCSVChecked("t.csv", strings.NewReader(tc.csv), aliases, []string{"p"},
+			OneOf("time", "speedup", "time (seconds) or speedup", &chosen), func(Row) error { return nil })
+		if tc.err == "" && (err != nil || chosen != tc.chosen) {
+			t.Errorf("%q: chose %q, err %v; want %q", tc.csv, chosen, err, tc.chosen)
+		}
+		if tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("%q: error %v, want %q", tc.csv, err, tc.err)
+		}
+	}
+}
