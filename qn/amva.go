@@ -32,7 +32,7 @@ type amva struct {
 }
 
 func newAMVA(m *Model) (*amva, error) {
-	if err := m.Validate(); err != nil {
+	if err := m.solvable(); err != nil {
 		return nil, err
 	}
 	if err := m.checkClosedDemand(); err != nil {

@@ -27,7 +27,7 @@ type Bounds struct {
 // too, which is not a valid bound; without delay centres the two agree. BJB assumes single-server queues: with multi-server or
 // load-dependent stations only the ABA fields are set and the BJB fields are NaN.
 func BoundsAt(m *Model, N int) (Bounds, error) {
-	if err := m.Validate(); err != nil {
+	if err := m.solvable(); err != nil {
 		return Bounds{}, err
 	}
 	if len(m.Classes) != 1 || m.Classes[0].Open {

@@ -56,7 +56,18 @@ traffic equations (as Octave's qncsvisits / qnosvisits) and its stations need se
         disk: {cpu: 1}
 
 A job routed to a station with count > 1 goes to one of its copies at random (each copy
-gets 1/count of the visits). clusterperf simulate moves routed jobs by these probabilities.`
+gets 1/count of the visits). clusterperf simulate moves routed jobs by these probabilities.
+
+Fork/join nodes (simulation only: solve refuses them) split a job into one task per branch
+station; the job moves on by the node's routing row when every task has been served:
+
+  fork_joins:
+    - {name: split, branches: [disk, array]}   # branch stations have no routing row
+  routing:
+    batch:
+      from:
+        cpu: {split: 0.4, cpu: 0.6}
+        split: {cpu: 1}           # after the join`
 
 // ParseModel decodes a model file (see FileFormat). Every problem is reported with the file
 // name and line; the model returned has passed Validate.
@@ -65,7 +76,7 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	top := root.Map("name", "classes", "stations", "routing")
+	top := root.Map("name", "classes", "stations", "fork_joins", "routing")
 	name := top["name"].String()
 	m := &Model{}
 	if !top["classes"].Valid() {
@@ -201,9 +212,16 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 		}
 		m.Stations = append(m.Stations, s)
 	}
+	nodeIdx := stIdx // stations, then fork/join nodes, by name
+	if fn := top["fork_joins"]; fn.Valid() {
+		nodeIdx = parseForkJoins(fn, m, stIdx)
+		if !top["routing"].Valid() {
+			fn.Errorf("fork/join nodes need a routing section that sends jobs to them")
+		}
+	}
 	if rn := top["routing"]; rn.Valid() {
 		haveVisits = true
-		m.Routing = parseRouting(rn, m, classIdx, stIdx, stations, svc, demGiven, visGiven, visits)
+		m.Routing = parseRouting(rn, m, classIdx, nodeIdx, stations, svc, demGiven, visGiven, visits)
 	}
 	if haveVisits {
 		m.Visits = visits
@@ -217,18 +235,63 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 	return m, name, nil
 }
 
+// parseForkJoins reads the fork_joins list into m.ForkJoins and returns the node index:
+// stations 0…K−1, then the fork/join nodes.
+func parseForkJoins(fn spec.Node, m *Model, stIdx map[string]int) map[string]int {
+	K := len(m.Stations)
+	nodes := make(map[string]int, K)
+	for name, k := range stIdx {
+		nodes[name] = k
+	}
+	inBranch := map[int]string{}
+	for i, n := range fn.List() {
+		f := n.Map("name", "branches")
+		fj := ForkJoin{Name: f["name"].String()}
+		if fj.Name == "" {
+			fj.Name = fmt.Sprintf("forkjoin%d", i+1)
+		}
+		if _, dup := nodes[fj.Name]; dup {
+			f["name"].Errorf("name %q is already a station or fork/join node", fj.Name)
+		}
+		nodes[fj.Name] = K + len(m.ForkJoins)
+		if !f["branches"].Valid() {
+			n.Errorf("needs branches: [STATION, …]")
+		}
+		for _, b := range f["branches"].List() {
+			name := b.String()
+			k, ok := stIdx[name]
+			switch {
+			case !ok:
+				b.Errorf("no station named %q", name)
+			case inBranch[k] != "":
+				b.Errorf("station %q is already a branch of fork/join %q", name, inBranch[k])
+			default:
+				inBranch[k] = fj.Name
+				fj.Branches = append(fj.Branches, k)
+			}
+		}
+		m.ForkJoins = append(m.ForkJoins, fj)
+	}
+	return nodes
+}
+
 // parseRouting reads the routing section (class → reference/arrivals and from: station →
 // {station: probability}), solves each routed class's traffic equations into visits and sets
 // its demands to visits × service time per visit.
-func parseRouting(rn spec.Node, m *Model, classIdx, stIdx map[string]int, stations []spec.Node,
+func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, stations []spec.Node,
 	svc [][]float64, demGiven, visGiven [][]bool, visits [][]float64) []*Routing {
 	K := len(m.Stations)
+	n := K + len(m.ForkJoins)
+	var branches [][]int
+	for _, fj := range m.ForkJoins {
+		branches = append(branches, fj.Branches)
+	}
 	out := make([]*Routing, len(m.Classes))
 	bad := false // a name did not resolve: the traffic equations would only add noise
-	station := func(n spec.Node, name string) int {
-		k, ok := stIdx[name]
+	station := func(nd spec.Node, name string) int {
+		k, ok := nodeIdx[name]
 		if !ok {
-			n.Errorf("no station named %q", name)
+			nd.Errorf("no station or fork/join node named %q", name)
 			bad = true
 			return -1
 		}
@@ -244,9 +307,9 @@ func parseRouting(rn spec.Node, m *Model, classIdx, stIdx map[string]int, statio
 		}
 		open := m.Classes[c].Open
 		f := cn.Map("reference", "arrivals", "from")
-		r := &Routing{P: make([][]float64, K)}
+		r := &Routing{P: make([][]float64, n), Branches: branches}
 		for i := range r.P {
-			r.P[i] = make([]float64, K)
+			r.P[i] = make([]float64, n)
 		}
 		if !f["from"].Valid() {
 			cn.Errorf("needs from: {STATION: {STATION: probability, …}, …}")
@@ -272,7 +335,7 @@ func parseRouting(rn spec.Node, m *Model, classIdx, stIdx map[string]int, statio
 			if ref := f["reference"]; ref.Valid() {
 				ref.Errorf("an open class has no reference station; give arrivals")
 			}
-			r.Arrivals = make([]float64, K)
+			r.Arrivals = make([]float64, n)
 			an := f["arrivals"]
 			if !an.Valid() {
 				cn.Errorf("an open class needs arrivals: {STATION: share, …} (Σ = 1)")
@@ -304,13 +367,18 @@ func parseRouting(rn spec.Node, m *Model, classIdx, stIdx map[string]int, statio
 		if bad {
 			continue
 		}
-		name := func(k int) string { return fmt.Sprintf("station %q", m.Stations[k].Name) }
+		g := r.graph(func(k int) string {
+			if k >= K {
+				return fmt.Sprintf("fork/join %q", m.ForkJoins[k-K].Name)
+			}
+			return fmt.Sprintf("station %q", m.Stations[k].Name)
+		})
 		var V []float64
 		var err error
 		if open {
-			V, err = openVisits(r.P, r.Arrivals, name)
+			V, err = g.openVisits(r.Arrivals)
 		} else {
-			V, err = closedVisits(r.P, r.Reference, name)
+			V, err = g.closedVisits(r.Reference)
 		}
 		if err != nil {
 			cn.Errorf("%v", err)

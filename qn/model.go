@@ -101,10 +101,22 @@ type Model struct {
 	Stations []Station
 	Demand   [][]float64
 	Visits   [][]float64
+	// ForkJoins are fork/join nodes that routed classes can be sent to (see Routing). No
+	// analytic solver models fork/join synchronisation: the solvers reject such models with
+	// ErrUnsupported and the simulator runs them.
+	ForkJoins []ForkJoin
 	// Routing, if not nil, gives per class (nil entries: none) the routing matrix from which
 	// Visits were computed (see ClosedVisits, OpenVisits). Solvers use demands only; the
 	// simulator routes such a class by the matrix instead of by visit counts.
 	Routing []*Routing
+}
+
+// ForkJoin is a fork/join node: a job routed to it splits into one task per branch station
+// (indices into Stations); each task is served once there, and the job moves on by its
+// routing from the fork/join node when every task is done.
+type ForkJoin struct {
+	Name     string
+	Branches []int
 }
 
 // Validate reports every structural problem of the model at once.
@@ -185,13 +197,23 @@ func (m *Model) Validate() error {
 			}
 		}
 	}
+	for _, fj := range m.ForkJoins {
+		if len(fj.Branches) == 0 {
+			errs = append(errs, fmt.Errorf("fork/join %q has no branches", fj.Name))
+		}
+		for _, b := range fj.Branches {
+			if b < 0 || b >= len(m.Stations) {
+				errs = append(errs, fmt.Errorf("fork/join %q: branch %d is not a station", fj.Name, b))
+			}
+		}
+	}
 	if m.Routing != nil {
 		if len(m.Routing) != len(m.Classes) {
 			errs = append(errs, fmt.Errorf("routing has %d entries, want %d (one per class)", len(m.Routing), len(m.Classes)))
 		} else {
 			for c, r := range m.Routing {
-				if r != nil && len(r.P) != len(m.Stations) {
-					errs = append(errs, fmt.Errorf("class %q: routing matrix has %d rows, want %d", m.Classes[c].Name, len(r.P), len(m.Stations)))
+				if n := len(m.Stations) + len(m.ForkJoins); r != nil && len(r.P) != n {
+					errs = append(errs, fmt.Errorf("class %q: routing matrix has %d rows, want %d (stations and fork/join nodes)", m.Classes[c].Name, len(r.P), n))
 				}
 			}
 		}
@@ -240,10 +262,27 @@ func (m *Model) Clone() *Model {
 			for _, row := range r.P {
 				cr.P = append(cr.P, append([]float64(nil), row...))
 			}
+			for _, br := range r.Branches {
+				cr.Branches = append(cr.Branches, append([]int(nil), br...))
+			}
 			c.Routing[i] = cr
 		}
 	}
+	for _, fj := range m.ForkJoins {
+		c.ForkJoins = append(c.ForkJoins, ForkJoin{Name: fj.Name, Branches: append([]int(nil), fj.Branches...)})
+	}
 	return c
+}
+
+// solvable is Validate plus what no analytic solver handles (fork/join nodes).
+func (m *Model) solvable() error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	if len(m.ForkJoins) > 0 {
+		return unsupported("fork/join node %q: no analytic solver models fork/join synchronisation; simulate the model (clusterperf simulate)", m.ForkJoins[0].Name)
+	}
+	return nil
 }
 
 // checkClosedDemand reports a closed class whose jobs would cycle in zero time (no demand

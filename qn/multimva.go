@@ -63,7 +63,7 @@ type multi struct {
 }
 
 func newMulti(m *Model) (*multi, error) {
-	if err := m.Validate(); err != nil {
+	if err := m.solvable(); err != nil {
 		return nil, err
 	}
 	if err := m.checkClosedDemand(); err != nil {

@@ -29,7 +29,7 @@ import (
 // Cost: O(N·K) for queue and delay stations; O(N·m) per multi-server and O(N²) per
 // load-dependent station. The model must have exactly one class, closed.
 func MVASingle(m *Model) (*Result, error) {
-	if err := m.Validate(); err != nil {
+	if err := m.solvable(); err != nil {
 		return nil, err
 	}
 	if err := m.checkClosedDemand(); err != nil {
@@ -56,7 +56,7 @@ func MVASingle(m *Model) (*Result, error) {
 // MVASingleTrajectory returns X(n) and R(n) for n = 0..N of a single-class closed model
 // (exact MVA computes every population on its way to N, so a population sweep is free).
 func MVASingleTrajectory(m *Model) (x, r []float64, err error) {
-	if err := m.Validate(); err != nil {
+	if err := m.solvable(); err != nil {
 		return nil, nil, err
 	}
 	if len(m.Classes) != 1 || m.Classes[0].Open {

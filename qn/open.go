@@ -14,7 +14,7 @@ import "math"
 // station with U_k/m ≥ 1 is reported as a *SaturationError naming it. Load-dependent stations
 // are not supported.
 func Open(m *Model) (*Result, error) {
-	if err := m.Validate(); err != nil {
+	if err := m.solvable(); err != nil {
 		return nil, err
 	}
 	C, K := len(m.Classes), len(m.Stations)
@@ -97,7 +97,7 @@ func ErlangC(m int, a float64) float64 {
 // classes see R_{k,o} = D_{k,o}·(1 + Q^closed_k)/(1 − U^o_k). Exact for product-form networks
 // with queue and delay stations.
 func Mixed(m *Model) (*Result, error) {
-	if err := m.Validate(); err != nil {
+	if err := m.solvable(); err != nil {
 		return nil, err
 	}
 	open, closed := m.OpenClasses(), m.ClosedClasses()

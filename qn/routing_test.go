@@ -2,6 +2,7 @@ package qn
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -215,7 +216,7 @@ func TestRoutingFileErrors(t *testing.T) {
 		name, body, want string
 	}{
 		{"unknown class", "routing:\n  x: {from: {cpu: {disk: 1}}}\n", `m.yaml:8: routing.x: no class named "x"`},
-		{"unknown station", "routing:\n  b:\n    from: {cpu: {dsk: 1}}\n", `m.yaml:9: routing.b.from.cpu.dsk: no station named "dsk"`},
+		{"unknown station", "routing:\n  b:\n    from: {cpu: {dsk: 1}}\n", `m.yaml:9: routing.b.from.cpu.dsk: no station or fork/join node named "dsk"`},
 		{"closed arrivals", "routing:\n  b:\n    arrivals: {cpu: 1}\n    from: {cpu: {disk: 1}, disk: {cpu: 1}}\n", "closed class has no arrivals"},
 		{"open reference", "routing:\n  w:\n    reference: cpu\n    arrivals: {cpu: 1}\n    from: {cpu: {disk: 0.5}, disk: {cpu: 1}}\n", "open class has no reference"},
 		{"open no arrivals", "routing:\n  w:\n    from: {cpu: {disk: 0.5}, disk: {cpu: 1}}\n", "needs arrivals"},
@@ -294,11 +295,11 @@ routing:
 		t.Error("Clone does not deep-copy the routing")
 	}
 	// the simulator's node matrix: terminals → cpu; returns to cpu go through the terminals
-	R := m.Routing[0].NodeMatrix(false, 0)
+	R := m.Routing[0].NodeMatrix(false)
 	if R[0][1] != 1 || R[2][0] != 1 || R[3][0] != 1 || R[1][2] != 0.25 {
 		t.Errorf("closed node matrix %v", R)
 	}
-	R = m.Routing[1].NodeMatrix(true, 0)
+	R = m.Routing[1].NodeMatrix(true)
 	if R[0][1] != 1 || math.Abs(R[1][0]-0.2) > 1e-15 || R[2][1] != 1 {
 		t.Errorf("open node matrix %v", R)
 	}
@@ -365,5 +366,86 @@ routing:
 	}
 	if relErr(rg.Throughput[0], rl.Throughput[0]) > 1e-12 || relErr(rg.QueueLength[1][0], rl.QueueLength[1][0]) > 1e-12 {
 		t.Errorf("group X %v Q %v, listed X %v Q %v", rg.Throughput[0], rg.QueueLength[1][0], rl.Throughput[0], rl.QueueLength[1][0])
+	}
+}
+
+// TestForkJoinFile: a fork/join node in the model file. Per CPU visit the job goes to the
+// disk (0.5) or forks into tasks at a and b (0.5), then back to the CPU: hand-solved visits
+// cpu 1, disk 0.5, a 0.5, b 0.5 (each fork/join visit is one visit to every branch). The
+// solvers refuse the model (no analytic fork/join), the simulator runs it (sim tests).
+func TestForkJoinFile(t *testing.T) {
+	src := `classes: [{name: j, population: 3}]
+stations:
+  - {name: cpu, service_time: 0.1}
+  - {name: disk, service_time: 0.2}
+  - {name: a, service_time: 0.3}
+  - {name: b, service_time: 0.4}
+fork_joins:
+  - {name: split, branches: [a, b]}
+routing:
+  j:
+    from:
+      cpu: {disk: 0.5, split: 0.5}
+      disk: {cpu: 1}
+      split: {cpu: 1}
+`
+	m, _, err := ParseModel("fj.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range []float64{1, 0.5, 0.5, 0.5} {
+		if math.Abs(m.Visits[0][k]-want) > 1e-14 {
+			t.Errorf("V[%d] = %v, want %v", k, m.Visits[0][k], want)
+		}
+	}
+	if len(m.ForkJoins) != 1 || len(m.ForkJoins[0].Branches) != 2 || len(m.Routing[0].P) != 5 {
+		t.Fatalf("fork/joins %+v, routing %d nodes", m.ForkJoins, len(m.Routing[0].P))
+	}
+	for _, solver := range []string{"auto", "mva", "linearizer", "schweitzer"} {
+		if _, err := Solve(m, solver, AMVAOptions{}); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "simulate") {
+			t.Errorf("%s: error %v, want ErrUnsupported telling to simulate", solver, err)
+		}
+	}
+	if _, err := BoundsAt(m, 3); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("bounds: %v", err)
+	}
+	R := m.Routing[0].NodeMatrix(false)
+	if len(R) != 6 || R[5][0] != 1 || R[1][5] != 0.5 || rowSum(R[3]) != 0 {
+		t.Errorf("node matrix %v", R)
+	}
+	// open class through a fork/join, entering at the fork
+	open := `classes: [{name: w, arrival_rate: 0.5}]
+stations:
+  - {name: a, service_time: 0.3}
+  - {name: b, service_time: 0.4}
+fork_joins: [{name: split, branches: [a, b]}]
+routing:
+  w: {arrivals: {split: 1}, from: {split: {split: 0.25}}}
+`
+	m, _, err = ParseModel("fjo.yaml", []byte(open))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := m.Visits[0]; math.Abs(v[0]-4.0/3) > 1e-14 || math.Abs(v[1]-4.0/3) > 1e-14 {
+		t.Errorf("open visits %v, want 1/(1 − 0.25) = 4/3 each", v)
+	}
+}
+
+func TestForkJoinFileErrors(t *testing.T) {
+	head := "classes: [{name: j, population: 2}]\nstations:\n  - {name: cpu, service_time: 0.1}\n  - {name: a, service_time: 0.3}\n  - {name: b, service_time: 0.4}\n"
+	for _, tc := range []struct{ name, body, want string }{
+		{"branch with a row", "fork_joins: [{name: s, branches: [a, b]}]\nrouting:\n  j: {from: {cpu: {s: 1}, s: {cpu: 1}, a: {cpu: 1}}}\n",
+			`station "a" is a branch of fork/join "s": its tasks return to the join when served, so it has no routing of its own`},
+		{"branch twice", "fork_joins: [{name: s, branches: [a, a]}]\nrouting:\n  j: {from: {cpu: {s: 1}, s: {cpu: 1}}}\n", `m.yaml:6: fork_joins[0].branches[1]: station "a" is already a branch of fork/join "s"`},
+		{"name clash", "fork_joins: [{name: cpu, branches: [a]}]\nrouting:\n  j: {from: {cpu: {cpu: 1}}}\n", `name "cpu" is already a station`},
+		{"unknown branch", "fork_joins: [{name: s, branches: [c]}]\nrouting:\n  j: {from: {cpu: {s: 1}, s: {cpu: 1}}}\n", `no station named "c"`},
+		{"no routing", "fork_joins: [{name: s, branches: [a]}]\n", "need a routing section"},
+		{"no branches", "fork_joins: [{name: s}]\nrouting:\n  j: {from: {cpu: {cpu: 1}}}\n", "needs branches"},
+		{"reference a branch", "fork_joins: [{name: s, branches: [a, b]}]\nrouting:\n  j: {reference: a, from: {cpu: {s: 1}, s: {cpu: 1}}}\n", "is a fork/join branch"},
+	} {
+		_, _, err := ParseModel("m.yaml", []byte(head+tc.body))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
 	}
 }

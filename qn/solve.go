@@ -17,7 +17,7 @@ func SolverNames() []string { return append([]string(nil), solverNames...) }
 // lattice has at most MaxLattice points and no multi-server/load-dependent stations (on all
 // cores from ParallelThreshold points), else Linearizer.
 func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
-	if err := m.Validate(); err != nil {
+	if err := m.solvable(); err != nil {
 		return nil, err
 	}
 	open, closed := len(m.OpenClasses()), len(m.ClosedClasses())

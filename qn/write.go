@@ -8,8 +8,12 @@ import (
 
 // WriteModel writes m in the file format ParseModel reads (demands per class, full
 // precision), so that a parsed, written and re-parsed model is unchanged. Visit counts and
-// routing are not written: the demands, which fix every analytic solution, are.
+// routing are not written: the demands, which fix every analytic solution, are. A model with
+// fork/join nodes, which demands cannot express, is an error.
 func WriteModel(w io.Writer, name string, m *Model) error {
+	if len(m.ForkJoins) > 0 {
+		return unsupported("fork/join node %q cannot be written as demands", m.ForkJoins[0].Name)
+	}
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	q := strconv.Quote
 	var err error

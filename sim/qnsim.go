@@ -163,6 +163,18 @@ func New(m *qn.Model, cfg Config) (*Simulator, error) {
 			s.closedN += m.Classes[c].Population
 		}
 	}
+	if len(m.ForkJoins) > 0 { // fork/join nodes of the model file
+		if len(cfg.ForkJoins) > 0 {
+			return nil, errors.New("fork/join nodes given both by the model and by Config.ForkJoins")
+		}
+		for _, fj := range m.ForkJoins {
+			var br []string
+			for _, k := range fj.Branches {
+				br = append(br, m.Stations[k].Name)
+			}
+			cfg.ForkJoins = append(cfg.ForkJoins, ForkJoin{Name: fj.Name, Branches: br})
+		}
+	}
 	nodes := 1 + K + len(cfg.ForkJoins)
 	byName := map[string]int{}
 	for k, st := range m.Stations {
@@ -187,7 +199,7 @@ func New(m *qn.Model, cfg Config) (*Simulator, error) {
 	routes := map[string][][]float64{}
 	for c, r := range m.Routing { // routing read from the model file
 		if r != nil {
-			routes[m.Classes[c].Name] = r.NodeMatrix(m.Classes[c].Open, len(cfg.ForkJoins))
+			routes[m.Classes[c].Name] = r.NodeMatrix(m.Classes[c].Open)
 		}
 	}
 	for name, R := range cfg.Routing {

@@ -153,3 +153,34 @@ routing:
 	checkAgrees(t, "R", res.ResponseTime[0], exact.ResponseTime[0], 0.01)
 	checkAgrees(t, "U disk copy", res.Utilization[1], exact.Utilization[1][0], 0.01)
 }
+
+// TestForkJoinFromModelFile: the fork/join of TestForkJoin written as a model file (a
+// fork_joins section; the fork/join node is the class's reference): the cycle takes
+// E[max] = a + b − ab/(a + b) = 7/3 s for exponential branches with means a = 1, b = 2.
+func TestForkJoinFromModelFile(t *testing.T) {
+	src := `classes: [{name: j, population: 1}]
+stations:
+  - {name: A, service_time: 1}
+  - {name: B, service_time: 2}
+fork_joins: [{name: split, branches: [A, B]}]
+routing:
+  j: {reference: split, from: {split: {split: 1}}}
+`
+	m, _, err := qn.ParseModel("fj.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(m, Config{Events: 60000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Replicate(Options{Seed: 4, Reps: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAgrees(t, "fork/join cycle vs E[max]", res.ResponseTime[0], 1+2-2.0/3, 0.01)
+	checkAgrees(t, "U A = X·1", res.Utilization[0], res.Throughput[0].Mean*1, 0.01)
+	if _, err := New(m, Config{ForkJoins: []ForkJoin{{Name: "x", Branches: []string{"A"}}}}); err == nil {
+		t.Error("fork/joins from both the model and the config were accepted")
+	}
+}
