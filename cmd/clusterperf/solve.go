@@ -103,13 +103,20 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	case "json":
 		err = report.WriteJSON(stdout, v)
 	case "csv":
-		t := &report.Table{Header: []string{"record", "name", "class", "throughput", "response_time", "utilization", "queue_length", "residence_time"}}
+		// station rows: throughput at the station X_c·V (X_c when the model gives no visits),
+		// visits per job when the model gives visits or routing
+		t := &report.Table{Header: []string{"record", "name", "class", "visits", "throughput", "response_time", "utilization", "queue_length", "residence_time"}}
 		for _, c := range v.Classes {
-			t.Add("class", c.Name, c.Name, c.Throughput, c.ResponseTime, "", "", "")
+			t.Add("class", c.Name, c.Name, "", c.Throughput, c.ResponseTime, "", "", "")
 		}
 		for k, s := range v.Stations {
 			for c, cl := range m.Classes {
-				t.Add("station", s.Name, cl.Name, res.Throughput[c], "", res.Utilization[k][c], res.QueueLength[k][c], res.Residence[k][c])
+				var vis any = ""
+				x := res.Throughput[c]
+				if m.Visits != nil {
+					vis, x = m.Visits[c][k], x*m.Visits[c][k]
+				}
+				t.Add("station", s.Name, cl.Name, vis, x, "", res.Utilization[k][c], res.QueueLength[k][c], res.Residence[k][c])
 			}
 		}
 		err = t.WriteCSV(stdout)
