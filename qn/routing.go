@@ -114,6 +114,15 @@ func (g *flowGraph) check() (int, error) {
 			}
 		}
 	}
+	for i := range g.P {
+		for _, br := range g.branches {
+			for _, b := range br {
+				if g.P[i][b] > 0 {
+					return 0, fmt.Errorf("the routing from %s goes straight to %s, a fork/join branch: route jobs to %s", g.name(i), g.name(b), g.name(g.joinOf[b]))
+				}
+			}
+		}
+	}
 	return n, nil
 }
 

@@ -441,6 +441,7 @@ func TestForkJoinFileErrors(t *testing.T) {
 		{"unknown branch", "fork_joins: [{name: s, branches: [c]}]\nrouting:\n  j: {from: {cpu: {s: 1}, s: {cpu: 1}}}\n", `no station named "c"`},
 		{"no routing", "fork_joins: [{name: s, branches: [a]}]\n", "need a routing section"},
 		{"no branches", "fork_joins: [{name: s}]\nrouting:\n  j: {from: {cpu: {cpu: 1}}}\n", "needs branches"},
+		{"straight to a branch", "fork_joins: [{name: s, branches: [a, b]}]\nrouting:\n  j: {from: {cpu: {s: 0.5, a: 0.5}, s: {cpu: 1}}}\n", `the routing from station "cpu" goes straight to station "a", a fork/join branch: route jobs to fork/join "s"`},
 		{"reference a branch", "fork_joins: [{name: s, branches: [a, b]}]\nrouting:\n  j: {reference: a, from: {cpu: {s: 1}, s: {cpu: 1}}}\n", "is a fork/join branch"},
 	} {
 		_, _, err := ParseModel("m.yaml", []byte(head+tc.body))
