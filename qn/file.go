@@ -58,8 +58,9 @@ traffic equations (as Octave's qncsvisits / qnosvisits) and its stations need se
 A job routed to a station with count > 1 goes to one of its copies at random (each copy
 gets 1/count of the visits). clusterperf simulate moves routed jobs by these probabilities.
 
-Fork/join nodes (simulation only: solve refuses them) split a job into one task per branch
-station; the job moves on by the node's routing row when every task has been served:
+Fork/join nodes split a job into one task per branch station; the job moves on by the
+node's routing row when every task has been served (solve: the approximate forkjoin solver,
+one closed class; simulate: any model):
 
   fork_joins:
     - {name: split, branches: [disk, array]}   # branch stations have no routing row

@@ -101,9 +101,9 @@ type Model struct {
 	Stations []Station
 	Demand   [][]float64
 	Visits   [][]float64
-	// ForkJoins are fork/join nodes that routed classes can be sent to (see Routing). No
-	// analytic solver models fork/join synchronisation: the solvers reject such models with
-	// ErrUnsupported and the simulator runs them.
+	// ForkJoins are fork/join nodes that routed classes can be sent to (see Routing). Only
+	// ForkJoinMVA (approximate) models their synchronisation; the other solvers reject such
+	// models with ErrUnsupported. The simulator runs them.
 	ForkJoins []ForkJoin
 	// Routing, if not nil, gives per class (nil entries: none) the routing matrix from which
 	// Visits were computed (see ClosedVisits, OpenVisits). Solvers use demands only; the
@@ -274,13 +274,13 @@ func (m *Model) Clone() *Model {
 	return c
 }
 
-// solvable is Validate plus what no analytic solver handles (fork/join nodes).
+// solvable is Validate plus what only ForkJoinMVA handles (fork/join nodes).
 func (m *Model) solvable() error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
 	if len(m.ForkJoins) > 0 {
-		return unsupported("fork/join node %q: no analytic solver models fork/join synchronisation; simulate the model (clusterperf simulate)", m.ForkJoins[0].Name)
+		return unsupported("fork/join node %q: this solver does not model fork/join synchronisation; use solver forkjoin (approximate, single closed class) or simulate the model", m.ForkJoins[0].Name)
 	}
 	return nil
 }

@@ -371,8 +371,8 @@ routing:
 
 // TestForkJoinFile: a fork/join node in the model file. Per CPU visit the job goes to the
 // disk (0.5) or forks into tasks at a and b (0.5), then back to the CPU: hand-solved visits
-// cpu 1, disk 0.5, a 0.5, b 0.5 (each fork/join visit is one visit to every branch). The
-// solvers refuse the model (no analytic fork/join), the simulator runs it (sim tests).
+// cpu 1, disk 0.5, a 0.5, b 0.5 (each fork/join visit is one visit to every branch). Only
+// the fork/join solver takes the model ("auto" picks it); the simulator runs it (sim tests).
 func TestForkJoinFile(t *testing.T) {
 	src := `classes: [{name: j, population: 3}]
 stations:
@@ -401,10 +401,13 @@ routing:
 	if len(m.ForkJoins) != 1 || len(m.ForkJoins[0].Branches) != 2 || len(m.Routing[0].P) != 5 {
 		t.Fatalf("fork/joins %+v, routing %d nodes", m.ForkJoins, len(m.Routing[0].P))
 	}
-	for _, solver := range []string{"auto", "mva", "linearizer", "schweitzer"} {
-		if _, err := Solve(m, solver, AMVAOptions{}); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "simulate") {
-			t.Errorf("%s: error %v, want ErrUnsupported telling to simulate", solver, err)
+	for _, solver := range []string{"mva", "linearizer", "schweitzer", "open"} {
+		if _, err := Solve(m, solver, AMVAOptions{}); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "forkjoin") {
+			t.Errorf("%s: error %v, want ErrUnsupported pointing to solver forkjoin", solver, err)
 		}
+	}
+	if r, err := Solve(m, "auto", AMVAOptions{}); err != nil || r.Solver != "forkjoin-mva" {
+		t.Errorf("auto: %v", err)
 	}
 	if _, err := BoundsAt(m, 3); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("bounds: %v", err)

@@ -7,7 +7,7 @@ import (
 )
 
 // Solvers lists the solver names Solve accepts.
-var solverNames = []string{"auto", "mva", "schweitzer", "linearizer", "open", "mixed"}
+var solverNames = []string{"auto", "mva", "schweitzer", "linearizer", "open", "mixed", "forkjoin"}
 
 // SolverNames returns the names Solve accepts, "auto" first.
 func SolverNames() []string { return append([]string(nil), solverNames...) }
@@ -15,8 +15,12 @@ func SolverNames() []string { return append([]string(nil), solverNames...) }
 // Solve solves m with the named solver; "auto" (or "") picks: open → Open, mixed → Mixed,
 // one closed class → exact MVA, several closed classes → exact MVA while the population
 // lattice has at most MaxLattice points and no multi-server/load-dependent stations (on all
-// cores from ParallelThreshold points), else Linearizer.
+// cores from ParallelThreshold points), else Linearizer. A model with fork/join nodes goes to
+// ForkJoinMVA (approximate) under "auto" and "forkjoin"; every other solver refuses it.
 func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
+	if s := strings.ToLower(solver); s == "forkjoin" || ((s == "" || s == "auto") && len(m.ForkJoins) > 0) {
+		return ForkJoinMVA(m)
+	}
 	if err := m.solvable(); err != nil {
 		return nil, err
 	}

@@ -35,8 +35,9 @@ func newSolveCmd(stdout, stderr io.Writer) *cobra.Command {
 queue lengths and residence times.
 
 Solvers (--solver): auto (default: open → open, mixed → mixed, one closed class → exact
-MVA, several → exact multi-class MVA, or Linearizer when the population lattice is huge),
-mva, schweitzer, linearizer, open, mixed.
+MVA, several → exact multi-class MVA, or Linearizer when the population lattice is huge;
+fork/join nodes → forkjoin), mva, schweitzer, linearizer, open, mixed, forkjoin (approximate
+fork/join MVA, one closed class: within a few per cent of simulation, see the tests).
 
 What-if sweeps (--sweep), as in JMVA:
   --sweep population=1:200            population of the closed class, step 1 (or A:B:STEP)
