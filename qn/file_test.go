@@ -3,6 +3,7 @@ package qn
 import (
 	"bytes"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -79,6 +80,15 @@ func FuzzParseModel(f *testing.F) {
 		}
 		if err := m.Validate(); err != nil {
 			t.Fatalf("parsed model does not validate: %v", err)
+		}
+		if LatticeSize(m) <= 1e4 { // whatever "auto" answers is finite (or an error)
+			if r, err := Solve(m, "auto", AMVAOptions{MaxIter: 1000}); err == nil {
+				for c, x := range r.Throughput {
+					if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(r.ResponseTime[c]) {
+						t.Fatalf("%s: class %d X = %v, R = %v", r.Solver, c, x, r.ResponseTime[c])
+					}
+				}
+			}
 		}
 		var buf bytes.Buffer
 		if err := WriteModel(&buf, name, m); err != nil {
