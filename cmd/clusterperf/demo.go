@@ -83,7 +83,44 @@ func runDemo(w io.Writer) error {
 	if err := demoFit(w); err != nil {
 		return err
 	}
-	return demoTpn(w)
+	if err := demoTpn(w); err != nil {
+		return err
+	}
+	return demoRouting(w)
+}
+
+func demoRouting(w io.Writer) error {
+	fmt.Fprintln(w, "\n== 7. Routing probabilities instead of visit counts: a central-server file server ==")
+	fmt.Fprintln(w, "   (examples/qn/central-server.yaml; check it: clusterperf simulate … --discipline cpu=ps)")
+	data, err := examples.FS.ReadFile("qn/central-server.yaml")
+	if err != nil {
+		return err
+	}
+	m, name, err := qn.ParseModel("examples/qn/central-server.yaml", data)
+	if err != nil {
+		return err
+	}
+	res, err := qn.Solve(m, "auto", qn.AMVAOptions{})
+	if err != nil {
+		return err
+	}
+	v := qn.NewView(name, m, res)
+	for _, t := range v.Tables() {
+		if err := t.WriteText(w); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	b := 0 // the bottleneck: the station with the highest utilisation
+	for k := range v.Stations {
+		if v.Stations[k].Utilization > v.Stations[b].Utilization {
+			b = k
+		}
+	}
+	fmt.Fprintf(w, "   The visits come from the traffic equations (%.3g %s visits per %s cycle);\n"+
+		"   the busiest station is %s at %.0f %%.\n", m.Visits[0][0], m.Stations[0].Name, m.Classes[0].Name,
+		v.Stations[b].Name, 100*v.Stations[b].Utilization)
+	return nil
 }
 
 func demoTpn(w io.Writer) error {

@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -38,5 +40,21 @@ func TestExitCodes(t *testing.T) {
 		if got := run(context.Background(), tc.args, &out, &errb); got != tc.want {
 			t.Errorf("clusterperf %v: exit %d, want %d (stderr %q)", tc.args, got, tc.want, errb.String())
 		}
+	}
+}
+
+// TestDemoSections: the demo runs every section on the embedded examples.
+func TestDemoSections(t *testing.T) {
+	var out bytes.Buffer
+	if err := runDemo(&out); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 7; i++ {
+		if !strings.Contains(out.String(), fmt.Sprintf("== %d. ", i)) {
+			t.Errorf("section %d missing", i)
+		}
+	}
+	if !strings.Contains(out.String(), "10 cpu visits per interactive cycle") { // 1/0.10, see examples TestCentralServerRouting
+		t.Error("routing section: visits not from the traffic equations")
 	}
 }
