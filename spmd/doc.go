@@ -20,7 +20,8 @@
 //     c, the same for c = 1).
 //   - CLU-AIO: d classes of p/(cd) jobs, one disk per class with demand
 //     c·S0_IO + SR_IO/(p/c), a shared communication queue and delay (000 §4.3, 001 §5.5).
-//     Exact multi-class MVA while the lattice is small, Linearizer beyond.
+//     Solved exactly at any size by convolution over the product form, using the symmetry of
+//     the classes (cluaio.go; agrees with exact multi-class MVA to 1e-10).
 //   - Optimistic AIO and SIO (001 §5.1): τ = n_IO(S_par/p + S_ser) + SR_IO/(dp), and
 //     h(p)·n_IO(S_par/p + S_ser) + SR_IO/d. (001 eq. 5.2 prints σ_d/d for the AIO case,
 //     contradicting eq. 5.1 and the model of Fig. 5.1; we follow eq. 5.1.)

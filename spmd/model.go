@@ -46,9 +46,6 @@ type Model struct {
 	Name   string
 	Arch   Architecture
 	Phases []Phase
-	// CLUExactLimit is the largest population lattice solved by exact multi-class MVA in
-	// CLU-AIO; larger ones use Linearizer. 0 means 200 000.
-	CLUExactLimit float64
 }
 
 // Validate checks the phases.
@@ -143,7 +140,7 @@ type Point struct {
 	Efficiency float64    `json:"efficiency"`
 	Components Components `json:"components"`
 	Bottleneck string     `json:"bottleneck"`
-	Solver     string     `json:"solver,omitempty"` // for CLU-AIO: mva or linearizer
+	Solver     string     `json:"solver,omitempty"` // how the network was solved: mva, convolution (CLU-AIO)
 }
 
 // RefTime is T_ref of the whole program: Σ_m N_m·T_ref,m.
@@ -237,42 +234,13 @@ func (e *Evaluator) cycle(i, p, d int) (Components, string, error) {
 		return c, "mva", nil
 	case CluAIO:
 		E := float64(ph.C)*ph.S0IO + ph.SRIO/float64(groups)
-		per := groups / d
-		qm := &qn.Model{}
-		for k := 0; k < d; k++ {
-			qm.Classes = append(qm.Classes, qn.Class{Name: fmt.Sprint("cluster", k+1), Population: per})
-			qm.Stations = append(qm.Stations, qn.Station{Name: fmt.Sprint("disk", k+1), Kind: qn.Queue})
-		}
-		qm.Stations = append(qm.Stations, qn.Station{Name: "network", Kind: qn.Queue}, qn.Station{Name: "cpu+delay", Kind: qn.Delay})
-		for k := 0; k < d; k++ {
-			row := make([]float64, d+2)
-			row[k] = E
-			row[d], row[d+1] = x, z
-			qm.Demand = append(qm.Demand, row)
-		}
-		limit := e.m.CLUExactLimit
-		if limit <= 0 {
-			limit = 200000
-		}
-		var r *qn.Result
-		var err error
-		solver := "mva"
-		if qn.LatticeSize(qm) <= limit {
-			r, err = qn.MVAMulti(qm)
-		} else {
-			solver = "linearizer"
-			r, err = qn.Linearizer(qm, qn.AMVAOptions{})
-		}
-		if err != nil {
-			return c, "", err
-		}
-		if !r.Status.Converged {
-			return c, "", fmt.Errorf("CLU-AIO at p = %d, d = %d: Linearizer did not converge (%d iterations)", p, d, r.Status.Iterations)
-		}
+		// d symmetric classes of p/(cd) jobs: exact, by convolution over the product form
+		// (cluAIOSymmetric, checked against exact multi-class MVA)
+		rDisk, rNet, _ := cluAIOSymmetric(d, groups/d, E, x, z)
 		c.Sync = n * (h - 1) * cpu
-		c.Contention = r.Residence[d][0] - x
-		c.IO = r.Residence[0][0]
-		return c, solver, nil
+		c.Contention = rNet - x
+		c.IO = rDisk
+		return c, "convolution", nil
 	}
 	return c, "", fmt.Errorf("unknown architecture %v", e.m.Arch)
 }

@@ -1,0 +1,66 @@
+package spmd
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/clusterperf/clusterperf/qn"
+)
+
+// cluNet is the CLU-AIO network as a qn model (as Evaluator builds it for qn.MVAMulti).
+func cluNet(d, n int, E, x, z float64) *qn.Model {
+	qm := &qn.Model{}
+	for k := 0; k < d; k++ {
+		qm.Classes = append(qm.Classes, qn.Class{Name: fmt.Sprint("c", k), Population: n})
+		qm.Stations = append(qm.Stations, qn.Station{Name: fmt.Sprint("disk", k), Kind: qn.Queue})
+	}
+	qm.Stations = append(qm.Stations, qn.Station{Name: "net", Kind: qn.Queue}, qn.Station{Name: "z", Kind: qn.Delay})
+	for k := 0; k < d; k++ {
+		row := make([]float64, d+2)
+		row[k], row[d], row[d+1] = E, x, z
+		qm.Demand = append(qm.Demand, row)
+	}
+	return qm
+}
+
+// TestCLUAIOSymmetricExact: the convolution solver agrees with exact multi-class MVA
+// (qn.MVAMulti, itself checked against Octave's qncmmva) to 1e-10 on random symmetric
+// networks, zero think time and zero disk demand included.
+func TestCLUAIOSymmetricExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := 0; i < 40; i++ {
+		d, n := 1+rng.IntN(4), 1+rng.IntN(6)
+		E, x, z := rng.Float64(), rng.Float64()*0.5, rng.Float64()*2
+		switch i % 5 {
+		case 1:
+			z = 0
+		case 2:
+			E = 0
+		}
+		r, err := qn.MVAMulti(cluNet(d, n, E, x, z))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd, rn, X := cluAIOSymmetric(d, n, E, x, z)
+		for _, c := range []struct {
+			what      string
+			got, want float64
+		}{{"X", X, r.Throughput[0]}, {"R disk", rd, r.Residence[0][0]}, {"R net", rn, r.Residence[d][0]}} {
+			if math.Abs(c.got-c.want) > 1e-10*math.Max(1, math.Abs(c.want)) {
+				t.Errorf("d=%d n=%d E=%.3g x=%.3g z=%.3g %s: %.15g, MVA %.15g", d, n, E, x, z, c.what, c.got, c.want)
+			}
+		}
+	}
+}
+
+func BenchmarkCLUAIOSymmetric(b *testing.B) {
+	for _, dn := range [][2]int{{8, 8}, {64, 16}} {
+		b.Run(fmt.Sprintf("d=%d,n=%d", dn[0], dn[1]), func(b *testing.B) {
+			for b.Loop() {
+				cluAIOSymmetric(dn[0], dn[1], 0.3, 0.02, 1)
+			}
+		})
+	}
+}
