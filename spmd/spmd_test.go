@@ -291,3 +291,23 @@ func benchSurface(b *testing.B, arch Architecture) {
 // BenchmarkSurfaceBusAIO and BenchmarkSurfaceBusSIO: the 512 × 64 (p, d) surfaces of issue 3.
 func BenchmarkSurfaceBusAIO(b *testing.B) { benchSurface(b, BusAIO) }
 func BenchmarkSurfaceBusSIO(b *testing.B) { benchSurface(b, BusSIO) }
+
+// BenchmarkSurfaceCluAIO: the CLU-AIO surface over p = 1…512, d = 1…64 (the points where
+// p is a multiple of d; the others are skipped as invalid), every point exact.
+func BenchmarkSurfaceCluAIO(b *testing.B) {
+	m := sigmaModel(CluAIO, 0.8, 0.001, 0.01, 0.001, 0.2, 1, 0)
+	var ps, ds []int
+	for p := 1; p <= 512; p++ {
+		ps = append(ps, p)
+	}
+	for d := 1; d <= 64; d++ {
+		ds = append(ds, d)
+	}
+	for b.Loop() {
+		e, _ := NewEvaluator(m)
+		pts, _, err := e.Surface(ps, ds, nil)
+		if err != nil || len(pts) == 0 {
+			b.Fatal(err, len(pts))
+		}
+	}
+}
