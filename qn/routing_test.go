@@ -328,13 +328,10 @@ func BenchmarkClosedVisits(b *testing.B) {
 // as routing to 4 listed disks with a quarter of the probability each: per-copy visits
 // 0.8·V_cpu/4 and identical exact MVA results.
 func TestRoutingToGroup(t *testing.T) {
-	group := `classes: [{name: u, population: 12, think_time: 2}]
-stations:
-  - {name: cpu, service_time: 0.01}
-  - {name: disk, count: 4, service_time: 0.04}
-routing:
-  u: {from: {cpu: {disk: 0.8, cpu: 0.2}, disk: {cpu: 1}}}
-`
+	group, err := os.ReadFile("../testdata/models/disk-group.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
 	listed := `classes: [{name: u, population: 12, think_time: 2}]
 stations:
   - {name: cpu, service_time: 0.01}
@@ -345,7 +342,7 @@ stations:
 routing:
   u: {from: {cpu: {d1: 0.2, d2: 0.2, d3: 0.2, d4: 0.2, cpu: 0.2}, d1: {cpu: 1}, d2: {cpu: 1}, d3: {cpu: 1}, d4: {cpu: 1}}}
 `
-	mg, _, err := ParseModel("group.yaml", []byte(group))
+	mg, _, err := ParseModel("disk-group.yaml", group)
 	if err != nil {
 		t.Fatal(err)
 	}

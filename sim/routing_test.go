@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -128,14 +129,11 @@ routing:
 // simulation agrees with exact MVA on per-copy visits (qn TestRoutingToGroup shows the
 // analytic model equals the one with 4 listed disks).
 func TestRoutingToGroup(t *testing.T) {
-	src := `classes: [{name: u, population: 12, think_time: 2}]
-stations:
-  - {name: cpu, service_time: 0.01}
-  - {name: disk, count: 4, service_time: 0.04}
-routing:
-  u: {from: {cpu: {disk: 0.8, cpu: 0.2}, disk: {cpu: 1}}}
-`
-	m, _, err := qn.ParseModel("group.yaml", []byte(src))
+	src, err := os.ReadFile("../testdata/models/disk-group.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := qn.ParseModel("disk-group.yaml", src)
 	if err != nil {
 		t.Fatal(err)
 	}
