@@ -36,6 +36,9 @@ func ForkJoinMVA(m *Model) (*Result, error) {
 	if len(m.Classes) != 1 || m.Classes[0].Open {
 		return nil, unsupported("fork/join MVA needs exactly one closed class (model has %d classes)", len(m.Classes))
 	}
+	if len(m.ForkJoins) > 0 && m.Visits == nil {
+		return nil, unsupported("fork/join MVA needs the visit counts the routing gives (Model.Visits)")
+	}
 	K := len(m.Stations)
 	branchOf := make([]int, K) // fork/join index, or −1
 	for k := range branchOf {

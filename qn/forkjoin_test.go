@@ -86,9 +86,14 @@ func TestForkJoinMVA(t *testing.T) {
 			t.Errorf("N=%d: X·(Z + R) = %v", n, x*(0.5+r.ResponseTime[0]))
 		}
 	}
-	// the other solvers refuse the model; two classes are refused by this one
-	if _, err := Solve(parse(3), "mva", AMVAOptions{}); err == nil {
+	// the other solvers refuse the model; without visits this one refuses it
+	m := parse(3)
+	if _, err := Solve(m, "mva", AMVAOptions{}); err == nil {
 		t.Error("exact MVA accepted a fork/join model")
+	}
+	m.Visits = nil
+	if _, err := ForkJoinMVA(m); err == nil {
+		t.Error("fork/join MVA without visits accepted")
 	}
 }
 
