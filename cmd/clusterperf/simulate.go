@@ -204,7 +204,7 @@ func runSimulate(o simOptions, path string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badInput(err)
 	}
-	rows, res, err := validateQN(m, o)
+	rows, res, err := validateQN(m, o, stderr)
 	if err != nil {
 		return err
 	}
@@ -215,7 +215,8 @@ func runSimulate(o simOptions, path string, stdout, stderr io.Writer) error {
 }
 
 // validateQN simulates m and lines the exact (or best analytic) solution up against it.
-func validateQN(m *qn.Model, o simOptions) ([]simRow, *sim.Result, error) {
+// Notes on where the analytic answer is not exact go to stderr.
+func validateQN(m *qn.Model, o simOptions, stderr io.Writer) ([]simRow, *sim.Result, error) {
 	cfg, err := o.config(m)
 	if err != nil {
 		return nil, nil, badInput(err)
@@ -223,6 +224,9 @@ func validateQN(m *qn.Model, o simOptions) ([]simRow, *sim.Result, error) {
 	s, err := sim.New(m, cfg)
 	if err != nil {
 		return nil, nil, badInput(err)
+	}
+	for _, n := range cfg.ProductFormNotes(m) {
+		fmt.Fprintf(stderr, "note: %s\n", n)
 	}
 	res, err := s.Replicate(sim.Options{Seed: o.seed, Reps: o.reps, Precision: o.precision, Progress: progressFunc(o.progress, "replications")})
 	if err != nil {

@@ -136,7 +136,7 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	}
 	if err == nil && o.validate {
 		o.sim.progress = o.progress
-		rows, sr, verr := validateQN(m, o.sim)
+		rows, sr, verr := validateQN(m, o.sim, stderr)
 		if verr != nil {
 			return verr
 		}
