@@ -47,7 +47,14 @@ type Result struct {
 	QueueLength  [][]Estimate `json:"queue_length"` // [k][c]
 	Utilization  []Estimate   `json:"utilization"`
 	Precision    float64      `json:"achieved_precision"` // largest relative half-width of X and R
-	Reps         []*RepResult `json:"-"`
+	// Method is "replications" or "batch means" (then Replications counts the batches and
+	// Lag1 is the largest |lag-1 autocorrelation| of the classes' batch throughputs: batch
+	// means assume it is 0; its estimate from B batches scatters by about 1/√B, so above
+	// 2/√B the batches are probably too short and the intervals too narrow — see
+	// Lag1Suspect).
+	Method string       `json:"method"`
+	Lag1   float64      `json:"lag1_autocorrelation,omitempty"`
+	Reps   []*RepResult `json:"-"`
 }
 
 // Options control the replication loop.
@@ -58,12 +65,40 @@ type Options struct {
 	Precision float64 // target relative half-width of every class's X and R (0: just Reps)
 	Workers   int     // parallel replications (default GOMAXPROCS)
 	Progress  func(done, total int)
+	// Batches > 0 selects the batch-means method instead: one run of Config.Events measured
+	// events (after the warm-up) cut into Batches batches, on one core. Not with Precision.
+	Batches int
 }
 
 // Replicate runs independent replications (stream i of the seed for replication i) on all
 // cores, in batches, until Reps are done and, if Precision is set, every class's throughput
 // and response time has a 95 % half-width within Precision of its mean (or MaxReps).
 func (s *Simulator) Replicate(o Options) (*Result, error) {
+	if o.Batches > 0 {
+		if o.Precision > 0 {
+			return nil, fmt.Errorf("batch means run a fixed length: give batches or a precision, not both")
+		}
+		if o.Batches < 2 {
+			return nil, fmt.Errorf("batch means need at least 2 batches (got %d)", o.Batches)
+		}
+		bs, err := s.RunBatches(o.Seed, 0, o.Batches)
+		if err != nil {
+			return nil, err
+		}
+		res := summarise(bs)
+		res.Method = "batch means"
+		for c := range bs[0].Throughput {
+			xs := make([]float64, len(bs))
+			for i, b := range bs {
+				xs[i] = b.Throughput[c]
+			}
+			res.Lag1 = math.Max(res.Lag1, math.Abs(lag1(xs)))
+		}
+		if o.Progress != nil {
+			o.Progress(1, 1)
+		}
+		return res, nil
+	}
 	if o.Reps < 2 {
 		o.Reps = 10
 	}
@@ -109,6 +144,7 @@ func (s *Simulator) Replicate(o Options) (*Result, error) {
 		}
 		reps = append(reps, batch...)
 		res := summarise(reps)
+		res.Method = "replications"
 		if o.Precision <= 0 || res.Precision <= o.Precision || len(reps) >= o.MaxReps {
 			if o.Precision > 0 && res.Precision > o.Precision {
 				return res, fmt.Errorf("precision %.3g not reached after %d replications (achieved %.3g)", o.Precision, len(reps), res.Precision)
@@ -119,6 +155,35 @@ func (s *Simulator) Replicate(o Options) (*Result, error) {
 		need := int(math.Ceil(float64(len(reps)) * math.Pow(res.Precision/o.Precision, 2) * 1.1))
 		target = min(o.MaxReps, max(need, len(reps)+o.Workers))
 	}
+}
+
+// Lag1Suspect reports whether batch means show a lag-1 autocorrelation above 2/√batches
+// (the batches are then probably too short for independent-batch intervals).
+func (r *Result) Lag1Suspect() bool {
+	return r.Method == "batch means" && r.Lag1 > 2/math.Sqrt(float64(r.Replications))
+}
+
+// lag1 is the lag-1 autocorrelation of a series (0 for fewer than 3 values or no variance).
+func lag1(xs []float64) float64 {
+	n := len(xs)
+	if n < 3 {
+		return 0
+	}
+	m := 0.0
+	for _, x := range xs {
+		m += x / float64(n)
+	}
+	num, den := 0.0, 0.0
+	for i, x := range xs {
+		den += (x - m) * (x - m)
+		if i > 0 {
+			num += (x - m) * (xs[i-1] - m)
+		}
+	}
+	if den == 0 {
+		return 0
+	}
+	return num / den
 }
 
 func summarise(reps []*RepResult) *Result {

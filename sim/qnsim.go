@@ -269,6 +269,25 @@ type run struct {
 
 // Run simulates one replication with the given seed pair.
 func (s *Simulator) Run(seed, stream uint64) (*RepResult, error) {
+	out, err := s.run(seed, stream, 1)
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+// RunBatches simulates one long run (warm-up, then Config.Events events) and cuts its
+// measured part into the given number of equal batches (by events), one RepResult each:
+// the raw material of the batch-means method. Each batch's Events counts the events since
+// the previous batch (the first includes the warm-up).
+func (s *Simulator) RunBatches(seed, stream uint64, batches int) ([]*RepResult, error) {
+	if batches < 1 || int64(batches) > s.cfg.Events {
+		return nil, fmt.Errorf("batches %d: need 1 … %d (the measured events)", batches, s.cfg.Events)
+	}
+	return s.run(seed, stream, batches)
+}
+
+func (s *Simulator) run(seed, stream uint64, batches int) ([]*RepResult, error) {
 	m := s.m
 	C, K := len(m.Classes), len(m.Stations)
 	r := &run{s: s, rng: rand.New(rand.NewPCG(seed, stream)), done: make([]float64, C), rsum: make([]float64, C)}
@@ -316,6 +335,10 @@ func (s *Simulator) Run(seed, stream uint64) (*RepResult, error) {
 	}
 	warm := int64(float64(s.cfg.Events) * s.cfg.WarmupFrac / (1 - s.cfg.WarmupFrac))
 	total := warm + s.cfg.Events
+	out := make([]*RepResult, 0, batches)
+	var lastEvents int64
+	nextCut := func() int64 { return warm + s.cfg.Events*int64(len(out)+1)/int64(batches) }
+	cut := nextCut()
 	for r.events < total && r.h.len() > 0 {
 		e := r.h.pop()
 		if e.kind == evDone && r.st[e.st].disc == PS && e.ver != r.st[e.st].ver {
@@ -337,11 +360,21 @@ func (s *Simulator) Run(seed, stream uint64) (*RepResult, error) {
 		case evDone:
 			r.depart(int(e.st), int(e.job), first, idx)
 		}
+		if r.events == cut && r.measure {
+			b := r.result(idx)
+			if batches > 1 {
+				b.Events = r.events - lastEvents
+			}
+			lastEvents = r.events
+			out = append(out, b)
+			r.startMeasure()
+			cut = nextCut()
+		}
 	}
-	if r.h.len() == 0 && r.events < total {
+	if len(out) < batches {
 		return nil, errors.New("simulation ran out of events (no jobs, or zero arrival rates)")
 	}
-	return r.result(idx), nil
+	return out, nil
 }
 
 func (r *run) sample(d Dist, mean float64) float64 {

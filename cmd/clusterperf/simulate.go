@@ -19,6 +19,7 @@ type simOptions struct {
 	seed       uint64
 	precision  float64
 	reps       int
+	batches    int
 	events     int64
 	service    []string
 	discipline []string
@@ -36,6 +37,7 @@ func addSimFlags(cmd *cobra.Command, o *simOptions) {
 	f.Uint64Var(&o.seed, "seed", 1, "random seed (replication i uses stream i)")
 	f.Float64Var(&o.precision, "precision", 0, "run replications until every class's X and R have a 95 % half-width within this fraction of the mean")
 	f.IntVar(&o.reps, "reps", 10, "replications (the minimum, with --precision)")
+	f.IntVar(&o.batches, "batches", 0, "queueing networks: batch means instead of replications — one run of --events events cut into this many batches (one core)")
 	f.Int64Var(&o.events, "events", 200000, "events per replication after the warm-up (10 %)")
 	f.StringArrayVar(&o.service, "service", nil, "service distribution of a station, STATION=DIST (DIST: "+sim.DistNames+")")
 	f.StringArrayVar(&o.discipline, "discipline", nil, "STATION=fcfs|ps")
@@ -211,7 +213,11 @@ func runSimulate(o simOptions, path string, stdout, stderr io.Writer) error {
 	if name == "" {
 		name = path
 	}
-	return writeRows(stdout, o.format, fmt.Sprintf("%s: %d replications, %d events, precision %.3g", name, res.Replications, res.Events, res.Precision), rows)
+	how := fmt.Sprintf("%d replications", res.Replications)
+	if res.Method == "batch means" {
+		how = fmt.Sprintf("batch means over %d batches", res.Replications)
+	}
+	return writeRows(stdout, o.format, fmt.Sprintf("%s: %s, %d events, precision %.3g", name, how, res.Events, res.Precision), rows)
 }
 
 // validateQN simulates m and lines the exact (or best analytic) solution up against it.
@@ -228,9 +234,18 @@ func validateQN(m *qn.Model, o simOptions, stderr io.Writer) ([]simRow, *sim.Res
 	for _, n := range cfg.ProductFormNotes(m) {
 		fmt.Fprintf(stderr, "note: %s\n", n)
 	}
-	res, err := s.Replicate(sim.Options{Seed: o.seed, Reps: o.reps, Precision: o.precision, Progress: progressFunc(o.progress, "replications")})
+	if o.batches > 0 && o.precision > 0 {
+		return nil, nil, badInputf("--batches and --precision: batch means run a fixed length; give one of them")
+	}
+	res, err := s.Replicate(sim.Options{Seed: o.seed, Reps: o.reps, Precision: o.precision, Batches: o.batches, Progress: progressFunc(o.progress, "replications")})
 	if err != nil {
+		if o.batches > 0 {
+			return nil, nil, badInput(err)
+		}
 		return nil, nil, err
+	}
+	if res.Lag1Suspect() {
+		fmt.Fprintf(stderr, "note: the batch throughputs have lag-1 autocorrelation %.2f (above 2/√%d): batches are probably too short, the intervals too narrow — raise --events or lower --batches\n", res.Lag1, res.Replications)
 	}
 	an, aerr := qn.Solve(m, "auto", qn.AMVAOptions{})
 	have := aerr == nil
