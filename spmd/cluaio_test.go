@@ -55,6 +55,21 @@ func TestCLUAIOSymmetricExact(t *testing.T) {
 	}
 }
 
+// TestCLUAIOSymmetricFinite: every output is finite and positive when any one of the three
+// demands is positive (the caller rejects the all-zero cycle).
+func TestCLUAIOSymmetricFinite(t *testing.T) {
+	for _, v := range [][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1e-9, 1e9, 0}, {1e6, 1e-6, 1e3}} {
+		for _, dn := range [][2]int{{1, 1}, {4, 32}, {32, 4}} {
+			rd, rn, X := cluAIOSymmetric(dn[0], dn[1], v[0], v[1], v[2])
+			for _, o := range []float64{rd, rn, X} {
+				if math.IsNaN(o) || math.IsInf(o, 0) || o < 0 {
+					t.Errorf("d=%d n=%d E,x,z=%v: R_disk %v R_net %v X %v", dn[0], dn[1], v, rd, rn, X)
+				}
+			}
+		}
+	}
+}
+
 func BenchmarkCLUAIOSymmetric(b *testing.B) {
 	for _, dn := range [][2]int{{8, 8}, {64, 16}} {
 		b.Run(fmt.Sprintf("d=%d,n=%d", dn[0], dn[1]), func(b *testing.B) {
@@ -62,5 +77,17 @@ func BenchmarkCLUAIOSymmetric(b *testing.B) {
 				cluAIOSymmetric(dn[0], dn[1], 0.3, 0.02, 1)
 			}
 		})
+	}
+}
+
+// TestCLUAIOZeroCycle: a model with no computation, communication or I/O is an error (the
+// evaluator rejects it; Evaluate's own guard backs that up), never a NaN.
+func TestCLUAIOZeroCycle(t *testing.T) {
+	e, err := NewEvaluator(sigmaModel(CluAIO, 0, 0, 0, 0, 0, 1, 0))
+	if err == nil {
+		_, err = e.Evaluate(8, 2)
+	}
+	if err == nil {
+		t.Error("a zero cycle was accepted")
 	}
 }

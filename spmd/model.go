@@ -236,6 +236,9 @@ func (e *Evaluator) cycle(i, p, d int) (Components, string, error) {
 		E := float64(ph.C)*ph.S0IO + ph.SRIO/float64(groups)
 		// d symmetric classes of p/(cd) jobs: exact, by convolution over the product form
 		// (cluAIOSymmetric, checked against exact multi-class MVA)
+		if E == 0 && x == 0 && z == 0 {
+			return c, "", fmt.Errorf("CLU-AIO at p = %d, d = %d: zero time everywhere in the cycle (no computation, communication or I/O): throughput is unbounded", p, d)
+		}
 		rDisk, rNet, _ := cluAIOSymmetric(d, groups/d, E, x, z)
 		c.Sync = n * (h - 1) * cpu
 		c.Contention = rNet - x
