@@ -1,7 +1,6 @@
 package qn
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -27,17 +26,8 @@ type visitsCase struct {
 }
 
 func loadVisits(t *testing.T) []visitsCase {
-	t.Helper()
-	b, err := os.ReadFile("../testdata/octave/visits.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Octave's per-visit response time is "R", which clashes (case-insensitively) with "r".
-	b = []byte(strings.ReplaceAll(string(b), `"R":[`, `"Rt":[`))
 	var cs []visitsCase
-	if err := json.Unmarshal(b, &cs); err != nil {
-		t.Fatal(err)
-	}
+	readOctaveJSON(t, "visits.json", &cs)
 	return cs
 }
 
@@ -130,22 +120,8 @@ func TestVisitsOctave(t *testing.T) {
 				t.Fatal(err)
 			}
 			for k := range m.Stations {
-				v := c.V[0][k]
-				if v == 0 {
-					continue
-				}
-				for _, p := range []struct {
-					what      string
-					got, want float64
-				}{
-					{"X", res.Throughput[0] * v, c.X[0][k]},
-					{"Q", res.QueueLength[k][0], c.Q[0][k]},
-					{"R·V", res.Residence[k][0], c.Rt[0][k] * v},
-					{"U", res.Utilization[k][0], c.U[0][k]},
-				} {
-					if relErr(p.got, p.want) > 1e-9 {
-						t.Errorf("station k%d %s: %.15g, Octave %.15g", k+1, p.what, p.got, p.want)
-					}
+				if v := c.V[0][k]; v > 0 {
+					compareStation(t, res, 0, k, v, c.X[0][k], c.Rt[0][k], c.Q[0][k], c.U[0][k], 1e-9)
 				}
 			}
 		})
