@@ -3,16 +3,42 @@ package sim
 import (
 	"math"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/qn"
 )
 
 // checkAgrees fails t unless the simulated estimate e agrees with the analytic value: inside its
 // 95 % interval, or within the relative tolerance rel (a 95 % interval misses one time in
 // twenty, so a deterministic test allows a small absolute-relative margin as well).
-func checkAgrees(t *testing.T, what string, e Estimate, exact, rel float64) {
+func checkAgrees(t *testing.T, what string, e Estimate, want, rel float64) {
 	t.Helper()
-	if !e.Contains(exact) && math.Abs(e.Mean-exact) > rel*math.Abs(exact) {
-		t.Errorf("%s: simulated %.5g ± %.3g, analytic %.5g (outside the interval and %.2g %%)", what, e.Mean, e.Half, exact, 100*rel)
+	if !e.Contains(want) && math.Abs(e.Mean-want) > rel*math.Abs(want) {
+		t.Errorf("%s: simulated %.5g ± %.3g, analytic %.5g (outside the interval and %.2g %%)", what, e.Mean, e.Half, want, 100*rel)
 		return
 	}
-	t.Logf("%s: simulated %.5g ± %.3g, analytic %.5g", what, e.Mean, e.Half, exact)
+	t.Logf("%s: simulated %.5g ± %.3g, analytic %.5g", what, e.Mean, e.Half, want)
+}
+
+// parseModel parses a qn model file given as text, failing t on an error.
+func parseModel(t *testing.T, name string, src []byte) *qn.Model {
+	t.Helper()
+	m, _, err := qn.ParseModel(name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// replicate simulates m under cfg with the options o, failing t on an error.
+func replicate(t *testing.T, m *qn.Model, cfg Config, o Options) *Result {
+	t.Helper()
+	s, err := New(m, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Replicate(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

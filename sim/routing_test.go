@@ -28,14 +28,7 @@ func TestRoutingMatrix(t *testing.T) {
 		{0, 1, 0, 0},
 	}
 	exact, _ := qn.MVASingle(m)
-	s, err := New(m, Config{Events: 60000, Routing: map[string][][]float64{"u": R}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := s.Replicate(Options{Seed: 5, Reps: 12})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := replicate(t, m, Config{Events: 60000, Routing: map[string][][]float64{"u": R}}, Options{Seed: 5, Reps: 12})
 	checkAgrees(t, "X", res.Throughput[0], exact.Throughput[0], 0.01)
 	checkAgrees(t, "R", res.ResponseTime[0], exact.ResponseTime[0], 0.01)
 	checkAgrees(t, "U cpu", res.Utilization[0], exact.Utilization[0][0], 0.01)
@@ -59,14 +52,7 @@ func TestForkJoin(t *testing.T) {
 		{0, 0, 0, 0},
 		{1, 0, 0, 0},
 	}
-	s, err := New(m, Config{Events: 60000, Routing: map[string][][]float64{"j": R}, ForkJoins: []ForkJoin{{Name: "fj", Branches: []string{"A", "B"}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := s.Replicate(Options{Seed: 2, Reps: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := replicate(t, m, Config{Events: 60000, Routing: map[string][][]float64{"j": R}, ForkJoins: []ForkJoin{{Name: "fj", Branches: []string{"A", "B"}}}}, Options{Seed: 2, Reps: 10})
 	want := a + b - a*b/(a+b)
 	checkAgrees(t, "fork/join cycle vs E[max]", res.ResponseTime[0], want, 0.01)
 }
@@ -98,10 +84,7 @@ routing:
       d1: {cpu: 1}
       d2: {cpu: 0.5}
 `
-	m, _, err := qn.ParseModel("routed.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := parseModel(t, "routed.yaml", []byte(src))
 	exact, err := qn.Mixed(m)
 	if err != nil {
 		t.Fatal(err)
@@ -109,14 +92,7 @@ routing:
 	// PS everywhere: d1 serves the classes at different rates, which is product form
 	// (BCMP) under processor sharing but not under FCFS
 	ps := map[string]Discipline{"cpu": PS, "d1": PS, "d2": PS}
-	s, err := New(m, Config{Events: 200000, Discipline: ps})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := s.Replicate(Options{Seed: 11, Reps: 12})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := replicate(t, m, Config{Events: 200000, Discipline: ps}, Options{Seed: 11, Reps: 12})
 	checkAgrees(t, "X b", res.Throughput[0], exact.Throughput[0], 0.015)
 	checkAgrees(t, "R b", res.ResponseTime[0], exact.ResponseTime[0], 0.015)
 	checkAgrees(t, "X w", res.Throughput[1], exact.Throughput[1], 0.015)
@@ -133,22 +109,12 @@ func TestRoutingToGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _, err := qn.ParseModel("disk-group.yaml", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := parseModel(t, "disk-group.yaml", src)
 	exact, err := qn.MVASingle(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(m, Config{Events: 200000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := s.Replicate(Options{Seed: 3, Reps: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := replicate(t, m, Config{Events: 200000}, Options{Seed: 3, Reps: 10})
 	checkAgrees(t, "X", res.Throughput[0], exact.Throughput[0], 0.01)
 	checkAgrees(t, "R", res.ResponseTime[0], exact.ResponseTime[0], 0.01)
 	checkAgrees(t, "U disk copy", res.Utilization[1], exact.Utilization[1][0], 0.01)
@@ -166,18 +132,8 @@ fork_joins: [{name: split, branches: [A, B]}]
 routing:
   j: {reference: split, from: {split: {split: 1}}}
 `
-	m, _, err := qn.ParseModel("fj.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(m, Config{Events: 60000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := s.Replicate(Options{Seed: 4, Reps: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := parseModel(t, "fj.yaml", []byte(src))
+	res := replicate(t, m, Config{Events: 60000}, Options{Seed: 4, Reps: 10})
 	checkAgrees(t, "fork/join cycle vs E[max]", res.ResponseTime[0], 1+2-2.0/3, 0.01)
 	checkAgrees(t, "U A = X·1", res.Utilization[0], res.Throughput[0].Mean*1, 0.01)
 	if _, err := New(m, Config{ForkJoins: []ForkJoin{{Name: "x", Branches: []string{"A"}}}}); err == nil {
@@ -203,22 +159,12 @@ func TestForkJoinMVAAccuracy(t *testing.T) {
 		}
 		src += "fork_joins: [{name: split, branches: [" + strings.Join(names, ", ") + "]}]\n" +
 			"routing:\n  j: {from: {cpu: {split: 0.5, disk: 0.5}, disk: {cpu: 1}, split: {cpu: 1}}}\n"
-		m, _, err := qn.ParseModel("fj.yaml", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := parseModel(t, "fj.yaml", []byte(src))
 		an, err := qn.Solve(m, "auto", qn.AMVAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := New(m, Config{Events: 150000})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := s.Replicate(Options{Seed: 9, Reps: 6})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := replicate(t, m, Config{Events: 150000}, Options{Seed: 9, Reps: 6})
 		what := fmt.Sprintf("N=%d branches %v", tc.n, tc.branches)
 		checkAgrees(t, what+" X", res.Throughput[0], an.Throughput[0], 0.03)
 		checkAgrees(t, what+" R", res.ResponseTime[0], an.ResponseTime[0], 0.05)
