@@ -30,24 +30,9 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 func runDemo(w io.Writer) error {
 	fmt.Fprintln(w, "== 1. Queueing network: the 004 model of NAS CG class A on the Keck cluster, P = 64 ==")
 	fmt.Fprintln(w, "   (examples/keck/cg-a-64.yaml: switch delay, 64 identical CPU queues solved once, compute delay)")
-	data, err := examples.FS.ReadFile("keck/cg-a-64.yaml")
+	_, res, err := demoSolve(w, "keck/cg-a-64.yaml")
 	if err != nil {
 		return err
-	}
-	m, name, err := qn.ParseModel("examples/keck/cg-a-64.yaml", data)
-	if err != nil {
-		return err
-	}
-	res, err := qn.Solve(m, "auto", qn.AMVAOptions{})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "%s\n", name)
-	for _, t := range qn.NewView(name, m, res).Tables() {
-		if err := t.WriteText(w); err != nil {
-			return err
-		}
-		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "Model wall time AT = R·M/P = %.4g s (004 appendix: 1.613 s; measured 1.578 s)\n\n", res.ResponseTime[0]*269.376e3/64)
 
@@ -92,35 +77,45 @@ func runDemo(w io.Writer) error {
 func demoRouting(w io.Writer) error {
 	fmt.Fprintln(w, "\n== 7. Routing probabilities instead of visit counts: a central-server file server ==")
 	fmt.Fprintln(w, "   (examples/qn/central-server.yaml; check it: clusterperf simulate … --discipline cpu=ps)")
-	data, err := examples.FS.ReadFile("qn/central-server.yaml")
+	m, res, err := demoSolve(w, "qn/central-server.yaml")
 	if err != nil {
 		return err
-	}
-	m, name, err := qn.ParseModel("examples/qn/central-server.yaml", data)
-	if err != nil {
-		return err
-	}
-	res, err := qn.Solve(m, "auto", qn.AMVAOptions{})
-	if err != nil {
-		return err
-	}
-	v := qn.NewView(name, m, res)
-	for _, t := range v.Tables() {
-		if err := t.WriteText(w); err != nil {
-			return err
-		}
-		fmt.Fprintln(w)
 	}
 	b := 0 // the bottleneck: the station with the highest utilisation
-	for k := range v.Stations {
-		if v.Stations[k].Utilization > v.Stations[b].Utilization {
+	for k := range m.Stations {
+		if res.StationUtilization(k) > res.StationUtilization(b) {
 			b = k
 		}
 	}
 	fmt.Fprintf(w, "   The visits come from the traffic equations (%.3g %s visits per %s cycle);\n"+
 		"   the busiest station is %s at %.0f %%.\n", m.Visits[0][0], m.Stations[0].Name, m.Classes[0].Name,
-		v.Stations[b].Name, 100*v.Stations[b].Utilization)
+		m.Stations[b].Name, 100*res.StationUtilization(b))
 	return nil
+}
+
+// demoSolve reads an embedded qn example, solves it with the automatic solver and prints its
+// name and result tables.
+func demoSolve(w io.Writer, path string) (*qn.Model, *qn.Result, error) {
+	data, err := examples.FS.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, name, err := qn.ParseModel("examples/"+path, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := qn.Solve(m, "auto", qn.AMVAOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	fmt.Fprintf(w, "%s\n", name)
+	for _, t := range qn.NewView(name, m, res).Tables() {
+		if err := t.WriteText(w); err != nil {
+			return nil, nil, err
+		}
+		fmt.Fprintln(w)
+	}
+	return m, res, nil
 }
 
 func demoTpn(w io.Writer) error {
