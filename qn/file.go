@@ -119,23 +119,15 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 	}
 	C := len(m.Classes)
 	stations := top["stations"].List()
+	in := newStationInputs(C, stations)
 	m.Demand = make([][]float64, C)
-	visits := make([][]float64, C)
 	for c := range m.Demand {
 		m.Demand[c] = make([]float64, len(stations))
-		visits[c] = make([]float64, len(stations))
 	}
+	visits := in.visits
 	haveVisits := false
 	names := map[string]bool{}
 	stIdx := map[string]int{}
-	svc := make([][]float64, C) // service time per visit, for routed classes
-	demGiven := make([][]bool, C)
-	visGiven := make([][]bool, C)
-	for c := range svc {
-		svc[c] = make([]float64, len(stations))
-		demGiven[c] = make([]bool, len(stations))
-		visGiven[c] = make([]bool, len(stations))
-	}
 	for k, sn := range stations {
 		f := sn.Map("name", "type", "servers", "rates", "count", "demand", "visits", "service_time")
 		s := Station{Name: f["name"].String(), Kind: Queue, Count: 1}
@@ -182,7 +174,7 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 		case dem.Valid():
 			perClass(dem, classIdx, C, func(c int, v float64) {
 				m.Demand[c][k] = v
-				demGiven[c][k] = true
+				in.demGiven[c][k] = true
 				if v > 0 {
 					visits[c][k] = 1
 				}
@@ -199,10 +191,10 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 				for c := range vv {
 					vv[c] = 0
 				}
-				perClass(vis, classIdx, C, func(c int, v float64) { vv[c] = v; visGiven[c][k] = true })
+				perClass(vis, classIdx, C, func(c int, v float64) { vv[c] = v; in.visGiven[c][k] = true })
 			}
 			for c := 0; c < C; c++ {
-				svc[c][k] = sv[c]
+				in.svc[c][k] = sv[c]
 				m.Demand[c][k] = vv[c] * sv[c]
 				visits[c][k] = vv[c]
 			}
@@ -222,7 +214,7 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 	}
 	if rn := top["routing"]; rn.Valid() {
 		haveVisits = true
-		m.Routing = parseRouting(rn, m, classIdx, nodeIdx, stations, svc, demGiven, visGiven, visits)
+		m.Routing = parseRouting(rn, m, classIdx, nodeIdx, in)
 	}
 	if haveVisits {
 		m.Visits = visits
@@ -234,6 +226,26 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 		return nil, "", &spec.Error{File: file, Msg: err.Error()}
 	}
 	return m, name, nil
+}
+
+// stationInputs is what the stations section gave per class c and station k, kept for the
+// routing section: service time per visit, whether a demand or visits were given (both
+// conflict with routing), and the visit counts (which routing fills in for routed classes).
+type stationInputs struct {
+	nodes              []spec.Node // the stations' nodes, for errors at their lines
+	svc, visits        [][]float64
+	demGiven, visGiven [][]bool
+}
+
+func newStationInputs(C int, nodes []spec.Node) *stationInputs {
+	in := &stationInputs{nodes: nodes}
+	for c := 0; c < C; c++ {
+		in.svc = append(in.svc, make([]float64, len(nodes)))
+		in.visits = append(in.visits, make([]float64, len(nodes)))
+		in.demGiven = append(in.demGiven, make([]bool, len(nodes)))
+		in.visGiven = append(in.visGiven, make([]bool, len(nodes)))
+	}
+	return in
 }
 
 // parseForkJoins reads the fork_joins list into m.ForkJoins and returns the node index:
@@ -279,8 +291,7 @@ func parseForkJoins(fn spec.Node, m *Model, stIdx map[string]int) map[string]int
 // parseRouting reads the routing section (class → reference/arrivals and from: station →
 // {station: probability}), solves each routed class's traffic equations into visits and sets
 // its demands to visits × service time per visit.
-func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, stations []spec.Node,
-	svc [][]float64, demGiven, visGiven [][]bool, visits [][]float64) []*Routing {
+func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, in *stationInputs) []*Routing {
 	K := len(m.Stations)
 	n := K + len(m.ForkJoins)
 	var branches [][]int
@@ -358,11 +369,11 @@ func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, stat
 			}
 		}
 		for k := 0; k < K; k++ {
-			if demGiven[c][k] {
-				stations[k].Errorf("class %q is routed (routing:), so give its service_time here, not demand", cname)
+			if in.demGiven[c][k] {
+				in.nodes[k].Errorf("class %q is routed (routing:), so give its service_time here, not demand", cname)
 			}
-			if visGiven[c][k] {
-				stations[k].Errorf("the visits of class %q come from its routing; remove them here", cname)
+			if in.visGiven[c][k] {
+				in.nodes[k].Errorf("the visits of class %q come from its routing; remove them here", cname)
 			}
 		}
 		if bad {
@@ -389,8 +400,8 @@ func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, stat
 			// a group of identical copies: a job routed to it goes to one copy at random, so
 			// each copy gets 1/count of the group's visits (Visits and Demand are per copy)
 			v := V[k] / float64(m.Stations[k].Copies())
-			visits[c][k] = v
-			m.Demand[c][k] = v * svc[c][k]
+			in.visits[c][k] = v
+			m.Demand[c][k] = v * in.svc[c][k]
 		}
 		out[c] = r
 	}

@@ -74,7 +74,6 @@ func ForkJoinMVA(m *Model) (*Result, error) {
 	Z := m.Classes[0].ThinkTime
 	Q := make([]float64, K)
 	R := make([]float64, K) // residence per job (branches: V_f·r_b)
-	T := make([]float64, len(m.ForkJoins))
 	x, resp := 0.0, 0.0
 	xmax := math.Inf(1) // 1/D_max over queue stations
 	for k, st := range m.Stations {
@@ -104,15 +103,11 @@ func ForkJoinMVA(m *Model) (*Result, error) {
 		for f, fj := range m.ForkJoins {
 			rates = rates[:0]
 			for _, b := range fj.Branches {
-				if Vf[f] > 0 {
-					rates = append(rates, Vf[f]/R[b]) // 1/r_b
-				}
+				rates = append(rates, Vf[f]/R[b]) // 1/r_b (unused when V_f = 0)
 			}
-			T[f] = 0
 			if Vf[f] > 0 {
-				T[f] = Vf[f] * expectedMax(rates)
+				cycle += Vf[f] * expectedMax(rates) // T_f
 			}
-			cycle += T[f]
 		}
 		x = float64(n) / cycle
 		if x > xmax { // the heuristic can overshoot the bottleneck bound slightly

@@ -105,8 +105,11 @@ func (g *flowGraph) check() (int, error) {
 	first := n - len(g.branches)
 	for f, br := range g.branches {
 		for _, b := range br {
-			if b < 0 || b >= first || g.isBranch[b] {
-				return 0, fmt.Errorf("%s: branch %d is not a station, or a branch of two fork/join nodes", g.name(first+f), b)
+			if b < 0 || b >= first {
+				return 0, fmt.Errorf("%s: branch %d is not a station (0…%d)", g.name(first+f), b, first-1)
+			}
+			if g.isBranch[b] {
+				return 0, fmt.Errorf("%s is a branch of both %s and %s; a station can serve one fork/join node", g.name(b), g.name(g.joinOf[b]), g.name(first+f))
 			}
 			g.isBranch[b], g.joinOf[b] = true, first+f
 			if rowSum(g.P[b]) != 0 {
