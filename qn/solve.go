@@ -18,14 +18,15 @@ func SolverNames() []string { return append([]string(nil), solverNames...) }
 // cores from ParallelThreshold points), else Linearizer. A model with fork/join nodes goes to
 // ForkJoinMVA (approximate) under "auto" and "forkjoin"; every other solver refuses it.
 func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
-	if s := strings.ToLower(solver); s == "forkjoin" || ((s == "" || s == "auto") && len(m.ForkJoins) > 0) {
+	solver = strings.ToLower(solver)
+	if solver == "forkjoin" || ((solver == "" || solver == "auto") && len(m.ForkJoins) > 0) {
 		return ForkJoinMVA(m)
 	}
 	if err := m.solvable(); err != nil {
 		return nil, err
 	}
 	open, closed := len(m.OpenClasses()), len(m.ClosedClasses())
-	switch strings.ToLower(solver) {
+	switch solver {
 	case "", "auto":
 		switch {
 		case closed == 0:
