@@ -294,15 +294,22 @@ func BenchmarkSurfaceBusSIO(b *testing.B) { benchSurface(b, BusSIO) }
 
 // BenchmarkSurfaceCluAIO: the CLU-AIO surface over p = 1…512, d = 1…64 (the points where
 // p is a multiple of d; the others are skipped as invalid), every point exact.
-func BenchmarkSurfaceCluAIO(b *testing.B) {
+// BenchmarkSurfaceCluAIOMid: p = 1…256 × d = 1…16, as `clusterperf speedup clu.yaml --p 1:256
+// --d 1:16` — 0.25–0.27 s/op, 7.6 MB/op; the multi-class MVA + Linearizer version it
+// replaced took 0.96 s/op, 128 MB/op (this benchmark run on commit f3e1aef, session 1 note).
+func BenchmarkSurfaceCluAIO(b *testing.B)    { benchCluSurface(b, 512, 64) }
+func BenchmarkSurfaceCluAIOMid(b *testing.B) { benchCluSurface(b, 256, 16) }
+
+func benchCluSurface(b *testing.B, maxP, maxD int) {
 	m := sigmaModel(CluAIO, 0.8, 0.001, 0.01, 0.001, 0.2, 1, 0)
 	var ps, ds []int
-	for p := 1; p <= 512; p++ {
+	for p := 1; p <= maxP; p++ {
 		ps = append(ps, p)
 	}
-	for d := 1; d <= 64; d++ {
+	for d := 1; d <= maxD; d++ {
 		ds = append(ds, d)
 	}
+	b.ReportAllocs()
 	for b.Loop() {
 		e, _ := NewEvaluator(m)
 		pts, _, err := e.Surface(ps, ds, nil)
