@@ -237,7 +237,9 @@ func indexOf(s, sub string) int {
 
 // TestCLUAIOLarge: CLU-AIO is solved exactly by convolution at sizes exact multi-class MVA
 // never reached ((p/(cd) + 1)^d lattice points: 17^64 at p = 1024, d = 64), and agrees with
-// Linearizer, the approximation used there before, to its known accuracy (< 1 %).
+// Linearizer, the approximation used there before, to its known accuracy: 1 % (its worst
+// error against exact MVA was 0.69 % over 18 configurations, measured by the test this one
+// replaced).
 func TestCLUAIOLarge(t *testing.T) {
 	m := sigmaModel(CluAIO, 0.8, 0.001, 0.05, 0, 0.5, 1, 0)
 	pt := eval(t, m, 1024, 64)
