@@ -8,7 +8,39 @@ import (
 	"sort"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
+
+// Budgets of Predict (issue 12: `--predict 1e8` or `--samples 1e8` exhausted the machine).
+// Each Monte Carlo sample solves the 004 model by exact MVA with N = P customers, O(P) steps
+// (the P CPU centres are one station group), so the work is (samples + 1) × Σ P.
+const (
+	DefaultSamples = 2000
+	MaxSamples     = 1_000_000
+	MaxPredictP    = 1 << 20     // largest target P (MVA population)
+	MaxPredictWork = 400_000_000 // (samples + 1) × Σ P, about 10 s on one core
+)
+
+func predictBudget(targets []int, samples int) error {
+	if samples > MaxSamples {
+		return fmt.Errorf("%w: --samples %d exceeds the limit %d", fault.ErrTooLarge, samples, MaxSamples)
+	}
+	sum := 0.0
+	for _, p := range targets {
+		if p < 1 {
+			return fmt.Errorf("%w: --predict P = %d must be ≥ 1", fault.ErrInput, p)
+		}
+		if p > MaxPredictP {
+			return fmt.Errorf("%w: --predict P = %d exceeds the limit %d (the model solves an MVA with N = P customers)", fault.ErrTooLarge, p, MaxPredictP)
+		}
+		sum += float64(p)
+	}
+	if w := float64(samples+1) * sum; w > MaxPredictWork {
+		return fmt.Errorf("%w: prediction needs about %.3g MVA steps ((samples %d + 1) × Σ P %.0f), limit %.3g: lower --samples or the --predict values", fault.ErrTooLarge, w, samples, sum, float64(MaxPredictWork))
+	}
+	return nil
+}
 
 // Trend is a power law y = exp(A)·P^B fitted by least squares to ln y against ln P, with what
 // its prediction interval needs (004 names extrapolation in P as future work).
@@ -103,8 +135,14 @@ func Predict(runs []Inputs, net Network, targets []int, samples int, seed uint64
 	if len(seenP) < 3 {
 		return nil, nil, fmt.Errorf("prediction needs runs at three or more different P > 1 (have %d)", len(seenP))
 	}
-	if samples <= 0 {
-		samples = 2000
+	if samples < 0 {
+		return nil, nil, fmt.Errorf("%w: --samples %d must be ≥ 1 (0 takes the default %d)", fault.ErrInput, samples, DefaultSamples)
+	}
+	if samples == 0 {
+		samples = DefaultSamples
+	}
+	if err := predictBudget(targets, samples); err != nil {
+		return nil, nil, err
 	}
 	sort.Slice(use, func(i, j int) bool { return use[i].P < use[j].P })
 	ps := make([]float64, len(use))
@@ -131,9 +169,6 @@ func Predict(runs []Inputs, net Network, targets []int, samples int, seed uint64
 	tdist := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: dof, Src: rng}
 	var out []Prediction
 	for _, P := range targets {
-		if P < 1 {
-			return nil, nil, fmt.Errorf("cannot predict at P = %d", P)
-		}
 		solveAt := func(m, l, dk, dc float64) (*Result, error) {
 			lat, bw, _ := net.At(P, l)
 			in := Inputs{Label: fmt.Sprintf("predicted P=%d", P), P: P, M: math.Max(m, 1), L: l, BW: bw, Lat: lat}
