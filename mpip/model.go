@@ -1,7 +1,6 @@
 package mpip
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/clusterperf/clusterperf/qn"
@@ -25,21 +24,28 @@ func InputsFrom(s Summary, lat, bw float64) Inputs {
 	return Inputs{Label: s.File, P: s.P, AppTime: s.AppTime, MPITime: s.MPITime, MPIWait: s.MPIWait, M: s.Messages, L: s.AvgSize, BW: bw, Lat: lat}
 }
 
-// Validate checks the inputs.
+// Validate checks the inputs: every value finite, P ≥ 1, M ≥ 1, App_Time > 0,
+// 0 ≤ MPI_Wait ≤ MPI_Time ≤ App_Time (to the 3–4 printed digits of 004's tables), BW > 0.
+// Errors wrap fault.ErrInput.
 func (in Inputs) Validate() error {
+	for _, v := range []float64{in.AppTime, in.MPITime, in.MPIWait, in.M, in.L, in.BW, in.Lat} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return inputErrorf("%s: every value must be finite (App_Time %v, MPI_Time %v, MPI_Wait %v, M %v, L %v, BW %v, Lat %v)", in.Label, in.AppTime, in.MPITime, in.MPIWait, in.M, in.L, in.BW, in.Lat)
+		}
+	}
 	switch {
 	case in.P < 1:
-		return fmt.Errorf("%s: P = %d must be ≥ 1", in.Label, in.P)
+		return inputErrorf("%s: P = %d must be ≥ 1", in.Label, in.P)
 	case !(in.M >= 1):
-		return fmt.Errorf("%s: messages M = %v must be ≥ 1", in.Label, in.M)
+		return inputErrorf("%s: messages M = %v must be ≥ 1", in.Label, in.M)
 	case !(in.AppTime > 0) || !(in.MPITime >= 0) || !(in.MPIWait >= 0):
-		return fmt.Errorf("%s: times must be ≥ 0 (App_Time > 0)", in.Label)
+		return inputErrorf("%s: times must be ≥ 0 (App_Time > 0)", in.Label)
 	case in.MPITime > in.AppTime*1.0001:
-		return fmt.Errorf("%s: MPI time %.4g exceeds application time %.4g", in.Label, in.MPITime, in.AppTime)
+		return inputErrorf("%s: MPI time %.4g exceeds application time %.4g", in.Label, in.MPITime, in.AppTime)
 	case in.MPIWait > in.MPITime*1.01:
-		return fmt.Errorf("%s: MPI wait %.4g exceeds MPI time %.4g", in.Label, in.MPIWait, in.MPITime)
+		return inputErrorf("%s: MPI wait %.4g exceeds MPI time %.4g", in.Label, in.MPIWait, in.MPITime)
 	case !(in.BW > 0) || !(in.Lat >= 0) || !(in.L >= 0):
-		return fmt.Errorf("%s: bandwidth must be > 0, latency and message size ≥ 0", in.Label)
+		return inputErrorf("%s: bandwidth must be > 0, latency and message size ≥ 0", in.Label)
 	}
 	return nil
 }
@@ -137,10 +143,21 @@ type Result struct {
 
 // Solve builds and solves the 004 model of one run.
 func Solve(in Inputs) (*Result, error) {
+	return SolveDemands(in, in.Demands())
+}
+
+// SolveDemands solves the 004 model of one run with the given demands instead of those the
+// inputs give: for reproducing a printed table whose demands differ from its inputs (004's
+// CG B P = 64 erratum) and for the calibration, which varies the switch delay D_0.
+func SolveDemands(in Inputs, d Demands) (*Result, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	d := in.Demands()
+	for _, v := range []float64{d.D0, d.Dk, d.Compute} {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return nil, inputErrorf("%s: demands must be finite and ≥ 0 (D_0 %v, D_k %v, D_{P+1} %v)", in.Label, d.D0, d.Dk, d.Compute)
+		}
+	}
 	r, err := qn.MVASingle(d.QN())
 	if err != nil {
 		return nil, err

@@ -29,7 +29,7 @@ func predictBudget(targets []int, samples int) error {
 	sum := 0.0
 	for _, p := range targets {
 		if p < 1 {
-			return fmt.Errorf("%w: --predict P = %d must be ≥ 1", fault.ErrInput, p)
+			return inputErrorf("--predict P = %d must be ≥ 1", p)
 		}
 		if p > MaxPredictP {
 			return fmt.Errorf("%w: --predict P = %d exceeds the limit %d (the model solves an MVA with N = P customers)", fault.ErrTooLarge, p, MaxPredictP)
@@ -136,7 +136,7 @@ func Predict(runs []Inputs, net Network, targets []int, samples int, seed uint64
 		return nil, nil, fmt.Errorf("prediction needs runs at three or more different P > 1 (have %d)", len(seenP))
 	}
 	if samples < 0 {
-		return nil, nil, fmt.Errorf("%w: --samples %d must be ≥ 1 (0 takes the default %d)", fault.ErrInput, samples, DefaultSamples)
+		return nil, nil, inputErrorf("--samples %d must be ≥ 1 (0 takes the default %d)", samples, DefaultSamples)
 	}
 	if samples == 0 {
 		samples = DefaultSamples

@@ -6,8 +6,6 @@ import (
 	"path"
 	"sort"
 	"strings"
-
-	"github.com/clusterperf/clusterperf/fault"
 )
 
 // CollectiveOps are the MPI collectives (blocking and non-blocking) as mpiP names them.
@@ -210,8 +208,7 @@ func CheckSameProgram(reps []*Report, allowMixed bool) (ProgramCheck, error) {
 		if exe != Executable(ref.Command) {
 			pc.Mixed = true
 			if !allowMixed {
-				return pc, fmt.Errorf("%w: reports of different programs: %s runs %q but %s runs %q; give reports of one program, or --allow-mixed to compare them anyway",
-					fault.ErrInput, ref.File, strings.TrimSpace(ref.Command), r.File, strings.TrimSpace(r.Command))
+				return pc, inputErrorf("reports of different programs: %s runs %q but %s runs %q; give reports of one program, or --allow-mixed to compare them anyway", ref.File, strings.TrimSpace(ref.Command), r.File, strings.TrimSpace(r.Command))
 			}
 		} else if strings.TrimSpace(r.Command) != strings.TrimSpace(ref.Command) {
 			pc.Notes = append(pc.Notes, fmt.Sprintf("same program %s with different arguments: %s has %q, %s has %q", exe, ref.File, strings.TrimSpace(ref.Command), r.File, strings.TrimSpace(r.Command)))

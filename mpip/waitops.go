@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/clusterperf/clusterperf/fault"
 )
 
 // CheckWaitOps refuses a wait-operation list (the --wait-ops flag) naming an operation that
@@ -44,8 +42,7 @@ func CheckWaitOps(reps []*Report, ops []string) error {
 			}
 		}
 	}
-	return fmt.Errorf("%w: --wait-ops: %s: no report has this MPI operation (the reports contain: %s)%s",
-		fault.ErrInput, strings.Join(unknown, ", "), strings.Join(names, ", "), hintText(hints))
+	return inputErrorf("--wait-ops: %s: no report has this MPI operation (the reports contain: %s)%s", strings.Join(unknown, ", "), strings.Join(names, ", "), hintText(hints))
 }
 
 func hintText(h []string) string {
