@@ -1,0 +1,189 @@
+package mpip
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Forecast is the wall time at an unmeasured P, by two routes, each with the spread of its
+// plausible scaling models (not a confidence interval: see Extrapolation).
+type Forecast struct {
+	Kind string `json:"kind"` // always "extrapolation"
+	P    int    `json:"p"`
+	// WallTime extrapolates the observed AT* = App_Time/P directly (no model of the machine).
+	WallTime Extrapolation `json:"wall_time"`
+	// The 004 route: M, L, D_k and D_{P+1} extrapolated (value = selected model or family
+	// median), the calibrated network's D_0 at the extrapolated L, the model solved at P.
+	// The spread is one-at-a-time: AT with each quantity (and D_0) in turn at its spread's
+	// ends, the others at their values (all at their ends together would combine the
+	// least likely corners).
+	ModelAppTimeS     float64         `json:"model_app_time_s"`
+	ModelAppTimeLowS  float64         `json:"model_app_time_low_s"`
+	ModelAppTimeHighS float64         `json:"model_app_time_high_s"`
+	Quantities        []Extrapolation `json:"quantities"`
+	Notes             []string        `json:"notes,omitempty"`
+}
+
+// Forecast extrapolates runs (two or more different P > 1) to target with the calibrated
+// network c (from Calibrate on the same or other runs).
+func (c *Calibration) Forecast(runs []Inputs, target int) (*Forecast, error) {
+	if err := predictBudget([]int{target}, 2); err != nil {
+		return nil, err
+	}
+	var use []Inputs
+	for _, r := range runs {
+		if r.P > 1 {
+			use = append(use, r)
+		}
+	}
+	sort.SliceStable(use, func(i, j int) bool { return use[i].P < use[j].P })
+	ps := make([]float64, len(use))
+	at, m, l, dk, dc := make([]float64, len(use)), make([]float64, len(use)), make([]float64, len(use)), make([]float64, len(use)), make([]float64, len(use))
+	for i, r := range use {
+		d := r.Demands()
+		ps[i], at[i], m[i], l[i], dk[i], dc[i] = float64(r.P), r.AppTime/float64(r.P), r.M, math.Max(r.L, 1e-9), math.Max(d.Dk, 1e-30), math.Max(d.Compute, 1e-30)
+	}
+	f := &Forecast{Kind: "extrapolation", P: target}
+	var err error
+	if f.WallTime, err = Extrapolate("wall time AT* = App_Time/P", "s", ps, at, target); err != nil {
+		return nil, err
+	}
+	names := []struct {
+		q, unit string
+		ys      []float64
+	}{{"messages M", "messages", m}, {"mean size L", "bytes", l}, {"CPU demand D_k", "s", dk}, {"computation per message D_{P+1}", "s", dc}}
+	ends := [3][4]float64{} // value, low, high × quantity
+	for k, nm := range names {
+		e, err := Extrapolate(nm.q, nm.unit, ps, nm.ys, target)
+		if err != nil {
+			return nil, err
+		}
+		f.Quantities = append(f.Quantities, e)
+		ends[0][k], ends[1][k], ends[2][k] = e.Value, e.SpreadLow, e.SpreadHigh
+	}
+	solve := func(v [4]float64, which int) (float64, error) {
+		d0, lo, hi := c.SwitchDelay(v[1])
+		switch which {
+		case 1:
+			d0 = lo
+		case 2:
+			d0 = hi
+		}
+		pf := float64(target)
+		mm := math.Max(v[0], 1)
+		in := Inputs{Label: fmt.Sprintf("extrapolated P=%d", target), P: target, M: mm, L: v[1], BW: 1, Lat: 0}
+		in.MPITime = v[2] * pf * mm
+		in.AppTime = in.MPITime + v[3]*mm
+		return ModelAppTime(in, d0)
+	}
+	if f.ModelAppTimeS, err = solve(ends[0], 0); err != nil {
+		return nil, err
+	}
+	// One at a time: each quantity (and D_0) at its spread's ends, the others at their values.
+	f.ModelAppTimeLowS, f.ModelAppTimeHighS = f.ModelAppTimeS, f.ModelAppTimeS
+	for k := 0; k <= 4; k++ {
+		for end := 1; end <= 2; end++ {
+			v, which := ends[0], 0
+			if k < 4 {
+				v[k] = ends[end][k]
+			} else {
+				which = end
+			}
+			at, err := solve(v, which)
+			if err != nil {
+				return nil, err
+			}
+			f.ModelAppTimeLowS, f.ModelAppTimeHighS = math.Min(f.ModelAppTimeLowS, at), math.Max(f.ModelAppTimeHighS, at)
+		}
+	}
+	f.Notes = append(f.Notes, fmt.Sprintf("extrapolation from %d run(s) at P = %v; the spreads are ranges of plausible scaling models, not confidence intervals", len(use), ps))
+	return f, nil
+}
+
+// BacktestSplit predicts one measured run from the others.
+type BacktestSplit struct {
+	HeldOutP int    `json:"held_out_p"`
+	Label    string `json:"label"`
+	FromP    []int  `json:"from_p"`
+	// Calibrated: the held-out run's measured profile with the network calibrated on the
+	// others (how well the calibration transfers to another P).
+	Calibration *Calibration   `json:"calibration"`
+	Calibrated  RunCalibration `json:"calibrated_model"`
+	// Forecast from the others alone (profile extrapolated too) and its errors.
+	Forecast                 *Forecast `json:"forecast"`
+	ObservedAppTimeS         float64   `json:"observed_app_time_s"`
+	WallTimeRelError         float64   `json:"wall_time_rel_error"` // direct AT* extrapolation
+	ModelRelError            float64   `json:"model_rel_error"`     // the 004 route
+	ObservedInWallTimeSpread bool      `json:"observed_in_wall_time_spread"`
+	ObservedInModelSpread    bool      `json:"observed_in_model_spread"`
+	Notes                    []string  `json:"notes,omitempty"`
+}
+
+// Backtest is every leave-one-out split of the runs.
+type Backtest struct {
+	Method string          `json:"method"`
+	Exact  bool            `json:"exact"`
+	Splits []BacktestSplit `json:"splits"`
+	// MaxAbsRelError is the largest |rel_error| of the calibrated model over the splits: how
+	// far predictions of this application can be trusted at best.
+	MaxAbsRelError float64  `json:"max_abs_rel_error"`
+	Notes          []string `json:"notes,omitempty"`
+}
+
+// BacktestRuns predicts each measured run (P > 1, three or more different P) from the others:
+// calibrate the network on the others and solve the held-out run's profile with it, and
+// forecast it from the others alone; errors are signed fractions (model − observed)/observed.
+func BacktestRuns(runs []Inputs, o CalibrateOptions) (*Backtest, error) {
+	var use []Inputs
+	seen := map[int]bool{}
+	for _, r := range runs {
+		if r.P > 1 {
+			if seen[r.P] {
+				return nil, inputErrorf("backtest: two runs at P = %d (%s): give one run per P", r.P, r.Label)
+			}
+			seen[r.P] = true
+			use = append(use, r)
+		}
+	}
+	if len(use) < 3 {
+		return nil, inputErrorf("a backtest needs runs at three or more different P > 1 (have %d): each split predicts one run from at least two others", len(use))
+	}
+	sort.SliceStable(use, func(i, j int) bool { return use[i].P < use[j].P })
+	bt := &Backtest{Method: "leave-one-out over the runs: calibrate on the others, predict the held-out P"}
+	for h := range use {
+		var rest []Inputs
+		var from []int
+		for k := range use {
+			if k != h {
+				rest = append(rest, use[k])
+				from = append(from, use[k].P)
+			}
+		}
+		c, err := Calibrate(rest, o)
+		if err != nil {
+			return nil, err
+		}
+		sp := BacktestSplit{HeldOutP: use[h].P, Label: use[h].Label, FromP: from, Calibration: c}
+		if sp.Calibrated, err = c.Apply(use[h]); err != nil {
+			return nil, err
+		}
+		if sp.Forecast, err = c.Forecast(rest, use[h].P); err != nil {
+			return nil, err
+		}
+		obs := use[h].AppTime / float64(use[h].P)
+		sp.ObservedAppTimeS = obs
+		sp.WallTimeRelError = (sp.Forecast.WallTime.Value - obs) / obs
+		sp.ModelRelError = (sp.Forecast.ModelAppTimeS - obs) / obs
+		sp.ObservedInWallTimeSpread = sp.Forecast.WallTime.SpreadLow <= obs && obs <= sp.Forecast.WallTime.SpreadHigh
+		sp.ObservedInModelSpread = sp.Forecast.ModelAppTimeLowS <= obs && obs <= sp.Forecast.ModelAppTimeHighS
+		if h == 0 || h == len(use)-1 {
+			sp.Notes = append(sp.Notes, "held-out P outside the others' range: an extrapolation")
+		} else {
+			sp.Notes = append(sp.Notes, "held-out P inside the others' range: an interpolation, easier than a real extrapolation")
+		}
+		bt.MaxAbsRelError = math.Max(bt.MaxAbsRelError, math.Abs(sp.Calibrated.RelError))
+		bt.Splits = append(bt.Splits, sp)
+	}
+	return bt, nil
+}
