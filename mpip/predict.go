@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -111,7 +112,11 @@ type Prediction struct {
 	ATLow    float64 `json:"app_time_low"`    // 2.5 % quantile
 	ATHigh   float64 `json:"app_time_high"`   // 97.5 % quantile
 	Samples  int     `json:"samples"`
-	Note     string  `json:"note,omitempty"`
+	// Interval is false when too few runs were given for an honest interval (fewer than
+	// MinRunsForInterval at different P): then ATLow = ATHigh = ATMedian and Note says so;
+	// Calibration.Forecast gives the spread of plausible scaling models instead.
+	Interval bool   `json:"interval"`
+	Note     string `json:"note,omitempty"`
 }
 
 // Predict fits the per-message inputs — messages M, mean size L, CPU demand D_k and
@@ -186,7 +191,7 @@ func Predict(runs []Inputs, net Network, targets []int, samples int, seed uint64
 		_, _, note := net.At(P, trends[1].At(pf))
 		pr := Prediction{P: P, Inputs: best.Inputs, Result: best, Samples: samples, Note: note}
 		ats := make([]float64, 0, samples)
-		for s := 0; s < samples; s++ {
+		for s := 0; s < samples && len(seenP) >= MinRunsForInterval; s++ {
 			v := make([]float64, 4)
 			for i, t := range trends {
 				v[i] = math.Exp(t.A + t.B*math.Log(pf) + tdist.Rand()*t.sd(pf))
@@ -198,6 +203,15 @@ func Predict(runs []Inputs, net Network, targets []int, samples int, seed uint64
 			ats = append(ats, r.AppTime.Model)
 		}
 		sort.Float64s(ats)
+		if len(seenP) < MinRunsForInterval {
+			// With n − 2 < 3 degrees of freedom the t quantile (12.7 for one) on a log scale gives
+			// intervals over orders of magnitude (issue 16: 0.0012 … 6.03e7 s): none is given.
+			pr.ATMedian, pr.ATLow, pr.ATHigh = best.AppTime.Model, best.AppTime.Model, best.AppTime.Model
+			pr.Note = strings.TrimPrefix(pr.Note+fmt.Sprintf("; no interval: it needs ≥ %d runs at different P (have %d); see the spread of plausible scaling models (Calibration.Forecast)", MinRunsForInterval, len(seenP)), "; ")
+			out = append(out, pr)
+			continue
+		}
+		pr.Interval = true
 		if len(ats) > 0 {
 			q := func(f float64) float64 {
 				return ats[int(math.Min(float64(len(ats)-1), math.Floor(f*float64(len(ats)))))]

@@ -10,7 +10,7 @@ import (
 // sampleDir holds verbatim copies of the eight reports of shared/data/mpip (see its README).
 const sampleDir = "testdata/samples"
 
-func parseSample(t *testing.T, name string) *Report {
+func parseSample(t testing.TB, name string) *Report {
 	t.Helper()
 	f, err := os.Open(filepath.Join(sampleDir, name))
 	if err != nil {
