@@ -9,8 +9,10 @@ import (
 // Forecast is the wall time at an unmeasured P, by two routes, each with the spread of its
 // plausible scaling models (not a confidence interval: see Extrapolation).
 type Forecast struct {
-	Kind string `json:"kind"` // always "extrapolation"
-	P    int    `json:"p"`
+	Kind   string `json:"kind"` // always "extrapolation"
+	Method string `json:"method"`
+	Exact  bool   `json:"exact"`
+	P      int    `json:"p"`
 	// WallTime extrapolates the observed AT* = App_Time/P directly (no model of the machine).
 	WallTime Extrapolation `json:"wall_time"`
 	// The 004 route: M, L, D_k and D_{P+1} extrapolated (value = selected model or family
@@ -44,7 +46,8 @@ func (c *Calibration) Forecast(runs []Inputs, target int) (*Forecast, error) {
 		d := r.Demands()
 		ps[i], at[i], m[i], l[i], dk[i], dc[i] = float64(r.P), r.AppTime/float64(r.P), r.M, math.Max(r.L, 1e-9), math.Max(d.Dk, 1e-30), math.Max(d.Compute, 1e-30)
 	}
-	f := &Forecast{Kind: "extrapolation", P: target}
+	f := &Forecast{Kind: "extrapolation", P: target,
+		Method: "wall time: scaling family on AT*; 004 route: scaling family on M, L, D_k, D_{P+1}, calibrated D_0, exact MVA at P; spreads one at a time over the plausible models"}
 	var err error
 	if f.WallTime, err = Extrapolate("wall time AT* = App_Time/P", "s", ps, at, target); err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package mpip
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -151,6 +152,21 @@ func FuzzReadInputs(f *testing.F) {
 			if !(r.AppTime.Model >= 0) || math.IsInf(r.AppTime.Model, 0) {
 				t.Fatalf("AT = %v for %+v", r.AppTime.Model, in)
 			}
+		}
+		small := true
+		for _, in := range runs {
+			small = small && in.P <= 256
+		}
+		if !small || len(runs) > 8 {
+			return
+		}
+		// Calibration on whatever was accepted: an error or finite numbers (JSON refuses NaN/Inf).
+		c, err := Calibrate(runs, CalibrateOptions{})
+		if err != nil {
+			return
+		}
+		if _, err := json.Marshal(c); err != nil {
+			t.Fatalf("calibration of %+v: %v", runs, err)
 		}
 	})
 }
