@@ -124,8 +124,10 @@ type Prediction struct {
 // (P > 1: 004's single-process rows have no messages), extrapolates them to each target P,
 // and solves the 004 model there. The uncertainty comes from the regressions' prediction
 // intervals (Student's t with n − 2 degrees of freedom on ln y), propagated through the
-// model by seeded Monte Carlo with the given number of samples; with three runs (one degree
-// of freedom) the interval is honest and wide.
+// model by seeded Monte Carlo with the given number of samples — only from MinRunsForInterval
+// runs on (three degrees of freedom): with three runs (one) the t quantile is 12.7 and the
+// interval spanned orders of magnitude (issue 16), so none is given and Note says how many
+// runs it needs. Work is bounded (predictBudget): (samples + 1) × Σ target P MVA steps.
 func Predict(runs []Inputs, net Network, targets []int, samples int, seed uint64) ([]Prediction, []Trend, error) {
 	var use []Inputs
 	for _, r := range runs {

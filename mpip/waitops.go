@@ -42,7 +42,7 @@ func CheckWaitOps(reps []*Report, ops []string) error {
 			}
 		}
 	}
-	return inputErrorf("--wait-ops: %s: no report has this MPI operation (the reports contain: %s)%s", strings.Join(unknown, ", "), strings.Join(names, ", "), hintText(hints))
+	return inputErrorf("--wait-ops: %s: no report has this MPI operation (the reports contain: %s)%s", bounded(unknown), bounded(names), hintText(hints))
 }
 
 func hintText(h []string) string {
@@ -50,4 +50,13 @@ func hintText(h []string) string {
 		return ""
 	}
 	return "; did you mean " + strings.Join(h, ", ") + "?"
+}
+
+// bounded joins at most 40 names, then says how many more there are.
+func bounded(names []string) string {
+	const max = 40
+	if len(names) <= max {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s … and %d more", strings.Join(names[:max], ", "), len(names)-max)
 }
