@@ -101,8 +101,12 @@ func ModelAppTime(in Inputs, d0 float64) (float64, error) {
 // when even a network without delay gives more than AT*.
 func ImpliedSwitchDelay(in Inputs) (d0, atZero float64, err error) {
 	target := in.AppTime / float64(in.P)
-	atZero, err = ModelAppTime(in, 0)
-	if err != nil {
+	if d := in.Demands(); d.Dk+d.Compute > 0 {
+		if atZero, err = ModelAppTime(in, 0); err != nil {
+			return 0, 0, err
+		}
+	} // else: no demand but the switch's: AT = D_0·M/P → 0 with D_0
+	if err := in.Validate(); err != nil {
 		return 0, 0, err
 	}
 	if atZero >= target {

@@ -122,6 +122,7 @@ func TestReadInputsErrors(t *testing.T) {
 		{"zero BW", head + "a,4,2,1,0,10,8,0,1e-6\n", "x.csv:2: bw: \"0\": want a bandwidth > 0"},
 		{"second row", head + "a,4,2,1,0,10,8,1e6,1e-6\nb,8,2,1,0,10,8,1e6,-1\n", "x.csv:3: lat"},
 		{"no rows", head, "no data rows"},
+		{"zero demands", head + "z,2,1,1,1,1,0,1,0\n", "x.csv:2: z: every demand of the model is 0"}, // found by FuzzReadInputs
 	} {
 		_, err := ReadInputs("x.csv", strings.NewReader(tc.text))
 		if !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), tc.want) {

@@ -47,6 +47,9 @@ func (in Inputs) Validate() error {
 	case !(in.BW > 0) || !(in.Lat >= 0) || !(in.L >= 0):
 		return inputErrorf("%s: bandwidth must be > 0, latency and message size ≥ 0", in.Label)
 	}
+	if d := in.Demands(); d.D0+d.Dk+d.Compute == 0 {
+		return inputErrorf("%s: every demand of the model is 0 (MPI_Wait = MPI_Time = App_Time and no network time L/BW + Lat): nothing to model", in.Label)
+	}
 	return nil
 }
 
