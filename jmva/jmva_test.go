@@ -340,3 +340,18 @@ func BenchmarkRead(b *testing.B) {
 		}
 	}
 }
+
+// TestThinkNameTaken: a model with a station called "think" and a think time gets a delay
+// station with another name, and reads back.
+func TestThinkNameTaken(t *testing.T) {
+	m := &qn.Model{Classes: []qn.Class{{Name: "u", Population: 2, ThinkTime: 1}},
+		Stations: []qn.Station{{Name: "think"}}, Demand: [][]float64{{0.5}}}
+	var buf bytes.Buffer
+	if err := Write(&buf, &Document{Model: m}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Read("t.jmva", buf.Bytes())
+	if err != nil || d.Model.Stations[0].Name != "think_" {
+		t.Fatalf("%v %+v", err, d)
+	}
+}

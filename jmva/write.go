@@ -14,7 +14,8 @@ import (
 
 // Write writes d as a .jmva file JMT opens: the model (think times as a delay station
 // "think", groups of Count stations as Count stations "name#i"), the what-if analysis and
-// the reference stations if set, and the solutions if any. Load-dependent stations are
+// the reference stations if set (the think-time station is named "think", or "think_", …
+// if a station already has that name), and the solutions if any. Load-dependent stations are
 // written with S(n) = S/α(n) for n = 1..N, N the total closed population (JMVA's rule); open
 // classes cannot visit them. Numbers are written in Go's shortest round-trip form, so a
 // model read back is the same model.
@@ -34,6 +35,18 @@ func Write(w io.Writer, d *Document) error {
 	for _, c := range m.Classes {
 		maxPop += c.Population
 		think = think || (!c.Open && c.ThinkTime > 0)
+	}
+	thinkName := "think"
+	for taken := true; taken; {
+		taken = false
+		for _, s := range m.Stations {
+			if s.Name == thinkName || strings.HasPrefix(s.Name, thinkName+"#") {
+				taken = true
+			}
+		}
+		if taken {
+			thinkName += "_"
+		}
 	}
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
@@ -71,7 +84,7 @@ func Write(w io.Writer, d *Document) error {
 		return 1
 	}
 	if think {
-		p("      <delaystation name=\"think\">\n        <servicetimes>\n")
+		p("      <delaystation name=\"%s\">\n        <servicetimes>\n", esc(thinkName))
 		for _, c := range m.Classes {
 			p("          <servicetime customerclass=\"%s\">%s</servicetime>\n", esc(c.Name), num(c.ThinkTime))
 		}

@@ -50,6 +50,9 @@ func AllBounds(m *Model) (*BoundSet, error) {
 	if err := m.solvable(); err != nil {
 		return nil, fmt.Errorf("%w: %w", fault.ErrInput, err)
 	}
+	if err := m.checkClosedDemand(); err != nil {
+		return nil, fmt.Errorf("%w: %w", fault.ErrInput, err)
+	}
 	open, closed := 0, 0
 	for _, c := range m.Classes {
 		if c.Open {
