@@ -12,9 +12,10 @@ import (
 const MaxStates = 10_000_000
 
 // MaxPercentileStates bounds the capacity K for which response-time percentiles of finite
-// queues are computed: each percentile evaluates a mixture of K distributions some hundred
-// times. Beyond it the percentiles are left out and a note says so.
-const MaxPercentileStates = 100_000
+// queues are computed: each percentile evaluates a mixture of K incomplete-gamma terms about
+// 60 times (bisection to 1e-13), some 0.3 s at K = 10⁴ on one core. Beyond it the percentiles
+// are left out and a note says so.
+const MaxPercentileStates = 10_000
 
 // Result is the steady state of one queueing station. Per-server utilisation is the
 // fraction of time one server is busy; BusyServers = X/μ is the mean number of busy servers.
