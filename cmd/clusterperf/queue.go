@@ -95,6 +95,9 @@ func runQueue(cmd *cobra.Command, o queueOptions, name string, stdout io.Writer)
 		}
 		s.Mu = 1 / o.serviceTime
 	}
+	if !set("load") && !set("lambda") {
+		return badInputf("%s needs the arrival rate --lambda (or the offered load --load)", name)
+	}
 	if !set("load") && !set("mu") && !set("service-time") && kind != queue.KindMMmHetero {
 		return badInputf("%s needs --mu or --service-time (or --load)", name)
 	}

@@ -30,6 +30,7 @@ func TestQueueCommand(t *testing.T) {
 		{"queue", "M/M/x", "--mu", "1"},
 		{"queue", "M/M/1", "--lambda", "-1", "--mu", "1"},
 		{"queue", "M/M/1", "--lambda", "1"},
+		{"queue", "M/M/1", "--mu", "1"},
 		{"queue", "M/M/2", "--lambda", "1", "--mu", "1", "--servers", "3"},
 		{"queue", "M/M/1", "--load", "0.5", "--mu", "1"},
 		{"queue", "M/M/1", "--lambda", "0.5", "--mu", "1", "--percentiles", "50,abc"},
