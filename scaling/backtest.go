@@ -86,6 +86,10 @@ type CorpusRow struct {
 	Name     string    `json:"name"`
 	Scaling  string    `json:"scaling"`
 	Points   int       `json:"points"`
+	MaxP     int       `json:"max_p"`
+	Source   string    `json:"source"`   // "# source:" header
+	Measured string    `json:"measured"` // "# measured:" header
+	Units    string    `json:"units"`    // "# units:" header
 	Backtest *Backtest `json:"backtest"`
 }
 
@@ -143,7 +147,8 @@ func RunCorpus(dir string) (*CorpusSummary, error) {
 		if sc == "" {
 			sc = inferScaling(d.Points)
 		}
-		s.Rows = append(s.Rows, CorpusRow{Name: d.Name, Scaling: sc, Points: len(d.Points), Backtest: b})
+		s.Rows = append(s.Rows, CorpusRow{Name: d.Name, Scaling: sc, Points: len(d.Points), MaxP: b.HeldOutP,
+			Source: d.Meta["source"], Measured: d.Meta["measured"], Units: d.Meta["units"], Backtest: b})
 		s.Sets++
 		pred := b.Prediction.TimeS
 		if !(pred > 0) || math.IsInf(pred, 0) || math.IsNaN(b.RelError) {
