@@ -25,8 +25,9 @@
 //
 // Selection is by held-out prediction error, not by fit quality: forward-chaining
 // ("leave-last-out": fit on the points below each of the largest distinct p, predict it) and
-// leave-one-out cross-validation, on the log ratio of predicted to observed time. AICc is
-// reported but does not choose.
+// leave-one-out cross-validation, on the log ratio of predicted to observed time; among the
+// models within one standard error of the best score the simplest wins (a named law before
+// an Extra-P form of the same size). AICc is reported but does not choose.
 //
 // Intervals: the 95 % prediction interval is multiplicative (positive by construction),
 // exp(±t₀.₉₇₅·sqrt(s² + se² + e²)) around the prediction, with s² the relative noise

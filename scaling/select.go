@@ -43,7 +43,7 @@ type Model struct {
 	// (leave-last-out) cross-validation; absent when the points cannot support the folds.
 	LOO   *float64 `json:"loo_rms_log_error,omitempty"`
 	LLO   *float64 `json:"llo_rms_log_error,omitempty"`
-	Score float64  `json:"cv_score"`
+	Score *float64 `json:"cv_score,omitempty"` // absent when no fold could be fitted
 	AICc  *float64 `json:"aicc,omitempty"`
 	K     int      `json:"free_parameters"`
 }
@@ -78,6 +78,30 @@ type scored struct {
 	f        *fitted
 	loo, llo float64 // RMS log errors, NaN when unavailable
 	score    float64
+	se       float64 // standard error of score, from the spread of the fold errors
+}
+
+// evaluate fits c to pts and cross-validates it.
+func evaluate(c *candidate, pts []Point, ps []int) (scored, bool) {
+	f := fitCandidate(c, pts)
+	if f == nil {
+		return scored{}, false
+	}
+	le, fe := looErrors(c, pts), lloErrors(c, pts, ps)
+	s := scored{f: f, loo: rms(le), llo: rms(fe)}
+	s.score, s.se = combine(le, fe)
+	return s, true
+}
+
+func rms(e []float64) float64 {
+	if len(e) == 0 {
+		return math.NaN()
+	}
+	ss := 0.0
+	for _, v := range e {
+		ss += v * v
+	}
+	return math.Sqrt(ss / float64(len(e)))
 }
 
 // Fit fits the candidate family to d and chooses the model with the smallest held-out
@@ -100,13 +124,11 @@ func Fit(d *Data) (*Result, error) {
 	cands := candidates(r.Scaling)
 	var all []scored
 	for _, c := range cands {
-		f := fitCandidate(c, d.Points)
-		if f == nil {
+		s, ok := evaluate(c, d.Points, ps)
+		if !ok {
 			continue
 		}
 		r.CandidatesTried++
-		s := scored{f: f, loo: looError(c, d.Points), llo: lloError(c, d.Points, ps)}
-		s.score = combine(s.loo, s.llo)
 		all = append(all, s)
 	}
 	if len(all) == 0 {
@@ -132,6 +154,21 @@ func Fit(d *Data) (*Result, error) {
 		}
 		return all[a].f.c.nParams() < all[b].f.c.nParams()
 	})
+	// Parsimony among equals (the one-standard-error rule, Hastie, Tibshirani & Friedman,
+	// ESL §7.10): every model scoring within one standard error of the best is as good as
+	// the data can tell; of those the one with the fewest free parameters wins, a named law
+	// (Amdahl, USL, Gustafson, constant: parameters with a meaning) before an Extra-P form.
+	band := all[0].score + all[0].se + 1e-12*(1+all[0].score)
+	bestAt := 0
+	for i, s := range all {
+		if s.score > band {
+			break
+		}
+		if simpler(s, all[bestAt]) {
+			bestAt = i
+		}
+	}
+	all[0], all[bestAt] = all[bestAt], all[0]
 	best := all[0]
 	r.chosen, r.lloChosen = best.f, best.llo
 	r.Chosen = report(best, len(d.Points))
@@ -170,49 +207,90 @@ func Fit(d *Data) (*Result, error) {
 	return r, nil
 }
 
-// combine is the selection score: RMS of the forward-chaining and leave-one-out log errors,
-// the forward-chaining ones (the extrapolations) counted twice.
-func combine(loo, llo float64) float64 {
-	switch {
-	case math.IsNaN(loo) && math.IsNaN(llo):
-		return math.Inf(1)
-	case math.IsNaN(llo):
-		return loo
-	case math.IsNaN(loo):
-		return llo
+func freeParams(f *fitted) int {
+	n := 0
+	for _, b := range f.free {
+		if b {
+			n++
+		}
 	}
-	return math.Sqrt((2*llo*llo + loo*loo) / 3)
+	return n
 }
 
-// looError is the RMS log error of leave-one-out predictions; NaN when a fold cannot be fitted.
-func looError(c *candidate, pts []Point) float64 {
+// simpler orders equally scored models: fewer free parameters, then a named law, then the
+// smaller score.
+func simpler(a, b scored) bool {
+	if fa, fb := freeParams(a.f), freeParams(b.f); fa != fb {
+		return fa < fb
+	}
+	if na, nb := a.f.c.name != "extrap", b.f.c.name != "extrap"; na != nb {
+		return na
+	}
+	return a.score < b.score
+}
+
+// combine is the selection score and its standard error: the root of the weighted mean
+// squared log error of the forward-chaining folds (weight 2: they are the extrapolations)
+// and the leave-one-out folds (weight 1); +Inf when there are no folds. The standard error
+// of the weighted mean of e² is carried to its root by the delta method.
+func combine(loo, llo []float64) (score, se float64) {
+	var w, e2 []float64
+	for _, v := range llo {
+		w, e2 = append(w, 2), append(e2, v*v)
+	}
+	for _, v := range loo {
+		w, e2 = append(w, 1), append(e2, v*v)
+	}
+	if len(e2) == 0 {
+		return math.Inf(1), 0
+	}
+	sw, m := 0.0, 0.0
+	for i := range e2 {
+		sw += w[i]
+		m += w[i] * e2[i]
+	}
+	m /= sw
+	v := 0.0
+	for i := range e2 {
+		v += w[i] * w[i] * (e2[i] - m) * (e2[i] - m)
+	}
+	seM := math.Sqrt(v) / sw
+	score = math.Sqrt(m)
+	if score > 0 {
+		se = seM / (2 * score)
+	}
+	return score, se
+}
+
+// looErrors are the log errors log(T_pred/T) of leave-one-out predictions; nil when a fold
+// cannot be fitted.
+func looErrors(c *candidate, pts []Point) []float64 {
 	if len(pts)-1 < c.nParams() || len(pts) < 3 {
-		return math.NaN()
+		return nil
 	}
 	train := make([]Point, 0, len(pts)-1)
-	ss := 0.0
+	errs := make([]float64, 0, len(pts))
 	for i := range pts {
 		train = append(train[:0], pts[:i]...)
 		train = append(train, pts[i+1:]...)
 		f := fitCandidate(c, train)
 		if f == nil {
-			return math.NaN()
+			return nil
 		}
 		v := f.value(float64(pts[i].P))
 		if !(v > 0) || math.IsInf(v, 0) {
-			return math.NaN()
+			return nil
 		}
-		e := math.Log(v / pts[i].TimeS)
-		ss += e * e
+		errs = append(errs, math.Log(v/pts[i].TimeS))
 	}
-	return math.Sqrt(ss / float64(len(pts)))
+	return errs
 }
 
-// lloError is the RMS log error of forward-chaining predictions: for each of the largest
+// lloErrors are the log errors of forward-chaining predictions: for each of the largest
 // lloFolds distinct p (as long as the points below it can determine the model), fit on the
-// points below it and predict it. NaN when no fold is possible.
-func lloError(c *candidate, pts []Point, ps []int) float64 {
-	ss, n := 0.0, 0
+// points below it and predict it. nil when no fold is possible or one fails.
+func lloErrors(c *candidate, pts []Point, ps []int) []float64 {
+	var errs []float64
 	for q := len(ps) - 1; q >= 1 && q >= len(ps)-lloFolds; q-- {
 		var train []Point
 		for _, pt := range pts {
@@ -225,30 +303,28 @@ func lloError(c *candidate, pts []Point, ps []int) float64 {
 		}
 		f := fitCandidate(c, train)
 		if f == nil {
-			return math.NaN()
+			return nil
 		}
 		v := f.value(float64(ps[q]))
 		if !(v > 0) || math.IsInf(v, 0) {
-			return math.NaN()
+			return nil
 		}
 		for _, pt := range pts {
 			if pt.P == ps[q] {
-				e := math.Log(v / pt.TimeS)
-				ss += e * e
-				n++
+				errs = append(errs, math.Log(v/pt.TimeS))
 			}
 		}
 	}
-	if n == 0 {
-		return math.NaN()
-	}
-	return math.Sqrt(ss / float64(n))
+	return errs
 }
 
 func report(s scored, n int) Model {
 	f := s.f
-	m := Model{Name: f.c.name, Formula: f.c.formula(), Terms: f.c.terms, Score: s.score,
-		RMSRelError: math.Sqrt(f.ssr / float64(n))}
+	m := Model{Name: f.c.name, Formula: f.c.formula(), Terms: f.c.terms, RMSRelError: math.Sqrt(f.ssr / float64(n))}
+	if !math.IsInf(s.score, 0) && !math.IsNaN(s.score) {
+		v := s.score
+		m.Score = &v
+	}
 	for _, b := range f.free {
 		if b {
 			m.K++
@@ -368,4 +444,30 @@ func (r *Result) logVariance(x float64) (float64, bool) {
 		h2 += r.lloChosen * r.lloChosen
 	}
 	return h2, !math.IsNaN(h2) && !math.IsInf(h2, 0)
+}
+
+// FitNamed fits one named model — "amdahl", "usl" or "gustafson" — to d by relative least
+// squares (no selection), for reporting a law's parameters (Amdahl's serial fraction, USL's
+// σ, κ and N_max) whether or not it wins. Cross-validation errors are included.
+func FitNamed(d *Data, name string) (*Model, error) {
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	var c *candidate
+	switch name {
+	case "amdahl":
+		c = amdahlCandidate
+	case "usl":
+		c = uslCandidate
+	case "gustafson":
+		c = &candidate{name: "gustafson", kind: kindLinear, terms: []Term{{I: 1, IText: "1"}}}
+	default:
+		return nil, fmt.Errorf("%w: model %q: allowed amdahl, usl, gustafson", fault.ErrInput, name)
+	}
+	s, ok := evaluate(c, d.Points, distinctP(d.Points))
+	if !ok {
+		return nil, fmt.Errorf("%w: %s: %s cannot be fitted to %d points", fault.ErrNotConverged, d.Name, name, len(d.Points))
+	}
+	m := report(s, len(d.Points))
+	return &m, nil
 }
