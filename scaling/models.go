@@ -215,31 +215,55 @@ func fitCandidate(c *candidate, pts []Point) *fitted {
 	if c.kind == kindUSL {
 		return fitUSL(pts)
 	}
-	return fitLinear(c, pts)
+	return fitLinear(c, basis(c, pts), pts, nil, true)
 }
 
-// fitLinear minimises Σ((Σₖ xₖ·bₖ(pᵢ) − yᵢ)/yᵢ)² over x ≥ 0 exactly: the optimum of a
-// non-negative least-squares problem is the unconstrained optimum on its support, so every
-// support (at most 2³ − 1 for three columns) is solved and the best feasible one kept.
-func fitLinear(c *candidate, pts []Point) *fitted {
-	m := 1 + len(c.terms)
-	n := len(pts)
-	cols := make([][]float64, m) // b_k(p_i)/y_i
-	for k := 0; k < m; k++ {
-		cols[k] = make([]float64, n)
+// basis evaluates c's columns (1, term₁, term₂ …) at every point, once for all folds.
+func basis(c *candidate, pts []Point) [][]float64 {
+	B := make([][]float64, 1+len(c.terms))
+	for k := range B {
+		B[k] = make([]float64, len(pts))
 		for i, pt := range pts {
-			b := 1.0
-			if k > 0 {
-				b = c.terms[k-1].eval(float64(pt.P))
+			if k == 0 {
+				B[k][i] = 1
+			} else {
+				B[k][i] = c.terms[k-1].eval(float64(pt.P))
 			}
-			cols[k][i] = b / pt.TimeS
+		}
+	}
+	return B
+}
+
+// fitLinear minimises Σ((Σₖ xₖ·bₖ(pᵢ) − yᵢ)/yᵢ)² over x ≥ 0 exactly, over the rows of pts
+// (all when rows is nil), B the basis of pts: the optimum of a non-negative least-squares
+// problem is the unconstrained optimum on its support, so every support (at most 2³ − 1 for
+// three columns) is solved and the best feasible one kept. withCov adds the covariance.
+func fitLinear(c *candidate, B [][]float64, pts []Point, rows []int, withCov bool) *fitted {
+	m := 1 + len(c.terms)
+	if rows == nil {
+		rows = make([]int, len(pts))
+		for i := range rows {
+			rows[i] = i
+		}
+	}
+	n := len(rows)
+	if n < 1 {
+		return nil
+	}
+	cols := make([][]float64, m) // b_k(p_i)/y_i
+	buf := make([]float64, m*n)
+	for k := 0; k < m; k++ {
+		cols[k] = buf[k*n : (k+1)*n]
+		for a, i := range rows {
+			cols[k][a] = B[k][i] / pts[i].TimeS
 		}
 	}
 	bestCost := math.Inf(1)
 	var best []float64
 	var bestSupport []int
+	var sup []int
 	for mask := 1; mask < 1<<m; mask++ {
-		var sup []int
+		sup = sup[:0]
 		for k := 0; k < m; k++ {
 			if mask&(1<<k) != 0 {
 				sup = append(sup, k)
@@ -270,7 +294,7 @@ func fitLinear(c *candidate, pts []Point) *fitted {
 			cost += r * r
 		}
 		if best == nil || cost < bestCost-1e-15*(1+bestCost) || (cost <= bestCost*(1+1e-12) && len(sup) < len(bestSupport)) {
-			bestCost, best, bestSupport = cost, x, sup
+			bestCost, best, bestSupport = cost, x, append([]int(nil), sup...)
 		}
 	}
 	if best == nil {
@@ -291,20 +315,21 @@ func fitLinear(c *candidate, pts []Point) *fitted {
 	f.s2 = math.NaN()
 	if f.dof > 0 {
 		f.s2 = bestCost / float64(f.dof)
-		inv, ok := invNormal(cols, idx, n)
-		if ok {
-			f.cov = make([][]float64, m)
-			for k := range f.cov {
-				f.cov[k] = make([]float64, m)
-			}
-			for a, ka := range idx {
-				for b, kb := range idx {
-					f.cov[ka][kb] = f.s2 * inv[a][b]
+		if withCov {
+			if inv, ok := invNormal(cols, idx, n); ok {
+				f.cov = make([][]float64, m)
+				for k := range f.cov {
+					f.cov[k] = make([]float64, m)
+				}
+				for a, ka := range idx {
+					for b, kb := range idx {
+						f.cov[ka][kb] = f.s2 * inv[a][b]
+					}
 				}
 			}
 		}
 	}
-	if !finiteAll(f.x) || f.value(float64(pts[0].P)) <= 0 {
+	if !finiteAll(f.x) || !(f.value(float64(pts[rows[0]].P)) > 0) {
 		return nil
 	}
 	return f
@@ -429,7 +454,8 @@ func invNormal(cols [][]float64, idx []int, n int) ([][]float64, bool) {
 // bounded Levenberg–Marquardt on relative residuals, started from the non-negative linear
 // fit of the same function written as A/p + B(p−1)/p + C(p−1).
 func fitUSL(pts []Point) *fitted {
-	lin := fitLinear(&candidate{kind: kindLinear, terms: []Term{{I: -1, IText: "-1"}, {I: 1, IText: "1"}}}, pts)
+	lc := &candidate{kind: kindLinear, terms: []Term{{I: -1, IText: "-1"}, {I: 1, IText: "1"}}}
+	lin := fitLinear(lc, basis(lc, pts), pts, nil, false)
 	// T₁(1 + σ(p−1) + κp(p−1))/p = T₁(σ−κ) + T₁(1−σ)/p + T₁κ·p, so the non-negative fit
 	// c₀ + c₁/p + c₂·p gives T₁ = c₀+c₁+c₂, σ = (c₀+c₂)/T₁, κ = c₂/T₁ as a start.
 	x0 := []float64{pts[0].TimeS * float64(pts[0].P), 0.05, 1e-4}

@@ -83,11 +83,35 @@ type scored struct {
 
 // evaluate fits c to pts and cross-validates it.
 func evaluate(c *candidate, pts []Point, ps []int) (scored, bool) {
-	f := fitCandidate(c, pts)
+	if len(pts) < c.nParams() {
+		return scored{}, false
+	}
+	var B [][]float64
+	if c.kind == kindLinear {
+		B = basis(c, pts)
+	}
+	fitRows := func(rows []int, withCov bool) *fitted {
+		if len(rows) < c.nParams() {
+			return nil
+		}
+		if c.kind == kindUSL {
+			sub := make([]Point, len(rows))
+			for a, i := range rows {
+				sub[a] = pts[i]
+			}
+			return fitUSL(sub)
+		}
+		return fitLinear(c, B, pts, rows, withCov)
+	}
+	all := make([]int, len(pts))
+	for i := range all {
+		all[i] = i
+	}
+	f := fitRows(all, true)
 	if f == nil {
 		return scored{}, false
 	}
-	le, fe := looErrors(c, pts), lloErrors(c, pts, ps)
+	le, fe := looErrors(c, pts, fitRows), lloErrors(c, pts, ps, fitRows)
 	s := scored{f: f, loo: rms(le), llo: rms(fe)}
 	s.score, s.se = combine(le, fe)
 	return s, true
@@ -264,16 +288,20 @@ func combine(loo, llo []float64) (score, se float64) {
 
 // looErrors are the log errors log(T_pred/T) of leave-one-out predictions; nil when a fold
 // cannot be fitted.
-func looErrors(c *candidate, pts []Point) []float64 {
+func looErrors(c *candidate, pts []Point, fitRows func([]int, bool) *fitted) []float64 {
 	if len(pts)-1 < c.nParams() || len(pts) < 3 {
 		return nil
 	}
-	train := make([]Point, 0, len(pts)-1)
+	train := make([]int, 0, len(pts)-1)
 	errs := make([]float64, 0, len(pts))
 	for i := range pts {
-		train = append(train[:0], pts[:i]...)
-		train = append(train, pts[i+1:]...)
-		f := fitCandidate(c, train)
+		train = train[:0]
+		for j := range pts {
+			if j != i {
+				train = append(train, j)
+			}
+		}
+		f := fitRows(train, false)
 		if f == nil {
 			return nil
 		}
@@ -289,19 +317,19 @@ func looErrors(c *candidate, pts []Point) []float64 {
 // lloErrors are the log errors of forward-chaining predictions: for each of the largest
 // lloFolds distinct p (as long as the points below it can determine the model), fit on the
 // points below it and predict it. nil when no fold is possible or one fails.
-func lloErrors(c *candidate, pts []Point, ps []int) []float64 {
+func lloErrors(c *candidate, pts []Point, ps []int, fitRows func([]int, bool) *fitted) []float64 {
 	var errs []float64
 	for q := len(ps) - 1; q >= 1 && q >= len(ps)-lloFolds; q-- {
-		var train []Point
-		for _, pt := range pts {
+		var train []int
+		for i, pt := range pts {
 			if pt.P < ps[q] {
-				train = append(train, pt)
+				train = append(train, i)
 			}
 		}
 		if q < c.nParams() || len(train) < c.nParams() {
 			break
 		}
-		f := fitCandidate(c, train)
+		f := fitRows(train, false)
 		if f == nil {
 			return nil
 		}
