@@ -26,7 +26,10 @@ type Backtest struct {
 	// Amdahl and USL fitted to the same training points by the same relative least squares.
 	AmdahlRelError *float64 `json:"amdahl_rel_error,omitempty"`
 	USLRelError    *float64 `json:"usl_rel_error,omitempty"`
-	Notes          []string `json:"notes,omitempty"`
+	// AICcRelError: the candidate of smallest AICc on the training points (selection by fit
+	// quality instead of held-out error), for comparison.
+	AICcRelError *float64 `json:"aicc_choice_rel_error,omitempty"`
+	Notes        []string `json:"notes,omitempty"`
 }
 
 // BacktestLargest holds out every run at the largest p, fits the rest with Fit and predicts
@@ -66,6 +69,12 @@ func BacktestLargest(d *Data) (*Backtest, error) {
 		b.InsideInterval = &in
 	}
 	b.InsideSpread = pr.PlausibleLowS <= obs && obs <= pr.PlausibleHighS
+	if r.aiccBest != nil {
+		if v := r.aiccBest.value(float64(top)); v > 0 && !math.IsInf(v, 0) {
+			e := (v - obs) / obs
+			b.AICcRelError = &e
+		}
+	}
 	for _, base := range []struct {
 		c   *candidate
 		dst **float64
@@ -102,6 +111,8 @@ type CorpusSummary struct {
 	MedianAbsRelErrorStrong float64     `json:"median_abs_rel_error_strong"`
 	MedianAmdahlStrong      float64     `json:"median_abs_rel_error_amdahl_strong"`
 	MedianUSLStrong         float64     `json:"median_abs_rel_error_usl_strong"`
+	MedianAICc              float64     `json:"median_abs_rel_error_aicc_choice"`
+	MedianAICcStrong        float64     `json:"median_abs_rel_error_aicc_choice_strong"`
 	WithInterval            int         `json:"sets_with_interval"`
 	Coverage95              float64     `json:"coverage95"` // share of held-out points inside the interval
 	SpreadCoverage          float64     `json:"plausible_spread_coverage"`
@@ -126,7 +137,7 @@ func RunCorpus(dir string) (*CorpusSummary, error) {
 	}
 	sort.Strings(files)
 	s := &CorpusSummary{}
-	var all, strong, am, us []float64
+	var all, strong, am, us, ai, ais []float64
 	covered, spread := 0, 0
 	for _, file := range files {
 		fh, err := os.Open(file)
@@ -155,6 +166,9 @@ func RunCorpus(dir string) (*CorpusSummary, error) {
 			s.NonFinite++
 		}
 		all = append(all, math.Abs(b.RelError))
+		if b.AICcRelError != nil {
+			ai = append(ai, math.Abs(*b.AICcRelError))
+		}
 		if b.InsideInterval != nil {
 			s.WithInterval++
 			if *b.InsideInterval {
@@ -166,6 +180,9 @@ func RunCorpus(dir string) (*CorpusSummary, error) {
 		}
 		if sc == "strong" {
 			strong = append(strong, math.Abs(b.RelError))
+			if b.AICcRelError != nil {
+				ais = append(ais, math.Abs(*b.AICcRelError))
+			}
 			if b.AmdahlRelError != nil {
 				am = append(am, math.Abs(*b.AmdahlRelError))
 			} else {
@@ -182,6 +199,8 @@ func RunCorpus(dir string) (*CorpusSummary, error) {
 	s.MedianAbsRelErrorStrong = median(strong)
 	s.MedianAmdahlStrong = median(am)
 	s.MedianUSLStrong = median(us)
+	s.MedianAICc = median(ai)
+	s.MedianAICcStrong = median(ais)
 	if s.WithInterval > 0 {
 		s.Coverage95 = float64(covered) / float64(s.WithInterval)
 	}

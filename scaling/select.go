@@ -7,6 +7,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/fit"
+	"github.com/clusterperf/clusterperf/sizing"
 )
 
 // MinPointsForInterval is the fewest distinct p for which Predict gives a 95 % interval;
@@ -67,6 +68,7 @@ type Result struct {
 	Notes           []string `json:"notes,omitempty"`
 
 	chosen    *fitted
+	aiccBest  *fitted // the model AICc would have chosen (for the corpus comparison)
 	lloChosen float64 // NaN when unavailable
 	plausible []*fitted
 	s2        float64 // relative noise variance used for intervals (NaN: none)
@@ -178,6 +180,12 @@ func Fit(d *Data) (*Result, error) {
 		}
 		return all[a].f.c.nParams() < all[b].f.c.nParams()
 	})
+	minAICc := math.Inf(1)
+	for _, s := range all {
+		if _, aicc, _ := fit.InformationCriteria(s.f.ssr, s.f.n, freeParams(s.f)); aicc < minAICc {
+			minAICc, r.aiccBest = aicc, s.f
+		}
+	}
 	// Parsimony among equals (the one-standard-error rule, Hastie, Tibshirani & Friedman,
 	// ESL §7.10): every model scoring within one standard error of the best is as good as
 	// the data can tell; of those the one with the fewest free parameters wins, a named law
@@ -498,4 +506,18 @@ func FitNamed(d *Data, name string) (*Model, error) {
 	}
 	m := report(s, len(d.Points))
 	return &m, nil
+}
+
+// Times returns the chosen model's time at each p, as sizing.Point values for
+// sizing.Advise (fault.ErrInput for a p outside 1 … 2^30).
+func (r *Result) Times(ps []int) ([]sizing.Point, error) {
+	out := make([]sizing.Point, 0, len(ps))
+	for _, p := range ps {
+		pr, err := r.Predict(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sizing.Point{P: p, TimeS: pr.TimeS})
+	}
+	return out, nil
 }
