@@ -32,7 +32,9 @@
 // Intervals: the 95 % prediction interval is multiplicative (positive by construction),
 // exp(±t₀.₉₇₅·sqrt(s² + se² + e²)) around the prediction, with s² the relative noise
 // (replicates' pure error when there are replicates), se the parameters' standard error at
-// the predicted p and e the chosen model's own forward-chaining error. Its coverage is
+// the predicted p and e the chosen model's own forward-chaining error, widened where needed
+// to contain every plausible model's prediction (far beyond the data the models' disagreement
+// outgrows the parametric band). Its coverage is
 // measured on the corpus in testdata/scaling (docs/extrapolation.md). With fewer than
 // MinPointsForInterval distinct p there is no interval: the spread of the plausible models is
 // reported instead.

@@ -453,6 +453,9 @@ func (r *Result) Predict(p int) (*Prediction, error) {
 	if ok && r.DistinctP >= MinPointsForInterval {
 		half := fit.TQuantile(0.975, r.dof) * math.Sqrt(h2)
 		lo, hi := v*math.Exp(-half), v*math.Exp(half)
+		// Far from the data the parametric band narrows relative to what the models
+		// disagree on: the interval always contains every plausible model's prediction.
+		lo, hi = math.Min(lo, pr.PlausibleLowS), math.Max(hi, pr.PlausibleHighS)
 		if lo > 0 && !math.IsInf(hi, 0) {
 			pr.Interval, pr.Low95S, pr.High95S = true, &lo, &hi
 		}
