@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,4 +80,31 @@ func TestExtrapolateBadInput(t *testing.T) {
 	if !strings.Contains(errb.String(), "bad.csv:3") {
 		t.Errorf("error does not name file:line: %s", errb.String())
 	}
+}
+
+// USL data (T₁ = 100, σ = 0.05, κ = 0.0005, N_max = sqrt(0.95/0.0005) = 43.6) with 2 %
+// multiplicative noise from a seeded source, 3 replicates at 12 p: extrapolate keeps USL,
+// prints σ, κ and N_max, and sizes on the USL curve (balanced: efficiency ≥ 0.5).
+func TestExtrapolateUSL(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 0))
+	var b strings.Builder
+	b.WriteString("# scaling: strong\np,time\n")
+	for _, p := range []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64} {
+		for k := 0; k < 3; k++ {
+			x := float64(p)
+			fmt.Fprintf(&b, "%d,%.6g\n", p, 100*(1+0.05*(x-1)+0.0005*x*(x-1))/x*(1+0.02*rng.NormFloat64()))
+		}
+	}
+	path := filepath.Join(t.TempDir(), "usl.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"extrapolate", path}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "Chosen model (held-out error): usl") || !strings.Contains(out.String(), "N_max = sqrt((1−σ)/κ) = ") {
+		t.Fatalf("USL not chosen or not reported:\n%s", out.String())
+	}
+	t.Log(out.String())
 }
