@@ -30,7 +30,8 @@
 // an Extra-P form of the same size). AICc is reported but does not choose.
 //
 // Intervals: the 95 % prediction interval is multiplicative (positive by construction),
-// exp(±t₀.₉₇₅·sqrt(s² + se² + e²)) around the prediction, with s² the relative noise
+// exp(±t₀.₉₇₅,ν·sqrt(s² + se² + e²)) around the prediction (ν by Welch–Satterthwaite: e² rests
+// on only the few forward-chaining folds), with s² the relative noise
 // (replicates' pure error when there are replicates), se the parameters' standard error at
 // the predicted p and e the chosen model's own forward-chaining error, widened where needed
 // to contain every plausible model's prediction (far beyond the data the models' disagreement

@@ -70,6 +70,7 @@ type Result struct {
 	chosen    *fitted
 	aiccBest  *fitted // the model AICc would have chosen (for the corpus comparison)
 	lloChosen float64 // NaN when unavailable
+	lloN      int     // number of forward-chaining errors behind lloChosen
 	plausible []*fitted
 	s2        float64 // relative noise variance used for intervals (NaN: none)
 	dof       int
@@ -81,6 +82,7 @@ type scored struct {
 	loo, llo float64 // RMS log errors, NaN when unavailable
 	score    float64
 	se       float64 // standard error of score, from the spread of the fold errors
+	lloN     int     // forward-chaining errors
 }
 
 // evaluate fits c to pts and cross-validates it.
@@ -114,7 +116,7 @@ func evaluate(c *candidate, pts []Point, ps []int) (scored, bool) {
 		return scored{}, false
 	}
 	le, fe := looErrors(c, pts, fitRows), lloErrors(c, pts, ps, fitRows)
-	s := scored{f: f, loo: rms(le), llo: rms(fe)}
+	s := scored{f: f, loo: rms(le), llo: rms(fe), lloN: len(fe)}
 	s.score, s.se = combine(le, fe)
 	return s, true
 }
@@ -202,7 +204,7 @@ func Fit(d *Data) (*Result, error) {
 	}
 	all[0], all[bestAt] = all[bestAt], all[0]
 	best := all[0]
-	r.chosen, r.lloChosen = best.f, best.llo
+	r.chosen, r.lloChosen, r.lloN = best.f, best.llo, best.lloN
 	r.Chosen = report(best, len(d.Points))
 	threshold := 1.5*best.score + 0.02
 	for _, s := range all {
@@ -449,9 +451,9 @@ func (r *Result) Predict(p int) (*Prediction, error) {
 			pr.PlausibleModels++
 		}
 	}
-	h2, ok := r.logVariance(x)
+	h2, dof, ok := r.logVariance(x)
 	if ok && r.DistinctP >= MinPointsForInterval {
-		half := fit.TQuantile(0.975, r.dof) * math.Sqrt(h2)
+		half := fit.TQuantile(0.975, dof) * math.Sqrt(h2)
 		lo, hi := v*math.Exp(-half), v*math.Exp(half)
 		// Far from the data the parametric band narrows relative to what the models
 		// disagree on: the interval always contains every plausible model's prediction.
@@ -470,19 +472,35 @@ func (r *Result) Predict(p int) (*Prediction, error) {
 	return pr, nil
 }
 
-// logVariance is s² + se(p)² + e_LLO², the variance of log(T) at p assumed by the interval.
-func (r *Result) logVariance(x float64) (float64, bool) {
+// logVariance is s² + se(p)² + e_LLO², the variance of log(T) at p assumed by the interval,
+// with its effective degrees of freedom by Welch–Satterthwaite: (v₁ + v₂)²/(v₁²/ν₁ + v₂²/ν₂),
+// v₁ = s² + se² on the residual (and replicate) degrees of freedom ν₁, v₂ = e_LLO² on the
+// number of forward-chaining errors ν₂ — usually 3, so a prediction dominated by the
+// extrapolation error gets Student's t on few degrees of freedom.
+func (r *Result) logVariance(x float64) (h2 float64, dof int, ok bool) {
 	if math.IsNaN(r.s2) || r.dof < 1 {
-		return 0, false
+		return 0, 0, false
 	}
-	h2 := r.s2
+	v1 := r.s2
 	if se := r.chosen.relSE(x); !math.IsNaN(se) {
-		h2 += se * se
+		v1 += se * se
 	}
-	if !math.IsNaN(r.lloChosen) {
-		h2 += r.lloChosen * r.lloChosen
+	v2 := 0.0
+	if !math.IsNaN(r.lloChosen) && r.lloN > 0 {
+		v2 = r.lloChosen * r.lloChosen
 	}
-	return h2, !math.IsNaN(h2) && !math.IsInf(h2, 0)
+	h2 = v1 + v2
+	if math.IsNaN(h2) || math.IsInf(h2, 0) {
+		return 0, 0, false
+	}
+	dof = r.dof
+	if v2 > 0 {
+		den := v1*v1/float64(r.dof) + v2*v2/float64(r.lloN)
+		if den > 0 {
+			dof = max(1, int(math.Floor(h2*h2/den)))
+		}
+	}
+	return h2, dof, true
 }
 
 // FitNamed fits one named model — "amdahl", "usl" or "gustafson" — to d by relative least
