@@ -170,12 +170,12 @@ func TestUSLRecovery(t *testing.T) {
 		return
 	}
 	chosenUSL := 0
-	for seed := uint64(1); seed <= 20; seed++ {
+	for seed := uint64(1); seed <= 10; seed++ {
 		if r, err := Fit(uslData(rand.New(rand.NewPCG(seed, 0)), t1, sigma, kappa, noise, 3)); err == nil && r.Chosen.Name == "usl" {
 			chosenUSL++
 		}
 	}
-	t.Logf("Fit chose USL for %d of 20 seeds", chosenUSL)
+	t.Logf("Fit chose USL for %d of 10 seeds", chosenUSL)
 	inS, inK, n := 0, 0, 200
 	for seed := uint64(100); seed < 100+uint64(n); seed++ {
 		m, err := FitNamed(uslData(rand.New(rand.NewPCG(seed, 0)), t1, sigma, kappa, noise, 3), "usl")
