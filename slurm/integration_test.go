@@ -268,11 +268,8 @@ func TestSlurmClean(t *testing.T) {
 	dir := t.TempDir()
 	study := []string{"--seed", strconv.Itoa(seed), "--reps", strconv.Itoa(reps), "--events", strconv.Itoa(events)}
 	p, _ := shard.NewPlan("simulate", study, seed, shard.Spec{Items: reps, N: n}, "test")
-	if err := shard.WritePlan(dir, p); err != nil {
-		t.Fatal(err)
-	}
 	t1 := time.Now()
-	if _, err := c.Submit(ctx, Job{Executable: exe, Command: "simulate", Args: study, Dir: dir, Shards: n}); err != nil {
+	if _, err := c.SubmitStudy(ctx, p, Job{Executable: exe, Command: "simulate", Args: study, Dir: dir, Shards: n}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := c.Wait(ctx, dir, 100*time.Millisecond)
