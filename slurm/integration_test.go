@@ -251,10 +251,14 @@ func TestSlurmSimulateStudy(t *testing.T) {
 // (submission to merged result) against the local run.
 func TestSlurmClean(t *testing.T) {
 	c := requireSlurm(t)
-	const seed, reps, n, events = 7, 120, 8, 20000
+	const seed, reps, n = 7, 120, 8
+	events := 20000 // CLUSTERPERF_SLURM_EVENTS=200000 for a study where the work, not Slurm, dominates
+	if v, err := strconv.Atoi(os.Getenv("CLUSTERPERF_SLURM_EVENTS")); err == nil && v > 0 {
+		events = v
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	s, err := simulator(events)
+	s, err := simulator(int64(events))
 	if err != nil {
 		t.Fatal(err)
 	}
