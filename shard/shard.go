@@ -202,7 +202,11 @@ func (ms Mergers) Merge(dir string) (any, *Merged, error) {
 			names = append(names, k)
 		}
 		sort.Strings(names)
-		return nil, m, fmt.Errorf("%w: %s: no merge for command %q (merges exist for: %s)", fault.ErrInput, dir, m.Plan.Command, strings.Join(names, ", "))
+		have := "none yet"
+		if len(names) > 0 {
+			have = "merges exist for " + strings.Join(names, ", ")
+		}
+		return nil, m, fmt.Errorf("%w: %s: no merge for command %q (%s)", fault.ErrInput, dir, m.Plan.Command, have)
 	}
 	v, err := f(m.Plan, m.Items)
 	if err != nil {
