@@ -134,6 +134,7 @@ func mergeAdvise(p *tpn.Program, c *tpn.Cluster, items []json.RawMessage) (map[s
 // allocation and exactly its time.
 func TestSlurmAdvise(t *testing.T) {
 	c := requireSlurm(t)
+	t.Parallel()
 	prog, _ := filepath.Abs("../examples/tpn/masterworker.yaml")
 	cluster, _ := filepath.Abs("../examples/tpn/cluster.yaml")
 	p, cl, err := loadAdvise(prog, cluster)

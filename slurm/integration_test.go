@@ -129,6 +129,7 @@ func requireSlurm(t *testing.T) Client {
 // machine with the same seed (stream k of the seed for replication k).
 func TestSlurmSimulateStudy(t *testing.T) {
 	c := requireSlurm(t)
+	t.Parallel()
 	const (
 		seed   = 20261122
 		reps   = 120
@@ -258,6 +259,7 @@ func TestSlurmSimulateStudy(t *testing.T) {
 // (submission to merged result) against the local run.
 func TestSlurmClean(t *testing.T) {
 	c := requireSlurm(t)
+	t.Parallel()
 	const seed, reps, n = 7, 120, 8
 	events := 20000 // CLUSTERPERF_SLURM_EVENTS=200000 for a study where the work, not Slurm, dominates
 	if v, err := strconv.Atoi(os.Getenv("CLUSTERPERF_SLURM_EVENTS")); err == nil && v > 0 {
