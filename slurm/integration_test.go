@@ -31,6 +31,13 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	if len(os.Args) > 1 && os.Args[1] == "sweep-validate" {
+		if err := sweepWorker(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "shard worker:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if len(os.Args) > 1 && os.Args[1] == "tpn-advise" {
 		if err := adviseWorker(os.Args[2:]); err != nil {
 			fmt.Fprintln(os.Stderr, "shard worker:", err)
