@@ -375,3 +375,16 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseShard: an accepted --shard value is 0 ≤ i < n ≤ MaxShards.
+func FuzzParseShard(f *testing.F) {
+	for _, s := range []string{"0/8", "7/8", "8/8", "-1/2", "1/1001", "a/b", "3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		i, n, err := ParseShard(v)
+		if err == nil && (i < 0 || i >= n || n > MaxShards) {
+			t.Fatalf("%q accepted as %d/%d", v, i, n)
+		}
+	})
+}
