@@ -291,7 +291,6 @@ type rate struct {
 	r        float64
 }
 
-
 // gth solves πQ = 0, Σπ = 1 by the Grassmann–Taksar–Heyman state reduction (Grassmann,
 // Taksar & Heyman 1985; Stewart, "Introduction to the Numerical Solution of Markov Chains",
 // §2.7): Gaussian elimination that never subtracts (the diagonal is recomputed as the sum
