@@ -32,9 +32,12 @@ func LatticeSize(m *Model) float64 {
 // in the current one. Only the two slices are stored: memory is 2·K·Π_{c>1}(N_c+1) floats.
 // For C = 3, N = (4095, 177, 127), K = 5 that is 1.8 MB.
 //
-// Multi-server and load-dependent stations are not supported here (use MVASingle for one
-// class, or the approximate solvers).
+// Multi-server and load-dependent stations are solved by the marginal-probability
+// recursion of mvaMultiLD (see there), with reduced networks for the stable p_k(0|n).
 func MVAMulti(m *Model) (*Result, error) {
+	if hasMarginal(m) {
+		return mvaMultiLD(m)
+	}
 	p, err := newMulti(m)
 	if err != nil {
 		return nil, err

@@ -79,6 +79,9 @@ func hasMarginal(m *Model) bool {
 const ParallelThreshold = 1e6
 
 func multiExact(m *Model) (*Result, error) {
+	if hasMarginal(m) {
+		return MVAMulti(m)
+	}
 	if LatticeSize(m) >= ParallelThreshold {
 		r, _, err := MVAMultiInterleaved(m, 0)
 		return r, err
