@@ -239,6 +239,7 @@ func Schweitzer(m *Model, opt AMVAOptions) (*Result, error) {
 	}
 	q := a.initialQ(N)
 	res := newResult("schweitzer", a.C, a.K)
+	res.Method = a.method("schweitzer")
 	st := a.fixedPoint(N, q, opt, func(k, c int, q [][]float64) float64 {
 		tot := 0.0
 		for j := 0; j < a.C; j++ {
@@ -248,6 +249,15 @@ func Schweitzer(m *Model, opt AMVAOptions) (*Result, error) {
 	}, res)
 	res.Status = st
 	return res, nil
+}
+
+// method names the approximation: the solver, and the multi-server correction when the
+// model has multi-server or load-dependent stations.
+func (a *amva) method(solver string) string {
+	if hasMarginal(a.m) {
+		return solver + "+" + a.ms.String()
+	}
+	return solver
 }
 
 // stationQ is the total tracked queue length at station k.
@@ -423,6 +433,7 @@ func Linearizer(m *Model, opt AMVAOptions) (*Result, error) {
 		}
 	}
 	res := newResult("linearizer", C, K)
+	res.Method = a.method("linearizer")
 	st := core(N, qN, res)
 	st.Iterations = iters
 	res.Status = st

@@ -385,6 +385,7 @@ func (s *ldSolver) kernel(v int, n []int, nbs [][]float64, here, xs, r []float64
 func (s *ldSolver) result(x, r, last []float64, points int) *Result {
 	m := s.m
 	res := newResult("mva", s.C, s.K)
+	res.Method = "mva-load-dependent"
 	res.Status = Status{Converged: true, Iterations: points}
 	topRec := last[(len(s.nets)-1)*s.rec : len(s.nets)*s.rec]
 	recOf := make([]int, s.K)

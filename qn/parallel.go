@@ -146,6 +146,6 @@ func MVAMultiParallel(m *Model, workers int) (*Result, *ParallelStats, error) {
 	st.Wall = time.Since(start)
 	st.Points = n1 * positions
 	res := p.result(final.x, final.rk, final.q, st.Points)
-	res.Solver = "mva-parallel"
+	res.Solver, res.Method = "mva-parallel", "mva-parallel"
 	return res, st, nil
 }
