@@ -24,5 +24,26 @@
 //   - Mixed: open and closed classes together (QSP ch. 7.4).
 //   - Bounds: asymptotic (ABA) and balanced job bounds (BJB) (QSP ch. 5).
 //
+// # Zero conventions
+//
+// One rule for every solver (exact, approximate, open, mixed) and so for every output:
+//   - A class with no jobs (closed population 0, or open arrival rate 0) has throughput 0,
+//     queue length 0 and utilisation 0 everywhere, and its residence (and response) time at
+//     a station is the time ONE job of that class would spend there if it arrived now: the
+//     arrival theorem applied to the network as it is (closed: R_{k,c}(N + e_c) seen with the
+//     other classes at N, e.g. D·(1 + Q_k(N)) at a queue; open: D/(1 − U) at an M/M/1).
+//     It is what a user asking "what would a job of this class see?" wants, and it is
+//     finite and positive wherever the class has demand. (Octave's qncmmva returns R = S
+//     instead, the time in an empty network.)
+//   - A station a class never visits (demand 0) has residence time 0 for that class.
+//   - A delay station's residence time is its demand.
+//
+// # Time scale
+//
+// Solve divides every time by a power of two near the largest demand or think time and
+// multiplies the results back (exact in binary arithmetic), so results do not depend on
+// the time unit; a throughput or time that the float64 range cannot hold is refused with
+// fault.ErrInput rather than printed as 0 or Inf.
+//
 // Units are the caller's: if demands are seconds, throughputs are jobs per second.
 package qn

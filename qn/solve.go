@@ -39,6 +39,84 @@ func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	if opt.RequireExact && approximate[solver] {
 		return nil, fmt.Errorf("%w: solver %q is approximate and exact results were required (use solver auto or mva)", fault.ErrInput, solver)
 	}
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", fault.ErrInput, err)
+	}
+	e := timeScale(m)
+	ms := m
+	if e != 0 {
+		ms = m.Clone()
+		ms.scaleTimes(-e)
+	}
+	res, err := solveEstimated(ms, solver, opt)
+	if err != nil {
+		return nil, err
+	}
+	if e != 0 {
+		if err := res.scaleTimes(e); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// timeScale returns the exponent e of the power of two 2^e nearest below the largest
+// demand or think time of m (0 if there is none). Solve divides every time by 2^e and multiplies the results back, so the
+// arithmetic runs near 1 whatever the time unit: MVA is equivariant under scaling all
+// times by s (X → X/s, R → s·R, Q and U unchanged), and scaling by a power of two is exact,
+// so results do not depend on the unit (issue 12: demand 1e308 or 1e-320 with N = 10 gives
+// U = 1, Q = 10, not 0).
+func timeScale(m *Model) int {
+	mx := 0.0
+	for c, row := range m.Demand {
+		for _, d := range row {
+			mx = math.Max(mx, d)
+		}
+		mx = math.Max(mx, m.Classes[c].ThinkTime)
+	}
+	if mx == 0 || math.IsInf(mx, 0) || math.IsNaN(mx) {
+		return 0
+	}
+	_, e := math.Frexp(mx)
+	return e - 1
+}
+
+// scaleTimes multiplies every time of m (demands, think times) by 2^e and divides rates by
+// it (math.Ldexp: exact unless a value leaves the normal range).
+func (m *Model) scaleTimes(e int) {
+	for c := range m.Classes {
+		m.Classes[c].ThinkTime = math.Ldexp(m.Classes[c].ThinkTime, e)
+		m.Classes[c].ArrivalRate = math.Ldexp(m.Classes[c].ArrivalRate, -e)
+		for k := range m.Demand[c] {
+			m.Demand[c][k] = math.Ldexp(m.Demand[c][k], e)
+		}
+	}
+}
+
+// scaleTimes converts a result of the scaled model back: times × 2^e, throughputs ÷ 2^e. A
+// number the float64 range cannot hold (a response time above 1.8e308 s, a throughput
+// above 1.8e308 per second) is refused rather than printed as Inf or 0.
+func (r *Result) scaleTimes(e int) error {
+	bad := func(v float64) bool { return math.IsInf(v, 0) || math.IsNaN(v) || (v == 0) }
+	for c := range r.Throughput {
+		x, rt := r.Throughput[c], r.ResponseTime[c]
+		r.Throughput[c] = math.Ldexp(x, -e)
+		r.ResponseTime[c] = math.Ldexp(rt, e)
+		if (x != 0 && bad(r.Throughput[c])) || (rt != 0 && bad(r.ResponseTime[c])) {
+			return fmt.Errorf("%w: class %d: throughput %.6g × 2^%d or response time %.6g × 2^%d is outside the float64 range: express the model's times in another unit", fault.ErrInput, c, x, -e, rt, e)
+		}
+		for k := range r.Residence {
+			v := r.Residence[k][c]
+			r.Residence[k][c] = math.Ldexp(v, e)
+			if v != 0 && bad(r.Residence[k][c]) {
+				return fmt.Errorf("%w: residence time %.6g × 2^%d is outside the float64 range: express the model's times in another unit", fault.ErrInput, v, e)
+			}
+		}
+	}
+	return nil
+}
+
+func solveEstimated(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	res, err := solve(m, solver, opt)
 	if err != nil {
 		return nil, err
