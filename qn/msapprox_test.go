@@ -23,8 +23,13 @@ func randomMSModel(rng *rand.Rand, ld bool) *Model {
 		}
 		st.Count = 0
 	}
+	zf := math.Pow(10, 3*rng.Float64()-1) // spreads the bottleneck utilisation over (0, 1)
 	for c := range m.Classes {
 		m.Classes[c].Population = 1 + rng.IntN(25)
+		if m.Classes[c].ThinkTime == 0 && rng.IntN(2) == 0 {
+			m.Classes[c].ThinkTime = 1
+		}
+		m.Classes[c].ThinkTime *= zf
 	}
 	return m
 }
@@ -70,8 +75,12 @@ func TestMultiServerApproxErrors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 13))
 	stats := map[string]*errStats{}
 	names := []string{"schweitzer+seidmann", "schweitzer+marginal", "linearizer+seidmann", "linearizer+marginal"}
+	bins := []string{"U < 0.7", "0.7 ≤ U < 0.9", "U ≥ 0.9"}
 	for _, nm := range names {
 		stats[nm] = &errStats{}
+		for _, b := range bins {
+			stats[nm+" "+b] = &errStats{}
+		}
 	}
 	high := 0
 	for i := 0; i < n; i++ {
@@ -86,8 +95,13 @@ func TestMultiServerApproxErrors(t *testing.T) {
 				umax = math.Max(umax, exact.StationUtilization(k))
 			}
 		}
-		if umax > 0.9 {
+		bin := bins[0]
+		switch {
+		case umax >= 0.9:
+			bin = bins[2]
 			high++
+		case umax >= 0.7:
+			bin = bins[1]
 		}
 		for _, nm := range names {
 			opt := AMVAOptions{Tol: 1e-12}
@@ -104,12 +118,18 @@ func TestMultiServerApproxErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			stats[nm].add(m, r, exact)
+			stats[nm+" "+bin].add(m, r, exact)
 		}
 	}
 	for _, nm := range names {
-		t.Logf("%-20s %v", nm, stats[nm])
+		t.Logf("%-20s all (%d)  %v", nm, len(stats[nm].x), stats[nm])
+		for _, b := range bins {
+			if st := stats[nm+" "+b]; len(st.x) > 0 {
+				t.Logf("%-20s %s (%d)  %v", nm, b, len(st.x), st)
+			}
+		}
 	}
-	t.Logf("%d networks, %d with a station above U = 0.9", n, high)
+	t.Logf("%d networks, %d with a station at U ≥ 0.9", n, high)
 	sm, ss := stats["schweitzer+marginal"], stats["schweitzer+seidmann"]
 	if !(quant(sm.x, 0.5) < quant(ss.x, 0.5) && quant(sm.x, 0.9) < quant(ss.x, 0.9)) {
 		t.Errorf("marginal method not better than Seidmann: %v vs %v", sm, ss)
