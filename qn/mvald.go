@@ -41,11 +41,45 @@ const MaxLDWork = 2e10
 // Cost: Π_c(N_c+1) points × networks × C·(K + Σ L_k); memory 2·Π_{c>1}(N_c+1) × networks ×
 // (K + Σ L_k) floats.
 func mvaMultiLD(m *Model) (*Result, error) {
-	s, err := newLDSolver(m)
+	s, err := newLDSolver(m, -1)
 	if err != nil {
 		return nil, err
 	}
 	return s.solve(), nil
+}
+
+// NormalizingConstant returns ln G(N) of a closed product-form network (every class
+// closed): G(N) = Σ over states Π_k F_k(n_k) · Π_c Z_c^{m_c}/m_c!, with F_k(n) =
+// |n|!·Π_c (D_{c,k}^{n_c}/n_c!) / Π_{j=1}^{|n|} α_k(j) (queue α = 1, delay α(j) = j), m_c the
+// class-c jobs thinking, times in the model's unit (BGdMT §8.1). It is computed without
+// the convolution's overflow: X_c(n) = G(n − e_c)/G(n) (BGdMT eq. 8.31), so
+// ln G(N) = −Σ ln X_{c_i}(n_i) along the lattice path 0 → N that adds the jobs of one class
+// after another, with X from exact MVA (the marginal-probability form of mvaMultiLD). The
+// value changes by |N|·ln s when all times are scaled by s.
+func NormalizingConstant(m *Model) (float64, error) {
+	s, err := newLDSolver(m, -1)
+	if err != nil {
+		return 0, err
+	}
+	s.solve()
+	return s.logG, nil
+}
+
+// QueueLengthDistribution returns P(n_k = j), j = 0..|N|, the exact marginal distribution of
+// the number of jobs (all classes) at one copy of station k of a closed product-form
+// network, and so P(empty) = P[0] and queue-length percentiles. Station k is solved as a
+// load-dependent station keeping every marginal p_k(j | n), j ≤ |n| (BGdMT eq. 8.45), with
+// p_k(0 | n) by the cancellation-free ratio of mvaMultiLD. Cost: the lattice times |N|.
+func QueueLengthDistribution(m *Model, k int) ([]float64, error) {
+	if k < 0 || k >= len(m.Stations) {
+		return nil, fmt.Errorf("%w: station index %d out of range (model has %d stations)", fault.ErrInput, k, len(m.Stations))
+	}
+	s, err := newLDSolver(m, k)
+	if err != nil {
+		return nil, err
+	}
+	s.solve()
+	return s.dist, nil
 }
 
 type ldStation struct {
@@ -76,9 +110,14 @@ type ldSolver struct {
 	nets    []ldNet
 	strides []int
 	slice   int
+	full    int // record index of the station whose whole distribution is kept (−1: none)
+	logG    float64
+	dist    []float64 // P(n_full = j | N)
 }
 
-func newLDSolver(m *Model) (*ldSolver, error) {
+// newLDSolver prepares the solver; distK ≥ 0 asks for the whole queue-length distribution
+// of station distK (see QueueLengthDistribution).
+func newLDSolver(m *Model, distK int) (*ldSolver, error) {
 	if err := m.solvable(); err != nil {
 		return nil, err
 	}
@@ -90,7 +129,7 @@ func newLDSolver(m *Model) (*ldSolver, error) {
 			return nil, unsupported("exact multi-class MVA solves closed networks; class %q is open (use the mixed solver)", c.Name)
 		}
 	}
-	s := &ldSolver{m: m, C: len(m.Classes), K: len(m.Stations)}
+	s := &ldSolver{m: m, C: len(m.Classes), K: len(m.Stations), full: -1}
 	big := 0
 	for c, cl := range m.Classes {
 		if cl.Population > m.Classes[big].Population {
@@ -113,11 +152,14 @@ func newLDSolver(m *Model) (*ldSolver, error) {
 	}
 	var margCount []int
 	for k, st := range m.Stations {
-		if st.Kind == Delay {
+		if st.Kind == Delay && k != distK {
 			continue
 		}
 		ls := ldStation{k: k, invAL: 1, margID: -1}
 		switch {
+		case k == distK:
+			ls.L = total + 1
+			s.full = len(s.st)
 		case st.Kind == MultiServer && st.Servers > 1:
 			ls.L = min(st.Servers, max(total, 1))
 		case st.Kind == LoadDependent:
@@ -180,7 +222,7 @@ func newLDSolver(m *Model) (*ldSolver, error) {
 			ze := m.Classes[c].ThinkTime
 			tot := ze
 			for k, st := range m.Stations {
-				if st.Kind == Delay {
+				if st.Kind == Delay && k != distK { // distK is a record station
 					ze += float64(st.Copies()) * s.d[ci][k]
 				}
 			}
@@ -239,6 +281,10 @@ func (s *ldSolver) solve() *Result {
 			for v := 0; v < nn; v++ {
 				s.kernel(v, n, nbs, here, xs, r)
 			}
+			// ln G(n) = ln G(n − e_h) − ln X_h(n) on the path that fills class 0, then 1, …
+			if h := s.onPath(n); h >= 0 {
+				s.logG -= math.Log(xs[(nn-1)*C+h])
+			}
 			points++
 			for ci := C - 1; ci >= 1; ci-- {
 				n[ci]++
@@ -251,7 +297,30 @@ func (s *ldSolver) solve() *Result {
 		prev, cur = cur, prev
 	}
 	last := prev[(s.slice-1)*pt : s.slice*pt]
+	if s.full >= 0 {
+		ls := s.st[s.full]
+		top := last[(nn-1)*rec : nn*rec]
+		s.dist = append([]float64(nil), top[ls.pOff:ls.pOff+ls.L]...)
+	}
 	return s.result(xs[(nn-1)*C:nn*C], r, last, points)
+}
+
+// onPath returns h if n lies on the lattice path 0 → N that adds class 0's jobs, then
+// class 1's, …, with h the class whose job the step to n added (−1 if n is off the path or 0).
+func (s *ldSolver) onPath(n []int) int {
+	h := -1
+	for ci := len(n) - 1; ci >= 0; ci-- {
+		if n[ci] > 0 {
+			h = ci
+			break
+		}
+	}
+	for ci := 0; ci < h; ci++ {
+		if n[ci] != s.N[ci] {
+			return -1
+		}
+	}
+	return h
 }
 
 // resid returns R_{k,c} of class ci at record station j of network v, given the record nb
