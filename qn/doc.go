@@ -18,8 +18,19 @@
 //     p(0|n) = p(0|n−1)·X(n)/X₋ₖ(n), X₋ₖ the throughput of the network without station k
 //     (see ld.go), instead of the textbook 1 − Σ_{j≥1} p(j|n) which loses all precision.
 //   - MVAMulti: exact multi-class MVA (Reiser & Lavenberg 1980) that walks the population
-//     lattice one class-1 slice at a time and keeps only two slices (001, ch. 6).
-//   - Schweitzer (Bard–Schweitzer) and Linearizer (Chandy & Neuse 1982) approximate MVA.
+//     lattice one class-1 slice at a time and keeps only two slices (001, ch. 6). With
+//     multi-server or load-dependent stations it uses the multi-class marginal-probability
+//     recursion with the multi-class form of the same cancellation-free p(0) ratio,
+//     p_k(0|n) = p_k(0|n−e_c)·X_c(n)/X₋ₖ,c(n) (mvald.go), checked against a CTMC oracle
+//     (internal/ctmc) and Octave's qncmmva.
+//   - NormalizingConstant (ln G(N)) and QueueLengthDistribution (P(n_k = j)) from the same
+//     recursion.
+//   - Schweitzer (Bard–Schweitzer) and Linearizer (Chandy & Neuse 1982) approximate MVA, with
+//     multi-server/load-dependent stations by approximate marginals or Seidmann's
+//     decomposition (AMVAOptions.MultiServer; errors in docs/multiserver-approx.md).
+//   - Solve: the solver by name, or "auto", which labels every result with its method, Exact
+//     and the reason for its choice, attaches an error estimate to approximations, and can
+//     refuse to approximate (AMVAOptions.RequireExact).
 //   - Open: open multi-class networks of M/M/1, M/M/m and IS stations (QSP ch. 6.2).
 //   - Mixed: open and closed classes together (QSP ch. 7.4).
 //   - Bounds: asymptotic (ABA) and balanced job bounds (BJB) (QSP ch. 5).
