@@ -139,3 +139,31 @@ func TestChainsErrors(t *testing.T) {
 		t.Errorf("class without routing: err = %v", err)
 	}
 }
+
+func BenchmarkChainNetwork(b *testing.B) {
+	var cs []chainCase
+	readOctaveJSON(b, "chains.json", &cs)
+	tc := cs[5]
+	C, K := len(tc.P), len(tc.P[0])
+	var classes []Class
+	var stations []Station
+	for c := 0; c < C; c++ {
+		classes = append(classes, Class{Name: fmt.Sprint("c", c), Population: 20 * (c + 1)})
+	}
+	for k := 0; k < K; k++ {
+		stations = append(stations, Station{Name: fmt.Sprint("k", k), Kind: Queue})
+	}
+	ref := make([]int, C)
+	for c := range ref {
+		ref[c] = int(tc.R[0][c]) - 1
+	}
+	for b.Loop() {
+		cn, err := NewChainNetwork(classes, stations, tc.S, tc.P, ref)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := cn.Solve("auto", AMVAOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

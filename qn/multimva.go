@@ -2,6 +2,8 @@ package qn
 
 import (
 	"fmt"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 // MaxLattice is the largest population lattice Π_c (N_c+1) the automatic solver choice
@@ -135,7 +137,7 @@ func newMulti(m *Model) (*multi, error) {
 		p.slice *= p.N[ci] + 1
 	}
 	if float64(p.slice)*float64(p.K)*16 > 8<<30 {
-		return nil, fmt.Errorf("exact multi-class MVA would need %.3g GB for its slices; use solver linearizer", float64(p.slice)*float64(p.K)*16/1e9)
+		return nil, fmt.Errorf("%w: exact multi-class MVA would need %.3g GB for its slices (limit 8.6 GB); use solver linearizer", fault.ErrTooLarge, float64(p.slice)*float64(p.K)*16/1e9)
 	}
 	return p, nil
 }

@@ -316,3 +316,54 @@ func BenchmarkMVAMultiLD200x200(b *testing.B) {
 		}
 	}
 }
+
+func benchLDModel() *Model {
+	return &Model{
+		Classes: []Class{{Name: "a", Population: 60, ThinkTime: 10}, {Name: "b", Population: 40, ThinkTime: 5}},
+		Stations: []Station{
+			{Name: "cpu", Kind: MultiServer, Servers: 4},
+			{Name: "disk", Kind: LoadDependent, Rates: []float64{1, 1.6, 2}},
+			{Name: "net", Kind: Delay},
+		},
+		Demand: [][]float64{{0.2, 0.05, 1}, {0.1, 0.08, 2}},
+	}
+}
+
+func BenchmarkQueueLengthDistribution(b *testing.B) {
+	m := benchLDModel()
+	for b.Loop() {
+		if _, err := QueueLengthDistribution(m, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkNormalizingConstant(b *testing.B) {
+	m := benchLDModel()
+	for b.Loop() {
+		if _, err := NormalizingConstant(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLinearizerMarginal(b *testing.B) {
+	m := benchLDModel()
+	for b.Loop() {
+		if _, err := Linearizer(m, AMVAOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSolveAutoApprox is auto's approximate path with its error estimate (Linearizer,
+// Schweitzer for the spread, exact MVA and Linearizer at a smaller population).
+func BenchmarkSolveAutoApprox(b *testing.B) {
+	m := benchLDModel()
+	m.Classes[0].Population, m.Classes[1].Population = 30000, 30000
+	for b.Loop() {
+		if _, err := Solve(m, "auto", AMVAOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,5 +1,10 @@
 package qn
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Status tells whether an iterative solver converged. Exact solvers report Converged with
 // the number of population steps as Iterations and a zero Residual.
 type Status struct {
@@ -107,4 +112,38 @@ func (r *Result) StationQueueLength(k int) float64 {
 		s += q
 	}
 	return s
+}
+
+// ZeroConvention is the package's rule for classes without jobs and unvisited stations,
+// for help texts (see the package documentation).
+const ZeroConvention = `A class with no jobs (closed population 0, or open arrival rate 0) has throughput,
+queue length and utilisation 0; its residence and response times are those ONE job of the
+class would have if it arrived now (arrival theorem: e.g. D·(1 + Q) at a queue, D/(1 − U) at
+an open M/M/1). A station a class never visits has residence time 0 for it; a delay
+station's residence time is its demand.`
+
+// Describe is a one-line account of how r was obtained, for a table header or stderr:
+// the method, exact or approximate, the reason auto chose it, and an approximation's
+// error estimate.
+func (r *Result) Describe() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "method %s", r.Method)
+	if r.Exact {
+		b.WriteString(" (exact)")
+	} else {
+		b.WriteString(" (APPROXIMATE")
+		if e := r.ErrorEstimate; e != nil {
+			fmt.Fprintf(&b, "; estimated error %.2g %%: spread to %s %.2g %%", 100*e.RelError, e.SpreadMethod, 100*e.Spread)
+			if e.MeasuredRelError != nil {
+				fmt.Fprintf(&b, ", measured %.2g %% at population %v", 100**e.MeasuredRelError, e.MeasuredPopulation)
+			}
+		} else {
+			b.WriteString("; no error estimate")
+		}
+		b.WriteString(")")
+	}
+	if r.Reason != "" {
+		fmt.Fprintf(&b, "; %s", r.Reason)
+	}
+	return b.String()
 }

@@ -54,6 +54,9 @@ func TestAutoLabels(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if tc.exact && !strings.Contains(r.Describe(), "(exact)") {
+				t.Errorf("Describe() = %q", r.Describe())
+			}
 			if r.Method != tc.method || r.Exact != tc.exact || r.Reason == "" {
 				t.Errorf("method %q exact %v reason %q; want %q %v and a reason", r.Method, r.Exact, r.Reason, tc.method, tc.exact)
 			}
@@ -64,6 +67,8 @@ func TestAutoLabels(t *testing.T) {
 				e := r.ErrorEstimate
 				if e == nil || e.MeasuredRelError == nil || e.SpreadMethod == "" || !(e.RelError >= *e.MeasuredRelError) || !(e.RelError >= e.Spread) {
 					t.Errorf("error estimate %+v", e)
+				} else if d := r.Describe(); !strings.Contains(d, "APPROXIMATE") || !strings.Contains(d, "estimated error") {
+					t.Errorf("Describe() = %q", d)
 				} else {
 					t.Logf("%s: %s; estimate %.3g (spread vs %s %.3g, measured %.3g at N = %v)", tc.name, r.Reason, e.RelError, e.SpreadMethod, e.Spread, *e.MeasuredRelError, e.MeasuredPopulation)
 				}

@@ -118,3 +118,19 @@ func TestGTHvsLU(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSolve: three stations (queue, 2-server, load-dependent) plus terminals, two
+// classes (3, 2): 700 states by GTH.
+func BenchmarkSolve(b *testing.B) {
+	capf := []func(int) float64{
+		func(int) float64 { return 1 },
+		func(n int) float64 { return math.Min(float64(n), 2) },
+		func(n int) float64 { return []float64{1, 1.6, 2.1, 2.4}[min(n, 4)-1] },
+	}
+	net := Demands(capf, [][]float64{{0.3, 1.1, 0.4}, {0.2, 0.5, 0.9}}, []float64{1, 2}, []int{3, 2})
+	for b.Loop() {
+		if _, err := Solve(net, 5000); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
