@@ -367,3 +367,27 @@ func BenchmarkSolveAutoApprox(b *testing.B) {
 		}
 	}
 }
+
+// A class that visits only a multi-server station and has no think time cannot exist
+// without that station: the reduced network's G is 0 for it, so p_k(0|n) = 0 whenever one
+// of its jobs is present (the "dead class" branch of the p(0) ratio). Against the CTMC.
+func TestMVAMultiLDDeadClass(t *testing.T) {
+	m := &Model{
+		Classes: []Class{{Name: "a", Population: 3, ThinkTime: 1}, {Name: "b", Population: 2}},
+		Stations: []Station{
+			{Name: "ms", Kind: MultiServer, Servers: 2},
+			{Name: "ld", Kind: LoadDependent, Rates: []float64{1, 1.7}},
+			{Name: "q", Kind: Queue},
+		},
+		Demand: [][]float64{{0.4, 0.3, 0.2}, {0.5, 0, 0}},
+	}
+	want, err := oracle(t, m, 5000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := MVAMulti(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareResults(t, "dead class", m, got, want, 1e-9)
+}
