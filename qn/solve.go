@@ -131,7 +131,28 @@ func solveEstimated(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	if !res.Exact && res.ErrorEstimate == nil {
 		res.Notes = append(res.Notes, "approximate result without an error estimate: check it against `simulate`")
 	}
+	if !res.Exact {
+		infeasible(m, res)
+	}
 	return res, nil
+}
+
+// infeasible notes where an approximate result breaks U ≤ 1 at a queueing station (the
+// approximate solvers do not enforce it; Linearizer can exceed it slightly near saturation)
+// and raises the error estimate to at least the excess, which is a lower bound of the
+// relative error of that station's throughput.
+func infeasible(m *Model, res *Result) {
+	for k, st := range m.Stations {
+		if st.Kind == Delay {
+			continue
+		}
+		if u := res.StationUtilization(k); u > 1+1e-12 {
+			res.Notes = append(res.Notes, fmt.Sprintf("approximation infeasible at station %q: utilisation %.10g > 1, so its throughputs are at least %.2g %% too high", st.Name, u, 100*(u-1)))
+			if e := res.ErrorEstimate; e != nil {
+				e.RelError = math.Max(e.RelError, (u-1)/u)
+			}
+		}
+	}
 }
 
 func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
