@@ -18,11 +18,43 @@
 //     p(0|n) = p(0|n−1)·X(n)/X₋ₖ(n), X₋ₖ the throughput of the network without station k
 //     (see ld.go), instead of the textbook 1 − Σ_{j≥1} p(j|n) which loses all precision.
 //   - MVAMulti: exact multi-class MVA (Reiser & Lavenberg 1980) that walks the population
-//     lattice one class-1 slice at a time and keeps only two slices (001, ch. 6).
-//   - Schweitzer (Bard–Schweitzer) and Linearizer (Chandy & Neuse 1982) approximate MVA.
+//     lattice one class-1 slice at a time and keeps only two slices (001, ch. 6). With
+//     multi-server or load-dependent stations it uses the multi-class marginal-probability
+//     recursion with the multi-class form of the same cancellation-free p(0) ratio,
+//     p_k(0|n) = p_k(0|n−e_c)·X_c(n)/X₋ₖ,c(n) (mvald.go), checked against a CTMC oracle
+//     (internal/ctmc) and Octave's qncmmva.
+//   - NormalizingConstant (ln G(N)) and QueueLengthDistribution (P(n_k = j)) from the same
+//     recursion.
+//   - Schweitzer (Bard–Schweitzer) and Linearizer (Chandy & Neuse 1982) approximate MVA, with
+//     multi-server/load-dependent stations by approximate marginals or Seidmann's
+//     decomposition (AMVAOptions.MultiServer; errors in docs/multiserver-approx.md).
+//   - Solve: the solver by name, or "auto", which labels every result with its method, Exact
+//     and the reason for its choice, attaches an error estimate to approximations, and can
+//     refuse to approximate (AMVAOptions.RequireExact).
 //   - Open: open multi-class networks of M/M/1, M/M/m and IS stations (QSP ch. 6.2).
 //   - Mixed: open and closed classes together (QSP ch. 7.4).
 //   - Bounds: asymptotic (ABA) and balanced job bounds (BJB) (QSP ch. 5).
+//
+// # Zero conventions
+//
+// One rule for every solver (exact, approximate, open, mixed) and so for every output:
+//   - A class with no jobs (closed population 0, or open arrival rate 0) has throughput 0,
+//     queue length 0 and utilisation 0 everywhere, and its residence (and response) time at
+//     a station is the time ONE job of that class would spend there if it arrived now: the
+//     arrival theorem applied to the network as it is (closed: R_{k,c}(N + e_c) seen with the
+//     other classes at N, e.g. D·(1 + Q_k(N)) at a queue; open: D/(1 − U) at an M/M/1).
+//     It is what a user asking "what would a job of this class see?" wants, and it is
+//     finite and positive wherever the class has demand. (Octave's qncmmva returns R = S
+//     instead, the time in an empty network.)
+//   - A station a class never visits (demand 0) has residence time 0 for that class.
+//   - A delay station's residence time is its demand.
+//
+// # Time scale
+//
+// Solve divides every time by a power of two near the largest demand or think time and
+// multiplies the results back (exact in binary arithmetic), so results do not depend on
+// the time unit; a throughput or time that the float64 range cannot hold is refused with
+// fault.ErrInput rather than printed as 0 or Inf.
 //
 // Units are the caller's: if demands are seconds, throughputs are jobs per second.
 package qn

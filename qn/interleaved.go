@@ -147,7 +147,7 @@ func MVAMultiInterleaved(m *Model, workers int) (*Result, *ParallelStats, error)
 	wg.Wait()
 	st.Wall = time.Since(start)
 	res := p.result(final.x, final.rk, final.q, st.Points)
-	res.Solver = "mva-interleaved"
+	res.Solver, res.Method = "mva-interleaved", "mva-interleaved"
 	return res, st, nil
 }
 

@@ -2,6 +2,8 @@ package qn
 
 import (
 	"fmt"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 // MaxLattice is the largest population lattice Π_c (N_c+1) the automatic solver choice
@@ -32,9 +34,12 @@ func LatticeSize(m *Model) float64 {
 // in the current one. Only the two slices are stored: memory is 2·K·Π_{c>1}(N_c+1) floats.
 // For C = 3, N = (4095, 177, 127), K = 5 that is 1.8 MB.
 //
-// Multi-server and load-dependent stations are not supported here (use MVASingle for one
-// class, or the approximate solvers).
+// Multi-server and load-dependent stations are solved by the marginal-probability
+// recursion of mvaMultiLD (see there), with reduced networks for the stable p_k(0|n).
 func MVAMulti(m *Model) (*Result, error) {
+	if hasMarginal(m) {
+		return mvaMultiLD(m)
+	}
 	p, err := newMulti(m)
 	if err != nil {
 		return nil, err
@@ -132,7 +137,7 @@ func newMulti(m *Model) (*multi, error) {
 		p.slice *= p.N[ci] + 1
 	}
 	if float64(p.slice)*float64(p.K)*16 > 8<<30 {
-		return nil, fmt.Errorf("exact multi-class MVA would need %.3g GB for its slices; use solver linearizer", float64(p.slice)*float64(p.K)*16/1e9)
+		return nil, fmt.Errorf("%w: exact multi-class MVA would need %.3g GB for its slices (limit 8.6 GB); use solver linearizer", fault.ErrTooLarge, float64(p.slice)*float64(p.K)*16/1e9)
 	}
 	return p, nil
 }

@@ -211,6 +211,11 @@ func (s *scSolver) run(counts []int, N int, traj bool) scFinal {
 			xs[n] = x
 		}
 	}
+	if N == 0 { // zero convention (doc.go): the residence one arriving job would have
+		for k, st := range s.st {
+			r[k] = st.d / st.st.alpha(1)
+		}
+	}
 	fin := scFinal{x: x, r: r, u: make([]float64, K), xs: xs}
 	for k, st := range s.st {
 		switch {

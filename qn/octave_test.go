@@ -53,7 +53,7 @@ func loadOctave(t *testing.T) []octaveCase {
 // readOctaveJSON decodes ../testdata/octave/NAME into out. Octave's per-visit response time
 // key "R" is renamed "Rt", since encoding/json matches keys case-insensitively and a
 // routing case's reference station is "r".
-func readOctaveJSON(t *testing.T, name string, out any) {
+func readOctaveJSON(t testing.TB, name string, out any) {
 	t.Helper()
 	b, err := os.ReadFile("../testdata/octave/" + name)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 // ParallelStats reports how the pipelined solver spent its time (per worker), the inputs
@@ -45,7 +47,7 @@ func MVAMultiParallel(m *Model, workers int) (*Result, *ParallelStats, error) {
 		ring = max(ring, p.strides[ci]+1)
 	}
 	if float64(n1)*float64(ring)*float64(K)*8 > 8<<30 {
-		return nil, nil, fmt.Errorf("parallel exact MVA would need %.3g GB; use solver linearizer", float64(n1)*float64(ring)*float64(K)*8/1e9)
+		return nil, nil, fmt.Errorf("%w: parallel exact MVA would need %.3g GB (limit 8.6 GB); use solver linearizer", fault.ErrTooLarge, float64(n1)*float64(ring)*float64(K)*8/1e9)
 	}
 	st := &ParallelStats{Workers: workers, Positions: positions, Compute: make([]time.Duration, workers), Wait: make([]time.Duration, workers)}
 	// ranges of n₁
@@ -146,6 +148,6 @@ func MVAMultiParallel(m *Model, workers int) (*Result, *ParallelStats, error) {
 	st.Wall = time.Since(start)
 	st.Points = n1 * positions
 	res := p.result(final.x, final.rk, final.q, st.Points)
-	res.Solver = "mva-parallel"
+	res.Solver, res.Method = "mva-parallel", "mva-parallel"
 	return res, st, nil
 }

@@ -1,9 +1,13 @@
 package qn
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 // Solvers lists the solver names Solve accepts.
@@ -12,15 +16,156 @@ var solverNames = []string{"auto", "mva", "schweitzer", "linearizer", "open", "m
 // SolverNames returns the names Solve accepts, "auto" first.
 func SolverNames() []string { return append([]string(nil), solverNames...) }
 
-// Solve solves m with the named solver; "auto" (or "") picks: open → Open, mixed → Mixed,
-// one closed class → exact MVA, several closed classes → exact MVA while the population
-// lattice has at most MaxLattice points and no multi-server/load-dependent stations (on all
-// cores from ParallelThreshold points), else Linearizer. A model with fork/join nodes goes to
-// ForkJoinMVA (approximate) under "auto" and "forkjoin"; every other solver refuses it.
+// approximate lists the solver names that never give exact results.
+var approximate = map[string]bool{"schweitzer": true, "bs": true, "bard-schweitzer": true, "linearizer": true, "forkjoin": true}
+
+// Solve solves m with the named solver. "auto" (or "") picks, and says why in
+// Result.Reason:
+//
+//   - fork/join nodes → ForkJoinMVA (approximate: no exact product-form solution exists);
+//   - open classes only → Open (exact); open and closed → Mixed (exact);
+//   - one closed class → MVASingle (exact);
+//   - several closed classes → exact MVAMulti when its cost fits (population lattice
+//     ≤ MaxLattice, or, with multi-server/load-dependent stations, work ≤ MaxLDWork; on all
+//     cores from ParallelThreshold points), else Linearizer with the marginal multi-server
+//     method (approximate).
+//
+// Every approximate result from Solve carries an ErrorEstimate (see estimateError). With
+// opt.RequireExact Solve never approximates: auto returns an error wrapping
+// fault.ErrTooLarge (exact solver over budget) or ErrUnsupported and fault.ErrInput (no
+// exact method for the model), and a named approximate solver is refused (fault.ErrInput).
 func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	solver = strings.ToLower(solver)
-	if solver == "forkjoin" || ((solver == "" || solver == "auto") && len(m.ForkJoins) > 0) {
-		return ForkJoinMVA(m)
+	if opt.RequireExact && approximate[solver] {
+		return nil, fmt.Errorf("%w: solver %q is approximate and exact results were required (use solver auto or mva)", fault.ErrInput, solver)
+	}
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", fault.ErrInput, err)
+	}
+	e := timeScale(m)
+	ms := m
+	if e != 0 {
+		ms = m.Clone()
+		ms.scaleTimes(-e)
+	}
+	res, err := solveEstimated(ms, solver, opt)
+	if err != nil {
+		return nil, err
+	}
+	if e != 0 {
+		if err := res.scaleTimes(e); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// timeScale returns the exponent e of the power of two 2^e nearest below the largest
+// demand or think time of m (0 if there is none). Solve divides every time by 2^e and multiplies the results back, so the
+// arithmetic runs near 1 whatever the time unit: MVA is equivariant under scaling all
+// times by s (X → X/s, R → s·R, Q and U unchanged), and scaling by a power of two is exact,
+// so results do not depend on the unit (issue 12: demand 1e308 or 1e-320 with N = 10 gives
+// U = 1, Q = 10, not 0).
+func timeScale(m *Model) int {
+	mx := 0.0
+	for c, row := range m.Demand {
+		for _, d := range row {
+			mx = math.Max(mx, d)
+		}
+		mx = math.Max(mx, m.Classes[c].ThinkTime)
+	}
+	if mx == 0 || math.IsInf(mx, 0) || math.IsNaN(mx) {
+		return 0
+	}
+	_, e := math.Frexp(mx)
+	return e - 1
+}
+
+// scaleTimes multiplies every time of m (demands, think times) by 2^e and divides rates by
+// it (math.Ldexp: exact unless a value leaves the normal range).
+func (m *Model) scaleTimes(e int) {
+	for c := range m.Classes {
+		m.Classes[c].ThinkTime = math.Ldexp(m.Classes[c].ThinkTime, e)
+		m.Classes[c].ArrivalRate = math.Ldexp(m.Classes[c].ArrivalRate, -e)
+		for k := range m.Demand[c] {
+			m.Demand[c][k] = math.Ldexp(m.Demand[c][k], e)
+		}
+	}
+}
+
+// scaleTimes converts a result of the scaled model back: times × 2^e, throughputs ÷ 2^e. A
+// number the float64 range cannot hold (a response time above 1.8e308 s, a throughput
+// above 1.8e308 per second) is refused rather than printed as Inf or 0.
+func (r *Result) scaleTimes(e int) error {
+	bad := func(v float64) bool { return math.IsInf(v, 0) || math.IsNaN(v) || (v == 0) }
+	for c := range r.Throughput {
+		x, rt := r.Throughput[c], r.ResponseTime[c]
+		r.Throughput[c] = math.Ldexp(x, -e)
+		r.ResponseTime[c] = math.Ldexp(rt, e)
+		if (x != 0 && bad(r.Throughput[c])) || (rt != 0 && bad(r.ResponseTime[c])) {
+			return fmt.Errorf("%w: class %d: throughput %.6g × 2^%d or response time %.6g × 2^%d is outside the float64 range: express the model's times in another unit", fault.ErrInput, c, x, -e, rt, e)
+		}
+		for k := range r.Residence {
+			v := r.Residence[k][c]
+			r.Residence[k][c] = math.Ldexp(v, e)
+			if v != 0 && bad(r.Residence[k][c]) {
+				return fmt.Errorf("%w: residence time %.6g × 2^%d is outside the float64 range: express the model's times in another unit", fault.ErrInput, v, e)
+			}
+		}
+	}
+	return nil
+}
+
+func solveEstimated(m *Model, solver string, opt AMVAOptions) (*Result, error) {
+	res, err := solve(m, solver, opt)
+	if err != nil {
+		return nil, err
+	}
+	if !res.Exact && res.ErrorEstimate == nil && res.Solver != "forkjoin-mva" {
+		if est, err := estimateError(m, res, opt); err == nil {
+			res.ErrorEstimate = est
+		} else {
+			res.Notes = append(res.Notes, "no error estimate: "+err.Error())
+		}
+	}
+	if !res.Exact && res.ErrorEstimate == nil {
+		res.Notes = append(res.Notes, "approximate result without an error estimate: check it against `simulate`")
+	}
+	if !res.Exact {
+		infeasible(m, res)
+	}
+	return res, nil
+}
+
+// infeasible notes where an approximate result breaks U ≤ 1 at a queueing station (the
+// approximate solvers do not enforce it; Linearizer can exceed it slightly near saturation)
+// and raises the error estimate to at least the excess, which is a lower bound of the
+// relative error of that station's throughput.
+func infeasible(m *Model, res *Result) {
+	for k, st := range m.Stations {
+		if st.Kind == Delay {
+			continue
+		}
+		if u := res.StationUtilization(k); u > 1+1e-12 {
+			res.Notes = append(res.Notes, fmt.Sprintf("approximation infeasible at station %q: utilisation %.10g > 1, so its throughputs are at least %.2g %% too high", st.Name, u, 100*(u-1)))
+			if e := res.ErrorEstimate; e != nil {
+				e.RelError = math.Max(e.RelError, (u-1)/u)
+			}
+		}
+	}
+}
+
+func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
+	auto := solver == "" || solver == "auto"
+	if solver == "forkjoin" || (auto && len(m.ForkJoins) > 0) {
+		if opt.RequireExact {
+			return nil, fmt.Errorf("%w: %w: fork/join node %q: no exact solver models fork/join synchronisation (simulate the model, or drop the exact requirement for the approximate forkjoin solver)", fault.ErrInput, ErrUnsupported, m.ForkJoins[0].Name)
+		}
+		res, err := ForkJoinMVA(m)
+		if err == nil && auto {
+			res.Reason = "the model has fork/join nodes, which no exact solver handles"
+		}
+		return res, err
 	}
 	if err := m.solvable(); err != nil {
 		return nil, err
@@ -30,16 +175,25 @@ func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	case "", "auto":
 		switch {
 		case closed == 0:
-			return Open(m)
+			return reason(Open(m))("open classes only: exact open-network formulas")
 		case open > 0:
-			return Mixed(m)
+			return reason(Mixed(m))("open and closed classes: exact mixed-network MVA")
 		case closed == 1:
-			return MVASingle(m)
-		case LatticeSize(m) <= MaxLattice && !hasMarginal(m):
-			return multiExact(m)
-		default:
-			return Linearizer(m, opt)
+			return reason(MVASingle(m))("one closed class: exact MVA")
 		}
+		why, ok := exactAffordable(m)
+		if ok {
+			return reason(multiExact(m))("several closed classes: exact multi-class MVA (" + why + ")")
+		}
+		if opt.RequireExact {
+			return nil, fmt.Errorf("%w: exact results required, but %s", fault.ErrTooLarge, why)
+		}
+		res, err := Linearizer(m, opt)
+		if err != nil {
+			return nil, err
+		}
+		res.Reason = why + "; approximated by Linearizer"
+		return res, nil
 	case "mva", "exact":
 		if open > 0 {
 			if closed == 0 {
@@ -62,7 +216,134 @@ func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	}
 	names := append([]string(nil), solverNames...)
 	sort.Strings(names)
-	return nil, fmt.Errorf("unknown solver %q (allowed: %s)", solver, strings.Join(names, ", "))
+	return nil, fmt.Errorf("%w: unknown solver %q (allowed: %s)", fault.ErrInput, solver, strings.Join(names, ", "))
+}
+
+func reason(r *Result, err error) func(string) (*Result, error) {
+	return func(why string) (*Result, error) {
+		if r != nil {
+			r.Reason = why
+		}
+		return r, err
+	}
+}
+
+// exactWork estimates the floating-point operations of exact multi-class MVA for m.
+func exactWork(m *Model) float64 {
+	C := float64(len(m.ClosedClasses()))
+	if !hasMarginal(m) {
+		return LatticeSize(m) * C * float64(len(m.Stations))
+	}
+	total := 0
+	for _, c := range m.Classes {
+		if !c.Open {
+			total += c.Population
+		}
+	}
+	rec, nets := 0.0, 1.0
+	for _, s := range m.Stations {
+		rec++
+		switch {
+		case s.Kind == MultiServer && s.Servers > 1:
+			rec += float64(min(s.Servers, max(total, 1)))
+			nets *= float64(s.Copies() + 1)
+		case s.Kind == LoadDependent:
+			rec += float64(min(len(s.Rates), max(total, 1)))
+			nets *= float64(s.Copies() + 1)
+		}
+	}
+	return LatticeSize(m) * nets * C * (rec + float64(len(m.Stations)))
+}
+
+// exactAffordable says whether exact multi-class MVA fits its budget, and why (or why not).
+func exactAffordable(m *Model) (string, bool) {
+	if !hasMarginal(m) {
+		if l := LatticeSize(m); l > MaxLattice {
+			return fmt.Sprintf("exact multi-class MVA would visit %.3g population vectors (limit %.3g)", l, float64(MaxLattice)), false
+		}
+		return fmt.Sprintf("%.3g population vectors", LatticeSize(m)), true
+	}
+	if w := exactWork(m); w > MaxLDWork {
+		return fmt.Sprintf("exact multi-class MVA with multi-server/load-dependent stations would take about %.3g operations (limit %.3g)", w, float64(MaxLDWork)), false
+	}
+	return fmt.Sprintf("about %.3g operations with multi-server/load-dependent stations", exactWork(m)), true
+}
+
+// estimateBudget is the largest exact-MVA work estimateError spends on the measured error.
+const estimateBudget = 3e7
+
+// estimateError estimates the error of an approximate closed-network result r of m
+// (issue 13): (1) the spread between r and a second approximation — Schweitzer for a
+// Linearizer result, Linearizer for a Schweitzer result — and (2) the measured error of the
+// same approximation at the largest population N' = ⌊s·N⌋ (one factor s ≤ 1 for every
+// class, at least one job per non-empty class) whose exact solution costs at most
+// estimateBudget operations. RelError is the larger of the two.
+func estimateError(m *Model, r *Result, opt AMVAOptions) (*ErrorEstimate, error) {
+	var approx, other func(*Model, AMVAOptions) (*Result, error)
+	switch r.Solver {
+	case "linearizer":
+		approx, other = Linearizer, Schweitzer
+	case "schweitzer":
+		approx, other = Schweitzer, Linearizer
+	default:
+		return nil, fmt.Errorf("no estimator for solver %s", r.Solver)
+	}
+	o, err := other(m, opt)
+	if err != nil {
+		return nil, err
+	}
+	est := &ErrorEstimate{Spread: relDiff(m, r, o), SpreadMethod: o.Method}
+	est.RelError = est.Spread
+	// Measured error at a smaller population.
+	small := m.Clone()
+	for s := 1.0; s > 1e-9; s /= 2 {
+		for c, cl := range m.Classes {
+			if cl.Population > 0 {
+				small.Classes[c].Population = max(1, int(math.Floor(s*float64(cl.Population))))
+			}
+		}
+		if exactWork(small) <= estimateBudget {
+			break
+		}
+	}
+	if exactWork(small) > estimateBudget {
+		return est, nil
+	}
+	ex, err := MVAMulti(small)
+	if err != nil {
+		if errors.Is(err, fault.ErrTooLarge) {
+			return est, nil
+		}
+		return nil, err
+	}
+	ap, err := approx(small, opt)
+	if err != nil {
+		return nil, err
+	}
+	e := relDiff(small, ap, ex)
+	est.MeasuredRelError = &e
+	for _, cl := range small.Classes {
+		est.MeasuredPopulation = append(est.MeasuredPopulation, cl.Population)
+	}
+	est.RelError = math.Max(est.RelError, e)
+	return est, nil
+}
+
+// relDiff is the largest relative difference of class throughputs and response times of a
+// from b (b the reference), over classes with jobs.
+func relDiff(m *Model, a, b *Result) float64 {
+	d := 0.0
+	for c, cl := range m.Classes {
+		if cl.Open || cl.Population == 0 {
+			continue
+		}
+		for _, p := range [][2]float64{{a.Throughput[c], b.Throughput[c]}, {a.ResponseTime[c], b.ResponseTime[c]}} {
+			if p[1] != 0 {
+				d = math.Max(d, math.Abs(p[0]-p[1])/math.Abs(p[1]))
+			}
+		}
+	}
+	return d
 }
 
 func hasMarginal(m *Model) bool {
@@ -79,6 +360,9 @@ func hasMarginal(m *Model) bool {
 const ParallelThreshold = 1e6
 
 func multiExact(m *Model) (*Result, error) {
+	if hasMarginal(m) {
+		return MVAMulti(m)
+	}
 	if LatticeSize(m) >= ParallelThreshold {
 		r, _, err := MVAMultiInterleaved(m, 0)
 		return r, err

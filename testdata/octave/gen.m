@@ -122,4 +122,21 @@ for i = 1:4
   cases{end+1} = c;
 end
 
+% --- qncmmva with multi-server centres (issue 13), appended so the cases above keep their
+% random draws. Octave's qncmmva handles m(k) > 1 by the marginal-probability recursion.
+ms = {[3 2], [10 5], [4 3 2], [20 10], [6 6 6], [40 30]};
+for i = 1:numel(ms)
+  N = ms{i}; C = numel(N); K = 3;
+  S = round(100*(0.05 + rand(C,K)))/100;
+  V = round(10*(0.5 + 2*rand(C,K)))/10;
+  m = [1 + mod(i, 4), 1, 2];
+  if mod(i, 2) == 0, m(2) = -1; end
+  if i == 6, m = [4 1 -1]; S(:,1) = 4*S(:,1); end   % high utilisation at the 4-server centre
+  for k = find(m > 1), S(:,k) = S(1,k); end        % FCFS multi-server: class-independent S
+  Z = zeros(1,C); if mod(i,3) == 0, Z = round(10*rand(1,C))/2; end
+  c = mk(sprintf("qncmmva-ms-%02d", i), "qncmmva", N, zeros(1,C), S, V, m, Z);
+  [c.U c.R c.Q c.X] = qncmmva(N, S, V, m, Z);
+  cases{end+1} = c;
+end
+
 write_cases("refs.json", cases);
