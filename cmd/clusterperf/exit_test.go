@@ -29,7 +29,7 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{[]string{"solve", ok}, 0},
 		{[]string{"solve", bad}, 2},
-		{[]string{"solve", sat}, 2},
+		{[]string{"solve", sat}, 3}, // saturation is a finding
 		{[]string{"solve", filepath.Join(dir, "none.yaml")}, 2},
 		{[]string{"solve"}, 2},
 		{[]string{"solve", "--bogus", ok}, 2},
