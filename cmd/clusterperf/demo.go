@@ -209,8 +209,7 @@ func demoMpip(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	writeRun(w, mpipRun{Summary: s, Model: res})
-	return nil
+	return report.Render(w, &mpipResult{Runs: []mpipRun{{Summary: s, Model: res}}}, report.Options{Format: "table"})
 }
 
 func demoSpeedup(w io.Writer) error {
