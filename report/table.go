@@ -31,6 +31,8 @@ func (t *Table) Add(cells ...any) {
 			row[i], full[i] = Num(v), FullNum(v)
 		case Percent:
 			row[i], full[i] = v.String(), FullNum(float64(v))
+		case List:
+			row[i], full[i] = v.text()
 		case int:
 			row[i] = strconv.Itoa(v)
 		case string:
@@ -55,6 +57,26 @@ func (p Percent) String() string {
 		return "-"
 	}
 	return fmt.Sprintf("%+.3g%%", 100*float64(p))
+}
+
+// List is several numbers in one cell, separated by spaces (e.g. repeated measurements);
+// Percent shows them as percentages in text tables.
+type List struct {
+	Values  []float64
+	Percent bool
+}
+
+func (l List) text() (short, full string) {
+	var a, b []string
+	for _, v := range l.Values {
+		if l.Percent {
+			a = append(a, Percent(v).String())
+		} else {
+			a = append(a, Num(v))
+		}
+		b = append(b, FullNum(v))
+	}
+	return strings.Join(a, " "), strings.Join(b, " ")
 }
 
 // FullNum formats v with the fewest digits that read back as v ("-" for NaN).

@@ -249,9 +249,9 @@ func (r *pipelineResult) pointRow(pt pipelinePoint) []any {
 	for _, f := range r.fixed {
 		row = append(row, pt.FixedTimesS[f])
 	}
-	var ms, es []string
+	ms, es := report.List{}, report.List{Percent: true}
 	for _, mt := range pt.Measured {
-		ms, es = append(ms, report.FullNum(mt.TimeS)), append(es, report.Percent(mt.RelError).String())
+		ms.Values, es.Values = append(ms.Values, mt.TimeS), append(es.Values, mt.RelError)
 	}
 	var notes []string
 	if pt.MemoryExceeded {
@@ -263,7 +263,7 @@ func (r *pipelineResult) pointRow(pt pipelinePoint) []any {
 	if pt.P == r.Optimum.KneeP {
 		notes = append(notes, "knee (within 1 % of least)")
 	}
-	return append(row, strings.Join(ms, " "), strings.Join(es, " "), strings.Join(notes, "; "))
+	return append(row, ms, es, strings.Join(notes, "; "))
 }
 
 func (r *pipelineResult) optimumTable() *report.Table {
