@@ -239,40 +239,10 @@ func sortedKeys(m map[int]spmd.Point) []int {
 }
 
 func speedupPlot(path string, m *spmd.Model, pts []spmd.Point) error {
-	var ps, ds []int
-	seenP, seenD := map[int]bool{}, map[int]bool{}
-	for _, pt := range pts {
-		if !seenP[pt.P] {
-			seenP[pt.P] = true
-			ps = append(ps, pt.P)
-		}
-		if !seenD[pt.D] {
-			seenD[pt.D] = true
-			ds = append(ds, pt.D)
-		}
-	}
-	sort.Ints(ps)
-	sort.Ints(ds)
+	ps, ds := axes(pts)
 	var panels []report.Panel
 	if len(ds) > 1 && len(ps) > 1 {
-		g := report.Grid{Z: make([][]float64, len(ps))}
-		pi, di := map[int]int{}, map[int]int{}
-		for i, p := range ps {
-			g.X = append(g.X, float64(p))
-			pi[p] = i
-			g.Z[i] = make([]float64, len(ds))
-			for j := range g.Z[i] {
-				g.Z[i][j] = math.NaN()
-			}
-		}
-		for j, d := range ds {
-			g.Y = append(g.Y, float64(d))
-			di[d] = j
-		}
-		for _, pt := range pts {
-			g.Z[pi[pt.P]][di[pt.D]] = pt.Speedup
-		}
-		hm, err := report.HeatMap(fmt.Sprintf("Speedup s(p, d), %v", m.Arch), "processors p", "disks d", g)
+		hm, err := speedupHeatMap(m, pts, ps, ds)
 		if err != nil {
 			return err
 		}
@@ -321,4 +291,44 @@ func speedupPlot(path string, m *spmd.Model, pts []spmd.Point) error {
 		panels = append(panels, st)
 	}
 	return report.SaveFigure(path, panels...)
+}
+
+// speedupHeatMap draws s(p, d) over the grid ps × ds (NaN where a point was skipped).
+func speedupHeatMap(m *spmd.Model, pts []spmd.Point, ps, ds []int) (report.Panel, error) {
+	g := report.Grid{Z: make([][]float64, len(ps))}
+	pi, di := map[int]int{}, map[int]int{}
+	for i, p := range ps {
+		g.X = append(g.X, float64(p))
+		pi[p] = i
+		g.Z[i] = make([]float64, len(ds))
+		for j := range g.Z[i] {
+			g.Z[i][j] = math.NaN()
+		}
+	}
+	for j, d := range ds {
+		g.Y = append(g.Y, float64(d))
+		di[d] = j
+	}
+	for _, pt := range pts {
+		g.Z[pi[pt.P]][di[pt.D]] = pt.Speedup
+	}
+	return report.HeatMap(fmt.Sprintf("Speedup s(p, d), %v", m.Arch), "processors p", "disks d", g)
+}
+
+// axes are the distinct p and d of pts, sorted.
+func axes(pts []spmd.Point) (ps, ds []int) {
+	seenP, seenD := map[int]bool{}, map[int]bool{}
+	for _, pt := range pts {
+		if !seenP[pt.P] {
+			seenP[pt.P] = true
+			ps = append(ps, pt.P)
+		}
+		if !seenD[pt.D] {
+			seenD[pt.D] = true
+			ds = append(ds, pt.D)
+		}
+	}
+	sort.Ints(ps)
+	sort.Ints(ds)
+	return ps, ds
 }
