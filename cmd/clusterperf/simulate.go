@@ -230,9 +230,12 @@ func simulateQN(m *qn.Model, solver string, an *qn.Result, anErr error, o simOpt
 	}
 	s, err := sim.New(m, cfg)
 	if err != nil {
-		return nil, libError(err)
+		return nil, badInput(err) // the model or a distribution the simulator cannot take
 	}
 	res, err := s.Replicate(sim.Options{Seed: o.seed, Reps: o.reps, Precision: o.precision, Batches: o.batches, Progress: progressFunc(o.progress, "replications")})
+	if err != nil && o.batches > 0 {
+		return nil, badInput(err) // batches too short for the run length
+	}
 	if err != nil {
 		return nil, libError(err)
 	}
