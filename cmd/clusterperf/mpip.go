@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -123,12 +124,19 @@ func runMpip(o mpipOptions, files []string, stdout, stderr io.Writer) error {
 		opts.WaitOps = strings.Split(o.waitOps, ",")
 	}
 	out := &mpipResult{WaitOps: waitList(opts), Notes: []string{}}
+	seen := map[string]bool{}
 	for _, path := range files {
-		run, err := mpipModel(path, opts, net)
+		run, ops, err := mpipModel(path, opts, net)
 		if err != nil {
 			return err
 		}
 		out.Runs = append(out.Runs, run)
+		for _, op := range ops {
+			seen[op] = true
+		}
+	}
+	if err := checkWaitOps(opts.WaitOps, seen); err != nil {
+		return err
 	}
 	sort.SliceStable(out.Runs, func(i, j int) bool { return out.Runs[i].Summary.P < out.Runs[j].Summary.P })
 	if len(targets) > 0 {
@@ -170,24 +178,37 @@ func (o mpipOptions) net() (mpip.Network, error) {
 	return mpip.ConstNetwork(lat, bw), nil
 }
 
-// mpipModel parses one report and solves its 004 model.
-func mpipModel(path string, opts mpip.Options, net mpip.Network) (mpipRun, error) {
+// checkWaitOps refuses a --wait-ops operation that no report has (a typo such as Waitt
+// would otherwise set the MPI wait to 0 and change every result).
+func checkWaitOps(ops []string, seen map[string]bool) error {
+	var c flagCheck
+	for _, op := range ops {
+		if !seen[op] {
+			c.add("--wait-ops %q: no report has this MPI operation (they have: %s)", op, strings.Join(slices.Sorted(maps.Keys(seen)), ", "))
+		}
+	}
+	return c.err()
+}
+
+// mpipModel parses one report and solves its 004 model; it returns the report's MPI
+// operation names too.
+func mpipModel(path string, opts mpip.Options, net mpip.Network) (mpipRun, []string, error) {
 	b, err := readInput(path)
 	if err != nil {
-		return mpipRun{}, err
+		return mpipRun{}, nil, err
 	}
 	rep, err := mpip.Parse(path, bytes.NewReader(b))
 	if err != nil {
-		return mpipRun{}, badInput(err)
+		return mpipRun{}, nil, badInput(err)
 	}
 	s, err := rep.Summarize(opts)
 	if err != nil {
-		return mpipRun{}, badInput(err)
+		return mpipRun{}, nil, badInput(err)
 	}
 	lat, bw, note := net.At(s.P, s.AvgSize)
 	res, err := mpip.Solve(mpip.InputsFrom(s, lat, bw))
 	if err != nil {
-		return mpipRun{}, libError(err)
+		return mpipRun{}, nil, libError(err)
 	}
 	run := mpipRun{Summary: s, Model: res, Notes: append([]string{}, s.Notes...)}
 	if note != "" {
@@ -196,7 +217,7 @@ func mpipModel(path string, opts mpip.Options, net mpip.Network) (mpipRun, error
 	for _, sk := range rep.Skipped {
 		run.Notes = append(run.Notes, "skipped non-standard block at "+sk)
 	}
-	return run, nil
+	return run, rep.OpNames(), nil
 }
 
 func waitList(o mpip.Options) []string {
