@@ -28,7 +28,13 @@ type Options struct {
 
 // Render writes doc in the chosen format: exactly one JSON document, one CSV table, or the
 // human tables.
+//
+// A value holding NaN or ±Inf is refused in every format (CheckFinite), before anything is
+// written.
 func Render(w io.Writer, doc Document, o Options) error {
+	if err := CheckFinite(doc); err != nil {
+		return err
+	}
 	switch o.Format {
 	case "json":
 		return WriteJSON(w, doc)

@@ -1,7 +1,10 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -65,3 +68,43 @@ func TestSchemaValidate(t *testing.T) {
 		t.Error("a PascalCase key passed the snake_case check")
 	}
 }
+
+// TestCheckFinite: NaN and ±Inf are found by JSON path in nested values, nil pointers and
+// finite numbers pass, and Render refuses before writing anything.
+func TestCheckFinite(t *testing.T) {
+	inf := math.Inf(1)
+	if err := CheckFinite(schemaDoc{List: []schemaInner{{1}}, Ptr: &schemaInner{2}}); err != nil {
+		t.Errorf("finite value refused: %v", err)
+	}
+	for _, c := range []struct {
+		v    any
+		path string
+	}{
+		{schemaDoc{List: []schemaInner{{1}, {math.NaN()}}}, "$.list[1].time_s"},
+		{schemaDoc{Ptr: &schemaInner{inf}}, "$.ptr.time_s"},
+		{map[string]float64{"x": -inf}, "$[x]"},
+	} {
+		var nf *NonFiniteError
+		if err := CheckFinite(c.v); !errors.As(err, &nf) || nf.Path != c.path {
+			t.Errorf("%+v: got %v, want path %s", c.v, err, c.path)
+		}
+	}
+	var b bytes.Buffer
+	doc := &finiteDoc{X: math.NaN()}
+	for _, f := range Formats {
+		if err := Render(&b, doc, Options{Format: f}); err == nil || b.Len() > 0 {
+			t.Errorf("%s: NaN rendered: %v %q", f, err, b.String())
+		}
+	}
+}
+
+type finiteDoc struct {
+	X float64 `json:"x"`
+}
+
+func (d *finiteDoc) Tables() []*Table {
+	t := &Table{Header: []string{"x"}}
+	t.Add(d.X)
+	return []*Table{t}
+}
+func (d *finiteDoc) NoteLines() []string { return nil }
