@@ -86,9 +86,16 @@ func (e *TableError) Error() string {
 	return fmt.Sprintf("--csv-table %q: this result has the tables %s", e.Name, strings.Join(e.Allowed, ", "))
 }
 
+// writeText writes the tables that have rows (an empty one says nothing to people; CSV
+// still writes its header), separated by blank lines, then the notes.
 func writeText(w io.Writer, doc Document) error {
-	for i, t := range doc.Tables() {
-		if i > 0 {
+	i := 0
+	for _, t := range doc.Tables() {
+		if len(t.Rows) == 0 {
+			continue
+		}
+		i++
+		if i > 1 {
 			if _, err := fmt.Fprintln(w); err != nil {
 				return err
 			}
