@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -93,6 +94,9 @@ func TestSchemas(t *testing.T) {
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
+		}
+		if req, _ := s["required"].([]string); !slices.Contains(req, "notes") {
+			t.Errorf("%s: the result has no required notes array", name)
 		}
 		want, _ := json.MarshalIndent(s, "", "  ")
 		want = append(want, '\n')
