@@ -26,14 +26,16 @@ type contractCase struct {
 	args         []string
 }
 
-// contractCases: every command on every example it takes (the keck files are 12 variants
-// of one model: two of them stand for the rest), with small sizes so the suite stays fast.
+// contractCases: every command on every example it takes, with small sizes so the suite
+// stays fast.
 // Simulation is seeded; nothing timing-dependent is printed.
 func contractCases() []contractCase {
 	var cs []contractCase
 	add := func(name, schema string, args ...string) { cs = append(cs, contractCase{name, schema, args}) }
-	for _, f := range []string{"qn/central-server", "qn/striped-write", "keck/cg-a-4", "keck/cg-c-64"} {
-		add("solve-"+filepath.Base(f), "solve", "solve", ex+f+".yaml")
+	qnFiles, _ := filepath.Glob(ex + "qn/*.yaml")
+	keck, _ := filepath.Glob(ex + "keck/*.yaml")
+	for _, f := range append(qnFiles, keck...) {
+		add("solve-"+strings.TrimSuffix(filepath.Base(f), ".yaml"), "solve", "solve", f)
 	}
 	add("solve-validate-cg-a-4", "solve", "solve", "--validate", "--solver", "schweitzer", "--reps", "3", "--events", "4000", ex+"keck/cg-a-4.yaml")
 	add("solve-sweep-central-server", "solve-sweep", "solve", "--sweep", "population=1:6", ex+"qn/central-server.yaml")
