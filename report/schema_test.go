@@ -22,7 +22,6 @@ type schemaDoc struct {
 	List  []schemaInner  `json:"list"`
 	Map   map[string]int `json:"map,omitempty"`
 	Notes []string       `json:"notes"`
-	skip  int
 }
 
 type badKeys struct {

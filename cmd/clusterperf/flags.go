@@ -94,14 +94,6 @@ func readInput(path string) ([]byte, error) {
 	return b, nil
 }
 
-// checkPlotPath checks a --plot destination before any work (extension, writable
-// directory).
-func checkPlotPath(p string) error {
-	var c flagCheck
-	c.output("plot", p, ".svg", ".png")
-	return c.err()
-}
-
 // intRange parses FROM:TO (or one number) with whole numbers 1 ≤ FROM ≤ TO.
 func (c *flagCheck) intRange(flag, s string) (int, int) {
 	a, b, ok := strings.Cut(s, ":")
