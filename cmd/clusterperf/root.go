@@ -46,6 +46,9 @@ document (--format json, schema in docs/schema/COMMAND.schema.json) or one CSV t
 		return badInputf("%v\n(see clusterperf help %s)", err, c.Name())
 	})
 	root.AddCommand(newSolveCmd(stdout, stderr), newPipelineCmd(stdout, stderr), newSpeedupCmd(stdout, stderr), newMpipCmd(stdout, stderr), newFitCmd(stdout, stderr), newSimulateCmd(stdout, stderr), newTpnCmd(stdout, stderr), newDemoCmd(stdout, stderr))
+	root.AddCommand(newQueueCmd(stdout, stderr))
+	root.AddCommand(newExtrapolateCmd(stdout, stderr))
+	root.AddCommand(newMergeCmd(stdout, stderr))
 	markUsage(root)
 	return root
 }

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// extrapolate on a measured strong-scaling CSV (OpenFOAM motorbike, testdata/scaling): the
+// balanced sizing rule stops at p = 32 (efficiency 4390/(32·213.9) = 0.64 measured; the model
+// gives 0.65), the backtest is printed, and JSON carries the same result.
+func TestExtrapolateCSV(t *testing.T) {
+	csv := filepath.Join("..", "..", "testdata", "scaling", "openfoam_motorbike_arc.csv")
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"extrapolate", csv, "--predict", "64,128"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"Backtest: p = 48", "Recommended (balanced): p = 32", "Predictions:"} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"extrapolate", csv, "--format", "json", "--predict", "64"}, &out, &errb); code != 0 {
+		t.Fatalf("json exit %d: %s", code, errb.String())
+	}
+	var res struct {
+		Predictions []struct {
+			P     int     `json:"p"`
+			TimeS float64 `json:"time_s"`
+		} `json:"predictions"`
+		Sizing struct {
+			Recommended struct {
+				Config struct {
+					P          int     `json:"p"`
+					Efficiency float64 `json:"efficiency"`
+				} `json:"config"`
+			} `json:"recommended"`
+		} `json:"sizing"`
+		Backtest struct {
+			RelError float64 `json:"rel_error"`
+		} `json:"backtest"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Predictions) != 1 || !(res.Predictions[0].TimeS > 0) || res.Sizing.Recommended.Config.P != 32 || res.Sizing.Recommended.Config.Efficiency < 0.5 {
+		t.Fatalf("json %+v", res)
+	}
+}
+
+func TestExtrapolateBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(bad, []byte("p,time\n1,10\n2,-1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join("..", "..", "testdata", "scaling", "isorank_s2k.csv")
+	for _, args := range [][]string{
+		{"extrapolate", bad},
+		{"extrapolate", filepath.Join(dir, "missing.csv")},
+		{"extrapolate", good, "--predict", "0"},
+		{"extrapolate", good, "--rule", "max"},
+		{"extrapolate", good, "--format", "xml"},
+		{"extrapolate", good, "--efficiency", "2"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), args, &out, &errb); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errb.String())
+		}
+	}
+	var out, errb bytes.Buffer
+	run(context.Background(), []string{"extrapolate", bad}, &out, &errb)
+	if !strings.Contains(errb.String(), "bad.csv:3") {
+		t.Errorf("error does not name file:line: %s", errb.String())
+	}
+}
+
+// USL data (T₁ = 100, σ = 0.05, κ = 0.0005, N_max = sqrt(0.95/0.0005) = 43.6) with 2 %
+// multiplicative noise from a seeded source, 3 replicates at 12 p: extrapolate keeps USL,
+// prints σ, κ and N_max, and sizes on the USL curve (balanced: efficiency ≥ 0.5).
+func TestExtrapolateUSL(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 0))
+	var b strings.Builder
+	b.WriteString("# scaling: strong\np,time\n")
+	for _, p := range []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64} {
+		for k := 0; k < 3; k++ {
+			x := float64(p)
+			fmt.Fprintf(&b, "%d,%.6g\n", p, 100*(1+0.05*(x-1)+0.0005*x*(x-1))/x*(1+0.02*rng.NormFloat64()))
+		}
+	}
+	path := filepath.Join(t.TempDir(), "usl.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"extrapolate", path}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "Chosen model (held-out error): usl") || !strings.Contains(out.String(), "N_max = sqrt((1−σ)/κ) = ") {
+		t.Fatalf("USL not chosen or not reported:\n%s", out.String())
+	}
+	t.Log(out.String())
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/shard"
+	"github.com/clusterperf/clusterperf/slurm"
+)
+
+type mergeOptions struct {
+	status   bool
+	resubmit bool
+	format   string
+}
+
+// studyMergers is the explicit map from a sharded command to the function that turns its
+// merged items into the command's one-machine result (rendered by that command's renderer).
+// Commands are added here as they learn --shard; until then merge prints the raw items.
+func studyMergers() shard.Mergers {
+	return shard.Mergers{}
+}
+
+func newMergeCmd(stdout, stderr io.Writer) *cobra.Command {
+	var o mergeOptions
+	cmd := &cobra.Command{
+		Use:   "merge DIR",
+		Short: "Combine the shards of a study run as a Slurm job array (or show their progress)",
+		Long: `A study split with --shard i/n --out DIR (one Slurm array task per shard) leaves one file
+DIR/shard-i-of-n.json per finished shard. "merge DIR" checks that every shard is there, that
+they belong to one study (same command, arguments, seed, shard count and version) and
+combines their items in index order: the result of the one-machine run with the same seed.
+
+--status lists every shard as done, active (queued or running in Slurm), failed (the shard
+reported an error, or Slurm ended its task without a result file) or missing; Slurm states
+come from sacct where accounting is enabled, otherwise from scontrol. --resubmit submits a
+job array of only the failed and missing shards, with the batch script options of the first
+submission.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMerge(cmd, o, args[0], stdout, stderr)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.status, "status", false, "show which shards are done, active, failed or missing")
+	f.BoolVar(&o.resubmit, "resubmit", false, "submit the failed and missing shards again (sbatch)")
+	f.StringVar(&o.format, "format", "table", "output format: table, json")
+	return cmd
+}
+
+func runMerge(cmd *cobra.Command, o mergeOptions, dir string, stdout, stderr io.Writer) error {
+	if o.format != "table" && o.format != "json" {
+		return badInputf("--format %q: want table or json", o.format)
+	}
+	ctx := cmd.Context()
+	c := slurm.Client{}
+	classify := func(err error) error {
+		if errors.Is(err, fault.ErrInput) {
+			return badInput(err)
+		}
+		return err
+	}
+	if o.resubmit {
+		sub, ok, err := c.Resubmit(ctx, dir)
+		if err != nil {
+			return classify(err)
+		}
+		if !ok {
+			fmt.Fprintln(stdout, "nothing to resubmit: every shard is done or still queued/running")
+			return nil
+		}
+		fmt.Fprintf(stdout, "resubmitted shards %s as job %s (script %s)\n", sub.Array, sub.JobID, sub.Script)
+		return nil
+	}
+	if o.status {
+		st, err := c.Status(ctx, dir)
+		if err != nil {
+			return classify(err)
+		}
+		if o.format == "json" {
+			return report.WriteJSON(stdout, st)
+		}
+		t := &report.Table{Header: []string{"shard", "items", "state", "slurm", "reason"}}
+		for _, sh := range st.Shards {
+			r, _ := st.Plan.Spec.Range(sh.Index)
+			task := ""
+			if sh.Task != nil {
+				task = sh.Task.JobID + "_" + strconv.Itoa(sh.Index) + " " + sh.Task.State
+			}
+			t.Add(sh.Index, fmt.Sprintf("%d-%d", r.Lo, r.Hi-1), sh.State, task, sh.Reason)
+		}
+		fmt.Fprintf(stdout, "study %s (%d items over %d shards, seed %d): done %d, active %d, failed %d, missing %d\n",
+			st.Plan.Command, st.Plan.Items, st.Plan.N, st.Plan.Seed, len(st.Indices(slurm.StateDone)),
+			len(st.Indices(slurm.StateActive)), len(st.Indices(slurm.StateFailed)), len(st.Indices(slurm.StateMissing)))
+		if err := t.WriteText(stdout); err != nil {
+			return err
+		}
+		for _, n := range st.Notes {
+			fmt.Fprintln(stdout, "note:", n)
+		}
+		return nil
+	}
+	v, m, err := studyMergers().Merge(dir)
+	if m == nil {
+		return classify(err)
+	}
+	if err != nil {
+		// no per-command merge yet: the merged items themselves, said so
+		fmt.Fprintf(stderr, "clusterperf: note: %v; printing the merged items (JSON) instead\n", err)
+		return report.WriteJSON(stdout, m)
+	}
+	return report.WriteJSON(stdout, v)
+}

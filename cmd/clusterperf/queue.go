@@ -1,0 +1,167 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/queue"
+	"github.com/clusterperf/clusterperf/report"
+)
+
+type queueOptions struct {
+	lambda, mu, serviceTime, scv, load float64
+	servers, capacity                  int
+	mus, percentiles, format           string
+}
+
+func newQueueCmd(stdout, stderr io.Writer) *cobra.Command {
+	var o queueOptions
+	cmd := &cobra.Command{
+		Use:   "queue MODEL",
+		Short: "Single-queue formulas: M/M/1, M/M/m, M/M/inf, M/M/1/K, M/M/m/K, M/G/1, Erlang B and C",
+		Long: `Solve one queueing station in closed form: utilisation, throughput, mean jobs, mean
+response and waiting time, the probability of an empty station, of waiting and of being
+refused (finite K), and percentiles of the response time where its distribution has a
+closed form (M/M/1, M/M/m, M/M/inf, M/M/1/K, M/M/m/K; FCFS). Results agree with GNU
+Octave's qsmm1, qsmmm, qsmminf, qsmm1k, qsmmmk, qsmg1, qsammm, erlangb and erlangc to 1e-9.
+
+MODEL: ` + queue.ModelNames + `.
+erlangb is the loss system M/M/m/m, erlangc the delay system M/M/m; hetero is an M/M/m
+queue whose servers have the rates --mus (approximated, as Octave's qsammm does, by M/M/m
+with the mean rate: the output says it is not exact).
+
+Rates are per second: --lambda arrivals, --mu services of one server (or --service-time
+seconds). --load A gives the offered load in Erlangs instead (λ = A, μ = 1: times are then
+in mean service times). An infinite queue with λ ≥ m·μ has no steady state (an error).
+
+Examples:
+  clusterperf queue M/M/1 --lambda 8 --mu 10
+  clusterperf queue M/M/4 --lambda 30 --service-time 0.1 --percentiles 50,95,99.9
+  clusterperf queue M/M/2/10 --lambda 3 --mu 2 --format json
+  clusterperf queue M/G/1 --lambda 0.8 --mu 1 --scv 0   # deterministic service (M/D/1)
+  clusterperf queue erlangb --load 50 --servers 60
+  clusterperf queue hetero --lambda 73 --mus 10,15,20,20,25`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runQueue(cmd, o, args[0], stdout)
+		},
+	}
+	f := cmd.Flags()
+	f.Float64Var(&o.lambda, "lambda", 0, "arrival rate λ (jobs/s)")
+	f.Float64Var(&o.mu, "mu", 0, "service rate μ of one server (jobs/s)")
+	f.Float64Var(&o.serviceTime, "service-time", 0, "mean service time 1/μ (s), instead of --mu")
+	f.Float64Var(&o.load, "load", 0, "offered load λ/μ in Erlangs, instead of --lambda and --mu")
+	f.IntVar(&o.servers, "servers", 0, "number of servers m")
+	f.IntVar(&o.capacity, "capacity", 0, "capacity K: most jobs in the station, in service and waiting")
+	f.Float64Var(&o.scv, "scv", 1, "M/G/1: squared coefficient of variation of the service time (1 exponential, 0 deterministic)")
+	f.StringVar(&o.mus, "mus", "", "hetero: the servers' service rates, comma-separated (jobs/s)")
+	f.StringVar(&o.percentiles, "percentiles", "50,90,95,99", "response-time percentiles to report, in percent, comma-separated (empty: none)")
+	f.StringVar(&o.format, "format", "table", "output format: table, json, csv")
+	return cmd
+}
+
+// queueInput makes a library error an input error (exit 2) where it is one.
+func queueInput(err error) error {
+	if errors.Is(err, fault.ErrInput) {
+		return badInput(err)
+	}
+	return err
+}
+
+func runQueue(cmd *cobra.Command, o queueOptions, name string, stdout io.Writer) error {
+	if err := report.CheckFormat(o.format); err != nil {
+		return badInput(err)
+	}
+	kind, m, k, err := queue.ParseModelName(name)
+	if err != nil {
+		return badInput(err)
+	}
+	set := cmd.Flags().Changed
+	s := queue.Spec{Kind: kind, Lambda: o.lambda, Mu: o.mu, Servers: m, Capacity: k, SCV: o.scv}
+	switch {
+	case set("load") && (set("lambda") || set("mu") || set("service-time")):
+		return badInputf("--load replaces --lambda and --mu: give one or the other")
+	case set("load"):
+		s.Lambda, s.Mu = o.load, 1
+	case set("mu") && set("service-time"):
+		return badInputf("give --mu or --service-time, not both")
+	case set("service-time"):
+		if !(o.serviceTime > 0) {
+			return badInputf("--service-time %v: must be > 0 seconds", o.serviceTime)
+		}
+		s.Mu = 1 / o.serviceTime
+	}
+	if !set("load") && !set("lambda") {
+		return badInputf("%s needs the arrival rate --lambda (or the offered load --load)", name)
+	}
+	if !set("load") && !set("mu") && !set("service-time") && kind != queue.KindMMmHetero {
+		return badInputf("%s needs --mu or --service-time (or --load)", name)
+	}
+	for _, p := range []struct {
+		flag     string
+		fromName int
+		fromFlag int
+		dst      *int
+	}{{"servers", m, o.servers, &s.Servers}, {"capacity", k, o.capacity, &s.Capacity}} {
+		if set(p.flag) {
+			if p.fromName != 0 && p.fromName != p.fromFlag {
+				return badInputf("--%s %d contradicts the model name %s", p.flag, p.fromFlag, name)
+			}
+			*p.dst = p.fromFlag
+		}
+	}
+	if s.Mus, err = queue.ParseFloats("mus", o.mus); err != nil {
+		return badInput(err)
+	}
+	if s.Percentiles, err = queue.ParseFloats("percentiles", o.percentiles); err != nil {
+		return badInput(err)
+	}
+	for i := range s.Percentiles {
+		s.Percentiles[i] /= 100
+	}
+	r, err := queue.Solve(s)
+	if err != nil {
+		return queueInput(err)
+	}
+	if set("load") {
+		r.Notes = append(r.Notes, "--load: λ = A and μ = 1, so rates are per mean service time and times are in mean service times")
+	}
+	if o.format == "json" {
+		return report.WriteJSON(stdout, r)
+	}
+	t := &report.Table{Header: []string{"quantity", "value"}}
+	if o.format == "table" {
+		t.Title = r.Model + " — " + r.Method + map[bool]string{true: " (exact)", false: " (approximate)"}[r.Exact]
+	}
+	t.Add("utilization", r.Utilization)
+	t.Add("busy_servers", r.BusyServers)
+	t.Add("throughput_per_s", r.Throughput)
+	t.Add("jobs_in_system", r.Jobs)
+	t.Add("jobs_waiting", r.JobsWaiting)
+	t.Add("response_time_s", r.ResponseTime)
+	t.Add("waiting_time_s", r.WaitingTime)
+	t.Add("p_empty", r.PEmpty)
+	if r.PWait != nil {
+		t.Add("p_wait", *r.PWait)
+	}
+	if r.PBlock != nil {
+		t.Add("p_block", *r.PBlock)
+	}
+	for _, p := range r.Percentiles {
+		t.Add(fmt.Sprintf("response_time_p%s_s", report.Num(100*p.P)), p.ResponseTime)
+	}
+	if o.format == "csv" {
+		return t.WriteCSV(stdout)
+	}
+	if err := t.WriteText(stdout); err != nil {
+		return err
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintln(stdout, "note:", n)
+	}
+	return nil
+}

@@ -1,0 +1,191 @@
+package scaling
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/clusterperf/clusterperf/fault"
+)
+
+// MaxRows bounds the rows ReadCSV accepts (a scaling study has tens of runs, not millions).
+const MaxRows = 100000
+
+// Point is one measured run: p processes took TimeS (seconds, or any one time unit for the
+// whole data set).
+type Point struct {
+	P     int     `json:"p"`
+	TimeS float64 `json:"time_s"`
+}
+
+// Data is a scaling data set. Replicates are repeated P values.
+type Data struct {
+	Name string `json:"name"`
+	// Scaling is "strong", "weak" or "" (unknown: Fit infers it from the trend).
+	Scaling string            `json:"scaling,omitempty"`
+	Meta    map[string]string `json:"meta,omitempty"` // "# key: value" header lines
+	Points  []Point           `json:"points"`
+}
+
+// ReadCSV reads a scaling data set: a header line "p,time" (or "p,time_s"), then one "p,time"
+// row per run; p a positive integer, time a positive finite number. Lines starting with '#'
+// are comments; a comment "# key: value" is kept in Meta, and "# scaling: strong|weak" sets
+// Scaling. Blank lines are skipped. Errors wrap fault.ErrInput and name file:line.
+func ReadCSV(file string, r io.Reader) (*Data, error) {
+	d := &Data{Name: file, Meta: map[string]string{}}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	line, header := 0, false
+	for sc.Scan() {
+		line++
+		s := strings.TrimSpace(sc.Text())
+		if line == 1 {
+			s = strings.TrimPrefix(s, "\ufeff")
+		}
+		if s == "" {
+			continue
+		}
+		if strings.HasPrefix(s, "#") {
+			kv := strings.TrimSpace(s[1:])
+			if k, v, ok := strings.Cut(kv, ":"); ok && !strings.ContainsAny(k, " \t") && k != "" {
+				k, v = strings.ToLower(k), strings.TrimSpace(v)
+				d.Meta[k] = v
+				if k == "scaling" {
+					switch v {
+					case "strong", "weak":
+						d.Scaling = v
+					default:
+						return nil, fmt.Errorf("%w: %s:%d: scaling %q: allowed strong or weak", fault.ErrInput, file, line, v)
+					}
+				}
+			}
+			continue
+		}
+		f := strings.Split(s, ",")
+		for i := range f {
+			f[i] = strings.TrimSpace(f[i])
+		}
+		if !header {
+			if len(f) != 2 || strings.ToLower(f[0]) != "p" || (strings.ToLower(f[1]) != "time" && strings.ToLower(f[1]) != "time_s") {
+				return nil, fmt.Errorf("%w: %s:%d: header %q: want \"p,time\"", fault.ErrInput, file, line, s)
+			}
+			header = true
+			continue
+		}
+		if len(f) != 2 {
+			return nil, fmt.Errorf("%w: %s:%d: %d fields: want 2 (p,time)", fault.ErrInput, file, line, len(f))
+		}
+		if len(d.Points) >= MaxRows {
+			return nil, fmt.Errorf("%w: %s:%d: more than %d rows", fault.ErrTooLarge, file, line, MaxRows)
+		}
+		p, err := strconv.Atoi(f[0])
+		if err != nil || p < 1 || p > 1<<30 {
+			return nil, fmt.Errorf("%w: %s:%d: p %q: want an integer from 1 to 2^30", fault.ErrInput, file, line, f[0])
+		}
+		t, err := strconv.ParseFloat(f[1], 64)
+		if err != nil || !(t > 0) || math.IsInf(t, 0) {
+			return nil, fmt.Errorf("%w: %s:%d: time %q: want a positive finite number", fault.ErrInput, file, line, f[1])
+		}
+		d.Points = append(d.Points, Point{P: p, TimeS: t})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %s:%d: %v", fault.ErrInput, file, line+1, err)
+	}
+	if !header {
+		return nil, fmt.Errorf("%w: %s: no header \"p,time\"", fault.ErrInput, file)
+	}
+	if len(d.Points) == 0 {
+		return nil, fmt.Errorf("%w: %s: no data rows", fault.ErrInput, file)
+	}
+	return d, nil
+}
+
+// Validate checks points given in code rather than read from a file.
+func (d *Data) Validate() error {
+	if len(d.Points) == 0 {
+		return fmt.Errorf("%w: %s: no points", fault.ErrInput, d.Name)
+	}
+	if len(d.Points) > MaxRows {
+		return fmt.Errorf("%w: %s: %d points, limit %d", fault.ErrTooLarge, d.Name, len(d.Points), MaxRows)
+	}
+	for i, pt := range d.Points {
+		if pt.P < 1 || pt.P > 1<<30 {
+			return fmt.Errorf("%w: %s: point %d: p = %d: want 1 … 2^30", fault.ErrInput, d.Name, i+1, pt.P)
+		}
+		if !(pt.TimeS > 0) || math.IsInf(pt.TimeS, 0) {
+			return fmt.Errorf("%w: %s: point %d: time %g: want a positive finite number", fault.ErrInput, d.Name, i+1, pt.TimeS)
+		}
+	}
+	switch d.Scaling {
+	case "", "strong", "weak":
+	default:
+		return fmt.Errorf("%w: %s: scaling %q: allowed strong, weak or empty", fault.ErrInput, d.Name, d.Scaling)
+	}
+	return nil
+}
+
+// distinctP returns the sorted distinct process counts.
+func distinctP(pts []Point) []int {
+	seen := map[int]bool{}
+	var ps []int
+	for _, pt := range pts {
+		if !seen[pt.P] {
+			seen[pt.P] = true
+			ps = append(ps, pt.P)
+		}
+	}
+	sort.Ints(ps)
+	return ps
+}
+
+// inferScaling: "strong" when the mean time at the largest p is below that at the smallest.
+func inferScaling(pts []Point) string {
+	ps := distinctP(pts)
+	lo, hi := meanAt(pts, ps[0]), meanAt(pts, ps[len(ps)-1])
+	if hi < lo {
+		return "strong"
+	}
+	return "weak"
+}
+
+func meanAt(pts []Point, p int) float64 {
+	s, n := 0.0, 0
+	for _, pt := range pts {
+		if pt.P == p {
+			s += pt.TimeS
+			n++
+		}
+	}
+	return s / float64(n)
+}
+
+// pureError returns the replicates' relative noise variance Σ(y/ȳ−1)²/Σ(n_g−1) and its
+// degrees of freedom (0 when no p is repeated).
+func pureError(pts []Point) (s2 float64, dof int) {
+	groups := map[int][]float64{}
+	for _, pt := range pts {
+		groups[pt.P] = append(groups[pt.P], pt.TimeS)
+	}
+	ss := 0.0
+	for _, g := range groups {
+		if len(g) < 2 {
+			continue
+		}
+		m := 0.0
+		for _, v := range g {
+			m += v / float64(len(g))
+		}
+		for _, v := range g {
+			ss += (v/m - 1) * (v/m - 1)
+		}
+		dof += len(g) - 1
+	}
+	if dof == 0 {
+		return 0, 0
+	}
+	return ss / float64(dof), dof
+}

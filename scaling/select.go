@@ -1,0 +1,544 @@
+package scaling
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/fit"
+	"github.com/clusterperf/clusterperf/sizing"
+)
+
+// MinPointsForInterval is the fewest distinct p for which Predict gives a 95 % interval;
+// below it only the spread of the plausible models is reported.
+const MinPointsForInterval = 4
+
+// lloFolds is how many of the largest distinct p forward-chaining cross-validation predicts.
+const lloFolds = 3
+
+// Param is a fitted parameter with its standard error (absent when not determined, e.g. held
+// at a bound).
+type Param struct {
+	Name   string   `json:"name"`
+	Value  float64  `json:"value"`
+	StdErr *float64 `json:"std_err,omitempty"`
+	Low95  *float64 `json:"low95,omitempty"`
+	High95 *float64 `json:"high95,omitempty"`
+	AtZero bool     `json:"at_bound"`
+}
+
+// Model is a fitted candidate as reported.
+type Model struct {
+	Name       string  `json:"name"`
+	Formula    string  `json:"formula"`
+	Terms      []Term  `json:"terms,omitempty"`
+	Parameters []Param `json:"parameters"`
+	// SerialFraction is Amdahl's f = c₀/(c₀+c₁) = c₀/T(1) (amdahl only).
+	SerialFraction *float64 `json:"serial_fraction,omitempty"`
+	// NMax is USL's p of maximum speedup sqrt((1−σ)/κ) (usl with κ > 0 only).
+	NMax *float64 `json:"n_max,omitempty"`
+	// RMSRelError: sqrt(mean(((T_model − T)/T)²)) on the fitted points.
+	RMSRelError float64 `json:"rms_rel_error"`
+	// LOO and LLO: RMS of log(T_pred/T) in leave-one-out and forward-chaining
+	// (leave-last-out) cross-validation; absent when the points cannot support the folds.
+	LOO   *float64 `json:"loo_rms_log_error,omitempty"`
+	LLO   *float64 `json:"llo_rms_log_error,omitempty"`
+	Score *float64 `json:"cv_score,omitempty"` // absent when no fold could be fitted
+	AICc  *float64 `json:"aicc,omitempty"`
+	K     int      `json:"free_parameters"`
+}
+
+// Result is a fitted scaling data set: the chosen model and the plausible alternatives.
+type Result struct {
+	Method          string   `json:"method"`
+	Exact           bool     `json:"exact"`
+	Scaling         string   `json:"scaling"`
+	ScalingInferred bool     `json:"scaling_inferred"`
+	Residuals       string   `json:"residuals"`
+	Points          int      `json:"points"`
+	DistinctP       int      `json:"distinct_p"`
+	MaxP            int      `json:"max_measured_p"`
+	NoiseRelSD      *float64 `json:"noise_rel_sd,omitempty"`
+	PureErrorRelSD  *float64 `json:"pure_error_rel_sd,omitempty"`
+	ReplicateDOF    int      `json:"replicate_dof"`
+	Chosen          Model    `json:"chosen"`
+	Plausible       []Model  `json:"plausible"`
+	CandidatesTried int      `json:"candidates_tried"`
+	Notes           []string `json:"notes,omitempty"`
+
+	chosen    *fitted
+	aiccBest  *fitted // the model AICc would have chosen (for the corpus comparison)
+	lloChosen float64 // NaN when unavailable
+	lloN      int     // number of forward-chaining errors behind lloChosen
+	plausible []*fitted
+	s2        float64 // relative noise variance used for intervals (NaN: none)
+	dof       int
+}
+
+// scored is a candidate with its fit on all points and its cross-validation errors.
+type scored struct {
+	f        *fitted
+	loo, llo float64 // RMS log errors, NaN when unavailable
+	score    float64
+	se       float64 // standard error of score, from the spread of the fold errors
+	lloN     int     // forward-chaining errors
+}
+
+// evaluate fits c to pts and cross-validates it.
+func evaluate(c *candidate, pts []Point, ps []int) (scored, bool) {
+	if len(pts) < c.nParams() {
+		return scored{}, false
+	}
+	var B [][]float64
+	if c.kind == kindLinear {
+		B = basis(c, pts)
+	}
+	fitRows := func(rows []int, withCov bool) *fitted {
+		if len(rows) < c.nParams() {
+			return nil
+		}
+		if c.kind == kindUSL {
+			sub := make([]Point, len(rows))
+			for a, i := range rows {
+				sub[a] = pts[i]
+			}
+			return fitUSL(sub)
+		}
+		return fitLinear(c, B, pts, rows, withCov)
+	}
+	all := make([]int, len(pts))
+	for i := range all {
+		all[i] = i
+	}
+	f := fitRows(all, true)
+	if f == nil {
+		return scored{}, false
+	}
+	le, fe := looErrors(c, pts, fitRows), lloErrors(c, pts, ps, fitRows)
+	s := scored{f: f, loo: rms(le), llo: rms(fe), lloN: len(fe)}
+	s.score, s.se = combine(le, fe)
+	return s, true
+}
+
+func rms(e []float64) float64 {
+	if len(e) == 0 {
+		return math.NaN()
+	}
+	ss := 0.0
+	for _, v := range e {
+		ss += v * v
+	}
+	return math.Sqrt(ss / float64(len(e)))
+}
+
+// Fit fits the candidate family to d and chooses the model with the smallest held-out
+// prediction error (see the package comment). Errors: fault.ErrInput for invalid data or
+// fewer than 2 distinct p; fault.ErrNotConverged when no candidate could be fitted.
+func Fit(d *Data) (*Result, error) {
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	ps := distinctP(d.Points)
+	if len(ps) < 2 {
+		return nil, fmt.Errorf("%w: %s: %d distinct p: at least 2 are needed to fit a scaling model", fault.ErrInput, d.Name, len(ps))
+	}
+	r := &Result{Method: "relative least squares (non-negative; USL by bounded Levenberg–Marquardt), selection by forward-chaining and leave-one-out cross-validation",
+		Residuals: "relative", Points: len(d.Points), DistinctP: len(ps), MaxP: ps[len(ps)-1], Scaling: d.Scaling}
+	if r.Scaling == "" {
+		r.Scaling, r.ScalingInferred = inferScaling(d.Points), true
+		r.Notes = append(r.Notes, fmt.Sprintf("scaling not given: %s inferred from the trend of the times", r.Scaling))
+	}
+	cands := candidates(r.Scaling)
+	var all []scored
+	for _, c := range cands {
+		s, ok := evaluate(c, d.Points, ps)
+		if !ok {
+			continue
+		}
+		r.CandidatesTried++
+		all = append(all, s)
+	}
+	if len(all) == 0 {
+		return nil, fmt.Errorf("%w: %s: no candidate model could be fitted", fault.ErrNotConverged, d.Name)
+	}
+	// Models whose folds could not all be fitted score +Inf; when every model does (two
+	// or three points), fall back to the fit's RMS relative error and say so.
+	finite := false
+	for _, s := range all {
+		if !math.IsInf(s.score, 1) {
+			finite = true
+		}
+	}
+	if !finite {
+		r.Notes = append(r.Notes, "too few points for cross-validation: models ranked by their fit, which says nothing about extrapolation")
+		for i := range all {
+			all[i].score = math.Sqrt(all[i].f.ssr / float64(all[i].f.n))
+		}
+	}
+	sort.SliceStable(all, func(a, b int) bool {
+		if all[a].score != all[b].score {
+			return all[a].score < all[b].score
+		}
+		return all[a].f.c.nParams() < all[b].f.c.nParams()
+	})
+	minAICc := math.Inf(1)
+	for _, s := range all {
+		if _, aicc, _ := fit.InformationCriteria(s.f.ssr, s.f.n, freeParams(s.f)); aicc < minAICc {
+			minAICc, r.aiccBest = aicc, s.f
+		}
+	}
+	// Parsimony among equals (the one-standard-error rule, Hastie, Tibshirani & Friedman,
+	// ESL §7.10): every model scoring within one standard error of the best is as good as
+	// the data can tell; of those the one with the fewest free parameters wins, a named law
+	// (Amdahl, USL, Gustafson, constant: parameters with a meaning) before an Extra-P form.
+	band := all[0].score + all[0].se + 1e-12*(1+all[0].score)
+	bestAt := 0
+	for i, s := range all {
+		if s.score > band {
+			break
+		}
+		if simpler(s, all[bestAt]) {
+			bestAt = i
+		}
+	}
+	all[0], all[bestAt] = all[bestAt], all[0]
+	best := all[0]
+	r.chosen, r.lloChosen, r.lloN = best.f, best.llo, best.lloN
+	r.Chosen = report(best, len(d.Points))
+	threshold := 1.5*best.score + 0.02
+	for _, s := range all {
+		if s.score <= threshold {
+			r.plausible = append(r.plausible, s.f)
+			if len(r.Plausible) < 10 {
+				r.Plausible = append(r.Plausible, report(s, len(d.Points)))
+			}
+		}
+	}
+	// Noise: the chosen model's relative residual variance, or the replicates' pure error
+	// when larger (then the residuals underestimate the run-to-run scatter).
+	r.s2, r.dof = best.f.s2, best.f.dof
+	if pe, pdof := pureError(d.Points); pdof > 0 {
+		v := math.Sqrt(pe)
+		r.PureErrorRelSD, r.ReplicateDOF = &v, pdof
+		if math.IsNaN(r.s2) || pe > r.s2 {
+			r.s2 = pe
+		}
+		r.dof += pdof
+	}
+	if !math.IsNaN(r.s2) {
+		v := math.Sqrt(r.s2)
+		r.NoiseRelSD = &v
+	}
+	switch {
+	case len(ps) < MinPointsForInterval:
+		r.Notes = append(r.Notes, fmt.Sprintf("%d distinct p (fewer than %d): no prediction interval, only the spread of the plausible models", len(ps), MinPointsForInterval))
+	case best.f.c.name == "amdahl":
+		r.Notes = append(r.Notes, fmt.Sprintf("Amdahl wins: serial fraction %.4g of T(1)", *r.Chosen.SerialFraction))
+	case best.f.c.name == "usl" && r.Chosen.NMax != nil:
+		r.Notes = append(r.Notes, fmt.Sprintf("USL wins: σ = %.4g, κ = %.4g, N_max = %.4g", best.f.x[1], best.f.x[2], *r.Chosen.NMax))
+	}
+	return r, nil
+}
+
+func freeParams(f *fitted) int {
+	n := 0
+	for _, b := range f.free {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// simpler orders equally scored models: fewer free parameters, then a named law, then the
+// smaller score.
+func simpler(a, b scored) bool {
+	if fa, fb := freeParams(a.f), freeParams(b.f); fa != fb {
+		return fa < fb
+	}
+	if na, nb := a.f.c.name != "extrap", b.f.c.name != "extrap"; na != nb {
+		return na
+	}
+	return a.score < b.score
+}
+
+// combine is the selection score and its standard error: the root of the weighted mean
+// squared log error of the forward-chaining folds (weight 2: they are the extrapolations)
+// and the leave-one-out folds (weight 1); +Inf when there are no folds. The standard error
+// of the weighted mean of e² is carried to its root by the delta method.
+func combine(loo, llo []float64) (score, se float64) {
+	var w, e2 []float64
+	for _, v := range llo {
+		w, e2 = append(w, 2), append(e2, v*v)
+	}
+	for _, v := range loo {
+		w, e2 = append(w, 1), append(e2, v*v)
+	}
+	if len(e2) == 0 {
+		return math.Inf(1), 0
+	}
+	sw, m := 0.0, 0.0
+	for i := range e2 {
+		sw += w[i]
+		m += w[i] * e2[i]
+	}
+	m /= sw
+	v := 0.0
+	for i := range e2 {
+		v += w[i] * w[i] * (e2[i] - m) * (e2[i] - m)
+	}
+	seM := math.Sqrt(v) / sw
+	score = math.Sqrt(m)
+	if score > 0 {
+		se = seM / (2 * score)
+	}
+	return score, se
+}
+
+// looErrors are the log errors log(T_pred/T) of leave-one-out predictions; nil when a fold
+// cannot be fitted.
+func looErrors(c *candidate, pts []Point, fitRows func([]int, bool) *fitted) []float64 {
+	if len(pts)-1 < c.nParams() || len(pts) < 3 {
+		return nil
+	}
+	train := make([]int, 0, len(pts)-1)
+	errs := make([]float64, 0, len(pts))
+	for i := range pts {
+		train = train[:0]
+		for j := range pts {
+			if j != i {
+				train = append(train, j)
+			}
+		}
+		f := fitRows(train, false)
+		if f == nil {
+			return nil
+		}
+		v := f.value(float64(pts[i].P))
+		if !(v > 0) || math.IsInf(v, 0) {
+			return nil
+		}
+		errs = append(errs, math.Log(v/pts[i].TimeS))
+	}
+	return errs
+}
+
+// lloErrors are the log errors of forward-chaining predictions: for each of the largest
+// lloFolds distinct p (as long as the points below it can determine the model), fit on the
+// points below it and predict it. nil when no fold is possible or one fails.
+func lloErrors(c *candidate, pts []Point, ps []int, fitRows func([]int, bool) *fitted) []float64 {
+	var errs []float64
+	for q := len(ps) - 1; q >= 1 && q >= len(ps)-lloFolds; q-- {
+		var train []int
+		for i, pt := range pts {
+			if pt.P < ps[q] {
+				train = append(train, i)
+			}
+		}
+		if q < c.nParams() || len(train) < c.nParams() {
+			break
+		}
+		f := fitRows(train, false)
+		if f == nil {
+			return nil
+		}
+		v := f.value(float64(ps[q]))
+		if !(v > 0) || math.IsInf(v, 0) {
+			return nil
+		}
+		for _, pt := range pts {
+			if pt.P == ps[q] {
+				errs = append(errs, math.Log(v/pt.TimeS))
+			}
+		}
+	}
+	return errs
+}
+
+func report(s scored, n int) Model {
+	f := s.f
+	m := Model{Name: f.c.name, Formula: f.c.formula(), Terms: f.c.terms, RMSRelError: math.Sqrt(f.ssr / float64(n))}
+	if !math.IsInf(s.score, 0) && !math.IsNaN(s.score) {
+		v := s.score
+		m.Score = &v
+	}
+	for _, b := range f.free {
+		if b {
+			m.K++
+		}
+	}
+	if !math.IsNaN(s.loo) {
+		v := s.loo
+		m.LOO = &v
+	}
+	if !math.IsNaN(s.llo) {
+		v := s.llo
+		m.LLO = &v
+	}
+	if _, aicc, _ := fit.InformationCriteria(f.ssr, f.n, m.K); !math.IsInf(aicc, 0) && !math.IsNaN(aicc) {
+		m.AICc = &aicc
+	}
+	names := []string{"c0", "c1", "c2"}
+	if f.c.kind == kindUSL {
+		names = []string{"T1", "sigma", "kappa"}
+	}
+	tq := math.NaN()
+	if f.dof > 0 {
+		tq = fit.TQuantile(0.975, f.dof)
+	}
+	for k, v := range f.x {
+		p := Param{Name: names[k], Value: v, AtZero: !f.free[k]}
+		if f.cov != nil && f.free[k] && f.cov[k][k] > 0 {
+			se := math.Sqrt(f.cov[k][k])
+			lo, hi := v-tq*se, v+tq*se
+			p.StdErr, p.Low95, p.High95 = &se, &lo, &hi
+		}
+		m.Parameters = append(m.Parameters, p)
+	}
+	switch f.c.name {
+	case "amdahl":
+		sf := f.x[0] / (f.x[0] + f.x[1])
+		m.SerialFraction = &sf
+	case "usl":
+		if f.x[2] > 0 {
+			nm := math.Sqrt((1 - f.x[1]) / f.x[2])
+			m.NMax = &nm
+		}
+	}
+	return m
+}
+
+// Prediction is the extrapolated time at P with either a 95 % interval or, when the data
+// cannot support one, only the spread of the plausible models.
+type Prediction struct {
+	P        int      `json:"p"`
+	TimeS    float64  `json:"time_s"`
+	Model    string   `json:"model"`
+	Formula  string   `json:"formula"`
+	Interval bool     `json:"has_interval"`
+	Low95S   *float64 `json:"interval95_low_s,omitempty"`
+	High95S  *float64 `json:"interval95_high_s,omitempty"`
+	// The plausible models (cross-validation score within 1.5× the best + 0.02) predict
+	// between PlausibleLowS and PlausibleHighS.
+	PlausibleLowS   float64  `json:"plausible_low_s"`
+	PlausibleHighS  float64  `json:"plausible_high_s"`
+	PlausibleModels int      `json:"plausible_models"`
+	Extrapolation   float64  `json:"extrapolation_factor"` // P / largest measured p
+	Notes           []string `json:"notes,omitempty"`
+}
+
+// MaxPredictP bounds the p Predict accepts.
+const MaxPredictP = 1 << 30
+
+// Predict extrapolates (or interpolates) the chosen model to p processes.
+func (r *Result) Predict(p int) (*Prediction, error) {
+	if p < 1 || p > MaxPredictP {
+		return nil, fmt.Errorf("%w: predict p = %d: want 1 … 2^30", fault.ErrInput, p)
+	}
+	x := float64(p)
+	v := r.chosen.value(x)
+	if !(v > 0) || math.IsInf(v, 0) {
+		return nil, fmt.Errorf("%w: model %s gives a non-finite time at p = %d", fault.ErrNotConverged, r.chosen.c.formula(), p)
+	}
+	pr := &Prediction{P: p, TimeS: v, Model: r.chosen.c.name, Formula: r.chosen.c.formula(), Extrapolation: x / float64(r.MaxP),
+		PlausibleLowS: v, PlausibleHighS: v}
+	for _, f := range r.plausible {
+		w := f.value(x)
+		if w > 0 && !math.IsInf(w, 0) {
+			pr.PlausibleLowS = math.Min(pr.PlausibleLowS, w)
+			pr.PlausibleHighS = math.Max(pr.PlausibleHighS, w)
+			pr.PlausibleModels++
+		}
+	}
+	h2, dof, ok := r.logVariance(x)
+	if ok && r.DistinctP >= MinPointsForInterval {
+		half := fit.TQuantile(0.975, dof) * math.Sqrt(h2)
+		lo, hi := v*math.Exp(-half), v*math.Exp(half)
+		// Far from the data the parametric band narrows relative to what the models
+		// disagree on: the interval always contains every plausible model's prediction.
+		lo, hi = math.Min(lo, pr.PlausibleLowS), math.Max(hi, pr.PlausibleHighS)
+		if lo > 0 && !math.IsInf(hi, 0) {
+			pr.Interval, pr.Low95S, pr.High95S = true, &lo, &hi
+		}
+	}
+	if !pr.Interval {
+		pr.Notes = append(pr.Notes, fmt.Sprintf("no 95 %% interval (%d distinct p, %d residual degrees of freedom): the plausible models span %.4g … %.4g",
+			r.DistinctP, r.dof, pr.PlausibleLowS, pr.PlausibleHighS))
+	}
+	if pr.Extrapolation > 4 {
+		pr.Notes = append(pr.Notes, fmt.Sprintf("extrapolating %.3g× beyond the largest measured p: the corpus backtest (docs/extrapolation.md) measures errors one step beyond", pr.Extrapolation))
+	}
+	return pr, nil
+}
+
+// logVariance is s² + se(p)² + e_LLO², the variance of log(T) at p assumed by the interval,
+// with its effective degrees of freedom by Welch–Satterthwaite: (v₁ + v₂)²/(v₁²/ν₁ + v₂²/ν₂),
+// v₁ = s² + se² on the residual (and replicate) degrees of freedom ν₁, v₂ = e_LLO² on the
+// number of forward-chaining errors ν₂ — usually 3, so a prediction dominated by the
+// extrapolation error gets Student's t on few degrees of freedom.
+func (r *Result) logVariance(x float64) (h2 float64, dof int, ok bool) {
+	if math.IsNaN(r.s2) || r.dof < 1 {
+		return 0, 0, false
+	}
+	v1 := r.s2
+	if se := r.chosen.relSE(x); !math.IsNaN(se) {
+		v1 += se * se
+	}
+	v2 := 0.0
+	if !math.IsNaN(r.lloChosen) && r.lloN > 0 {
+		v2 = r.lloChosen * r.lloChosen
+	}
+	h2 = v1 + v2
+	if math.IsNaN(h2) || math.IsInf(h2, 0) {
+		return 0, 0, false
+	}
+	dof = r.dof
+	if v2 > 0 {
+		den := v1*v1/float64(r.dof) + v2*v2/float64(r.lloN)
+		if den > 0 {
+			dof = max(1, int(math.Floor(h2*h2/den)))
+		}
+	}
+	return h2, dof, true
+}
+
+// FitNamed fits one named model — "amdahl", "usl" or "gustafson" — to d by relative least
+// squares (no selection), for reporting a law's parameters (Amdahl's serial fraction, USL's
+// σ, κ and N_max) whether or not it wins. Cross-validation errors are included.
+func FitNamed(d *Data, name string) (*Model, error) {
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	var c *candidate
+	switch name {
+	case "amdahl":
+		c = amdahlCandidate
+	case "usl":
+		c = uslCandidate
+	case "gustafson":
+		c = &candidate{name: "gustafson", kind: kindLinear, terms: []Term{{I: 1, IText: "1"}}}
+	default:
+		return nil, fmt.Errorf("%w: model %q: allowed amdahl, usl, gustafson", fault.ErrInput, name)
+	}
+	s, ok := evaluate(c, d.Points, distinctP(d.Points))
+	if !ok {
+		return nil, fmt.Errorf("%w: %s: %s cannot be fitted to %d points", fault.ErrNotConverged, d.Name, name, len(d.Points))
+	}
+	m := report(s, len(d.Points))
+	return &m, nil
+}
+
+// Times returns the chosen model's time at each p, as sizing.Point values for
+// sizing.Advise (fault.ErrInput for a p outside 1 … 2^30).
+func (r *Result) Times(ps []int) ([]sizing.Point, error) {
+	out := make([]sizing.Point, 0, len(ps))
+	for _, p := range ps {
+		pr, err := r.Predict(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sizing.Point{P: p, TimeS: pr.TimeS})
+	}
+	return out, nil
+}

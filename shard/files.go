@@ -1,0 +1,388 @@
+package shard
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/clusterperf/clusterperf/fault"
+)
+
+// MaxFileBytes bounds one shard file Read accepts (and so the memory a merge can need per
+// shard); a larger file is refused with fault.ErrTooLarge.
+const MaxFileBytes = 512 << 20
+
+// Item is one work item's result, as the command encoded it.
+type Item struct {
+	Index  int             `json:"index"`
+	Result json.RawMessage `json:"result"`
+}
+
+// File is the content of shard-i-of-n.json.
+type File struct {
+	Manifest Manifest `json:"manifest"`
+	Items    []Item   `json:"items"`
+}
+
+// Failure is the content of shard-i-of-n.failed: the shard's manifest, the item that failed
+// and the error text.
+type Failure struct {
+	Manifest Manifest `json:"manifest"`
+	Item     int      `json:"item"`
+	Error    string   `json:"error"`
+	Time     string   `json:"time"`
+}
+
+// WritePlan writes DIR/plan.json atomically, creating DIR. An existing plan must agree.
+func WritePlan(dir string, p Plan) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, "plan.json")
+	if old, err := ReadPlan(dir); err == nil {
+		if d := old.diff(p); d != "" {
+			return fmt.Errorf("%w: %s holds another study (%s); use a new directory", fault.ErrInput, path, d)
+		}
+		return nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return writeJSON(path, p)
+}
+
+// ReadPlan reads DIR/plan.json (strictly: unknown fields are refused).
+func ReadPlan(dir string) (Plan, error) {
+	var p Plan
+	path := filepath.Join(dir, "plan.json")
+	if err := readJSON(path, &p); err != nil {
+		return Plan{}, err
+	}
+	if p.Format != Format {
+		return Plan{}, fmt.Errorf("%w: %s: format %q, want %q", fault.ErrInput, path, p.Format, Format)
+	}
+	if err := p.Spec.Validate(); err != nil {
+		return Plan{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}
+
+// Run computes shard i of plan p into dir: work(k) for every item k of the shard's range, in
+// order, then writes shard-i-of-n.json atomically. If work fails, Run writes the failure
+// marker shard-i-of-n.failed instead (and returns the error); nothing else is left behind.
+// A successful run removes an earlier failure marker of the same shard.
+func Run(dir string, p Plan, i int, work func(k int) (json.RawMessage, error)) error {
+	r, err := p.Spec.Range(i)
+	if err != nil {
+		return err
+	}
+	m := Manifest{Plan: p, I: i, Range: r}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f := File{Manifest: m, Items: make([]Item, 0, r.Len())}
+	for k := r.Lo; k < r.Hi; k++ {
+		res, err := work(k)
+		if err == nil && !json.Valid(res) {
+			err = fmt.Errorf("item %d: result is not valid JSON", k)
+		}
+		if err != nil {
+			fl := Failure{Manifest: m, Item: k, Error: err.Error(), Time: time.Now().UTC().Format(time.RFC3339)}
+			if werr := writeJSON(filepath.Join(dir, FailedName(i, p.N)), fl); werr != nil {
+				return errors.Join(err, werr)
+			}
+			return fmt.Errorf("shard %d/%d, item %d: %w", i, p.N, k, err)
+		}
+		f.Items = append(f.Items, Item{Index: k, Result: res})
+	}
+	if err := writeJSON(filepath.Join(dir, FileName(i, p.N)), f); err != nil {
+		return err
+	}
+	if err := os.Remove(filepath.Join(dir, FailedName(i, p.N))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// Read reads and checks one shard file: strict JSON, the manifest's range is shard i of its
+// spec, and the items are exactly that range in order.
+func Read(path string) (*File, error) {
+	var f File
+	if err := readJSON(path, &f); err != nil {
+		return nil, err
+	}
+	m := f.Manifest
+	if m.Format != Format {
+		return nil, fmt.Errorf("%w: %s: format %q, want %q", fault.ErrInput, path, m.Format, Format)
+	}
+	r, err := m.Spec.Range(m.I)
+	if err != nil {
+		return nil, fmt.Errorf("%s: manifest: %w", path, err)
+	}
+	if r != m.Range {
+		return nil, fmt.Errorf("%w: %s: manifest range [%d, %d) is not shard %d of %d items over %d shards ([%d, %d))",
+			fault.ErrInput, path, m.Lo, m.Hi, m.I, m.Items, m.N, r.Lo, r.Hi)
+	}
+	if HashArgs(m.Command, m.Args) != m.ArgsHash {
+		return nil, fmt.Errorf("%w: %s: args_sha256 does not match command and args", fault.ErrInput, path)
+	}
+	if len(f.Items) != r.Len() {
+		return nil, fmt.Errorf("%w: %s: %d items, the range [%d, %d) has %d", fault.ErrInput, path, len(f.Items), r.Lo, r.Hi, r.Len())
+	}
+	for j, it := range f.Items {
+		if it.Index != r.Lo+j {
+			return nil, fmt.Errorf("%w: %s: item %d has index %d, want %d (each item exactly once, in order)", fault.ErrInput, path, j, it.Index, r.Lo+j)
+		}
+		if len(it.Result) == 0 {
+			return nil, fmt.Errorf("%w: %s: item %d has no result", fault.ErrInput, path, it.Index)
+		}
+	}
+	return &f, nil
+}
+
+// Merged is a whole study: the plan every shard agreed on and each item's result in index order.
+type Merged struct {
+	Plan  Plan              `json:"plan"`
+	Items []json.RawMessage `json:"items"`
+}
+
+// Merge reads every shard file of the study in dir and returns its items in index order. It
+// refuses (fault.ErrInput) shards of different studies (any plan field differs, including the
+// plan.json when present), shard files for different shard counts, and a study with a shard
+// missing or failed — naming them — so a partial study is never mistaken for a result.
+func Merge(dir string) (*Merged, error) {
+	st, files, err := scan(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(st.Missing) > 0 || len(st.Failed) > 0 {
+		return nil, fmt.Errorf("%w: %s: study incomplete: %s; run `clusterperf merge --status %s`", fault.ErrInput, dir, st.Summary(), dir)
+	}
+	m := &Merged{Plan: st.Plan, Items: make([]json.RawMessage, 0, st.Plan.Items)}
+	for _, f := range files {
+		for _, it := range f.Items {
+			m.Items = append(m.Items, it.Result)
+		}
+	}
+	if len(m.Items) != st.Plan.Items {
+		return nil, fmt.Errorf("%w: %s: %d items from the shards, the plan has %d", fault.ErrInput, dir, len(m.Items), st.Plan.Items)
+	}
+	return m, nil
+}
+
+// Status is the state of a study directory's shards.
+type Status struct {
+	Plan    Plan              `json:"plan"`
+	Done    []int             `json:"done"`
+	Failed  []int             `json:"failed"`
+	Missing []int             `json:"missing"`
+	Errors  map[string]string `json:"errors,omitempty"` // shard index → failure text
+	Partial []string          `json:"partial_files,omitempty"`
+}
+
+// Summary is a one-line account: "5 of 8 shards done; failed: 3; missing: 6, 7".
+func (s *Status) Summary() string {
+	out := fmt.Sprintf("%d of %d shards done", len(s.Done), s.Plan.N)
+	if len(s.Failed) > 0 {
+		out += "; failed: " + joinInts(s.Failed)
+	}
+	if len(s.Missing) > 0 {
+		out += "; missing: " + joinInts(s.Missing)
+	}
+	return out
+}
+
+// Complete reports whether every shard is done.
+func (s *Status) Complete() bool { return len(s.Done) == s.Plan.N }
+
+// Todo is the shards to (re)run: failed and missing, in order.
+func (s *Status) Todo() []int {
+	t := append(append([]int(nil), s.Failed...), s.Missing...)
+	sort.Ints(t)
+	return t
+}
+
+// ReadStatus lists the done, failed and missing shards of the study in dir. The plan comes
+// from plan.json or, without one, from the shard files (which must then agree).
+func ReadStatus(dir string) (*Status, error) {
+	st, _, err := scan(dir)
+	return st, err
+}
+
+var shardName = regexp.MustCompile(`^shard-(\d+)-of-(\d+)\.(json|failed)$`)
+
+func scan(dir string) (*Status, []*File, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: study directory: %v", fault.ErrInput, err)
+	}
+	plan, perr := ReadPlan(dir)
+	havePlan := perr == nil
+	if perr != nil && !errors.Is(perr, fs.ErrNotExist) {
+		return nil, nil, perr
+	}
+	var planFrom string
+	if havePlan {
+		planFrom = filepath.Join(dir, "plan.json")
+	}
+	st := &Status{Errors: map[string]string{}}
+	done := map[int]*File{}
+	failed := map[int]bool{}
+	agree := func(path string, p Plan) error {
+		if !havePlan {
+			plan, havePlan, planFrom = p, true, path
+			return nil
+		}
+		if d := plan.diff(p); d != "" {
+			return fmt.Errorf("%w: %s and %s belong to different studies (%s)", fault.ErrInput, planFrom, path, d)
+		}
+		return nil
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if strings.HasPrefix(name, ".tmp-") {
+			st.Partial = append(st.Partial, name)
+			continue
+		}
+		g := shardName.FindStringSubmatch(name)
+		if g == nil {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		i, _ := strconv.Atoi(g[1])
+		if g[3] == "json" {
+			f, err := Read(path)
+			if err != nil {
+				return nil, nil, err
+			}
+			if err := agree(path, f.Manifest.Plan); err != nil {
+				return nil, nil, err
+			}
+			if f.Manifest.I != i || f.Manifest.N != mustAtoi(g[2]) {
+				return nil, nil, fmt.Errorf("%w: %s holds shard %d of %d", fault.ErrInput, path, f.Manifest.I, f.Manifest.N)
+			}
+			done[i] = f
+			continue
+		}
+		var fl Failure
+		if err := readJSON(path, &fl); err != nil {
+			return nil, nil, err
+		}
+		if err := agree(path, fl.Manifest.Plan); err != nil {
+			return nil, nil, err
+		}
+		if fl.Manifest.I != i {
+			return nil, nil, fmt.Errorf("%w: %s holds shard %d", fault.ErrInput, path, fl.Manifest.I)
+		}
+		failed[i] = true
+		st.Errors[strconv.Itoa(i)] = fmt.Sprintf("item %d: %s", fl.Item, fl.Error)
+	}
+	if !havePlan {
+		return nil, nil, fmt.Errorf("%w: %s: no plan.json and no shard files: not a study directory", fault.ErrInput, dir)
+	}
+	// every file name must use the plan's n
+	for _, e := range ents {
+		if g := shardName.FindStringSubmatch(e.Name()); g != nil && mustAtoi(g[2]) != plan.N {
+			return nil, nil, fmt.Errorf("%w: %s is for %s shards, the study has %d", fault.ErrInput, filepath.Join(dir, e.Name()), g[2], plan.N)
+		}
+	}
+	st.Plan = plan
+	files := make([]*File, 0, len(done))
+	for i := 0; i < plan.N; i++ {
+		switch {
+		case done[i] != nil:
+			st.Done = append(st.Done, i)
+			files = append(files, done[i])
+			delete(st.Errors, strconv.Itoa(i)) // a stale marker next to a result (rerun succeeded)
+		case failed[i]:
+			st.Failed = append(st.Failed, i)
+		default:
+			st.Missing = append(st.Missing, i)
+		}
+	}
+	return st, files, nil
+}
+
+func mustAtoi(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+func joinInts(xs []int) string {
+	var b []byte
+	for j, x := range xs {
+		if j > 0 {
+			b = append(b, ", "...)
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return string(b)
+}
+
+// writeJSON writes v to path through a temporary file in the same directory, synced and
+// renamed, so readers see either the old state or the whole new file.
+func writeJSON(path string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(append(data, '\n'))
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// readJSON decodes one JSON value from path strictly (unknown fields and trailing data are
+// refused), within MaxFileBytes.
+func readJSON(path string, v any) error {
+	fh, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer fh.Close()
+	if fi, err := fh.Stat(); err == nil && fi.Size() > MaxFileBytes {
+		return fmt.Errorf("%w: %s: %d bytes, limit %d", fault.ErrTooLarge, path, fi.Size(), MaxFileBytes)
+	}
+	return decodeStrict(path, io.LimitReader(fh, MaxFileBytes+1), v)
+}
+
+func decodeStrict(path string, r io.Reader, v any) error {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%w: %s: %v", fault.ErrInput, path, err)
+	}
+	if dec.More() {
+		return fmt.Errorf("%w: %s: data after the JSON value", fault.ErrInput, path)
+	}
+	return nil
+}

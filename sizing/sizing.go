@@ -1,0 +1,369 @@
+// Package sizing recommends a configuration — how many processes (and disks) to book — from
+// a list of (p [, d], time) points, measured or predicted by any model, with the same rules
+// in every command (issue 21, "sizing by cost"):
+//
+//	fastest      the smallest time (ties: fewer processes)
+//	knee         the smallest p from which no larger p gains at least KneeGain per doubling:
+//	             gain(a→b) = 1 − (T_b/T_a)^(1/log₂(p_b/p_a))
+//	efficiency   the fastest configuration whose parallel efficiency is ≥ MinEfficiency
+//	             (in monotone data: the largest such p)
+//	cheapest     the fewest core-hours among configurations within WithinFastest of the
+//	             fastest time
+//	core_hours   the fewest core-hours p·T/3600 outright
+//	balanced     THE DEFAULT: the fastest configuration that is both at or below the knee and
+//	             at or above MinEfficiency
+//
+// Why balanced is the default and maximum speedup is not: past the knee, another doubling of
+// the processes buys less than KneeGain (10 %) of time, and below efficiency 0.5 more than
+// half of every core-hour is overhead — a booking at twice the cost of the work. Balanced
+// stops at whichever limit comes first, so its efficiency is never below MinEfficiency and
+// no doubling it forgoes would have saved 10 % of the time (the knee rule alone may accept
+// efficiencies near 0.2: for Amdahl's law, T(2p)/T(p) = 0.9 at E = 0.2).
+//
+// Speedup and efficiency are relative to the baseline, the smallest p given (at its fastest
+// d), or Options.BaselineP/BaselineTimeS when given (the sequential time): S(p) = p₀·T₀/T(p),
+// E(p) = S(p)/p — the usual definitions when p₀ = 1, and perfect scaling up to p₀ assumed
+// otherwise. With a given baseline faster than every point, no configuration may reach
+// MinEfficiency: then efficiency and balanced fall back to the configuration of highest
+// efficiency, and a note says so. Core-hours count processes only (p·T/3600, in the
+// points' time unit divided by 3600); disks are part of a configuration, not of its cost.
+package sizing
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/clusterperf/clusterperf/fault"
+)
+
+// Point is one configuration with its (measured or predicted) time.
+type Point struct {
+	P     int     `json:"p"`
+	D     int     `json:"d,omitempty"` // 0: no disk dimension
+	TimeS float64 `json:"time_s"`
+}
+
+// Rule names a sizing rule.
+type Rule string
+
+const (
+	Fastest    Rule = "fastest"
+	Knee       Rule = "knee"
+	Efficiency Rule = "efficiency"
+	Cheapest   Rule = "cheapest"
+	CoreHours  Rule = "core_hours"
+	Balanced   Rule = "balanced"
+)
+
+// Rules lists every rule, the default first.
+var Rules = []Rule{Balanced, Fastest, Knee, Efficiency, Cheapest, CoreHours}
+
+// Defaults of Options.
+const (
+	DefaultRule          = Balanced
+	DefaultKneeGain      = 0.10
+	DefaultMinEfficiency = 0.5
+	DefaultWithinFastest = 0.10
+	DefaultAround        = 2
+	MaxPoints            = 1000000
+)
+
+// ParseRule reads a rule name as the CLI flags give it.
+func ParseRule(s string) (Rule, error) {
+	for _, r := range Rules {
+		if string(r) == s {
+			return r, nil
+		}
+	}
+	return "", fmt.Errorf("%w: sizing rule %q: allowed balanced (default), fastest, knee, efficiency, cheapest, core_hours", fault.ErrInput, s)
+}
+
+// Options of Advise; zero values mean the defaults.
+type Options struct {
+	Rule          Rule    // DefaultRule
+	KneeGain      float64 // minimum time reduction per doubling of p, in (0, 1): 0.10
+	MinEfficiency float64 // in (0, 1]: 0.5
+	WithinFastest float64 // ≥ 0: 0.10 (cheapest within 10 % of the fastest time)
+	Around        int     // trade-off rows each side of the recommendation: 2
+	// Baseline for speedup and efficiency: BaselineTimeS at BaselineP processes (e.g. the
+	// sequential program's time, or 1 with P = 1 when the points are times derived from
+	// speedups as 1/S). Zero: the smallest p given, at its fastest d.
+	BaselineP     int
+	BaselineTimeS float64
+}
+
+func (o Options) withDefaults() (Options, error) {
+	if o.Rule == "" {
+		o.Rule = DefaultRule
+	}
+	if _, err := ParseRule(string(o.Rule)); err != nil {
+		return o, err
+	}
+	if o.KneeGain == 0 {
+		o.KneeGain = DefaultKneeGain
+	}
+	if !(o.KneeGain > 0 && o.KneeGain < 1) {
+		return o, fmt.Errorf("%w: knee gain %g: allowed 0 < gain < 1 (a fraction per doubling)", fault.ErrInput, o.KneeGain)
+	}
+	if o.MinEfficiency == 0 {
+		o.MinEfficiency = DefaultMinEfficiency
+	}
+	if !(o.MinEfficiency > 0 && o.MinEfficiency <= 1) {
+		return o, fmt.Errorf("%w: minimum efficiency %g: allowed 0 < E ≤ 1", fault.ErrInput, o.MinEfficiency)
+	}
+	if o.WithinFastest == 0 {
+		o.WithinFastest = DefaultWithinFastest
+	}
+	if !(o.WithinFastest >= 0) || math.IsInf(o.WithinFastest, 0) {
+		return o, fmt.Errorf("%w: within-fastest fraction %g: allowed a finite fraction ≥ 0", fault.ErrInput, o.WithinFastest)
+	}
+	if o.Around == 0 {
+		o.Around = DefaultAround
+	}
+	if o.BaselineTimeS != 0 || o.BaselineP != 0 {
+		if o.BaselineP < 1 || !(o.BaselineTimeS > 0) || math.IsInf(o.BaselineTimeS, 0) {
+			return o, fmt.Errorf("%w: baseline p = %d, time %g: allowed p ≥ 1 with a positive finite time", fault.ErrInput, o.BaselineP, o.BaselineTimeS)
+		}
+	}
+	if o.Around < 0 || o.Around > 1000 {
+		return o, fmt.Errorf("%w: trade-off rows %d: allowed 1 … 1000", fault.ErrInput, o.Around)
+	}
+	return o, nil
+}
+
+// Config is a configuration with its figures of merit.
+type Config struct {
+	P          int     `json:"p"`
+	D          int     `json:"d,omitempty"`
+	TimeS      float64 `json:"time_s"`
+	Speedup    float64 `json:"speedup"`
+	Efficiency float64 `json:"efficiency"`
+	CoreHours  float64 `json:"core_hours"`
+	// GainPerDoubling is the time reduction per doubling of p to the next row of the
+	// trade-off table (absent on the last row).
+	GainPerDoubling *float64 `json:"gain_per_doubling,omitempty"`
+	PickedBy        []Rule   `json:"picked_by,omitempty"`
+}
+
+// Choice is one rule's pick.
+type Choice struct {
+	Rule   Rule   `json:"rule"`
+	Config Config `json:"config"`
+	Reason string `json:"reason"`
+}
+
+// Advice is the recommendation, every rule's pick, and the trade-off table around the
+// recommendation.
+type Advice struct {
+	Method      string   `json:"method"`
+	Exact       bool     `json:"exact"` // the rules are exact on the points given
+	Rule        Rule     `json:"rule"`
+	Recommended Choice   `json:"recommended"`
+	Choices     []Choice `json:"choices"`
+	TradeOff    []Config `json:"trade_off"`
+	BaselineP   int      `json:"baseline_p"`
+	Options     struct {
+		KneeGain      float64 `json:"knee_gain_per_doubling"`
+		MinEfficiency float64 `json:"min_efficiency"`
+		WithinFastest float64 `json:"within_fastest"`
+	} `json:"options"`
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Advise applies the rules to the points. Errors wrap fault.ErrInput (naming the point) for
+// empty input, p < 1, d < 0, a non-positive or non-finite time, a repeated (p, d), or bad
+// options; fault.ErrTooLarge beyond MaxPoints.
+func Advise(points []Point, opt Options) (*Advice, error) {
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if len(points) == 0 {
+		return nil, fmt.Errorf("%w: sizing: no configurations", fault.ErrInput)
+	}
+	if len(points) > MaxPoints {
+		return nil, fmt.Errorf("%w: sizing: %d configurations, limit %d", fault.ErrTooLarge, len(points), MaxPoints)
+	}
+	type key struct{ p, d int }
+	seen := make(map[key]int, len(points))
+	for i, pt := range points {
+		if pt.P < 1 || pt.P > 1<<30 {
+			return nil, fmt.Errorf("%w: sizing: point %d: p = %d: allowed 1 … 2^30", fault.ErrInput, i+1, pt.P)
+		}
+		if pt.D < 0 {
+			return nil, fmt.Errorf("%w: sizing: point %d: d = %d: allowed ≥ 0", fault.ErrInput, i+1, pt.D)
+		}
+		if !(pt.TimeS > 0) || math.IsInf(pt.TimeS, 0) {
+			return nil, fmt.Errorf("%w: sizing: point %d (p = %d): time %g: allowed a positive finite number", fault.ErrInput, i+1, pt.P, pt.TimeS)
+		}
+		if j, dup := seen[key{pt.P, pt.D}]; dup {
+			return nil, fmt.Errorf("%w: sizing: point %d repeats p = %d, d = %d of point %d (average replicates first)", fault.ErrInput, i+1, pt.P, pt.D, j)
+		}
+		seen[key{pt.P, pt.D}] = i + 1
+	}
+	// Baseline: the smallest p at its fastest d.
+	cs := make([]Config, len(points))
+	p0, t0 := math.MaxInt, 0.0
+	for _, pt := range points {
+		if pt.P < p0 || (pt.P == p0 && pt.TimeS < t0) {
+			p0, t0 = pt.P, pt.TimeS
+		}
+	}
+	if opt.BaselineP > 0 {
+		p0, t0 = opt.BaselineP, opt.BaselineTimeS
+	}
+	for i, pt := range points {
+		s := float64(p0) * t0 / pt.TimeS
+		cs[i] = Config{P: pt.P, D: pt.D, TimeS: pt.TimeS, Speedup: s, Efficiency: s / float64(pt.P), CoreHours: float64(pt.P) * pt.TimeS / 3600}
+	}
+	// Order: p, then time, then d — every rule's tie-break towards fewer processes.
+	sort.SliceStable(cs, func(a, b int) bool {
+		if cs[a].P != cs[b].P {
+			return cs[a].P < cs[b].P
+		}
+		if cs[a].TimeS != cs[b].TimeS {
+			return cs[a].TimeS < cs[b].TimeS
+		}
+		return cs[a].D < cs[b].D
+	})
+	// The frontier: per p its fastest d, kept only if faster than every smaller p.
+	var front []int
+	best := math.Inf(1)
+	for i := range cs {
+		if i > 0 && cs[i].P == cs[i-1].P {
+			continue
+		}
+		if cs[i].TimeS < best {
+			best = cs[i].TimeS
+			front = append(front, i)
+		}
+	}
+	argmin := func(ok func(c Config) bool, less func(a, b Config) bool) int {
+		k := -1
+		for i, c := range cs {
+			if ok(c) && (k < 0 || less(c, cs[k])) {
+				k = i
+			}
+		}
+		return k
+	}
+	faster := func(a, b Config) bool { return a.TimeS < b.TimeS }
+	cheaper := func(a, b Config) bool {
+		if a.CoreHours != b.CoreHours {
+			return a.CoreHours < b.CoreHours
+		}
+		return a.TimeS < b.TimeS
+	}
+	all := func(Config) bool { return true }
+	picks := map[Rule]int{}
+	reasons := map[Rule]string{}
+	picks[Fastest] = argmin(all, faster)
+	reasons[Fastest] = "smallest time"
+	picks[CoreHours] = argmin(all, cheaper)
+	reasons[CoreHours] = "fewest core-hours (p × time)"
+	tf := cs[picks[Fastest]].TimeS
+	picks[Cheapest] = argmin(func(c Config) bool { return c.TimeS <= tf*(1+opt.WithinFastest) }, cheaper)
+	reasons[Cheapest] = fmt.Sprintf("fewest core-hours within %.3g %% of the fastest time", 100*opt.WithinFastest)
+	picks[Efficiency] = argmin(func(c Config) bool { return c.Efficiency >= opt.MinEfficiency }, faster)
+	reasons[Efficiency] = fmt.Sprintf("fastest with efficiency ≥ %.3g", opt.MinEfficiency)
+	// Knee: the first frontier configuration from which no larger one gains KneeGain per
+	// doubling; the last frontier configuration when every step still pays. gain(i→j) ≥ g
+	// ⇔ uⱼ ≤ uᵢ with u = ln T − ln(1−g)·log₂ p, so one pass with the suffix minimum of u
+	// decides every i (O(n), not O(n²)).
+	c := math.Log(1 - opt.KneeGain)
+	u := make([]float64, len(front))
+	for a, i := range front {
+		u[a] = math.Log(cs[i].TimeS) - c*math.Log2(float64(cs[i].P))
+	}
+	knee := front[len(front)-1]
+	suffix := math.Inf(1)
+	payFrom := make([]bool, len(front))
+	for a := len(front) - 1; a >= 0; a-- {
+		payFrom[a] = suffix <= u[a]
+		suffix = math.Min(suffix, u[a])
+	}
+	for a, i := range front {
+		if !payFrom[a] {
+			knee = i
+			break
+		}
+	}
+	picks[Knee] = knee
+	reasons[Knee] = fmt.Sprintf("no larger p saves %.3g %% of the time per doubling", 100*opt.KneeGain)
+	kp := cs[knee].P
+	picks[Balanced] = argmin(func(c Config) bool { return c.Efficiency >= opt.MinEfficiency && c.P <= kp }, faster)
+	reasons[Balanced] = fmt.Sprintf("fastest at or below the knee (p = %d) with efficiency ≥ %.3g", kp, opt.MinEfficiency)
+	var notes []string
+	if picks[Efficiency] < 0 || picks[Balanced] < 0 {
+		// Only with a given baseline (the smallest p has efficiency 1 otherwise).
+		hi := argmin(all, func(a, b Config) bool { return a.Efficiency > b.Efficiency })
+		if picks[Efficiency] < 0 {
+			picks[Efficiency] = hi
+			reasons[Efficiency] = fmt.Sprintf("no configuration reaches efficiency %.3g: the most efficient", opt.MinEfficiency)
+		}
+		if picks[Balanced] < 0 {
+			picks[Balanced] = hi
+			reasons[Balanced] = fmt.Sprintf("no configuration at or below the knee reaches efficiency %.3g: the most efficient", opt.MinEfficiency)
+		}
+		notes = append(notes, fmt.Sprintf("efficiency %.3g is not reached against the given baseline", opt.MinEfficiency))
+	}
+	a := &Advice{Method: "sizing rules on the given configurations (" + string(opt.Rule) + ")", Exact: true, Rule: opt.Rule, BaselineP: p0}
+	a.Options.KneeGain, a.Options.MinEfficiency, a.Options.WithinFastest = opt.KneeGain, opt.MinEfficiency, opt.WithinFastest
+	a.Notes = notes
+	for _, r := range Rules {
+		c := cs[picks[r]]
+		ch := Choice{Rule: r, Config: c, Reason: reasons[r]}
+		a.Choices = append(a.Choices, ch)
+		if r == opt.Rule {
+			a.Recommended = ch
+		}
+	}
+	if opt.BaselineP > 0 {
+		a.Notes = append(a.Notes, fmt.Sprintf("speedup and efficiency relative to the given baseline: time %g at p = %d", t0, p0))
+	} else if p0 > 1 {
+		a.Notes = append(a.Notes, fmt.Sprintf("speedup and efficiency relative to p = %d, assuming perfect scaling up to it", p0))
+	}
+	// Trade-off table: the frontier around the recommendation plus every rule's pick.
+	rec := picks[opt.Rule]
+	rows := map[int]bool{}
+	pos := -1
+	for a, i := range front {
+		if cs[i].P <= cs[rec].P {
+			pos = a
+		}
+	}
+	for a := pos - opt.Around; a <= pos+opt.Around; a++ {
+		if a >= 0 && a < len(front) {
+			rows[front[a]] = true
+		}
+	}
+	for _, i := range picks {
+		rows[i] = true
+	}
+	var idx []int
+	for i := range rows {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	for k, i := range idx {
+		c := cs[i]
+		if k+1 < len(idx) && cs[idx[k+1]].P > c.P {
+			g := gainPerDoubling(c, cs[idx[k+1]])
+			c.GainPerDoubling = &g
+		}
+		for _, r := range Rules {
+			if picks[r] == i {
+				c.PickedBy = append(c.PickedBy, r)
+			}
+		}
+		a.TradeOff = append(a.TradeOff, c)
+	}
+	return a, nil
+}
+
+// gainPerDoubling is 1 − (T_b/T_a)^(1/log₂(p_b/p_a)) for p_b > p_a: the share of time one
+// doubling of p saves, at the average rate between a and b (negative when b is slower).
+func gainPerDoubling(a, b Config) float64 {
+	return 1 - math.Pow(b.TimeS/a.TimeS, 1/math.Log2(float64(b.P)/float64(a.P)))
+}

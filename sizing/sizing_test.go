@@ -1,0 +1,281 @@
+package sizing
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/clusterperf/clusterperf/fault"
+)
+
+// amdahl: T(p) = 10 + 90/p at p = 1, 2, 4, …, 128 (T(1) = 100, serial fraction 0.1).
+func amdahl() []Point {
+	var pts []Point
+	for p := 1; p <= 128; p *= 2 {
+		pts = append(pts, Point{P: p, TimeS: 10 + 90/float64(p)})
+	}
+	return pts
+}
+
+func pick(a *Advice, r Rule) Config {
+	for _, c := range a.Choices {
+		if c.Rule == r {
+			return c.Config
+		}
+	}
+	return Config{}
+}
+
+// Every rule on Amdahl's law, expected p from closed forms:
+//   - fastest: T decreases in p → 128.
+//   - core_hours: p·T = 10p + 90 increases in p → 1.
+//   - efficiency ≥ 0.5: E = 100/(10p + 90) ≥ 0.5 ⇔ p ≤ 11 → 8 (fastest such power of two).
+//   - knee (10 %/doubling): gain(p→2p) = 45/(10p + 90) ≥ 0.1 ⇔ p ≤ 36; from 64 no larger p
+//     gains 10 % (64→128: 45/730 = 6.2 %), from 32 the step to 64 gains 45/410 = 11 % → 64.
+//   - cheapest within 10 %: T ≤ 1.1·T(128) = 11.77 ⇔ p ≥ 50.8 → {64, 128}; fewer core-hours → 64.
+//   - balanced: fastest with E ≥ 0.5 and p ≤ 64 → 8.
+func TestRulesAmdahl(t *testing.T) {
+	a, err := Advise(amdahl(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[Rule]int{Fastest: 128, CoreHours: 1, Efficiency: 8, Knee: 64, Cheapest: 64, Balanced: 8}
+	for r, p := range want {
+		if got := pick(a, r).P; got != p {
+			t.Errorf("%s: p = %d, want %d", r, got, p)
+		}
+	}
+	if a.Rule != Balanced || a.Recommended.Config.P != 8 {
+		t.Fatalf("default rule %s p %d", a.Rule, a.Recommended.Config.P)
+	}
+	if e := a.Recommended.Config.Efficiency; math.Abs(e-100/(80.0+90)) > 1e-12 {
+		t.Fatalf("efficiency at 8 = %v, want 100/170", e)
+	}
+	// Trade-off table: p = 2 … 32 around 8 (±2 frontier rows) plus the other picks 1, 64, 128.
+	var ps []int
+	for _, c := range a.TradeOff {
+		ps = append(ps, c.P)
+	}
+	if got := strconv.Itoa(len(ps)); got != "8" {
+		t.Fatalf("trade-off rows %v", ps)
+	}
+	if g := a.TradeOff[3].GainPerDoubling; g == nil || math.Abs(*g-45.0/170) > 1e-12 {
+		t.Fatalf("gain per doubling 8→16 = %v, want 45/170", g)
+	}
+	if _, err := json.Marshal(a); err != nil {
+		t.Fatal(err)
+	}
+	// Other rules as the recommendation; option changes move picks the closed forms say.
+	b, _ := Advise(amdahl(), Options{Rule: Fastest})
+	if b.Recommended.Config.P != 128 {
+		t.Fatalf("fastest %d", b.Recommended.Config.P)
+	}
+	c, _ := Advise(amdahl(), Options{MinEfficiency: 0.25, KneeGain: 0.2})
+	// E ≥ 0.25 ⇔ p ≤ 31 → 16; gain ≥ 0.2 ⇔ p ≤ 13.5 → knee 16 (16→32 gains 45/250 = 18 %).
+	if pick(c, Efficiency).P != 16 || pick(c, Knee).P != 16 || pick(c, Balanced).P != 16 {
+		t.Fatalf("E≥0.25, gain 0.2: efficiency %d knee %d balanced %d", pick(c, Efficiency).P, pick(c, Knee).P, pick(c, Balanced).P)
+	}
+}
+
+// Invariants on any input: fastest has the minimum time, core_hours the minimum p·T, balanced
+// and efficiency at least MinEfficiency, balanced p ≤ knee p, and raising MinEfficiency never
+// raises the efficiency pick's p.
+func TestInvariants(t *testing.T) {
+	pts := []Point{{1, 0, 50}, {2, 0, 27}, {3, 0, 20}, {4, 0, 16}, {6, 0, 14}, {8, 0, 15}, {12, 0, 9}, {16, 0, 9.5}, {24, 0, 12}}
+	prev := math.MaxInt
+	for _, e := range []float64{0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1} {
+		a, err := Advise(pts, Options{MinEfficiency: e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pt := range pts {
+			if pt.TimeS < pick(a, Fastest).TimeS || float64(pt.P)*pt.TimeS < 3600*pick(a, CoreHours).CoreHours-1e-9 {
+				t.Fatalf("fastest or core_hours not minimal")
+			}
+		}
+		if pick(a, Balanced).Efficiency < e || pick(a, Efficiency).Efficiency < e || pick(a, Balanced).P > pick(a, Knee).P {
+			t.Fatalf("E ≥ %v: balanced %+v efficiency %+v knee %+v", e, pick(a, Balanced), pick(a, Efficiency), pick(a, Knee))
+		}
+		if p := pick(a, Efficiency).P; p > prev {
+			t.Fatalf("E ≥ %v picks p = %d above %d of a lower threshold", e, p, prev)
+		} else {
+			prev = p
+		}
+	}
+}
+
+// QCRD (000 Table 4 surface with 1 % noise, examples/fit/qcrd.csv, speedups → time = 1/S):
+// issue 21 saw `fit` recommend p = 128 at 10 % efficiency. The default must recommend a
+// configuration with efficiency ≥ 0.5 and fewer processes than the fastest.
+func TestQCRD(t *testing.T) {
+	fh, err := os.Open("../examples/fit/qcrd.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	var pts []Point
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		f := strings.Split(sc.Text(), ",")
+		if len(f) != 3 || f[0] == "p" || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		p, _ := strconv.Atoi(f[0])
+		d, _ := strconv.Atoi(f[1])
+		s, _ := strconv.ParseFloat(f[2], 64)
+		pts = append(pts, Point{P: p, D: d, TimeS: 1 / s})
+	}
+	a, err := Advise(pts, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := a.Recommended.Config
+	if r.Efficiency < DefaultMinEfficiency || r.P >= pick(a, Fastest).P {
+		t.Fatalf("QCRD: recommended %+v, fastest %+v", r, pick(a, Fastest))
+	}
+	t.Logf("QCRD, baseline p = 1: recommended p = %d d = %d (efficiency %.2f, speedup %.2f); fastest p = %d (efficiency %.2f)",
+		r.P, r.D, r.Efficiency, r.Speedup, pick(a, Fastest).P, pick(a, Fastest).Efficiency)
+	// The file's speedups are against the sequential program (S(1) ≈ 1.4): with that
+	// baseline (time 1 at p = 1) efficiency is S/p, the yardstick of issue 21's report.
+	a, err = Advise(pts, Options{BaselineP: 1, BaselineTimeS: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = a.Recommended.Config
+	if r.Efficiency < DefaultMinEfficiency || r.P >= pick(a, Fastest).P || math.Abs(r.Speedup*r.TimeS-1) > 1e-12 {
+		t.Fatalf("QCRD sequential baseline: recommended %+v, fastest %+v", r, pick(a, Fastest))
+	}
+	t.Logf("QCRD, sequential baseline: recommended p = %d d = %d (efficiency %.2f, speedup %.2f); knee p = %d; efficiency pick p = %d",
+		r.P, r.D, r.Efficiency, r.Speedup, pick(a, Knee).P, pick(a, Efficiency).P)
+}
+
+// A measured strong-scaling CSV (OpenFOAM motorbike, testdata/scaling): efficiency
+// 4390.02/(p·T): 32 → 0.641, 48 → 0.476. Every step still gains ≥ 10 % per doubling (32→48:
+// 1 − (192.30/213.91)^(1/log₂1.5) = 16.6 %), so the knee is 48 and balanced stops at 32.
+func TestStrongScalingCSV(t *testing.T) {
+	fh, err := os.Open("../testdata/scaling/openfoam_motorbike_arc.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	var pts []Point
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		f := strings.Split(sc.Text(), ",")
+		if len(f) != 2 || f[0] == "p" || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		p, _ := strconv.Atoi(f[0])
+		v, _ := strconv.ParseFloat(f[1], 64)
+		pts = append(pts, Point{P: p, TimeS: v})
+	}
+	a, err := Advise(pts, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := a.Recommended.Config; r.P != 32 || r.Efficiency < DefaultMinEfficiency || pick(a, Knee).P != 48 {
+		t.Fatalf("recommended %+v, knee %+v", r, pick(a, Knee))
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		pts  []Point
+		opt  Options
+		want error
+	}{
+		{"empty", nil, Options{}, fault.ErrInput},
+		{"p0", []Point{{P: 0, TimeS: 1}}, Options{}, fault.ErrInput},
+		{"d<0", []Point{{P: 1, D: -1, TimeS: 1}}, Options{}, fault.ErrInput},
+		{"time 0", []Point{{P: 1, TimeS: 0}}, Options{}, fault.ErrInput},
+		{"time NaN", []Point{{P: 1, TimeS: math.NaN()}}, Options{}, fault.ErrInput},
+		{"time Inf", []Point{{P: 1, TimeS: math.Inf(1)}}, Options{}, fault.ErrInput},
+		{"duplicate", []Point{{P: 1, TimeS: 1}, {P: 1, TimeS: 2}}, Options{}, fault.ErrInput},
+		{"rule", amdahl(), Options{Rule: "max_speedup"}, fault.ErrInput},
+		{"gain", amdahl(), Options{KneeGain: 1.5}, fault.ErrInput},
+		{"efficiency", amdahl(), Options{MinEfficiency: -1}, fault.ErrInput},
+		{"within", amdahl(), Options{WithinFastest: math.NaN()}, fault.ErrInput},
+		{"baseline", amdahl(), Options{BaselineP: 1, BaselineTimeS: -1}, fault.ErrInput},
+	} {
+		if _, err := Advise(c.pts, c.opt); !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+	// A given baseline faster than every configuration: no efficiency reaches 0.5; the
+	// efficiency and balanced rules fall back to the most efficient configuration, noted.
+	a0, err := Advise([]Point{{P: 2, TimeS: 10}, {P: 4, TimeS: 8}}, Options{BaselineP: 1, BaselineTimeS: 5})
+	if err != nil || a0.Recommended.Config.P != 2 || len(a0.Notes) == 0 {
+		t.Fatalf("%+v %v", a0, err)
+	}
+	if _, err := ParseRule("knee"); err != nil {
+		t.Fatal(err)
+	}
+	// A single configuration is its own answer under every rule.
+	a, err := Advise([]Point{{P: 4, TimeS: 3}}, Options{})
+	if err != nil || a.Recommended.Config.P != 4 || a.Recommended.Config.Efficiency != 1 {
+		t.Fatalf("%+v %v", a, err)
+	}
+}
+
+func BenchmarkAdvise1024(b *testing.B) {
+	var pts []Point
+	for p := 1; p <= 1024; p++ {
+		pts = append(pts, Point{P: p, TimeS: 10 + 90/float64(p) + 0.01*float64(p)})
+	}
+	for b.Loop() {
+		if _, err := Advise(pts, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The one-pass knee equals the definition (no larger frontier p gains KneeGain per doubling)
+// checked pair by pair, on seeded random curves.
+func TestKneeMatchesDefinition(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for trial := 0; trial < 300; trial++ {
+		var pts []Point
+		tm := 100.0
+		for p := 1; p <= 200; p += 1 + rng.IntN(7) {
+			tm *= math.Exp(0.3*rng.NormFloat64() - 0.1)
+			pts = append(pts, Point{P: p, TimeS: tm})
+		}
+		g := 0.02 + 0.3*rng.Float64()
+		a, err := Advise(pts, Options{KneeGain: g})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Brute force on the frontier.
+		var front []Config
+		best := math.Inf(1)
+		for _, pt := range pts {
+			if pt.TimeS < best {
+				best = pt.TimeS
+				front = append(front, Config{P: pt.P, TimeS: pt.TimeS})
+			}
+		}
+		want := front[len(front)-1].P
+		for i := range front {
+			pays := false
+			for j := i + 1; j < len(front); j++ {
+				if gainPerDoubling(front[i], front[j]) >= g {
+					pays = true
+				}
+			}
+			if !pays {
+				want = front[i].P
+				break
+			}
+		}
+		if got := pick(a, Knee).P; got != want {
+			t.Fatalf("trial %d: knee %d, definition %d", trial, got, want)
+		}
+	}
+}
