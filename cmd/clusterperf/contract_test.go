@@ -55,6 +55,16 @@ func contractCases() []contractCase {
 		add("tpn-"+f, "tpn", "tpn", "--cluster", ex+"tpn/cluster.yaml", ex+"tpn/"+f+".yaml")
 	}
 	add("tpn-advise-matmul", "tpn", "tpn", "--advise", "--budget", "50", "--cluster", ex+"tpn/cluster.yaml", ex+"tpn/matmul.yaml")
+	for _, q := range [][]string{
+		{"M/M/1", "--lambda", "8", "--mu", "10"},
+		{"M/M/4", "--lambda", "30", "--service-time", "0.1", "--percentiles", "50,95,99.9"},
+		{"M/M/2/10", "--lambda", "3", "--mu", "2"},
+		{"M/G/1", "--lambda", "0.8", "--mu", "1", "--scv", "0"},
+		{"erlangb", "--load", "50", "--servers", "60"},
+		{"hetero", "--lambda", "73", "--mus", "10,15,20,20,25"},
+	} {
+		add("queue-"+strings.NewReplacer("/", "-").Replace(q[0]), "queue", append([]string{"queue"}, q...)...)
+	}
 	return cs
 }
 
@@ -69,6 +79,7 @@ var resultTypes = map[string]reflect.Type{
 	"fit":         reflect.TypeFor[fitResult](),
 	"mpip":        reflect.TypeFor[mpipResult](),
 	"tpn":         reflect.TypeFor[tpnResult](),
+	"queue":       reflect.TypeFor[queueResult](),
 }
 
 const schemaDir = "../../docs/schema"
@@ -78,6 +89,11 @@ const schemaDir = "../../docs/schema"
 // fixed, so the entry is removed and the strict check applies again.
 var pendingKeys = map[string]string{
 	"mpip": "mpip.Demands has keys N and K (package mpip's tags)",
+}
+
+// pendingNotes: result types whose notes array the library leaves out when empty.
+var pendingNotes = map[string]string{
+	"queue": "queue.Result.Notes has omitempty (package queue's tag)",
 }
 
 // TestSchemas: docs/schema holds exactly the schema of every result type (snake_case keys
@@ -97,7 +113,13 @@ func TestSchemas(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		if req, _ := s["required"].([]string); !slices.Contains(req, "notes") {
+		req, _ := s["required"].([]string)
+		switch why, pending := pendingNotes[name]; {
+		case pending && slices.Contains(req, "notes"):
+			t.Errorf("%s: notes is required now: remove it from pendingNotes", name)
+		case pending:
+			t.Logf("%s: pending: %s", name, why)
+		case !slices.Contains(req, "notes"):
 			t.Errorf("%s: the result has no required notes array", name)
 		}
 		want, _ := json.MarshalIndent(s, "", "  ")
