@@ -1,30 +1,25 @@
 package qn
 
-import (
-	"fmt"
-
-	"github.com/clusterperf/clusterperf/report"
-)
-
-// ClassView, StationView and View are the JSON form of a Result (snake_case keys, seconds
-// and jobs per second).
+// ClassView, StationView and View are the JSON form of a Result: snake_case keys with the
+// unit in the key (_s seconds, _per_s jobs per second). report.QNTables renders a View for
+// people; qn itself imports no rendering package.
 type ClassView struct {
 	Name         string   `json:"name"`
 	Type         string   `json:"type"`
 	Population   *int     `json:"population,omitempty"`
-	ArrivalRate  *float64 `json:"arrival_rate,omitempty"`
-	Throughput   float64  `json:"throughput"`
-	ResponseTime float64  `json:"response_time"`
+	ArrivalRate  *float64 `json:"arrival_rate_per_s,omitempty"`
+	Throughput   float64  `json:"throughput_per_s"`
+	ResponseTime float64  `json:"response_time_s"`
 }
 
 // StationClassView is one class's share of a station.
 type StationClassView struct {
 	Class         string   `json:"class"`
 	Visits        *float64 `json:"visits,omitempty"` // per job (per cycle), when the model gives visits or routing
-	Throughput    float64  `json:"throughput"`
+	Throughput    float64  `json:"throughput_per_s"`
 	Utilization   float64  `json:"utilization"`
 	QueueLength   float64  `json:"queue_length"`
-	ResidenceTime float64  `json:"residence_time"`
+	ResidenceTime float64  `json:"residence_time_s"`
 }
 
 // StationView gives one copy of a station: totals over classes, and per class when there is
@@ -36,7 +31,7 @@ type StationView struct {
 	Visits        *float64           `json:"visits,omitempty"` // single-class models with visits or routing
 	Utilization   float64            `json:"utilization"`
 	QueueLength   float64            `json:"queue_length"`
-	ResidenceTime float64            `json:"residence_time"`
+	ResidenceTime float64            `json:"residence_time_s"`
 	PerClass      []StationClassView `json:"per_class,omitempty"`
 }
 
@@ -47,8 +42,8 @@ type View struct {
 	Converged          bool          `json:"converged"`
 	Iterations         int           `json:"iterations"`
 	Residual           float64       `json:"residual"`
-	SystemThroughput   float64       `json:"system_throughput"`
-	SystemResponseTime float64       `json:"system_response_time"`
+	SystemThroughput   float64       `json:"system_throughput_per_s"`
+	SystemResponseTime float64       `json:"system_response_time_s"`
 	Classes            []ClassView   `json:"classes"`
 	Stations           []StationView `json:"stations"`
 }
@@ -99,45 +94,4 @@ func NewView(name string, m *Model, r *Result) View {
 		v.Stations = append(v.Stations, sv)
 	}
 	return v
-}
-
-// Tables renders the view as two tables: classes and stations.
-func (v View) Tables() []*report.Table {
-	ct := &report.Table{Title: fmt.Sprintf("Classes (solver %s, converged %v, %d iterations)", v.Solver, v.Converged, v.Iterations),
-		Header: []string{"class", "type", "N or λ", "throughput", "response time"}}
-	for _, c := range v.Classes {
-		nl := ""
-		if c.Population != nil {
-			nl = fmt.Sprint(*c.Population)
-		} else if c.ArrivalRate != nil {
-			nl = report.Num(*c.ArrivalRate)
-		}
-		ct.Add(c.Name, c.Type, nl, c.Throughput, c.ResponseTime)
-	}
-	visits := false // a visits column when the model gave visit counts or routing
-	for _, s := range v.Stations {
-		visits = visits || s.Visits != nil || (len(s.PerClass) > 0 && s.PerClass[0].Visits != nil)
-	}
-	header := []string{"station", "type", "count", "class", "utilization", "queue length", "residence time"}
-	if visits {
-		header = append(header[:4:4], append([]string{"visits"}, header[4:]...)...)
-	}
-	st := &report.Table{Title: "Stations (per copy)", Header: header}
-	row := func(vis *float64, cells ...any) {
-		if visits {
-			var vc any = ""
-			if vis != nil {
-				vc = *vis
-			}
-			cells = append(cells[:4:4], append([]any{vc}, cells[4:]...)...)
-		}
-		st.Add(cells...)
-	}
-	for _, s := range v.Stations {
-		row(s.Visits, s.Name, s.Type, s.Count, "all", s.Utilization, s.QueueLength, s.ResidenceTime)
-		for _, pc := range s.PerClass {
-			row(pc.Visits, "", "", "", pc.Class, pc.Utilization, pc.QueueLength, pc.ResidenceTime)
-		}
-	}
-	return []*report.Table{ct, st}
 }

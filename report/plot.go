@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"image/color"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,12 +126,13 @@ func SaveFigure(path string, panels ...Panel) error {
 }
 
 // WriteAtomic writes a file through a temporary in the same directory and renames it into
-// place, so a failure never leaves a half-written file.
+// place, so a failure never leaves a half-written file and never replaces a good one. The
+// file gets the mode a plain create would (0666 less the umask): the temporary is created
+// with that mode by the operating system, not with os.CreateTemp's 0600.
 func WriteAtomic(path string, write func(*os.File) error) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".clusterperf-*")
+	f, err := createTemp(filepath.Dir(path))
 	if err != nil {
-		return err
+		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	tmp := f.Name()
 	if err := write(f); err != nil {
@@ -140,11 +142,51 @@ func WriteAtomic(path string, write func(*os.File) error) error {
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(tmp)
-		return err
+		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
-		return err
+		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	return nil
+}
+
+// createTemp creates a new file .clusterperf-NNN in dir with mode 0666 (less the umask).
+func createTemp(dir string) (*os.File, error) {
+	var err error
+	for i := 0; i < 100; i++ {
+		name := filepath.Join(dir, fmt.Sprintf(".clusterperf-%d-%d", os.Getpid(), rand.Uint32()))
+		var f *os.File
+		f, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if err == nil {
+			return f, nil
+		}
+		if !os.IsExist(err) {
+			return nil, err
+		}
+	}
+	return nil, err
+}
+
+// CheckWritable reports whether a file can be created in path's directory (by creating
+// and removing a temporary there), so a command can refuse an output path before it
+// computes anything.
+func CheckWritable(path string) error {
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("directory %s does not exist", dir)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory", path)
+	}
+	f, err := createTemp(dir)
+	if err != nil {
+		return fmt.Errorf("cannot create a file in %s: %v", dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }

@@ -13,18 +13,26 @@ import (
 
 // Table is a rectangular result: a header and rows of cells.
 type Table struct {
+	Name   string // the --csv-table name (snake_case); "" for the command's main table
 	Title  string
 	Header []string
-	Rows   [][]string
+	Rows   [][]string // as people read them: numbers with 6 significant digits
+	full   [][]string // the same cells at full precision, for CSV
 }
 
-// Add appends a row; numbers are formatted with Num.
+// Add appends a row; numbers are formatted with Num for the text table and at full
+// precision (the shortest text that reads back as the same float64) for CSV.
 func (t *Table) Add(cells ...any) {
 	row := make([]string, len(cells))
+	full := make([]string, len(cells))
 	for i, c := range cells {
 		switch v := c.(type) {
 		case float64:
-			row[i] = Num(v)
+			row[i], full[i] = Num(v), FullNum(v)
+		case Percent:
+			row[i], full[i] = v.String(), FullNum(float64(v))
+		case List:
+			row[i], full[i] = v.text()
 		case int:
 			row[i] = strconv.Itoa(v)
 		case string:
@@ -32,8 +40,51 @@ func (t *Table) Add(cells ...any) {
 		default:
 			row[i] = fmt.Sprint(v)
 		}
+		if full[i] == "" {
+			full[i] = row[i]
+		}
 	}
 	t.Rows = append(t.Rows, row)
+	t.full = append(t.full, full)
+}
+
+// Percent is a signed fraction shown as a percentage in text tables ("+12.3%") and as the
+// fraction itself in CSV and JSON.
+type Percent float64
+
+func (p Percent) String() string {
+	if math.IsNaN(float64(p)) {
+		return "-"
+	}
+	return fmt.Sprintf("%+.3g%%", 100*float64(p))
+}
+
+// List is several numbers in one cell, separated by spaces (e.g. repeated measurements);
+// Percent shows them as percentages in text tables.
+type List struct {
+	Values  []float64
+	Percent bool
+}
+
+func (l List) text() (short, full string) {
+	var a, b []string
+	for _, v := range l.Values {
+		if l.Percent {
+			a = append(a, Percent(v).String())
+		} else {
+			a = append(a, Num(v))
+		}
+		b = append(b, FullNum(v))
+	}
+	return strings.Join(a, " "), strings.Join(b, " ")
+}
+
+// FullNum formats v with the fewest digits that read back as v ("-" for NaN).
+func FullNum(v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 // Num formats a number with 6 significant digits.
@@ -65,7 +116,11 @@ func (t *Table) WriteCSV(w io.Writer) error {
 	if err := cw.Write(t.Header); err != nil {
 		return err
 	}
-	for _, r := range t.Rows {
+	rows := t.full
+	if len(rows) != len(t.Rows) { // rows appended directly to Rows
+		rows = t.Rows
+	}
+	for _, r := range rows {
 		if err := cw.Write(r); err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/clusterperf/clusterperf/mpip"
 	"github.com/clusterperf/clusterperf/pipeline"
 	"github.com/clusterperf/clusterperf/qn"
+	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/spmd"
 	"github.com/clusterperf/clusterperf/tpn"
 )
@@ -57,7 +58,9 @@ func runDemo(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "   p = %2d: %7.2f s, bottleneck %s%s\n", pt.P, pt.Time, pt.Bottleneck, flag)
 	}
-	writeOptimum(w, pm.Optimal(pts))
+	if err := newPipelineResult(pm, pts, pm.Optimal(pts), nil, nil).optimumTable().WriteText(w); err != nil {
+		return err
+	}
 	fmt.Fprintln(w)
 	if err := demoSpeedup(w); err != nil {
 		return err
@@ -109,7 +112,7 @@ func demoSolve(w io.Writer, path string) (*qn.Model, *qn.Result, error) {
 		return nil, nil, err
 	}
 	fmt.Fprintf(w, "%s\n", name)
-	for _, t := range qn.NewView(name, m, res).Tables() {
+	for _, t := range report.QNTables(qn.NewView(name, m, res)) {
 		if err := t.WriteText(w); err != nil {
 			return nil, nil, err
 		}
@@ -206,8 +209,7 @@ func demoMpip(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	writeRun(w, mpipRun{Summary: s, Model: res})
-	return nil
+	return report.Render(w, &mpipResult{Runs: []mpipRun{{Summary: s, Model: res}}}, report.Options{Format: "table"})
 }
 
 func demoSpeedup(w io.Writer) error {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,7 +20,7 @@ import (
 )
 
 type extrapolateOptions struct {
-	format     string
+	out        outOptions
 	predict    string
 	rule       string
 	pmax       int
@@ -40,14 +42,15 @@ leave-one-out cross-validation). Prints the chosen model (Amdahl's serial fracti
 the spread of the plausible models), the backtest — the largest measured p predicted from the
 others, the error you would have made — and the configuration the sizing rules recommend
 (default "balanced": the fastest at or below the knee with efficiency ≥ 0.5). Coverage of
-the intervals on real data: docs/extrapolation.md.`,
+the intervals on real data: docs/extrapolation.md.
+CSV tables (--csv-table): summary (default), parameters, plausible, predictions, trade_off.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExtrapolate(o, args[0], stdout, stderr)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.format, "format", "table", "output format: table, json")
+	addOutFlags(cmd, &o.out)
 	f.StringVar(&o.predict, "predict", "", "process counts to predict, e.g. 128,256,1024")
 	f.StringVar(&o.rule, "rule", string(sizing.DefaultRule), "sizing rule: balanced, fastest, knee, efficiency, cheapest, core_hours")
 	f.IntVar(&o.pmax, "pmax", 0, "size within p ≤ pmax (default: twice the largest measured p)")
@@ -63,26 +66,42 @@ type extrapolateResult struct {
 	Predictions []*scaling.Prediction `json:"predictions"`
 	Backtest    *scaling.Backtest     `json:"backtest,omitempty"`
 	Sizing      *sizing.Advice        `json:"sizing"`
-	Notes       []string              `json:"notes,omitempty"`
+	Notes       []string              `json:"notes"`
+	data        string
+}
+
+func (o extrapolateOptions) check() (sizing.Rule, []int, error) {
+	var c flagCheck
+	o.out.check(&c)
+	rule, err := sizing.ParseRule(o.rule)
+	if err != nil {
+		c.add("--rule: %v", err)
+	}
+	var ps []int
+	for _, s := range strings.Split(o.predict, ",") {
+		if o.predict == "" {
+			break
+		}
+		p, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || p < 1 || p > scaling.MaxPredictP {
+			c.add("--predict %q: want process counts 1 … 2^30 separated by commas, e.g. 128,256", o.predict)
+			break
+		}
+		ps = append(ps, p)
+	}
+	if o.pmax < 0 || o.pmax > scaling.MaxPredictP {
+		c.add("--pmax %d: allowed 0 (twice the largest measured p) or 1 … 2^30", o.pmax)
+	}
+	c.fraction("efficiency", o.efficiency, 0, 1)
+	c.nonNegative("knee-gain", o.kneeGain, "no knee")
+	c.nonNegative("within", o.within, "only the fastest")
+	return rule, ps, c.err()
 }
 
 func runExtrapolate(o extrapolateOptions, path string, stdout, stderr io.Writer) error {
-	if o.format != "table" && o.format != "json" {
-		return badInputf("--format %q: allowed table, json", o.format)
-	}
-	rule, err := sizing.ParseRule(o.rule)
+	rule, ps, err := o.check()
 	if err != nil {
-		return badInputf("--rule: %v", err)
-	}
-	var ps []int
-	if o.predict != "" {
-		for _, s := range strings.Split(o.predict, ",") {
-			p, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil || p < 1 || p > scaling.MaxPredictP {
-				return badInputf("--predict %q: want process counts 1 … 2^30 separated by commas, e.g. 128,256", o.predict)
-			}
-			ps = append(ps, p)
-		}
+		return err
 	}
 	b, err := readInput(path)
 	if err != nil {
@@ -96,7 +115,7 @@ func runExtrapolate(o extrapolateOptions, path string, stdout, stderr io.Writer)
 	if err != nil {
 		return classify(err)
 	}
-	res := &extrapolateResult{Fit: fr}
+	res := &extrapolateResult{Fit: fr, Notes: []string{}, data: d.Name}
 	for _, p := range ps {
 		pr, err := fr.Predict(p)
 		if err != nil {
@@ -111,27 +130,24 @@ func runExtrapolate(o extrapolateOptions, path string, stdout, stderr io.Writer)
 	} else {
 		return err
 	}
-	pmax := o.pmax
-	if pmax == 0 {
-		pmax = 2 * fr.MaxP
+	if res.Sizing, err = advise(d, fr, rule, o); err != nil {
+		return err
 	}
-	if pmax < 1 || pmax > scaling.MaxPredictP {
-		return badInputf("--pmax %d: allowed 1 … 2^30", o.pmax)
+	return render(stdout, res, o.out)
+}
+
+// advise applies the sizing rule to the model's times on sizingGrid up to --pmax.
+func advise(d *scaling.Data, fr *scaling.Result, rule sizing.Rule, o extrapolateOptions) (*sizing.Advice, error) {
+	pmax := cmp.Or(o.pmax, 2*fr.MaxP)
+	if pmax > scaling.MaxPredictP {
+		return nil, badInputf("--pmax %d: allowed 1 … 2^30", pmax)
 	}
-	grid := sizingGrid(d, pmax)
-	pts, err := fr.Times(grid)
+	pts, err := fr.Times(sizingGrid(d, pmax))
 	if err != nil {
-		return classify(err)
+		return nil, classify(err)
 	}
 	adv, err := sizing.Advise(pts, sizing.Options{Rule: rule, MinEfficiency: o.efficiency, KneeGain: o.kneeGain, WithinFastest: o.within})
-	if err != nil {
-		return classify(err)
-	}
-	res.Sizing = adv
-	if o.format == "json" {
-		return report.WriteJSON(stdout, res)
-	}
-	return writeExtrapolateText(stdout, d, res)
+	return adv, classify(err)
 }
 
 // sizingGrid: every measured p up to pmax, the powers of two up to pmax, and pmax.
@@ -161,109 +177,85 @@ func classify(err error) error {
 	return err
 }
 
-func writeExtrapolateText(w io.Writer, d *scaling.Data, r *extrapolateResult) error {
-	f := r.Fit
-	sc := f.Scaling
-	if f.ScalingInferred {
-		sc += " (inferred)"
-	}
-	fmt.Fprintf(w, "%s: %d points at %d distinct p (largest %d), %s scaling\n", d.Name, f.Points, f.DistinctP, f.MaxP, sc)
-	m := f.Chosen
-	fmt.Fprintf(w, "Chosen model (held-out error): %s   T(p) = %s\n", m.Name, m.Formula)
-	pt := &report.Table{Header: []string{"parameter", "value", "ci95_low", "ci95_high", "note"}}
-	for _, p := range m.Parameters {
-		lo, hi, note := "", "", ""
-		if p.Low95 != nil {
-			lo, hi = report.Num(*p.Low95), report.Num(*p.High95)
+func (r *extrapolateResult) NoteLines() []string {
+	out := append(append(slices.Clone(r.Fit.Notes), r.Sizing.Notes...), r.Notes...)
+	for _, p := range r.Predictions {
+		for _, n := range p.Notes {
+			out = append(out, fmt.Sprintf("p = %d: %s", p.P, n))
 		}
+	}
+	return out
+}
+
+// Tables: summary, parameters, plausible, predictions, trade_off.
+func (r *extrapolateResult) Tables() []*report.Table {
+	f, m := r.Fit, r.Fit.Chosen
+	pt := &report.Table{Name: "parameters", Title: fmt.Sprintf("Chosen model (held-out error): %s   T(p) = %s", m.Name, m.Formula), Header: []string{"parameter", "value", "ci95_low", "ci95_high", "note"}}
+	for _, p := range m.Parameters {
+		note := ""
 		if p.AtZero {
 			note = "at its bound"
 		}
-		pt.Add(p.Name, report.Num(p.Value), lo, hi, note)
+		pt.Add(p.Name, p.Value, optNum(p.Low95), optNum(p.High95), note)
 	}
-	if err := pt.WriteText(w); err != nil {
-		return err
-	}
-	if m.SerialFraction != nil {
-		fmt.Fprintf(w, "Amdahl serial fraction: %.4g of T(1)\n", *m.SerialFraction)
-	}
-	if m.NMax != nil {
-		fmt.Fprintf(w, "USL: σ = %.4g, κ = %.4g, N_max = sqrt((1−σ)/κ) = %.4g\n", m.Parameters[1].Value, m.Parameters[2].Value, *m.NMax)
-	}
-	if f.NoiseRelSD != nil {
-		fmt.Fprintf(w, "Relative noise: %.2f %%", 100**f.NoiseRelSD)
-		if f.PureErrorRelSD != nil {
-			fmt.Fprintf(w, " (replicates: %.2f %%, %d dof)", 100**f.PureErrorRelSD, f.ReplicateDOF)
-		}
-		fmt.Fprintln(w)
-	}
-	ct := &report.Table{Title: "Plausible models (cross-validation, RMS of log(pred/obs)):", Header: []string{"model", "k", "cv_score_%", "llo_%", "loo_%", "formula"}}
-	pc := func(v *float64) string {
-		if v == nil {
-			return "—"
-		}
-		return fmt.Sprintf("%.2f", 100**v)
-	}
+	ct := &report.Table{Name: "plausible", Title: "Plausible models (cross-validation, RMS of log(pred/obs))", Header: []string{"model", "k", "cv_score", "llo", "loo", "formula"}}
 	for i, c := range f.Plausible {
 		if i == 5 {
 			break
 		}
-		ct.Add(c.Name, c.K, pc(c.Score), pc(c.LLO), pc(c.LOO), c.Formula)
+		ct.Add(c.Name, c.K, optPercent(c.Score), optPercent(c.LLO), optPercent(c.LOO), c.Formula)
 	}
-	fmt.Fprintln(w)
-	if err := ct.WriteText(w); err != nil {
-		return err
+	t := &report.Table{Name: "predictions", Title: "Predictions", Header: []string{"p", "time_s", "low95_s", "high95_s", "plausible_low_s", "plausible_high_s", "extrapolation"}}
+	for _, p := range r.Predictions {
+		var lo, hi any = "none", "none"
+		if p.Interval {
+			lo, hi = *p.Low95S, *p.High95S
+		}
+		t.Add(p.P, p.TimeS, lo, hi, p.PlausibleLowS, p.PlausibleHighS, p.Extrapolation)
 	}
-	if len(r.Predictions) > 0 {
-		t := &report.Table{Title: "Predictions:", Header: []string{"p", "time", "95%_low", "95%_high", "plausible_low", "plausible_high", "× largest p"}}
-		for _, p := range r.Predictions {
-			lo, hi := "none", "none"
-			if p.Interval {
-				lo, hi = report.Num(*p.Low95S), report.Num(*p.High95S)
-			}
-			t.Add(p.P, report.Num(p.TimeS), lo, hi, report.Num(p.PlausibleLowS), report.Num(p.PlausibleHighS), fmt.Sprintf("%.3g", p.Extrapolation))
-		}
-		fmt.Fprintln(w)
-		if err := t.WriteText(w); err != nil {
-			return err
-		}
-		for _, p := range r.Predictions {
-			for _, n := range p.Notes {
-				fmt.Fprintf(w, "note (p = %d): %s\n", p.P, n)
-			}
-		}
+	return []*report.Table{r.summaryTable(), pt, ct, t, r.tradeOffTable()}
+}
+
+func optPercent(v *float64) any {
+	if v == nil {
+		return ""
+	}
+	return report.Percent(*v)
+}
+
+func (r *extrapolateResult) summaryTable() *report.Table {
+	f, m := r.Fit, r.Fit.Chosen
+	sc := f.Scaling
+	if f.ScalingInferred {
+		sc += " (inferred)"
+	}
+	t := &report.Table{Name: "summary", Title: fmt.Sprintf("%s: %d points at %d distinct p (largest %d), %s scaling", r.data, f.Points, f.DistinctP, f.MaxP, sc), Header: []string{"what", "value"}}
+	t.Add("chosen model", m.Name+": T(p) = "+m.Formula)
+	if m.SerialFraction != nil {
+		t.Add("Amdahl serial fraction of T(1)", *m.SerialFraction)
+	}
+	if m.NMax != nil {
+		t.Add("USL N_max = sqrt((1−σ)/κ)", *m.NMax)
+	}
+	if f.NoiseRelSD != nil {
+		t.Add("relative noise", report.Percent(*f.NoiseRelSD))
 	}
 	if bt := r.Backtest; bt != nil {
-		fmt.Fprintf(w, "\nBacktest: p = %d predicted from the other %d points: %s (observed %s), error %+.1f %%",
-			bt.HeldOutP, bt.TrainingPoints, report.Num(bt.Prediction.TimeS), report.Num(bt.ObservedS), 100*bt.RelError)
-		if bt.InsideInterval != nil {
-			fmt.Fprintf(w, ", inside the 95 %% interval: %v", *bt.InsideInterval)
-		}
-		fmt.Fprintln(w)
-		if bt.AmdahlRelError != nil && bt.USLRelError != nil && f.Scaling == "strong" {
-			fmt.Fprintf(w, "  (Amdahl would have missed by %+.1f %%, USL by %+.1f %%)\n", 100**bt.AmdahlRelError, 100**bt.USLRelError)
-		}
+		t.Add(fmt.Sprintf("backtest: p = %d from the other %d points, rel_error", bt.HeldOutP, bt.TrainingPoints), report.Percent(bt.RelError))
 	}
-	a := r.Sizing
-	fmt.Fprintf(w, "\nRecommended (%s): p = %d, time %s, efficiency %.2f, %s core-hours — %s\n", a.Rule, a.Recommended.Config.P,
-		report.Num(a.Recommended.Config.TimeS), a.Recommended.Config.Efficiency, report.Num(a.Recommended.Config.CoreHours), a.Recommended.Reason)
-	tt := &report.Table{Title: "Trade-off (model times):", Header: []string{"p", "time", "speedup", "efficiency", "core_hours", "gain/doubling_%", "picked_by"}}
-	for _, c := range a.TradeOff {
-		g := ""
-		if c.GainPerDoubling != nil {
-			g = fmt.Sprintf("%.1f", 100**c.GainPerDoubling)
-		}
+	a := r.Sizing.Recommended
+	t.Add(fmt.Sprintf("recommended (%s)", r.Sizing.Rule), fmt.Sprintf("p = %d, time %s s, efficiency %.2f, %s core-hours — %s", a.Config.P, report.Num(a.Config.TimeS), a.Config.Efficiency, report.Num(a.Config.CoreHours), a.Reason))
+	return t
+}
+
+func (r *extrapolateResult) tradeOffTable() *report.Table {
+	t := &report.Table{Name: "trade_off", Title: "Trade-off (model times)", Header: []string{"p", "time_s", "speedup", "efficiency", "core_hours", "gain_per_doubling", "picked_by"}}
+	for _, c := range r.Sizing.TradeOff {
 		var by []string
-		for _, r := range c.PickedBy {
-			by = append(by, string(r))
+		for _, x := range c.PickedBy {
+			by = append(by, string(x))
 		}
-		tt.Add(c.P, report.Num(c.TimeS), fmt.Sprintf("%.3g", c.Speedup), fmt.Sprintf("%.2f", c.Efficiency), report.Num(c.CoreHours), g, strings.Join(by, ","))
+		t.Add(c.P, c.TimeS, c.Speedup, c.Efficiency, c.CoreHours, optPercent(c.GainPerDoubling), strings.Join(by, ","))
 	}
-	if err := tt.WriteText(w); err != nil {
-		return err
-	}
-	for _, n := range append(append(f.Notes, a.Notes...), r.Notes...) {
-		fmt.Fprintln(w, "note:", n)
-	}
-	return nil
+	return t
 }

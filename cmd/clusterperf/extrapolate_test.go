@@ -21,7 +21,7 @@ func TestExtrapolateCSV(t *testing.T) {
 	if code := run(context.Background(), []string{"extrapolate", csv, "--predict", "64,128"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	for _, want := range []string{"Backtest: p = 48", "Recommended (balanced): p = 32", "Predictions:"} {
+	for _, want := range []string{"backtest: p = 48", "recommended (balanced)  p = 32", "Predictions"} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("output lacks %q:\n%s", want, out.String())
 		}
@@ -103,7 +103,7 @@ func TestExtrapolateUSL(t *testing.T) {
 	if code := run(context.Background(), []string{"extrapolate", path}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	if !strings.Contains(out.String(), "Chosen model (held-out error): usl") || !strings.Contains(out.String(), "N_max = sqrt((1−σ)/κ) = ") {
+	if !strings.Contains(out.String(), "Chosen model (held-out error): usl") || !strings.Contains(out.String(), "USL N_max = sqrt((1−σ)/κ)") {
 		t.Fatalf("USL not chosen or not reported:\n%s", out.String())
 	}
 	t.Log(out.String())

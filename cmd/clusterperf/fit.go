@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -17,7 +18,7 @@ import (
 )
 
 type fitOptions struct {
-	format     string
+	out        outOptions
 	plot       string
 	predict    string
 	pmax, dmax int
@@ -38,6 +39,7 @@ error, SMAPE and R², a ranking of the candidates and of Amdahl's law and the Un
 Scalability Law by AICc with Akaike weights, what limits the program, the residuals,
 predictions with 95 % prediction intervals (--predict 128x8,256x16), and the recommended
 configuration within --pmax/--dmax.
+CSV tables (--csv-table): residuals (default), parameters, ranking, predictions, summary.
 
 ` + fit.FileFormat,
 		Args: cobra.ExactArgs(2),
@@ -46,7 +48,7 @@ configuration within --pmax/--dmax.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.format, "format", "table", "output format: table, json, csv (residuals)")
+	addOutFlags(cmd, &o.out)
 	f.StringVar(&o.plot, "plot", "", "write observed vs fitted to FILE.svg or FILE.png")
 	f.StringVar(&o.predict, "predict", "", "configurations to predict, e.g. 128x8,256x16 (p x d)")
 	f.IntVar(&o.pmax, "pmax", 0, "recommend within p ≤ pmax (default: twice the largest measured p)")
@@ -82,140 +84,178 @@ func parseConfigs(s string) ([][2]int, error) {
 	return out, nil
 }
 
-func runFit(o fitOptions, modelPath, dataPath string, stdout, stderr io.Writer) error {
-	if err := report.CheckFormat(o.format); err != nil {
-		return badInput(err)
+func (o fitOptions) check() ([][2]int, error) {
+	var c flagCheck
+	o.out.check(&c)
+	c.output("plot", o.plot, ".svg", ".png")
+	c.zeroOrAtLeast("pmax", int64(o.pmax), 1, "twice the largest measured p")
+	c.zeroOrAtLeast("dmax", int64(o.dmax), 1, "the largest measured d")
+	if int64(o.pmax)*int64(max(o.dmax, 1)) > 4_000_000 {
+		c.add("--pmax %d × --dmax %d is more than 4 million points (the limit)", o.pmax, o.dmax)
 	}
-	if err := checkPlotPath(o.plot); err != nil {
-		return err
+	c.fraction("efficiency", o.efficiency, 0, 1)
+	if o.bootstrap < -1 {
+		c.add("--bootstrap %d: want 0 or more replicates (-1: the model file's)", o.bootstrap)
 	}
 	var configs [][2]int
 	if o.predict != "" {
 		var err error
 		if configs, err = parseConfigs(o.predict); err != nil {
-			return badInput(err)
+			c.errs = append(c.errs, err)
 		}
 	}
-	mb, err := readInput(modelPath)
+	return configs, c.err()
+}
+
+// fitResult is fit's one result value.
+type fitResult struct {
+	Model        string                `json:"model,omitempty"`
+	Architecture string                `json:"architecture"`
+	Target       string                `json:"target"`
+	Observations int                   `json:"observations"`
+	Parameters   []fit.ParamEstimate   `json:"parameters"`
+	Unidentified []string              `json:"unidentified,omitempty"`
+	AverageError float64               `json:"average_error"`
+	Metrics      fit.Metrics           `json:"metrics"`
+	Status       string                `json:"status"`
+	Converged    bool                  `json:"converged"`
+	Iterations   int                   `json:"iterations"`
+	Ranking      []fit.Ranked          `json:"ranking"`
+	Baselines    []*fit.BaselineResult `json:"baselines"`
+	LOO          map[string]float64    `json:"loo_rms_rel_error,omitempty"`
+	Inference    string                `json:"inference"`
+	Residuals    []fit.Residual        `json:"residuals"`
+	Predictions  []prediction          `json:"predictions,omitempty"`
+	PMax         int                   `json:"recommend_pmax"`
+	DMax         int                   `json:"recommend_dmax"`
+	Recommended  spmd.Point            `json:"recommended"`
+	Efficiency   float64               `json:"efficiency_threshold"`
+	Efficient    *spmd.Point           `json:"largest_efficient_p,omitempty"`
+	Skipped      []string              `json:"skipped,omitempty"`
+	Notes        []string              `json:"notes"`
+}
+
+func runFit(o fitOptions, modelPath, dataPath string, stdout, stderr io.Writer) error {
+	configs, err := o.check()
 	if err != nil {
 		return err
 	}
-	sp, err := fit.ParseSpec(modelPath, mb)
+	sp, data, err := parseFit(modelPath, dataPath)
 	if err != nil {
-		return badInput(err)
+		return err
 	}
 	if o.bootstrap >= 0 {
 		sp.Bootstrap = o.bootstrap
-	}
-	db, err := readInput(dataPath)
-	if err != nil {
-		return err
-	}
-	data, err := fit.ReadData(dataPath, bytes.NewReader(db))
-	if err != nil {
-		return badInput(err)
 	}
 	rep, err := fit.Run(sp, data)
 	if err != nil {
 		return badInput(err)
 	}
+	out, err := newFitResult(sp, data, rep, o)
+	if err != nil {
+		return err
+	}
+	for _, c := range configs {
+		v, lo, hi, err := rep.Best.Predict(c[0], c[1])
+		if err != nil {
+			return badInputf("--predict: cannot predict p = %d, d = %d with %s: %v", c[0], c[1], rep.Best.Architecture, err)
+		}
+		out.Predictions = append(out.Predictions, prediction{c[0], c[1], v, lo, hi})
+	}
+	if err := render(stdout, out, o.out); err != nil {
+		return err
+	}
+	if o.plot != "" {
+		return fitPlot(o.plot, rep.Best, rep, data)
+	}
+	return nil
+}
+
+func parseFit(modelPath, dataPath string) (fit.Spec, *fit.Data, error) {
+	mb, err := readInput(modelPath)
+	if err != nil {
+		return fit.Spec{}, nil, err
+	}
+	sp, err := fit.ParseSpec(modelPath, mb)
+	if err != nil {
+		return fit.Spec{}, nil, badInput(err)
+	}
+	db, err := readInput(dataPath)
+	if err != nil {
+		return fit.Spec{}, nil, err
+	}
+	data, err := fit.ReadData(dataPath, bytes.NewReader(db))
+	if err != nil {
+		return fit.Spec{}, nil, badInput(err)
+	}
+	return sp, data, nil
+}
+
+// newFitResult assembles the fit report, the recommendation within --pmax/--dmax and the
+// leave-one-out errors (--loo).
+func newFitResult(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions) (*fitResult, error) {
 	best := rep.Best
 	maxP, maxD := 1, 1
 	for _, ob := range data.Obs {
 		maxP, maxD = max(maxP, ob.P), max(maxD, ob.D)
 	}
-	if o.pmax == 0 {
-		o.pmax = 2 * maxP
-	}
-	if o.dmax == 0 {
-		o.dmax = maxD
-	}
-	var preds []prediction
-	for _, c := range configs {
-		v, lo, hi, err := best.Predict(c[0], c[1])
-		if err != nil {
-			return badInputf("cannot predict p = %d, d = %d with %s: %v", c[0], c[1], best.Architecture, err)
-		}
-		preds = append(preds, prediction{c[0], c[1], v, lo, hi})
-	}
+	o.pmax, o.dmax = cmp.Or(o.pmax, 2*maxP), cmp.Or(o.dmax, maxD)
 	e, err := spmd.NewEvaluator(best.Model())
 	if err != nil {
-		return err
+		return nil, libError(err)
 	}
 	pts, _, err := e.Surface(span(1, o.pmax), span(1, o.dmax), nil)
 	if err != nil {
-		return err
+		return nil, libError(err)
 	}
-	rec, _ := spmd.Best(pts)
-	eff := spmd.LargestEfficient(pts, o.efficiency)
-	loo := map[string]float64{}
+	if len(pts) == 0 {
+		return nil, badInputf("no valid (p, d) within --pmax %d, --dmax %d", o.pmax, o.dmax)
+	}
+	out := &fitResult{Model: sp.Name, Architecture: best.Architecture, Target: string(data.Target), Observations: len(data.Obs),
+		Parameters: best.Parameters, Unidentified: best.Unidentified, AverageError: best.Metrics.AverageError, Metrics: best.Metrics,
+		Status: best.Status, Converged: best.Converged, Iterations: best.Iterations, Ranking: rep.Ranking, Baselines: rep.Baselines,
+		Inference: fit.Inference(best, maxP, maxD), Residuals: best.Residuals, PMax: o.pmax, DMax: o.dmax, Efficiency: o.efficiency,
+		Skipped: rep.Skipped, Notes: []string{}}
+	out.Recommended, _ = spmd.Best(pts)
+	if pt, ok := spmd.LargestEfficient(pts, o.efficiency)[o.dmax]; ok {
+		out.Efficient = &pt
+	}
+	if rk := rep.Ranking; len(rk) > 1 {
+		out.Notes = append(out.Notes, fmt.Sprintf("%s explains the data best; the next, %s, is %.1f AICc units worse (weight %.3g)", rk[0].Name, rk[1].Name, rk[1].DeltaAICc, rk[1].Weight))
+	}
+	for _, u := range best.Unidentified {
+		out.Notes = append(out.Notes, fmt.Sprintf("the data do not determine the direction %s (moving along it leaves the fit unchanged)", u))
+	}
 	if o.loo {
+		out.LOO = map[string]float64{}
 		for _, c := range rep.Candidates {
-			v, err := fit.LeaveOneOut(c, data)
-			if err == nil {
-				loo[c.Architecture] = v
+			if v, err := fit.LeaveOneOut(c, data); err == nil {
+				out.LOO[c.Architecture] = v
 			}
 		}
 	}
-	inference := fit.Inference(best, maxP, maxD)
-	switch o.format {
-	case "json":
-		out := struct {
-			Model        string                `json:"model,omitempty"`
-			Architecture string                `json:"architecture"`
-			Target       string                `json:"target"`
-			Parameters   []fit.ParamEstimate   `json:"parameters"`
-			Unidentified []string              `json:"unidentified,omitempty"`
-			AverageError float64               `json:"average_error"`
-			Metrics      fit.Metrics           `json:"metrics"`
-			Status       string                `json:"status"`
-			Converged    bool                  `json:"converged"`
-			Ranking      []fit.Ranked          `json:"ranking"`
-			Baselines    []*fit.BaselineResult `json:"baselines"`
-			LOO          map[string]float64    `json:"loo_rms_relative_error,omitempty"`
-			Inference    string                `json:"inference"`
-			Residuals    []fit.Residual        `json:"residuals"`
-			Predictions  []prediction          `json:"predictions,omitempty"`
-			Recommended  spmd.Point            `json:"recommended"`
-			Skipped      []string              `json:"skipped,omitempty"`
-		}{sp.Name, best.Architecture, best.Target, best.Parameters, best.Unidentified, best.Metrics.AverageError, best.Metrics,
-			best.Status, best.Converged, rep.Ranking, rep.Baselines, loo, inference, best.Residuals, preds, rec, rep.Skipped}
-		if err := report.WriteJSON(stdout, out); err != nil {
-			return err
-		}
-	case "csv":
-		t := &report.Table{Header: []string{"p", "d", "observed", "fitted", "relative_error"}}
-		for _, r := range best.Residuals {
-			t.Add(r.P, r.D, r.Observed, r.Fitted, r.RelError)
-		}
-		if err := t.WriteCSV(stdout); err != nil {
-			return err
-		}
-	default:
-		writeFitText(stdout, sp, data, rep, loo, inference, preds, rec, eff, o)
-	}
-	if o.plot != "" {
-		return fitPlot(o.plot, best, rep, data)
-	}
-	return nil
+	return out, nil
 }
 
-func ci(p *float64) string {
-	if p == nil {
-		return "-"
+func (r *fitResult) NoteLines() []string { return r.Notes }
+
+// Tables: "residuals" (default), "parameters", "ranking", "predictions", "summary".
+func (r *fitResult) Tables() []*report.Table {
+	res := &report.Table{Name: "residuals", Title: fmt.Sprintf("%s fitted to %d %s observations: %s after %d iterations", r.Architecture, r.Observations, r.Target, r.Status, r.Iterations),
+		Header: []string{"p", "d", "observed", "fitted", "rel_error"}}
+	for _, x := range r.Residuals {
+		res.Add(x.P, x.D, x.Observed, x.Fitted, report.Percent(x.RelError))
 	}
-	return report.Num(*p)
+	pt := &report.Table{Name: "predictions", Title: "Predictions (95 % prediction intervals)", Header: []string{"p", "d", r.Target, "low", "high"}}
+	for _, p := range r.Predictions {
+		pt.Add(p.P, p.D, p.Value, p.Low, p.High)
+	}
+	return []*report.Table{res, r.paramTable(), r.rankTable(), pt, r.summaryTable()}
 }
 
-func writeFitText(w io.Writer, sp fit.Spec, data *fit.Data, rep *fit.Report, loo map[string]float64, inference string, preds []prediction, rec spmd.Point, eff map[int]spmd.Point, o fitOptions) {
-	best := rep.Best
-	if sp.Name != "" {
-		fmt.Fprintf(w, "%s\n", sp.Name)
-	}
-	fmt.Fprintf(w, "Fitted %s to %d %s observations: %s after %d iterations; %d of %d starts converged\n\n",
-		best.Architecture, len(data.Obs), data.Target, best.Status, best.Iterations, best.StartsConverged, best.Starts)
-	t := &report.Table{Header: []string{"parameter", "value", "ci_low", "ci_high", "note"}}
-	for _, p := range best.Parameters {
+func (r *fitResult) paramTable() *report.Table {
+	t := &report.Table{Name: "parameters", Title: "Parameters (95 % confidence intervals)", Header: []string{"parameter", "value", "ci_low", "ci_high", "note"}}
+	for _, p := range r.Parameters {
 		note := ""
 		switch {
 		case p.Fixed:
@@ -228,46 +268,38 @@ func writeFitText(w io.Writer, sp fit.Spec, data *fit.Data, rep *fit.Report, loo
 		if p.BootLow != nil {
 			note = strings.TrimPrefix(note+fmt.Sprintf("; bootstrap %s … %s", report.Num(*p.BootLow), report.Num(*p.BootHi)), "; ")
 		}
-		t.Add(p.Name, p.Value, ci(p.CILow), ci(p.CIHigh), note)
+		t.Add(p.Name, p.Value, optNum(p.CILow), optNum(p.CIHigh), note)
 	}
-	t.WriteText(w)
-	for _, u := range best.Unidentified {
-		fmt.Fprintf(w, "The data do not determine the direction %s (moving along it leaves the fit unchanged).\n", u)
-	}
-	m := best.Metrics
-	fmt.Fprintf(w, "\naverage error (000 §5.2) %.3g %%, SMAPE %.3g %%, R² %.5f, AICc %.2f, BIC %.2f\n\n", 100*m.AverageError, m.SMAPE, m.R2, best.AICc, best.BIC)
-	rt := &report.Table{Title: "Which model explains the data (AICc; Akaike weights):", Header: []string{"model", "k", "avg_error_%", "aicc", "delta_aicc", "weight", "loo_rms_%", "note"}}
-	for _, r := range rep.Ranking {
-		l := ""
-		if v, ok := loo[r.Name]; ok {
-			l = report.Num(100 * v)
+	return t
+}
+
+func (r *fitResult) rankTable() *report.Table {
+	t := &report.Table{Name: "ranking", Title: "Which model explains the data (AICc; Akaike weights)", Header: []string{"model", "k", "average_error", "aicc", "delta_aicc", "weight", "loo_rms_rel_error", "note"}}
+	for _, x := range r.Ranking {
+		var l any = ""
+		if v, ok := r.LOO[x.Name]; ok {
+			l = report.Percent(v)
 		}
-		rt.Add(r.Name, r.K, 100*r.AvgError, r.AICc, r.DeltaAICc, r.Weight, l, r.Note)
+		t.Add(x.Name, x.K, report.Percent(x.AvgError), x.AICc, x.DeltaAICc, x.Weight, l, x.Note)
 	}
-	rt.WriteText(w)
-	if len(rep.Ranking) > 1 {
-		fmt.Fprintf(w, "%s explains the data best; the next, %s, is %.1f AICc units worse (weight %.3g).\n", rep.Ranking[0].Name, rep.Ranking[1].Name, rep.Ranking[1].DeltaAICc, rep.Ranking[1].Weight)
+	return t
+}
+
+func (r *fitResult) summaryTable() *report.Table {
+	m := r.Metrics
+	t := &report.Table{Name: "summary", Title: "Summary", Header: []string{"what", "value"}}
+	t.Add("average error (000 §5.2)", report.Percent(r.AverageError))
+	t.Add("SMAPE %", m.SMAPE)
+	t.Add("R²", m.R2)
+	t.Add("what limits the program", r.Inference)
+	t.Add(fmt.Sprintf("recommended within p ≤ %d, d ≤ %d", r.PMax, r.DMax), fmt.Sprintf("p = %d, d = %d (time %.4g, speedup %.4g, bottleneck %s)", r.Recommended.P, r.Recommended.D, r.Recommended.Time, r.Recommended.Speedup, r.Recommended.Bottleneck))
+	if r.Efficient != nil {
+		t.Add(fmt.Sprintf("largest p with efficiency ≥ %g at d = %d", r.Efficiency, r.DMax), r.Efficient.P)
 	}
-	for _, s := range rep.Skipped {
-		fmt.Fprintf(w, "not fitted: %s\n", s)
+	for _, s := range r.Skipped {
+		t.Add("not fitted", s)
 	}
-	fmt.Fprintf(w, "\nWhat limits the program: %s.\n\n", inference)
-	res := &report.Table{Title: "Residuals", Header: []string{"p", "d", "observed", "fitted", "rel_error_%"}}
-	for _, r := range best.Residuals {
-		res.Add(r.P, r.D, r.Observed, r.Fitted, 100*r.RelError)
-	}
-	res.WriteText(w)
-	if len(preds) > 0 {
-		pt := &report.Table{Title: "\nPredictions (95 % prediction intervals)", Header: []string{"p", "d", data.Target, "low", "high"}}
-		for _, p := range preds {
-			pt.Add(p.P, p.D, p.Value, p.Low, p.High)
-		}
-		pt.WriteText(w)
-	}
-	fmt.Fprintf(w, "\nRecommended within p ≤ %d, d ≤ %d: p = %d, d = %d (time %.4g, speedup %.4g, bottleneck %s)\n", o.pmax, o.dmax, rec.P, rec.D, rec.Time, rec.Speedup, rec.Bottleneck)
-	if pt, ok := eff[o.dmax]; ok {
-		fmt.Fprintf(w, "Largest p with efficiency ≥ %.2g at d = %d: p = %d\n", o.efficiency, o.dmax, pt.P)
-	}
+	return t
 }
 
 func fitPlot(path string, best *fit.SPMDResult, rep *fit.Report, data *fit.Data) error {

@@ -1,14 +1,13 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/spf13/cobra"
 
-	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/slurm"
@@ -60,12 +59,6 @@ func runMerge(cmd *cobra.Command, o mergeOptions, dir string, stdout, stderr io.
 	}
 	ctx := cmd.Context()
 	c := slurm.Client{}
-	classify := func(err error) error {
-		if errors.Is(err, fault.ErrInput) {
-			return badInput(err)
-		}
-		return err
-	}
 	if o.resubmit {
 		sub, ok, err := c.Resubmit(ctx, dir)
 		if err != nil {
@@ -79,32 +72,7 @@ func runMerge(cmd *cobra.Command, o mergeOptions, dir string, stdout, stderr io.
 		return nil
 	}
 	if o.status {
-		st, err := c.Status(ctx, dir)
-		if err != nil {
-			return classify(err)
-		}
-		if o.format == "json" {
-			return report.WriteJSON(stdout, st)
-		}
-		t := &report.Table{Header: []string{"shard", "items", "state", "slurm", "reason"}}
-		for _, sh := range st.Shards {
-			r, _ := st.Plan.Spec.Range(sh.Index)
-			task := ""
-			if sh.Task != nil {
-				task = sh.Task.JobID + "_" + strconv.Itoa(sh.Index) + " " + sh.Task.State
-			}
-			t.Add(sh.Index, fmt.Sprintf("%d-%d", r.Lo, r.Hi-1), sh.State, task, sh.Reason)
-		}
-		fmt.Fprintf(stdout, "study %s (%d items over %d shards, seed %d): done %d, active %d, failed %d, missing %d\n",
-			st.Plan.Command, st.Plan.Items, st.Plan.N, st.Plan.Seed, len(st.Indices(slurm.StateDone)),
-			len(st.Indices(slurm.StateActive)), len(st.Indices(slurm.StateFailed)), len(st.Indices(slurm.StateMissing)))
-		if err := t.WriteText(stdout); err != nil {
-			return err
-		}
-		for _, n := range st.Notes {
-			fmt.Fprintln(stdout, "note:", n)
-		}
-		return nil
+		return mergeStatus(ctx, c, dir, o, stdout)
 	}
 	v, m, err := studyMergers().Merge(dir)
 	if m == nil {
@@ -116,4 +84,34 @@ func runMerge(cmd *cobra.Command, o mergeOptions, dir string, stdout, stderr io.
 		return report.WriteJSON(stdout, m)
 	}
 	return report.WriteJSON(stdout, v)
+}
+
+// mergeStatus prints the state of every shard of the study in dir.
+func mergeStatus(ctx context.Context, c slurm.Client, dir string, o mergeOptions, stdout io.Writer) error {
+	st, err := c.Status(ctx, dir)
+	if err != nil {
+		return classify(err)
+	}
+	if o.format == "json" {
+		return report.WriteJSON(stdout, st)
+	}
+	t := &report.Table{Header: []string{"shard", "items", "state", "slurm", "reason"}}
+	for _, sh := range st.Shards {
+		r, _ := st.Plan.Spec.Range(sh.Index)
+		task := ""
+		if sh.Task != nil {
+			task = sh.Task.JobID + "_" + strconv.Itoa(sh.Index) + " " + sh.Task.State
+		}
+		t.Add(sh.Index, fmt.Sprintf("%d-%d", r.Lo, r.Hi-1), sh.State, task, sh.Reason)
+	}
+	fmt.Fprintf(stdout, "study %s (%d items over %d shards, seed %d): done %d, active %d, failed %d, missing %d\n",
+		st.Plan.Command, st.Plan.Items, st.Plan.N, st.Plan.Seed, len(st.Indices(slurm.StateDone)),
+		len(st.Indices(slurm.StateActive)), len(st.Indices(slurm.StateFailed)), len(st.Indices(slurm.StateMissing)))
+	if err := t.WriteText(stdout); err != nil {
+		return err
+	}
+	for _, n := range st.Notes {
+		fmt.Fprintln(stdout, "note:", n)
+	}
+	return nil
 }

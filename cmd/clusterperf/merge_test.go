@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/shard"
 )
 
@@ -34,7 +35,7 @@ func TestMergeCommand(t *testing.T) {
 		t.Fatalf("status: exit %d\n%s", code, out)
 	}
 	code, _, errs := exec("merge", dir)
-	if code != exitInput || !strings.Contains(errs, "failed: 1; missing: 2") {
+	if code != fault.ExitInput || !strings.Contains(errs, "failed: 1; missing: 2") {
 		t.Fatalf("merge of an incomplete study: exit %d: %s", code, errs)
 	}
 	shard.Run(dir, p, 1, item)
@@ -50,7 +51,7 @@ func TestMergeCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &m); err != nil || fmt.Sprint(m.Items) != "[0 10 20 30 40 50]" || m.Plan.Seed != 3 {
 		t.Fatalf("merged %s: %v", out, err)
 	}
-	if code, _, _ := exec("merge", "--status", t.TempDir()); code != exitInput {
+	if code, _, _ := exec("merge", "--status", t.TempDir()); code != fault.ExitInput {
 		t.Errorf("status of an empty directory: exit %d", code)
 	}
 }

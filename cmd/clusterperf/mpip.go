@@ -1,10 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
-	"math"
-	"os"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,7 +25,7 @@ type mpipOptions struct {
 	predict            string
 	samples            int
 	seed               uint64
-	format             string
+	out                outOptions
 	plot               string
 }
 
@@ -61,7 +62,7 @@ polling (Test*, Iprobe) counts because it can dominate. Messages M are point-to-
 	f.StringVar(&o.predict, "predict", "", "comma-separated P to predict (needs reports at 3+ different P)")
 	f.IntVar(&o.samples, "samples", 2000, "Monte Carlo samples for prediction intervals")
 	f.Uint64Var(&o.seed, "seed", 1, "random seed of the prediction intervals")
-	f.StringVar(&o.format, "format", "table", "output format: table, json, csv")
+	addOutFlags(cmd, &o.out)
 	f.StringVar(&o.plot, "plot", "", "write measured vs modelled wall time and components to FILE.svg|png")
 	return cmd
 }
@@ -72,142 +73,151 @@ type mpipRun struct {
 	Notes   []string     `json:"notes,omitempty"`
 }
 
-func runMpip(o mpipOptions, files []string, stdout, stderr io.Writer) error {
-	if err := report.CheckFormat(o.format); err != nil {
-		return badInput(err)
+func (o mpipOptions) check() ([]int, error) {
+	var c flagCheck
+	o.out.check(&c)
+	c.output("plot", o.plot, ".svg", ".png")
+	c.atLeast("samples", int64(o.samples), 1)
+	if o.samples > 10_000_000 {
+		c.add("--samples %d: at most 10000000", o.samples)
 	}
-	if err := checkPlotPath(o.plot); err != nil {
-		return err
-	}
-	var net mpip.Network
-	switch {
-	case o.network != "" && (o.latency != "" || o.bandwidth != ""):
-		return badInputf("give --network or --latency/--bandwidth, not both")
-	case o.network != "":
-		f, err := os.Open(o.network)
-		if err != nil {
-			return badInputf("cannot read %s: %v", o.network, err)
-		}
-		net, err = mpip.ReadNetwork(o.network, f)
-		f.Close()
-		if err != nil {
-			return badInput(err)
-		}
-	case o.latency != "" && o.bandwidth != "":
-		lat, err := units.Duration(o.latency)
-		if err != nil {
-			return badInputf("--latency: %v", err)
-		}
-		bw, err := units.Bandwidth(o.bandwidth)
-		if err != nil {
-			return badInputf("--bandwidth: %v", err)
-		}
-		net = mpip.ConstNetwork(lat, bw)
-	default:
-		return badInputf("the model needs the network: --latency and --bandwidth (e.g. --latency 5us --bandwidth 200MB/s), or --network F.csv")
+	if o.network != "" && (o.latency != "" || o.bandwidth != "") {
+		c.add("give --network or --latency/--bandwidth, not both")
+	} else if o.network == "" && (o.latency == "" || o.bandwidth == "") {
+		c.add("the model needs the network: --latency and --bandwidth (e.g. --latency 5us --bandwidth 200MB/s), or --network F.csv")
 	}
 	var targets []int
-	if o.predict != "" {
-		for _, s := range strings.Split(o.predict, ",") {
-			p, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil || p < 1 {
-				return badInputf("--predict %q: want whole numbers ≥ 1, e.g. 128,256", o.predict)
-			}
-			targets = append(targets, p)
+	for _, s := range strings.Split(o.predict, ",") {
+		if o.predict == "" {
+			break
 		}
+		p, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || p < 1 {
+			c.add("--predict %q: want whole numbers ≥ 1, e.g. 128,256", o.predict)
+			break
+		}
+		targets = append(targets, p)
+	}
+	return targets, c.err()
+}
+
+// mpipResult is mpip's one result value.
+type mpipResult struct {
+	WaitOps     []string          `json:"wait_ops"`
+	Runs        []mpipRun         `json:"runs"`
+	Predictions []mpip.Prediction `json:"predictions,omitempty"`
+	Trends      []mpip.Trend      `json:"trends,omitempty"`
+	Notes       []string          `json:"notes"`
+}
+
+func runMpip(o mpipOptions, files []string, stdout, stderr io.Writer) error {
+	targets, err := o.check()
+	if err != nil {
+		return err
+	}
+	net, err := o.net()
+	if err != nil {
+		return err
 	}
 	opts := mpip.Options{IncludeCollectives: o.collectives}
 	if o.waitOps != "" {
 		opts.WaitOps = strings.Split(o.waitOps, ",")
 	}
-	var runs []mpipRun
+	out := &mpipResult{WaitOps: waitList(opts), Notes: []string{}}
+	seen := map[string]bool{}
 	for _, path := range files {
-		fh, err := os.Open(path)
+		run, ops, err := mpipModel(path, opts, net)
 		if err != nil {
-			return badInputf("cannot read %s: %v", path, err)
+			return err
 		}
-		rep, err := mpip.Parse(path, fh)
-		fh.Close()
-		if err != nil {
-			return badInput(err)
+		out.Runs = append(out.Runs, run)
+		for _, op := range ops {
+			seen[op] = true
 		}
-		s, err := rep.Summarize(opts)
-		if err != nil {
-			return badInput(err)
-		}
-		lat, bw, note := net.At(s.P, s.AvgSize)
-		res, err := mpip.Solve(mpip.InputsFrom(s, lat, bw))
-		if err != nil {
-			return badInput(err)
-		}
-		run := mpipRun{Summary: s, Model: res, Notes: append([]string(nil), s.Notes...)}
-		if note != "" {
-			run.Notes = append(run.Notes, note)
-		}
-		for _, sk := range rep.Skipped {
-			run.Notes = append(run.Notes, "skipped non-standard block at "+sk)
-		}
-		runs = append(runs, run)
 	}
-	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Summary.P < runs[j].Summary.P })
-	var preds []mpip.Prediction
-	var trends []mpip.Trend
+	if err := checkWaitOps(opts.WaitOps, seen); err != nil {
+		return err
+	}
+	sort.SliceStable(out.Runs, func(i, j int) bool { return out.Runs[i].Summary.P < out.Runs[j].Summary.P })
 	if len(targets) > 0 {
 		var ins []mpip.Inputs
-		for _, r := range runs {
+		for _, r := range out.Runs {
 			ins = append(ins, r.Model.Inputs)
 		}
-		var err error
-		preds, trends, err = mpip.Predict(ins, net, targets, o.samples, o.seed)
-		if err != nil {
+		if out.Predictions, out.Trends, err = mpip.Predict(ins, net, targets, o.samples, o.seed); err != nil {
 			return badInput(err)
 		}
 	}
-	switch o.format {
-	case "json":
-		out := struct {
-			WaitOps     []string          `json:"wait_ops"`
-			Runs        []mpipRun         `json:"runs"`
-			Predictions []mpip.Prediction `json:"predictions,omitempty"`
-			Trends      []mpip.Trend      `json:"trends,omitempty"`
-		}{WaitOps: waitList(opts), Runs: runs, Predictions: preds, Trends: trends}
-		if err := report.WriteJSON(stdout, out); err != nil {
-			return err
-		}
-	case "csv":
-		if err := acrossP(runs, preds).WriteCSV(stdout); err != nil {
-			return err
-		}
-	default:
-		for _, r := range runs {
-			writeRun(stdout, r)
-		}
-		if len(runs) > 1 || len(preds) > 0 {
-			t := acrossP(runs, preds)
-			t.Title = "Across P (004's spreadsheet): observed and modelled wall time AT = App_Time/P and R·M/P"
-			if err := t.WriteText(stdout); err != nil {
-				return err
-			}
-			fmt.Fprintln(stdout)
-		}
-		for _, tr := range trends {
-			fmt.Fprintf(stdout, "trend %-24s ∝ P^%.3f (residual sd of ln: %.3g, %d runs)\n", tr.Name, tr.B, tr.S, tr.N)
-		}
-		for _, p := range preds {
-			fmt.Fprintf(stdout, "Predicted P = %d: AT = %.4g s (95 %% interval %.4g … %.4g s over %d samples)%s\n", p.P, p.Result.AppTime.Model, p.ATLow, p.ATHigh, p.Samples, noteSuffix(p.Note))
-		}
+	if err := render(stdout, out, o.out); err != nil {
+		return err
 	}
 	if o.plot != "" {
-		return mpipPlot(o.plot, runs, preds)
+		return mpipPlot(o.plot, out.Runs, out.Predictions)
 	}
 	return nil
 }
 
-func noteSuffix(n string) string {
-	if n == "" {
-		return ""
+// net is the network of --network or --latency/--bandwidth.
+func (o mpipOptions) net() (mpip.Network, error) {
+	if o.network != "" {
+		b, err := readInput(o.network)
+		if err != nil {
+			return mpip.Network{}, err
+		}
+		net, err := mpip.ReadNetwork(o.network, bytes.NewReader(b))
+		return net, badInput(err)
 	}
-	return " — " + n
+	lat, err := units.Duration(o.latency)
+	if err != nil {
+		return mpip.Network{}, badInputf("--latency: %v", err)
+	}
+	bw, err := units.Bandwidth(o.bandwidth)
+	if err != nil {
+		return mpip.Network{}, badInputf("--bandwidth: %v", err)
+	}
+	return mpip.ConstNetwork(lat, bw), nil
+}
+
+// checkWaitOps refuses a --wait-ops operation that no report has (a typo such as Waitt
+// would otherwise set the MPI wait to 0 and change every result).
+func checkWaitOps(ops []string, seen map[string]bool) error {
+	var c flagCheck
+	for _, op := range ops {
+		if !seen[op] {
+			c.add("--wait-ops %q: no report has this MPI operation (they have: %s)", op, strings.Join(slices.Sorted(maps.Keys(seen)), ", "))
+		}
+	}
+	return c.err()
+}
+
+// mpipModel parses one report and solves its 004 model; it returns the report's MPI
+// operation names too.
+func mpipModel(path string, opts mpip.Options, net mpip.Network) (mpipRun, []string, error) {
+	b, err := readInput(path)
+	if err != nil {
+		return mpipRun{}, nil, err
+	}
+	rep, err := mpip.Parse(path, bytes.NewReader(b))
+	if err != nil {
+		return mpipRun{}, nil, badInput(err)
+	}
+	s, err := rep.Summarize(opts)
+	if err != nil {
+		return mpipRun{}, nil, badInput(err)
+	}
+	lat, bw, note := net.At(s.P, s.AvgSize)
+	res, err := mpip.Solve(mpip.InputsFrom(s, lat, bw))
+	if err != nil {
+		return mpipRun{}, nil, libError(err)
+	}
+	run := mpipRun{Summary: s, Model: res, Notes: append([]string{}, s.Notes...)}
+	if note != "" {
+		run.Notes = append(run.Notes, note)
+	}
+	for _, sk := range rep.Skipped {
+		run.Notes = append(run.Notes, "skipped non-standard block at "+sk)
+	}
+	return run, rep.OpNames(), nil
 }
 
 func waitList(o mpip.Options) []string {
@@ -217,44 +227,50 @@ func waitList(o mpip.Options) []string {
 	return mpip.DefaultWaitOps
 }
 
-func pct(v mpip.View) string {
-	e := v.Rel()
-	if math.IsNaN(e) {
-		return "n/a"
+func (r *mpipResult) NoteLines() []string {
+	out := slices.Clone(r.Notes)
+	for _, run := range r.Runs {
+		for _, n := range run.Notes {
+			out = append(out, run.Summary.File+": "+n)
+		}
 	}
-	return fmt.Sprintf("%+.1f%%", 100*e)
+	for _, p := range r.Predictions {
+		if p.Note != "" {
+			out = append(out, fmt.Sprintf("predicted P = %d: %s", p.P, p.Note))
+		}
+	}
+	return out
 }
 
-func writeRun(w io.Writer, r mpipRun) {
-	s, m := r.Summary, r.Model
-	d := m.Demands
-	fmt.Fprintf(w, "%s: P = %d\n", s.File, s.P)
-	fmt.Fprintf(w, "  collected  App_Time %.4g s, MPI_Time %.4g s, MPI_Wait %.4g s, M = %.6g messages of L = %.4g B (BW %.4g B/s, Lat %.3g s)\n",
-		s.AppTime, s.MPITime, s.MPIWait, s.Messages, s.AvgSize, m.Inputs.BW, m.Inputs.Lat)
-	fmt.Fprintf(w, "  model in   N = %d, K = %d: D0 = %.4g s, D_k = %.4g s (×%d), D_P+1 = %.4g s\n", d.N, d.K, d.D0, d.Dk, d.N, d.Compute)
-	fmt.Fprintf(w, "  model out  R = %.4g s, R0 = %.4g s, R_k = %.4g s, X = %.4g msg/s, U0 = %.4g, U_k = %.4g, U_P+1 = %.4g\n", m.R, m.R0, m.Rk, m.X, m.U0, m.Uk, m.UC)
-	t := &report.Table{Header: []string{"view", "observed", "model", "rel. error"}}
-	t.Add("app (wall) time AT, s", m.AppTime.Observed, m.AppTime.Model, pct(m.AppTime))
-	t.Add("MPI time MT, s", m.MPITime.Observed, m.MPITime.Model, pct(m.MPITime))
-	t.Add("MPI wait time WT, s", m.WaitTime.Observed, m.WaitTime.Model, pct(m.WaitTime))
-	t.Add("throughput X, msg/s", m.Throughput.Observed, m.Throughput.Model, pct(m.Throughput))
-	t.WriteText(w)
-	c, ms := m.Model, m.Measured
-	fmt.Fprintf(w, "  components (aggregate s): model switch %.4g, MPI contention %.4g, MPI active %.4g, compute %.4g; measured MPI wait %.4g, MPI active %.4g, computation %.4g\n",
-		c.SwitchDelay, c.MPIContention, c.MPIActive, c.Compute, ms.MPIWait, ms.MPIActive, ms.Computation)
-	for _, n := range r.Notes {
-		fmt.Fprintf(w, "  note: %s\n", n)
+// Tables: "across_p" (default; 004's spreadsheet), "views" (observed against model per
+// run), "trends".
+func (r *mpipResult) Tables() []*report.Table {
+	t := acrossP(r.Runs, r.Predictions)
+	t.Name, t.Title = "across_p", "Across P (004's spreadsheet): observed and modelled wall time AT = App_Time/P and R·M/P"
+	v := &report.Table{Name: "views", Title: "Observed against the 004 model", Header: []string{"file", "p", "view", "observed", "model", "rel_error"}}
+	for _, run := range r.Runs {
+		m := run.Model
+		for _, x := range []struct {
+			name string
+			v    mpip.View
+		}{{"app (wall) time AT, s", m.AppTime}, {"MPI time MT, s", m.MPITime}, {"MPI wait time WT, s", m.WaitTime}, {"throughput X, msg/s", m.Throughput}} {
+			v.Add(run.Summary.File, run.Summary.P, x.name, x.v.Observed, x.v.Model, report.Percent(x.v.Rel()))
+		}
 	}
-	fmt.Fprintln(w)
+	tr := &report.Table{Name: "trends", Title: "Power-law trends across P", Header: []string{"input", "a", "exponent", "residual_sd_ln", "runs"}}
+	for _, x := range r.Trends {
+		tr.Add(x.Name, x.A, x.B, x.S, x.N)
+	}
+	return []*report.Table{t, v, tr}
 }
 
 func acrossP(runs []mpipRun, preds []mpip.Prediction) *report.Table {
-	t := &report.Table{Header: []string{"p", "file", "app_time", "mpi_time", "mpi_wait", "messages", "avg_size", "d0", "dk", "compute_delay",
-		"r", "x", "at_observed", "at_model", "at_error", "mt_error", "wt_error", "x_error", "at_low", "at_high"}}
+	t := &report.Table{Header: []string{"p", "file", "app_time_s", "mpi_time_s", "mpi_wait_s", "messages", "avg_size_bytes", "d0_s", "dk_s", "compute_delay_s",
+		"r_s", "x_per_s", "at_observed_s", "at_model_s", "at_rel_error", "mt_rel_error", "wt_rel_error", "x_rel_error", "at_low_s", "at_high_s"}}
 	for _, r := range runs {
 		m := r.Model
 		t.Add(r.Summary.P, r.Summary.File, m.Inputs.AppTime, m.Inputs.MPITime, m.Inputs.MPIWait, m.Inputs.M, m.Inputs.L, m.Demands.D0, m.Demands.Dk, m.Demands.Compute,
-			m.R, m.X, m.AppTime.Observed, m.AppTime.Model, m.AppTime.Rel(), m.MPITime.Rel(), m.WaitTime.Rel(), m.Throughput.Rel(), "", "")
+			m.R, m.X, m.AppTime.Observed, m.AppTime.Model, report.Percent(m.AppTime.Rel()), report.Percent(m.MPITime.Rel()), report.Percent(m.WaitTime.Rel()), report.Percent(m.Throughput.Rel()), "", "")
 	}
 	for _, p := range preds {
 		m := p.Result

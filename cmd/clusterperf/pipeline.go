@@ -4,20 +4,22 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"math"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/pipeline"
 	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/validate"
 )
 
 type pipelineOptions struct {
 	p        string
 	measured string
-	format   string
+	out      outOptions
 	plot     string
 	fit      string
 }
@@ -33,8 +35,11 @@ bottleneck, the optimal cluster size (least time; the knee within 1 %; the close
 003 eq. (19) where it applies) and flags sizes whose data overflow node memory.
 
 --measured F.csv (columns p,time) puts measured times beside the predictions with relative
-errors (against the prediction, as 003 does); --fit c_m,b_gather fits those constants of a
+errors rel_error = (model − measured)/measured (the opposite sign of 003's
+tables, which divide by the prediction); --fit c_m,b_gather fits those constants of a
 sort model to the measurements (runs that overflow memory are left out).
+
+CSV tables (--csv-table): points (default), optimum.
 
 ` + pipeline.FileFormat,
 		Args: cobra.ExactArgs(1),
@@ -45,177 +50,105 @@ sort model to the measurements (runs that overflow memory are left out).
 	f := cmd.Flags()
 	f.StringVar(&o.p, "p", "1:32", "cluster sizes FROM:TO")
 	f.StringVar(&o.measured, "measured", "", "CSV of measured times (columns p,time)")
-	f.StringVar(&o.format, "format", "table", "output format: table, json, csv")
+	addOutFlags(cmd, &o.out)
 	f.StringVar(&o.plot, "plot", "", "write time against p to FILE.svg or FILE.png")
 	f.StringVar(&o.fit, "fit", "", "comma-separated sort constants to fit to --measured (c_q, c_m, b_io, l_n, b_n, b_gather)")
 	return cmd
 }
 
-func parseIntRange(flag, s string) (int, int, error) {
-	a, b, ok := strings.Cut(s, ":")
-	if !ok {
-		b = a
+func (o pipelineOptions) check() (from, to int, err error) {
+	var c flagCheck
+	o.out.check(&c)
+	c.output("plot", o.plot, ".svg", ".png")
+	from, to = c.intRange("p", o.p)
+	if o.fit != "" && o.measured == "" {
+		c.add("--fit needs --measured")
 	}
-	from, err1 := strconv.Atoi(strings.TrimSpace(a))
-	to, err2 := strconv.Atoi(strings.TrimSpace(b))
-	if err1 != nil || err2 != nil || from < 1 || to < from {
-		return 0, 0, badInputf("--%s %q: want FROM:TO with whole numbers 1 ≤ FROM ≤ TO", flag, s)
-	}
-	return from, to, nil
+	return from, to, c.err()
 }
 
-type pipelinePointJSON struct {
-	P              int                  `json:"p"`
-	Time           float64              `json:"time"`
-	Bottleneck     string               `json:"bottleneck"`
-	Stages         []pipeline.StageTime `json:"stages"`
-	FixedTimes     map[string]float64   `json:"fixed_times"`
-	MemoryExceeded bool                 `json:"memory_exceeded"`
-	Measured       []float64            `json:"measured,omitempty"`
-	RelativeError  []float64            `json:"relative_error,omitempty"`
+// pipelineResult is pipeline's one result value (003's bottleneck model).
+type pipelineResult struct {
+	Model   string          `json:"model,omitempty"`
+	Points  []pipelinePoint `json:"points"`
+	Optimum pipelineOptimum `json:"optimum"`
+	Fit     *pipelineFit    `json:"fit,omitempty"`
+	Notes   []string        `json:"notes"`
+	stages  []string
+	fixed   []string
+}
+
+type pipelinePoint struct {
+	P              int                `json:"p"`
+	TimeS          float64            `json:"time_s"`
+	Bottleneck     string             `json:"bottleneck"`
+	Stages         []pipelineStage    `json:"stages"`
+	FixedTimesS    map[string]float64 `json:"fixed_times_s"`
+	MemoryExceeded bool               `json:"memory_exceeded"`
+	Measured       []pipelineMeasured `json:"measured,omitempty"`
+}
+
+type pipelineStage struct {
+	Stage      string  `json:"stage"`
+	TimeS      float64 `json:"time_s"`
+	RatePerS   float64 `json:"rate_elements_per_s"`
+	Bottleneck string  `json:"bottleneck"`
+}
+
+// pipelineMeasured is one measured run at p: rel_error = (model − measured)/measured.
+type pipelineMeasured struct {
+	TimeS    float64 `json:"time_s"`
+	RelError float64 `json:"rel_error"`
+}
+
+type pipelineOptimum struct {
+	P           int      `json:"p"`
+	TimeS       float64  `json:"time_s"`
+	SavedPrevS  *float64 `json:"saved_vs_p_minus_1_s,omitempty"`
+	SavedNextS  *float64 `json:"saved_vs_p_plus_1_s,omitempty"`
+	KneeP       int      `json:"knee_p"`
+	KneeTimeS   float64  `json:"knee_time_s"`
+	ClosedFormP *float64 `json:"closed_form_p,omitempty"`
+	ClosedNote  string   `json:"closed_form_note"`
+}
+
+type pipelineFit struct {
+	Constants map[string]float64 `json:"constants"`
+	RMSBefore float64            `json:"rms_rel_error_before"`
+	RMSAfter  float64            `json:"rms_rel_error_after"`
+	Used      int                `json:"measurements_used"`
+	Status    string             `json:"status"`
+	Evals     int                `json:"evaluations"`
 }
 
 func runPipeline(o pipelineOptions, path string, stdout, stderr io.Writer) error {
-	if err := report.CheckFormat(o.format); err != nil {
-		return badInput(err)
-	}
-	if err := checkPlotPath(o.plot); err != nil {
-		return err
-	}
-	from, to, err := parseIntRange("p", o.p)
+	from, to, err := o.check()
 	if err != nil {
 		return err
 	}
-	data, err := readInput(path)
+	m, sp, meas, err := parsePipeline(path, o.measured)
 	if err != nil {
 		return err
 	}
-	m, sp, err := pipeline.ParseModel(path, data)
-	if err != nil {
-		return badInput(err)
-	}
-	var meas []pipeline.Measurement
-	if o.measured != "" {
-		b, err := readInput(o.measured)
-		if err != nil {
-			return err
-		}
-		if meas, err = pipeline.ReadMeasurements(o.measured, bytes.NewReader(b)); err != nil {
-			return badInput(err)
-		}
-	}
-	var fit *pipeline.FitResult
+	var fr *pipeline.FitResult
 	if o.fit != "" {
 		if sp == nil {
 			return badInputf("--fit works on sort models (the model file's sort: block)")
 		}
-		if len(meas) == 0 {
-			return badInputf("--fit needs --measured")
-		}
-		fit, err = pipeline.FitSort(*sp, m.Memory, strings.Split(o.fit, ","), meas)
-		if err != nil {
+		if fr, err = pipeline.FitSort(*sp, m.Memory, strings.Split(o.fit, ","), meas); err != nil {
 			return badInput(err)
 		}
 		mem := m.Memory
-		m = fit.Params.Model(m.Name)
+		m = fr.Params.Model(m.Name)
 		m.Memory = mem
 	}
 	pts, err := m.PredictRange(from, to)
 	if err != nil {
 		return badInput(err)
 	}
-	opt := m.Optimal(pts)
-	byP := map[int][]float64{}
-	for _, mt := range meas {
-		byP[mt.P] = append(byP[mt.P], mt.Time)
-	}
-	switch o.format {
-	case "json":
-		out := struct {
-			Model      string              `json:"model,omitempty"`
-			Points     []pipelinePointJSON `json:"points"`
-			OptimalP   int                 `json:"optimal_p"`
-			OptimalT   float64             `json:"optimal_time"`
-			KneeP      int                 `json:"knee_p"`
-			KneeT      float64             `json:"knee_time"`
-			ClosedForm *float64            `json:"closed_form_p,omitempty"`
-			ClosedNote string              `json:"closed_form_note"`
-			Fit        *pipeline.FitResult `json:"fit,omitempty"`
-		}{Model: m.Name, OptimalP: opt.P, OptimalT: opt.Time, KneeP: opt.Knee, KneeT: opt.KneeTime, ClosedNote: opt.ClosedNote, Fit: fit}
-		if !math.IsNaN(opt.ClosedForm) {
-			cf := opt.ClosedForm
-			out.ClosedForm = &cf
-		}
-		for _, pt := range pts {
-			j := pipelinePointJSON{P: pt.P, Time: pt.Time, Bottleneck: pt.Bottleneck, Stages: pt.Stages, MemoryExceeded: pt.MemoryExceeded, FixedTimes: map[string]float64{}}
-			for i, f := range m.Fixed {
-				j.FixedTimes[f.Name] = pt.Fixed[i]
-			}
-			for _, t := range byP[pt.P] {
-				j.Measured = append(j.Measured, t)
-				j.RelativeError = append(j.RelativeError, (t-pt.Time)/pt.Time)
-			}
-			out.Points = append(out.Points, j)
-		}
-		if err := report.WriteJSON(stdout, out); err != nil {
-			return err
-		}
-	default:
-		t := &report.Table{Header: []string{"p", "time_s"}}
-		for _, st := range m.Stages {
-			t.Header = append(t.Header, st.Name+"_s", st.Name+"_bottleneck")
-		}
-		for _, f := range m.Fixed {
-			t.Header = append(t.Header, strings.ReplaceAll(f.Name, " ", "_")+"_s")
-		}
-		t.Header = append(t.Header, "measured_s", "rel_error", "note")
-		for _, pt := range pts {
-			row := []any{pt.P, pt.Time}
-			for _, st := range pt.Stages {
-				row = append(row, st.Time, st.Bottleneck)
-			}
-			for _, f := range pt.Fixed {
-				row = append(row, f)
-			}
-			ms, es := "", ""
-			for i, mt := range byP[pt.P] {
-				if i > 0 {
-					ms += " "
-					es += " "
-				}
-				ms += report.Num(mt)
-				es += fmt.Sprintf("%+.1f%%", 100*(mt-pt.Time)/pt.Time)
-			}
-			note := ""
-			if pt.MemoryExceeded {
-				note = "data exceed node memory: expect paging, prediction too low"
-			}
-			if pt.P == opt.P {
-				note = strings.TrimPrefix(note+"; least time", "; ")
-			}
-			if pt.P == opt.Knee {
-				note = strings.TrimPrefix(note+"; knee (within 1 % of least)", "; ")
-			}
-			row = append(row, ms, es, note)
-			t.Add(row...)
-		}
-		if o.format == "csv" {
-			return t.WriteCSV(stdout)
-		}
-		if m.Name != "" {
-			fmt.Fprintf(stdout, "%s\n\n", m.Name)
-		}
-		if err := t.WriteText(stdout); err != nil {
-			return err
-		}
-		fmt.Fprintln(stdout)
-		writeOptimum(stdout, opt)
-		if fit != nil {
-			fmt.Fprintf(stdout, "\nFitted to %d measurements (Nelder–Mead, %s, %d evaluations): rms relative error %.3g → %.3g\n", fit.Used, fit.Status, fit.Evals, fit.Before, fit.After)
-			for i, n := range fit.Names {
-				fmt.Fprintf(stdout, "  %s = %.6g\n", n, fit.Values[i])
-			}
-		}
+	out := newPipelineResult(m, pts, m.Optimal(pts), meas, fr)
+	if err := render(stdout, out, o.out); err != nil {
+		return err
 	}
 	if o.plot != "" {
 		return pipelinePlot(o.plot, m, pts, meas)
@@ -223,21 +156,128 @@ func runPipeline(o pipelineOptions, path string, stdout, stderr io.Writer) error
 	return nil
 }
 
-func writeOptimum(w io.Writer, opt pipeline.Optimum) {
-	fmt.Fprintf(w, "Least predicted time: p = %d, %.4g s", opt.P, opt.Time)
-	if !math.IsNaN(opt.SavedPrev) {
-		fmt.Fprintf(w, " (%.3g s less than p = %d", opt.SavedPrev, opt.P-1)
-		if !math.IsNaN(opt.SavedNext) {
-			fmt.Fprintf(w, ", %.3g s less than p = %d", opt.SavedNext, opt.P+1)
+func parsePipeline(path, measured string) (*pipeline.Model, *pipeline.SortParams, []pipeline.Measurement, error) {
+	data, err := readInput(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	m, sp, err := pipeline.ParseModel(path, data)
+	if err != nil {
+		return nil, nil, nil, badInput(err)
+	}
+	if measured == "" {
+		return m, sp, nil, nil
+	}
+	b, err := readInput(measured)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	meas, err := pipeline.ReadMeasurements(measured, bytes.NewReader(b))
+	if err != nil {
+		return nil, nil, nil, badInput(err)
+	}
+	return m, sp, meas, nil
+}
+
+func newPipelineResult(m *pipeline.Model, pts []pipeline.Point, opt pipeline.Optimum, meas []pipeline.Measurement, fr *pipeline.FitResult) *pipelineResult {
+	out := &pipelineResult{Model: m.Name, Optimum: newPipelineOptimum(opt), Notes: []string{}}
+	for _, st := range m.Stages {
+		out.stages = append(out.stages, st.Name)
+	}
+	for _, f := range m.Fixed {
+		out.fixed = append(out.fixed, f.Name)
+	}
+	for _, pt := range pts {
+		j := pipelinePoint{P: pt.P, TimeS: pt.Time, Bottleneck: pt.Bottleneck, MemoryExceeded: pt.MemoryExceeded, FixedTimesS: map[string]float64{}}
+		for _, st := range pt.Stages {
+			j.Stages = append(j.Stages, pipelineStage{st.Stage, st.Time, st.Rate, st.Bottleneck})
 		}
-		fmt.Fprint(w, ")")
+		for i, name := range out.fixed {
+			j.FixedTimesS[name] = pt.Fixed[i]
+		}
+		for _, mt := range meas {
+			if mt.P == pt.P {
+				j.Measured = append(j.Measured, pipelineMeasured{mt.Time, validate.RelError(pt.Time, mt.Time)})
+			}
+		}
+		out.Points = append(out.Points, j)
 	}
-	fmt.Fprintf(w, "\nKnee: p = %d, %.4g s — more nodes gain less than 1 %%\n", opt.Knee, opt.KneeTime)
-	if !math.IsNaN(opt.ClosedForm) {
-		fmt.Fprintf(w, "Closed form p* = %.3f (%s); whole choices: p = %d or %d\n", opt.ClosedForm, opt.ClosedNote, int(math.Floor(opt.ClosedForm)), int(math.Ceil(opt.ClosedForm)))
-	} else {
-		fmt.Fprintf(w, "Closed form: %s\n", opt.ClosedNote)
+	if fr != nil {
+		out.Fit = &pipelineFit{Constants: map[string]float64{}, RMSBefore: fr.Before, RMSAfter: fr.After, Used: fr.Used, Status: fr.Status, Evals: fr.Evals}
+		for i, n := range fr.Names {
+			out.Fit.Constants[n] = fr.Values[i]
+		}
 	}
+	return out
+}
+
+func newPipelineOptimum(opt pipeline.Optimum) pipelineOptimum {
+	o := pipelineOptimum{P: opt.P, TimeS: opt.Time, KneeP: opt.Knee, KneeTimeS: opt.KneeTime, ClosedNote: opt.ClosedNote}
+	ptr := func(v float64) *float64 {
+		if math.IsNaN(v) {
+			return nil
+		}
+		return &v
+	}
+	o.SavedPrevS, o.SavedNextS, o.ClosedFormP = ptr(opt.SavedPrev), ptr(opt.SavedNext), ptr(opt.ClosedForm)
+	return o
+}
+
+func (r *pipelineResult) NoteLines() []string { return r.Notes }
+
+// Tables: "points" (default; one row per p, measured runs joined) and "optimum".
+func (r *pipelineResult) Tables() []*report.Table {
+	t := &report.Table{Name: "points", Title: r.Model, Header: []string{"p", "time_s"}}
+	for _, st := range r.stages {
+		t.Header = append(t.Header, st+"_s", st+"_bottleneck")
+	}
+	for _, f := range r.fixed {
+		t.Header = append(t.Header, strings.ReplaceAll(f, " ", "_")+"_s")
+	}
+	t.Header = append(t.Header, "measured_s", "rel_error", "note")
+	for _, pt := range r.Points {
+		t.Add(r.pointRow(pt)...)
+	}
+	return []*report.Table{t, r.optimumTable()}
+}
+
+func (r *pipelineResult) pointRow(pt pipelinePoint) []any {
+	row := []any{pt.P, pt.TimeS}
+	for _, st := range pt.Stages {
+		row = append(row, st.TimeS, st.Bottleneck)
+	}
+	for _, f := range r.fixed {
+		row = append(row, pt.FixedTimesS[f])
+	}
+	ms, es := report.List{}, report.List{Percent: true}
+	for _, mt := range pt.Measured {
+		ms.Values, es.Values = append(ms.Values, mt.TimeS), append(es.Values, mt.RelError)
+	}
+	var notes []string
+	if pt.MemoryExceeded {
+		notes = append(notes, "data exceed node memory: expect paging, prediction too low")
+	}
+	if pt.P == r.Optimum.P {
+		notes = append(notes, "least time")
+	}
+	if pt.P == r.Optimum.KneeP {
+		notes = append(notes, "knee (within 1 % of least)")
+	}
+	return append(row, ms, es, strings.Join(notes, "; "))
+}
+
+func (r *pipelineResult) optimumTable() *report.Table {
+	o := r.Optimum
+	t := &report.Table{Name: "optimum", Title: "Optimal cluster size", Header: []string{"what", "p", "time_s", "note"}}
+	t.Add("least predicted time", o.P, o.TimeS, "")
+	t.Add("knee", o.KneeP, o.KneeTimeS, "more nodes gain less than 1 %")
+	t.Add("closed form p* (003 eq. 19)", optNum(o.ClosedFormP), "", o.ClosedNote)
+	if f := r.Fit; f != nil {
+		for _, n := range slices.Sorted(maps.Keys(f.Constants)) {
+			t.Add("fitted "+n, "", f.Constants[n], fmt.Sprintf("Nelder–Mead on %d measurements (%s): rms relative error %.3g → %.3g", f.Used, f.Status, f.RMSBefore, f.RMSAfter))
+		}
+	}
+	return t
 }
 
 func pipelinePlot(path string, m *pipeline.Model, pts []pipeline.Point, meas []pipeline.Measurement) error {

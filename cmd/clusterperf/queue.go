@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/spf13/cobra"
 
@@ -15,7 +16,8 @@ import (
 type queueOptions struct {
 	lambda, mu, serviceTime, scv, load float64
 	servers, capacity                  int
-	mus, percentiles, format           string
+	mus, percentiles                   string
+	out                                outOptions
 }
 
 func newQueueCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -60,7 +62,7 @@ Examples:
 	f.Float64Var(&o.scv, "scv", 1, "M/G/1: squared coefficient of variation of the service time (1 exponential, 0 deterministic)")
 	f.StringVar(&o.mus, "mus", "", "hetero: the servers' service rates, comma-separated (jobs/s)")
 	f.StringVar(&o.percentiles, "percentiles", "50,90,95,99", "response-time percentiles to report, in percent, comma-separated (empty: none)")
-	f.StringVar(&o.format, "format", "table", "output format: table, json, csv")
+	addOutFlags(cmd, &o.out)
 	return cmd
 }
 
@@ -72,71 +74,17 @@ func queueInput(err error) error {
 	return err
 }
 
-func runQueue(cmd *cobra.Command, o queueOptions, name string, stdout io.Writer) error {
-	if err := report.CheckFormat(o.format); err != nil {
-		return badInput(err)
-	}
-	kind, m, k, err := queue.ParseModelName(name)
-	if err != nil {
-		return badInput(err)
-	}
-	set := cmd.Flags().Changed
-	s := queue.Spec{Kind: kind, Lambda: o.lambda, Mu: o.mu, Servers: m, Capacity: k, SCV: o.scv}
-	switch {
-	case set("load") && (set("lambda") || set("mu") || set("service-time")):
-		return badInputf("--load replaces --lambda and --mu: give one or the other")
-	case set("load"):
-		s.Lambda, s.Mu = o.load, 1
-	case set("mu") && set("service-time"):
-		return badInputf("give --mu or --service-time, not both")
-	case set("service-time"):
-		if !(o.serviceTime > 0) {
-			return badInputf("--service-time %v: must be > 0 seconds", o.serviceTime)
-		}
-		s.Mu = 1 / o.serviceTime
-	}
-	if !set("load") && !set("lambda") {
-		return badInputf("%s needs the arrival rate --lambda (or the offered load --load)", name)
-	}
-	if !set("load") && !set("mu") && !set("service-time") && kind != queue.KindMMmHetero {
-		return badInputf("%s needs --mu or --service-time (or --load)", name)
-	}
-	for _, p := range []struct {
-		flag     string
-		fromName int
-		fromFlag int
-		dst      *int
-	}{{"servers", m, o.servers, &s.Servers}, {"capacity", k, o.capacity, &s.Capacity}} {
-		if set(p.flag) {
-			if p.fromName != 0 && p.fromName != p.fromFlag {
-				return badInputf("--%s %d contradicts the model name %s", p.flag, p.fromFlag, name)
-			}
-			*p.dst = p.fromFlag
-		}
-	}
-	if s.Mus, err = queue.ParseFloats("mus", o.mus); err != nil {
-		return badInput(err)
-	}
-	if s.Percentiles, err = queue.ParseFloats("percentiles", o.percentiles); err != nil {
-		return badInput(err)
-	}
-	for i := range s.Percentiles {
-		s.Percentiles[i] /= 100
-	}
-	r, err := queue.Solve(s)
-	if err != nil {
-		return queueInput(err)
-	}
-	if set("load") {
-		r.Notes = append(r.Notes, "--load: λ = A and μ = 1, so rates are per mean service time and times are in mean service times")
-	}
-	if o.format == "json" {
-		return report.WriteJSON(stdout, r)
-	}
-	t := &report.Table{Header: []string{"quantity", "value"}}
-	if o.format == "table" {
-		t.Title = r.Model + " — " + r.Method + map[bool]string{true: " (exact)", false: " (approximate)"}[r.Exact]
-	}
+// queueResult is queue's one result value: the library's result, rendered as is in JSON.
+type queueResult struct {
+	*queue.Result
+}
+
+func (r queueResult) NoteLines() []string { return r.Notes }
+
+// Tables: one "quantities" table (quantity, value).
+func (r queueResult) Tables() []*report.Table {
+	t := &report.Table{Name: "quantities", Header: []string{"quantity", "value"},
+		Title: r.Model + " — " + r.Method + map[bool]string{true: " (exact)", false: " (approximate)"}[r.Exact]}
 	t.Add("utilization", r.Utilization)
 	t.Add("busy_servers", r.BusyServers)
 	t.Add("throughput_per_s", r.Throughput)
@@ -154,14 +102,75 @@ func runQueue(cmd *cobra.Command, o queueOptions, name string, stdout io.Writer)
 	for _, p := range r.Percentiles {
 		t.Add(fmt.Sprintf("response_time_p%s_s", report.Num(100*p.P)), p.ResponseTime)
 	}
-	if o.format == "csv" {
-		return t.WriteCSV(stdout)
-	}
-	if err := t.WriteText(stdout); err != nil {
+	return []*report.Table{t}
+}
+
+func runQueue(cmd *cobra.Command, o queueOptions, name string, stdout io.Writer) error {
+	var c flagCheck
+	o.out.check(&c)
+	if err := c.err(); err != nil {
 		return err
 	}
-	for _, n := range r.Notes {
-		fmt.Fprintln(stdout, "note:", n)
+	s, err := o.spec(cmd.Flags().Changed, name)
+	if err != nil {
+		return err
 	}
-	return nil
+	r, err := queue.Solve(s)
+	if err != nil {
+		return queueInput(err)
+	}
+	if cmd.Flags().Changed("load") {
+		r.Notes = append(r.Notes, "--load: λ = A and μ = 1, so rates are per mean service time and times are in mean service times")
+	}
+	return render(stdout, queueResult{r}, o.out)
+}
+
+// spec builds the station from the model name and the flags that were set.
+func (o queueOptions) spec(set func(string) bool, name string) (queue.Spec, error) {
+	kind, m, k, err := queue.ParseModelName(name)
+	if err != nil {
+		return queue.Spec{}, badInput(err)
+	}
+	s := queue.Spec{Kind: kind, Lambda: o.lambda, Mu: o.mu, Servers: m, Capacity: k, SCV: o.scv}
+	switch {
+	case set("load") && (set("lambda") || set("mu") || set("service-time")):
+		return s, badInputf("--load replaces --lambda and --mu: give one or the other")
+	case set("load"):
+		s.Lambda, s.Mu = o.load, 1
+	case set("mu") && set("service-time"):
+		return s, badInputf("give --mu or --service-time, not both")
+	case set("service-time"):
+		if !(o.serviceTime > 0) || math.IsInf(o.serviceTime, 0) {
+			return s, badInputf("--service-time %v: must be a finite number > 0 seconds", o.serviceTime)
+		}
+		s.Mu = 1 / o.serviceTime
+	}
+	if !set("load") && !set("lambda") {
+		return s, badInputf("%s needs the arrival rate --lambda (or the offered load --load)", name)
+	}
+	if !set("load") && !set("mu") && !set("service-time") && kind != queue.KindMMmHetero {
+		return s, badInputf("%s needs --mu or --service-time (or --load)", name)
+	}
+	for _, p := range []struct {
+		flag               string
+		fromName, fromFlag int
+		dst                *int
+	}{{"servers", m, o.servers, &s.Servers}, {"capacity", k, o.capacity, &s.Capacity}} {
+		if set(p.flag) {
+			if p.fromName != 0 && p.fromName != p.fromFlag {
+				return s, badInputf("--%s %d contradicts the model name %s", p.flag, p.fromFlag, name)
+			}
+			*p.dst = p.fromFlag
+		}
+	}
+	if s.Mus, err = queue.ParseFloats("mus", o.mus); err != nil {
+		return s, badInput(err)
+	}
+	if s.Percentiles, err = queue.ParseFloats("percentiles", o.percentiles); err != nil {
+		return s, badInput(err)
+	}
+	for i := range s.Percentiles {
+		s.Percentiles[i] /= 100
+	}
+	return s, nil
 }

@@ -1,33 +1,21 @@
 package main
 
 import (
-	"errors"
+	"fmt"
 	"io"
-	"strings"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
 
-var errUsage = errors.New("usage")
-
-type usageErr struct{ msg string }
-
-func (u usageErr) Error() string { return u.msg }
-
-func isUsageError(err error) bool {
-	var u usageErr
-	if errors.As(err, &u) {
-		return true
-	}
-	// cobra's own flag and argument errors
-	msg := err.Error()
-	for _, p := range []string{"unknown flag", "unknown shorthand", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "unknown command", "requires exactly"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
-}
+// exitCodesHelp is the exit-code contract, shown by "clusterperf help" and in README.md.
+const exitCodesHelp = `Exit codes:
+  0  success: the result was printed
+  1  runtime failure (an output file could not be written, an internal error)
+  2  bad input or usage: a file, a field or a flag outside what is allowed (the message
+     names the file and line or the flag, and the allowed range)
+  3  a model finding instead of a result: saturation (no steady state), deadlock, a
+     solver that did not converge; the message says which`
 
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
@@ -35,18 +23,82 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Predict parallel application performance on clusters before booking the machine",
 		Long: `clusterperf predicts how a parallel application will perform on a cluster:
 queueing-network solvers (exact and approximate MVA, open and mixed networks, bounds),
-and the models built on them. Run "clusterperf demo" for a tour.`,
+and the models built on them. Run "clusterperf demo" for a tour.
+
+Every command prints one result: a table for people (--format table), exactly one JSON
+document (--format json, schema in docs/schema/COMMAND.schema.json) or one CSV table
+(--format csv, full precision). Keys are snake_case with the unit in the key
+(response_time_s); relative errors are signed fractions (model − observed)/observed.
+
+` + exitCodesHelp,
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmd.Help()
+		},
 	}
+	root.SetVersionTemplate("clusterperf {{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErr{err.Error() + "\n(see clusterperf help " + c.Name() + ")"}
+		return badInputf("%v\n(see clusterperf help %s)", err, c.Name())
 	})
 	root.AddCommand(newSolveCmd(stdout, stderr), newPipelineCmd(stdout, stderr), newSpeedupCmd(stdout, stderr), newMpipCmd(stdout, stderr), newFitCmd(stdout, stderr), newSimulateCmd(stdout, stderr), newTpnCmd(stdout, stderr), newDemoCmd(stdout, stderr))
 	root.AddCommand(newQueueCmd(stdout, stderr))
 	root.AddCommand(newExtrapolateCmd(stdout, stderr))
 	root.AddCommand(newMergeCmd(stdout, stderr))
+	markUsage(root)
 	return root
+}
+
+// markUsage wraps every command's argument check so a wrong number of arguments (or an
+// unknown command) is classified as bad input by type, not by its message.
+func markUsage(c *cobra.Command) {
+	if c.Args != nil {
+		check := c.Args
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return badInputf("%v\n(see clusterperf help %s)", err, cmd.Name())
+			}
+			return nil
+		}
+	}
+	for _, s := range c.Commands() {
+		markUsage(s)
+	}
+}
+
+// version is the module version and VCS revision of the binary (debug.ReadBuildInfo).
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown version: built without module information)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	rev, dirty, when := "", false, ""
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		case "vcs.time":
+			when = s.Value
+		}
+	}
+	if rev != "" {
+		v += " " + rev
+		if dirty {
+			v += "+modified"
+		}
+		if when != "" {
+			v += " (" + when + ")"
+		}
+	}
+	return fmt.Sprintf("%s, %s", v, bi.GoVersion)
 }

@@ -1,18 +1,20 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/sim"
 	"github.com/clusterperf/clusterperf/spmd"
+	"github.com/clusterperf/clusterperf/validate"
 )
 
 type simOptions struct {
@@ -25,27 +27,51 @@ type simOptions struct {
 	discipline []string
 	arrival    []string
 	think      []string
-	format     string
+	out        outOptions
 	p, d       int
 	cpu        string
 	cycles     int
 	progress   bool
 }
 
+// addRunFlags adds the flags of a simulation run shared by simulate and --validate.
+func addRunFlags(f *pflag.FlagSet, o *simOptions) {
+	f.Uint64Var(&o.seed, "seed", 1, "random seed (replication i uses stream i)")
+	f.Float64Var(&o.precision, "precision", 0, "run replications until every class's X and R have a 95 % half-width within this fraction of the mean, in (0, 1] (0: off)")
+	f.IntVar(&o.reps, "reps", 10, "replications, ≥ 2 (the minimum, with --precision)")
+	f.Int64Var(&o.events, "events", 200000, "events per replication after the warm-up (10 %), ≥ 1")
+}
+
 func addSimFlags(cmd *cobra.Command, o *simOptions) {
 	f := cmd.Flags()
-	f.Uint64Var(&o.seed, "seed", 1, "random seed (replication i uses stream i)")
-	f.Float64Var(&o.precision, "precision", 0, "run replications until every class's X and R have a 95 % half-width within this fraction of the mean")
-	f.IntVar(&o.reps, "reps", 10, "replications (the minimum, with --precision)")
-	f.IntVar(&o.batches, "batches", 0, "queueing networks: batch means instead of replications — one run of --events events cut into this many batches (one core)")
-	f.Int64Var(&o.events, "events", 200000, "events per replication after the warm-up (10 %)")
+	addRunFlags(f, o)
+	f.IntVar(&o.batches, "batches", 0, "queueing networks: batch means instead of replications — one run of --events events cut into this many batches (one core), ≥ 2 (0: off)")
 	f.StringArrayVar(&o.service, "service", nil, "service distribution of a station, STATION=DIST (DIST: "+sim.DistNames+")")
 	f.StringArrayVar(&o.discipline, "discipline", nil, "STATION=fcfs|ps")
 	f.StringArrayVar(&o.arrival, "arrival", nil, "inter-arrival distribution of an open class, CLASS=DIST")
 	f.StringArrayVar(&o.think, "think", nil, "think-time distribution of a closed class, CLASS=DIST")
-	f.IntVar(&o.cycles, "cycles", 2000, "SPMD models: cycles per replication")
+	f.IntVar(&o.cycles, "cycles", 2000, "SPMD models: cycles per replication, ≥ 1")
 	f.StringVar(&o.cpu, "cpu", "exponential", "SPMD models: CPU burst distribution")
 	f.BoolVar(&o.progress, "progress", true, "show progress on stderr (only on a terminal)")
+}
+
+// checkRun adds the range errors of the flags of addRunFlags to c.
+func (o simOptions) checkRun(c *flagCheck) {
+	c.atLeast("reps", int64(o.reps), 2)
+	c.atLeast("events", o.events, 1)
+	if o.precision != 0 {
+		c.fraction("precision", o.precision, 0, 1)
+	}
+}
+
+// check adds the range errors of all simulation flags to c.
+func (o simOptions) check(c *flagCheck) {
+	o.checkRun(c)
+	c.zeroOrAtLeast("batches", int64(o.batches), 2, "off")
+	c.atLeast("cycles", int64(o.cycles), 1)
+	if o.batches > 0 && o.precision > 0 {
+		c.add("--batches and --precision: batch means run a fixed length; give one of them")
+	}
 }
 
 func newSimulateCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -65,7 +91,7 @@ interval.`,
 	}
 	addSimFlags(cmd, &o)
 	f := cmd.Flags()
-	f.StringVar(&o.format, "format", "table", "output format: table, json, csv")
+	addOutFlags(cmd, &o.out)
 	f.IntVar(&o.p, "p", 16, "SPMD models: processors")
 	f.IntVar(&o.d, "d", 1, "SPMD models: disks")
 	return cmd
@@ -145,163 +171,95 @@ func modelKind(data []byte) string {
 	return "qn"
 }
 
-type simRow struct {
-	Quantity  string   `json:"quantity"`
-	Analytic  *float64 `json:"analytic,omitempty"`
-	Simulated float64  `json:"simulated"`
-	HalfWidth float64  `json:"half_width"`
-	Inside    *bool    `json:"analytic_inside,omitempty"`
-	RelError  *float64 `json:"analytic_relative_error,omitempty"`
+// simulateResult is simulate's result value: the model's name and the validation report
+// (its fields at the top level of the JSON document).
+type simulateResult struct {
+	Model string `json:"model"`
+	Kind  string `json:"kind"` // "qn" or "spmd"
+	*validate.Report
 }
 
-func row(q string, e sim.Estimate, analytic float64, have bool) simRow {
-	r := simRow{Quantity: q, Simulated: e.Mean, HalfWidth: e.Half}
-	if have && !math.IsNaN(analytic) {
-		a := analytic
-		in := e.Contains(a)
-		rel := (a - e.Mean) / e.Mean
-		r.Analytic, r.Inside, r.RelError = &a, &in, &rel
-	}
-	return r
+func (r *simulateResult) Tables() []*report.Table {
+	return []*report.Table{report.ValidationTable(r.Report)}
 }
-
-func writeRows(w io.Writer, format, title string, rows []simRow) error {
-	t := &report.Table{Title: title, Header: []string{"quantity", "analytic", "simulated", "±95%", "inside", "analytic_error_%"}}
-	for _, r := range rows {
-		a, in, e := "", "", ""
-		if r.Analytic != nil {
-			a, in, e = report.Num(*r.Analytic), fmt.Sprint(*r.Inside), report.Num(100**r.RelError)
-		}
-		t.Add(r.Quantity, a, r.Simulated, r.HalfWidth, in, e)
-	}
-	switch format {
-	case "json":
-		return report.WriteJSON(w, rows)
-	case "csv":
-		return t.WriteCSV(w)
-	}
-	return t.WriteText(w)
-}
+func (r *simulateResult) NoteLines() []string { return r.Notes }
 
 func runSimulate(o simOptions, path string, stdout, stderr io.Writer) error {
-	if err := report.CheckFormat(o.format); err != nil {
-		return badInput(err)
+	var c flagCheck
+	o.out.check(&c)
+	o.check(&c)
+	c.atLeast("p", int64(o.p), 1)
+	c.atLeast("d", int64(o.d), 1)
+	if err := c.err(); err != nil {
+		return err
 	}
 	data, err := readInput(path)
 	if err != nil {
 		return err
 	}
-	if modelKind(data) == "spmd" {
+	out := &simulateResult{Model: path, Kind: modelKind(data)}
+	if out.Kind == "spmd" {
 		m, err := spmd.ParseModel(path, data)
 		if err != nil {
 			return badInput(err)
 		}
-		rows, err := validateSPMD(m, [][2]int{{o.p, o.d}}, o)
-		if err != nil {
+		out.Model = cmp.Or(m.Name, path)
+		if out.Report, err = simulateSPMD(m, nil, [][2]int{{o.p, o.d}}, o); err != nil {
 			return err
 		}
-		return writeRows(stdout, o.format, fmt.Sprintf("%s: simulated directly (%d replications, CPU bursts %s)", m.Arch, max(o.reps, 2), o.cpu), rows)
+		return render(stdout, out, o.out)
 	}
 	m, name, err := qn.ParseModel(path, data)
 	if err != nil {
 		return badInput(err)
 	}
-	rows, res, err := validateQN(m, o, stderr)
-	if err != nil {
+	out.Model = cmp.Or(name, path)
+	an, anErr := qn.Solve(m, "auto", qn.AMVAOptions{})
+	if out.Report, err = simulateQN(m, "auto", an, anErr, o); err != nil {
 		return err
 	}
-	if name == "" {
-		name = path
-	}
-	how := fmt.Sprintf("%d replications", res.Replications)
-	if res.Method == "batch means" {
-		how = fmt.Sprintf("batch means over %d batches", res.Replications)
-	}
-	return writeRows(stdout, o.format, fmt.Sprintf("%s: %s, %d events, precision %.3g", name, how, res.Events, res.Precision), rows)
+	return render(stdout, out, o.out)
 }
 
-// validateQN simulates m and lines the exact (or best analytic) solution up against it.
-// Notes on where the analytic answer is not exact go to stderr.
-func validateQN(m *qn.Model, o simOptions, stderr io.Writer) ([]simRow, *sim.Result, error) {
+// simulateQN simulates m and compares it with the solution an of the named solver (nil:
+// the solver failed with anErr, said in a note).
+func simulateQN(m *qn.Model, solver string, an *qn.Result, anErr error, o simOptions) (*validate.Report, error) {
 	cfg, err := o.config(m)
 	if err != nil {
-		return nil, nil, badInput(err)
+		return nil, badInput(err)
 	}
 	s, err := sim.New(m, cfg)
 	if err != nil {
-		return nil, nil, badInput(err)
-	}
-	for _, n := range cfg.ProductFormNotes(m) {
-		fmt.Fprintf(stderr, "note: %s\n", n)
-	}
-	if o.batches > 0 && o.precision > 0 {
-		return nil, nil, badInputf("--batches and --precision: batch means run a fixed length; give one of them")
+		return nil, badInput(err) // the model or a distribution the simulator cannot take
 	}
 	res, err := s.Replicate(sim.Options{Seed: o.seed, Reps: o.reps, Precision: o.precision, Batches: o.batches, Progress: progressFunc(o.progress, "replications")})
+	if err != nil && o.batches > 0 {
+		return nil, badInput(err) // batches too short for the run length
+	}
 	if err != nil {
-		if o.batches > 0 {
-			return nil, nil, badInput(err)
-		}
-		return nil, nil, err
+		return nil, libError(err)
 	}
-	if res.Lag1Suspect() {
-		fmt.Fprintf(stderr, "note: the batch throughputs have lag-1 autocorrelation %.2f (above 2/√%d): batches are probably too short, the intervals too narrow — raise --events or lower --batches\n", res.Lag1, res.Replications)
+	if an != nil && an.Solver != "" {
+		solver = an.Solver
 	}
-	an, aerr := qn.Solve(m, "auto", qn.AMVAOptions{})
-	have := aerr == nil
-	var rows []simRow
-	for c, cl := range m.Classes {
-		var x, r float64
-		if have {
-			x, r = an.Throughput[c], an.ResponseTime[c]
-		}
-		rows = append(rows, row("X "+cl.Name, res.Throughput[c], x, have), row("R "+cl.Name, res.ResponseTime[c], r, have))
-	}
-	for k, st := range m.Stations {
-		var u, q float64
-		if have {
-			u, q = an.StationUtilization(k), an.StationQueueLength(k)
-		}
-		qs := sim.Estimate{}
-		for c := range m.Classes {
-			qs.Mean += res.QueueLength[k][c].Mean
-			qs.Half += res.QueueLength[k][c].Half // conservative: halves add
-		}
-		rows = append(rows, row("U "+st.Name, res.Utilization[k], u, have), row("Q "+st.Name, qs, q, have))
-	}
-	return rows, res, nil
+	return validate.QNReport(m, solver, an, anErr, res, o.seed, cfg.ProductFormNotes(m)), nil
 }
 
-// validateSPMD simulates the SPMD model directly at the given (p, d) and compares the cycle
-// time with the analytic model's.
-func validateSPMD(m *spmd.Model, pds [][2]int, o simOptions) ([]simRow, error) {
-	if len(m.Phases) != 1 {
-		return nil, badInputf("direct simulation takes a one-phase model (this one has %d)", len(m.Phases))
-	}
+// simulateSPMD simulates the SPMD program directly at each (p, d) and compares the cycle
+// time with the analytic model's (e: the evaluator already built, or nil).
+func simulateSPMD(m *spmd.Model, e *spmd.Evaluator, pds [][2]int, o simOptions) (*validate.Report, error) {
 	cpu, err := sim.ParseDist(o.cpu)
 	if err != nil {
 		return nil, badInputf("--cpu: %v", err)
 	}
-	e, err := spmd.NewEvaluator(m)
+	if e == nil {
+		if e, err = spmd.NewEvaluator(m); err != nil {
+			return nil, badInput(err)
+		}
+	}
+	rep, err := validate.SPMD(m, e, pds, sim.SPMDConfig{CPU: cpu, Cycles: o.cycles}, o.seed, o.reps)
 	if err != nil {
 		return nil, badInput(err)
 	}
-	var rows []simRow
-	for _, pd := range pds {
-		pt, err := e.Evaluate(pd[0], pd[1])
-		if err != nil {
-			return nil, badInput(err)
-		}
-		est, err := sim.ReplicateSPMD(m, pd[0], pd[1], sim.SPMDConfig{CPU: cpu, Cycles: o.cycles}, o.seed, max(o.reps, 2))
-		if err != nil {
-			return nil, badInput(err)
-		}
-		ph := m.Phases[0]
-		cycles := ph.Cycles
-		if cycles <= 0 {
-			cycles = 1
-		}
-		rows = append(rows, row(fmt.Sprintf("cycle time p=%d d=%d", pd[0], pd[1]), est, pt.Time/cycles, true))
-	}
-	return rows, nil
+	return rep, nil
 }

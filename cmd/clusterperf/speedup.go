@@ -4,17 +4,20 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/spmd"
+	"github.com/clusterperf/clusterperf/validate"
 )
 
 type speedupOptions struct {
 	p, d       string
-	format     string
+	out        outOptions
 	plot       string
 	efficiency float64
 	progress   bool
@@ -33,6 +36,8 @@ optimistic bounds. Prints every (p, d) with its components (CPU, synchronisation
 communication startup/transfer/contention, I/O) and bottleneck, the best configuration,
 the largest p whose efficiency stays above --efficiency, and the asymptotic speedups.
 
+CSV tables (--csv-table): points (default), summary, validation.
+
 --plot FILE.svg|png draws the speedup surface as a heat map (when d varies), speedup
 against p for several d, and the stacked time components against p.
 
@@ -45,14 +50,14 @@ against p for several d, and the stacked time components against p.
 	f := cmd.Flags()
 	f.StringVar(&o.p, "p", "1:64", "processors FROM:TO")
 	f.StringVar(&o.d, "d", "1:1", "disks (I/O nodes) FROM:TO")
-	f.StringVar(&o.format, "format", "table", "output format: table, json, csv")
+	addOutFlags(cmd, &o.out)
 	f.StringVar(&o.plot, "plot", "", "write plots to FILE.svg or FILE.png")
 	f.Float64Var(&o.efficiency, "efficiency", 0.5, "report the largest p with efficiency s/p at least this")
 	f.BoolVar(&o.progress, "progress", true, "show progress of large surfaces on stderr (only on a terminal)")
 	f.BoolVar(&o.validate, "validate", false, "also simulate the program directly at the best point and the range's ends and compare")
 	f.Uint64Var(&o.sim.seed, "seed", 1, "--validate: random seed")
-	f.IntVar(&o.sim.reps, "reps", 10, "--validate: replications")
-	f.IntVar(&o.sim.cycles, "cycles", 2000, "--validate: cycles per replication")
+	f.IntVar(&o.sim.reps, "reps", 10, "--validate: replications, ≥ 2")
+	f.IntVar(&o.sim.cycles, "cycles", 2000, "--validate: cycles per replication, ≥ 1")
 	f.StringVar(&o.sim.cpu, "cpu", "exponential", "--validate: CPU burst distribution")
 	return cmd
 }
@@ -65,26 +70,66 @@ func span(a, b int) []int {
 	return out
 }
 
-func runSpeedup(o speedupOptions, path string, stdout, stderr io.Writer) error {
-	if err := report.CheckFormat(o.format); err != nil {
-		return badInput(err)
-	}
-	if err := checkPlotPath(o.plot); err != nil {
-		return err
-	}
-	p0, p1, err := parseIntRange("p", o.p)
-	if err != nil {
-		return err
-	}
-	d0, d1, err := parseIntRange("d", o.d)
-	if err != nil {
-		return err
-	}
+func (o speedupOptions) check() (p0, p1, d0, d1 int, err error) {
+	var c flagCheck
+	o.out.check(&c)
+	c.output("plot", o.plot, ".svg", ".png")
+	p0, p1 = c.intRange("p", o.p)
+	d0, d1 = c.intRange("d", o.d)
 	if (p1-p0+1)*(d1-d0+1) > 4_000_000 {
-		return badInputf("--p %s × --d %s is more than 4 million points", o.p, o.d)
+		c.add("--p %s × --d %s is more than 4 million points (the limit)", o.p, o.d)
 	}
-	if !(o.efficiency > 0 && o.efficiency <= 1) {
-		return badInputf("--efficiency %v: want a value in (0, 1]", o.efficiency)
+	c.fraction("efficiency", o.efficiency, 0, 1)
+	if o.validate {
+		c.atLeast("reps", int64(o.sim.reps), 2)
+		c.atLeast("cycles", int64(o.sim.cycles), 1)
+	}
+	return p0, p1, d0, d1, c.err()
+}
+
+// speedupResult is speedup's one result value.
+type speedupResult struct {
+	Model               string           `json:"model,omitempty"`
+	Architecture        string           `json:"architecture"`
+	Points              []spmd.Point     `json:"points"`
+	Best                spmd.Point       `json:"best"`
+	Efficient           []spmd.Point     `json:"largest_efficient_p"`
+	EfficiencyThreshold float64          `json:"efficiency_threshold"`
+	LimitP              speedupLimit     `json:"limit_p_infinite"`
+	LimitD              speedupLimit     `json:"limit_d_infinite"`
+	Skipped             []speedupSkipped `json:"skipped,omitempty"`
+	Validation          *validate.Report `json:"validation,omitempty"`
+	Notes               []string         `json:"notes"`
+}
+
+// speedupLimit is spmd.Limit with the contract's keys; the speedup is absent when it does
+// not exist.
+type speedupLimit struct {
+	Speedup   *float64 `json:"speedup,omitempty"`
+	Converged bool     `json:"converged"`
+	At        int      `json:"evaluated_at"`
+	Note      string   `json:"note"`
+}
+
+type speedupSkipped struct {
+	P      int    `json:"p"`
+	D      int    `json:"d"`
+	Reason string `json:"reason"`
+}
+
+func newLimit(l spmd.Limit) speedupLimit {
+	out := speedupLimit{Converged: l.Converged, At: l.AtValue, Note: l.Note}
+	if !math.IsNaN(l.Speedup) {
+		v := l.Speedup
+		out.Speedup = &v
+	}
+	return out
+}
+
+func runSpeedup(o speedupOptions, path string, stdout, stderr io.Writer) error {
+	p0, p1, d0, d1, err := o.check()
+	if err != nil {
+		return err
 	}
 	data, err := readInput(path)
 	if err != nil {
@@ -100,7 +145,7 @@ func runSpeedup(o speedupOptions, path string, stdout, stderr io.Writer) error {
 	}
 	pts, skipped, err := e.Surface(span(p0, p1), span(d0, d1), progressFunc(o.progress && (p1-p0+1)*(d1-d0+1) > 20000, "surface"))
 	if err != nil {
-		return err
+		return libError(err)
 	}
 	if len(pts) == 0 {
 		msg := "no valid (p, d) in the ranges"
@@ -109,97 +154,18 @@ func runSpeedup(o speedupOptions, path string, stdout, stderr io.Writer) error {
 		}
 		return badInputf("%s", msg)
 	}
-	best, _ := spmd.Best(pts)
-	eff := spmd.LargestEfficient(pts, o.efficiency)
-	limP, err := e.LimitP(d1, 0)
+	out, err := newSpeedupResult(m, e, pts, skipped, o.efficiency, d1)
 	if err != nil {
 		return err
-	}
-	limD, err := e.LimitD(best.P)
-	if err != nil {
-		return err
-	}
-	switch o.format {
-	case "json":
-		type lim struct {
-			Speedup   *float64 `json:"speedup"`
-			Converged bool     `json:"converged"`
-			At        int      `json:"evaluated_at"`
-			Note      string   `json:"note"`
-		}
-		mk := func(l spmd.Limit) lim {
-			out := lim{Converged: l.Converged, At: l.AtValue, Note: l.Note}
-			if !math.IsNaN(l.Speedup) {
-				v := l.Speedup
-				out.Speedup = &v
-			}
-			return out
-		}
-		var effs []spmd.Point
-		for _, d := range sortedKeys(eff) {
-			effs = append(effs, eff[d])
-		}
-		out := struct {
-			Model        string         `json:"model,omitempty"`
-			Architecture string         `json:"architecture"`
-			Points       []spmd.Point   `json:"points"`
-			Best         spmd.Point     `json:"best"`
-			Efficient    []spmd.Point   `json:"largest_efficient_p"`
-			Efficiency   float64        `json:"efficiency_threshold"`
-			LimitP       lim            `json:"limit_p_infinite"`
-			LimitD       lim            `json:"limit_d_infinite"`
-			Skipped      []spmd.Skipped `json:"skipped,omitempty"`
-		}{m.Name, m.Arch.String(), pts, best, effs, o.efficiency, mk(limP), mk(limD), skipped}
-		if err := report.WriteJSON(stdout, out); err != nil {
-			return err
-		}
-	default:
-		t := &report.Table{Header: []string{"p", "d", "time", "speedup", "efficiency", "cpu", "sync", "comm_startup", "comm_transfer", "contention", "io", "bottleneck"}}
-		for _, pt := range pts {
-			c := pt.Components
-			t.Add(pt.P, pt.D, pt.Time, pt.Speedup, pt.Efficiency, c.CPU, c.Sync, c.CommStartup, c.CommTransfer, c.Contention, c.IO, pt.Bottleneck)
-		}
-		if o.format == "csv" {
-			if err := t.WriteCSV(stdout); err != nil {
-				return err
-			}
-			break
-		}
-		if m.Name != "" {
-			fmt.Fprintf(stdout, "%s (%v)\n\n", m.Name, m.Arch)
-		}
-		if err := t.WriteText(stdout); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "\nBest in range: p = %d, d = %d: time %.4g, speedup %.4g (bottleneck %s)\n", best.P, best.D, best.Time, best.Speedup, best.Bottleneck)
-		keys := sortedKeys(eff)
-		if len(keys) > 8 { // a few evenly spaced d
-			var pick []int
-			for i := 0; i < 8; i++ {
-				pick = append(pick, keys[i*(len(keys)-1)/7])
-			}
-			keys = pick
-		}
-		for _, d := range keys {
-			pt := eff[d]
-			fmt.Fprintf(stdout, "Largest p with efficiency ≥ %.2g at d = %d: p = %d (speedup %.4g)\n", o.efficiency, d, pt.P, pt.Speedup)
-		}
-		fmt.Fprintf(stdout, "Speedup as p → ∞ (d = %d): %s — %s\n", d1, limText(limP), limP.Note)
-		fmt.Fprintf(stdout, "Speedup as d → ∞ (p = %d): %s — %s\n", best.P, limText(limD), limD.Note)
-		if len(skipped) > 0 {
-			fmt.Fprintf(stdout, "%d (p, d) skipped, e.g. p = %d, d = %d: %s\n", len(skipped), skipped[0].P, skipped[0].D, skipped[0].Reason)
-		}
 	}
 	if o.validate && m.Arch != spmd.OptimisticAIO && m.Arch != spmd.OptimisticSIO {
-		pds := [][2]int{{best.P, best.D}, {pts[0].P, pts[0].D}, {pts[len(pts)-1].P, pts[len(pts)-1].D}}
-		rows, err := validateSPMD(m, pds, o.sim)
-		if err != nil {
+		pds := [][2]int{{out.Best.P, out.Best.D}, {pts[0].P, pts[0].D}, {pts[len(pts)-1].P, pts[len(pts)-1].D}}
+		if out.Validation, err = simulateSPMD(m, e, pds, o.sim); err != nil {
 			return err
 		}
-		fmt.Fprintln(stdout)
-		if err := writeRows(stdout, o.format, "Validation by direct simulation of the program:", rows); err != nil {
-			return err
-		}
+	}
+	if err := render(stdout, out, o.out); err != nil {
+		return err
 	}
 	if o.plot != "" {
 		return speedupPlot(o.plot, m, pts)
@@ -207,11 +173,60 @@ func runSpeedup(o speedupOptions, path string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func limText(l spmd.Limit) string {
-	if math.IsNaN(l.Speedup) {
-		return "n/a"
+// newSpeedupResult assembles the library's answers: best point, largest efficient p per d,
+// the limits p → ∞ (at the largest d) and d → ∞ (at the best p).
+func newSpeedupResult(m *spmd.Model, e *spmd.Evaluator, pts []spmd.Point, skipped []spmd.Skipped, eff float64, dmax int) (*speedupResult, error) {
+	best, _ := spmd.Best(pts)
+	limP, err := e.LimitP(dmax, 0)
+	if err != nil {
+		return nil, libError(err)
 	}
-	return fmt.Sprintf("%.4g", l.Speedup)
+	limD, err := e.LimitD(best.P)
+	if err != nil {
+		return nil, libError(err)
+	}
+	out := &speedupResult{Model: m.Name, Architecture: m.Arch.String(), Points: pts, Best: best, EfficiencyThreshold: eff,
+		LimitP: newLimit(limP), LimitD: newLimit(limD), Notes: []string{}}
+	effs := spmd.LargestEfficient(pts, eff)
+	for _, d := range sortedKeys(effs) {
+		out.Efficient = append(out.Efficient, effs[d])
+	}
+	for _, s := range skipped {
+		out.Skipped = append(out.Skipped, speedupSkipped{s.P, s.D, s.Reason})
+	}
+	if len(skipped) > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("%d (p, d) skipped, e.g. p = %d, d = %d: %s", len(skipped), skipped[0].P, skipped[0].D, skipped[0].Reason))
+	}
+	return out, nil
+}
+
+func (r *speedupResult) NoteLines() []string {
+	if r.Validation != nil {
+		return append(slices.Clone(r.Notes), r.Validation.Notes...)
+	}
+	return r.Notes
+}
+
+// Tables: "points" (every (p, d)), "summary" (best, efficient p, limits), "validation".
+func (r *speedupResult) Tables() []*report.Table {
+	t := &report.Table{Name: "points", Title: strings.TrimSpace(fmt.Sprintf("%s (%s)", r.Model, r.Architecture)),
+		Header: []string{"p", "d", "time", "speedup", "efficiency", "cpu", "sync", "comm_startup", "comm_transfer", "contention", "io", "bottleneck"}}
+	for _, pt := range r.Points {
+		c := pt.Components
+		t.Add(pt.P, pt.D, pt.Time, pt.Speedup, pt.Efficiency, c.CPU, c.Sync, c.CommStartup, c.CommTransfer, c.Contention, c.IO, pt.Bottleneck)
+	}
+	s := &report.Table{Name: "summary", Title: "Summary", Header: []string{"what", "p", "d", "time", "speedup", "note"}}
+	s.Add("best in range", r.Best.P, r.Best.D, r.Best.Time, r.Best.Speedup, "bottleneck "+r.Best.Bottleneck)
+	for _, pt := range r.Efficient {
+		s.Add(fmt.Sprintf("largest p with efficiency ≥ %g", r.EfficiencyThreshold), pt.P, pt.D, pt.Time, pt.Speedup, "")
+	}
+	s.Add("p → ∞", "∞", r.LimitP.At, "", optNum(r.LimitP.Speedup), r.LimitP.Note)
+	s.Add("d → ∞", r.Best.P, "∞", "", optNum(r.LimitD.Speedup), r.LimitD.Note)
+	ts := []*report.Table{t, s}
+	if r.Validation != nil {
+		ts = append(ts, report.ValidationTable(r.Validation))
+	}
+	return ts
 }
 
 func sortedKeys(m map[int]spmd.Point) []int {
@@ -224,40 +239,10 @@ func sortedKeys(m map[int]spmd.Point) []int {
 }
 
 func speedupPlot(path string, m *spmd.Model, pts []spmd.Point) error {
-	var ps, ds []int
-	seenP, seenD := map[int]bool{}, map[int]bool{}
-	for _, pt := range pts {
-		if !seenP[pt.P] {
-			seenP[pt.P] = true
-			ps = append(ps, pt.P)
-		}
-		if !seenD[pt.D] {
-			seenD[pt.D] = true
-			ds = append(ds, pt.D)
-		}
-	}
-	sort.Ints(ps)
-	sort.Ints(ds)
+	ps, ds := axes(pts)
 	var panels []report.Panel
 	if len(ds) > 1 && len(ps) > 1 {
-		g := report.Grid{Z: make([][]float64, len(ps))}
-		pi, di := map[int]int{}, map[int]int{}
-		for i, p := range ps {
-			g.X = append(g.X, float64(p))
-			pi[p] = i
-			g.Z[i] = make([]float64, len(ds))
-			for j := range g.Z[i] {
-				g.Z[i][j] = math.NaN()
-			}
-		}
-		for j, d := range ds {
-			g.Y = append(g.Y, float64(d))
-			di[d] = j
-		}
-		for _, pt := range pts {
-			g.Z[pi[pt.P]][di[pt.D]] = pt.Speedup
-		}
-		hm, err := report.HeatMap(fmt.Sprintf("Speedup s(p, d), %v", m.Arch), "processors p", "disks d", g)
+		hm, err := speedupHeatMap(m, pts, ps, ds)
 		if err != nil {
 			return err
 		}
@@ -306,4 +291,44 @@ func speedupPlot(path string, m *spmd.Model, pts []spmd.Point) error {
 		panels = append(panels, st)
 	}
 	return report.SaveFigure(path, panels...)
+}
+
+// speedupHeatMap draws s(p, d) over the grid ps × ds (NaN where a point was skipped).
+func speedupHeatMap(m *spmd.Model, pts []spmd.Point, ps, ds []int) (report.Panel, error) {
+	g := report.Grid{Z: make([][]float64, len(ps))}
+	pi, di := map[int]int{}, map[int]int{}
+	for i, p := range ps {
+		g.X = append(g.X, float64(p))
+		pi[p] = i
+		g.Z[i] = make([]float64, len(ds))
+		for j := range g.Z[i] {
+			g.Z[i][j] = math.NaN()
+		}
+	}
+	for j, d := range ds {
+		g.Y = append(g.Y, float64(d))
+		di[d] = j
+	}
+	for _, pt := range pts {
+		g.Z[pi[pt.P]][di[pt.D]] = pt.Speedup
+	}
+	return report.HeatMap(fmt.Sprintf("Speedup s(p, d), %v", m.Arch), "processors p", "disks d", g)
+}
+
+// axes are the distinct p and d of pts, sorted.
+func axes(pts []spmd.Point) (ps, ds []int) {
+	seenP, seenD := map[int]bool{}, map[int]bool{}
+	for _, pt := range pts {
+		if !seenP[pt.P] {
+			seenP[pt.P] = true
+			ps = append(ps, pt.P)
+		}
+		if !seenD[pt.D] {
+			seenD[pt.D] = true
+			ds = append(ds, pt.D)
+		}
+	}
+	sort.Ints(ps)
+	sort.Ints(ds)
+	return ps, ds
 }

@@ -1,23 +1,25 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/tpn"
 )
 
 type tpnOptions struct {
 	cluster    string
-	format     string
+	out        outOptions
 	plot       string
 	exportPNML string
 	atomic     bool
@@ -35,7 +37,8 @@ func newTpnCmd(stdout, stderr io.Writer) *cobra.Command {
 with power weights and background load, simulate it to its final marking, and print the
 predicted execution time, each process's computing / sending / waiting time and the critical
 path; --plot draws a Gantt chart. A deadlock is reported with the blocked steps, the missing
-messages and the processes in the wait-for cycle (exit code 1).
+messages and the processes in the wait-for cycle (exit code 3, a finding, no result).
+CSV tables (--csv-table): processes (default), critical_path, advice.
 
 ` + tpn.ProgramFormat,
 		Args: cobra.ExactArgs(1),
@@ -45,7 +48,7 @@ messages and the processes in the wait-for cycle (exit code 1).
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.cluster, "cluster", "", "cluster file (required)")
-	f.StringVar(&o.format, "format", "table", "output format: table, json, csv")
+	addOutFlags(cmd, &o.out)
 	f.StringVar(&o.plot, "plot", "", "write a Gantt chart to FILE.svg or FILE.png")
 	f.StringVar(&o.exportPNML, "export-pnml", "", "write the net as PNML (timing in a toolspecific block)")
 	f.BoolVar(&o.atomic, "atomic", false, "atomic firing: tokens stay in the input places until a firing ends")
@@ -55,31 +58,50 @@ messages and the processes in the wait-for cycle (exit code 1).
 	return cmd
 }
 
-func runTpn(o tpnOptions, path string, stdout, stderr io.Writer) error {
-	if err := report.CheckFormat(o.format); err != nil {
-		return badInput(err)
-	}
-	if err := checkPlotPath(o.plot); err != nil {
-		return err
-	}
+func (o tpnOptions) check() error {
+	var c flagCheck
+	o.out.check(&c)
+	c.output("plot", o.plot, ".svg", ".png")
+	c.output("export-pnml", o.exportPNML)
 	if o.cluster == "" {
-		return badInputf("--cluster CLUSTER.yaml is required (the workstations and the network)")
+		c.add("--cluster CLUSTER.yaml is required (the workstations and the network)")
 	}
-	pb, err := readInput(path)
-	if err != nil {
+	c.nonNegative("max-time", o.maxTime, "no limit")
+	if o.maxTime/tpn.Tick > math.MaxInt64/2 {
+		c.add("--max-time %g: beyond the representable horizon of %g s", o.maxTime, tpn.Seconds(math.MaxInt64/2))
+	}
+	c.atLeast("budget", int64(o.budget), 1)
+	return c.err()
+}
+
+// tpnResult is tpn's one result value.
+type tpnResult struct {
+	Program     string             `json:"program,omitempty"`
+	Outcome     string             `json:"outcome"`
+	TimeS       float64            `json:"time_s"`
+	Firings     int64              `json:"firings"`
+	Places      int                `json:"places"`
+	Transitions int                `json:"transitions"`
+	Processes   []tpn.ProcessTimes `json:"processes"`
+	Critical    []tpnStep          `json:"critical_path"`
+	Advice      *tpn.Advice        `json:"advice,omitempty"`
+	Notes       []string           `json:"notes"`
+	order       []string           // process names in program order, for the advice table
+}
+
+type tpnStep struct {
+	Step   string  `json:"step"`
+	StartS float64 `json:"start_s"`
+	EndS   float64 `json:"end_s"`
+}
+
+func runTpn(o tpnOptions, path string, stdout, stderr io.Writer) error {
+	if err := o.check(); err != nil {
 		return err
 	}
-	prog, err := tpn.ParseProgram(path, pb)
-	if err != nil {
-		return badInput(err)
-	}
-	cb, err := readInput(o.cluster)
+	prog, cl, err := parseTpn(path, o.cluster)
 	if err != nil {
 		return err
-	}
-	cl, err := tpn.ParseCluster(o.cluster, cb)
-	if err != nil {
-		return badInput(err)
 	}
 	net, err := tpn.Build(prog, cl)
 	if err != nil {
@@ -94,84 +116,94 @@ func runTpn(o tpnOptions, path string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badInput(err)
 	}
-	times, spans := tpn.Times(net, res)
-	crit := tpn.CriticalPath(net, res)
-	warnings := tpn.CountMessages(prog)
-	switch o.format {
-	case "json":
-		type critStep struct {
-			Step  string  `json:"step"`
-			Start float64 `json:"start"`
-			End   float64 `json:"end"`
+	switch res.Outcome {
+	case tpn.Deadlock:
+		fmt.Fprint(stderr, res.Deadlock.Error())
+		for _, n := range tpn.CountMessages(prog) {
+			fmt.Fprintf(stderr, "note: %s\n", n)
 		}
-		var cp []critStep
-		for _, c := range crit {
-			cp = append(cp, critStep{c.Name, c.Start, c.End})
-		}
-		out := struct {
-			Program   string              `json:"program,omitempty"`
-			Outcome   string              `json:"outcome"`
-			Time      float64             `json:"time"`
-			Firings   int64               `json:"firings"`
-			Processes []tpn.ProcessTimes  `json:"processes"`
-			Critical  []critStep          `json:"critical_path"`
-			Deadlock  *tpn.DeadlockReport `json:"deadlock,omitempty"`
-			Warnings  []string            `json:"warnings,omitempty"`
-		}{prog.Name, res.Outcome.String(), tpn.Seconds(res.Time), res.Firings, times, cp, res.Deadlock, warnings}
-		if err := report.WriteJSON(stdout, out); err != nil {
-			return err
-		}
-	default:
-		t := &report.Table{Header: []string{"process", "finish_s", "computing_s", "sending_s", "waiting_s"}}
-		for _, p := range times {
-			t.Add(p.Name, p.Finish, p.Computing, p.Sending, p.Waiting)
-		}
-		if o.format == "csv" {
-			if err := t.WriteCSV(stdout); err != nil {
-				return err
-			}
-			break
-		}
-		if prog.Name != "" {
-			fmt.Fprintf(stdout, "%s\n", prog.Name)
-		}
-		fmt.Fprintf(stdout, "%s at t = %.6g s after %d firings (%d places, %d transitions)\n\n", res.Outcome, tpn.Seconds(res.Time), res.Firings, len(net.Places), len(net.Transitions))
-		t.WriteText(stdout)
-		fmt.Fprintln(stdout, "\nCritical path:")
-		for _, c := range crit {
-			fmt.Fprintf(stdout, "  %9.6g … %-9.6g %s\n", c.Start, c.End, c.Name)
-		}
-		for _, w := range warnings {
-			fmt.Fprintf(stdout, "warning: %s\n", w)
-		}
+		return finding(fault.ErrDeadlock, fmt.Errorf("the program deadlocks at t = %g s (blocked steps above)", tpn.Seconds(res.Time)))
+	case tpn.CutOff:
+		return finding(fault.ErrFinding, fmt.Errorf("run cut off by --max-time at t = %g s before the final marking: no result", tpn.Seconds(res.Time)))
 	}
-	if o.advise && res.Outcome == tpn.Completed {
-		a, err := tpn.Advise(prog, cl, o.budget)
-		if err != nil {
+	out, spans := newTpnResult(prog, net, res)
+	if o.advise {
+		if out.Advice, err = tpn.Advise(prog, cl, o.budget); err != nil {
 			return badInput(err)
 		}
+	}
+	if err := render(stdout, out, o.out); err != nil {
+		return err
+	}
+	if o.plot != "" {
+		return ganttPlot(o.plot, out.Processes, spans)
+	}
+	return nil
+}
+
+func parseTpn(path, cluster string) (*tpn.Program, *tpn.Cluster, error) {
+	pb, err := readInput(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	prog, err := tpn.ParseProgram(path, pb)
+	if err != nil {
+		return nil, nil, badInput(err)
+	}
+	cb, err := readInput(cluster)
+	if err != nil {
+		return nil, nil, err
+	}
+	cl, err := tpn.ParseCluster(cluster, cb)
+	if err != nil {
+		return nil, nil, badInput(err)
+	}
+	return prog, cl, nil
+}
+
+func newTpnResult(prog *tpn.Program, net *tpn.Net, res *tpn.Result) (*tpnResult, []tpn.Interval) {
+	times, spans := tpn.Times(net, res)
+	out := &tpnResult{Program: prog.Name, Outcome: res.Outcome.String(), TimeS: tpn.Seconds(res.Time), Firings: res.Firings,
+		Places: len(net.Places), Transitions: len(net.Transitions), Processes: times, Notes: tpn.CountMessages(prog)}
+	if out.Notes == nil {
+		out.Notes = []string{}
+	}
+	for _, c := range tpn.CriticalPath(net, res) {
+		out.Critical = append(out.Critical, tpnStep{c.Name, c.Start, c.End})
+	}
+	for _, pr := range prog.Processes {
+		out.order = append(out.order, pr.Name)
+	}
+	return out, spans
+}
+
+func (r *tpnResult) NoteLines() []string { return r.Notes }
+
+// Tables: "processes" (default), "critical_path", "advice".
+func (r *tpnResult) Tables() []*report.Table {
+	t := &report.Table{Name: "processes", Title: strings.TrimSpace(fmt.Sprintf("%s: %s at t = %.6g s after %d firings (%d places, %d transitions)", r.Program, r.Outcome, r.TimeS, r.Firings, r.Places, r.Transitions)),
+		Header: []string{"process", "finish_s", "computing_s", "sending_s", "waiting_s"}}
+	for _, p := range r.Processes {
+		t.Add(p.Name, p.Finish, p.Computing, p.Sending, p.Waiting)
+	}
+	cp := &report.Table{Name: "critical_path", Title: "Critical path", Header: []string{"step", "start_s", "end_s"}}
+	for _, c := range r.Critical {
+		cp.Add(c.Step, c.StartS, c.EndS)
+	}
+	ts := []*report.Table{t, cp}
+	if a := r.Advice; a != nil {
 		how := "exhaustive search"
 		if !a.Exhaustive {
 			how = fmt.Sprintf("greedy + local search, %.1f %% above the lower bound at most", 100*a.Gap)
 		}
-		fmt.Fprintf(stdout, "\nAllocation advice (%s, %d simulations): %.6g s instead of %.6g s; lower bound %.6g s\n", how, a.Evaluated, a.Time, a.Given, a.LowerBound)
-		for _, pr := range prog.Processes {
-			fmt.Fprintf(stdout, "  %s -> %s\n", pr.Name, a.Allocation[pr.Name])
+		at := &report.Table{Name: "advice", Title: fmt.Sprintf("Allocation advice (%s, %d simulations): %.6g s instead of %.6g s; lower bound %.6g s", how, a.Evaluated, a.Time, a.Given, a.LowerBound),
+			Header: []string{"process", "workstation"}}
+		for _, p := range r.order {
+			at.Add(p, a.Allocation[p])
 		}
+		ts = append(ts, at)
 	}
-	if o.plot != "" {
-		if err := ganttPlot(o.plot, times, spans); err != nil {
-			return err
-		}
-	}
-	switch res.Outcome {
-	case tpn.Deadlock:
-		fmt.Fprint(stderr, res.Deadlock.Error())
-		return errors.New("the program deadlocks")
-	case tpn.CutOff:
-		return fmt.Errorf("run cut off at t = %g s before the final marking", tpn.Seconds(res.Time))
-	}
-	return nil
+	return ts
 }
 
 func ganttPlot(path string, times []tpn.ProcessTimes, spans []tpn.Interval) error {

@@ -1,0 +1,52 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/clusterperf/clusterperf/qn"
+)
+
+// QNTables renders a queueing-network solution for people: a "classes" table and a
+// "stations" table (one copy of each station; per-class rows under multi-class models).
+func QNTables(v qn.View) []*Table {
+	ct := &Table{Name: "classes", Title: fmt.Sprintf("Classes (solver %s, converged %v, %d iterations)", v.Solver, v.Converged, v.Iterations),
+		Header: []string{"class", "type", "population", "arrival_rate_per_s", "throughput_per_s", "response_time_s"}}
+	for _, c := range v.Classes {
+		var n, l any = "", ""
+		if c.Population != nil {
+			n = *c.Population
+		}
+		if c.ArrivalRate != nil {
+			l = *c.ArrivalRate
+		}
+		ct.Add(c.Name, c.Type, n, l, c.Throughput, c.ResponseTime)
+	}
+	st := &Table{Name: "stations", Title: "Stations (per copy)",
+		Header: []string{"station", "type", "count", "class", "visits", "throughput_per_s", "utilization", "queue_length", "residence_time_s"}}
+	for _, s := range v.Stations {
+		x := 0.0
+		for _, c := range v.Classes {
+			x += c.Throughput
+		}
+		if s.Visits != nil {
+			x *= *s.Visits
+		}
+		if len(s.PerClass) > 0 {
+			st.Add(s.Name, s.Type, s.Count, "all", "", "", s.Utilization, s.QueueLength, s.ResidenceTime)
+		} else {
+			st.Add(s.Name, s.Type, s.Count, "all", optCell(s.Visits), x, s.Utilization, s.QueueLength, s.ResidenceTime)
+		}
+		for _, pc := range s.PerClass {
+			st.Add(s.Name, s.Type, s.Count, pc.Class, optCell(pc.Visits), pc.Throughput, pc.Utilization, pc.QueueLength, pc.ResidenceTime)
+		}
+	}
+	return []*Table{ct, st}
+}
+
+// optNum is the number behind p, or an empty cell.
+func optCell(p *float64) any {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
