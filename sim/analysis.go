@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/clusterperf/clusterperf/fit"
+	"github.com/clusterperf/clusterperf/internal/stats"
 )
 
 // Estimate is a mean over replications with its 95 % confidence half-width.
@@ -21,21 +21,10 @@ func (e Estimate) Contains(v float64) bool { return math.Abs(v-e.Mean) <= e.Half
 // RelHalf is the half-width relative to the mean.
 func (e Estimate) RelHalf() float64 { return e.Half / math.Abs(e.Mean) }
 
+// estimate is the mean of xs with its Student-t 95 % half-width (stats.MeanCI).
 func estimate(xs []float64) Estimate {
-	n := float64(len(xs))
-	m := 0.0
-	for _, x := range xs {
-		m += x / n
-	}
-	if len(xs) < 2 {
-		return Estimate{Mean: m, Half: math.Inf(1)}
-	}
-	v := 0.0
-	for _, x := range xs {
-		v += (x - m) * (x - m)
-	}
-	v /= n - 1
-	return Estimate{Mean: m, Half: fit.TQuantile(0.975, len(xs)-1) * math.Sqrt(v/n)}
+	m, h := stats.MeanCI(xs)
+	return Estimate{Mean: m, Half: h}
 }
 
 // Result summarises independent replications.
@@ -163,28 +152,8 @@ func (r *Result) Lag1Suspect() bool {
 	return r.Method == "batch means" && r.Lag1 > 2/math.Sqrt(float64(r.Replications))
 }
 
-// lag1 is the lag-1 autocorrelation of a series (0 for fewer than 3 values or no variance).
-func lag1(xs []float64) float64 {
-	n := len(xs)
-	if n < 3 {
-		return 0
-	}
-	m := 0.0
-	for _, x := range xs {
-		m += x / float64(n)
-	}
-	num, den := 0.0, 0.0
-	for i, x := range xs {
-		den += (x - m) * (x - m)
-		if i > 0 {
-			num += (x - m) * (xs[i-1] - m)
-		}
-	}
-	if den == 0 {
-		return 0
-	}
-	return num / den
-}
+// lag1 is the lag-1 autocorrelation of a series (stats.Lag1).
+func lag1(xs []float64) float64 { return stats.Lag1(xs) }
 
 func summarise(reps []*RepResult) *Result {
 	r0 := reps[0]
