@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/clusterperf/clusterperf/fault"
+
 	"github.com/clusterperf/clusterperf/internal/stats"
 )
 
@@ -100,51 +102,48 @@ func (s *Simulator) Replicate(o Options) (*Result, error) {
 	var reps []*RepResult
 	target := o.Reps
 	for {
-		batch := make([]*RepResult, target-len(reps))
-		errs := make([]error, len(batch))
-		var wg sync.WaitGroup
-		next := make(chan int)
+		round := make([]*RepResult, target-len(reps))
+		errs := make([]error, len(round))
 		var mu sync.Mutex
 		done := len(reps)
-		for w := 0; w < o.Workers; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					batch[i], errs[i] = s.Run(o.Seed, uint64(len(reps)+i))
-					if o.Progress != nil {
-						mu.Lock()
-						done++
-						o.Progress(done, target)
-						mu.Unlock()
-					}
-				}
-			}()
-		}
-		for i := range batch {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
+		first := len(reps)
+		parallelForN(o.Workers, len(round), func(i int) {
+			round[i], errs[i] = s.Run(o.Seed, uint64(first+i))
+			if o.Progress != nil {
+				mu.Lock()
+				done++
+				o.Progress(done, target)
+				mu.Unlock()
+			}
+		})
 		for _, err := range errs {
 			if err != nil {
 				return nil, err
 			}
 		}
-		reps = append(reps, batch...)
+		reps = append(reps, round...)
 		res := summarise(reps)
 		res.Method = "replications"
 		if o.Precision <= 0 || res.Precision <= o.Precision || len(reps) >= o.MaxReps {
 			if o.Precision > 0 && res.Precision > o.Precision {
-				return res, fmt.Errorf("precision %.3g not reached after %d replications (achieved %.3g)", o.Precision, len(reps), res.Precision)
+				return res, fmt.Errorf("%w: precision %.3g not reached after %d replications (achieved %.3g)", fault.ErrNotConverged, o.Precision, len(reps), res.Precision)
 			}
 			return res, nil
 		}
-		// estimate the replications needed: half-width shrinks as 1/√n
+		// The next round: the replications the data ask for (the half-width shrinks as 1/√n),
+		// rounded up to whole rounds of RoundSize. It depends on the seed and the data of the
+		// complete rounds only — never on the number of workers or on timing — so the same
+		// seed gives the same replications on any machine.
 		need := int(math.Ceil(float64(len(reps)) * math.Pow(res.Precision/o.Precision, 2) * 1.1))
-		target = min(o.MaxReps, max(need, len(reps)+o.Workers))
+		need = max(need, len(reps)+RoundSize)
+		need = (need + RoundSize - 1) / RoundSize * RoundSize
+		target = min(o.MaxReps, need)
 	}
 }
+
+// RoundSize is the granularity of the replication count under a precision target: after
+// the first Reps replications, more are added in multiples of RoundSize.
+const RoundSize = 8
 
 // Lag1Suspect reports whether batch means show a lag-1 autocorrelation above 2/√batches
 // (the batches are then probably too short for independent-batch intervals).
