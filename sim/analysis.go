@@ -29,76 +29,185 @@ func estimate(xs []float64) Estimate {
 	return Estimate{Mean: m, Half: h}
 }
 
-// Result summarises independent replications.
+// Result summarises independent replications (or batches). Times in seconds, rates per
+// second; every mean carries its 95 % Student-t half-width. A simulation estimate is never
+// exact: Exact is false and Notes say how the run was analysed (warm-up, too short, where
+// the analytic answer it is compared with is not exact).
 type Result struct {
 	Replications int          `json:"replications"`
-	Events       int64        `json:"events"`
-	Throughput   []Estimate   `json:"throughput"`
-	ResponseTime []Estimate   `json:"response_time"`
-	QueueLength  [][]Estimate `json:"queue_length"` // [k][c]
-	Utilization  []Estimate   `json:"utilization"`
+	Events       int64        `json:"events"`                 // simulated events over all replications, warm-ups included
+	EventsPerRep int64        `json:"events_per_replication"` // Config.Events (after defaults and extensions)
+	Throughput   []Estimate   `json:"throughput_per_s"`
+	ResponseTime []Estimate   `json:"response_time_s"`
+	QueueLength  [][]Estimate `json:"queue_length"`       // [k][c], jobs at one copy
+	Utilization  []Estimate   `json:"utilization"`        // [k], busy fraction of one copy (delay: busy servers)
 	Precision    float64      `json:"achieved_precision"` // largest relative half-width of X and R
 	// Method is "replications" or "batch means" (then Replications counts the batches and
 	// Lag1 is the largest |lag-1 autocorrelation| of the classes' batch throughputs: batch
 	// means assume it is 0; its estimate from B batches scatters by about 1/√B, so above
 	// 2/√B the batches are probably too short and the intervals too narrow — see
 	// Lag1Suspect).
-	Method string       `json:"method"`
-	Lag1   float64      `json:"lag1_autocorrelation,omitempty"`
-	Reps   []*RepResult `json:"-"`
+	Method string  `json:"method"`
+	Exact  bool    `json:"exact"`
+	Lag1   float64 `json:"lag1_autocorrelation,omitempty"`
+	// WarmupEvents is the mean number of events discarded as warm-up per replication (MSER-5
+	// unless Config.WarmupFrac); TooShort counts the replications whose transient MSER-5 put
+	// beyond the first half of the run.
+	WarmupEvents float64      `json:"warmup_events_mean"`
+	TooShort     int          `json:"too_short_replications"`
+	Notes        []string     `json:"notes"`
+	Reps         []*RepResult `json:"-"`
 }
 
 // Options control the replication loop.
 type Options struct {
 	Seed      uint64
-	Reps      int     // minimum replications (default 10)
-	MaxReps   int     // cap when a precision is requested (default 200)
+	Reps      int     // minimum replications (0: 10; at least 2)
+	MaxReps   int     // cap when a precision is requested (0: max(200, Reps))
 	Precision float64 // target relative half-width of every class's X and R (0: just Reps)
-	Workers   int     // parallel replications (default GOMAXPROCS)
+	Workers   int     // replications run at once (0: GOMAXPROCS); never changes the results
 	Progress  func(done, total int)
-	// Batches > 0 selects the batch-means method instead: one run of Config.Events measured
-	// events (after the warm-up) cut into Batches batches, on one core. Not with Precision.
+	// Batches > 0 selects the batch-means method instead: one run of Config.Events events
+	// (warm-up included) cut after the warm-up into Batches batches, on one core. Not with
+	// Precision.
 	Batches int
+	// MaxTotalEvents limits the events over all replications (0: DefaultMaxTotalEvents): a
+	// larger run is refused with fault.ErrTooLarge, and a precision target stops there.
+	MaxTotalEvents int64
 }
 
-// Replicate runs independent replications (stream i of the seed for replication i) on all
-// cores, in batches, until Reps are done and, if Precision is set, every class's throughput
-// and response time has a 95 % half-width within Precision of its mean (or MaxReps).
-func (s *Simulator) Replicate(o Options) (*Result, error) {
-	if o.Batches > 0 {
-		if o.Precision > 0 {
-			return nil, fmt.Errorf("batch means run a fixed length: give batches or a precision, not both")
-		}
-		if o.Batches < 2 {
-			return nil, fmt.Errorf("batch means need at least 2 batches (got %d)", o.Batches)
-		}
-		bs, err := s.RunBatches(o.Seed, 0, o.Batches)
-		if err != nil {
-			return nil, err
-		}
-		res := summarise(bs)
-		res.Method = "batch means"
-		for c := range bs[0].Throughput {
-			xs := make([]float64, len(bs))
-			for i, b := range bs {
-				xs[i] = b.Throughput[c]
-			}
-			res.Lag1 = math.Max(res.Lag1, math.Abs(lag1(xs)))
-		}
-		if o.Progress != nil {
-			o.Progress(1, 1)
-		}
-		return res, nil
+func (o *Options) validate() error {
+	switch {
+	case o.Reps < 0 || o.Reps == 1:
+		return fmt.Errorf("%w: Options.Reps (--reps) = %d: want ≥ 2 (an interval needs two replications), or 0 for 10", fault.ErrInput, o.Reps)
+	case o.MaxReps < 0:
+		return fmt.Errorf("%w: Options.MaxReps = %d: want ≥ 0", fault.ErrInput, o.MaxReps)
+	case !(o.Precision >= 0) || math.IsInf(o.Precision, 0):
+		return fmt.Errorf("%w: Options.Precision (--precision) = %v: want a finite relative half-width > 0, or 0 for none", fault.ErrInput, o.Precision)
+	case o.Workers < 0:
+		return fmt.Errorf("%w: Options.Workers = %d: want ≥ 0", fault.ErrInput, o.Workers)
+	case o.Batches < 0 || o.Batches == 1:
+		return fmt.Errorf("%w: Options.Batches (--batches) = %d: batch means need at least 2 batches (0: replications)", fault.ErrInput, o.Batches)
+	case o.Batches > 0 && o.Precision > 0:
+		return fmt.Errorf("%w: batch means run a fixed length: give batches or a precision, not both", fault.ErrInput)
+	case o.MaxTotalEvents < 0:
+		return fmt.Errorf("%w: Options.MaxTotalEvents = %d: want ≥ 0", fault.ErrInput, o.MaxTotalEvents)
 	}
-	if o.Reps < 2 {
+	if o.Reps == 0 {
 		o.Reps = 10
 	}
-	if o.MaxReps < o.Reps {
+	if o.MaxReps == 0 {
 		o.MaxReps = max(200, o.Reps)
 	}
-	if o.Workers <= 0 {
+	if o.MaxReps < o.Reps {
+		return fmt.Errorf("%w: Options.MaxReps = %d below Reps = %d", fault.ErrInput, o.MaxReps, o.Reps)
+	}
+	if o.Workers == 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
 	}
+	if o.MaxTotalEvents == 0 {
+		o.MaxTotalEvents = DefaultMaxTotalEvents
+	}
+	return nil
+}
+
+// Replicate runs independent replications (stream i of the seed for replication i) on
+// Options.Workers cores until Reps are done and, if Precision is set, every class's
+// throughput and response time has a 95 % half-width within Precision of its mean (or
+// MaxReps). The replication count depends only on the seed and the data (see RoundSize).
+//
+// Run length: when more than half of the replications were too short to leave their
+// initial transient (RepResult.TooShort), the result says so in Notes; under a precision
+// target the replications are instead rerun twice as long (as far as Config.MaxEvents and
+// MaxTotalEvents allow), and refused with fault.ErrNoSteadyState if still too short.
+// Saturated open networks are refused up front (fault.ErrSaturated).
+func (s *Simulator) Replicate(o Options) (*Result, error) {
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	if err := s.checkSaturation(); err != nil {
+		return nil, err
+	}
+	if o.Batches > 0 {
+		return s.batchMeans(o)
+	}
+	for {
+		res, err := s.replicate(o)
+		if err != nil || res.TooShort*2 <= res.Replications {
+			return res, err
+		}
+		if o.Precision <= 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("run too short: in %d of %d replications the initial transient (MSER-5) did not end in the first half of the %d events — the estimates are probably biased; raise Config.Events (--events) or set a precision, which lengthens the run", res.TooShort, res.Replications, s.cfg.Events))
+			return res, nil
+		}
+		longer := *s
+		longer.cfg.Events = 2 * s.cfg.Events
+		if longer.cfg.Events > s.cfg.MaxEvents || longer.cfg.Events*int64(o.Reps) > o.MaxTotalEvents {
+			return nil, fmt.Errorf("%w: in %d of %d replications of %d events the initial transient (MSER-5) did not end in the first half of the run, and a run twice as long exceeds the event limits (Config.MaxEvents %d, Options.MaxTotalEvents %d; --max-events)",
+				fault.ErrNoSteadyState, res.TooShort, res.Replications, s.cfg.Events, s.cfg.MaxEvents, o.MaxTotalEvents)
+		}
+		s = &longer
+	}
+}
+
+// batchMeans is the batch-means method of Replicate.
+func (s *Simulator) batchMeans(o Options) (*Result, error) {
+	if s.cfg.Events > o.MaxTotalEvents {
+		return nil, fmt.Errorf("%w: %d events exceed Options.MaxTotalEvents %d (--max-events)", fault.ErrTooLarge, s.cfg.Events, o.MaxTotalEvents)
+	}
+	bs, err := s.RunBatches(o.Seed, 0, o.Batches)
+	if err != nil {
+		return nil, err
+	}
+	res := summarise(bs)
+	res.Method = "batch means"
+	res.Events, res.EventsPerRep = s.cfg.Events, s.cfg.Events
+	res.WarmupEvents = float64(bs[0].WarmupEvents)
+	res.TooShort = 0
+	for c := range bs[0].Throughput {
+		xs := make([]float64, len(bs))
+		for i, b := range bs {
+			xs[i] = b.Throughput[c]
+		}
+		res.Lag1 = math.Max(res.Lag1, math.Abs(lag1(xs)))
+	}
+	res.Notes = s.notes(res)
+	if bs[0].TooShort {
+		res.TooShort = 1
+		res.Notes = append(res.Notes, fmt.Sprintf("run too short: the initial transient (MSER-5) did not end in the first half of the %d events — the estimates are probably biased; raise Config.Events (--events)", s.cfg.Events))
+	}
+	if res.Lag1Suspect() {
+		res.Notes = append(res.Notes, fmt.Sprintf("the batch throughputs have lag-1 autocorrelation %.2f (above 2/√%d): batches are probably too short, the intervals too narrow — raise the events or lower the batches", res.Lag1, res.Replications))
+	}
+	if o.Progress != nil {
+		o.Progress(1, 1)
+	}
+	return res, nil
+}
+
+// notes are the notes every result carries: how the warm-up was chosen, and where an
+// analytic answer for this configuration is not exact (ProductFormNotes).
+func (s *Simulator) notes(res *Result) []string {
+	var n []string
+	if s.cfg.WarmupFrac > 0 {
+		n = append(n, fmt.Sprintf("warm-up: a fixed %.3g of each replication discarded (Config.WarmupFrac)", s.cfg.WarmupFrac))
+	} else {
+		n = append(n, fmt.Sprintf("warm-up: chosen from the data by MSER-5 (White 1997), %.3g %% of the %d events per replication on average", 100*res.WarmupEvents/float64(s.cfg.Events), s.cfg.Events))
+	}
+	if s.scale != 1 {
+		n = append(n, fmt.Sprintf("simulated in units of %.4g s (the model's largest mean time) and converted back", s.scale))
+	}
+	return append(n, s.cfg.ProductFormNotes(s.m)...)
+}
+
+// replicate is one attempt of Replicate at the simulator's run length.
+func (s *Simulator) replicate(o Options) (*Result, error) {
+	if tot := float64(s.cfg.Events) * float64(o.Reps); tot > float64(o.MaxTotalEvents) {
+		return nil, fmt.Errorf("%w: %d replications of %d events (%.3g events) exceed Options.MaxTotalEvents %d (--max-events)", fault.ErrTooLarge, o.Reps, s.cfg.Events, tot, o.MaxTotalEvents)
+	}
+	o.MaxReps = int(min(int64(o.MaxReps), o.MaxTotalEvents/s.cfg.Events))
+	// as many replications at once as fit in the memory limit (results do not depend on it)
+	o.Workers = int(max(1, min(int64(o.Workers), s.cfg.MaxMemoryBytes/max(1, s.memBytes))))
 	var reps []*RepResult
 	target := o.Reps
 	for {
@@ -124,9 +233,17 @@ func (s *Simulator) Replicate(o Options) (*Result, error) {
 		reps = append(reps, round...)
 		res := summarise(reps)
 		res.Method = "replications"
+		res.EventsPerRep = s.cfg.Events
+		for _, r := range reps {
+			res.WarmupEvents += float64(r.WarmupEvents) / float64(len(reps))
+			if r.TooShort {
+				res.TooShort++
+			}
+		}
+		res.Notes = s.notes(res)
 		if o.Precision <= 0 || res.Precision <= o.Precision || len(reps) >= o.MaxReps {
 			if o.Precision > 0 && res.Precision > o.Precision {
-				return res, fmt.Errorf("%w: precision %.3g not reached after %d replications (achieved %.3g)", fault.ErrNotConverged, o.Precision, len(reps), res.Precision)
+				return res, fmt.Errorf("%w: precision %.3g not reached after %d replications (achieved %.3g; Options.MaxReps %d, MaxTotalEvents %d)", fault.ErrNotConverged, o.Precision, len(reps), res.Precision, o.MaxReps, o.MaxTotalEvents)
 			}
 			return res, nil
 		}
@@ -157,7 +274,7 @@ func lag1(xs []float64) float64 { return stats.Lag1(xs) }
 func summarise(reps []*RepResult) *Result {
 	r0 := reps[0]
 	C, K := len(r0.Throughput), len(r0.Utilization)
-	res := &Result{Replications: len(reps), Reps: reps}
+	res := &Result{Replications: len(reps), Reps: reps, Notes: []string{}}
 	col := func(f func(*RepResult) float64) Estimate {
 		xs := make([]float64, 0, len(reps))
 		for _, r := range reps {

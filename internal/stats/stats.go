@@ -69,25 +69,11 @@ func Lag1(xs []float64) float64 {
 const MSERBatch = 5
 
 // MSER5 applies the MSER-5 truncation rule to an output series y_1…y_n: the series is cut
-// into ⌊n/5⌋ batch means z_j (a trailing partial batch is dropped), and the truncation d*
-// (in batches) minimises the marginal standard error
-//
-//	MSER(d) = Σ_{j>d} (z_j − z̄_d)² / (b − d)²,   z̄_d the mean of z_{d+1} … z_b,
-//
-// over d = 0 … b − 2 (White 1997, "An effective truncation heuristic for bias reduction in
-// simulation output", Simulation 69(6):323–334; MSER-5, applied to batch means of five,
-// in White, Cobb & Spratt 2000, "A comparison of five steady-state truncation heuristics
-// for simulation", Proc. Winter Simulation Conf., 755–760). It returns the number of raw
-// observations to discard (5·d*) and whether the rule is trustworthy: White's rule is
-// to accept d* only in the first half of the series, so ok is false when d* > b/2 — the
-// run is too short to leave its initial transient (or it has none to leave: a trend,
-// e.g. a saturated queue). Computed in one backward pass over running sums, O(n).
-// Fewer than two batches: (0, false).
+// into ⌊n/5⌋ batch means (a trailing partial batch is dropped) and MSERBatches chooses the
+// truncation. It returns the number of raw observations to discard (5·d*) and whether the
+// truncation is trustworthy (see MSERBatches).
 func MSER5(y []float64) (discard int, ok bool) {
 	b := len(y) / MSERBatch
-	if b < 2 {
-		return 0, false
-	}
 	z := make([]float64, b)
 	for j := range z {
 		s := 0.0
@@ -96,18 +82,51 @@ func MSER5(y []float64) (discard int, ok bool) {
 		}
 		z[j] = s / MSERBatch
 	}
-	d := MSER(z)
-	return MSERBatch * d, d <= b/2
+	d, ok := MSERBatches(z)
+	return MSERBatch * d, ok
 }
 
-// MSER returns the truncation d* ∈ [0, n−2] minimising Σ_{j>d}(z_j − z̄_d)²/(n − d)² over
-// the series z (see MSER5); the sums are taken from the end with a shifted origin (the
-// last value), so that a large common level does not cancel. The first minimum wins.
-func MSER(z []float64) int {
+// MSERBatches is the MSER rule on batch means z_1…z_b (MSER-5 when each z_j averages five
+// observations): the truncation d* minimises the marginal standard error
+//
+//	MSER(d) = Σ_{j>d} (z_j − z̄_d)² / (b − d)²,   z̄_d the mean of z_{d+1} … z_b
+//
+// (White 1997, "An effective truncation heuristic for bias reduction in simulation
+// output", Simulation 69(6):323–334; MSER-5 in White, Cobb & Spratt 2000, "A comparison of
+// five steady-state truncation heuristics for simulation", Proc. Winter Simulation Conf.,
+// 755–760). d runs over 0 … b − ⌈b/4⌉, keeping at least a quarter of the batches: over the
+// last few batches the sum of squares can be small by chance, MSER's known end effect. As
+// White recommends, d* is trusted only in the first half (ok = d* ≤ b/2); beyond it the run
+// is too short to leave its initial transient, or has none to leave (a trend, e.g. a
+// saturated queue). A series constant up to rounding (spread ≤ 1e-9 of its magnitude, e.g.
+// the population of a closed class with no think time) has no transient: (0, true). Fewer
+// than two batches: (0, false). One backward pass, O(b).
+func MSERBatches(z []float64) (d int, ok bool) {
+	b := len(z)
+	if b < 2 {
+		return 0, false
+	}
+	lo, hi := z[0], z[0]
+	for _, v := range z {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if hi-lo <= 1e-9*math.Max(math.Abs(lo), math.Abs(hi)) {
+		return 0, true
+	}
+	d = MSER(z, b-(b+3)/4)
+	return d, d <= b/2
+}
+
+// MSER returns the d ∈ [0, min(maxD, n−2)] minimising Σ_{j≥d}(z_j − z̄)²/(n − d)² over the
+// series z (0-based: the kept values are z[d:]). The sums run from the end with the last
+// value as origin, so that a large common level does not cancel; the smallest minimising d
+// wins.
+func MSER(z []float64, maxD int) int {
 	n := len(z)
 	if n < 2 {
 		return 0
 	}
+	maxD = min(maxD, n-2)
 	ref := z[n-1]
 	best, bestD := math.Inf(1), 0
 	s, s2 := 0.0, 0.0
@@ -115,11 +134,11 @@ func MSER(z []float64) int {
 		v := z[d] - ref
 		s += v
 		s2 += v * v
-		m := float64(n - d)
-		if d > n-2 {
+		if d > maxD {
 			continue
 		}
-		ss := s2 - s*s/m // Σ (z − z̄)² over z_{d+1}… (0-based: z[d:])
+		m := float64(n - d)
+		ss := s2 - s*s/m
 		if ss < 0 {
 			ss = 0 // rounding noise: a sum of squares is never negative
 		}

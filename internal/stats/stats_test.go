@@ -83,8 +83,8 @@ func TestLag1(t *testing.T) {
 //     transient removes its large squares; dropping more of the ±1 part only raises
 //     Σ(z−z̄)²/(b−d)² ≈ 1/(b−d); so d* = 10 batches = 50 observations, accepted (10 ≤ 60/2);
 //   - a linear trend z_j = j: Σ(z−z̄)²/m² = (m²−1)/(12m) falls as m = b−d shrinks, so d* is
-//     the last allowed truncation, beyond half the series: not accepted (too short / no
-//     steady state);
+//     the last allowed truncation (b − b/4 = 75 of 100 batches), beyond half the series:
+//     not accepted (too short / no steady state);
 //   - a stationary alternating series: d* = 0.
 func TestMSER5(t *testing.T) {
 	var y []float64
@@ -110,16 +110,24 @@ func TestMSER5(t *testing.T) {
 	for i := range trend {
 		trend[i] = float64(i / MSERBatch)
 	}
-	if d, ok := MSER5(trend); ok || d != MSERBatch*(100-2) {
-		t.Errorf("trend: discard %d ok %v, want %d false", d, ok, MSERBatch*98)
+	if d, ok := MSER5(trend); ok || d != MSERBatch*75 {
+		t.Errorf("trend: discard %d ok %v, want %d false", d, ok, MSERBatch*75)
 	}
-	// a large common level (1e12) does not change the answer (shifted sums)
+	// a large common level (1e7, spread 11: not flat) does not change the answer (shifted sums)
 	big := make([]float64, len(y))
 	for i, v := range y {
-		big[i] = 1e12 + v
+		big[i] = 1e7 + v
 	}
 	if d, ok := MSER5(big); d != 50 || !ok {
-		t.Errorf("level 1e12: discard %d ok %v, want 50 true", d, ok)
+		t.Errorf("level 1e7: discard %d ok %v, want 50 true", d, ok)
+	}
+	// constant up to rounding: no transient, whatever the rounding pattern
+	flat := make([]float64, 500)
+	for i := range flat {
+		flat[i] = 1 + float64(i%7-3)*1e-15
+	}
+	if d, ok := MSER5(flat); d != 0 || !ok {
+		t.Errorf("flat: discard %d ok %v, want 0 true", d, ok)
 	}
 	if _, ok := MSER5(make([]float64, 9)); ok {
 		t.Error("one batch accepted")
