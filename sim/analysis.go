@@ -241,6 +241,9 @@ func (s *Simulator) replicate(o Options) (*Result, error) {
 			}
 		}
 		res.Notes = s.notes(res)
+		if o.Precision > 0 && res.TooShort*2 > res.Replications {
+			return res, nil // too short: Replicate lengthens the run or refuses
+		}
 		if o.Precision <= 0 || res.Precision <= o.Precision || len(reps) >= o.MaxReps {
 			if o.Precision > 0 && res.Precision > o.Precision {
 				return res, fmt.Errorf("%w: precision %.3g not reached after %d replications (achieved %.3g; Options.MaxReps %d, MaxTotalEvents %d)", fault.ErrNotConverged, o.Precision, len(reps), res.Precision, o.MaxReps, o.MaxTotalEvents)

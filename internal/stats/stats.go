@@ -27,18 +27,28 @@ func MeanCI(xs []float64) (mean, half float64) {
 	if len(xs) == 0 {
 		return math.NaN(), math.Inf(1)
 	}
+	// work in units of the largest |x|, so that squares neither underflow (x ≈ 1e-300) nor
+	// overflow (x ≈ 1e300): the interval is equivariant under scaling
+	scale := 0.0
 	for _, x := range xs {
-		mean += x / n
+		scale = math.Max(scale, math.Abs(x))
+	}
+	if scale == 0 || math.IsInf(scale, 0) || math.IsNaN(scale) {
+		scale = 1
+	}
+	for _, x := range xs {
+		mean += x / scale / n
 	}
 	if len(xs) < 2 {
-		return mean, math.Inf(1)
+		return mean * scale, math.Inf(1)
 	}
 	v := 0.0
 	for _, x := range xs {
-		v += (x - mean) * (x - mean)
+		d := x/scale - mean
+		v += d * d
 	}
 	v /= n - 1
-	return mean, TQuantile(0.975, len(xs)-1) * math.Sqrt(v/n)
+	return mean * scale, TQuantile(0.975, len(xs)-1) * math.Sqrt(v/n) * scale
 }
 
 // Lag1 is the lag-1 autocorrelation Σ(x_i − m)(x_{i−1} − m) / Σ(x_i − m)² of a series

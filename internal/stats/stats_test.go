@@ -55,8 +55,16 @@ func TestTQuantile(t *testing.T) {
 // = 2.776·0.7071 (NIST table value of t).
 func TestMeanCI(t *testing.T) {
 	m, h := MeanCI([]float64{1, 2, 3, 4, 5})
-	if m != 3 || math.Abs(h-2.776*math.Sqrt(0.5)) > 5e-4 {
+	if math.Abs(m-3) > 1e-15 || math.Abs(h-2.776*math.Sqrt(0.5)) > 5e-4 {
 		t.Errorf("MeanCI(1…5) = %v ± %v, want 3 ± %v", m, h, 2.776*math.Sqrt(0.5))
+	}
+	// equivariance: the same numbers times 1e-300 and 1e300 (squares would underflow or
+	// overflow without scaling)
+	for _, f := range []float64{1e-300, 1e300} {
+		m2, h2 := MeanCI([]float64{1 * f, 2 * f, 3 * f, 4 * f, 5 * f})
+		if math.Abs(m2/f-3) > 1e-12 || math.Abs(h2/f-h) > 1e-12*h {
+			t.Errorf("scaled by %g: %v ± %v, want %v ± %v", f, m2/f, h2/f, 3, h)
+		}
 	}
 	if m, h := MeanCI([]float64{4}); m != 4 || !math.IsInf(h, 1) {
 		t.Errorf("one value: %v ± %v, want 4 ± Inf", m, h)
