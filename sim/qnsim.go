@@ -312,6 +312,7 @@ type run struct {
 	// snaps[i] holds the cumulative accumulators at the end of chunk i (snaps[0]: the
 	// start), in the layout of snapWidth; snapEvents the events by then.
 	snaps      [][]float64
+	snapBuf    []float64 // backing store of snaps (one allocation)
 	snapEvents []int64
 }
 
@@ -412,6 +413,7 @@ func (s *Simulator) run(seed, stream uint64, batches int) ([]*RepResult, error) 
 	chunks := ChunksFor(batches)
 	total := s.cfg.Events
 	r.snaps = make([][]float64, 0, chunks+1)
+	r.snapBuf = make([]float64, 0, (chunks+1)*s.snapWidth())
 	r.snapEvents = make([]int64, 0, chunks+1)
 	r.snapshot(idx)
 	cut := total / int64(chunks)
@@ -489,7 +491,9 @@ func (s *Simulator) run(seed, stream uint64, batches int) ([]*RepResult, error) 
 func (r *run) snapshot(idx [][2]int) {
 	s := r.s
 	C, K := len(s.m.Classes), len(s.m.Stations)
-	row := make([]float64, s.snapWidth())
+	w := s.snapWidth()
+	r.snapBuf = r.snapBuf[:len(r.snapBuf)+w]
+	row := r.snapBuf[len(r.snapBuf)-w:]
 	row[0] = r.now
 	copy(row[1:], r.done)
 	copy(row[1+C:], r.rsum)
