@@ -142,7 +142,18 @@ type Simulator struct {
 // New prepares a simulator. Groups of identical stations (Count > 1) are simulated as one
 // station per copy with jobs sent to a copy at random (equal probability): the product-form
 // solution of identical copies with equal visit shares.
+//
+// Errors: an invalid model or configuration wraps fault.ErrInput; a run beyond the budgets
+// (Config.MaxEvents, Config.MaxMemoryBytes) wraps fault.ErrTooLarge.
 func New(m *qn.Model, cfg Config) (*Simulator, error) {
+	s, err := newSimulator(m, cfg)
+	if err != nil && !errors.Is(err, fault.ErrInput) {
+		err = fmt.Errorf("%w: %w", fault.ErrInput, err)
+	}
+	return s, err
+}
+
+func newSimulator(m *qn.Model, cfg Config) (*Simulator, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
