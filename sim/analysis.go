@@ -17,8 +17,11 @@ type Estimate struct {
 	Half float64 `json:"half_width"`
 }
 
-// Contains reports whether v lies in the interval.
-func (e Estimate) Contains(v float64) bool { return math.Abs(v-e.Mean) <= e.Half }
+// Contains reports whether v lies in the interval, widened by rounding (1e-12 relative):
+// a utilisation of exactly 1 simulated as 1 ± 8e-17 counts as inside.
+func (e Estimate) Contains(v float64) bool {
+	return math.Abs(v-e.Mean) <= e.Half+1e-12*math.Max(math.Abs(v), math.Abs(e.Mean))
+}
 
 // RelHalf is the half-width relative to the mean.
 func (e Estimate) RelHalf() float64 { return e.Half / math.Abs(e.Mean) }

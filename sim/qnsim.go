@@ -460,10 +460,37 @@ func (s *Simulator) run(seed, stream uint64, batches int) ([]*RepResult, error) 
 	if r.now == 0 {
 		return nil, fmt.Errorf("%w: no simulated time passed in %d events (every service and think time is 0)", fault.ErrInput, r.events)
 	}
-	d, tooShort, err := r.warmup(chunks)
+	rec := &record{snaps: r.snaps, events: r.snapEvents, total: r.events, chunks: chunks}
+	if s.cfg.WarmupFrac == 0 {
+		rec.zs = s.series(rec)
+	}
+	d, tooShort, err := s.truncate(rec)
 	if err != nil {
 		return nil, err
 	}
+	out, err := s.measure(rec, d, tooShort, batches)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// record is what a replication keeps for its output analysis: the cumulative accumulators
+// at the chunk boundaries and the MSER-5 input series.
+type record struct {
+	snaps  [][]float64
+	events []int64
+	total  int64
+	chunks int
+	zs     [][]float64 // MSER series (batch means of five chunks), nil where undefined
+	opens  []int       // indices into zs of the open classes' population series
+	openC  []int       // their classes
+}
+
+// measure turns the record after d chunks of warm-up into batches results (see RunBatches).
+func (s *Simulator) measure(rec *record, d int, tooShort bool, batches int) ([]*RepResult, error) {
+	m := s.m
+	chunks := rec.chunks
 	// the measured part [d, chunks] in batches of w chunks, the first ones dropped to make w whole
 	w := (chunks - d) / batches
 	start := chunks - w*batches
@@ -471,29 +498,28 @@ func (s *Simulator) run(seed, stream uint64, batches int) ([]*RepResult, error) 
 		return nil, fmt.Errorf("%w: %d batches need more than %d chunks after a warm-up of %d", fault.ErrInput, batches, chunks-d, d)
 	}
 	for c, cl := range m.Classes {
-		if r.snaps[chunks][1+c] == r.snaps[start][1+c] {
-			T := (r.snaps[chunks][0] - r.snaps[start][0]) * s.scale
+		if rec.snaps[chunks][1+c] == rec.snaps[start][1+c] {
 			return nil, fmt.Errorf("%w: no job of class %q completed in %d events after the warm-up (%.3g s of simulated time): the run cannot estimate its throughput — its times are too long for the run (raise Config.Events, --events)",
-				fault.ErrNoSteadyState, cl.Name, total-r.snapEvents[start], T)
+				fault.ErrNoSteadyState, cl.Name, rec.total-rec.events[start], (rec.snaps[chunks][0]-rec.snaps[start][0])*s.scale)
 		}
 	}
 	out := make([]*RepResult, batches)
 	for j := range out {
 		a, b := start+j*w, start+(j+1)*w
-		res, err := r.result(a, b)
+		res, err := s.result(rec, a, b)
 		if err != nil {
 			return nil, err
 		}
-		res.WarmupEvents, res.WarmupTime, res.TooShort = r.snapEvents[start], r.snaps[start][0]*s.scale, tooShort
+		res.WarmupEvents, res.WarmupTime, res.TooShort = rec.events[start], rec.snaps[start][0]*s.scale, tooShort
 		if batches > 1 && j > 0 {
-			res.Events = r.snapEvents[b] - r.snapEvents[a]
+			res.Events = rec.events[b] - rec.events[a]
 		} else {
-			res.Events = r.snapEvents[b]
+			res.Events = rec.events[b]
 		}
 		out[j] = res
 	}
 	if batches == 1 {
-		out[0].Events = r.events
+		out[0].Events = rec.total
 	}
 	return out, nil
 }
@@ -528,74 +554,78 @@ func (r *run) snapshot(idx [][2]int) {
 	r.snapEvents = append(r.snapEvents, r.events)
 }
 
-// warmup returns the chunks to discard: WarmupFrac's share, or the largest MSER-5 truncation
-// over the classes' cycle-time and population series (see RunBatches).
-func (r *run) warmup(chunks int) (d int, tooShort bool, err error) {
-	s := r.s
-	if f := s.cfg.WarmupFrac; f > 0 {
-		return int(math.Round(f * float64(chunks))), false, nil
-	}
-	C := len(s.m.Classes)
-	nb := chunks / stats.MSERBatch
-	z := make([]float64, nb)
-	diff := func(j, col int) (float64, float64) {
-		a, b := r.snaps[j*stats.MSERBatch], r.snaps[(j+1)*stats.MSERBatch]
-		return b[col] - a[col], b[0] - a[0]
-	}
-	consider := func() int {
-		dj, ok := stats.MSERBatches(z)
-		if !ok {
-			tooShort = true
+// series are the MSER-5 inputs of a record, one batch mean per five chunks: per class its
+// throughput, its time-average number of jobs at each station it visits and at all of them,
+// and (when response times are measured directly) the mean cycle time of its completions.
+func (s *Simulator) series(rec *record) [][]float64 {
+	C, K := len(s.m.Classes), len(s.m.Stations)
+	nb := rec.chunks / stats.MSERBatch
+	var zs [][]float64
+	add := func(f func(a, b []float64) float64) []float64 {
+		z := make([]float64, nb)
+		for j := range z {
+			z[j] = f(rec.snaps[j*stats.MSERBatch], rec.snaps[(j+1)*stats.MSERBatch])
+			if math.IsNaN(z[j]) || math.IsInf(z[j], 0) {
+				z = nil // undefined (no completion in a batch): not a series
+				break
+			}
 		}
-		return dj
+		zs = append(zs, z)
+		return z
 	}
-	dBatches := 0
-	K := len(s.m.Stations)
 	for c := 0; c < C; c++ {
 		if !s.little {
-			usable := true
-			for j := range z { // mean cycle time of the completions in batch j
-				n, _ := diff(j, 1+c)
-				rs, _ := diff(j, 1+C+c)
-				if n == 0 {
-					usable = false
-					break
-				}
-				z[j] = rs / n
-			}
-			if usable {
-				dBatches = max(dBatches, consider())
-			}
+			add(func(a, b []float64) float64 { return (b[1+C+c] - a[1+C+c]) / (b[1+c] - a[1+c]) })
 		}
-		for j := range z { // throughput
-			n, dt := diff(j, 1+c)
-			z[j] = n / dt
-		}
-		dBatches = max(dBatches, consider())
-		for k := 0; k < K; k++ { // time-average number of class-c jobs at station k
+		add(func(a, b []float64) float64 { return (b[1+c] - a[1+c]) / (b[0] - a[0]) })
+		for k := 0; k < K; k++ {
 			if s.m.Demand[c][k] == 0 && s.routing[c] == nil {
 				continue
 			}
-			for j := range z {
-				a, dt := diff(j, 1+3*C+k*C+c)
-				z[j] = a / dt
-			}
-			dBatches = max(dBatches, consider())
+			col := 1 + 3*C + k*C + c
+			add(func(a, b []float64) float64 { return (b[col] - a[col]) / (b[0] - a[0]) })
 		}
-		for j := range z { // time-average number of class-c jobs at the stations
-			a, dt := diff(j, 1+2*C+c)
-			z[j] = a / dt
+		add(func(a, b []float64) float64 { return (b[1+2*C+c] - a[1+2*C+c]) / (b[0] - a[0]) })
+		if s.m.Classes[c].Open {
+			rec.opens = append(rec.opens, len(zs)-1)
+			rec.openC = append(rec.openC, c)
 		}
-		dj := consider()
-		dBatches = max(dBatches, dj)
-		if s.m.Classes[c].Open && dj > nb/2 {
+	}
+	return zs
+}
+
+// truncate returns the chunks to discard: WarmupFrac's share, or the largest MSER-5
+// truncation over the record's series, with tooShort when one lies beyond the first half;
+// an open class whose population grew over the run is fault.ErrNoSteadyState.
+func (s *Simulator) truncate(rec *record) (d int, tooShort bool, err error) {
+	if f := s.cfg.WarmupFrac; f > 0 {
+		return int(math.Round(f * float64(rec.chunks))), false, nil
+	}
+	dBatches, tooShort := mserMax(rec.zs)
+	for i, zi := range rec.opens {
+		z := rec.zs[zi]
+		if dj, _ := stats.MSERBatches(z); z != nil && dj > len(z)/2 {
 			if lo, hi, grew := growth(z); grew {
 				return 0, true, fmt.Errorf("%w: the number of jobs of open class %q grew from %.4g to %.4g over the run (second against last quarter): no steady state — a saturated station, or a transient longer than %d events (raise Config.Events, --events)",
-					fault.ErrNoSteadyState, s.m.Classes[c].Name, lo, hi, s.cfg.Events)
+					fault.ErrNoSteadyState, s.m.Classes[rec.openC[i]].Name, lo, hi, s.cfg.Events)
 			}
 		}
 	}
 	return dBatches * stats.MSERBatch, tooShort, nil
+}
+
+// mserMax is the largest MSER-5 truncation (in batches) over the defined series, and whether
+// any lies beyond the first half.
+func mserMax(zs [][]float64) (d int, tooShort bool) {
+	for _, z := range zs {
+		if z == nil {
+			continue
+		}
+		dj, ok := stats.MSERBatches(z)
+		d = max(d, dj)
+		tooShort = tooShort || !ok
+	}
+	return d, tooShort
 }
 
 // growth compares the mean of the last quarter of z with that of the second quarter: grown
@@ -872,11 +902,10 @@ func (r *run) dequeue(st *station) int32 {
 
 // result turns the accumulators between snapshots a and b into a RepResult, in seconds
 // (the clock's unit times scale). A value beyond float64 in seconds is an input error.
-func (r *run) result(a, b int) (*RepResult, error) {
-	s := r.s
+func (s *Simulator) result(rec *record, a, b int) (*RepResult, error) {
 	m := s.m
 	C, K := len(m.Classes), len(m.Stations)
-	x, y := r.snaps[a], r.snaps[b]
+	x, y := rec.snaps[a], rec.snaps[b]
 	T := y[0] - x[0]
 	res := &RepResult{Throughput: make([]float64, C), ResponseTime: make([]float64, C), Utilization: make([]float64, K), Time: T * s.scale}
 	res.QueueLength = make([][]float64, K)
@@ -891,7 +920,7 @@ func (r *run) result(a, b int) (*RepResult, error) {
 			res.ResponseTime[c] = (y[1+C+c] - x[1+C+c]) / n * s.scale
 		}
 		if math.IsInf(res.Throughput[c], 0) || math.IsInf(res.ResponseTime[c], 0) {
-			return nil, fmt.Errorf("%w: class %q: throughput %.3g/s or response time %.3g s is beyond the float64 range; express the model's times in another unit", fault.ErrInput, m.Classes[c].Name, n/T, (y[1+C+c]-x[1+C+c])/math.Max(n, 1))
+			return nil, fmt.Errorf("%w: class %q: throughput %.3g/(%.3g s) or response time %.3g × %.3g s is beyond the float64 range; express the model's times in another unit", fault.ErrInput, m.Classes[c].Name, n/T, s.scale, (y[1+2*C+c]-x[1+2*C+c])/math.Max(n, 1), s.scale)
 		}
 	}
 	q, u := 1+3*C, 1+3*C+K*C
