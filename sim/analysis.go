@@ -197,6 +197,9 @@ func (s *Simulator) notes(res *Result) []string {
 	} else {
 		n = append(n, fmt.Sprintf("warm-up: chosen from the data by MSER-5 (White 1997), %.3g %% of the %d events per replication on average", 100*res.WarmupEvents/float64(s.cfg.Events), s.cfg.Events))
 	}
+	if def := DefaultEvents(s.m); s.cfg.Events < def {
+		n = append(n, fmt.Sprintf("run shorter than this model's default length: %d events per replication, where %d give every job about %d cycles (DefaultEvents) — the initial transient may not be over even where MSER-5 does not see it; drop Config.Events (--events) for the default", s.cfg.Events, def, CyclesPerJob))
+	}
 	if s.scale != 1 {
 		n = append(n, fmt.Sprintf("simulated in units of %.4g s (the model's largest mean time) and converted back", s.scale))
 	}

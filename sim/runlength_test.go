@@ -71,6 +71,9 @@ func TestRunLengthPopulations(t *testing.T) {
 			}
 			continue
 		}
+		if c.events != 0 && c.events < DefaultEvents(m) && !hasNote(res, "shorter than this model's default length") {
+			t.Errorf("%s: %d events, below DefaultEvents %d, without a note: %q", name("run"), c.events, DefaultEvents(m), res.Notes)
+		}
 		if c.events == 0 && res.EventsPerRep != DefaultEvents(m) {
 			t.Errorf("%s: %d events per replication, DefaultEvents %d", name("run"), res.EventsPerRep, DefaultEvents(m))
 		}
