@@ -561,14 +561,29 @@ func (s *Simulator) series(rec *record) [][]float64 {
 	C, K := len(s.m.Classes), len(s.m.Stations)
 	nb := rec.chunks / stats.MSERBatch
 	var zs [][]float64
+	// A batch can be undefined: no simulated time in it (closed jobs all start at t = 0, so
+	// with no think time the first thousands of events take no time) or no completion for a
+	// cycle time. It takes the value of the batch before it (the first defined one for a
+	// leading run), so it neither hides nor fakes a trend. No defined batch: no series.
 	add := func(f func(a, b []float64) float64) []float64 {
 		z := make([]float64, nb)
+		first := -1
 		for j := range z {
 			z[j] = f(rec.snaps[j*stats.MSERBatch], rec.snaps[(j+1)*stats.MSERBatch])
-			if math.IsNaN(z[j]) || math.IsInf(z[j], 0) {
-				z = nil // undefined (no completion in a batch): not a series
-				break
+			switch {
+			case !math.IsNaN(z[j]) && !math.IsInf(z[j], 0):
+				if first < 0 {
+					first = j
+				}
+			case j > 0 && first >= 0:
+				z[j] = z[j-1]
 			}
+		}
+		if first < 0 {
+			z = nil
+		}
+		for j := 0; j < first; j++ {
+			z[j] = z[first]
 		}
 		zs = append(zs, z)
 		return z
