@@ -25,9 +25,11 @@ func (o Outcome) String() string { return [...]string{"completed", "deadlock", "
 type Options struct {
 	AtomicFiring bool  // tokens stay in the input places until the firing ends (single-server only)
 	MaxTime      int64 // ticks; 0: no limit
-	MaxFirings   int64 // 0: no limit
-	Record       bool  // keep every firing (Gantt charts, critical path)
-	Trace        int   // firings kept for deadlock reports (default 10)
+	// MaxFirings cuts the run off after this many firings have started (each a heap entry,
+	// and a log entry with Record): 0 means DefaultMaxFirings, a negative value no limit.
+	MaxFirings int64
+	Record     bool // keep every firing (Gantt charts, critical path)
+	Trace      int  // firings kept for deadlock reports (default 10)
 }
 
 // Firing is one firing of a transition.
@@ -95,9 +97,10 @@ type engine struct {
 	ver       []uint32
 	sched     []bool // atomic mode: transition has a pending firing
 	// fluid media: active transfers with remaining bytes
-	fluid []fluidMedium
+	fluid    []fluidMedium
 	err      error // the first end time beyond MaxTicks (the run stops with it)
 	onMedium []int // transfers in progress per medium
+	started  int64 // firings started
 }
 
 // end returns the instant now + d for transition ti, checking that it stays within the
@@ -157,6 +160,9 @@ func (n *Net) Run(o Options) (*Result, error) {
 	if o.Trace <= 0 {
 		o.Trace = 10
 	}
+	if o.MaxFirings == 0 {
+		o.MaxFirings = DefaultMaxFirings
+	}
 	e := &engine{n: n, o: o, mark: make([]int, len(n.Places)), inflight: make([]int, len(n.Transitions)),
 		consumers: make([][]int32, len(n.Places)), cand: make([]bool, len(n.Transitions)), lastCause: make([]int, len(n.Places)),
 		ver: make([]uint32, len(n.Transitions)), sched: make([]bool, len(n.Transitions)), fluid: make([]fluidMedium, len(n.Media)), onMedium: make([]int, len(n.Media))}
@@ -193,6 +199,10 @@ func (n *Net) Run(o Options) (*Result, error) {
 		if e.err != nil {
 			return nil, e.err
 		}
+		if o.MaxFirings > 0 && e.started >= o.MaxFirings && !final() {
+			res.Outcome = CutOff
+			break
+		}
 		if final() {
 			res.Outcome = Completed
 			break
@@ -217,7 +227,7 @@ func (n *Net) Run(o Options) (*Result, error) {
 		if e.err != nil {
 			return nil, e.err
 		}
-		if o.MaxFirings > 0 && e.firings >= o.MaxFirings {
+		if o.MaxFirings > 0 && (e.firings >= o.MaxFirings || e.started >= o.MaxFirings) {
 			res.Outcome = CutOff
 			break
 		}
@@ -283,6 +293,9 @@ func (e *engine) startPhase() {
 			continue
 		}
 		for (t.Servers == Inf || e.inflight[ti] < t.Servers) && e.enabled(t) {
+			if e.o.MaxFirings > 0 && e.started >= e.o.MaxFirings {
+				break // Run cuts off: an infinite server on a huge marking would fill memory
+			}
 			e.start(ti)
 		}
 	}
@@ -310,6 +323,7 @@ func (e *engine) start(ti int32) {
 	for _, a := range t.In {
 		e.mark[a.Place] -= a.Weight
 	}
+	e.started++
 	e.inflight[ti]++
 	if t.Medium > 0 {
 		e.onMedium[t.Medium-1]++
@@ -432,6 +446,12 @@ func (e *engine) complete(c completion) {
 	}
 	e.lastAt = (e.lastAt + 1) % e.o.Trace
 	for _, a := range t.Out {
+		if e.mark[a.Place] > math.MaxInt64-a.Weight {
+			if e.err == nil {
+				e.err = fmt.Errorf("%w: %s: place %q would hold more than 2^63 tokens", fault.ErrInput, t.where(), e.n.Places[a.Place].Name)
+			}
+			return
+		}
 		e.mark[a.Place] += a.Weight
 		e.lastCause[a.Place] = fi
 		for _, tj := range e.consumers[a.Place] {

@@ -1,7 +1,6 @@
 package tpn
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -91,5 +90,3 @@ func at(file string, line int, format string, args ...any) error {
 func errTooLarge(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{fault.ErrTooLarge}, args...)...)
 }
-
-var _ = errors.Is

@@ -152,7 +152,7 @@ func TestPNMLErrors(t *testing.T) {
 		{`<place id="p"/><place id="p"/>`, `place id "p" used twice`},
 		{`<place id="p"/><transition id="t"/><arc id="a" source="p" target="x"/>`, `target "x" is no place or transition`},
 		{`<place id="p"/><place id="q"/><arc id="a" source="p" target="q"/>`, "joins two places"},
-		{`<place id="p"/><transition id="t"/><arc id="a" source="p" target="t"><inscription><text>0</text></inscription></arc>`, `weight "0" must be a whole number ≥ 1`},
+		{`<place id="p"/><transition id="t"/><arc id="a" source="p" target="t"><inscription><text>0</text></inscription></arc>`, `weight "0" must be a whole number in 1 …`},
 		{`<place id="p"><initialMarking><text>-1</text></initialMarking></place>`, "initial marking"},
 		{`<place id="p"/><transition id="t"><toolspecific tool="clusterperf" version="1"><delay>x</delay></toolspecific></transition>`, `delay "x"`},
 	} {
