@@ -57,7 +57,6 @@ type completion struct {
 	id    int32 // firing index in the log (Record) or −1
 	ver   uint32
 	phase uint8 // fluid transfers: 0 startup done, 1 data done
-	start int64 // atomic firing: when it was scheduled
 }
 
 // Before orders completions by time, then by the order they were scheduled.
@@ -95,7 +94,8 @@ type engine struct {
 	last      []Firing
 	lastCause []int // place → firing that last put a token there (critical path)
 	ver       []uint32
-	sched     []bool // atomic mode: transition has a pending firing
+	sched     []bool  // atomic mode: transition has a pending firing
+	schedAt   []int64 // atomic mode: when it was scheduled
 	// fluid media: active transfers with remaining bytes
 	fluid    []fluidMedium
 	err      error // the first end time beyond MaxTicks (the run stops with it)
@@ -165,7 +165,7 @@ func (n *Net) Run(o Options) (*Result, error) {
 	}
 	e := &engine{n: n, o: o, mark: make([]int, len(n.Places)), inflight: make([]int, len(n.Transitions)),
 		consumers: make([][]int32, len(n.Places)), cand: make([]bool, len(n.Transitions)), lastCause: make([]int, len(n.Places)),
-		ver: make([]uint32, len(n.Transitions)), sched: make([]bool, len(n.Transitions)), fluid: make([]fluidMedium, len(n.Media)), onMedium: make([]int, len(n.Media))}
+		ver: make([]uint32, len(n.Transitions)), sched: make([]bool, len(n.Transitions)), schedAt: make([]int64, len(n.Transitions)), fluid: make([]fluidMedium, len(n.Media)), onMedium: make([]int, len(n.Media))}
 	for i, p := range n.Places {
 		e.mark[i] = p.Initial
 		e.lastCause[i] = -1
@@ -287,8 +287,9 @@ func (e *engine) startPhase() {
 		if e.o.AtomicFiring {
 			if !e.sched[ti] && e.enabled(t) {
 				e.sched[ti] = true
+				e.schedAt[ti] = e.now
 				e.ver[ti]++
-				e.h.push(completion{t: e.atomicEnd(ti), tr: ti, id: -1, ver: e.ver[ti], start: e.now})
+				e.h.push(completion{t: e.atomicEnd(ti), tr: ti, id: -1, ver: e.ver[ti]})
 			}
 			continue
 		}
@@ -399,7 +400,7 @@ func (e *engine) complete(c completion) {
 			}
 		}
 		if e.o.Record {
-			e.log = append(e.log, Firing{T: int(c.tr), Start: c.start, End: e.now, Cause: e.cause(t)})
+			e.log = append(e.log, Firing{T: int(c.tr), Start: e.schedAt[c.tr], End: e.now, Cause: e.cause(t)})
 			c.id = int32(len(e.log) - 1)
 		}
 		e.inflight[c.tr]++
@@ -523,9 +524,10 @@ func (e *engine) deadlockReport() *DeadlockReport {
 		some := false
 		var miss []Missing
 		for _, a := range t.In {
-			if e.mark[a.Place] >= a.Weight {
-				some = true
-			} else {
+			if e.mark[a.Place] > 0 {
+				some = true // tokens present (perhaps fewer than the weight)
+			}
+			if e.mark[a.Place] < a.Weight {
 				miss = append(miss, Missing{Place: n.Places[a.Place].Name, Has: e.mark[a.Place], Need: a.Weight, Producers: producers[a.Place]})
 			}
 		}

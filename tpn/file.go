@@ -1,9 +1,11 @@
 package tpn
 
 import (
+	"fmt"
 	"math"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/internal/units"
 )
@@ -47,7 +49,7 @@ A cluster file describes the workstations and the network:
 func ParseProgram(file string, data []byte) (*Program, error) {
 	d, root, err := spec.Parse(file, data)
 	if err != nil {
-		return nil, err
+		return nil, asInput(err)
 	}
 	top := root.Map("name", "processes", "allocation")
 	p := &Program{Name: top["name"].String(), Allocation: map[string]string{}, AllocationLines: map[string]int{}, File: file}
@@ -72,8 +74,7 @@ func ParseProgram(file string, data []byte) (*Program, error) {
 			if c, ok := f["count"]; ok {
 				n = c
 			}
-			n.Errorf("%d copies of a process of %d segments make about %.4g segments in all; the limit is %d (the default MaxTransitions)", count, countSegments(first), total, DefaultMaxTransitions)
-			break
+			return nil, fmt.Errorf("%w: %w", fault.ErrTooLarge, &spec.Error{File: file, Line: n.Line(), Msg: fmt.Sprintf("%s: %d copies of a process of %d segments make about %.4g segments in all; the limit is %d (DefaultMaxTransitions)", n.Path, count, countSegments(first), total, DefaultMaxTransitions)})
 		}
 		if d.Err() != nil {
 			count = 1 // the copies would repeat the same errors
@@ -162,7 +163,7 @@ func parseSegments(n spec.Node, i, count int) []Segment {
 func ParseCluster(file string, data []byte) (*Cluster, error) {
 	d, root, err := spec.Parse(file, data)
 	if err != nil {
-		return nil, err
+		return nil, asInput(err)
 	}
 	top := root.Map("name", "reference", "reference_rate", "workstations", "network")
 	c := &Cluster{Name: top["name"].String(), Reference: top["reference"].String(), File: file, ReferenceLine: top["reference"].Line()}

@@ -105,11 +105,11 @@ type BuildOptions struct {
 // Default work budgets of Build. A transition of a program net costs about 300 bytes (its
 // struct, name, arcs, its control place and the engine's per-transition state) and a
 // recorded firing about 60 (log entry and heap slot): the defaults keep a run under about
-// 1.8 GB, and a run of DefaultMaxFirings takes about 10 s at the ~2 M firings/s of
+// 1.2 GB, and a run of DefaultMaxFirings takes about 5 s at the ~2 M firings/s of
 // BenchmarkFirings.
 const (
 	DefaultMaxTransitions = 2_000_000
-	DefaultMaxFirings     = 20_000_000
+	DefaultMaxFirings     = 10_000_000
 	bytesPerTransition    = 300
 	bytesPerFiring        = 60
 )
