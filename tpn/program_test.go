@@ -166,36 +166,6 @@ func TestPNMLErrors(t *testing.T) {
 	}
 }
 
-func FuzzReadPNML(f *testing.F) {
-	f.Add([]byte(`<pnml><net id="n"><page id="p"><place id="a"><initialMarking><text>1</text></initialMarking></place><transition id="t"/><arc id="x" source="a" target="t"/></page></net></pnml>`))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		n, err := ReadPNML(bytes.NewReader(b))
-		if err != nil {
-			return
-		}
-		if _, err := n.Run(Options{MaxFirings: 1000}); err != nil {
-			t.Fatalf("read net does not run: %v", err)
-		}
-	})
-}
-
-func FuzzParseProgram(f *testing.F) {
-	b, _ := os.ReadFile("../examples/tpn/matmul.yaml")
-	f.Add(b)
-	f.Fuzz(func(t *testing.T, b []byte) {
-		p, err := ParseProgram("f.yaml", b)
-		if err != nil {
-			return
-		}
-		c := &Cluster{Workstations: []Workstation{{Name: "w", Power: 1}}, Network: Medium{Bandwidth: 1e6}}
-		n, err := Build(p, c)
-		if err != nil || len(n.Transitions) > 100000 {
-			return
-		}
-		n.Run(Options{MaxFirings: 10000})
-	})
-}
-
 // BenchmarkFirings: a ring of 1000 processes on 1000 workstations exchanging 10 rounds of
 // messages; reports transition firings per second.
 func BenchmarkFirings(b *testing.B) {
