@@ -3,6 +3,7 @@ package tpn
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/clusterperf/clusterperf/fault"
@@ -45,8 +46,18 @@ A cluster file describes the workstations and the network:
     shared: true             # Ethernet-like: k transfers in progress share B
     policy: static           # static (k fixed when a transfer starts) | fluid (re-shared)`
 
-// ParseProgram decodes a program file.
+// ParseProgram decodes a program file within the default budgets.
 func ParseProgram(file string, data []byte) (*Program, error) {
+	return ParseProgramWith(file, data, BuildOptions{})
+}
+
+// ParseProgramWith decodes a program file, refusing (fault.ErrTooLarge) replicated processes
+// whose segments would exceed o.MaxTransitions before copying them.
+func ParseProgramWith(file string, data []byte, o BuildOptions) (*Program, error) {
+	limit := o.MaxTransitions
+	if limit <= 0 {
+		limit = DefaultMaxTransitions
+	}
 	d, root, err := spec.Parse(file, data)
 	if err != nil {
 		return nil, asInput(err)
@@ -67,24 +78,21 @@ func ParseProgram(file string, data []byte) (*Program, error) {
 		if name == "" {
 			pn.Errorf("a process needs a name")
 		}
-		first := parseSegments(f["segments"], 0, count)
+		first := parseSegments(f["segments"]) // peers unexpanded: a template for every copy
 		total += float64(count) * float64(1+countSegments(first))
-		if total > DefaultMaxTransitions {
+		if total > float64(limit) {
 			n := pn
 			if c, ok := f["count"]; ok {
 				n = c
 			}
-			return nil, fmt.Errorf("%w: %w", fault.ErrTooLarge, &spec.Error{File: file, Line: n.Line(), Msg: fmt.Sprintf("%s: %d copies of a process of %d segments make about %.4g segments in all; the limit is %d (DefaultMaxTransitions)", n.Path, count, countSegments(first), total, DefaultMaxTransitions)})
+			return nil, fmt.Errorf("%w: %w", fault.ErrTooLarge, &spec.Error{File: file, Line: n.Line(), Msg: fmt.Sprintf("%s: %d copies of a process of %d segments make about %.4g segments in all; the limit is %d (BuildOptions.MaxTransitions, --max-transitions)", n.Path, count, countSegments(first), total, limit)})
 		}
 		if d.Err() != nil {
 			count = 1 // the copies would repeat the same errors
 		}
+		p.Processes = slices.Grow(p.Processes, count)
 		for i := 0; i < count; i++ {
-			pr := Process{Name: expand(name, i, count), Line: pn.Line(), Segments: first}
-			if i > 0 {
-				pr.Segments = parseSegments(f["segments"], i, count)
-			}
-			p.Processes = append(p.Processes, pr)
+			p.Processes = append(p.Processes, Process{Name: expand(name, i, count), Line: pn.Line(), Segments: instantiate(first, i, count)})
 		}
 	}
 	if a := top["allocation"]; a.Valid() {
@@ -114,7 +122,28 @@ func countSegments(segs []Segment) int {
 	return n
 }
 
-func parseSegments(n spec.Node, i, count int) []Segment {
+// instantiate copies a segment template for copy i of count, expanding the peers' names.
+func instantiate(segs []Segment, i, count int) []Segment {
+	out := make([]Segment, len(segs))
+	for k, s := range segs {
+		switch {
+		case s.Send != nil:
+			m := *s.Send
+			m.Peer = expand(m.Peer, i, count)
+			s.Send = &m
+		case s.Recv != nil:
+			m := *s.Recv
+			m.Peer = expand(m.Peer, i, count)
+			s.Recv = &m
+		case s.Loop != nil:
+			s.Loop = &Loop{Count: s.Loop.Count, Body: instantiate(s.Loop.Body, i, count)}
+		}
+		out[k] = s
+	}
+	return out
+}
+
+func parseSegments(n spec.Node) []Segment {
 	var out []Segment
 	for _, sn := range n.List() {
 		f := sn.Map("compute", "compute_ops", "send", "recv", "loop")
@@ -131,7 +160,7 @@ func parseSegments(n spec.Node, i, count int) []Segment {
 		}
 		if m, ok := f["send"]; ok {
 			g := m.Map("to", "bytes", "count")
-			s.Send = &Message{Peer: expand(g["to"].String(), i, count), Count: 1}
+			s.Send = &Message{Peer: g["to"].String(), Count: 1}
 			s.Send.Bytes = g["bytes"].NonNeg()
 			if c, ok := g["count"]; ok {
 				s.Send.Count = c.Int(1, 1<<30)
@@ -142,7 +171,7 @@ func parseSegments(n spec.Node, i, count int) []Segment {
 		}
 		if m, ok := f["recv"]; ok {
 			g := m.Map("from", "count")
-			s.Recv = &Message{Peer: expand(g["from"].String(), i, count), Count: 1}
+			s.Recv = &Message{Peer: g["from"].String(), Count: 1}
 			if c, ok := g["count"]; ok {
 				s.Recv.Count = c.Int(1, 1<<30)
 			}
@@ -152,7 +181,7 @@ func parseSegments(n spec.Node, i, count int) []Segment {
 		}
 		if l, ok := f["loop"]; ok {
 			g := l.Map("count", "body")
-			s.Loop = &Loop{Count: g["count"].Int(0, 1<<24), Body: parseSegments(g["body"], i, count)}
+			s.Loop = &Loop{Count: g["count"].Int(0, 1<<24), Body: parseSegments(g["body"])}
 		}
 		out = append(out, s)
 	}

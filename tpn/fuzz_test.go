@@ -61,7 +61,7 @@ func FuzzProgramCluster(f *testing.F) {
 		f.Add(p, clusters[i%len(clusters)])
 	}
 	f.Fuzz(func(t *testing.T, pb, cb []byte) {
-		p, err := ParseProgram("p.yaml", pb)
+		p, err := ParseProgramWith("p.yaml", pb, fuzzBudget)
 		if err != nil {
 			checkOutcome(t, nil, err)
 			return

@@ -413,8 +413,13 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 
 // expand substitutes {i}, {next}, {prev}, {last} in a replicated process's text.
 func expand(s string, i, count int) string {
-	r := strings.NewReplacer("{i}", strconv.Itoa(i), "{next}", strconv.Itoa((i+1)%count), "{prev}", strconv.Itoa((i-1+count)%count), "{last}", strconv.Itoa(count-1))
-	return r.Replace(s)
+	if !strings.Contains(s, "{") {
+		return s
+	}
+	for _, r := range [...]struct{ k, v string }{{"{i}", strconv.Itoa(i)}, {"{next}", strconv.Itoa((i + 1) % count)}, {"{prev}", strconv.Itoa((i - 1 + count) % count)}, {"{last}", strconv.Itoa(count - 1)}} {
+		s = strings.ReplaceAll(s, r.k, r.v)
+	}
+	return s
 }
 
 // CountMessages checks, per channel, that the messages sent equal those received, and
