@@ -182,4 +182,3 @@ func pnmlSeed() ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
-
