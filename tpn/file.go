@@ -21,7 +21,7 @@ const ProgramFormat = `A program file (YAML) describes processes as segments, wi
       segments:
         - compute: 0.5        # seconds of dedicated CPU on the cluster's reference machine
         - compute_ops: 2e9    # … or operations (needs the cluster's reference_rate)
-        - send: {to: "P{next}", bytes: 80000, count: 1}
+        - send: {to: "P{next}", bytes: 80000, count: 1}   # blocking: true waits for the receive
         - loop:
             count: 3          # known iteration count (unrolled)
             body:
@@ -159,9 +159,12 @@ func parseSegments(n spec.Node) []Segment {
 			s.Ops = c.NonNeg()
 		}
 		if m, ok := f["send"]; ok {
-			g := m.Map("to", "bytes", "count")
+			g := m.Map("to", "bytes", "count", "blocking")
 			s.Send = &Message{Peer: g["to"].String(), Count: 1}
 			s.Send.Bytes = g["bytes"].NonNeg()
+			if b, ok := g["blocking"]; ok {
+				s.Send.Blocking = b.Bool()
+			}
 			if c, ok := g["count"]; ok {
 				s.Send.Count = c.Int(1, 1<<30)
 			}

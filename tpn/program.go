@@ -23,6 +23,11 @@ type Message struct {
 	Peer  string
 	Bytes float64 // sends: message size
 	Count int     // messages (default 1)
+	// Blocking (sends): a synchronous send, 002's "blocking send, blocking receive"
+	// paradigm: the sender goes on only when the receiver has received the messages (an
+	// acknowledgement token per message, put by the receive). Default: non-blocking (the
+	// sender goes on at once; 002's own assumption). All sends on one channel share a mode.
+	Blocking bool
 }
 
 // Loop repeats its body Count times (unrolled in the net).
@@ -144,6 +149,10 @@ func Estimate(p *Program) Size {
 			}
 			if s.Send != nil {
 				z.Messages += mult * float64(max(1, s.Send.Count))
+				if s.Send.Blocking {
+					z.Transitions += mult // the wait for the acknowledgements
+					z.Places += mult
+				}
 			}
 		}
 	}
@@ -298,6 +307,32 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 	for _, w := range c.Workstations {
 		cpu[w.Name] = n.AddPlace(Place{Name: "cpu@" + w.Name, Initial: 1, Label: "cpu"})
 	}
+	// a channel is blocking if its sends are; mixing modes on one channel is refused
+	type mode struct {
+		blocking bool
+		line     int
+	}
+	modes := map[[2]string]mode{}
+	for _, pr := range p.Processes {
+		var scan func(segs []Segment)
+		scan = func(segs []Segment) {
+			for _, s := range segs {
+				switch {
+				case s.Loop != nil:
+					scan(s.Loop.Body)
+				case s.Send != nil:
+					k := [2]string{pr.Name, s.Send.Peer}
+					if m, ok := modes[k]; !ok {
+						modes[k] = mode{s.Send.Blocking, s.Line}
+					} else if m.blocking != s.Send.Blocking && len(errs) < maxErrors {
+						errs = append(errs, at(pf, s.Line, "process %q: sends from %s to %s are both blocking and non-blocking (line %d); one mode per channel", pr.Name, pr.Name, s.Send.Peer, m.line))
+					}
+				}
+			}
+		}
+		scan(pr.Segments)
+	}
+	acks := map[[2]string]int{} // blocking channel → acknowledgement place
 	xfer := map[[2]string]int{} // (from, to) → transfer place
 	chans := map[[2]string]int{}
 	chanTr := map[[2]string]int{} // (from, to) → transfer transition
@@ -315,6 +350,9 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 		ch := n.AddPlace(Place{Name: fmt.Sprintf("msg %s->%s", from, to), Label: "channel"})
 		xp := n.AddPlace(Place{Name: fmt.Sprintf("wire %s->%s", from, to), Label: "in flight"})
 		chans[k], xfer[k] = ch, xp
+		if modes[k].blocking {
+			acks[k] = n.AddPlace(Place{Name: fmt.Sprintf("ack %s->%s", from, to), Label: "acknowledgement", Process: to})
+		}
 		chanTr[k] = n.AddTransition(Transition{Name: fmt.Sprintf("transfer %s->%s", from, to), Servers: Inf, In: []Arc{{xp, 1}}, Out: []Arc{{ch, 1}}, Process: from, Kind: "transfer", Medium: 1, Source: src(line)})
 		return ch
 	}
@@ -369,7 +407,13 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 					channel(pr.Name, s.Send.Peer, s.Line)
 					k := [2]string{pr.Name, s.Send.Peer}
 					cnt := max(1, s.Send.Count)
-					n.AddTransition(Transition{Name: fmt.Sprintf("%s.send#%d->%s", pr.Name, step, s.Send.Peer), In: []Arc{{ctl, 1}}, Out: []Arc{{next, 1}, {xfer[k], cnt}}, Process: pr.Name, Kind: "send", Source: src(s.Line)})
+					if s.Send.Blocking { // send, then wait for the receiver's acknowledgements
+						sent := n.AddPlace(Place{Name: fmt.Sprintf("%s.%d.sent", pr.Name, step), Process: pr.Name})
+						n.AddTransition(Transition{Name: fmt.Sprintf("%s.send#%d->%s", pr.Name, step, s.Send.Peer), In: []Arc{{ctl, 1}}, Out: []Arc{{sent, 1}, {xfer[k], cnt}}, Process: pr.Name, Kind: "send", Source: src(s.Line)})
+						n.AddTransition(Transition{Name: fmt.Sprintf("%s.wait#%d->%s", pr.Name, step, s.Send.Peer), In: []Arc{{sent, 1}, {acks[k], cnt}}, Out: []Arc{{next, 1}}, Process: pr.Name, Kind: "wait", Source: src(s.Line)})
+					} else {
+						n.AddTransition(Transition{Name: fmt.Sprintf("%s.send#%d->%s", pr.Name, step, s.Send.Peer), In: []Arc{{ctl, 1}}, Out: []Arc{{next, 1}, {xfer[k], cnt}}, Process: pr.Name, Kind: "send", Source: src(s.Line)})
+					}
 					// one transfer transition per channel: messages on a channel must share a size
 					tr := &n.Transitions[chanTr[k]]
 					if tr.Bytes != 0 && tr.Bytes != s.Send.Bytes {
@@ -382,7 +426,11 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 					}
 				case s.Recv != nil:
 					ch := channel(s.Recv.Peer, pr.Name, s.Line)
-					n.AddTransition(Transition{Name: fmt.Sprintf("%s.recv#%d<-%s", pr.Name, step, s.Recv.Peer), In: []Arc{{ctl, 1}, {ch, max(1, s.Recv.Count)}}, Out: []Arc{{next, 1}}, Process: pr.Name, Kind: "recv", Source: src(s.Line)})
+					out := []Arc{{next, 1}}
+					if a, ok := acks[[2]string{s.Recv.Peer, pr.Name}]; ok {
+						out = append(out, Arc{a, max(1, s.Recv.Count)})
+					}
+					n.AddTransition(Transition{Name: fmt.Sprintf("%s.recv#%d<-%s", pr.Name, step, s.Recv.Peer), In: []Arc{{ctl, 1}, {ch, max(1, s.Recv.Count)}}, Out: out, Process: pr.Name, Kind: "recv", Source: src(s.Line)})
 				default:
 					work := s.Compute
 					if s.Ops > 0 {
