@@ -21,7 +21,8 @@ const ProgramFormat = `A program file (YAML) describes processes as segments, wi
       segments:
         - compute: 0.5        # seconds of dedicated CPU on the cluster's reference machine
         - compute_ops: 2e9    # … or operations (needs the cluster's reference_rate)
-        - send: {to: "P{next}", bytes: 80000, count: 1}   # blocking: true waits for the receive
+        - send: {to: "P{next}", bytes: 80000, count: 1}   # blocking: true waits for the
+                                                           # receive; network: NAME picks one
         - loop:
             count: 3          # known iteration count (unrolled)
             body:
@@ -44,7 +45,14 @@ A cluster file describes the workstations and the network:
     startup: 1ms             # t_s (units: s, ms, us)
     bandwidth: 1.25MB/s      # B
     shared: true             # Ethernet-like: k transfers in progress share B
-    policy: static           # static (k fixed when a transfer starts) | fluid (re-shared)`
+    policy: static           # static (k fixed when a transfer starts) | fluid (re-shared)
+  # or several networks, each with its own startup and bandwidth; a send picks one with
+  # network: NAME (default: the first):
+  # networks:
+  #   - {name: eth, startup: 1ms, bandwidth: 1.25MB/s, shared: true}
+  #   - {name: myrinet, startup: 10us, bandwidth: 160MB/s}
+
+Without network (or networks) the cluster has none: a program that sends is refused.`
 
 // ParseProgram decodes a program file within the default budgets.
 func ParseProgram(file string, data []byte) (*Program, error) {
@@ -159,12 +167,13 @@ func parseSegments(n spec.Node) []Segment {
 			s.Ops = c.NonNeg()
 		}
 		if m, ok := f["send"]; ok {
-			g := m.Map("to", "bytes", "count", "blocking")
+			g := m.Map("to", "bytes", "count", "blocking", "network")
 			s.Send = &Message{Peer: g["to"].String(), Count: 1}
 			s.Send.Bytes = g["bytes"].NonNeg()
 			if b, ok := g["blocking"]; ok {
 				s.Send.Blocking = b.Bool()
 			}
+			s.Send.Network = g["network"].String()
 			if c, ok := g["count"]; ok {
 				s.Send.Count = c.Int(1, 1<<30)
 			}
@@ -191,13 +200,64 @@ func parseSegments(n spec.Node) []Segment {
 	return out
 }
 
+// parseMedium decodes one network (named, in a networks: list).
+func parseMedium(nn spec.Node, named bool) Medium {
+	keys := []string{"startup", "bandwidth", "shared", "policy"}
+	if named {
+		keys = append(keys, "name")
+	}
+	net := nn.Map(keys...)
+	m := Medium{Name: "network"}
+	if named {
+		m.Name = net["name"].String()
+		if m.Name == "" {
+			nn.Errorf("a network in a list needs a name")
+		}
+	}
+	if v, ok := net["startup"]; ok {
+		t, err := units.Duration(v.String())
+		if err != nil {
+			v.Errorf("%v", err)
+		} else if !(t >= 0) || t > MaxSeconds {
+			v.Errorf("startup %g s (allowed: 0 … %.4g s)", t, MaxSeconds)
+		} else {
+			m.Startup = t
+		}
+	}
+	if v, ok := net["bandwidth"]; ok {
+		b, err := units.Bandwidth(v.String())
+		if err != nil {
+			v.Errorf("%v", err)
+		} else if !(b > 0) || math.IsInf(b, 0) {
+			v.Errorf("bandwidth %g B/s (allowed: a finite number > 0)", b)
+		} else {
+			m.Bandwidth = b
+		}
+	} else if nn.IsMap() {
+		nn.Errorf("missing bandwidth")
+	}
+	if v, ok := net["shared"]; ok {
+		m.Shared = v.Bool()
+	}
+	if v, ok := net["policy"]; ok {
+		switch strings.ToLower(v.String()) {
+		case "static":
+		case "fluid":
+			m.Policy = FluidSharing
+		default:
+			v.Errorf("policy %q: want static or fluid", v.String())
+		}
+	}
+	return m
+}
+
 // ParseCluster decodes a cluster file.
 func ParseCluster(file string, data []byte) (*Cluster, error) {
 	d, root, err := spec.Parse(file, data)
 	if err != nil {
 		return nil, asInput(err)
 	}
-	top := root.Map("name", "reference", "reference_rate", "workstations", "network")
+	top := root.Map("name", "reference", "reference_rate", "workstations", "network", "networks")
 	c := &Cluster{Name: top["name"].String(), Reference: top["reference"].String(), File: file, ReferenceLine: top["reference"].Line()}
 	if v, ok := top["reference_rate"]; ok {
 		c.ReferenceRate = v.Positive()
@@ -257,41 +317,25 @@ func ParseCluster(file string, data []byte) (*Cluster, error) {
 	}
 	// No network: no default is invented (it used to be a silent 1e12 B/s); a program that
 	// sends or receives on such a cluster is refused by Build, naming the message's line.
-	net := top["network"].Map("startup", "bandwidth", "shared", "policy")
-	c.Network = Medium{Name: "network"}
-	if v, ok := net["startup"]; ok {
-		t, err := units.Duration(v.String())
-		if err != nil {
-			v.Errorf("%v", err)
-		} else if !(t >= 0) || t > MaxSeconds {
-			v.Errorf("startup %g s (allowed: 0 … %.4g s)", t, MaxSeconds)
-		} else {
-			c.Network.Startup = t
-		}
+	if top["network"].Valid() && top["networks"].Valid() {
+		top["networks"].Errorf("give network or networks, not both")
 	}
-	if v, ok := net["bandwidth"]; ok {
-		b, err := units.Bandwidth(v.String())
-		if err != nil {
-			v.Errorf("%v", err)
-		} else if !(b > 0) || math.IsInf(b, 0) {
-			v.Errorf("bandwidth %g B/s (allowed: a finite number > 0)", b)
-		} else {
-			c.Network.Bandwidth = b
-		}
-	} else if top["network"].Valid() {
-		top["network"].Errorf("missing bandwidth")
+	if nn := top["network"]; nn.Valid() {
+		c.Network = parseMedium(nn, false)
+	} else {
+		c.Network = Medium{Name: "network"}
 	}
-	if v, ok := net["shared"]; ok {
-		c.Network.Shared = v.Bool()
-	}
-	if v, ok := net["policy"]; ok {
-		switch strings.ToLower(v.String()) {
-		case "static":
-		case "fluid":
-			c.Network.Policy = FluidSharing
-		default:
-			v.Errorf("policy %q: want static or fluid", v.String())
+	for _, nn := range top["networks"].List() {
+		m := parseMedium(nn, true)
+		for _, o := range c.Networks {
+			if o.Name == m.Name && m.Name != "" {
+				nn.Errorf("network %q defined twice", m.Name)
+			}
 		}
+		c.Networks = append(c.Networks, m)
+	}
+	if top["networks"].Valid() && len(c.Networks) == 0 {
+		top["networks"].Errorf("an empty list of networks")
 	}
 	if c.Reference != "" {
 		found := false

@@ -28,6 +28,7 @@ type Message struct {
 	// acknowledgement token per message, put by the receive). Default: non-blocking (the
 	// sender goes on at once; 002's own assumption). All sends on one channel share a mode.
 	Blocking bool
+	Network  string // sends: the cluster network to use (default: the first)
 }
 
 // Loop repeats its body Count times (unrolled in the net).
@@ -93,6 +94,10 @@ type Cluster struct {
 	ReferenceRate float64 // operations per second of the reference workstation (for compute_ops)
 	Workstations  []Workstation
 	Network       Medium // Bandwidth 0: the cluster has no network (a program that sends is refused)
+	// Networks, if given, replaces Network: several networks with their own startup and
+	// bandwidth (002 §3: "multiple heterogeneous networks … different values of t_s and B");
+	// a send names one (Message.Network), the first is the default.
+	Networks []Medium
 	File          string // the cluster file, named in errors ("cluster" if empty)
 	ReferenceLine int    // line of the reference field
 }
@@ -282,24 +287,33 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 		}
 		alloc[pr.Name] = w
 	}
-	hasNet := c.Network.Bandwidth != 0 || c.Network.Startup != 0
-	if hasNet {
-		m := c.Network
+	media := c.Networks
+	if len(media) == 0 && (c.Network.Bandwidth != 0 || c.Network.Startup != 0) {
+		media = []Medium{c.Network}
+	}
+	media = append([]Medium(nil), media...)
+	mediumIdx := map[string]int{}
+	for i := range media {
+		m := &media[i]
+		if m.Name == "" {
+			m.Name = "network"
+			if i > 0 {
+				m.Name = fmt.Sprintf("network%d", i+1)
+			}
+		}
+		if _, dup := mediumIdx[m.Name]; dup {
+			errs = append(errs, at(cf, 0, "network %q defined twice", m.Name))
+		}
+		mediumIdx[m.Name] = i
 		if !(m.Bandwidth > 0) || math.IsInf(m.Bandwidth, 0) || !(m.Startup >= 0) || m.Startup > MaxSeconds {
-			errs = append(errs, at(cf, 0, "network: bandwidth %g B/s and startup %g s (allowed: a finite bandwidth > 0, a startup in 0 … %.4g s)", m.Bandwidth, m.Startup, MaxSeconds))
-			hasNet = false
+			errs = append(errs, at(cf, 0, "network %q: bandwidth %g B/s and startup %g s (allowed: a finite bandwidth > 0, a startup in 0 … %.4g s)", m.Name, m.Bandwidth, m.Startup, MaxSeconds))
 		}
 	}
+	hasNet := len(media) > 0
 	if err := inputErrors(errs); err != nil {
 		return nil, err
 	}
-	n := &Net{Name: p.Name, FinalSet: true}
-	if hasNet {
-		n.Media = []Medium{c.Network}
-		if n.Media[0].Name == "" {
-			n.Media[0].Name = "network"
-		}
-	}
+	n := &Net{Name: p.Name, FinalSet: true, Media: media}
 	// Each workstation's CPU is a place with one token that a compute step takes and gives
 	// back: processes allocated to the same workstation take turns (one at a time, in
 	// priority/declaration order at equal instants) instead of each getting a whole CPU.
@@ -333,9 +347,13 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 		scan(pr.Segments)
 	}
 	acks := map[[2]string]int{} // blocking channel → acknowledgement place
-	xfer := map[[2]string]int{} // (from, to) → transfer place
+	type wkey struct {
+		from, to string
+		medium   int
+	}
+	xfer := map[wkey]int{} // (from, to, medium) → transfer place
 	chans := map[[2]string]int{}
-	chanTr := map[[2]string]int{} // (from, to) → transfer transition
+	chanTr := map[wkey]int{} // (from, to, medium) → transfer transition
 	src := func(line int) string {
 		if line <= 0 {
 			return ""
@@ -348,13 +366,27 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 			return ch
 		}
 		ch := n.AddPlace(Place{Name: fmt.Sprintf("msg %s->%s", from, to), Label: "channel"})
-		xp := n.AddPlace(Place{Name: fmt.Sprintf("wire %s->%s", from, to), Label: "in flight"})
-		chans[k], xfer[k] = ch, xp
+		chans[k] = ch
 		if modes[k].blocking {
 			acks[k] = n.AddPlace(Place{Name: fmt.Sprintf("ack %s->%s", from, to), Label: "acknowledgement", Process: to})
 		}
-		chanTr[k] = n.AddTransition(Transition{Name: fmt.Sprintf("transfer %s->%s", from, to), Servers: Inf, In: []Arc{{xp, 1}}, Out: []Arc{{ch, 1}}, Process: from, Kind: "transfer", Medium: 1, Source: src(line)})
 		return ch
+	}
+	// wire is the transfer place and transition of a channel on medium mi (0-based)
+	wire := func(from, to string, mi, line int) wkey {
+		k := wkey{from, to, mi}
+		if _, ok := xfer[k]; ok {
+			return k
+		}
+		ch := channel(from, to, line)
+		name := fmt.Sprintf("%s->%s", from, to)
+		if len(media) > 1 {
+			name += " on " + media[mi].Name
+		}
+		xp := n.AddPlace(Place{Name: "wire " + name, Label: "in flight"})
+		xfer[k] = xp
+		chanTr[k] = n.AddTransition(Transition{Name: "transfer " + name, Servers: Inf, In: []Arc{{xp, 1}}, Out: []Arc{{ch, 1}}, Process: from, Kind: "transfer", Medium: mi + 1, Source: src(line)})
+		return k
 	}
 	noNet := false
 	seen := map[string]bool{} // an error inside an unrolled loop is reported once
@@ -404,23 +436,35 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 				next := n.AddPlace(Place{Name: fmt.Sprintf("%s.%d", pr.Name, step), Process: pr.Name})
 				switch {
 				case s.Send != nil:
-					channel(pr.Name, s.Send.Peer, s.Line)
+					mi := 0
+					if s.Send.Network != "" {
+						var ok bool
+						if mi, ok = mediumIdx[s.Send.Network]; !ok {
+							names := make([]string, len(media))
+							for i, m := range media {
+								names[i] = m.Name
+							}
+							report(at(pf, s.Line, "process %q: network %q is not one of the cluster's (%s)", pr.Name, s.Send.Network, strings.Join(names, ", ")))
+							mi = 0
+						}
+					}
+					wk := wire(pr.Name, s.Send.Peer, mi, s.Line)
 					k := [2]string{pr.Name, s.Send.Peer}
 					cnt := max(1, s.Send.Count)
 					if s.Send.Blocking { // send, then wait for the receiver's acknowledgements
 						sent := n.AddPlace(Place{Name: fmt.Sprintf("%s.%d.sent", pr.Name, step), Process: pr.Name})
-						n.AddTransition(Transition{Name: fmt.Sprintf("%s.send#%d->%s", pr.Name, step, s.Send.Peer), In: []Arc{{ctl, 1}}, Out: []Arc{{sent, 1}, {xfer[k], cnt}}, Process: pr.Name, Kind: "send", Source: src(s.Line)})
+						n.AddTransition(Transition{Name: fmt.Sprintf("%s.send#%d->%s", pr.Name, step, s.Send.Peer), In: []Arc{{ctl, 1}}, Out: []Arc{{sent, 1}, {xfer[wk], cnt}}, Process: pr.Name, Kind: "send", Source: src(s.Line)})
 						n.AddTransition(Transition{Name: fmt.Sprintf("%s.wait#%d->%s", pr.Name, step, s.Send.Peer), In: []Arc{{sent, 1}, {acks[k], cnt}}, Out: []Arc{{next, 1}}, Process: pr.Name, Kind: "wait", Source: src(s.Line)})
 					} else {
-						n.AddTransition(Transition{Name: fmt.Sprintf("%s.send#%d->%s", pr.Name, step, s.Send.Peer), In: []Arc{{ctl, 1}}, Out: []Arc{{next, 1}, {xfer[k], cnt}}, Process: pr.Name, Kind: "send", Source: src(s.Line)})
+						n.AddTransition(Transition{Name: fmt.Sprintf("%s.send#%d->%s", pr.Name, step, s.Send.Peer), In: []Arc{{ctl, 1}}, Out: []Arc{{next, 1}, {xfer[wk], cnt}}, Process: pr.Name, Kind: "send", Source: src(s.Line)})
 					}
 					// one transfer transition per channel: messages on a channel must share a size
-					tr := &n.Transitions[chanTr[k]]
+					tr := &n.Transitions[chanTr[wk]]
 					if tr.Bytes != 0 && tr.Bytes != s.Send.Bytes {
 						report(at(pf, s.Line, "process %q: messages from %s to %s have different sizes (%g and %g bytes); one size per channel", pr.Name, pr.Name, s.Send.Peer, tr.Bytes, s.Send.Bytes))
 					}
 					tr.Bytes = s.Send.Bytes
-					m := c.Network
+					m := media[mi]
 					if _, err := Ticks(m.Startup + s.Send.Bytes/m.Bandwidth); err != nil {
 						report(at(pf, s.Line, "process %q: a message of %g bytes at %g B/s takes %g s, beyond the representable horizon %.4g s (2^62 ticks of 1 ns)", pr.Name, s.Send.Bytes, m.Bandwidth, m.Startup+s.Send.Bytes/m.Bandwidth, MaxSeconds))
 					}
