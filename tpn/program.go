@@ -97,7 +97,7 @@ type Cluster struct {
 	// Networks, if given, replaces Network: several networks with their own startup and
 	// bandwidth (002 §3: "multiple heterogeneous networks … different values of t_s and B");
 	// a send names one (Message.Network), the first is the default.
-	Networks []Medium
+	Networks      []Medium
 	File          string // the cluster file, named in errors ("cluster" if empty)
 	ReferenceLine int    // line of the reference field
 }
