@@ -101,6 +101,7 @@ type engine struct {
 	err      error // the first end time beyond MaxTicks (the run stops with it)
 	onMedium []int // transfers in progress per medium
 	started  int64 // firings started
+	limit    int64 // Options.MaxFirings (MaxInt64: none)
 }
 
 // end returns the instant now + d for transition ti, checking that it stays within the
@@ -110,6 +111,12 @@ func (e *engine) end(ti int32, d int64) int64 {
 	if d >= 0 && d <= MaxTicks-e.now {
 		return e.now + d
 	}
+	return e.beyond(ti, d)
+}
+
+// beyond records the error of an end instant past the horizon (kept out of end, which
+// then inlines into the hot path).
+func (e *engine) beyond(ti int32, d int64) int64 {
 	if e.err == nil {
 		e.err = fmt.Errorf("%w: %s would end at t = %.4g s + %.4g s, beyond the representable horizon %.4g s (2^62 ticks of 1 ns): a delay, a message size or a bandwidth is out of scale",
 			fault.ErrInput, e.n.Transitions[ti].where(), Seconds(e.now), Seconds(d), MaxSeconds)
@@ -182,6 +189,10 @@ func (n *Net) Run(o Options) (*Result, error) {
 			return nil, fmt.Errorf("%w: %s: atomic firing is not supported with a shared medium (%q): a transfer's duration depends on the others in progress", fault.ErrInput, t.where(), n.Media[t.Medium-1].Name)
 		}
 	}
+	e.limit = o.MaxFirings
+	if e.limit < 0 {
+		e.limit = math.MaxInt64
+	}
 	res := &Result{}
 	final := func() bool {
 		if !n.FinalSet {
@@ -199,7 +210,7 @@ func (n *Net) Run(o Options) (*Result, error) {
 		if e.err != nil {
 			return nil, e.err
 		}
-		if o.MaxFirings > 0 && e.started >= o.MaxFirings && !final() {
+		if e.started >= e.limit && !final() {
 			res.Outcome = CutOff
 			break
 		}
@@ -227,7 +238,7 @@ func (n *Net) Run(o Options) (*Result, error) {
 		if e.err != nil {
 			return nil, e.err
 		}
-		if o.MaxFirings > 0 && (e.firings >= o.MaxFirings || e.started >= o.MaxFirings) {
+		if e.firings >= e.limit || e.started >= e.limit {
 			res.Outcome = CutOff
 			break
 		}
@@ -294,7 +305,7 @@ func (e *engine) startPhase() {
 			continue
 		}
 		for (t.Servers == Inf || e.inflight[ti] < t.Servers) && e.enabled(t) {
-			if e.o.MaxFirings > 0 && e.started >= e.o.MaxFirings {
+			if e.started >= e.limit {
 				break // Run cuts off: an infinite server on a huge marking would fill memory
 			}
 			e.start(ti)
@@ -448,9 +459,7 @@ func (e *engine) complete(c completion) {
 	e.lastAt = (e.lastAt + 1) % e.o.Trace
 	for _, a := range t.Out {
 		if e.mark[a.Place] > math.MaxInt64-a.Weight {
-			if e.err == nil {
-				e.err = fmt.Errorf("%w: %s: place %q would hold more than 2^63 tokens", fault.ErrInput, t.where(), e.n.Places[a.Place].Name)
-			}
+			e.tooMany(t, a.Place)
 			return
 		}
 		e.mark[a.Place] += a.Weight
@@ -460,6 +469,12 @@ func (e *engine) complete(c completion) {
 		}
 	}
 	e.addCand(c.tr)
+}
+
+func (e *engine) tooMany(t *Transition, p int) {
+	if e.err == nil {
+		e.err = fmt.Errorf("%w: %s: place %q would hold more than 2^63 tokens", fault.ErrInput, t.where(), e.n.Places[p].Name)
+	}
 }
 
 // DeadlockReport explains a deadlock. It is an error wrapping fault.ErrDeadlock (a model
