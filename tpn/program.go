@@ -466,7 +466,7 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 					tr.Bytes = s.Send.Bytes
 					m := media[mi]
 					if _, err := Ticks(m.Startup + s.Send.Bytes/m.Bandwidth); err != nil {
-						report(at(pf, s.Line, "process %q: a message of %g bytes at %g B/s takes %g s, beyond the representable horizon %.4g s (2^62 ticks of 1 ns)", pr.Name, s.Send.Bytes, m.Bandwidth, m.Startup+s.Send.Bytes/m.Bandwidth, MaxSeconds))
+						report(at(pf, s.Line, "process %q: a message of %g bytes at %g B/s takes %.4g s, beyond the representable horizon %.4g s (2^62 ticks of 1 ns)", pr.Name, s.Send.Bytes, m.Bandwidth, m.Startup+s.Send.Bytes/m.Bandwidth, MaxSeconds))
 					}
 				case s.Recv != nil:
 					ch := channel(s.Recv.Peer, pr.Name, s.Line)
@@ -486,7 +486,7 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 					d := work * ref.Power / w.Power * ef
 					ticks, err := Ticks(d)
 					if err != nil {
-						report(at(pf, s.Line, "process %q: %g s of reference work on workstation %q (power %g, background expansion %.4g) takes %g s, beyond the representable horizon %.4g s (2^62 ticks of 1 ns)", pr.Name, work, w.Name, w.Power, ef, d, MaxSeconds))
+						report(at(pf, s.Line, "process %q: %g s of reference work on workstation %q (power %g, background expansion %.4g) takes %.4g s, beyond the representable horizon %.4g s (2^62 ticks of 1 ns)", pr.Name, work, w.Name, w.Power, ef, d, MaxSeconds))
 					}
 					cp := cpu[w.Name]
 					n.AddTransition(Transition{Name: fmt.Sprintf("%s.compute#%d", pr.Name, step), Delay: ticks, In: []Arc{{ctl, 1}, {cp, 1}}, Out: []Arc{{next, 1}, {cp, 1}}, Process: pr.Name, Kind: "compute", Work: work, Source: src(s.Line)})
