@@ -102,6 +102,7 @@ type engine struct {
 	onMedium []int // transfers in progress per medium
 	started  int64 // firings started
 	limit    int64 // Options.MaxFirings (MaxInt64: none)
+	prio     []int // transition priorities, compact for the candidate sort
 }
 
 // end returns the instant now + d for transition ti, checking that it stays within the
@@ -188,6 +189,10 @@ func (n *Net) Run(o Options) (*Result, error) {
 		if o.AtomicFiring && t.Medium > 0 && n.Media[t.Medium-1].Shared {
 			return nil, fmt.Errorf("%w: %s: atomic firing is not supported with a shared medium (%q): a transfer's duration depends on the others in progress", fault.ErrInput, t.where(), n.Media[t.Medium-1].Name)
 		}
+	}
+	e.prio = make([]int, len(n.Transitions))
+	for i := range n.Transitions {
+		e.prio[i] = n.Transitions[i].Priority
 	}
 	e.limit = o.MaxFirings
 	if e.limit < 0 {
@@ -279,11 +284,11 @@ func (e *engine) startPhase() {
 	list := e.candList
 	e.candList = e.spare[:0]
 	// insertion sort by (priority, declaration): candidate lists are short
-	tr := e.n.Transitions
+	prio := e.prio
 	for i := 1; i < len(list); i++ {
 		for j := i; j > 0; j-- {
 			a, b := list[j-1], list[j]
-			pa, pb := tr[a].Priority, tr[b].Priority
+			pa, pb := prio[a], prio[b]
 			if pa < pb || (pa == pb && a < b) {
 				break
 			}
