@@ -122,4 +122,3 @@ func (b *Browser) NoErrors(t testing.TB, where string) {
 func (b *Browser) Sizes(sel string) ([][2]float64, error) {
 	return Eval[[][2]float64](b, fmt.Sprintf(`[...document.querySelectorAll(%q)].map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })`, sel))
 }
-
