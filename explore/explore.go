@@ -74,17 +74,20 @@ type Chart struct {
 
 // Result is the answer of /api/eval: everything the page shows for one point.
 type Result struct {
-	Kind       string             `json:"kind"`
-	Model      string             `json:"model"`
-	Method     string             `json:"method"`
-	Exact      bool               `json:"exact"`
-	Bottleneck string             `json:"bottleneck"`
-	Best       string             `json:"best"`
-	Values     map[string]float64 `json:"values"` // the headline numbers, keyed with units
-	Tables     []htmlreport.Table `json:"tables"`
-	Charts     []Chart            `json:"charts"`
-	Notes      []string           `json:"notes"`
-	Warnings   []string           `json:"warnings"`
+	Kind       string `json:"kind"`
+	Model      string `json:"model"`
+	Method     string `json:"method"`
+	Exact      bool   `json:"exact"`
+	Bottleneck string `json:"bottleneck"`
+	Best       string `json:"best"`
+	// BestPending: the best configuration is searched apart (BestSearcher); the page asks
+	// /api/best after drawing the point.
+	BestPending bool               `json:"best_pending,omitempty"`
+	Values      map[string]float64 `json:"values"` // the headline numbers, keyed with units
+	Tables      []htmlreport.Table `json:"tables"`
+	Charts      []Chart            `json:"charts"`
+	Notes       []string           `json:"notes"`
+	Warnings    []string           `json:"warnings"`
 }
 
 // Model is an explorable model of one kind.
@@ -99,6 +102,13 @@ type Model interface {
 	File(v Values) ([]byte, string, error)
 	// Inputs are the files the model was read from, for reports.
 	Inputs() []htmlreport.Input
+}
+
+// BestSearcher is implemented by models whose best-configuration search is too slow to run
+// on every slider move (tpn's allocation search simulates every mapping): Eval sets
+// BestPending, and /api/best (and Report) call Best.
+type BestSearcher interface {
+	Best(v Values) (string, map[string]float64, error)
 }
 
 // Values are parameter values by Param.ID.
@@ -188,6 +198,16 @@ func Report(m Model, v Values, version string) (*htmlreport.Page, *Result, error
 	if err != nil {
 		return nil, nil, err
 	}
+	if bs, ok := m.(BestSearcher); ok && r.BestPending {
+		best, vals, err := bs.Best(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		r.Best, r.BestPending = best, false
+		for k, x := range vals {
+			r.Values[k] = x
+		}
+	}
 	var plots []htmlreport.Plot
 	for _, c := range r.Charts {
 		plots = append(plots, htmlreport.Plot{Title: c.Title, SVG: ChartSVG(c)})
@@ -228,6 +248,7 @@ func NewServer(m Model, version string) *Server {
 	s.mux.HandleFunc("GET /api/model", s.model)
 	s.mux.HandleFunc("POST /api/eval", s.eval)
 	s.mux.HandleFunc("POST /api/save", s.save)
+	s.mux.HandleFunc("POST /api/best", s.best)
 	s.mux.HandleFunc("POST /api/report", s.report)
 	return s
 }
@@ -269,10 +290,34 @@ func (s *Server) eval(w http.ResponseWriter, r *http.Request) {
 		httpError(w, err)
 		return
 	}
+	if res.Notes == nil {
+		res.Notes = []string{}
+	}
+	if res.Warnings == nil {
+		res.Warnings = []string{}
+	}
 	for i := range res.Charts {
 		res.Charts[i].SVG = string(ChartSVG(res.Charts[i]))
 	}
 	writeJSON(w, res)
+}
+
+func (s *Server) best(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.values(w, r)
+	if !ok {
+		return
+	}
+	bs, ok := s.m.(BestSearcher)
+	if !ok {
+		httpError(w, fmt.Errorf("%w: a %s model has its best configuration in /api/eval", fault.ErrInput, s.m.Kind()))
+		return
+	}
+	best, vals, err := bs.Best(v)
+	if err != nil {
+		httpError(w, err)
+		return
+	}
+	writeJSON(w, map[string]any{"best": best, "values": vals})
 }
 
 func (s *Server) save(w http.ResponseWriter, r *http.Request) {

@@ -28,9 +28,11 @@ func loadPipeline(path string, data []byte) (Model, error) {
 	return &pipelineModel{path: path, data: data, m: m, sp: sp}, nil
 }
 
-func (pm *pipelineModel) Kind() string               { return "pipeline" }
-func (pm *pipelineModel) Name() string               { return pm.m.Name }
-func (pm *pipelineModel) Inputs() []htmlreport.Input { return []htmlreport.Input{htmlreport.InputFile(pm.path, pm.data)} }
+func (pm *pipelineModel) Kind() string { return "pipeline" }
+func (pm *pipelineModel) Name() string { return pm.m.Name }
+func (pm *pipelineModel) Inputs() []htmlreport.Input {
+	return []htmlreport.Input{htmlreport.InputFile(pm.path, pm.data)}
+}
 
 var sortUnits = map[string]string{"c_q": "s", "c_m": "s", "b_io": "elements/s", "l_n": "s", "b_n": "elements/s", "b_gather": "elements/s"}
 

@@ -34,9 +34,11 @@ func loadQN(path string, data []byte) (Model, error) {
 	return q, nil
 }
 
-func (q *qnModel) Kind() string               { return "qn" }
-func (q *qnModel) Name() string               { return q.name }
-func (q *qnModel) Inputs() []htmlreport.Input { return []htmlreport.Input{htmlreport.InputFile(q.path, q.data)} }
+func (q *qnModel) Kind() string { return "qn" }
+func (q *qnModel) Name() string { return q.name }
+func (q *qnModel) Inputs() []htmlreport.Input {
+	return []htmlreport.Input{htmlreport.InputFile(q.path, q.data)}
+}
 
 func span(v float64) (lo, hi, step float64) {
 	if v <= 0 {
@@ -53,7 +55,17 @@ func (q *qnModel) Params() []Param {
 	maxN := 1
 	for c, cl := range q.m.Classes {
 		if cl.Open {
+			// up to the open class's own saturation rate 1/max_k D_k (or 4λ if larger)
 			lo, hi, st := span(cl.ArrivalRate)
+			dmax := 0.0
+			for k := range q.m.Stations {
+				if q.m.Stations[k].Kind != qn.Delay {
+					dmax = math.Max(dmax, q.m.Demand[c][k])
+				}
+			}
+			if dmax > 0 && 1/dmax > hi {
+				hi, st = 1/dmax, 1/dmax/400
+			}
 			ps = append(ps, Param{ID: fmt.Sprintf("rate.%d", c), Label: "arrival rate of " + cl.Name, Group: "classes", Min: lo, Max: hi, Step: st, Value: cl.ArrivalRate, Unit: "jobs/s"})
 			continue
 		}
@@ -132,21 +144,25 @@ func (q *qnModel) Eval(v Values) (*Result, error) {
 	} else {
 		r.Notes = append(r.Notes, res.Solver+" is an approximation (typically within a few per cent of exact MVA)")
 	}
-	// bottleneck: largest total demand at one copy
-	bk, dmax := 0, -1.0
+	// bottleneck: the queueing station of highest utilisation per server (the one that
+	// saturates first as the load grows)
+	bk, umax := -1, -1.0
 	for k := range m.Stations {
-		d := 0.0
-		for c := range m.Classes {
-			d += m.Demand[c][k]
-		}
 		if m.Stations[k].Kind == qn.Delay {
 			continue
 		}
-		if d > dmax {
-			bk, dmax = k, d
+		if u := res.StationUtilization(k); u > umax {
+			bk, umax = k, u
 		}
 	}
-	r.Bottleneck = fmt.Sprintf("%s (demand %.4g s, utilisation %.3g)", m.Stations[bk].Name, dmax, res.StationUtilization(bk))
+	if bk < 0 {
+		bk = 0
+	}
+	dmax := 0.0
+	for c := range m.Classes {
+		dmax += m.Demand[c][bk]
+	}
+	r.Bottleneck = fmt.Sprintf("%s (utilisation %.3g per server, demand %.4g s summed over classes)", m.Stations[bk].Name, res.StationUtilization(bk), dmax)
 	for _, t := range htmlreport.FromTables(view.Tables()) {
 		if len(t.Columns) > 0 && t.Columns[0] == "station" {
 			for i, row := range t.Rows {

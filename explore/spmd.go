@@ -43,9 +43,11 @@ func loadSPMD(path string, data []byte) (Model, error) {
 	return nil, fmt.Errorf("%s: no valid (p, d) with p ≤ 1024 and d ∈ {1, 4}", path)
 }
 
-func (s *spmdModel) Kind() string               { return "spmd" }
-func (s *spmdModel) Name() string               { return s.m.Name }
-func (s *spmdModel) Inputs() []htmlreport.Input { return []htmlreport.Input{htmlreport.InputFile(s.path, s.data)} }
+func (s *spmdModel) Kind() string { return "spmd" }
+func (s *spmdModel) Name() string { return s.m.Name }
+func (s *spmdModel) Inputs() []htmlreport.Input {
+	return []htmlreport.Input{htmlreport.InputFile(s.path, s.data)}
+}
 
 type phaseField struct {
 	id, label string
@@ -204,6 +206,9 @@ func (s *spmdModel) File(v Values) ([]byte, string, error) {
 	fmt.Fprintf(&b, "# written by clusterperf explore from %s: every phase in seconds form\n", s.path)
 	fmt.Fprintf(&b, "name: %s\narchitecture: %s\nphases:\n", strconv.Quote(m.Name), m.Arch)
 	for _, ph := range m.Phases {
+		if ph.Cycles == 0 { // the parser's default
+			ph.Cycles = 1
+		}
 		fmt.Fprintf(&b, "  - name: %s\n    cycles: %s\n    c: %d\n    w: %s\n    sync: %s\n    g_exponent: %s\n    no_comm_at_p1: %v\n",
 			strconv.Quote(ph.Name), f(ph.Cycles), ph.C, f(ph.W), ph.Sync, f(ph.GExp), ph.NoCommAtOne)
 		fmt.Fprintf(&b, "    seconds: {s_par: %s, s_ser: %s, n_io: %s, s0_com: %s, s0_com_exponent: %s, sr_com: %s, s0_io: %s, sr_io: %s",

@@ -46,6 +46,7 @@ and the models built on them. Run "clusterperf demo" for a tour.`,
 	})
 	root.AddCommand(newSolveCmd(stdout, stderr), newPipelineCmd(stdout, stderr), newSpeedupCmd(stdout, stderr), newMpipCmd(stdout, stderr), newFitCmd(stdout, stderr), newSimulateCmd(stdout, stderr), newTpnCmd(stdout, stderr), newDemoCmd(stdout, stderr))
 	root.AddCommand(newQueueCmd(stdout, stderr))
+	root.AddCommand(newExploreCmd(stdout, stderr))
 	root.AddCommand(newExtrapolateCmd(stdout, stderr))
 	root.AddCommand(newMergeCmd(stdout, stderr))
 	return root

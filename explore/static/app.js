@@ -92,6 +92,7 @@
         // force layout of the new charts so that the time includes rendering them
         document.querySelectorAll("#charts svg").forEach((s) => s.getBoundingClientRect());
         st.last = body;
+        if (body.best_pending) bestSearch(seq);
       }
       const ms = performance.now() - t0;
       st.latencies.push(ms);
@@ -106,6 +107,17 @@
       document.body.dataset.done = String(seq);
       if (st.pending) { st.pending = false; update(); }
     }
+  }
+
+  // the slow best-configuration search (tpn allocations), after the point is drawn; a newer
+  // update's answer wins
+  async function bestSearch(seq) {
+    st.bestDone = 0;
+    const resp = await fetch("api/best", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ values: st.values }) });
+    const body = await resp.json();
+    if (seq !== st.seq) return;
+    $("best").textContent = resp.ok ? body.best : "no allocation advice: " + body.error;
+    st.bestDone = seq;
   }
 
   async function download(path, fallback) {
