@@ -20,7 +20,9 @@
     const lab = el("label", { for: "num-" + p.id }, p.label + (p.unit ? " (" + p.unit + ")" : ""));
     const row = el("div", { class: "row" });
     const range = el("input", { type: "range", id: "range-" + p.id, min: p.min, max: p.max, step: p.step || "any", value: p.value, "aria-label": p.label });
-    const num = el("input", { type: "number", id: "num-" + p.id, min: p.min, max: p.max, step: p.integer ? 1 : "any", value: p.value });
+    // shown to 8 significant digits (0.05 rather than 0.05000000000000001); the exact default
+    // is sent until the user types a value
+    const num = el("input", { type: "number", id: "num-" + p.id, min: p.min, max: p.max, step: p.integer ? 1 : "any", value: +p.value.toPrecision(8) });
     const set = (v, from) => {
       if (v === "" || isNaN(Number(v))) return;
       st.values[p.id] = Number(v);
@@ -42,7 +44,9 @@
     const tab = el("table");
     const tr = el("tr");
     for (const c of t.columns) tr.append(el("th", {}, c));
-    tab.append(el("thead")).append(tr);
+    const head = el("thead");
+    head.append(tr);
+    tab.append(head);
     const tb = el("tbody");
     const hl = new Set(t.highlight || []);
     t.rows.forEach((r, i) => {
@@ -92,12 +96,14 @@
         // force layout of the new charts so that the time includes rendering them
         document.querySelectorAll("#charts svg").forEach((s) => s.getBoundingClientRect());
         st.last = body;
-        if (body.best_pending) bestSearch(seq);
+        clearTimeout(st.bestTimer);
+        if (body.best_pending) st.bestTimer = setTimeout(() => bestSearch(seq), 300);
       }
       const ms = performance.now() - t0;
       st.latencies.push(ms);
       $("latency").textContent = ms.toFixed(1) + " ms";
     } catch (e) {
+      console.error("clusterperf explore: update failed:", e);
       st.error = String(e);
       $("error").textContent = "request failed: " + st.error;
       $("error").hidden = false;
@@ -112,6 +118,7 @@
   // the slow best-configuration search (tpn allocations), after the point is drawn; a newer
   // update's answer wins
   async function bestSearch(seq) {
+    if (seq !== st.seq) return;
     st.bestDone = 0;
     const resp = await fetch("api/best", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ values: st.values }) });
     const body = await resp.json();
