@@ -37,7 +37,8 @@ func niceTicks(lo, hi float64, n int) []float64 {
 // over the data), the current point as a grey line and the best as a green dashed one; a
 // Gantt chart has one row per process, bars coloured by activity.
 func ChartSVG(c Chart) []byte {
-	const W, H, L, R, T = 720.0, 360.0, 70.0, 20.0, 30.0
+	const W, L, R, T = 720.0, 70.0, 20.0, 30.0
+	H := 360.0
 	var b bytes.Buffer
 	rows := []string{}
 	if len(c.Bars) > 0 {
@@ -64,6 +65,10 @@ func ChartSVG(c Chart) []byte {
 	}
 	legendH := 18.0 * float64((legendN+2)/3)
 	B := 45 + legendH
+	// a Gantt chart grows with its processes so that every row stays at least minRow high
+	// (64 processes: 64 rows of 14 px, readable, instead of 4 px in a fixed height)
+	const minRow = 14.0
+	H = math.Max(H, T+B+minRow*float64(len(rows)))
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" font-family="sans-serif" font-size="12">`, W, H, W, H)
 	fmt.Fprintf(&b, `<text x="%g" y="18" font-weight="bold">%s</text>`, L, html.EscapeString(c.Title))
 	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
