@@ -123,3 +123,31 @@ func TestBadPlots(t *testing.T) {
 		}
 	}
 }
+
+// WriteResult: the page of a result value with a plot read back from a file; a --report name
+// without .html is refused.
+func TestWriteResult(t *testing.T) {
+	dir := t.TempDir()
+	svg := filepath.Join(dir, "p.svg")
+	if err := os.WriteFile(svg, samplePage().Plots[0].SVG, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pl, err := PlotFile("sweep", svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := map[string]any{"method": "mva", "exact": true, "throughput_per_s": 2.0}
+	out := filepath.Join(dir, "r.html")
+	if err := WriteResult(out, "t", "clusterperf solve m.yaml --report r.html", "v", res, nil, []Plot{pl}, []Input{InputFile("m.yaml", []byte("x: 1\n"))}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(out)
+	for _, want := range []string{"<svg", "m.yaml", "throughput_per_s", `class="exact"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if err := WriteResult(filepath.Join(dir, "r.txt"), "t", "", "", res, nil, nil, nil); !errors.Is(err, fault.ErrInput) {
+		t.Errorf("r.txt: %v", err)
+	}
+}
