@@ -15,7 +15,7 @@ func TestCatchesErrors(t *testing.T) {
 	if err := b.Do(chromedp.Navigate(`data:text/html,<p>x</p><script>console.error("bad thing");throw new Error("boom")</script>`)); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second) // the loop ends as soon as both arrive; Chromium is slow when the machine is loaded
 	for time.Now().Before(deadline) && len(b.Errors()) < 2 {
 		time.Sleep(20 * time.Millisecond)
 	}
