@@ -4,7 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
+
+// MaxSurfacePoints bounds the points of one Surface (4 million points, about 600 MB of results).
+const MaxSurfacePoints = 4_000_000
 
 // Skipped is a (p, d) of a surface the model cannot be evaluated at, and why.
 type Skipped struct {
@@ -14,7 +19,27 @@ type Skipped struct {
 
 // Surface evaluates the model over p ∈ ps and d ∈ ds (row-major in p), skipping invalid
 // combinations (reported). progress, if not nil, is called after each p.
+// The whole surface's estimated work (Σ Work(p, d)) and its number of points are checked
+// before any evaluation: more than MaxWork steps or MaxSurfacePoints points are refused with
+// fault.ErrTooLarge.
 func (e *Evaluator) Surface(ps, ds []int, progress func(done, total int)) ([]Point, []Skipped, error) {
+	if n := float64(len(ps)) * float64(len(ds)); n > MaxSurfacePoints {
+		return nil, nil, fmt.Errorf("%w: %d p values × %d d values = %.3g points; the limit is %g (spmd.MaxSurfacePoints)", fault.ErrTooLarge, len(ps), len(ds), n, float64(MaxSurfacePoints))
+	}
+	w := 0.0
+	for _, p := range ps {
+		// SIO models cache the fork/join network per p: count it once per p
+		if e.m.Arch == BusSIO || e.m.Arch == CluSIO {
+			w += e.Work(p, 1)
+			continue
+		}
+		for _, d := range ds {
+			w += e.Work(p, d)
+		}
+	}
+	if w > e.maxWork() {
+		return nil, nil, e.tooLarge(fmt.Sprintf("the surface of %d × %d points", len(ps), len(ds)), w)
+	}
 	var pts []Point
 	var skipped []Skipped
 	for i, p := range ps {

@@ -10,10 +10,10 @@ func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"architecture: bus-io\nnormalized: {sigma_p: 0.5}\n", `f.yaml:1: architecture: unknown architecture "bus-io"`},
 		{"architecture: bus-aio\nnormalized: {sigma_p: 1.5}\n", "sigma_p = 1.5"},
-		{"architecture: bus-aio\nr: 0.5\nnormalized: {sigma_p: 0.5}\n", "f.yaml:2: r: 0.5 must be ≥ 1 or inf"},
+		{"architecture: bus-aio\nr: 0.1\nnormalized: {sigma_p: 0.5}\n", "f.yaml:2: r: 0.1 is out of range; allowed 0.2 … inf"},
 		{"architecture: bus-aio\nc: 2.5\nnormalized: {sigma_p: 0.5}\n", "not a whole number"},
 		{"architecture: bus-aio\nsync: gaussian\nnormalized: {sigma_p: 0.5}\n", `unknown sync "gaussian"`},
-		{"architecture: bus-aio\nseconds: {s_par: -1, sr_io: 1}\n", "f.yaml:2: seconds.s_par: -1 is negative"},
+		{"architecture: bus-aio\nseconds: {s_par: -1, sr_io: 1}\n", "f.yaml:2: seconds.s_par: \"-1\": a time must be ≥ 0"},
 		{"architecture: bus-aio\nbenchmark: {cpu_rate: 1e8}\n", "missing bandwidth"},
 		{"architecture: bus-aio\nr: 2\ng_exponent: -0.5\nnormalized: {sigma_p: 0.5}\n", "give r or g_exponent, not both"},
 		{"architecture: bus-aio\nnormalized: {sigma_p: 0.5, sigma_q: 1}\n", "normalized.sigma_q: unknown field"},

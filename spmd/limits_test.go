@@ -1,0 +1,118 @@
+package spmd
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/clusterperf/clusterperf/fault"
+)
+
+// clampNoise zeroes only values within 64 ulps of the total and refuses anything more
+// negative: a real negative is never hidden.
+func TestClampNoise(t *testing.T) {
+	total := 36.2
+	tol := noiseULPs * epsilon * total
+	c := Components{CPU: 34.9, Sync: -5.26e-15, Contention: 2.98e-15, IO: 1} // btio p = 1 (issue 12)
+	if err := c.clampNoise(total); err != nil || c.Sync != 0 || c.Contention != 0 || c.CPU != 34.9 {
+		t.Errorf("noise not clamped: %+v %v", c, err)
+	}
+	for _, v := range []float64{-2 * tol, -1e-9, -1} {
+		c := Components{CPU: total, Sync: v}
+		if err := c.clampNoise(total); err == nil {
+			t.Errorf("a real negative %v was hidden", v)
+		}
+	}
+	// a real small positive component above the tolerance stays
+	c = Components{CPU: total, Contention: 2 * tol}
+	if err := c.clampNoise(total); err != nil || c.Contention != 2*tol {
+		t.Errorf("a real value was clamped: %+v", c)
+	}
+}
+
+// Over the shipped examples at d = 1 (one disk, as T_ref assumes) every component is ≥ 0
+// and the efficiency s/p ≤ 1 + rounding: T(p, 1) ≥ T_ref/p because each term of T_ref is at
+// most divided by p (000 eq. 1–3).
+func TestExamplesNoNegativeComponents(t *testing.T) {
+	files, _ := filepath.Glob("../examples/spmd/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no examples")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := ParseModel(f, data)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		e, _ := NewEvaluator(m)
+		for _, p := range []int{1, 2, 3, 4, 8, 16, 64} {
+			pt, err := e.Evaluate(p, 1)
+			var ce *ConfigError
+			if errors.As(err, &ce) {
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%s p = %d: %v", f, p, err)
+			}
+			c := pt.Components
+			for _, v := range []float64{c.CPU, c.Sync, c.CommStartup, c.CommTransfer, c.Contention, c.IO} {
+				if v < 0 {
+					t.Errorf("%s p = %d: negative component %v", f, p, v)
+				}
+			}
+			if pt.Efficiency > 1+1e-12 {
+				t.Errorf("%s p = %d: efficiency %v > 1", f, p, pt.Efficiency)
+			}
+		}
+	}
+}
+
+// Tiny but valid parameters (every time at MinTime) give finite, non-negative results.
+func TestTinyParameters(t *testing.T) {
+	for _, a := range Architectures() {
+		m := &Model{Arch: a, Phases: []Phase{{NIO: 1, SPar: MinTime, SSer: MinTime, S0Com: MinTime, SRCom: MinTime, S0IO: MinTime, SRIO: MinTime, W: 0.5, C: 1}}}
+		e, err := NewEvaluator(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []int{1, 2, 16} {
+			pt, err := e.Evaluate(p, 1)
+			if err != nil {
+				t.Fatalf("%v p = %d: %v", a, p, err)
+			}
+			if !(pt.Time > 0) || math.IsInf(pt.Time, 0) || pt.Efficiency > 1+1e-12 {
+				t.Errorf("%v p = %d: %+v", a, p, pt)
+			}
+		}
+	}
+}
+
+// Work budgets: refused before allocating, with the estimate and the option named.
+func TestWorkBudget(t *testing.T) {
+	m := &Model{Arch: BusSIO, Phases: []Phase{{NIO: 1, SPar: 1, SRCom: 1, SRIO: 1, C: 1}}}
+	e, _ := NewEvaluator(m)
+	e.MaxWork = 1e6
+	_, err := e.Evaluate(2_000_000, 1)
+	if !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "MaxWork") {
+		t.Errorf("Evaluate: %v", err)
+	}
+	ps := make([]int, 2000)
+	for i := range ps {
+		ps[i] = i + 1
+	}
+	// Σ_{p=1}^{2000} (p + 1) = 2 003 000 > 1e6
+	_, _, err = e.Surface(ps, []int{1}, nil)
+	if !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "2e+06") {
+		t.Errorf("Surface: %v", err)
+	}
+	_, err = e.Evaluate(MaxP+1, 1)
+	if !errors.Is(err, fault.ErrInput) {
+		t.Errorf("p > MaxP: %v", err)
+	}
+}
