@@ -6,7 +6,10 @@ import (
 
 // FileFormat documents the model file read by ParseModel (shown by `clusterperf help pipeline`).
 const FileFormat = `A pipeline model file is YAML (or JSON). Sizes are in elements, bandwidths in elements
-per second, times in seconds.
+per second, times in seconds (latencies and fixed seconds also take 30ms, 150us, …; memory
+sizes take 64MB, 1GiB, …). Ranges, so that every prediction is finite: n and block 1 … 1e15
+elements, bandwidths 1e-6 … 1e15 elements/s, constants c 1e-15 … 1e6 s, latencies and fixed
+times 0 … 1e9 s, p ≤ 1e9.
 
 Either the parallel sort of 003 by its constants:
 
@@ -55,12 +58,12 @@ func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
 	if !top["n"].Valid() {
 		root.Errorf("missing field n (the job size in elements)")
 	} else {
-		m.N = top["n"].Positive()
+		m.N = top["n"].Range(1, MaxElements)
 	}
 	if !top["block"].Valid() {
 		root.Errorf("missing field block (the block size s in elements)")
 	} else {
-		m.S = top["block"].Positive()
+		m.S = top["block"].Range(1, MaxElements)
 	}
 	var sp *SortParams
 	srt, stages := top["sort"], top["stages"]
@@ -72,9 +75,11 @@ func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
 		p := SortParams{N: m.N, S: m.S}
 		for _, name := range SortParamNames {
 			if v, ok := f[name]; ok && name == "l_n" {
-				p.LN = v.NonNeg()
+				p.LN = latency(v)
+			} else if ok && (name == "c_q" || name == "c_m") {
+				*(&p).field(name) = coef(v)
 			} else if ok {
-				*(&p).field(name) = v.Positive()
+				*(&p).field(name) = rate(v)
 			} else {
 				srt.Errorf("missing constant %s", name)
 			}
@@ -90,16 +95,16 @@ func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
 				bf := bn.Map("name", "kind", "value", "latency", "bandwidth", "c")
 				b := Bandwidth{Name: bf["name"].String(), Kind: BandwidthKind(bf["kind"].String())}
 				if v, ok := bf["value"]; ok {
-					b.Value = v.Positive()
+					b.Value = rate(v)
 				}
 				if v, ok := bf["latency"]; ok {
-					b.Latency = v.NonNeg()
+					b.Latency = latency(v)
 				}
 				if v, ok := bf["bandwidth"]; ok {
-					b.Bandwidth = v.Positive()
+					b.Bandwidth = rate(v)
 				}
 				if v, ok := bf["c"]; ok {
-					b.C = v.Positive()
+					b.C = coef(v)
 				}
 				st.Bandwidths = append(st.Bandwidths, b)
 			}
@@ -109,10 +114,14 @@ func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
 			ff := fn.Map("name", "kind", "value", "c")
 			fx := Fixed{Name: ff["name"].String(), Kind: FixedKind(ff["kind"].String())}
 			if v, ok := ff["value"]; ok {
-				fx.Value = v.NonNeg()
+				if fx.Value = v.Seconds(); fx.Value > MaxSeconds {
+					v.Errorf("%v s is out of range; allowed 0 … %g s", fx.Value, MaxSeconds)
+				}
 			}
 			if v, ok := ff["c"]; ok {
-				fx.C = v.NonNeg()
+				if fx.C = v.Float(); fx.C != 0 {
+					fx.C = coef(v)
+				}
 			}
 			m.Fixed = append(m.Fixed, fx)
 		}
@@ -124,8 +133,22 @@ func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
 	}
 	if mem := top["memory"]; mem.Valid() {
 		f := mem.Map("node_bytes", "bytes_per_element")
-		m.Memory.NodeBytes = f["node_bytes"].Positive()
-		m.Memory.BytesPerElement = f["bytes_per_element"].Positive()
+		for _, k := range []string{"node_bytes", "bytes_per_element"} {
+			v := f[k]
+			if !v.Valid() {
+				mem.Errorf("missing %s", k)
+				continue
+			}
+			b := v.Bytes()
+			if v.IsScalar() && !(b >= 1 && b <= MaxBytes) {
+				v.Errorf("%v bytes is out of range; allowed 1 … %g", b, MaxBytes)
+			}
+			if k == "node_bytes" {
+				m.Memory.NodeBytes = b
+			} else {
+				m.Memory.BytesPerElement = b
+			}
+		}
 	}
 	if err := d.Err(); err != nil {
 		return nil, nil, err
@@ -134,4 +157,19 @@ func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
 		return nil, nil, &spec.Error{File: file, Msg: err.Error()}
 	}
 	return m, sp, nil
+}
+
+// rate reads a bandwidth in elements per second within [MinRate, MaxRate].
+func rate(v spec.Node) float64 { return v.Range(MinRate, MaxRate) }
+
+// coef reads a per-element time constant (c_q, c_m, c) within [MinCoef, MaxCoef] s.
+func coef(v spec.Node) float64 { return v.Range(MinCoef, MaxCoef) }
+
+// latency reads a per-block latency: a time (units allowed) of 0 … MaxSeconds.
+func latency(v spec.Node) float64 {
+	t := v.Seconds()
+	if t > MaxSeconds {
+		v.Errorf("%v s is out of range; allowed 0 … %g s", t, MaxSeconds)
+	}
+	return t
 }

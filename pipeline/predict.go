@@ -3,6 +3,8 @@ package pipeline
 import (
 	"fmt"
 	"math"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 // StageTime is one stage's time at some p and the resource that bounds it.
@@ -54,13 +56,16 @@ func (m *Model) Predict(p int) Point {
 	return pt
 }
 
+// MaxPoints bounds the points of one PredictRange (a million points, about 200 MB).
+const MaxPoints = 1_000_000
+
 // PredictRange evaluates every p in [from, to].
 func (m *Model) PredictRange(from, to int) ([]Point, error) {
-	if from < 1 || to < from {
-		return nil, fmt.Errorf("cluster sizes %d:%d: want 1 ≤ FROM ≤ TO", from, to)
+	if from < 1 || to < from || to > MaxP {
+		return nil, fmt.Errorf("%w: cluster sizes %d:%d: want 1 ≤ FROM ≤ TO ≤ %d", fault.ErrInput, from, to, MaxP)
 	}
-	if to-from > 1_000_000 {
-		return nil, fmt.Errorf("cluster sizes %d:%d: more than a million points", from, to)
+	if to-from >= MaxPoints {
+		return nil, fmt.Errorf("%w: cluster sizes %d:%d are %d points; the limit is %d (pipeline.MaxPoints)", fault.ErrTooLarge, from, to, to-from+1, MaxPoints)
 	}
 	out := make([]Point, 0, to-from+1)
 	for p := from; p <= to; p++ {
