@@ -33,8 +33,26 @@ fixed (a number) or free (start, with optional min and max bounds).
     g_exponent: -1                            # g(p) = p^e (r = ∞: −1)
     # n_io (default 1) and s0_com_exponent (default 0) can be given too
 
+Ranges (values, starts and bounds): times 0 … 1e9 (a fitted time below 1e-12 is taken as 0),
+exponents −4 … 4, w 0 … 1, n_io 1 … 1e6; unbounded parameters get these as bounds.
+
 The data file is CSV with a header: p, optionally d (default 1) and run (repetition id), and
 either time (seconds) or speedup. Repeated runs of one (p, d) are all used.`
+
+// paramRange is the allowed range of a fit parameter, its default bounds: the ranges of
+// spmd (times 0 … spmd.MaxTime; exponents ±spmd.MaxExponent; n_io 1 … spmd.MaxNIO; w 0 … 1),
+// so that every model the fit visits evaluates to finite numbers.
+func paramRange(name string) (lo, hi float64) {
+	switch name {
+	case "g_exponent", "s0_com_exponent":
+		return -spmd.MaxExponent, spmd.MaxExponent
+	case "w":
+		return 0, 1
+	case "n_io":
+		return 1, spmd.MaxNIO
+	}
+	return 0, spmd.MaxTime
+}
 
 // ParseSpec decodes a fit model file.
 func ParseSpec(file string, data []byte) (Spec, error) {
@@ -67,13 +85,10 @@ func ParseSpec(file string, data []byte) (Spec, error) {
 		}
 	}
 	if v, ok := f["no_comm_at_p1"]; ok {
-		sp.NoCommAtOne = v.String() == "true"
-		if s := v.String(); s != "true" && s != "false" {
-			v.Errorf("want true or false")
-		}
+		sp.NoCommAtOne = v.Bool()
 	}
 	if v, ok := f["reference_time"]; ok {
-		sp.Reference = v.Positive()
+		sp.Reference = v.Range(spmd.MinTime, spmd.MaxTime)
 	}
 	if v, ok := f["starts"]; ok {
 		sp.Starts = v.Int(1, 10000)
@@ -94,37 +109,26 @@ func ParseSpec(file string, data []byte) (Spec, error) {
 		if !ok {
 			continue
 		}
-		p := Param{Name: name, Min: math.Inf(-1), Max: math.Inf(1)}
-		if name != "g_exponent" && name != "s0_com_exponent" {
-			p.Min = 0
-		}
-		if name == "w" {
-			p.Max = 1
-		}
+		lo, hi := paramRange(name)
+		p := Param{Name: name, Min: lo, Max: hi}
 		if n.IsMap() {
 			g := n.Map("start", "min", "max")
 			p.Free = true
 			if !g["start"].Valid() {
 				n.Errorf("a free parameter needs start (and optional min, max)")
 			}
-			p.Value = g["start"].Float()
+			p.Value = g["start"].Range(lo, hi)
 			if v, ok := g["min"]; ok {
-				p.Min = v.Float()
+				p.Min = v.Range(lo, hi)
 			}
 			if v, ok := g["max"]; ok {
-				p.Max = v.Float()
+				p.Max = v.Range(lo, hi)
 			}
 			if !(p.Min <= p.Value && p.Value <= p.Max) {
 				n.Errorf("start %v must lie within [min, max] = [%v, %v]", p.Value, p.Min, p.Max)
 			}
 		} else {
-			p.Value = n.Float()
-		}
-		if name == "w" && (p.Value < 0 || p.Value > 1) {
-			n.Errorf("w = %v must be in [0, 1]", p.Value)
-		}
-		if p.Min >= 0 && p.Value < 0 {
-			n.Errorf("%v is negative; must be ≥ 0", p.Value)
+			p.Value = n.Range(lo, hi)
 		}
 		sp.Params = append(sp.Params, p)
 	}
@@ -132,7 +136,7 @@ func ParseSpec(file string, data []byte) (Spec, error) {
 		return Spec{}, err
 	}
 	if len(sp.freeIdx()) == 0 {
-		return Spec{}, &spec.Error{File: file, Msg: "no free parameter: give at least one as {start, min, max}"}
+		return Spec{}, &spec.Error{File: file, Line: ps.Line(), Msg: "no free parameter: give at least one as {start, min, max}"}
 	}
 	return sp, nil
 }

@@ -1,0 +1,62 @@
+package fit
+
+import (
+	"fmt"
+
+	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/spmd"
+)
+
+// Recommendation is the fitted model evaluated over p = 1 … PMax, d = 1 … DMax: the
+// configuration of least time and, per d, the largest p whose efficiency s/p reaches the
+// threshold.
+type Recommendation struct {
+	PMax      int                `json:"p_max"`
+	DMax      int                `json:"d_max"`
+	Points    []spmd.Point       `json:"points"`
+	Best      spmd.Point         `json:"best"`
+	Efficient map[int]spmd.Point `json:"largest_efficient_p"`
+	Skipped   []spmd.Skipped     `json:"skipped,omitempty"`
+}
+
+// Recommend evaluates the fitted model r over p = 1 … pmax and d = 1 … dmax (the CLI's
+// --pmax and --dmax) within the work budget maxWork (MVA steps; 0: spmd.DefaultMaxWork).
+// pmax, dmax < 1 and efficiency outside (0, 1] are input errors (fault.ErrInput); a surface
+// over the budget, or of more than spmd.MaxSurfacePoints points, is refused with
+// fault.ErrTooLarge naming the estimate, before anything is allocated (issue 12: --pmax -1
+// panicked in makeslice, --pmax 2e9 exhausted memory).
+func Recommend(r *SPMDResult, pmax, dmax int, efficiency, maxWork float64) (*Recommendation, error) {
+	if pmax < 1 || pmax > spmd.MaxP {
+		return nil, fmt.Errorf("%w: --pmax %d: want a whole number 1 … %d", fault.ErrInput, pmax, spmd.MaxP)
+	}
+	if dmax < 1 || dmax > spmd.MaxP {
+		return nil, fmt.Errorf("%w: --dmax %d: want a whole number 1 … %d", fault.ErrInput, dmax, spmd.MaxP)
+	}
+	if !(efficiency > 0 && efficiency <= 1) {
+		return nil, fmt.Errorf("%w: --efficiency %v: want a value in (0, 1]", fault.ErrInput, efficiency)
+	}
+	if n := float64(pmax) * float64(dmax); n > spmd.MaxSurfacePoints {
+		return nil, fmt.Errorf("%w: --pmax %d × --dmax %d = %.3g points; the limit is %d (spmd.MaxSurfacePoints)", fault.ErrTooLarge, pmax, dmax, n, spmd.MaxSurfacePoints)
+	}
+	e, err := spmd.NewEvaluator(r.Model())
+	if err != nil {
+		return nil, err
+	}
+	e.MaxWork = maxWork
+	ps, ds := make([]int, pmax), make([]int, dmax)
+	for i := range ps {
+		ps[i] = i + 1
+	}
+	for i := range ds {
+		ds[i] = i + 1
+	}
+	pts, skipped, err := e.Surface(ps, ds, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(pts) == 0 {
+		return nil, fmt.Errorf("%w: no valid (p, d) with p ≤ %d, d ≤ %d for %s", fault.ErrInput, pmax, dmax, r.Architecture)
+	}
+	best, _ := spmd.Best(pts)
+	return &Recommendation{PMax: pmax, DMax: dmax, Points: pts, Best: best, Efficient: spmd.LargestEfficient(pts, efficiency), Skipped: skipped}, nil
+}
