@@ -1,9 +1,12 @@
 package spmd
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 func TestParseErrors(t *testing.T) {
@@ -33,6 +36,9 @@ func FuzzParseModel(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseModel("fuzz.yaml", data)
 		if err != nil {
+			if !errors.Is(err, fault.ErrInput) {
+				t.Fatalf("not an input error: %v", err)
+			}
 			return
 		}
 		e, err := NewEvaluator(m)
@@ -42,9 +48,12 @@ func FuzzParseModel(f *testing.F) {
 		for _, pd := range [][2]int{{1, 1}, {4, 2}, {8, 8}} {
 			pt, err := e.Evaluate(pd[0], pd[1])
 			if err != nil {
+				if !errors.Is(err, fault.ErrInput) {
+					t.Fatalf("p=%d d=%d: %v", pd[0], pd[1], err)
+				}
 				continue
 			}
-			if math.IsNaN(pt.Time) || math.IsInf(pt.Time, 0) || pt.Time <= 0 || math.IsNaN(pt.Speedup) {
+			if math.IsNaN(pt.Time) || math.IsInf(pt.Time, 0) || pt.Time <= 0 || math.IsNaN(pt.Speedup) || math.IsInf(pt.Speedup, 0) {
 				t.Fatalf("p=%d d=%d: time %v speedup %v", pd[0], pd[1], pt.Time, pt.Speedup)
 			}
 		}
