@@ -116,3 +116,25 @@ func TestWorkBudget(t *testing.T) {
 		t.Errorf("p > MaxP: %v", err)
 	}
 }
+
+// Issue 21, one units rule: the btio benchmark block with unit suffixes gives the same model
+// as with plain numbers (150us = 150e-6 s, 27MB/s = 27e6 B/s, 10MB = 10e6 B, 64kB = 64e3 B).
+func TestBenchmarkUnits(t *testing.T) {
+	plain := "architecture: bus-sio\nw: 0.23\nbenchmark: {cpu_rate: 120e6, flop_parallel: 828e6, flop_serial: 9.6e6, bursts_per_io: 5, startup: 150e-6, bandwidth: 27e6, disk_bandwidth: 10e6, io_bytes: 10e6, io_startup: 0, messages: [{p: 9, count: 18}, {p: 64, count: 48}], message_bytes: [{p: 9, bytes: 64e3}, {p: 64, bytes: 18e3}]}\n"
+	units := "architecture: bus-sio\nw: 0.23\nbenchmark: {cpu_rate: 120e6, flop_parallel: 828e6, flop_serial: 9.6e6, bursts_per_io: 5, startup: 150us, bandwidth: 27MB/s, disk_bandwidth: 80Mb/s, io_bytes: 10MB, io_startup: 0ms, messages: [{p: 9, count: 18}, {p: 64, count: 48}], message_bytes: [{p: 9, bytes: 64kB}, {p: 64, bytes: 18kB}]}\n"
+	a, err := ParseModel("plain.yaml", []byte(plain))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ParseModel("units.yaml", []byte(units))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, pb := a.Phases[0], b.Phases[0]
+	for _, c := range [][2]float64{{pa.S0Com, pb.S0Com}, {pa.SRCom, pb.SRCom}, {pa.SRIO, pb.SRIO}, {pa.GExp, pb.GExp}, {pa.S0Exp, pb.S0Exp}} {
+		if math.Abs(c[0]-c[1]) > 1e-12*math.Abs(c[0]) {
+			t.Errorf("plain %+v\nunits %+v", pa, pb)
+			break
+		}
+	}
+}
