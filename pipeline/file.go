@@ -24,8 +24,9 @@ Either the parallel sort of 003 by its constants:
     b_n: 1.2e6              # network bandwidth: b_dist = s/(l_n + s/b_n)
     b_gather: 0.387e6       # gathering bandwidth at the sink node
   memory:                   # optional: flag predictions whose data overflow a node
-    node_bytes: 64e6
-    bytes_per_element: 8
+    node_bytes: 64MB
+    bytes_per_element: 4    # a worker holds one copy of its N/p elements (p ≥ 2)
+    bytes_per_element_p1: 8 # a lone node also gathers and merges: two copies (default: as above)
 
 or any job as overlapped stages, each bounded by its slowest bandwidth, plus fixed terms:
 
@@ -132,21 +133,26 @@ func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
 		top["fixed"].Errorf("fixed terms come with stages; the sort model has its own")
 	}
 	if mem := top["memory"]; mem.Valid() {
-		f := mem.Map("node_bytes", "bytes_per_element")
-		for _, k := range []string{"node_bytes", "bytes_per_element"} {
+		f := mem.Map("node_bytes", "bytes_per_element", "bytes_per_element_p1")
+		for _, k := range []string{"node_bytes", "bytes_per_element", "bytes_per_element_p1"} {
 			v := f[k]
 			if !v.Valid() {
-				mem.Errorf("missing %s", k)
+				if k != "bytes_per_element_p1" {
+					mem.Errorf("missing %s", k)
+				}
 				continue
 			}
 			b := v.Bytes()
 			if v.IsScalar() && !(b >= 1 && b <= MaxBytes) {
 				v.Errorf("%v bytes is out of range; allowed 1 … %g", b, MaxBytes)
 			}
-			if k == "node_bytes" {
+			switch k {
+			case "node_bytes":
 				m.Memory.NodeBytes = b
-			} else {
+			case "bytes_per_element":
 				m.Memory.BytesPerElement = b
+			default:
+				m.Memory.BytesPerElementP1 = b
 			}
 		}
 	}

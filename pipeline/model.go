@@ -84,9 +84,19 @@ type Stage struct {
 
 // Memory describes node memory; a prediction whose per-node data exceeds it is flagged
 // (003 §5: paging made small clusters far slower than predicted).
+//
+// The flag is N/p·b > NodeBytes with b = BytesPerElement for p ≥ 2 and BytesPerElementP1
+// (when given) for p = 1: 003's measurements contradict one b for all p. Fig. 2 (N = 1e7) at
+// p = 1 and Fig. 3 (N = 2e7) at p = 2 hold the same 1e7 elements per node, yet the first
+// pages (183.8 s measured against 80.4 s predicted) and the second does not (161.4 s against
+// 161.2 s). A lone node also does the sink's gathering and merging of all N elements (about
+// two copies of the data), while with p ≥ 2 a worker holds one copy of its N/p elements and
+// the sink merges streams. With 64 MB nodes and 4-byte integers, b = 4 (p ≥ 2) and b = 8
+// (p = 1) flag exactly the runs that page in Figs. 1–3 (Fig. 1's p = 1 at 4e7 bytes does not).
 type Memory struct {
-	NodeBytes       float64 // memory available to the task on one node; 0 = not checked
-	BytesPerElement float64 // bytes one element occupies while being processed (with buffers)
+	NodeBytes         float64 // memory available to the task on one node; 0 = not checked
+	BytesPerElement   float64 // bytes one element occupies while being processed (with buffers)
+	BytesPerElementP1 float64 // the same on a lone node (p = 1), which also gathers and merges; 0 = BytesPerElement
 }
 
 // Model is a job of N elements in blocks of S elements through overlapped stages.
@@ -180,7 +190,7 @@ func (m *Model) Validate() error {
 			bad("%s: unknown kind %q (allowed: seconds, block_sort, local)", where, f.Kind)
 		}
 	}
-	if !(m.Memory.NodeBytes >= 0 && m.Memory.NodeBytes <= MaxBytes) || !(m.Memory.BytesPerElement >= 0 && m.Memory.BytesPerElement <= MaxBytes) {
+	if !(m.Memory.NodeBytes >= 0 && m.Memory.NodeBytes <= MaxBytes) || !(m.Memory.BytesPerElement >= 0 && m.Memory.BytesPerElement <= MaxBytes) || !(m.Memory.BytesPerElementP1 >= 0 && m.Memory.BytesPerElementP1 <= MaxBytes) {
 		bad("memory sizes must be in 0 … %g bytes", MaxBytes)
 	}
 	if err := errors.Join(errs...); err != nil {
