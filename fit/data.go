@@ -54,7 +54,7 @@ func ReadData(file string, r io.Reader) (*Data, error) {
 		}
 		v, err := strconv.ParseFloat(row.Get(d.Target), 64)
 		if err != nil || !(v >= MinValue && v <= MaxValue) {
-			return row.Errorf("%s = %q must be a number in %g … %g", d.Target, row.Get(d.Target), MinValue, MaxValue)
+			return row.Errorf("%s = %q must be a number > 0 within %g … %g", d.Target, row.Get(d.Target), MinValue, MaxValue)
 		}
 		o := Observation{P: p, D: dd, Value: v, Line: row.Line}
 		if row.Has("run") {

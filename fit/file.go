@@ -117,7 +117,7 @@ func ParseSpec(file string, data []byte) (Spec, error) {
 			if !g["start"].Valid() {
 				n.Errorf("a free parameter needs start (and optional min, max)")
 			}
-			p.Value = g["start"].Range(lo, hi)
+			p.Value = g["start"].Float()
 			if v, ok := g["min"]; ok {
 				p.Min = v.Range(lo, hi)
 			}
