@@ -1,7 +1,10 @@
 package examples
 
 import (
+	"fmt"
+	"io/fs"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/clusterperf/clusterperf/spmd"
@@ -152,5 +155,32 @@ func TestQCRD(t *testing.T) {
 	comm := c.CommStartup + c.CommTransfer + c.Contention
 	if comm < c.CPU || c.IO > 0.001*large.Time {
 		t.Errorf("p=64: communication %.4g vs CPU %.4g, I/O %.4g", comm, c.CPU, c.IO)
+	}
+}
+
+// TestS11Stated: every SPMD example states its s(1, 1) on its first line ("# s(1, 1) = V")
+// and V is what the model gives (spmd.Evaluator.Conventions), to the digits written; pmva.yaml
+// has c = 2, where p = 1 is not a valid configuration.
+func TestS11Stated(t *testing.T) {
+	files, _ := fs.Glob(FS, "spmd/*.yaml")
+	for _, f := range files {
+		if f == "spmd/pmva.yaml" {
+			continue
+		}
+		data, _ := FS.ReadFile(f)
+		first, _, _ := strings.Cut(string(data), "\n")
+		var stated float64
+		if _, err := fmt.Sscanf(first, "# s(1, 1) = %g", &stated); err != nil {
+			t.Errorf("%s: first line %q does not state s(1, 1)", f, first)
+			continue
+		}
+		e := loadSPMD(t, f)
+		pt, err := e.Evaluate(1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(pt.Speedup-stated) > 5e-4 {
+			t.Errorf("%s: states s(1, 1) = %g, the model gives %.4g", f, stated, pt.Speedup)
+		}
 	}
 }

@@ -138,3 +138,27 @@ func TestBenchmarkUnits(t *testing.T) {
 		}
 	}
 }
+
+// Conventions: 000 Table 4 (QCRD) gives s(1, 1) = 1/(0.71 + 0.049 + 0.41 + 0.001) = 0.855
+// with g(1) = 1 and 1/(0.71 + 0.001) = 1.406 with g(1) = 0 (seeds README errata): both warn.
+func TestConventionsQCRD(t *testing.T) {
+	for _, c := range []struct {
+		noComm bool
+		s11    string
+		conv   string
+	}{{false, "s(1, 1) = 0.8547", "g(1) = 1"}, {true, "s(1, 1) = 1.406", "g(1) = 0"}} {
+		m := &Model{Arch: BusAIO, Phases: []Phase{{NIO: 1, SPar: 0.71, S0Com: 0.049, SRCom: 0.41, SRIO: 0.001, W: 0.19, C: 1, GExp: -1, Ref: 1, NoCommAtOne: c.noComm}}}
+		e, _ := NewEvaluator(m)
+		notes, err := e.Conventions()
+		all := strings.Join(notes, "\n")
+		if err != nil || !strings.Contains(all, "warning: "+c.s11) || !strings.Contains(all, c.conv) {
+			t.Errorf("no_comm_at_p1 %v: %q %v", c.noComm, all, err)
+		}
+	}
+	// a normalised model without communication at p = 1 has s(1, 1) = 1 exactly: no warning
+	m := &Model{Arch: BusSIO, Phases: []Phase{{NIO: 1, SPar: 0.8, SRIO: 0.2, C: 1, Ref: 1}}}
+	e, _ := NewEvaluator(m)
+	if notes, _ := e.Conventions(); strings.Contains(strings.Join(notes, ""), "warning") {
+		t.Errorf("warned: %q", notes)
+	}
+}
