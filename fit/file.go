@@ -22,6 +22,8 @@ fixed (a number) or free (start, with optional min and max bounds).
   starts: 20                # multi-start Levenberg–Marquardt (default 20)
   seed: 1
   bootstrap: 0              # residual-bootstrap replicates for percentile intervals (0: none)
+  objective: relative       # relative: Σ((model − observed)/observed)²; absolute: the thesis's
+                            #   ε = Σ[s(p,d) − s_pd]² (001 §6.2)
   parameters:               # 000 Table 1 in seconds (or T_ref units); unlisted ones are 0
     s_par:  {start: 0.5, min: 0, max: 2}      # parallel CPU time of a computation burst
     s_ser:  {start: 0.01, min: 0, max: 1}     # serial CPU time
@@ -60,7 +62,7 @@ func ParseSpec(file string, data []byte) (Spec, error) {
 	if err != nil {
 		return Spec{}, err
 	}
-	f := root.Map("name", "architecture", "c", "sync", "reference_time", "starts", "seed", "bootstrap", "parameters", "no_comm_at_p1")
+	f := root.Map("name", "architecture", "c", "sync", "reference_time", "starts", "seed", "bootstrap", "parameters", "no_comm_at_p1", "objective")
 	sp := Spec{Name: f["name"].String(), Arch: "auto", C: 1, Reference: 1, Starts: 20, Seed: 1}
 	if a := f["architecture"]; a.Valid() {
 		sp.Arch = strings.ToLower(a.String())
@@ -86,6 +88,14 @@ func ParseSpec(file string, data []byte) (Spec, error) {
 	}
 	if v, ok := f["no_comm_at_p1"]; ok {
 		sp.NoCommAtOne = v.Bool()
+	}
+	if v, ok := f["objective"]; ok {
+		switch o := v.String(); o {
+		case "relative", "absolute":
+			sp.Objective = o
+		default:
+			v.Errorf("unknown objective %q (allowed: relative, absolute)", o)
+		}
 	}
 	if v, ok := f["reference_time"]; ok {
 		sp.Reference = v.Range(spmd.MinTime, spmd.MaxTime)

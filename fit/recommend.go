@@ -60,3 +60,53 @@ func Recommend(r *SPMDResult, pmax, dmax int, efficiency, maxWork float64) (*Rec
 	best, _ := spmd.Best(pts)
 	return &Recommendation{PMax: pmax, DMax: dmax, Points: pts, Best: best, Efficient: spmd.LargestEfficient(pts, efficiency), Skipped: skipped}, nil
 }
+
+// BandPoint is the fitted model at (p, d) with its contention level replaced by w = 0 (the
+// network a pure delay: optimistic) and w = 1 (a pure queue: pessimistic), issue 19's band;
+// the value is a time (s) or a speedup as the data's target.
+type BandPoint struct {
+	P      int     `json:"p"`
+	D      int     `json:"d"`
+	Fitted float64 `json:"fitted"`
+	W0     float64 `json:"w0"` // optimistic contention
+	W1     float64 `json:"w1"` // pessimistic contention
+}
+
+// Band evaluates the fitted model at each (p, d) of pts with w as fitted, w = 0 and w = 1
+// (001 §4: w = 0 the network is a delay, w = 1 a queue).
+func Band(r *SPMDResult, pts [][2]int) ([]BandPoint, error) {
+	eval := func(w float64) (*spmd.Evaluator, error) {
+		m := *r.Model()
+		m.Phases = append([]spmd.Phase(nil), m.Phases...)
+		for i := range m.Phases {
+			if w >= 0 {
+				m.Phases[i].W = w
+			}
+		}
+		return spmd.NewEvaluator(&m)
+	}
+	var es [3]*spmd.Evaluator
+	for i, w := range []float64{-1, 0, 1} {
+		e, err := eval(w)
+		if err != nil {
+			return nil, err
+		}
+		es[i] = e
+	}
+	out := make([]BandPoint, 0, len(pts))
+	for _, pd := range pts {
+		b := BandPoint{P: pd[0], D: pd[1]}
+		for i, dst := range []*float64{&b.Fitted, &b.W0, &b.W1} {
+			pt, err := es[i].Evaluate(pd[0], pd[1])
+			if err != nil {
+				return nil, err
+			}
+			*dst = pt.Speedup
+			if r.Target == "time" {
+				*dst = pt.Time
+			}
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}

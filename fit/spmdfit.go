@@ -42,7 +42,14 @@ type Spec struct {
 	Bootstrap int // bootstrap replicates for percentile intervals (0: none)
 	// NoCommAtOne: 000's g(1) = 0 (no communication on one processor).
 	NoCommAtOne bool
+	// Objective is what the least squares minimise: "relative" (default), Σ((m − o)/o)², or
+	// "absolute", the thesis's ε = Σ_{p,d} [s(p, d) − s_{p,d}]² (001 §6.2), which weighs the
+	// large speedups (or long times) most. AIC/BIC are computed from the chosen objective.
+	Objective string
 }
+
+// Objectives are the values Spec.Objective accepts.
+var Objectives = []string{"relative", "absolute"}
 
 // ParamEstimate is a fitted parameter; CI fields are nil when not identifiable or fixed.
 type ParamEstimate struct {
@@ -172,6 +179,11 @@ func FitSPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 	if data.Target == "time" {
 		sp.Reference = 0 // speedups are not fitted; T_ref plays no role
 	}
+	switch sp.Objective {
+	case "", "relative", "absolute":
+	default:
+		return nil, fmt.Errorf("%w: fit: objective %q (allowed: relative, absolute)", fault.ErrInput, sp.Objective)
+	}
 	free := sp.freeIdx()
 	k := len(free)
 	if k == 0 {
@@ -212,7 +224,11 @@ func FitSPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 				return err
 			}
 			for i, o := range data.Obs {
-				r[i] = (buf[idxOf[point{o.P, o.D}]] - o.Value) / o.Value
+				if sp.Objective == "absolute" {
+					r[i] = buf[idxOf[point{o.P, o.D}]] - o.Value
+				} else {
+					r[i] = (buf[idxOf[point{o.P, o.D}]] - o.Value) / o.Value
+				}
 			}
 			return nil
 		}}
