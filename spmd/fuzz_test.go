@@ -54,5 +54,18 @@ func FuzzMagnitudes(f *testing.F) {
 				t.Fatalf("p=%d: efficiency %v\n%s", pd[0], pt.Efficiency, text)
 			}
 		}
+		if _, err := ev.Conventions(); err != nil && !errors.Is(err, fault.ErrInput) {
+			t.Fatalf("conventions: %v\n%s", err, text)
+		}
+		l, err := ev.LimitP(2, 1<<12)
+		if err != nil {
+			if !errors.Is(err, fault.ErrInput) {
+				t.Fatalf("limit: %v\n%s", err, text)
+			}
+			return
+		}
+		if !l.Unbounded && (!(l.Speedup >= 0) || math.IsInf(l.Speedup, 0)) {
+			t.Fatalf("limit %+v\n%s", l, text)
+		}
 	})
 }
