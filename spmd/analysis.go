@@ -34,7 +34,9 @@ func (e *Evaluator) Surface(ps, ds []int, progress func(done, total int)) ([]Poi
 			continue
 		}
 		for _, d := range ds {
-			w += e.Work(p, d)
+			if e.m.CheckConfig(p, d) == nil { // skipped configurations cost nothing
+				w += e.Work(p, d)
+			}
 		}
 	}
 	if w > e.maxWork() {
