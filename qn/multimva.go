@@ -44,6 +44,9 @@ func MVAMulti(m *Model) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(p.N) >= 2 && p.Kq >= 1 {
+		return p.solveRows(), nil
+	}
 	return p.solve(), nil
 }
 
