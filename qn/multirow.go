@@ -1,14 +1,23 @@
 package qn
 
-// The sequential lattice walk of MVAMulti, restructured for speed (issue 20). The points of
-// one "row" — the populations that differ only in the last class, n_{C−1} = 0 … N_{C−1} —
-// lie next to each other in the slice, and the active classes among 0 … C−2 and their
-// neighbours' offsets are the same for the whole row. row therefore hoists them out of the
-// per-point loop, reads the last class's neighbour Q(n − e_{C−1}) from the point just
-// written, and keeps demands in flat class-major arrays (dqf, cdqf). The arithmetic is that
-// of (*multi).kernel in the same order (classes 0 … C−1, stations in order), so results
-// are bit-identical to the generic walk (TestRowsIdentical). For K_q = 4 queue stations
-// (the thesis network) row4 is the same loop unrolled over stations.
+// The sequential lattice walk of MVAMulti, restructured for speed (issue 20).
+//
+// Rows: the populations that differ only in the last class, n_{C−1} = 0 … N_{C−1}, lie
+// next to each other in a slice, and the active classes among 0 … C−2 and their
+// neighbours' offsets are the same for the whole row, so they are set up once per row; the
+// last class's neighbour Q(n − e_{C−1}) is the row's previous point.
+//
+// Skew: along a row every point depends on the previous one, a chain of adds, a division
+// and multiplies (≈ 40 cycles). solveRows therefore walks rowGroup rows at once in skewed
+// order — at step t row g computes its point t − g — so that consecutive points in program
+// order are independent and the CPU overlaps their chains. Every point needs only the
+// previous point of its row and points of earlier rows at the same position (the class
+// strides are multiples of the row length), all computed at earlier steps.
+//
+// K_q = 4 queue stations (the thesis network) has an unrolled step (step4) with each
+// class's constants in fixed-size arrays. The arithmetic is (*multi).kernel's in the same
+// order (classes 0 … C−1, stations in order), so results are bit-identical to the generic
+// point-by-point walk (TestRowsIdentical).
 
 // rowPlan holds one row's active classes (among 0 … C−2) and their neighbour offsets.
 type rowPlan struct {
@@ -16,7 +25,11 @@ type rowPlan struct {
 	nc  []float64   // their populations
 	src [][]float64 // neighbour slice of each active class (prev for class 0, else cur)
 	off []int       // offset (in floats) of the neighbour of the row's first point
+	out []float64   // the row's queue lengths, rowLen·K_q floats
 }
+
+// rowGroup is how many rows solveRows interleaves.
+const rowGroup = 4
 
 // solveRows walks the lattice row by row; it needs C ≥ 2 closed classes and K_q ≥ 1 queue
 // stations (solve falls back to the generic walk otherwise).
@@ -34,42 +47,83 @@ func (p *multi) solveRows() *Result {
 		copy(dqf[ci*Kq:], p.dq[ci])
 		copy(cdqf[ci*Kq:], p.cdq[ci])
 	}
-	pl := &rowPlan{cls: make([]int, 0, C), nc: make([]float64, 0, C), src: make([][]float64, 0, C), off: make([]int, 0, C)}
+	var pls [rowGroup]rowPlan
+	for g := range pls {
+		pls[g] = rowPlan{cls: make([]int, 0, C), nc: make([]float64, 0, C), src: make([][]float64, 0, C), off: make([]int, 0, C)}
+	}
+	rows := S / rowLen
+	var r4 [rowGroup]row4
+	var c4 []cls4 // per-class constants for K_q = 4
+	if Kq == 4 {
+		for g := range r4 {
+			r4[g].k = make([]cls4, 0, C)
+		}
+		for ci := range C {
+			var k cls4
+			copy(k.d[:], p.dq[ci])
+			copy(k.c[:], p.cdq[ci])
+			k.z = p.zeff[ci]
+			c4 = append(c4, k)
+		}
+	}
 	points := 0
 	for n0 := 0; n0 <= p.N[0]; n0++ {
 		n[0] = n0
 		for i := 1; i < C; i++ {
 			n[i] = 0
 		}
-		for base := 0; base < S; base += rowLen {
-			pl.cls, pl.nc, pl.src, pl.off = pl.cls[:0], pl.nc[:0], pl.src[:0], pl.off[:0]
-			for ci := 0; ci < C-1; ci++ {
-				if n[ci] == 0 {
-					continue
+		for r0 := 0; r0 < rows; r0 += rowGroup {
+			G := min(rowGroup, rows-r0)
+			for g := 0; g < G; g++ {
+				base := (r0 + g) * rowLen
+				pl := &pls[g]
+				pl.cls, pl.nc, pl.src, pl.off = pl.cls[:0], pl.nc[:0], pl.src[:0], pl.off[:0]
+				pl.out = cur[base*Kq : (base+rowLen)*Kq]
+				for ci := 0; ci < C-1; ci++ {
+					if n[ci] == 0 {
+						continue
+					}
+					pl.cls = append(pl.cls, ci)
+					pl.nc = append(pl.nc, float64(n[ci]))
+					if ci == 0 {
+						pl.src = append(pl.src, prev)
+						pl.off = append(pl.off, base*Kq)
+					} else {
+						pl.src = append(pl.src, cur)
+						pl.off = append(pl.off, (base-p.strides[ci])*Kq)
+					}
 				}
-				pl.cls = append(pl.cls, ci)
-				pl.nc = append(pl.nc, float64(n[ci]))
-				if ci == 0 {
-					pl.src = append(pl.src, prev)
-					pl.off = append(pl.off, base*Kq)
-				} else {
-					pl.src = append(pl.src, cur)
-					pl.off = append(pl.off, (base-p.strides[ci])*Kq)
+				for ci := C - 2; ci >= 1; ci-- { // odometer over classes 1 … C−2
+					n[ci]++
+					if n[ci] <= p.N[ci] {
+						break
+					}
+					n[ci] = 0
 				}
 			}
+			// Skewed order: at step t row g computes its point t − g. Every point depends
+			// only on the point before it in its row and on points of earlier rows at the
+			// same position, all computed at earlier steps; consecutive points in program
+			// order are independent, so the CPU overlaps their division chains.
 			if Kq == 4 {
-				p.row4(pl, cur[base*4:(base+rowLen)*4], dqf, cdqf)
-			} else {
-				p.row(pl, cur[base*Kq:(base+rowLen)*Kq], dqf, cdqf)
-			}
-			points += rowLen
-			for ci := C - 2; ci >= 1; ci-- { // odometer over classes 1 … C−2
-				n[ci]++
-				if n[ci] <= p.N[ci] {
-					break
+				for g := 0; g < G; g++ {
+					pl, r := &pls[g], &r4[g]
+					r.out, r.k = pl.out, r.k[:0]
+					for a, ci := range pl.cls {
+						r.k = append(r.k, cls4{d: c4[ci].d, c: c4[ci].c, z: c4[ci].z, nc: pl.nc[a], nb: pl.src[a][pl.off[a]:]})
+					}
 				}
-				n[ci] = 0
+				for t := 0; t < rowLen+G-1; t++ {
+					step4(r4[:G], &c4[C-1], t, rowLen)
+				}
+			} else {
+				for t := 0; t < rowLen+G-1; t++ {
+					for g := max(0, t-rowLen+1); g < min(G, t+1); g++ {
+						p.point(&pls[g], t-g, dqf, cdqf)
+					}
+				}
 			}
+			points += G * rowLen
 		}
 		prev, cur = cur, prev
 	}
@@ -93,92 +147,94 @@ func (p *multi) solveRows() *Result {
 	return p.result(x, rk, prev[last:last+Kq], points)
 }
 
-// row computes the queue lengths of one row (out: rowLen·K_q floats) for any K_q.
-func (p *multi) row(pl *rowPlan, out, dqf, cdqf []float64) {
+// point computes the queue lengths at point i of a row (any K_q).
+func (p *multi) point(pl *rowPlan, i int, dqf, cdqf []float64) {
 	Kq := p.Kq
-	C := len(p.N)
-	last := C - 1
-	rowLen := len(out) / Kq
-	ld := dqf[last*Kq : (last+1)*Kq : (last+1)*Kq]
-	lc := cdqf[last*Kq : (last+1)*Kq : (last+1)*Kq]
-	lz := p.zeff[last]
-	for i := 0; i < rowLen; i++ {
-		q := out[i*Kq : (i+1)*Kq : (i+1)*Kq]
+	last := len(p.N) - 1
+	out := pl.out
+	q := out[i*Kq : (i+1)*Kq : (i+1)*Kq]
+	for j := range q {
+		q[j] = 0
+	}
+	for a, ci := range pl.cls {
+		o := pl.off[a] + i*Kq
+		nb := pl.src[a][o : o+Kq : o+Kq]
+		dq := dqf[ci*Kq : (ci+1)*Kq : (ci+1)*Kq]
+		cdq := cdqf[ci*Kq : (ci+1)*Kq : (ci+1)*Kq]
+		tot := p.zeff[ci]
+		for j := range nb {
+			tot += cdq[j] * (1 + nb[j])
+		}
+		xc := pl.nc[a] / tot
 		for j := range q {
-			q[j] = 0
+			q[j] += xc * (dq[j] * (1 + nb[j]))
 		}
-		for a, ci := range pl.cls {
-			o := pl.off[a] + i*Kq
-			nb := pl.src[a][o : o+Kq : o+Kq]
-			dq := dqf[ci*Kq : (ci+1)*Kq : (ci+1)*Kq]
-			cdq := cdqf[ci*Kq : (ci+1)*Kq : (ci+1)*Kq]
-			tot := p.zeff[ci]
-			for j := range nb {
-				tot += cdq[j] * (1 + nb[j])
-			}
-			xc := pl.nc[a] / tot
-			for j := range q {
-				q[j] += xc * (dq[j] * (1 + nb[j]))
-			}
+	}
+	if i > 0 {
+		nb := out[(i-1)*Kq : i*Kq : i*Kq]
+		dq := dqf[last*Kq : (last+1)*Kq : (last+1)*Kq]
+		cdq := cdqf[last*Kq : (last+1)*Kq : (last+1)*Kq]
+		tot := p.zeff[last]
+		for j := range nb {
+			tot += cdq[j] * (1 + nb[j])
 		}
-		if i > 0 {
-			nb := out[(i-1)*Kq : i*Kq : i*Kq]
-			tot := lz
-			for j := range nb {
-				tot += lc[j] * (1 + nb[j])
-			}
-			xc := float64(i) / tot
-			for j := range q {
-				q[j] += xc * (ld[j] * (1 + nb[j]))
-			}
+		xc := float64(i) / tot
+		for j := range q {
+			q[j] += xc * (dq[j] * (1 + nb[j]))
 		}
 	}
 }
 
-// row4 is row for K_q = 4, unrolled over the stations, with the previous point's queue
-// lengths kept in registers.
-func (p *multi) row4(pl *rowPlan, out, dqf, cdqf []float64) {
-	C := len(p.N)
-	last := C - 1
-	rowLen := len(out) / 4
-	l := dqf[last*4 : last*4+4 : last*4+4]
-	lc := cdqf[last*4 : last*4+4 : last*4+4]
-	ld0, ld1, ld2, ld3 := l[0], l[1], l[2], l[3]
-	lc0, lc1, lc2, lc3 := lc[0], lc[1], lc[2], lc[3]
-	lz := p.zeff[last]
-	var p0, p1, p2, p3 float64 // queue lengths of the previous point of the row
-	for i := 0; i < rowLen; i++ {
+// cls4 is one class's constants and neighbour queue lengths in a row, for K_q = 4.
+type cls4 struct {
+	d, c  [4]float64 // demand and count × demand at the queue stations
+	z, nc float64    // Z_c + delay demands; population
+	nb    []float64  // queue lengths at n − e_c for the row's points, 4 per point
+}
+
+// row4 is one row for K_q = 4: its active classes among 0 … C−2 and its output.
+type row4 struct {
+	k   []cls4
+	out []float64
+}
+
+// step4 computes step t of the skewed walk over the rows rs for K_q = 4: point t − g of row
+// g, unrolled over the stations. last holds the last class's constants (its neighbour is
+// the row's previous point).
+func step4(rs []row4, last *cls4, t, rowLen int) {
+	for g := max(0, t-rowLen+1); g < min(len(rs), t+1); g++ {
+		i := t - g
+		r := &rs[g]
 		var q0, q1, q2, q3 float64
-		for a, ci := range pl.cls {
-			o := pl.off[a] + i*4
-			nb := pl.src[a][o : o+4 : o+4]
-			d := dqf[ci*4 : ci*4+4 : ci*4+4]
-			c := cdqf[ci*4 : ci*4+4 : ci*4+4]
+		for a := range r.k {
+			k := &r.k[a]
+			nb := k.nb[i*4 : i*4+4 : i*4+4]
 			a0, a1, a2, a3 := 1+nb[0], 1+nb[1], 1+nb[2], 1+nb[3]
-			tot := p.zeff[ci] + c[0]*a0
-			tot += c[1] * a1
-			tot += c[2] * a2
-			tot += c[3] * a3
-			xc := pl.nc[a] / tot
-			q0 += xc * (d[0] * a0)
-			q1 += xc * (d[1] * a1)
-			q2 += xc * (d[2] * a2)
-			q3 += xc * (d[3] * a3)
+			tot := k.z + k.c[0]*a0
+			tot += k.c[1] * a1
+			tot += k.c[2] * a2
+			tot += k.c[3] * a3
+			xc := k.nc / tot
+			q0 += xc * (k.d[0] * a0)
+			q1 += xc * (k.d[1] * a1)
+			q2 += xc * (k.d[2] * a2)
+			q3 += xc * (k.d[3] * a3)
 		}
+		out := r.out
 		if i > 0 {
-			a0, a1, a2, a3 := 1+p0, 1+p1, 1+p2, 1+p3
-			tot := lz + lc0*a0
-			tot += lc1 * a1
-			tot += lc2 * a2
-			tot += lc3 * a3
+			nb := out[i*4-4 : i*4 : i*4]
+			a0, a1, a2, a3 := 1+nb[0], 1+nb[1], 1+nb[2], 1+nb[3]
+			tot := last.z + last.c[0]*a0
+			tot += last.c[1] * a1
+			tot += last.c[2] * a2
+			tot += last.c[3] * a3
 			xc := float64(i) / tot
-			q0 += xc * (ld0 * a0)
-			q1 += xc * (ld1 * a1)
-			q2 += xc * (ld2 * a2)
-			q3 += xc * (ld3 * a3)
+			q0 += xc * (last.d[0] * a0)
+			q1 += xc * (last.d[1] * a1)
+			q2 += xc * (last.d[2] * a2)
+			q3 += xc * (last.d[3] * a3)
 		}
 		o := out[i*4 : i*4+4 : i*4+4]
 		o[0], o[1], o[2], o[3] = q0, q1, q2, q3
-		p0, p1, p2, p3 = q0, q1, q2, q3
 	}
 }
