@@ -26,125 +26,159 @@ type rowPlan struct {
 	src [][]float64 // neighbour slice of each active class (prev for class 0, else cur)
 	off []int       // offset (in floats) of the neighbour of the row's first point
 	out []float64   // the row's queue lengths, rowLen·K_q floats
+	tmp []float64   // K_q floats of scratch
 }
 
 // rowGroup is how many rows solveRows interleaves.
 const rowGroup = 4
 
-// solveRows walks the lattice row by row; it needs C ≥ 2 closed classes and K_q ≥ 1 queue
-// stations (solve falls back to the generic walk otherwise).
-func (p *multi) solveRows() *Result {
+// rowWalker holds one worker's state for the row walk.
+type rowWalker struct {
+	p         *multi
+	n         []int
+	dqf, cdqf []float64 // demands (count × demands) at queue stations, class-major
+	pls       [rowGroup]rowPlan
+	r4        [rowGroup]row4
+	c4        []cls4 // per-class constants for K_q = 4
+	rowLen    int
+	rows      int // rows per slice
+}
+
+func (p *multi) newRowWalker() *rowWalker {
 	C, Kq := len(p.N), p.Kq
-	S := p.slice
-	prev := make([]float64, S*Kq)
-	cur := make([]float64, S*Kq)
-	n := make([]int, C)
-	L := p.N[C-1]
-	rowLen := L + 1
-	dqf := make([]float64, C*Kq)
-	cdqf := make([]float64, C*Kq)
+	w := &rowWalker{p: p, n: make([]int, C), rowLen: p.N[C-1] + 1}
+	w.rows = p.slice / w.rowLen
+	w.dqf = make([]float64, C*Kq)
+	w.cdqf = make([]float64, C*Kq)
 	for ci := range C {
-		copy(dqf[ci*Kq:], p.dq[ci])
-		copy(cdqf[ci*Kq:], p.cdq[ci])
+		copy(w.dqf[ci*Kq:], p.dq[ci])
+		copy(w.cdqf[ci*Kq:], p.cdq[ci])
 	}
-	var pls [rowGroup]rowPlan
-	for g := range pls {
-		pls[g] = rowPlan{cls: make([]int, 0, C), nc: make([]float64, 0, C), src: make([][]float64, 0, C), off: make([]int, 0, C)}
+	for g := range w.pls {
+		w.pls[g] = rowPlan{cls: make([]int, 0, C), nc: make([]float64, 0, C), src: make([][]float64, 0, C), off: make([]int, 0, C), tmp: make([]float64, Kq)}
 	}
-	rows := S / rowLen
-	var r4 [rowGroup]row4
-	var c4 []cls4 // per-class constants for K_q = 4
 	if Kq == 4 {
-		for g := range r4 {
-			r4[g].k = make([]cls4, 0, C)
+		for g := range w.r4 {
+			w.r4[g].k = make([]cls4, 0, C)
 		}
 		for ci := range C {
 			var k cls4
 			copy(k.d[:], p.dq[ci])
 			copy(k.c[:], p.cdq[ci])
 			k.z = p.zeff[ci]
-			c4 = append(c4, k)
+			w.c4 = append(w.c4, k)
 		}
 	}
-	points := 0
-	for n0 := 0; n0 <= p.N[0]; n0++ {
-		n[0] = n0
-		for i := 1; i < C; i++ {
-			n[i] = 0
+	return w
+}
+
+// slice computes the slice n₀ of the class with the largest population into cur, from the
+// slice n₀ − 1 in prev (prev may be cur: every point reads its own position of prev before
+// writing it, and nothing else reads that position). before(r0, G) is called before each
+// group of G rows starting at row r0, after(r) once the first r rows are done.
+func (w *rowWalker) slice(n0 int, prev, cur []float64, before func(r0, G int), after func(r int)) {
+	p := w.p
+	C, Kq := len(p.N), p.Kq
+	n, rowLen := w.n, w.rowLen
+	n[0] = n0
+	for i := 1; i < C; i++ {
+		n[i] = 0
+	}
+	for r0 := 0; r0 < w.rows; r0 += rowGroup {
+		G := min(rowGroup, w.rows-r0)
+		if before != nil {
+			before(r0, G)
 		}
-		for r0 := 0; r0 < rows; r0 += rowGroup {
-			G := min(rowGroup, rows-r0)
+		for g := 0; g < G; g++ {
+			base := (r0 + g) * rowLen
+			pl := &w.pls[g]
+			pl.cls, pl.nc, pl.src, pl.off = pl.cls[:0], pl.nc[:0], pl.src[:0], pl.off[:0]
+			pl.out = cur[base*Kq : (base+rowLen)*Kq]
+			for ci := 0; ci < C-1; ci++ {
+				if n[ci] == 0 {
+					continue
+				}
+				pl.cls = append(pl.cls, ci)
+				pl.nc = append(pl.nc, float64(n[ci]))
+				if ci == 0 {
+					pl.src = append(pl.src, prev)
+					pl.off = append(pl.off, base*Kq)
+				} else {
+					pl.src = append(pl.src, cur)
+					pl.off = append(pl.off, (base-p.strides[ci])*Kq)
+				}
+			}
+			for ci := C - 2; ci >= 1; ci-- { // odometer over classes 1 … C−2
+				n[ci]++
+				if n[ci] <= p.N[ci] {
+					break
+				}
+				n[ci] = 0
+			}
+		}
+		// Skewed order: at step t row g computes its point t − g (see the file comment).
+		if Kq == 4 {
 			for g := 0; g < G; g++ {
-				base := (r0 + g) * rowLen
-				pl := &pls[g]
-				pl.cls, pl.nc, pl.src, pl.off = pl.cls[:0], pl.nc[:0], pl.src[:0], pl.off[:0]
-				pl.out = cur[base*Kq : (base+rowLen)*Kq]
-				for ci := 0; ci < C-1; ci++ {
-					if n[ci] == 0 {
-						continue
-					}
-					pl.cls = append(pl.cls, ci)
-					pl.nc = append(pl.nc, float64(n[ci]))
-					if ci == 0 {
-						pl.src = append(pl.src, prev)
-						pl.off = append(pl.off, base*Kq)
-					} else {
-						pl.src = append(pl.src, cur)
-						pl.off = append(pl.off, (base-p.strides[ci])*Kq)
-					}
-				}
-				for ci := C - 2; ci >= 1; ci-- { // odometer over classes 1 … C−2
-					n[ci]++
-					if n[ci] <= p.N[ci] {
-						break
-					}
-					n[ci] = 0
+				pl, r := &w.pls[g], &w.r4[g]
+				r.out, r.k = pl.out, r.k[:0]
+				for a, ci := range pl.cls {
+					r.k = append(r.k, cls4{d: w.c4[ci].d, c: w.c4[ci].c, z: w.c4[ci].z, nc: pl.nc[a], nb: pl.src[a][pl.off[a]:]})
 				}
 			}
-			// Skewed order: at step t row g computes its point t − g. Every point depends
-			// only on the point before it in its row and on points of earlier rows at the
-			// same position, all computed at earlier steps; consecutive points in program
-			// order are independent, so the CPU overlaps their division chains.
-			if Kq == 4 {
-				for g := 0; g < G; g++ {
-					pl, r := &pls[g], &r4[g]
-					r.out, r.k = pl.out, r.k[:0]
-					for a, ci := range pl.cls {
-						r.k = append(r.k, cls4{d: c4[ci].d, c: c4[ci].c, z: c4[ci].z, nc: pl.nc[a], nb: pl.src[a][pl.off[a]:]})
-					}
-				}
-				for t := 0; t < rowLen+G-1; t++ {
-					step4(r4[:G], &c4[C-1], t, rowLen)
-				}
-			} else {
-				for t := 0; t < rowLen+G-1; t++ {
-					for g := max(0, t-rowLen+1); g < min(G, t+1); g++ {
-						p.point(&pls[g], t-g, dqf, cdqf)
-					}
+			for t := 0; t < rowLen+G-1; t++ {
+				step4(w.r4[:G], &w.c4[C-1], t, rowLen)
+			}
+		} else {
+			for t := 0; t < rowLen+G-1; t++ {
+				for g := max(0, t-rowLen+1); g < min(G, t+1); g++ {
+					p.point(&w.pls[g], t-g, w.dqf, w.cdqf)
 				}
 			}
-			points += G * rowLen
 		}
-		prev, cur = cur, prev
+		if after != nil {
+			after(r0 + G)
+		}
 	}
-	// prev holds the last slice. Recompute the point N with the shared kernel to get its
-	// residence times and throughputs (same arithmetic, so the same queue lengths).
+}
+
+// finalPoint recomputes the point N with the shared kernel to get its residence times and
+// throughputs (same arithmetic as the walk, so the same queue lengths): nb0 holds Q at
+// N − e₀ (nil if N₀ = 0), last the last slice. Returns the Result.
+func (p *multi) finalPoint(nb0, last []float64, points int) *Result {
+	C, Kq := len(p.N), p.Kq
 	nbs := make([][]float64, C)
-	last := (S - 1) * Kq
-	if p.N[0] > 0 {
-		nbs[0] = cur[last : last+Kq]
-	}
+	at := (p.slice - 1) * Kq
+	nbs[0] = nb0
 	for ci := 1; ci < C; ci++ {
 		if p.N[ci] > 0 {
-			j := last - p.strides[ci]*Kq
-			nbs[ci] = prev[j : j+Kq]
+			j := at - p.strides[ci]*Kq
+			nbs[ci] = last[j : j+Kq]
 		}
 	}
 	rk := make([]float64, Kq*C)
 	x := make([]float64, C)
 	q := make([]float64, Kq)
 	p.kernel(p.N, nbs, q, rk, x)
-	return p.result(x, rk, prev[last:last+Kq], points)
+	return p.result(x, rk, last[at:at+Kq], points)
+}
+
+// solveRows walks the lattice row by row; it needs C ≥ 2 closed classes and K_q ≥ 1 queue
+// stations (MVAMulti falls back to the generic walk otherwise).
+func (p *multi) solveRows() *Result {
+	Kq := p.Kq
+	prev := make([]float64, p.slice*Kq)
+	cur := make([]float64, p.slice*Kq)
+	w := p.newRowWalker()
+	for n0 := 0; n0 <= p.N[0]; n0++ {
+		w.slice(n0, prev, cur, nil, nil)
+		prev, cur = cur, prev
+	}
+	var nb0 []float64
+	if p.N[0] > 0 {
+		at := (p.slice - 1) * Kq
+		nb0 = cur[at : at+Kq]
+	}
+	return p.finalPoint(nb0, prev, (p.N[0]+1)*p.slice)
 }
 
 // point computes the queue lengths at point i of a row (any K_q).
@@ -152,7 +186,8 @@ func (p *multi) point(pl *rowPlan, i int, dqf, cdqf []float64) {
 	Kq := p.Kq
 	last := len(p.N) - 1
 	out := pl.out
-	q := out[i*Kq : (i+1)*Kq : (i+1)*Kq]
+	// accumulate in scratch: the class-0 neighbour may be this very position (in place)
+	q := pl.tmp[:Kq:Kq]
 	for j := range q {
 		q[j] = 0
 	}
@@ -183,6 +218,7 @@ func (p *multi) point(pl *rowPlan, i int, dqf, cdqf []float64) {
 			q[j] += xc * (dq[j] * (1 + nb[j]))
 		}
 	}
+	copy(out[i*Kq:(i+1)*Kq], q)
 }
 
 // cls4 is one class's constants and neighbour queue lengths in a row, for K_q = 4.
