@@ -57,7 +57,7 @@ func TestExactScalingTable(t *testing.T) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "| f | N | lattice Π(N_c+1) |")
 	for _, me := range methods {
-		fmt.Fprintf(&b, " %s: wall (user CPU) | ns/vector |", me.name)
+		fmt.Fprintf(&b, " %s: wall (user CPU) | user CPU ns/vector |", me.name)
 	}
 	b.WriteString("\n|---|---|---|")
 	for range methods {
@@ -100,7 +100,7 @@ func TestExactScalingTable(t *testing.T) {
 			user := (userCPU() - u0) / time.Duration(reps)
 			slices.Sort(walls)
 			med := walls[len(walls)/2]
-			fmt.Fprintf(&b, " %s (%s) | %.1f |", med.Round(time.Millisecond/10), user.Round(time.Millisecond/10), float64(med.Nanoseconds())/lat)
+			fmt.Fprintf(&b, " %s (%s) | %.1f |", med.Round(time.Microsecond), user.Round(time.Microsecond), float64(user.Nanoseconds())/lat)
 		}
 		b.WriteString("\n")
 		t.Logf("f=%d done", f)
@@ -125,13 +125,43 @@ slices of the walk, 2·K_q·Π_{c≥2}(N_c+1) floats, stay in cache up to the fu
 network: 1.8 MB).
 
 Each cell: median wall time over 3 solves (1 for f ≤ 2), the user CPU time per solve in
-parentheses, and the wall time per population vector. All methods give bit-identical
+parentheses, and the user CPU time per population vector. All methods give bit-identical
 results (checked while measuring). Host: %d vCPUs, %s; load average (1, 5, 15 min) %s
 before and %s after — this machine is shared with other agents, so wall times are
 inflated and noisy; the user CPU time and the instruction counts in the issue-20 report
-(valgrind --tool=callgrind) are the more repeatable figures.
+(valgrind --tool=callgrind) are the more repeatable figures. Below a few milliseconds the user CPU
+figures are at the resolution of the kernel's accounting and mean little.
 
 %s
-No exact method whose cost does not grow with the lattice (issue 20, part 2: Method of
-Moments, RECAL, …) is implemented yet; see the issue-20 report for why.
+The row walk (multirow.go) and its interleaved version are bit-identical to the
+point-by-point walk; see the file comment of qn/multirow.go for what changed (rows with
+hoisted set-up, skewed order over 4 rows, K_q = 4 unrolled).
+
+## Exact methods that do not walk the lattice (issue 20, part 2): not implemented yet
+
+What the candidates from the literature would cost on this shape (C = 3, K_q = 4 queues
+and a delay, N_tot = 4399), and why none is in the package yet:
+
+- Convolution (Buzen; Reiser & Kobayashi) over classes: the same lattice Π(N_c + 1) as MVA.
+- RECAL (Conway & Georganas 1986) and MVA by chain (Conway, de Souza e Silva & Lavenberg
+  1989): polynomial in the number of classes, but their state is a vector of station
+  multiplicities that grows combinatorially with the total population and the number of
+  stations: suited to many classes with few jobs each, not to N = 4095.
+- The dual, station-indexed form: G(N) = ∫_{u ≥ 0} e^{−Σ_k u_k} Π_c (Z_c + Σ_k D_kc u_k)^{N_c} / N_c! du
+  over the K_q queue stations (McKenna & Mitra's integral representation) is exact, but
+  its exact evaluation sums over the monomials u^α, |α| ≤ N_tot: C(N_tot + K_q, K_q) ≈ 1.5e13
+  terms here, more than the lattice (9.3e7).
+- Partial fractions in the largest class's variable give a closed form for distinct
+  demands, but it cancels terms of size (D_max/D_min)^{N₁} (4^4095 here): exact only in
+  multi-thousand-digit math/big arithmetic, per term.
+- The Method of Moments (Casale, "Exact analysis of performance models by the Method of
+  Moments", Performance Evaluation 68, 2011; CoMoM, IEEE TSE 2009) is the candidate whose
+  cost the author reports to grow linearly with the population for fixed numbers of
+  stations and classes. It steps one class's population with a linear system over
+  normalising constants G(m, n) of networks with m_k extra copies of station k, built from
+  the convolution expression G(m + 1_k, n) = G(m, n) + Σ_r D_kr·G(m + 1_k, n − 1_r) and the
+  population constraint n_r·G(m, n) = Z_r·G(m, n − 1_r) + Σ_k (m_k + 1)·D_kr·G(m + 1_k, n − 1_r);
+  the systems are ill-conditioned, and the paper solves them in exact (multi-precision
+  integer) arithmetic. Choosing its basis, proving the systems non-singular and validating
+  it against MVA to 1e-10 did not fit the session that wrote this table; it is the next step.
 `
