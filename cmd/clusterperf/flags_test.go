@@ -45,7 +45,7 @@ func TestFlagRanges(t *testing.T) {
 		{[]string{"fit", "--pmax", "-1", fm, fd}, "--pmax -1: want 0 (twice the largest measured p) or a whole number ≥ 1"},
 		{[]string{"fit", "--dmax", "-1", fm, fd}, "--dmax -1"},
 		{[]string{"fit", "--efficiency", "2", fm, fd}, "--efficiency 2"},
-		{[]string{"fit", "--pmax", "2000000000", fm, fd}, "more than 4 million points"},
+		{[]string{"fit", "--pmax", "2000000000", fm, fd}, "more than 1000000 points (the sizing limit)"},
 		{[]string{"fit", "--bootstrap", "-7", fm, fd}, "--bootstrap -7"},
 		{[]string{"mpip", "--latency", "5us", "--bandwidth", "1GB/s", "--samples", "-1", mp}, "--samples -1"},
 		{[]string{"mpip", "--latency", "5us", "--bandwidth", "1GB/s", "--samples", "100000000", mp}, "--samples 100000000: at most"},
