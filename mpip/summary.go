@@ -18,16 +18,16 @@ var P2PSendOps = []string{"Send", "Isend", "Bsend", "Ibsend", "Rsend", "Irsend",
 type Summary struct {
 	File         string             `json:"file"`
 	P            int                `json:"ranks"`
-	AppTime      float64            `json:"app_time"`      // Σ_r AppTime(r), s
-	MPITime      float64            `json:"mpi_time"`      // Σ_r MPITime(r), s
-	MPIWait      float64            `json:"mpi_wait"`      // Σ over WaitOps, s
-	WaitByOp     map[string]float64 `json:"wait_by_op"`    // s
-	Messages     float64            `json:"messages"`      // M: point-to-point sends (plus collectives if asked)
-	Bytes        float64            `json:"bytes"`         // their bytes
-	AvgSize      float64            `json:"avg_size"`      // L = Bytes/Messages
-	CollMessages float64            `json:"coll_messages"` // collective calls that sent bytes (every rank)
+	AppTime      float64            `json:"app_time_s"`      // Σ_r AppTime(r), s
+	MPITime      float64            `json:"mpi_time_s"`      // Σ_r MPITime(r), s
+	MPIWait      float64            `json:"mpi_wait_s"`      // Σ over WaitOps, s
+	WaitByOp     map[string]float64 `json:"wait_by_op_s"`    // s
+	Messages     float64            `json:"messages"`        // M: point-to-point sends (plus collectives if asked)
+	Bytes        float64            `json:"bytes"`           // their bytes
+	AvgSize      float64            `json:"mean_size_bytes"` // L = Bytes/Messages
+	CollMessages float64            `json:"coll_messages"`   // collective calls that sent bytes (every rank)
 	CollBytes    float64            `json:"coll_bytes"`
-	WallTime     float64            `json:"wall_time"` // max_r AppTime(r), s
+	WallTime     float64            `json:"wall_time_s"` // max_r AppTime(r), s
 	Notes        []string           `json:"notes,omitempty"`
 }
 

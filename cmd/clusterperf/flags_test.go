@@ -49,7 +49,7 @@ func TestFlagRanges(t *testing.T) {
 		{[]string{"fit", "--bootstrap", "-7", fm, fd}, "--bootstrap -7"},
 		{[]string{"mpip", "--latency", "5us", "--bandwidth", "1GB/s", "--samples", "-1", mp}, "--samples -1"},
 		{[]string{"mpip", "--latency", "5us", "--bandwidth", "1GB/s", "--samples", "100000000", mp}, "--samples 100000000: at most"},
-		{[]string{"mpip", "--latency", "5us", "--bandwidth", "1GB/s", "--wait-ops", "Waitt", mp}, `--wait-ops "Waitt": no report has this MPI operation (they have: Allreduce, Barrier`},
+		{[]string{"mpip", "--latency", "5us", "--bandwidth", "1GB/s", "--wait-ops", "Waitt", mp}, `--wait-ops: Waitt: no report has this MPI operation (the reports contain: Allreduce, Barrier`},
 		{[]string{"tpn", "--cluster", cl, "--budget", "-1", prog}, "--budget -1"},
 		{[]string{"tpn", "--cluster", cl, "--max-time", "-1", prog}, "--max-time -1"},
 		{[]string{"tpn", "--cluster", cl, "--max-time", "NaN", prog}, "--max-time NaN"},
