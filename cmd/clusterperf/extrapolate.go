@@ -210,6 +210,7 @@ func (r *extrapolateResult) summaryTable() *report.Table {
 	}
 	if bt := r.Backtest; bt != nil {
 		t.Add(fmt.Sprintf("backtest: p = %d from the other %d points, rel_error", bt.HeldOutP, bt.TrainingPoints), report.Percent(bt.RelError))
+		t.Add("in words", fmt.Sprintf("predicting your largest p = %d from the others would have erred by %+.1f %%", bt.HeldOutP, 100*bt.RelError))
 	}
 	a := r.Sizing.Recommended
 	t.Add(fmt.Sprintf("recommended (%s)", r.Sizing.Rule), fmt.Sprintf("p = %d, time %s s, efficiency %.2f, %s core-hours — %s", a.Config.P, report.Num(a.Config.TimeS), a.Config.Efficiency, report.Num(a.Config.CoreHours), a.Reason))
