@@ -273,6 +273,12 @@ func TestExplainAMG64(t *testing.T) {
 	if _, err := json.Marshal(out); err != nil {
 		t.Error(err)
 	}
+	// A network measured by benchmarks is not proposed for measuring again.
+	for _, e := range Explain(ex, ExplainOptions{Calibrated: true, Measured: true}) {
+		if strings.Contains(strings.Join(e.NextSteps, "\n"), "osu_latency") {
+			t.Errorf("measured network: next steps %v", e.NextSteps)
+		}
+	}
 	// Below the threshold nothing is explained.
 	if len(Explain(ex, ExplainOptions{Threshold: 1e6})) != 0 {
 		t.Error("explanations below the threshold")

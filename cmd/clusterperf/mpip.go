@@ -440,6 +440,7 @@ func (r *mpipResult) explain(o mpipOptions) {
 		}
 	}
 	if len(runs) > 0 {
-		r.Explanations = mpip.Explain(runs, mpip.ExplainOptions{Threshold: o.explain, Calibrated: r.Calibration != nil})
+		measured := r.Network != nil && r.Network.Source == "benchmark"
+		r.Explanations = mpip.Explain(runs, mpip.ExplainOptions{Threshold: o.explain, Calibrated: r.Calibration != nil, Measured: measured})
 	}
 }
