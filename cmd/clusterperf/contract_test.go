@@ -58,6 +58,10 @@ func contractCases() []contractCase {
 		add("mpip-keck-cg-"+c, "mpip", "mpip", ex+"mpip/keck_cg_"+c+".csv")
 	}
 	add("mpip-keck-cg-a-calibrate", "mpip", "mpip", "--calibrate", "--predict", "128", ex+"mpip/keck_cg_a.csv")
+	// the network from netbench's generated OSU outputs (a known model, not measurements)
+	add("mpip-driver8-osu", "mpip", "mpip", "--osu", "../../netbench/testdata/osu_latency.txt", "--osu", "../../netbench/testdata/osu_bw.txt", ex+"mpip/hpc-mpip__driver.8.253.1.mpiP")
+	amg, _ := filepath.Glob("../../mpip/testdata/samples/mpiP_cm__amg2013.*.mpiP")
+	add("mpip-amg-calibrate", "mpip", append([]string{"mpip", "--calibrate", "--predict", "128"}, amg...)...)
 	for _, f := range []string{"masterworker", "matmul", "pipeline"} {
 		add("tpn-"+f, "tpn", "tpn", "--cluster", ex+"tpn/cluster.yaml", ex+"tpn/"+f+".yaml")
 	}
