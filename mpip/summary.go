@@ -2,6 +2,8 @@ package mpip
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -55,7 +57,10 @@ func (r *Report) Summarize(o Options) (Summary, error) {
 	for _, n := range P2PSendOps {
 		isP2P[n] = true
 	}
-	for name, op := range r.Ops {
+	// In sorted order: the sums are then the same on every run (map order would change
+	// their last bits, and the output is a contract).
+	for _, name := range slices.Sorted(maps.Keys(r.Ops)) {
+		op := r.Ops[name]
 		if isWait[name] {
 			s.MPIWait += op.TimeMS / 1000
 			s.WaitByOp[name] = op.TimeMS / 1000
