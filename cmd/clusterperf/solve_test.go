@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/clusterperf/clusterperf/jmva"
+	"github.com/clusterperf/clusterperf/qn"
+)
+
+// autoCases are small models, one per choice qn.Solve's "auto" makes (qn/solve.go), with the
+// method label and exact flag solve must print for each.
+var autoCases = []struct {
+	name, model string
+	method      string // the "method" key
+	exact       bool
+}{
+	{"single class", `classes: [{name: a, population: 5, think_time: 1}]
+stations: [{name: cpu, demand: 0.2}, {name: disk, demand: 0.1}]`, "mva", true},
+	{"multi-class exact", `classes: [{name: a, population: 3}, {name: b, population: 2}]
+stations: [{name: cpu, demand: {a: 0.2, b: 0.1}}, {name: disk, demand: {a: 0.1, b: 0.3}}]`, "mva", true},
+	// lattice 2001³ ≈ 8e9 > qn.MaxLattice = 2e9: Linearizer, with an error estimate
+	{"multi-class too large", `classes: [{name: a, population: 2000}, {name: b, population: 2000}, {name: c, population: 2000}]
+stations: [{name: cpu, demand: {a: 0.2, b: 0.1, c: 0.1}}, {name: disk, demand: {a: 0.1, b: 0.3, c: 0.2}}]`, "linearizer", false},
+	{"multi-server multi-class exact", `classes: [{name: a, population: 3}, {name: b, population: 2}]
+stations: [{name: cpu, type: multiserver, servers: 2, demand: {a: 0.2, b: 0.1}}, {name: disk, demand: {a: 0.1, b: 0.3}}]`, "mva-load-dependent", true},
+	{"open", `classes: [{name: o, arrival_rate: 2}]
+stations: [{name: cpu, demand: 0.2}]`, "open", true},
+	{"mixed", `classes: [{name: o, arrival_rate: 2}, {name: c, population: 3}]
+stations: [{name: cpu, demand: 0.2}, {name: disk, demand: {c: 0.4}}]`, "mixed", true},
+	{"fork/join", `classes: [{name: client, population: 4, think_time: 0.5}]
+stations: [{name: mds, service_time: 0.004}, {name: o1, service_time: 0.05}, {name: o2, service_time: 0.09}]
+fork_joins: [{name: stripe, branches: [o1, o2]}]
+routing: {client: {reference: mds, from: {mds: {stripe: 1}, stripe: {mds: 1}}}}`, "forkjoin-mva", false},
+}
+
+// TestSolveAutoLabels: for every choice of auto, the JSON says the method, whether it is
+// exact and why auto chose it; an approximate answer names its error estimate (or says in
+// a note that there is none and to check it by simulation) and the same account is on
+// stderr; an exact one prints nothing on stderr.
+func TestSolveAutoLabels(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range autoCases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.NewReplacer(" ", "-", "/", "-").Replace(tc.name)+".yaml")
+			if err := os.WriteFile(path, []byte(tc.model), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var out, errb bytes.Buffer
+			if code := run(context.Background(), []string{"solve", "--format", "json", path}, &out, &errb); code != 0 {
+				t.Fatalf("exit %d: %s", code, errb.String())
+			}
+			var v struct {
+				Method        string            `json:"method"`
+				Exact         bool              `json:"exact"`
+				Reason        string            `json:"reason"`
+				ErrorEstimate *qn.ErrorEstimate `json:"error_estimate"`
+				Notes         []string          `json:"notes"`
+			}
+			if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+				t.Fatal(err)
+			}
+			if v.Exact != tc.exact || (tc.method != "" && v.Method != tc.method) || v.Method == "" {
+				t.Errorf("method %q exact %v, want %q exact %v", v.Method, v.Exact, tc.method, tc.exact)
+			}
+			if v.Reason == "" {
+				t.Errorf("auto gave no reason for its choice")
+			}
+			if v.Exact {
+				if errb.Len() != 0 || v.ErrorEstimate != nil {
+					t.Errorf("exact result with an estimate %v or stderr %q", v.ErrorEstimate, errb.String())
+				}
+				return
+			}
+			if !strings.Contains(errb.String(), "method "+v.Method+" (APPROXIMATE") {
+				t.Errorf("approximate result without its account on stderr: %q", errb.String())
+			}
+			switch {
+			case v.ErrorEstimate != nil:
+				if e := v.ErrorEstimate.RelError; !(e >= 0) || math.IsInf(e, 0) || !strings.Contains(errb.String(), "estimated error") {
+					t.Errorf("error estimate %v, stderr %q", e, errb.String())
+				}
+			case !strings.Contains(strings.Join(v.Notes, "\n"), "without an error estimate"):
+				t.Errorf("approximate result with neither an error estimate nor a note saying so: %v", v.Notes)
+			}
+		})
+	}
+}
+
+// TestSolveExactRefuses: --exact refuses where auto would approximate (exit 2, the reason
+// with the work estimate), and refuses a named approximate solver; --ms-method is labelled.
+func TestSolveExactRefuses(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, model string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(model), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	large := write("large.yaml", autoCases[2].model)
+	ms := write("ms.yaml", autoCases[3].model)
+	fj := write("fj.yaml", autoCases[6].model)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string // in stderr
+	}{
+		{[]string{"solve", "--exact", large}, 2, "8.01e+09 population vectors (limit 2e+09)"},
+		{[]string{"solve", "--exact", "--solver", "linearizer", ms}, 2, "approximate and exact results were required"},
+		{[]string{"solve", "--exact", fj}, 2, "fork/join"},
+		{[]string{"solve", "--exact", ms}, 0, ""},
+		{[]string{"solve", "--solver", "schweitzer", "--ms-method", "seidmann", ms}, 0, "method schweitzer+seidmann (APPROXIMATE; estimated error"},
+		{[]string{"solve", "--solver", "schweitzer", ms}, 0, "method schweitzer+marginal (APPROXIMATE; estimated error"},
+		{[]string{"solve", "--ms-method", "rolia", ms}, 2, "allowed: marginal, seidmann"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), c.args, &out, &errb)
+		if code != c.code || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errb.String(), c.code, c.want)
+		}
+		if c.code != 0 && out.Len() != 0 {
+			t.Errorf("%v: refused but printed %q", c.args, out.String())
+		}
+	}
+}
+
+// TestSolveDistribution: P(n = j) at a station sums to 1 and its mean Σ j·P(j) is the
+// station's queue length from MVA (two algorithms, one invariant); ln G is finite.
+func TestSolveDistribution(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"solve", "--format", "json", "--distribution", "cpu", ex + "jmt/central.jmva"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var v solveResult
+	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+	d := v.Distribution
+	if d == nil || math.IsNaN(d.LogNormalizingConstant) || math.IsInf(d.LogNormalizingConstant, 0) {
+		t.Fatalf("distribution %+v", d)
+	}
+	sum, mean := 0.0, 0.0
+	for _, p := range d.Probabilities {
+		sum += p.Probability
+		mean += float64(p.Jobs) * p.Probability
+	}
+	q := v.Stations[1].QueueLength // cpu
+	if math.Abs(sum-1) > 1e-12 || math.Abs(mean-q) > 1e-10*q {
+		t.Errorf("Σ P = %.15g (want 1), Σ j·P = %.15g, MVA queue length %.15g", sum, mean, q)
+	}
+	errb.Reset()
+	if code := run(context.Background(), []string{"solve", "--distribution", "nosuch", ex + "jmt/central.jmva"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "no such station") {
+		t.Errorf("unknown station: exit %d, %q", code, errb.String())
+	}
+}
+
+// TestSolveExportJMVA: --export-jmva writes a file JMVA reads back to the same model, whose
+// saved solution is the printed one; on a what-if file, one solution per point.
+func TestSolveExportJMVA(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		model     string
+		solutions int
+	}{{ex + "jmt/central.jmva", 1}, {ex + "qn/central-server.yaml", 1}, {ex + "jmt/ld.jmva", 6}} {
+		path := filepath.Join(dir, filepath.Base(c.model)+".jmva")
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), []string{"solve", "--export-jmva", path, c.model}, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.model, code, errb.String())
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := jmva.Read(path, data)
+		if err != nil {
+			t.Fatalf("%s: exported file does not read back: %v", c.model, err)
+		}
+		if len(back.Solutions) != c.solutions {
+			t.Errorf("%s: %d solutions, want %d", c.model, len(back.Solutions), c.solutions)
+		}
+		in, err := parseSolveModel(c.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(back.Model.Classes) != len(in.model.Classes) {
+			t.Errorf("%s: %d classes read back, want %d", c.model, len(back.Model.Classes), len(in.model.Classes))
+		}
+	}
+}
