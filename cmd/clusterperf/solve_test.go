@@ -194,3 +194,66 @@ func TestSolveExportJMVA(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveIdleStation: issue 13's idle M/M/1 (arrival rate 0, demand 1 s): by
+// qn.ZeroConvention the class response time is D/(1 − U) = 1 s, and the station's
+// residence_time_s in the JSON is the same 1 s (it was 0).
+func TestSolveIdleStation(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "idle.yaml")
+	if err := os.WriteFile(path, []byte("classes: [{name: o, arrival_rate: 0}]\nstations: [{name: q, demand: 1}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"solve", "--format", "json", path}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var v solveResult
+	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Classes[0].ResponseTime != 1 || v.Stations[0].ResidenceTime != 1 || v.Classes[0].Throughput != 0 {
+		t.Errorf("idle M/M/1: class R %g, station residence %g, X %g; want 1, 1, 0", v.Classes[0].ResponseTime, v.Stations[0].ResidenceTime, v.Classes[0].Throughput)
+	}
+}
+
+// TestSweepBoundLines: --sweep draws every bound qn.AllBounds gives, one dashed line per
+// bound name and side, named in the legend, lower and upper in one colour group.
+func TestSweepBoundLines(t *testing.T) {
+	in, err := parseSolveModel(ex + "keck/cg-a-4.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, vals, err := qn.ParseSweep("population=1:5", in.model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts, err := qn.Sweep(in.model, p, vals, "auto", qn.AMVAOptions{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newSweepResult(in.model, p, "auto", pts)
+	xs, rs := boundSeries(r)
+	var names []string
+	for _, s := range append(xs, rs...) {
+		if !s.Dashed || len(s.X) != len(vals) || s.Group == "" || !strings.HasPrefix(s.Name, s.Group) {
+			t.Errorf("series %q: dashed %v, %d points (want %d), group %q", s.Name, s.Dashed, len(s.X), len(vals), s.Group)
+		}
+		names = append(names, s.Name)
+	}
+	for _, b := range []string{qn.BoundAsymptotic, qn.BoundBalancedJob, qn.BoundProportional, qn.BoundGeometric} {
+		for _, side := range []string{" lower", " upper"} {
+			if n := strings.Count(strings.Join(names, "|")+"|", b+side+"|"); n != 2 {
+				t.Errorf("%q drawn %d times, want 2 (throughput and response time): %v", b+side, n, names)
+			}
+		}
+	}
+	// the exact answer lies within every bound at every point (bounds bracket exact MVA)
+	for _, pt := range r.Points {
+		x, rt := pt.Classes[0].Throughput, pt.Classes[0].ResponseTime
+		for _, b := range pt.Bounds {
+			if x < b.ThroughputLower*(1-1e-12) || x > b.ThroughputUpper*(1+1e-12) || rt < b.ResponseTimeLower*(1-1e-12) {
+				t.Errorf("N = %g: %s bound [%g, %g] does not bracket X = %g", pt.Value, b.Name, b.ThroughputLower, b.ThroughputUpper, x)
+			}
+		}
+	}
+}
