@@ -39,6 +39,7 @@ func contractCases() []contractCase {
 	}
 	add("solve-validate-cg-a-4", "solve", "solve", "--validate", "--solver", "schweitzer", "--reps", "3", "--events", "4000", ex+"keck/cg-a-4.yaml")
 	add("solve-sweep-central-server", "solve-sweep", "solve", "--sweep", "population=1:6", ex+"qn/central-server.yaml")
+	add("solve-sweep-measured-cg-a-4", "solve-sweep", "solve", "--sweep", "population=1:6", "--measured", "testdata/solve/cg-a-4-measured.csv", ex+"keck/cg-a-4.yaml")
 	add("solve-jmva-central", "solve", "solve", "--distribution", "cpu", ex+"jmt/central.jmva")
 	add("solve-jmva-ld-whatif", "solve-sweep", "solve", ex+"jmt/ld.jmva")
 	add("solve-distribution-disk-group", "solve", "solve", "--distribution", "disk", "../../testdata/models/disk-group.yaml")

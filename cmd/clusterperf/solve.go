@@ -33,6 +33,7 @@ type solveOptions struct {
 	msMethod     string
 	distribution string
 	exportJMVA   string
+	measured     string
 }
 
 const solveLong = `Solve a queueing network model and print throughputs, response times, utilisations,
@@ -78,11 +79,15 @@ What-if sweeps (--sweep), as in JMVA:
 Each point carries its method, exact flag and error estimate, and the bounds that apply.
 --plot FILE.svg|png draws throughput and response time against the swept value, with
 every bound as a dashed line labelled by its name in the legend.
+--measured FILE.csv overlays measurements on a sweep: a CSV with the columns value (a
+swept value), class (may be left out for a one-class model) and throughput_per_s and/or
+response_time_s; the table "measured" (JSON "measured") puts each beside the model's value
+with the relative error (model − measured)/measured, and the plot draws them as points.
 
 --validate simulates the model and compares it with the solution of the chosen --solver.
 A solver that does not converge, or a saturated open station, is a finding (exit 3).
 CSV tables (--csv-table): classes (default), stations, bounds, distribution, validation;
-sweeps: sweep (default), sweep_bounds.
+sweeps: sweep (default), sweep_bounds, measured.
 
 `
 
@@ -110,6 +115,7 @@ func newSolveCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.StringVar(&o.msMethod, "ms-method", "marginal", "approximate multi-server/load-dependent method: marginal or seidmann")
 	f.StringVar(&o.distribution, "distribution", "", "print the queue-length distribution P(n = j) of this station and ln G")
 	f.StringVar(&o.exportJMVA, "export-jmva", "", "write the model with its solution(s) to FILE.jmva for JMT")
+	f.StringVar(&o.measured, "measured", "", "with a sweep: measured points to overlay (CSV value,class,throughput_per_s,response_time_s)")
 	addRunFlags(f, &o.sim)
 	return cmd
 }
@@ -121,6 +127,9 @@ func (o solveOptions) check() error {
 	c.output("export-jmva", o.exportJMVA, ".jmva")
 	if o.plot != "" && o.sweep == "" {
 		c.add("--plot needs --sweep (the plot shows results against the swept value)")
+	}
+	if o.measured != "" && (o.distribution != "" || o.validate) {
+		c.add("--measured is compared with a sweep: it cannot be combined with --distribution or --validate")
 	}
 	if o.sweep != "" && (o.distribution != "" || o.validate) {
 		c.add("--sweep cannot be combined with --distribution or --validate (they take one model)")
@@ -208,6 +217,9 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	m, opt := in.model, o.amvaOptions()
 	if o.sweep != "" || (in.whatIf != nil && o.distribution == "" && !o.validate) {
 		return runSweep(in, o, opt, stdout, stderr)
+	}
+	if o.measured != "" {
+		return badInputf("--measured %s: the measurements are compared with a sweep: give --sweep (or a .jmva file with a what-if analysis)", o.measured)
 	}
 	res, err := solveLabelled(m, o.solver, opt, stderr)
 	if err != nil {

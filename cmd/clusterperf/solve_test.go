@@ -257,3 +257,60 @@ func TestSweepBoundLines(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepMeasured: --measured puts each measurement beside the sweep's value at the same
+// swept value with rel_error = (model − measured)/measured; a value the sweep does not
+// have, an unknown class, or a missing class column is refused with the file's line.
+func TestSweepMeasured(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good.csv", "value,throughput_per_s,response_time_s\n2,280,0.0072\n4,540,\n")
+	var out, errb bytes.Buffer
+	args := []string{"solve", "--format", "json", "--sweep", "population=1:6", "--measured", good, ex + "keck/cg-a-4.yaml"}
+	if code := run(context.Background(), args, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var v sweepResult
+	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Measured) != 2 {
+		t.Fatalf("%d measured points, want 2", len(v.Measured))
+	}
+	for _, c := range v.Measured {
+		pt := v.Points[int(c.Value)-1] // population 1..6: point i has N = i+1
+		if *c.ModelThroughput != pt.Classes[0].Throughput || *c.ThroughputRelError != (pt.Classes[0].Throughput-*c.MeasuredThroughput) / *c.MeasuredThroughput {
+			t.Errorf("N = %g: model %g rel_error %g, sweep X %g", c.Value, *c.ModelThroughput, *c.ThroughputRelError, pt.Classes[0].Throughput)
+		}
+	}
+	if c := v.Measured[1]; c.MeasuredResponseTime != nil || c.ResponseTimeRelError != nil {
+		t.Errorf("empty response time cell compared: %+v", c)
+	}
+	multi := write("multi.yaml", autoCases[1].model)
+	for _, c := range []struct {
+		csv, model, want string
+	}{
+		{"value,throughput_per_s\n2,280\n2.5,300\n", ex + "keck/cg-a-4.yaml", "bad.csv:3: value 2.5 is not a point of the sweep"},
+		{"value,class,throughput_per_s\n2,web,280\n", ex + "keck/cg-a-4.yaml", `bad.csv:2: class = "web" is not a class`},
+		{"value,throughput_per_s\n2,1\n", multi, "bad.csv:1: the model has 2 classes: want a column class"},
+		{"value,throughput_per_s\n2,-1\n", ex + "keck/cg-a-4.yaml", "bad.csv:2: throughput_per_s = \"-1\" must be a finite number > 0"},
+	} {
+		bad := write("bad.csv", c.csv)
+		out.Reset()
+		errb.Reset()
+		sweep := "population=1:6"
+		if c.model == multi {
+			sweep = "population.a=1:6"
+		}
+		code := run(context.Background(), []string{"solve", "--sweep", sweep, "--measured", bad, c.model}, &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), c.want) || out.Len() != 0 {
+			t.Errorf("%q: exit %d, stderr %q, want exit 2 and %q", c.csv, code, errb.String(), c.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +21,16 @@ func runSweep(in *solveInput, o solveOptions, opt qn.AMVAOptions, stdout, stderr
 	if err != nil {
 		return err
 	}
+	var meas []qn.SweepMeasurement
+	if o.measured != "" {
+		f, err := readInput(o.measured)
+		if err != nil {
+			return err
+		}
+		if meas, err = qn.ReadSweepMeasurements(o.measured, bytes.NewReader(f), m); err != nil {
+			return err
+		}
+	}
 	pts, err := qn.Sweep(m, p, vals, o.solver, opt, progressFunc(o.progress, "sweep"))
 	if err != nil {
 		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
@@ -32,6 +43,11 @@ func runSweep(in *solveInput, o solveOptions, opt qn.AMVAOptions, stdout, stderr
 		return finding(fault.ErrSaturated, fmt.Errorf("sweep of %s: no point of the sweep has a steady state (%s); nothing printed, no plot written", p.Label, out.Points[0].Finding))
 	}
 	out.Notes = append(out.Notes, in.notes...)
+	if meas != nil {
+		if out.Measured, err = qn.CompareSweep(o.measured, m, pts, meas); err != nil {
+			return err
+		}
+	}
 	if d := out.describeApprox(); d != "" {
 		fmt.Fprintf(stderr, "clusterperf solve: %s\n", d)
 	}
@@ -115,7 +131,9 @@ type sweepResult struct {
 	Exact     bool         `json:"exact"`
 	Classes   []string     `json:"classes"`
 	Points    []sweepPoint `json:"points"`
-	Notes     []string     `json:"notes"`
+	// Measured are the --measured points beside the model's values, with rel_error.
+	Measured []qn.SweepComparison `json:"measured,omitempty"`
+	Notes    []string             `json:"notes"`
 }
 
 // sweepPoint is one swept value: the class results and how they were obtained (status:
@@ -276,7 +294,24 @@ func (r *sweepRes) Tables() []*report.Table {
 			bt.Add(append([]any{pt.Value}, report.BoundRow(b)...)...)
 		}
 	}
-	return []*report.Table{t, bt}
+	return []*report.Table{t, bt, r.measuredTable()}
+}
+
+// measuredTable is the "measured" table: each measurement beside the model's value.
+func (r *sweepRes) measuredTable() *report.Table {
+	t := &report.Table{Name: "measured", Title: "Measured points against the model (rel_error = (model − measured)/measured)",
+		Header: []string{"value", "class", "line", "measured_throughput_per_s", "model_throughput_per_s", "throughput_rel_error", "measured_response_time_s", "model_response_time_s", "response_time_rel_error"}}
+	pct := func(p *float64) any {
+		if p == nil {
+			return report.Percent(math.NaN())
+		}
+		return report.Percent(*p)
+	}
+	for _, c := range r.Measured {
+		t.Add(c.Value, c.Class, c.Line, optNum(c.MeasuredThroughput), optNum(c.ModelThroughput), pct(c.ThroughputRelError),
+			optNum(c.MeasuredResponseTime), optNum(c.ModelResponseTime), pct(c.ResponseTimeRelError))
+	}
+	return t
 }
 
 func sweepPlot(path string, r *sweepRes) error {
@@ -292,6 +327,8 @@ func sweepPlot(path string, r *sweepRes) error {
 		}
 		xp.Series, rp.Series = append(xp.Series, xs), append(rp.Series, rs)
 	}
+	mx, mr := measuredSeries(r)
+	xp.Series, rp.Series = append(xp.Series, mx...), append(rp.Series, mr...)
 	bx, br := boundSeries(r)
 	xp.Series, rp.Series = append(xp.Series, bx...), append(rp.Series, br...)
 	return report.SaveFigure(path, xp, rp)
@@ -348,4 +385,30 @@ func optNum(p *float64) any {
 		return math.NaN()
 	}
 	return *p
+}
+
+// measuredSeries are the measured points, one series per class and panel ("measured X c").
+func measuredSeries(r *sweepRes) (xs, rs []report.Series) {
+	for _, name := range r.Classes {
+		x := report.Series{Name: "measured X " + name, Points: true}
+		rt := report.Series{Name: "measured R " + name, Points: true}
+		for _, c := range r.Measured {
+			if c.Class != name {
+				continue
+			}
+			if c.MeasuredThroughput != nil {
+				x.X, x.Y = append(x.X, c.Value), append(x.Y, *c.MeasuredThroughput)
+			}
+			if c.MeasuredResponseTime != nil {
+				rt.X, rt.Y = append(rt.X, c.Value), append(rt.Y, *c.MeasuredResponseTime)
+			}
+		}
+		if len(x.X) > 0 {
+			xs = append(xs, x)
+		}
+		if len(rt.X) > 0 {
+			rs = append(rs, rt)
+		}
+	}
+	return xs, rs
 }
