@@ -215,6 +215,9 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 		return err
 	}
 	m, opt := in.model, o.amvaOptions()
+	if err := checkExport(o.exportJMVA, m); err != nil {
+		return err
+	}
 	if o.sweep != "" || (in.whatIf != nil && o.distribution == "" && !o.validate) {
 		return runSweep(in, o, opt, stdout, stderr)
 	}
@@ -358,6 +361,18 @@ func parseSolveModel(path string) (*solveInput, error) {
 		}
 	}
 	return in, nil
+}
+
+// checkExport refuses, before any work, a model JMVA cannot express (fork/join nodes, an
+// open class at a load-dependent station, …) when --export-jmva is given.
+func checkExport(path string, m *qn.Model) error {
+	if path == "" {
+		return nil
+	}
+	if err := jmva.Write(io.Discard, &jmva.Document{Model: m}); err != nil {
+		return badInputf("--export-jmva %s: %w", path, err)
+	}
+	return nil
 }
 
 // exportJMVA writes d for JMT (through a temporary file and a rename).

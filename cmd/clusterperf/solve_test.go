@@ -119,6 +119,9 @@ func TestSolveExactRefuses(t *testing.T) {
 		{[]string{"solve", "--solver", "schweitzer", "--ms-method", "seidmann", ms}, 0, "method schweitzer+seidmann (APPROXIMATE; estimated error"},
 		{[]string{"solve", "--solver", "schweitzer", ms}, 0, "method schweitzer+marginal (APPROXIMATE; estimated error"},
 		{[]string{"solve", "--ms-method", "rolia", ms}, 2, "allowed: marginal, seidmann"},
+		// refused before any work: nothing printed
+		{[]string{"solve", "--export-jmva", filepath.Join(dir, "fj.jmva"), fj}, 2, "JMVA has no fork/join nodes"},
+		{[]string{"solve", "--measured", ms, ms}, 2, "compared with a sweep"},
 	} {
 		var out, errb bytes.Buffer
 		code := run(context.Background(), c.args, &out, &errb)
