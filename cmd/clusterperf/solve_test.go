@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -314,6 +315,65 @@ func TestSweepMeasured(t *testing.T) {
 		code := run(context.Background(), []string{"solve", "--sweep", sweep, "--measured", bad, c.model}, &out, &errb)
 		if code != 2 || !strings.Contains(errb.String(), c.want) || out.Len() != 0 {
 			t.Errorf("%q: exit %d, stderr %q, want exit 2 and %q", c.csv, code, errb.String(), c.want)
+		}
+	}
+}
+
+// TestSolveJMVAOctave: `solve FILE.jmva` gives GNU Octave's answers for the example files
+// (testdata/octave/jmva.json, written by testdata/octave/jmva.m): central.jmva by qncmmva
+// (class throughput = X at the CPU / its visits), ld.jmva's what-if over N = 1..6 by
+// qncsmvald (class throughput = X at the terminal, one visit).
+func TestSolveJMVAOctave(t *testing.T) {
+	b, err := os.ReadFile("../../testdata/octave/jmva.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refs []struct {
+		Name string          `json:"name"`
+		X    json.RawMessage `json:"X"`
+		V    json.RawMessage `json:"V"`
+	}
+	if err := json.Unmarshal(b, &refs); err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]int{}
+	for i, r := range refs {
+		byName[r.Name] = i
+	}
+	solveJSON := func(path string, v any) {
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), []string{"solve", "--format", "json", path}, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", path, code, errb.String())
+		}
+		if err := json.Unmarshal(out.Bytes(), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	near := func(got, want float64) bool { return math.Abs(got-want) <= 1e-10*math.Abs(want) }
+	var sr solveResult
+	solveJSON(ex+"jmt/central.jmva", &sr)
+	var x, v [][]float64
+	c := refs[byName["central"]]
+	if json.Unmarshal(c.X, &x) != nil || json.Unmarshal(c.V, &v) != nil {
+		t.Fatal("central: X, V not matrices")
+	}
+	for cl := range sr.Classes {
+		if want := x[cl][1] / v[cl][1]; !near(sr.Classes[cl].Throughput, want) {
+			t.Errorf("central.jmva class %s: X %.15g, Octave qncmmva %.15g", sr.Classes[cl].Name, sr.Classes[cl].Throughput, want)
+		}
+	}
+	var sw sweepResult
+	solveJSON(ex+"jmt/ld.jmva", &sw)
+	if len(sw.Points) != 6 {
+		t.Fatalf("ld.jmva what-if: %d points, want 6", len(sw.Points))
+	}
+	for i, pt := range sw.Points {
+		var xs []float64
+		if err := json.Unmarshal(refs[byName[fmt.Sprintf("ld-N%d", i+1)]].X, &xs); err != nil {
+			t.Fatal(err)
+		}
+		if !near(pt.Classes[0].Throughput, xs[0]) || !pt.Status.Exact {
+			t.Errorf("ld.jmva N = %g: X %.15g (exact %v), Octave qncsmvald %.15g", pt.Value, pt.Classes[0].Throughput, pt.Status.Exact, xs[0])
 		}
 	}
 }
