@@ -16,6 +16,7 @@ import (
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/sim"
 	"github.com/clusterperf/clusterperf/validate"
 )
 
@@ -47,7 +48,8 @@ Solvers (--solver): auto (default: fork/join nodes → forkjoin (approximate); o
 only → open; open and closed → mixed; one closed class → exact MVA; several → exact
 multi-class MVA (multi-server and load-dependent stations included) while its cost fits,
 else Linearizer (approximate)), mva, schweitzer, linearizer, open, mixed, forkjoin
-(approximate fork/join MVA, one closed class: within a few per cent of simulation).
+(approximate fork/join MVA, one closed class: no exact solver exists, so its error is
+estimated against a seeded simulation of the model, --seed/--reps/--events).
 Every result says its method and whether it is exact (JSON "method", "exact", "reason";
 the classes table's title). An approximate result also carries "error_estimate" (the
 spread to a second approximation and, where affordable, the measured error at a smaller
@@ -76,7 +78,8 @@ What-if sweeps (--sweep), as in JMVA:
   --sweep demand.cpu=0.01:0.2:20      a station's demand (every class), 20 points
   --sweep demand.cpu.web=0.01:0.2     one class's demand there (21 points)
   --sweep arrival_rate.web=0.1:2:20   an open class's arrival rate
-Each point carries its method, exact flag and error estimate, and the bounds that apply.
+Each point carries its method, exact flag and error estimate, and the bounds that apply
+(fork/join models: every point is simulated for its estimate; --events shortens that).
 --plot FILE.svg|png draws throughput and response time against the swept value, with
 every bound as a dashed line labelled by its name in the legend.
 --measured FILE.csv overlays measurements on a sweep: a CSV with the columns value (a
@@ -142,9 +145,7 @@ func (o solveOptions) check() error {
 	}
 	c.nonNegative("tol", o.tol, "the default 1e-10")
 	c.atLeast("max-iter", int64(o.maxIter), 0)
-	if o.validate {
-		o.sim.checkRun(&c)
-	}
+	o.sim.checkRun(&c) // --validate, and the simulated error estimate of fork/join results
 	return c.err()
 }
 
@@ -224,7 +225,7 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	if o.measured != "" {
 		return badInputf("--measured %s: the measurements are compared with a sweep: give --sweep (or a .jmva file with a what-if analysis)", o.measured)
 	}
-	res, err := solveLabelled(m, o.solver, opt, stderr)
+	res, err := solveLabelled(m, o.solver, opt, o.sim, stderr)
 	if err != nil {
 		return err
 	}
@@ -255,7 +256,7 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 
 // solveLabelled solves m and refuses what must not be printed (a solver that did not
 // converge: exit 3); an approximate result's method and error estimate go to stderr too.
-func solveLabelled(m *qn.Model, solver string, opt qn.AMVAOptions, stderr io.Writer) (*qn.Result, error) {
+func solveLabelled(m *qn.Model, solver string, opt qn.AMVAOptions, so simOptions, stderr io.Writer) (*qn.Result, error) {
 	res, err := qn.Solve(m, solver, opt)
 	if err != nil {
 		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
@@ -266,10 +267,47 @@ func solveLabelled(m *qn.Model, solver string, opt qn.AMVAOptions, stderr io.Wri
 	if !res.Status.Converged {
 		return nil, finding(fault.ErrNotConverged, fmt.Errorf("%s did not converge after %d iterations (residual %.3g): no result printed; raise --max-iter or use an exact solver", res.Solver, res.Status.Iterations, res.Status.Residual))
 	}
+	if !res.Exact && res.ErrorEstimate == nil && len(m.ForkJoins) > 0 {
+		simulatedEstimate(m, res, so)
+	}
 	if !res.Exact {
 		fmt.Fprintf(stderr, "clusterperf solve: %s\n", res.Describe())
 	}
 	return res, nil
+}
+
+// simulatedEstimate measures a fork/join result, which no exact solver can check, against
+// a seeded simulation of the same model (--seed, --reps, --events): its error estimate is
+// the difference plus the 95 % half-width (qn.SetObservedEstimate). A simulation that
+// cannot run leaves the result without an estimate and says why in a note.
+func simulatedEstimate(m *qn.Model, res *qn.Result, o simOptions) {
+	fail := func(err error) { res.Notes = append(res.Notes, "no error estimate by simulation: "+err.Error()) }
+	cfg, err := o.config(m)
+	if err != nil {
+		fail(err)
+		return
+	}
+	s, err := sim.New(m, cfg)
+	if err != nil {
+		fail(err)
+		return
+	}
+	sr, err := s.Replicate(sim.Options{Seed: o.seed, Reps: o.reps})
+	if err != nil {
+		fail(err)
+		return
+	}
+	obs := func(es []sim.Estimate) []qn.Observed {
+		out := make([]qn.Observed, len(es))
+		for i, e := range es {
+			out[i] = qn.Observed{Mean: e.Mean, Half: e.Half}
+		}
+		return out
+	}
+	method := fmt.Sprintf("simulation (%d replications of %d events, seed %d; 95 %% half-width added)", sr.Replications, o.events, o.seed)
+	if err := qn.SetObservedEstimate(res, method, obs(sr.Throughput), obs(sr.ResponseTime)); err != nil {
+		fail(err)
+	}
 }
 
 // addBounds adds every bound that applies to m; why the others do not goes to the notes.
@@ -279,7 +317,7 @@ func (r *solveResult) addBounds(m *qn.Model) error {
 	case errors.Is(err, fault.ErrSaturated):
 		return libError(err)
 	case err != nil:
-		r.Notes = append(r.Notes, "bounds: none computed: "+err.Error())
+		r.Notes = append(r.Notes, "bounds: not computed: "+err.Error())
 		return nil
 	}
 	r.Bounds = append(r.Bounds, set.Bounds...)

@@ -42,9 +42,9 @@ routing: {client: {reference: mds, from: {mds: {stripe: 1}, stripe: {mds: 1}}}}`
 }
 
 // TestSolveAutoLabels: for every choice of auto, the JSON says the method, whether it is
-// exact and why auto chose it; an approximate answer names its error estimate (or says in
-// a note that there is none and to check it by simulation) and the same account is on
-// stderr; an exact one prints nothing on stderr.
+// exact and why auto chose it; an approximate answer carries its error estimate (fork/join:
+// measured against a seeded simulation) and the same account is on stderr; an exact one
+// prints nothing on stderr.
 func TestSolveAutoLabels(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range autoCases {
@@ -82,13 +82,11 @@ func TestSolveAutoLabels(t *testing.T) {
 			if !strings.Contains(errb.String(), "method "+v.Method+" (APPROXIMATE") {
 				t.Errorf("approximate result without its account on stderr: %q", errb.String())
 			}
-			switch {
-			case v.ErrorEstimate != nil:
-				if e := v.ErrorEstimate.RelError; !(e >= 0) || math.IsInf(e, 0) || !strings.Contains(errb.String(), "estimated error") {
-					t.Errorf("error estimate %v, stderr %q", e, errb.String())
-				}
-			case !strings.Contains(strings.Join(v.Notes, "\n"), "without an error estimate"):
-				t.Errorf("approximate result with neither an error estimate nor a note saying so: %v", v.Notes)
+			if v.ErrorEstimate == nil {
+				t.Fatalf("approximate result without an error estimate (notes %v)", v.Notes)
+			}
+			if e := v.ErrorEstimate.RelError; !(e >= 0) || math.IsInf(e, 0) || !strings.Contains(errb.String(), "estimated error") {
+				t.Errorf("error estimate %v, stderr %q", e, errb.String())
 			}
 		})
 	}
@@ -375,5 +373,27 @@ func TestSolveJMVAOctave(t *testing.T) {
 		if !near(pt.Classes[0].Throughput, xs[0]) || !pt.Status.Exact {
 			t.Errorf("ld.jmva N = %g: X %.15g (exact %v), Octave qncsmvald %.15g", pt.Value, pt.Classes[0].Throughput, pt.Status.Exact, xs[0])
 		}
+	}
+}
+
+// TestSweepForkJoinEstimates: a sweep of a fork/join model prints no point without an
+// error estimate (each measured against a seeded simulation at that point).
+func TestSweepForkJoinEstimates(t *testing.T) {
+	var out, errb bytes.Buffer
+	args := []string{"solve", "--format", "json", "--sweep", "population=1:3", "--events", "20000", "--reps", "4", ex + "qn/striped-write.yaml"}
+	if code := run(context.Background(), args, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var v sweepResult
+	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+	for _, pt := range v.Points {
+		if s := pt.Status; s == nil || s.Exact || s.ErrorEstimate == nil || !strings.HasPrefix(s.ErrorEstimate.SpreadMethod, "simulation (4 replications of 20000 events") {
+			t.Errorf("N = %g: status %+v", pt.Value, pt.Status)
+		}
+	}
+	if !strings.Contains(errb.String(), "3 of 3 points APPROXIMATE") {
+		t.Errorf("stderr %q", errb.String())
 	}
 }

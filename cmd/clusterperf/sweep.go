@@ -38,6 +38,7 @@ func runSweep(in *solveInput, o solveOptions, opt qn.AMVAOptions, stdout, stderr
 		}
 		return libError(err)
 	}
+	estimateSweep(m, p, pts, o.sim)
 	out := newSweepResult(m, p, o.solver, pts)
 	if out.solved == 0 {
 		return finding(fault.ErrSaturated, fmt.Errorf("sweep of %s: no point of the sweep has a steady state (%s); nothing printed, no plot written", p.Label, out.Points[0].Finding))
@@ -63,6 +64,19 @@ func runSweep(in *solveInput, o solveOptions, opt qn.AMVAOptions, stdout, stderr
 		return exportJMVA(o.exportJMVA, sweepDocument(in, p, pts))
 	}
 	return nil
+}
+
+// estimateSweep gives every fork/join point its error estimate against a simulation of
+// the model at that point (see simulatedEstimate): no exact solver can check them.
+func estimateSweep(m *qn.Model, p qn.SweepParam, pts []qn.SweepPoint, o simOptions) {
+	if len(m.ForkJoins) == 0 {
+		return
+	}
+	for _, pt := range pts {
+		if r := pt.Result; r != nil && pt.Err == nil && !r.Exact && r.ErrorEstimate == nil {
+			simulatedEstimate(p.Apply(m, pt.Value), r, o)
+		}
+	}
 }
 
 // sweepParam is --sweep, or else the .jmva file's what-if analysis.
@@ -214,7 +228,7 @@ func newSweepResult(m *qn.Model, p qn.SweepParam, solver string, pts []qn.SweepP
 func pointBounds(m *qn.Model, notes map[string]bool) []qn.Bound {
 	set, err := qn.AllBounds(m)
 	if err != nil {
-		notes["bounds: none at some points: "+err.Error()] = true
+		notes["bounds: not computed: "+err.Error()] = true
 		return []qn.Bound{}
 	}
 	for _, n := range set.Notes {
