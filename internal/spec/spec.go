@@ -231,3 +231,23 @@ func kindName(n *yaml.Node) string {
 	}
 	return "an empty document"
 }
+
+// Bool returns a boolean as yaml.v3 decodes one into a typed bool field: true/false in any of
+// the cases YAML allows (true, True, TRUE), and YAML 1.1's yes/no, on/off (y/n are not
+// accepted by yaml.v3 here). Anything else (1, 0, "true" quoted, a typo such as treu) is an
+// error naming the line and the allowed values.
+func (n Node) Bool() bool {
+	if n.n == nil {
+		return false
+	}
+	if n.n.Kind != yaml.ScalarNode {
+		n.Errorf("must be true or false, not %s", kindName(n.n))
+		return false
+	}
+	var b bool
+	if err := n.n.Decode(&b); err != nil {
+		n.Errorf("%q is not a boolean (allowed: true, false; also yes/no, on/off)", n.n.Value)
+		return false
+	}
+	return b
+}
