@@ -225,19 +225,20 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	if o.measured != "" {
 		return badInputf("--measured %s: the measurements are compared with a sweep: give --sweep (or a .jmva file with a what-if analysis)", o.measured)
 	}
+	var dist *distributionResult // first: a model it does not apply to is refused before solving
+	if o.distribution != "" {
+		if dist, err = distribution(m, o.distribution); err != nil {
+			return err
+		}
+	}
 	res, err := solveLabelled(m, o.solver, opt, o.sim, stderr)
 	if err != nil {
 		return err
 	}
-	out := &solveResult{View: qn.NewView(in.name, m, res), Bounds: []qn.Bound{}, Notes: append([]string{}, res.Notes...)}
+	out := &solveResult{View: qn.NewView(in.name, m, res), Bounds: []qn.Bound{}, Distribution: dist, Notes: append([]string{}, res.Notes...)}
 	out.Notes = append(out.Notes, in.notes...)
 	if err := out.addBounds(m); err != nil {
 		return err
-	}
-	if o.distribution != "" {
-		if out.Distribution, err = distribution(m, o.distribution); err != nil {
-			return err
-		}
 	}
 	if o.validate {
 		o.sim.progress = o.progress

@@ -114,6 +114,7 @@ func TestSolveExactRefuses(t *testing.T) {
 		{[]string{"solve", "--exact", large}, 2, "8.01e+09 population vectors (limit 2e+09)"},
 		{[]string{"solve", "--exact", "--solver", "linearizer", ms}, 2, "approximate and exact results were required"},
 		{[]string{"solve", "--exact", fj}, 2, "fork/join"},
+		{[]string{"solve", "--exact", "--sweep", "population.a=1000:1001", large}, 2, "population vectors (limit 2e+09)"},
 		{[]string{"solve", "--exact", ms}, 0, ""},
 		{[]string{"solve", "--solver", "schweitzer", "--ms-method", "seidmann", ms}, 0, "method schweitzer+seidmann (APPROXIMATE; estimated error"},
 		{[]string{"solve", "--solver", "schweitzer", ms}, 0, "method schweitzer+marginal (APPROXIMATE; estimated error"},
@@ -274,7 +275,8 @@ func TestSweepMeasured(t *testing.T) {
 	}
 	good := write("good.csv", "value,throughput_per_s,response_time_s\n2,280,0.0072\n4,540,\n")
 	var out, errb bytes.Buffer
-	args := []string{"solve", "--format", "json", "--sweep", "population=1:6", "--measured", good, ex + "keck/cg-a-4.yaml"}
+	svg := filepath.Join(dir, "m.svg")
+	args := []string{"solve", "--format", "json", "--sweep", "population=1:6", "--measured", good, "--plot", svg, ex + "keck/cg-a-4.yaml"}
 	if code := run(context.Background(), args, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -293,6 +295,9 @@ func TestSweepMeasured(t *testing.T) {
 	}
 	if c := v.Measured[1]; c.MeasuredResponseTime != nil || c.ResponseTimeRelError != nil {
 		t.Errorf("empty response time cell compared: %+v", c)
+	}
+	if b, err := os.ReadFile(svg); err != nil || !bytes.Contains(b, []byte("measured X messages")) || !bytes.Contains(b, []byte("measured R messages")) {
+		t.Errorf("plot without the measured series in its legend (%v)", err)
 	}
 	multi := write("multi.yaml", autoCases[1].model)
 	for _, c := range []struct {
