@@ -237,6 +237,9 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	}
 	out := &solveResult{View: qn.NewView(in.name, m, res), Bounds: []qn.Bound{}, Distribution: dist, Notes: append([]string{}, res.Notes...)}
 	out.Notes = append(out.Notes, in.notes...)
+	if in.whatIf != nil {
+		out.Notes = append(out.Notes, "the file's what-if analysis was not run: --validate and --distribution take the model as written")
+	}
 	if err := out.addBounds(m); err != nil {
 		return err
 	}
