@@ -38,6 +38,7 @@ func runSweep(in *solveInput, o solveOptions, opt qn.AMVAOptions, stdout, stderr
 		}
 		return libError(err)
 	}
+	o.sim.progress = o.progress
 	estimateSweep(m, p, pts, o.sim)
 	out := newSweepResult(m, p, o.solver, pts)
 	if out.solved == 0 {
@@ -72,9 +73,13 @@ func estimateSweep(m *qn.Model, p qn.SweepParam, pts []qn.SweepPoint, o simOptio
 	if len(m.ForkJoins) == 0 {
 		return
 	}
-	for _, pt := range pts {
+	progress := progressFunc(o.progress, "fork/join error estimates by simulation")
+	for i, pt := range pts {
 		if r := pt.Result; r != nil && pt.Err == nil && !r.Exact && r.ErrorEstimate == nil {
 			simulatedEstimate(p.Apply(m, pt.Value), r, o)
+		}
+		if progress != nil {
+			progress(i+1, len(pts))
 		}
 	}
 }
