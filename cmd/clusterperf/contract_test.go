@@ -39,6 +39,10 @@ func contractCases() []contractCase {
 	}
 	add("solve-validate-cg-a-4", "solve", "solve", "--validate", "--solver", "schweitzer", "--reps", "3", "--events", "4000", ex+"keck/cg-a-4.yaml")
 	add("solve-sweep-central-server", "solve-sweep", "solve", "--sweep", "population=1:6", ex+"qn/central-server.yaml")
+	add("solve-sweep-measured-cg-a-4", "solve-sweep", "solve", "--sweep", "population=1:6", "--measured", "testdata/solve/cg-a-4-measured.csv", ex+"keck/cg-a-4.yaml")
+	add("solve-jmva-central", "solve", "solve", "--distribution", "cpu", ex+"jmt/central.jmva")
+	add("solve-jmva-ld-whatif", "solve-sweep", "solve", ex+"jmt/ld.jmva")
+	add("solve-distribution-disk-group", "solve", "solve", "--distribution", "disk", "../../testdata/models/disk-group.yaml")
 	add("simulate-central-server", "simulate", "simulate", "--reps", "3", "--events", "4000", ex+"qn/central-server.yaml")
 	add("simulate-fig59-bus", "simulate", "simulate", "--reps", "3", "--cycles", "100", "--p", "4", "--d", "2", ex+"spmd/fig59-bus.yaml")
 	for _, f := range []string{"btio", "fig59-bus", "fig59-clu", "hybrid", "optimistic-aio", "optimistic-sio", "pmva", "qcrd"} {
@@ -109,9 +113,7 @@ const schemaDir = "../../docs/schema"
 var pendingKeys = map[string]string{}
 
 // pendingNotes: result types whose notes array the library leaves out when empty.
-var pendingNotes = map[string]string{
-	"queue": "queue.Result.Notes has omitempty (package queue's tag)",
-}
+var pendingNotes = map[string]string{}
 
 // TestSchemas: docs/schema holds exactly the schema of every result type (snake_case keys
 // enforced by report.Schema).
