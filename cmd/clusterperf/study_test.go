@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -150,5 +151,71 @@ func TestSimulateLibraryErrors(t *testing.T) {
 	}
 	if code, out, errs := cli("simulate", "--reps", "2", "--format", "json", ok); code != 0 || !strings.Contains(out, `"events_per_replication": 200000`) || !strings.Contains(out, "MSER-5") {
 		t.Errorf("default length (sim.MinEvents = 200000 for an open network): exit %d, %s %s", code, out, errs)
+	}
+}
+
+// TestTpnAdviseShardMerge (issue 18): the exhaustive search of tpn --advise over the 4^4 =
+// 256 mappings of matmul, in 3 shards and merged, prints exactly the one-machine result in
+// table, JSON and CSV (the advice table).
+func TestTpnAdviseShardMerge(t *testing.T) {
+	ex := filepath.Join("..", "..", "examples", "tpn")
+	study := []string{"tpn", "--advise", "--cluster", filepath.Join(ex, "cluster.yaml"), filepath.Join(ex, "matmul.yaml")}
+	dir := t.TempDir()
+	for i := 0; i < 3; i++ {
+		if code, _, errs := cli(append(study, "--shard", fmt.Sprintf("%d/3", i), "--out", dir)...); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errs)
+		}
+	}
+	for _, f := range [][]string{{"--format", "table"}, {"--format", "json"}, {"--format", "csv", "--csv-table", "advice"}} {
+		code, local, errs := cli(append(study, f...)...)
+		if code != 0 {
+			t.Fatalf("%v: one machine: exit %d: %s", f, code, errs)
+		}
+		code, merged, errs := cli(append([]string{"merge", dir}, f...)...)
+		if code != 0 || merged != local {
+			t.Errorf("%v: merge (exit %d, %s) differs from the one-machine run\nmerged:\n%s\nlocal:\n%s", f, code, errs, merged, local)
+		}
+	}
+	if code, _, errs := cli("tpn", "--cluster", filepath.Join(ex, "cluster.yaml"), filepath.Join(ex, "matmul.yaml"), "--shard", "0/3", "--out", t.TempDir()); code != fault.ExitInput || !strings.Contains(errs, "--advise") {
+		t.Errorf("a study without --advise: exit %d, %q", code, errs)
+	}
+}
+
+// TestTpnRunFlags: a net exported as PNML runs by itself to the program's time; budgets and
+// --max-time are checked at the edge; a run cut off by --max-firings is a finding (exit 3).
+func TestTpnRunFlags(t *testing.T) {
+	ex := filepath.Join("..", "..", "examples", "tpn")
+	cluster, prog := filepath.Join(ex, "cluster.yaml"), filepath.Join(ex, "matmul.yaml")
+	net := filepath.Join(t.TempDir(), "matmul.pnml")
+	code, out, errs := cli("tpn", "--format", "json", "--export-pnml", net, "--cluster", cluster, prog)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	code, outNet, errs := cli("tpn", "--format", "json", net)
+	if code != 0 {
+		t.Fatalf("%s: exit %d: %s", net, code, errs)
+	}
+	var a, b tpnResult
+	if json.Unmarshal([]byte(out), &a) != nil || json.Unmarshal([]byte(outNet), &b) != nil || a.TimeS != b.TimeS || a.Firings != b.Firings || a.TimeS <= 0 {
+		t.Errorf("the PNML net does not reproduce the program's run: %v s / %d firings vs %v s / %d", b.TimeS, b.Firings, a.TimeS, a.Firings)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--max-time", "-1", "--cluster", cluster, prog}, fault.ExitInput, "--max-time"},
+		{[]string{"--max-time", "1e10", "--cluster", cluster, prog}, fault.ExitInput, "--max-time"},
+		{[]string{"--budget", "0", "--cluster", cluster, prog}, fault.ExitInput, "--budget"},
+		{[]string{"--max-firings", "-3", "--cluster", cluster, prog}, fault.ExitInput, "--max-firings"},
+		{[]string{"--max-transitions", "10", "--cluster", cluster, prog}, fault.ExitInput, "transitions"},
+		{[]string{"--max-time", "0.5", "--cluster", cluster, prog}, fault.ExitFinding, "cut off"},
+		{[]string{"--cluster", cluster, net}, fault.ExitInput, "is a net"},
+		{[]string{prog}, fault.ExitInput, "--cluster"},
+	} {
+		code, _, errs := cli(append([]string{"tpn"}, c.args...)...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q (want %d and %q)", c.args, code, errs, c.code, c.want)
+		}
 	}
 }
