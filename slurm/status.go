@@ -177,7 +177,7 @@ func (c Client) Status(ctx context.Context, dir string) (*StudyStatus, error) {
 	// Slurm first, the files second: a task Slurm reports ended wrote its file before it
 	// ended, so the file is seen. (Files first raced: a task finishing between the two reads
 	// was reported "ended without a shard file", and Wait stopped on it.)
-	if _, err := shard.ReadPlan(dir); err != nil {
+	if _, err := shard.ReadStatus(dir); err != nil { // a directory that is not a study
 		return nil, err
 	}
 	st := &StudyStatus{Notes: []string{}}

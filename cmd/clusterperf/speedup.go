@@ -59,6 +59,7 @@ against p for several d, and the stacked time components against p.
 	f.IntVar(&o.sim.reps, "reps", 10, "--validate: replications, ≥ 2")
 	f.IntVar(&o.sim.cycles, "cycles", 2000, "--validate: cycles per replication, ≥ 1")
 	f.StringVar(&o.sim.cpu, "cpu", "exponential", "--validate: CPU burst distribution")
+	f.StringVar(&o.sim.maxMemory, "max-memory", "", "--validate: refuse a replication whose estimated memory exceeds this size, e.g. 8GB (default 1 GiB)")
 	return cmd
 }
 
@@ -81,7 +82,7 @@ func (o speedupOptions) check() (p0, p1, d0, d1 int, err error) {
 	}
 	c.fraction("efficiency", o.efficiency, 0, 1)
 	if o.validate {
-		c.atLeast("reps", int64(o.sim.reps), 2)
+		o.sim.checkRun(&c) // --reps ≥ 2, --max-memory a size
 		c.atLeast("cycles", int64(o.sim.cycles), 1)
 	}
 	return p0, p1, d0, d1, c.err()
