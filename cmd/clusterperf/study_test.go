@@ -124,7 +124,7 @@ func TestSimulateSlurmDryRun(t *testing.T) {
 
 // TestSimulateLibraryErrors: simulate no longer calls every library error bad input — sim
 // classifies them: an open class at 1.25 times the capacity of its station (λ·D = 5 · 0.25,
-// utilisation above 1 in closed form) is a saturation finding (exit 3); --reps 1 and a bad or
+// utilisation above 1 in closed form) is a saturation finding (exit 3); times beyond float64 are refused (exit 2); --reps 1 and a bad or
 // too small --max-memory are refused (exit 2); without --events the default length is used.
 func TestSimulateLibraryErrors(t *testing.T) {
 	dir := t.TempDir()
@@ -138,6 +138,12 @@ func TestSimulateLibraryErrors(t *testing.T) {
 	sat := write("sat.yaml", "classes: [{name: o, arrival_rate: 5}]\nstations: [{name: cpu, service_time: 0.25}]\n")
 	if code, _, errs := cli("simulate", "--reps", "2", sat); code != fault.ExitFinding || !strings.Contains(errs, "satur") {
 		t.Errorf("saturated: exit %d, %q (want 3)", code, errs)
+	}
+	// three jobs cycling through 1e308 s of service: R ≈ 3e308 s overflows float64 — sim
+	// refuses it as input (exit 2) rather than print +Inf
+	huge := write("huge.yaml", "classes: [{name: a, population: 3, think_time: 1e-300}]\nstations: [{name: cpu, service_time: 1e308}, {name: d, service_time: 1e-300}]\n")
+	if code, _, errs := cli("simulate", "--reps", "2", "--events", "20000", huge); code != fault.ExitInput || !strings.Contains(errs, "float64 range") {
+		t.Errorf("1e308 s: exit %d, %q (want 2)", code, errs)
 	}
 	ok := write("ok.yaml", "classes: [{name: o, arrival_rate: 2}]\nstations: [{name: cpu, service_time: 0.25}]\n")
 	if code, _, errs := cli("simulate", "--reps", "1", ok); code != fault.ExitInput || !strings.Contains(errs, "--reps 1") {
