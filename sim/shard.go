@@ -151,3 +151,18 @@ func (r *RepResult) UnmarshalJSON(b []byte) error {
 	}
 	return nil
 }
+
+// SPMDEstimate is ReplicateSPMD's summary of the cycle times of its replications (stream i
+// of the seed for replication i, in order): their mean with its Student-t 95 % half-width.
+// A sharded study computes each replication with SimulateSPMD and merges them with it.
+func SPMDEstimate(cycleTimes []float64) (Estimate, error) {
+	if len(cycleTimes) < 2 {
+		return Estimate{}, fmt.Errorf("%w: %d replications: an interval needs at least two", fault.ErrInput, len(cycleTimes))
+	}
+	for i, x := range cycleTimes {
+		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			return Estimate{}, fmt.Errorf("%w: replication %d: cycle time %v is not a finite time ≥ 0", fault.ErrInput, i, x)
+		}
+	}
+	return estimate(cycleTimes), nil
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/spmd"
 )
 
 // TestSummariseIsReplicate: the replications Run(seed, k) computes one by one (as the shards
@@ -74,5 +75,32 @@ func TestRepJSONNaN(t *testing.T) {
 	}
 	if !math.IsNaN(back.ResponseTime[0]) || back.Utilization[0] != 1.0/3 || back.Time != 2.5 || back.Events != 9 {
 		t.Fatalf("%s read back as %+v", b, back)
+	}
+}
+
+// TestSPMDEstimateIsReplicateSPMD: SimulateSPMD's replications one by one, summarised,
+// equal ReplicateSPMD's estimate for the same seed.
+func TestSPMDEstimateIsReplicateSPMD(t *testing.T) {
+	// one phase of runlength_test.go's BUS-AIO program (c = 1, n_IO = 1)
+	m := &spmd.Model{Arch: spmd.BusAIO, Phases: []spmd.Phase{{C: 1, NIO: 1, SPar: 1, SRIO: 0.1, S0IO: 0.01}}}
+	cfg := SPMDConfig{Cycles: 200}
+	want, err := ReplicateSPMD(m, 4, 2, cfg, 3, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs := make([]float64, 5)
+	for i := range xs {
+		r, err := SimulateSPMD(m, 4, 2, cfg, 3, uint64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		xs[i] = r.CycleTime
+	}
+	got, err := SPMDEstimate(xs)
+	if err != nil || got != want {
+		t.Fatalf("SPMDEstimate %+v (%v), ReplicateSPMD %+v", got, err, want)
+	}
+	if _, err := SPMDEstimate([]float64{1, math.NaN()}); !errors.Is(err, fault.ErrInput) {
+		t.Errorf("NaN: %v", err)
 	}
 }
