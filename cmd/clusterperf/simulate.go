@@ -340,16 +340,16 @@ func qnReport(m *qn.Model, solver string, an *qn.Result, anErr error, res *sim.R
 // simulateSPMD simulates the SPMD program directly at each (p, d) and compares the cycle
 // time with the analytic model's (e: the evaluator already built, or nil).
 func simulateSPMD(m *spmd.Model, e *spmd.Evaluator, pds [][2]int, o simOptions) (*validate.Report, error) {
-	cpu, err := sim.ParseDist(o.cpu)
+	cfg, err := spmdConfig(o, m)
 	if err != nil {
-		return nil, badInputf("--cpu: %v", err)
+		return nil, err
 	}
 	if e == nil {
 		if e, err = spmd.NewEvaluator(m); err != nil {
 			return nil, badInput(err)
 		}
 	}
-	rep, err := validate.SPMD(m, e, pds, sim.SPMDConfig{CPU: cpu, Cycles: o.cycles, MaxMemoryBytes: o.memLimit()}, o.seed, o.reps)
+	rep, err := validate.SPMD(m, e, pds, cfg, o.seed, o.reps)
 	if err != nil {
 		return nil, libError(err)
 	}
@@ -438,4 +438,42 @@ func mergeSimulate(p shard.Plan, items []json.RawMessage) (any, error) {
 	out := &simulateResult{Model: name, Kind: "qn", Report: qnReport(m, "auto", an, anErr, res, o.seed)}
 	out.setRun(res)
 	return out, nil
+}
+
+// spmdConfig is the direct SPMD simulation the flags ask for.
+// Direct simulation takes a one-phase model (validate.SPMD, sim.SimulateSPMD): another is
+// refused here as input.
+func spmdConfig(o simOptions, m *spmd.Model) (sim.SPMDConfig, error) {
+	if len(m.Phases) != 1 {
+		return sim.SPMDConfig{}, badInputf("direct simulation takes a one-phase model (this one has %d phases)", len(m.Phases))
+	}
+	cpu, err := sim.ParseDist(o.cpu)
+	if err != nil {
+		return sim.SPMDConfig{}, badInputf("--cpu: %v", err)
+	}
+	return sim.SPMDConfig{CPU: cpu, Cycles: o.cycles, MaxMemoryBytes: o.memLimit()}, nil
+}
+
+// spmdReport is validate.SPMD's report from cycle times computed elsewhere (the shards of a
+// study): xs holds o.reps replications per (p, d) of pds, in order; each (p, d) is
+// summarised by sim.SPMDEstimate and compared by validate.Compare with the analytic cycle
+// time, as validate.SPMD does (TestSpeedupShardMerge checks the two agree byte for byte).
+func spmdReport(m *spmd.Model, e *spmd.Evaluator, pds [][2]int, xs []float64, o simOptions) (*validate.Report, error) {
+	cycles := m.Phases[0].Cycles
+	if cycles <= 0 {
+		cycles = 1
+	}
+	rep := &validate.Report{AnalyticMethod: "spmd " + m.Arch.String(), Simulation: validate.Simulation{Method: "direct SPMD simulation", Replications: o.reps, Seed: o.seed}, Notes: []string{}}
+	for i, pd := range pds {
+		pt, err := e.Evaluate(pd[0], pd[1])
+		if err != nil {
+			return nil, libError(err)
+		}
+		est, err := sim.SPMDEstimate(xs[i*o.reps : (i+1)*o.reps])
+		if err != nil {
+			return nil, libError(err)
+		}
+		rep.Rows = append(rep.Rows, validate.Compare(fmt.Sprintf("cycle time p=%d d=%d", pd[0], pd[1]), "s", est, pt.Time/cycles))
+	}
+	return rep, nil
 }

@@ -225,3 +225,30 @@ func TestTpnRunFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestSpeedupShardMerge (issue 18): speedup --validate's 3 (p, d) × 8 replications over 5
+// shards, merged, print exactly the one-machine result in table, JSON and CSV (the
+// validation table); without --validate there is no study.
+func TestSpeedupShardMerge(t *testing.T) {
+	model := filepath.Join("..", "..", "examples", "spmd", "fig59-bus.yaml")
+	study := []string{"speedup", model, "--p", "1:16", "--validate", "--reps", "8", "--cycles", "300", "--seed", "4"}
+	dir := t.TempDir()
+	for i := 0; i < 5; i++ {
+		if code, _, errs := cli(append(study, "--shard", fmt.Sprintf("%d/5", i), "--out", dir)...); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errs)
+		}
+	}
+	for _, f := range [][]string{{"--format", "table"}, {"--format", "json"}, {"--format", "csv", "--csv-table", "validation"}} {
+		code, local, errs := cli(append(study, f...)...)
+		if code != 0 {
+			t.Fatalf("%v: one machine: exit %d: %s", f, code, errs)
+		}
+		code, merged, errs := cli(append([]string{"merge", dir}, f...)...)
+		if code != 0 || merged != local {
+			t.Errorf("%v: merge (exit %d, %s) differs from the one-machine run\nmerged:\n%s\nlocal:\n%s", f, code, errs, merged, local)
+		}
+	}
+	if code, _, errs := cli("speedup", model, "--shard", "0/2", "--out", t.TempDir()); code != fault.ExitInput || !strings.Contains(errs, "--validate") {
+		t.Errorf("a study without --validate: exit %d, %q", code, errs)
+	}
+}
