@@ -43,7 +43,8 @@ func cliOut(t *testing.T, exe, dir string, args ...string) []byte {
 
 // TestSlurmClusterperfSimulate: simulate --reps 120 as 8 array tasks of the real binary,
 // merged, prints in table, JSON and CSV exactly what simulate --reps 120 prints on one
-// machine with the same seed; tpn --advise (256 mappings over 4 tasks) likewise.
+// machine with the same seed; tpn --advise (256 mappings over 4 tasks) and speedup
+// --validate (3 × 8 replications over 4 tasks) likewise.
 func TestSlurmClusterperfSimulate(t *testing.T) {
 	c := requireSlurm(t)
 	t.Parallel()
@@ -68,6 +69,8 @@ func TestSlurmClusterperfSimulate(t *testing.T) {
 			[][]string{{"--format", "table"}, {"--format", "json"}, {"--format", "csv"}}},
 		{"advise", []string{"tpn", "--advise", "--cluster", filepath.Join(ex, "cluster.yaml"), filepath.Join(ex, "matmul.yaml")}, "4",
 			[][]string{{"--format", "table"}, {"--format", "json"}, {"--format", "csv", "--csv-table", "advice"}}},
+		{"validate", []string{"speedup", filepath.Join(ex, "..", "spmd", "fig59-bus.yaml"), "--p", "1:16", "--validate", "--reps", "8", "--cycles", "300"}, "4",
+			[][]string{{"--format", "table"}, {"--format", "json"}, {"--format", "csv", "--csv-table", "validation"}}},
 	}
 	for _, s := range studies {
 		dir := filepath.Join(work, s.name)
