@@ -308,7 +308,7 @@ func simulatedEstimate(m *qn.Model, res *qn.Result, o simOptions) {
 		}
 		return out
 	}
-	method := fmt.Sprintf("simulation (%d replications of %d events, seed %d; 95 %% half-width added)", sr.Replications, o.events, o.seed)
+	method := fmt.Sprintf("simulation (%d replications of %d events, seed %d; 95 %% half-width added)", sr.Replications, sr.EventsPerRep, o.seed)
 	if err := qn.SetObservedEstimate(res, method, obs(sr.Throughput), obs(sr.ResponseTime)); err != nil {
 		fail(err)
 	}
