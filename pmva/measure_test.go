@@ -78,3 +78,41 @@ func BenchmarkMeasureThesis64(b *testing.B) {
 		}
 	}
 }
+
+// TestRun: a study calibrated on the thesis shape /64 predicts /32 at p = 1, 2 for both
+// solvers; every point carries its measured runs and a finite relative error, and the
+// calibration network is never the one measured for the comparison (different points).
+func TestRun(t *testing.T) {
+	th := thesisModel(t)
+	target, _ := Scaled(th, 32)
+	calib, _ := Scaled(th, 64)
+	st, err := Run(context.Background(), target, calib, Config{Algorithms: []Algorithm{Pipelined, Interleaved}, Workers: []int{1, 2}, Repeats: 2, MaxPoints: MaxPoints})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Points) != 4 || len(st.Calibration) != 4 {
+		t.Fatalf("%d points, %d calibration samples", len(st.Points), len(st.Calibration))
+	}
+	for _, pt := range st.Points {
+		if pt.Measured == nil || pt.RelError == nil || pt.Measured.Points == st.Calibration[0].Points || pt.Time <= 0 {
+			t.Errorf("%+v", pt)
+		}
+		if pt.P == 2 && (pt.Alpha == nil) != (pt.K == 0) {
+			t.Errorf("p=2: α %v with k = %v", pt.Alpha, pt.K)
+		}
+	}
+}
+
+// TestPredictThesis: eq. (6.5) on the thesis network with q = 16.0 µs and a given k is the
+// closed form, and the points carry eqs. (6.9)–(6.11) from p = 2.
+func TestPredictThesis(t *testing.T) {
+	c := Costs{Q: map[int]float64{1: 16e-6, 2: 16e-6}, K: map[int]float64{2: 100e-6}}
+	pts, err := Predict(Pipelined, thesisN, []int{1, 2}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// T(2) = q·4096·(22 784/2 + 1/2) + k·(22 784 + 0)
+	if want := 16e-6*4096*(22784.0/2+0.5) + 100e-6*22784; !near(pts[1].Time, want, 1e-12) || pts[0].Alpha != nil || pts[1].Alpha == nil || !near(*pts[1].Alpha, 0.16, 1e-12) {
+		t.Errorf("T(2) = %v want %v; %+v", pts[1].Time, want, pts[1])
+	}
+}
