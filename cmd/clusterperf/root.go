@@ -50,6 +50,7 @@ document (--format json, schema in docs/schema/COMMAND.schema.json) or one CSV t
 	root.AddCommand(newExploreCmd(stdout, stderr))
 	root.AddCommand(newExtrapolateCmd(stdout, stderr))
 	root.AddCommand(newMergeCmd(stdout, stderr))
+	root.AddCommand(newPmvaCmd(stdout, stderr))
 	markUsage(root)
 	return root
 }
