@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/internal/units"
 	"github.com/clusterperf/clusterperf/pmva"
@@ -180,14 +178,14 @@ func pmvaModel(o pmvaOptions, path string) (*qn.Model, string, error) {
 	}
 	m, name, err := qn.ParseModel(path, data)
 	if err != nil {
-		return nil, "", err
+		return nil, "", libError(err)
 	}
 	if name == "" {
 		name = path
 	}
 	if o.classOrder != "" {
 		if m, err = pmva.Reordered(m, strings.Split(o.classOrder, ",")); err != nil {
-			return nil, "", badInput(err)
+			return nil, "", badInputf("--class-order: %w", err)
 		}
 	}
 	if m, err = pmva.Scaled(m, o.scale); err != nil {
@@ -233,12 +231,9 @@ func pmvaMeasure(ctx context.Context, o pmvaOptions, r *pmvaResult, target *qn.M
 	return nil
 }
 
-func pmvaErr(err error) error {
-	if errors.Is(err, fault.ErrInput) && !errors.Is(err, fault.ErrTooLarge) {
-		return badInput(err)
-	}
-	return err
-}
+// pmvaErr classifies a library error: pmva's and qn's errors wrap fault classes or are
+// qn.ErrUnsupported / spec.Error (libError).
+func pmvaErr(err error) error { return libError(err) }
 
 func pmvaNotes(o pmvaOptions, r *pmvaResult) []string {
 	var n []string
