@@ -31,9 +31,9 @@ func newPmvaCmd(stdout, stderr io.Writer) *cobra.Command {
 	var o pmvaOptions
 	cmd := &cobra.Command{
 		Use:   "pmva MODEL.yaml",
-		Short: "Time the parallel exact MVA on a model and check Gennaro's (001) chapter 6 performance model",
+		Short: "Time the parallel exact MVA on a model and check Gennaro (001) chapter 6's performance model",
 		Long: `Run qn's pipelined (and interleaved) parallel exact MVA on a closed multi-class model
-and check the performance model of Gennaro's thesis (001) §6.1: the per-point cost q(p), the
+and check the performance model of Gennaro (001) §6.1: the per-point cost q(p), the
 per-message communication/wait cost k(p) (eqs. 6.6–6.7, 6.4), the predicted time T(p)
 (eq. 6.5) and speedup and efficiency (eq. 6.8), α = q/k with eqs. (6.9)–(6.11), and the
 BUS-AIO c = 2 model of §6.1.7 beside eq. (6.10) (Fig. 6.9: the same form with h(2) = 1.5

@@ -51,6 +51,7 @@ document (--format json, schema in docs/schema/COMMAND.schema.json) or one CSV t
 	root.AddCommand(newExtrapolateCmd(stdout, stderr))
 	root.AddCommand(newMergeCmd(stdout, stderr))
 	root.AddCommand(newPmvaCmd(stdout, stderr))
+	root.AddCommand(newReferencesCmd(stdout))
 	markUsage(root)
 	return root
 }
