@@ -28,8 +28,8 @@ func newPipelineCmd(stdout, stderr io.Writer) *cobra.Command {
 	var o pipelineOptions
 	cmd := &cobra.Command{
 		Use:   "pipeline MODEL.yaml",
-		Short: "Bottleneck model of overlapped read/distribute/process/gather/write (Juhász & Charaf, 003) and the optimal cluster size",
-		Long: `Predict the run time of a job fed in and collected at one node (Juhász & Charaf (003)): every stage runs at
+		Short: "Bottleneck model of overlapped read/distribute/process/gather/write after Juhász & Charaf (003), and the optimal cluster size",
+		Long: `Predict the run time of a job fed in and collected at one node, after Juhász & Charaf (003): every stage runs at
 the speed of its slowest resource. Prints the time at every cluster size p, each stage's
 bottleneck, the optimal cluster size (least time; the knee within 1 %; the closed form of
 003 eq. (19) where it applies) and flags sizes whose data overflow node memory.
