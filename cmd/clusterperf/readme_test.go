@@ -50,8 +50,8 @@ var outputFlags = map[string]bool{"--plot": true, "--report": true, "--out": tru
 
 // TestReadmeTour: every `go run ./cmd/clusterperf …` command of README.md runs in-process
 // from the repository root (globs expanded as a shell would, output files redirected into a
-// temporary directory) and exits 0, so the README stays copy-pasteable. -short skips the
-// commands that take more than a few seconds on a loaded host (listed in slowReadme).
+// temporary directory) and exits 0, so the README stays copy-pasteable. The whole tour
+// takes about 5 s on the loaded 2-vCPU host.
 func TestReadmeTour(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -66,9 +66,6 @@ func TestReadmeTour(t *testing.T) {
 	for _, args := range cmds {
 		line := strings.Join(args, " ")
 		t.Run(line, func(t *testing.T) {
-			if testing.Short() && slowReadme[line] {
-				t.Skip("slow; runs without -short")
-			}
 			var expanded []string
 			for i, a := range args {
 				switch {
@@ -93,6 +90,3 @@ func TestReadmeTour(t *testing.T) {
 		})
 	}
 }
-
-// slowReadme: README commands that take more than a few seconds on the loaded 2-vCPU host.
-var slowReadme = map[string]bool{}
