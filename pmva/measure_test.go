@@ -69,8 +69,8 @@ func TestReordered(t *testing.T) {
 	}
 }
 
-// BenchmarkMeasureThesis64: one pipelined run with 2 workers on the thesis network /64.
-func BenchmarkMeasureThesis64(b *testing.B) {
+// BenchmarkMeasureThesis16: one pipelined run with 2 workers on the thesis network /16 (N = (256, 11, 8)).
+func BenchmarkMeasureThesis16(b *testing.B) {
 	m, _ := Scaled(thesisModel(b), 16)
 	for b.Loop() {
 		if _, err := Measure(context.Background(), m, Pipelined, 2, 1, MaxPoints); err != nil {

@@ -162,3 +162,17 @@ func TestRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestFig68: 001 Fig. 6.8 (N_A = 4095, N_B = 127, N_C = 63): the orders ABC and ACB (the
+// largest class first) have the best times; eq. (6.5) is symmetric in classes 2…C, so they
+// tie, and a smaller class 1 is slower (eq. 6.11: α(N_1+1) should be large against p).
+func TestFig68(t *testing.T) {
+	q, k := 16.0e-6, 100e-6
+	for _, p := range []int{8, 64, 256} {
+		at := func(N ...int) float64 { v, _ := Time(q, k, p, N); return v }
+		abc, acb, bac, cab := at(4095, 127, 63), at(4095, 63, 127), at(127, 4095, 63), at(63, 4095, 127)
+		if abc != acb || !(abc < bac && bac < cab) {
+			t.Errorf("p=%d: ABC %v ACB %v BAC %v CAB %v", p, abc, acb, bac, cab)
+		}
+	}
+}

@@ -54,3 +54,32 @@ func TestPmvaRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestPmvaClassOrder: with --q/--k the formulas take the requested order (Fig. 6.8): B
+// first is slower than A first at p = 64; the timed path keeps the largest class first and
+// says so.
+func TestPmvaClassOrder(t *testing.T) {
+	time := func(order string) float64 {
+		var out, errb bytes.Buffer
+		args := []string{"pmva", "--format", "json", "--q", "16us", "--k", "100us", "--workers", "64", "--algorithm", "pipelined", "--class-order", order, "../../pmva/testdata/thesis-network.yaml"}
+		if code := run(context.Background(), args, &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		var r pmvaResult
+		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.ClassOrder[0] != order[:1] {
+			t.Errorf("%s: order used %v", order, r.ClassOrder)
+		}
+		return r.Results[0].Time
+	}
+	if a, b := time("A,B,C"), time("B,A,C"); !(a < b) {
+		t.Errorf("ABC %v not faster than BAC %v", a, b)
+	}
+	var out, errb bytes.Buffer
+	args := []string{"pmva", "--scale", "64", "--repeats", "1", "--algorithm", "pipelined", "--class-order", "B,A,C", "../../pmva/testdata/thesis-network.yaml"}
+	if code := run(context.Background(), args, &out, &errb); code != 0 || !strings.Contains(out.String(), "pipeline order is A,B,C") {
+		t.Errorf("exit %d: %s", code, out.String())
+	}
+}
