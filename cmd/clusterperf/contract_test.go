@@ -87,6 +87,8 @@ func contractCases() []contractCase {
 	} {
 		add("queue-"+strings.NewReplacer("/", "-").Replace(q[0]), "queue", append([]string{"queue"}, q...)...)
 	}
+	// pmva: formulas only (--q, --k); the timed runs are not deterministic (pmva_test.go)
+	add("pmva-thesis-formulas", "pmva", "pmva", "--q", "16us", "--k", "100us", "--workers", "1,2,4,64,512", "--algorithm", "pipelined", "../../pmva/testdata/thesis-network.yaml")
 	return cs
 }
 
@@ -103,6 +105,7 @@ var resultTypes = map[string]reflect.Type{
 	"tpn":         reflect.TypeFor[tpnResult](),
 	"queue":       reflect.TypeFor[queueResult](),
 	"extrapolate": reflect.TypeFor[extrapolateResult](),
+	"pmva":        reflect.TypeFor[pmvaResult](),
 }
 
 const schemaDir = "../../docs/schema"

@@ -49,6 +49,8 @@ document (--format json, schema in docs/schema/COMMAND.schema.json) or one CSV t
 	root.AddCommand(newQueueCmd(stdout, stderr))
 	root.AddCommand(newExploreCmd(stdout, stderr))
 	root.AddCommand(newMergeCmd(stdout, stderr))
+	root.AddCommand(newPmvaCmd(stdout, stderr))
+	root.AddCommand(newReferencesCmd(stdout))
 	markUsage(root)
 	return root
 }
