@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,8 +16,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/htmlreport"
 	"github.com/clusterperf/clusterperf/htmlreport/browsertest"
+	"github.com/clusterperf/clusterperf/report"
 )
 
 // reportPage runs one contract case with --report into dir (and --plot where the command
@@ -248,5 +251,37 @@ func TestReportInBrowser(t *testing.T) {
 			}
 		}
 		b.NoErrors(t, path)
+	}
+}
+
+// bigDoc is a result whose page cannot stay under 2 MB: 5000 rows of long cells.
+type bigDoc struct {
+	Notes []string `json:"notes"`
+}
+
+func (bigDoc) Tables() []*report.Table {
+	t := &report.Table{Header: make([]string, 20)}
+	for i := 0; i < 5000; i++ {
+		row := make([]any, 20)
+		for j := range row {
+			row[j] = fmt.Sprintf("cell %d of row %d, some long text", j, i)
+		}
+		t.Add(row...)
+	}
+	return []*report.Table{t}
+}
+func (bigDoc) NoteLines() []string { return nil }
+
+// A page over the 2 MB guard is refused with exit 2 (fault.ErrTooLarge) and nothing is
+// written.
+func TestReportTooLarge(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.html")
+	r := &reportRun{cmd: newQueueCmd(io.Discard, io.Discard), doc: bigDoc{}}
+	err := r.write(path)
+	if !errors.Is(err, fault.ErrTooLarge) || fault.ExitCode(err) != 2 {
+		t.Fatalf("err %v (exit %d), want fault.ErrTooLarge, exit 2", err, fault.ExitCode(err))
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Error("page written")
 	}
 }
