@@ -102,6 +102,11 @@ func TestHeatMapRasterSize(t *testing.T) {
 	if n := strings.Count(string(b), "<image"); n != 2 {
 		t.Errorf("%d <image> elements, want 2 (cells, colour bar)", n)
 	}
+	// a browser keeps an image's pixel aspect ratio unless told not to (the cells would
+	// shrink to the middle of the plot)
+	if n := strings.Count(string(b), `<image preserveAspectRatio="none"`); n != 2 {
+		t.Errorf("%d stretched images, want 2", n)
+	}
 	if n := strings.Count(string(b), "<path"); n > 200 {
 		t.Errorf("%d <path> elements: cells drawn as vectors?", n)
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"os"
 
 	"gonum.org/v1/plot"
@@ -122,7 +123,18 @@ func saveFigure(path, ext string, panels []Panel) error {
 		}
 	}
 	return WriteAtomic(path, func(f *os.File) error {
-		_, err := c.WriteTo(f)
+		if ext != ".svg" {
+			_, err := c.WriteTo(f)
+			return err
+		}
+		var buf bytes.Buffer
+		if _, err := c.WriteTo(&buf); err != nil {
+			return err
+		}
+		// gonum's <image> keeps SVG's default preserveAspectRatio (xMidYMid meet): a
+		// browser would shrink a raster to its pixel aspect ratio inside the cells' extent
+		// (a heat map squeezed to the middle, a colour bar to a line). Stretch it instead.
+		_, err := f.Write(bytes.ReplaceAll(buf.Bytes(), []byte("<image "), []byte(`<image preserveAspectRatio="none" `)))
 		return err
 	})
 }
