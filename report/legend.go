@@ -21,6 +21,9 @@ const (
 	rowHeight   = 13 * vg.Length(1) // points per nominal row: a 10-point label and a gap
 	legendGap   = 3 * vg.Millimeter
 	sideWidth   = 0.65 * vg.Inch // a colour bar with its tick labels
+	// maxPanelHeight bounds a panel of many rows (about 650 at 13 pt): a PNG of it at
+	// 110 dpi is 13 200 pixels high, about 50 MB of pixels while drawing
+	maxPanelHeight = 120 * vg.Inch
 )
 
 // legendWidth is the width of p's legend when drawn (0 when it has no entries).
@@ -59,7 +62,7 @@ func saveFigure(path, ext string, panels []Panel) error {
 			w = sideWidth
 		}
 		strip = max(strip, w)
-		heights[i] = max(panelHeight, vg.Length(rows(pl))*rowHeight+1.3*vg.Inch)
+		heights[i] = min(max(panelHeight, vg.Length(rows(pl))*rowHeight+1.3*vg.Inch), maxPanelHeight)
 		total += heights[i]
 	}
 	if strip > 0 {
