@@ -23,6 +23,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/clusterperf/clusterperf/fault"
@@ -111,7 +112,77 @@ func FromResult(title, command, version string, result any, tables []Table, plot
 		_ = json.Unmarshal(top["notes"], &p.Notes)
 		_ = json.Unmarshal(top["warnings"], &p.Warnings)
 	}
+	if p.Method == "" || p.Exact == nil {
+		var v any
+		if json.Unmarshal(b, &v) == nil {
+			method, exact := nestedMethod(v)
+			if p.Method == "" {
+				p.Method = method
+			}
+			if p.Exact == nil {
+				p.Exact = exact
+			}
+		}
+	}
 	return p, nil
+}
+
+// nestedMethod finds the contract's "method" (or, lacking one, "solver") and "exact" keys in
+// the objects of a result document below its top level (arrays are not entered: their
+// elements are per-point and would repeat): the methods joined as "path: method", and
+// exact when every "exact" found is true, approximate when one is false, nil when none is.
+func nestedMethod(v any) (string, *bool) {
+	var methods, solvers []string
+	var exact *bool
+	var walk func(x any, path string)
+	walk = func(x any, path string) {
+		m, ok := x.(map[string]any)
+		if !ok {
+			return
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		label := func(s string) string {
+			if path == "" {
+				return s
+			}
+			return path + ": " + s
+		}
+		for _, k := range keys {
+			switch val := m[k].(type) {
+			case string:
+				if k == "method" {
+					methods = append(methods, label(val))
+				} else if k == "solver" {
+					solvers = append(solvers, label(val))
+				}
+			case bool:
+				if k == "exact" {
+					e := val && (exact == nil || *exact)
+					exact = &e
+				}
+			case map[string]any:
+				p := k
+				if path != "" {
+					p = path + "." + k
+				}
+				walk(val, p)
+			}
+		}
+	}
+	walk(v, "")
+	if top, ok := v.(map[string]any); ok {
+		if s, ok := top["solver"].(string); ok && s != "" {
+			methods = []string{s} // the result's own solver before its validation's method
+		}
+	}
+	if len(methods) == 0 {
+		methods = solvers
+	}
+	return strings.Join(methods, "; "), exact
 }
 
 // InputFile reads a file for the Inputs section: its text when it is small UTF-8 text, a

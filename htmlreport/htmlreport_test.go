@@ -151,3 +151,30 @@ func TestWriteResult(t *testing.T) {
 		t.Errorf("r.txt: %v", err)
 	}
 }
+
+// A result without top-level method/exact keys: the page takes the result's solver, or the
+// nested methods by path; exact only when every nested "exact" is true.
+func TestFromResultNested(t *testing.T) {
+	for _, tc := range []struct {
+		doc    any
+		method string
+		exact  string
+	}{
+		{map[string]any{"fit": map[string]any{"method": "lsq", "exact": false}, "sizing": map[string]any{"method": "rules", "exact": true}}, "fit: lsq; sizing: rules", "false"},
+		{map[string]any{"solver": "schweitzer", "validation": map[string]any{"simulation": map[string]any{"method": "replications"}}}, "schweitzer", "nil"},
+		{map[string]any{"a": map[string]any{"method": "x", "exact": true}}, "a: x", "true"},
+		{map[string]any{"points": []any{map[string]any{"method": "per point"}}}, "", "nil"},
+	} {
+		p, err := FromResult("t", "c", "v", tc.doc, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex := "nil"
+		if p.Exact != nil {
+			ex = map[bool]string{true: "true", false: "false"}[*p.Exact]
+		}
+		if p.Method != tc.method || ex != tc.exact {
+			t.Errorf("%v: method %q exact %s, want %q %s", tc.doc, p.Method, ex, tc.method, tc.exact)
+		}
+	}
+}

@@ -14,7 +14,8 @@ dl.meta{display:grid;grid-template-columns:max-content auto;gap:.2em 1em;margin:
 code,pre{font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:#f6f8fa;border:1px solid #e3e6ea;padding:.6em;overflow:auto;max-height:30em}
 table{border-collapse:collapse;margin:.3em 0 1em;font-variant-numeric:tabular-nums}
-th,td{border:1px solid #d6d9dd;padding:.2em .55em;text-align:right}th{background:#f0f2f4}
+th,td{border:1px solid #d6d9dd;padding:.2em .55em;text-align:right;white-space:nowrap}th{background:#f0f2f4;position:sticky;top:0}
+div.tbl{overflow:auto;max-height:32em;margin:.3em 0 1em;max-width:100%}div.tbl table{margin:0}
 td:first-child,th:first-child{text-align:left}
 tr.hl td{background:#fff3c4;font-weight:600}
 .exact{color:#0a6b2f;font-weight:600}.approximate{color:#9a5b00;font-weight:600}
@@ -33,16 +34,16 @@ details{margin:.4em 0}
 {{if .Warnings}}<h2>Warnings</h2><ul class="warn">{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Tables}}<h2>Results</h2>{{range $t := .Tables}}
 {{if $t.Title}}<h3>{{$t.Title}}</h3>{{end}}
-<table class="result"><thead><tr>{{range $t.Columns}}<th>{{.}}</th>{{end}}</tr></thead><tbody>
+<div class="tbl"><table class="result"><thead><tr>{{range $t.Columns}}<th>{{.}}</th>{{end}}</tr></thead><tbody>
 {{range $i, $r := $t.Rows}}<tr{{if hl $t $i}} class="hl"{{end}}>{{range $r}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</tbody></table>{{end}}{{end}}
+{{end}}</tbody></table></div>{{end}}{{end}}
 {{if .PlotsView}}<h2>Plots</h2>{{range .PlotsView}}<figure class="plot"><figcaption>{{.Title}}</figcaption>
 {{if .SVG}}{{.SVG}}{{else}}<img alt="{{.Title}}" src="{{.PNG}}">{{end}}</figure>{{end}}{{end}}
 {{if .Validation}}<h2>Validation</h2>{{range $t := .Validation}}
 {{if $t.Title}}<h3>{{$t.Title}}</h3>{{end}}
-<table class="validation"><thead><tr>{{range $t.Columns}}<th>{{.}}</th>{{end}}</tr></thead><tbody>
+<div class="tbl"><table class="validation"><thead><tr>{{range $t.Columns}}<th>{{.}}</th>{{end}}</tr></thead><tbody>
 {{range $r := $t.Rows}}<tr>{{range $r}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</tbody></table>{{end}}{{end}}
+{{end}}</tbody></table></div>{{end}}{{end}}
 {{if .Notes}}<h2>Notes</h2><ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Inputs}}<h2>Inputs</h2>{{range .Inputs}}<details{{if .Content}}{{if lt (lines .Content) 40}} open{{end}}{{end}}><summary><code>{{.Name}}</code>{{if .Summary}}: {{.Summary}}{{end}}</summary>
 {{if .Content}}<pre>{{.Content}}</pre>{{end}}</details>{{end}}{{end}}

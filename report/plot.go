@@ -11,9 +11,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Series is one line of a panel.
@@ -33,6 +30,7 @@ type Panel struct {
 	Series                []Series
 	LogX                  bool
 	Plot                  *plot.Plot // if set, drawn as is (heat maps and other custom plots)
+	Side                  *plot.Plot // if set, drawn right of the data instead of the legend (a heat map's colour bar)
 }
 
 // palette is a colour-blind-safe set (Okabe–Ito).
@@ -53,7 +51,6 @@ func (p Panel) build() (*plot.Plot, error) {
 	pl.Title.Text = p.Title
 	pl.X.Label.Text = p.XLabel
 	pl.Y.Label.Text = p.YLabel
-	pl.Legend.Top = true
 	if p.LogX {
 		pl.X.Scale = plot.LogScale{}
 		pl.X.Tick.Marker = plot.LogTicks{Prec: -1}
@@ -122,31 +119,7 @@ func SaveFigure(path string, panels ...Panel) error {
 	if ext != ".svg" && ext != ".png" {
 		return fmt.Errorf("plot file %q: extension must be .svg or .png", path)
 	}
-	w, h := 7*vg.Inch, vg.Length(len(panels))*3.6*vg.Inch
-	var c vg.CanvasWriterTo
-	if ext == ".svg" {
-		c = vgsvg.New(w, h)
-	} else {
-		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(110))}
-	}
-	plots := make([][]*plot.Plot, len(panels))
-	for i, p := range panels {
-		pl, err := p.build()
-		if err != nil {
-			return err
-		}
-		plots[i] = []*plot.Plot{pl}
-	}
-	dc := draw.New(c)
-	tiles := draw.Tiles{Rows: len(panels), Cols: 1, PadX: vg.Millimeter, PadY: 4 * vg.Millimeter, PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter, PadLeft: 2 * vg.Millimeter, PadRight: 4 * vg.Millimeter}
-	canvases := plot.Align(plots, tiles, dc)
-	for i := range plots {
-		plots[i][0].Draw(canvases[i][0])
-	}
-	return WriteAtomic(path, func(f *os.File) error {
-		_, err := c.WriteTo(f)
-		return err
-	})
+	return saveFigure(path, ext, panels)
 }
 
 // WriteAtomic writes a file through a temporary in the same directory and renames it into
