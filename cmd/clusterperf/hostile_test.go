@@ -1,0 +1,351 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// The hostile-input corpus (issue 12): testdata/hostile/*.txtar, one testscript archive per
+// command and input format. Each case is one line
+//
+//	hostile NAME EXIT 'FRAGMENT' ARGS...
+//
+// which runs "clusterperf ARGS..." as its own process (under a time and address-space limit,
+// so an input that would exhaust the machine fails the case instead of the test binary) and
+// requires
+//   - the exit code EXIT (0 answered, 2 bad input or too large, 3 a model finding);
+//   - FRAGMENT, a literal substring, on stderr (EXIT ≠ 0: the message naming file:line or the
+//     flag) or on stdout (EXIT = 0: the answer);
+//   - EXIT ≠ 0: nothing on stdout (no half-written result);
+//   - stderr without "panic", "goroutine", "NaN", "+Inf" or a temporary file name
+//     (".clusterperf-"), and, EXIT = 0, stdout without NaN or ±Inf printed as a number.
+//
+// A case that the owning package does not yet handle as the issue requires is listed in
+// knownBad with the reason and the owner: it still runs, and TestHostile reports it with a
+// t.Skip message (never silently); one that passes again is reported so it can be removed.
+
+// hostileCaseTimeout is the wall-clock limit of one case; hostileMemoryKB its address-space
+// limit (ulimit -v): every case must be answered or refused well within both.
+const (
+	hostileCaseTimeout = 90 * time.Second
+	hostileMemoryKB    = 6 << 20 // 6 GiB of address space (the Go runtime reserves some)
+)
+
+// knownBad are cases whose behaviour today is not what issue 12 requires, keyed by
+// "ARCHIVE/NAME", with the owning package and the reason. Each is reported by t.Skip.
+// norun marks a case that would run until the time or memory limit today: it is reported
+// without being run, to keep go test ./... fast.
+var knownBad = map[string]struct {
+	owner, reason string
+	norun         bool
+}{
+	"solve-model/jmva-ok": {owner: "cmd/clusterperf solve.go (wsolve)", reason: "solve reads a .jmva file as YAML (jmva.ReadModel is not wired into solve): exit 2 \"not valid YAML\""},
+	"fit/bootstrap-huge":  {owner: "cmd/clusterperf fit.go (wmpip) / fit", reason: "--bootstrap 1e9 is accepted and runs past the 90 s limit: no work budget on bootstrap replicates", norun: true},
+	"fit/dmax-2e9":        {owner: "cmd/clusterperf fit.go (wmpip) / fit", reason: "--dmax 2e9 allocates 16 GB and dies with \"fatal error: out of memory\" and a goroutine trace: no range check or budget on --dmax"},
+	"speedup/g-exponent-500": {owner: "spmd", reason: "g_exponent 500: exit 1 \"p = 5, d = 1: the model's time is not finite (NaN)\" without file:line; the file's g_exponent is not range-checked (issue 12 example)"},
+}
+
+type hostileOutcome struct {
+	key, problem string
+}
+
+type hostileRun struct {
+	mu       sync.Mutex
+	known    map[string]string // knownBad key → "" (passed) or the problem seen
+	cases    map[string]int    // ARCHIVE/NAME → 1, to catch duplicates
+	byCmd    map[string]int
+	byFormat map[string]int
+	dups     []string
+	failures []string
+}
+
+func TestHostile(t *testing.T) {
+	if _, err := exec.LookPath("timeout"); err != nil {
+		t.Skip("the corpus needs coreutils timeout")
+	}
+	hr := &hostileRun{known: map[string]string{}, cases: map[string]int{}, byCmd: map[string]int{}, byFormat: map[string]int{}}
+	t.Run("corpus", func(t *testing.T) {
+		testscript.Run(t, testscript.Params{
+			Dir:  filepath.Join("testdata", "hostile"),
+			Cmds: map[string]func(*testscript.TestScript, bool, []string){"hostile": hr.cmd},
+		})
+	})
+	total := 0
+	for _, n := range hr.byCmd {
+		total += n
+	}
+	t.Logf("hostile corpus: %d cases; by command %v; by archive %v", total, sortedCounts(hr.byCmd), sortedCounts(hr.byFormat))
+	sort.Strings(hr.failures)
+	for _, f := range hr.failures {
+		t.Errorf("case %s", f)
+	}
+	if len(hr.dups) > 0 {
+		t.Errorf("duplicate case names: %v", hr.dups)
+	}
+	if total < 150 {
+		t.Errorf("%d hostile cases, want at least 150 (issue 12)", total)
+	}
+	for _, c := range []string{"solve", "speedup", "fit", "pipeline", "simulate", "tpn", "mpip", "queue", "extrapolate", "merge", "demo", "help"} {
+		if hr.byCmd[c] == 0 {
+			t.Errorf("no hostile case for %s", c)
+		}
+	}
+	keys := make([]string, 0, len(knownBad))
+	for k := range knownBad {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		kb := knownBad[k]
+		t.Run("knownBad/"+k, func(t *testing.T) {
+			problem, ran := hr.known[k]
+			switch {
+			case !ran:
+				t.Errorf("knownBad %s names no case in the corpus", k)
+			case problem == "":
+				t.Skipf("KNOWN BAD entry now PASSES (remove it from knownBad): %s [owner %s]", k, kb.owner)
+			default:
+				t.Skipf("KNOWN BAD [owner %s]: %s — today: %s", kb.owner, kb.reason, problem)
+			}
+		})
+	}
+}
+
+func sortedCounts(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s=%d ", k, m[k])
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// cmd is the testscript command "hostile NAME EXIT FRAGMENT ARGS...".
+func (hr *hostileRun) cmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 4 {
+		ts.Fatalf("usage: hostile NAME EXIT FRAGMENT ARGS...")
+	}
+	name, fragment, cargs := args[0], args[2], args[3:]
+	want, err := strconv.Atoi(args[1])
+	if err != nil {
+		ts.Fatalf("hostile %s: exit code %q", name, args[1])
+	}
+	archive := strings.TrimSuffix(filepath.Base(ts.Name()), ".txtar")
+	key := archive + "/" + name
+	hr.mu.Lock()
+	if hr.cases[key]++; hr.cases[key] > 1 {
+		hr.dups = append(hr.dups, key)
+	}
+	hr.byCmd[cargs[0]]++
+	hr.byFormat[archive]++
+	hr.mu.Unlock()
+
+	if kb, bad := knownBad[key]; bad && kb.norun {
+		hr.mu.Lock()
+		hr.known[key] = "not run (it would reach the time or memory limit)"
+		hr.mu.Unlock()
+		return
+	}
+	problem := hostileProblem(ts, want, fragment, cargs)
+	if _, bad := knownBad[key]; bad {
+		hr.mu.Lock()
+		hr.known[key] = problem
+		hr.mu.Unlock()
+		if problem != "" {
+			ts.Logf("known bad %s: %s", key, problem)
+		}
+		return
+	}
+	if problem != "" {
+		// Every case runs; the failures are reported together by TestHostile.
+		ts.Logf("FAIL case %s: %s", key, problem)
+		hr.mu.Lock()
+		hr.failures = append(hr.failures, key+": "+problem)
+		hr.mu.Unlock()
+	}
+}
+
+// hostileProblem runs one case and says what is wrong with its outcome ("" if nothing).
+func hostileProblem(ts *testscript.TestScript, want int, fragment string, args []string) string {
+	script := fmt.Sprintf(`ulimit -v %d; exec timeout -s KILL %d clusterperf "$@"`, hostileMemoryKB, int(hostileCaseTimeout.Seconds()))
+	start := time.Now()
+	err := ts.Exec("sh", append([]string{"-c", script, "sh"}, args...)...)
+	took := time.Since(start)
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+		if code < 0 {
+			code = 128 + 9
+		}
+	} else if err != nil {
+		return "cannot run: " + err.Error()
+	}
+	stdout, stderr := ts.ReadFile("stdout"), ts.ReadFile("stderr")
+	var p []string
+	if code == 124 || code == 137 {
+		p = append(p, fmt.Sprintf("killed after %.0f s (time limit %v or memory limit %d KiB)", took.Seconds(), hostileCaseTimeout, hostileMemoryKB))
+	} else if code != want {
+		p = append(p, fmt.Sprintf("exit %d, want %d", code, want))
+	}
+	where, text := "stderr", stderr
+	if want == 0 {
+		where, text = "stdout", stdout
+	}
+	if !strings.Contains(text, fragment) {
+		p = append(p, fmt.Sprintf("%s lacks %q (%s: %q)", where, fragment, where, clip(text)))
+	}
+	if code != 0 && stdout != "" {
+		p = append(p, fmt.Sprintf("exit %d but stdout not empty: %q", code, clip(stdout)))
+	}
+	echoed := userNaN.ReplaceAllString(stderr, "")
+	for _, bad := range []string{"panic", "goroutine", "NaN", "+Inf", ".clusterperf-"} {
+		if strings.Contains(echoed, bad) {
+			p = append(p, fmt.Sprintf("stderr contains %q: %q", bad, clip(stderr)))
+		}
+	}
+	if code == 0 {
+		for _, f := range strings.FieldsFunc(stdout, func(r rune) bool { return strings.ContainsRune(" \t\n,;:=()[]{}\"|", r) }) {
+			if f == "NaN" || f == "+Inf" || f == "-Inf" || f == "Inf" {
+				p = append(p, fmt.Sprintf("stdout prints %s as a number", f))
+				break
+			}
+		}
+	}
+	return strings.Join(p, "; ")
+}
+
+// userNaN matches a NaN the user gave, echoed in a refusal: a quoted value or a flag's value.
+var userNaN = regexp.MustCompile(`"NaN"|'NaN'|--[a-z-]+[ =]NaN`)
+
+func clip(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return s
+}
+
+// TestHostileUnknownKeys (issue 12): a 50 MB model file of unknown keys is refused with a
+// bounded error list in bounded time and memory (it once took 1.5 GiB and printed 50 MB).
+func TestHostileUnknownKeys(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 50 MB file")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "huge.yaml")
+	var b bytes.Buffer
+	b.WriteString("classes: [{name: c, population: 3}]\nstations: [{name: cpu, demand: 0.1}]\n")
+	for i := 0; b.Len() < 50<<20; i++ {
+		fmt.Fprintf(&b, "unknown_key_%08d: %d\n", i, i)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b = bytes.Buffer{}
+	for _, args := range [][]string{{"solve", path}, {"simulate", path}} {
+		var out, errb bytes.Buffer
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		code := run(context.Background(), args, &out, &errb)
+		took := time.Since(start)
+		runtime.ReadMemStats(&after)
+		alloc := after.TotalAlloc - before.TotalAlloc
+		t.Logf("%s on 50 MB of unknown keys: exit %d in %v, %d MB allocated, %d bytes of error", args[0], code, took, alloc>>20, errb.Len())
+		if code != 2 {
+			t.Errorf("%s: exit %d, want 2", args[0], code)
+		}
+		if out.Len() != 0 {
+			t.Errorf("%s: stdout not empty", args[0])
+		}
+		if !strings.Contains(errb.String(), "huge.yaml:3: ") || !strings.Contains(errb.String(), "unknown") {
+			t.Errorf("%s: message does not name huge.yaml:3 and the unknown field: %q", args[0], clip(errb.String()))
+		}
+		if errb.Len() > 64<<10 {
+			t.Errorf("%s: %d bytes of error text, want a bounded list (≤ 64 KiB)", args[0], errb.Len())
+		}
+		if alloc > 1<<30 {
+			t.Errorf("%s: %d MB allocated for a 50 MB file, want < 1 GiB", args[0], alloc>>20)
+		}
+		if took > 60*time.Second {
+			t.Errorf("%s: took %v", args[0], took)
+		}
+	}
+}
+
+// TestSameSeedEveryCommand (issue 12): every seeded command prints byte-identical output with
+// the same seed on GOMAXPROCS = 1, 2 and 16 (replication i uses stream i; nothing depends
+// on scheduling or on the number of cores). flags_test.go's TestSameSeedAnyCores covers
+// simulate and solve --validate; this covers the rest, in every format that prints numbers.
+func TestSameSeedEveryCommand(t *testing.T) {
+	const ex = "../../examples/"
+	tpnDir := t.TempDir()
+	prog := filepath.Join(tpnDir, "prog.yaml")
+	if err := os.WriteFile(prog, []byte(`processes:
+  - name: P{i}
+    count: 4
+    segments:
+      - compute: 0.25
+      - send: {to: "P{next}", bytes: 320000}
+      - recv: {from: "P{prev}"}
+      - compute: 0.1
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	samples := "../../mpip/testdata/samples/"
+	amg := []string{samples + "mpiP_cm__amg2013.16.5362.1.mpiP", samples + "mpiP_cm__amg2013.32.5386.1.mpiP", samples + "mpiP_cm__amg2013.64.5412.1.mpiP"}
+	cases := [][]string{
+		{"simulate", "--format", "json", "--reps", "3", "--events", "3000", "--seed", "7", ex + "qn/central-server.yaml"},
+		{"simulate", "--format", "csv", "--precision", "0.2", "--reps", "2", "--events", "2000", "--seed", "3", ex + "qn/central-server.yaml"},
+		{"simulate", "--format", "csv", "--batches", "10", "--events", "5000", ex + "qn/central-server.yaml"},
+		{"solve", "--format", "csv", "--validate", "--reps", "3", "--events", "3000", "--seed", "5", ex + "qn/central-server.yaml"},
+		{"speedup", "--format", "json", "--validate", "--reps", "2", "--cycles", "50", "--p", "1:8", ex + "spmd/fig59-bus.yaml"},
+		{"fit", "--format", "json", "--bootstrap", "5", ex + "fit/qcrd.yaml", ex + "fit/qcrd.csv"},
+		{"tpn", "--format", "json", "--advise", "--budget", "50", prog, "--cluster", ex + "tpn/cluster.yaml"},
+		{"mpip", "--format", "json", "--predict", "128,256", "--samples", "200", "--seed", "9", amg[0], amg[1], amg[2]},
+		{"demo"},
+	}
+	for _, args := range cases {
+		t.Run(args[0], func(t *testing.T) {
+			var first string
+			for _, procs := range []int{1, 2, 16} {
+				prev := runtime.GOMAXPROCS(procs)
+				var out, errb bytes.Buffer
+				code := run(context.Background(), args, &out, &errb)
+				runtime.GOMAXPROCS(prev)
+				if code != 0 {
+					t.Fatalf("%v on %d cores: exit %d: %s", args, procs, code, clip(errb.String()))
+				}
+				if procs == 1 {
+					first = out.String()
+					continue
+				}
+				if got := out.String(); got != first {
+					t.Errorf("%v: output on %d cores differs from 1 core: %s", args, procs, firstDiff(first, got))
+				}
+			}
+		})
+	}
+}
+
