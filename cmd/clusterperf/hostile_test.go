@@ -54,9 +54,9 @@ var knownBad = map[string]struct {
 	owner, reason string
 	norun         bool
 }{
-	"solve-model/jmva-ok": {owner: "cmd/clusterperf solve.go (wsolve)", reason: "solve reads a .jmva file as YAML (jmva.ReadModel is not wired into solve): exit 2 \"not valid YAML\""},
-	"fit/bootstrap-huge":  {owner: "cmd/clusterperf fit.go (wmpip) / fit", reason: "--bootstrap 1e9 is accepted and runs past the 90 s limit: no work budget on bootstrap replicates", norun: true},
-	"fit/dmax-2e9":        {owner: "cmd/clusterperf fit.go (wmpip) / fit", reason: "--dmax 2e9 allocates 16 GB and dies with \"fatal error: out of memory\" and a goroutine trace: no range check or budget on --dmax"},
+	"solve-model/jmva-ok":    {owner: "cmd/clusterperf solve.go (wsolve)", reason: "solve reads a .jmva file as YAML (jmva.ReadModel is not wired into solve): exit 2 \"not valid YAML\""},
+	"fit/bootstrap-huge":     {owner: "cmd/clusterperf fit.go (wmpip) / fit", reason: "--bootstrap 1e9 is accepted and runs past the 90 s limit: no work budget on bootstrap replicates", norun: true},
+	"fit/dmax-2e9":           {owner: "cmd/clusterperf fit.go (wmpip) / fit", reason: "--dmax 2e9 allocates 16 GB and dies with \"fatal error: out of memory\" and a goroutine trace: no range check or budget on --dmax"},
 	"speedup/g-exponent-500": {owner: "spmd", reason: "g_exponent 500: exit 1 \"p = 5, d = 1: the model's time is not finite (NaN)\" without file:line; the file's g_exponent is not range-checked (issue 12 example)"},
 }
 
@@ -348,4 +348,3 @@ func TestSameSeedEveryCommand(t *testing.T) {
 		})
 	}
 }
-
