@@ -45,9 +45,9 @@ func TestBatchMeans(t *testing.T) {
 	for _, b := range res.Reps {
 		total += b.Events
 	}
-	warm := 0.1 / 0.9 // the default warm-up share 0.1 of the whole run
-	if want := int64(400000) + int64(float64(400000)*warm); total != want {
-		t.Errorf("batch events add to %d, want warm-up + measured = %d", total, want)
+	// Config.Events counts the whole run, warm-up included; the first batch carries it
+	if total != 400000 || res.Reps[0].Events < res.Reps[0].WarmupEvents {
+		t.Errorf("batch events add to %d, want the run's 400000; warm-up %d events, first batch %d", total, res.Reps[0].WarmupEvents, res.Reps[0].Events)
 	}
 	one, err := s.RunBatches(3, 4, 1)
 	if err != nil {

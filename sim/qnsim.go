@@ -6,7 +6,9 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/pq"
+	"github.com/clusterperf/clusterperf/internal/stats"
 	"github.com/clusterperf/clusterperf/qn"
 )
 
@@ -25,8 +27,20 @@ type Config struct {
 	Arrival    map[string]Dist       // by open class name
 	Think      map[string]Dist       // by closed class name
 	Discipline map[string]Discipline // by station name (queue and multi-server stations)
-	Events     int64                 // events per replication after warm-up (default 200 000)
-	WarmupFrac float64               // share of the run discarded as warm-up (default 0.1)
+	// Events is the length of one replication in events, warm-up included (0: DefaultEvents
+	// of the model, which grows with its population and stations). The warm-up is chosen
+	// from the data by MSER-5 (see Run) unless WarmupFrac is set.
+	Events int64
+	// WarmupFrac, if in (0, 1), discards that fixed share of every replication instead of
+	// the MSER-5 truncation (0: MSER-5).
+	WarmupFrac float64
+	// MaxEvents limits Events (default DefaultMaxEvents): a larger run is refused with
+	// fault.ErrTooLarge before it starts.
+	MaxEvents int64
+	// MaxMemoryBytes limits the estimated memory of one replication (jobs, pending events,
+	// stations, the warm-up record; default DefaultMaxMemoryBytes). Replicate also runs only
+	// as many replications at once as fit in it.
+	MaxMemoryBytes int64
 	// Routing gives, per class name, the probability R[i][j] of going from node i to node j:
 	// node 0 is the reference (a closed class's terminals, an open class's outside), nodes
 	// 1…K the model's stations in order, nodes K+1… the fork/join nodes of ForkJoins. Every
@@ -52,7 +66,14 @@ type RepResult struct {
 	QueueLength  [][]float64 // [k][c], time-average jobs at one copy of station k
 	Utilization  []float64   // [k] busy servers / servers, time average (one copy)
 	Events       int64
-	Time         float64 // measured (post-warm-up) simulated time
+	Time         float64 // measured (post-warm-up) simulated time, seconds
+	// WarmupEvents and WarmupTime are the discarded initial part (MSER-5 or WarmupFrac).
+	WarmupEvents int64
+	WarmupTime   float64
+	// TooShort: MSER-5 put the end of the initial transient beyond the first half of the run
+	// (White's acceptance rule), so the run was too short to leave it and the estimates are
+	// probably biased.
+	TooShort bool
 }
 
 type station struct {
@@ -103,20 +124,41 @@ type Simulator struct {
 	routing [][][]float64 // per class: nil (visits) or the node matrix
 	cumRout [][][]float64 // cumulative rows
 	forks   [][]int       // per fork node: branch model stations
+	// scale is the time unit of the simulation clock (seconds): the largest mean time of
+	// the model, so that the clock runs in [0, Events·O(1)] whatever the model's units
+	// (demands of 1e308 s or 1e-300 s). Every simulated time is in units of scale.
+	scale    float64
+	think    []float64 // per class, mean think time / scale
+	interarr []float64 // per class, mean inter-arrival time / scale (0: no arrivals)
+	memBytes int64     // estimated memory of one replication
+	// little: response times are estimated by Little's law, R = N̄/X (jobs at the stations
+	// over completions), which the initial condition biases only by O(1/run length); the
+	// direct mean of completed cycles is biased low until every job has started a cycle
+	// after time 0 (completions early in a run are short cycles). Not with fork/join nodes,
+	// whose tasks are counted at the stations instead of their jobs.
+	little bool
 }
 
 // New prepares a simulator. Groups of identical stations (Count > 1) are simulated as one
 // station per copy with jobs sent to a copy at random (equal probability): the product-form
 // solution of identical copies with equal visit shares.
+//
+// Errors: an invalid model or configuration wraps fault.ErrInput; a run beyond the budgets
+// (Config.MaxEvents, Config.MaxMemoryBytes) wraps fault.ErrTooLarge.
 func New(m *qn.Model, cfg Config) (*Simulator, error) {
+	s, err := newSimulator(m, cfg)
+	if err != nil && !errors.Is(err, fault.ErrInput) {
+		err = fmt.Errorf("%w: %w", fault.ErrInput, err)
+	}
+	return s, err
+}
+
+func newSimulator(m *qn.Model, cfg Config) (*Simulator, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.Events <= 0 {
-		cfg.Events = 200000
-	}
-	if cfg.WarmupFrac <= 0 || cfg.WarmupFrac >= 1 {
-		cfg.WarmupFrac = 0.1
+	if err := cfg.validate(); err != nil {
+		return nil, err
 	}
 	s := &Simulator{m: m, cfg: cfg}
 	C, K := len(m.Classes), len(m.Stations)
@@ -249,25 +291,44 @@ func New(m *qn.Model, cfg Config) (*Simulator, error) {
 			}
 		}
 	}
+	if err := s.setScale(); err != nil {
+		return nil, err
+	}
+	s.little = len(s.forks) == 0
+	if s.cfg.Events == 0 {
+		s.cfg.Events = min(DefaultEvents(m), s.cfg.MaxEvents)
+	}
+	if s.cfg.Events > s.cfg.MaxEvents {
+		return nil, fmt.Errorf("%w: %d events per replication exceed the limit of %d (raise Config.MaxEvents, --max-events)", fault.ErrTooLarge, s.cfg.Events, s.cfg.MaxEvents)
+	}
+	s.memBytes = s.memoryEstimate()
+	if s.memBytes > s.cfg.MaxMemoryBytes {
+		return nil, fmt.Errorf("%w: one replication needs about %s (%d jobs, %d simulated stations), above the limit of %s (raise Config.MaxMemoryBytes, --max-memory)",
+			fault.ErrTooLarge, byteSize(s.memBytes), s.closedN, s.simStations(), byteSize(s.cfg.MaxMemoryBytes))
+	}
 	return s, nil // load-dependent stations are simulated as PS with total rate α(n)
 }
 
 type run struct {
-	s       *Simulator
-	rng     *rand.Rand
-	now     float64
-	h       eventHeap
-	st      []station
-	jobs    []job
-	measure bool
-	t0      float64
-	free    []int32   // free job slots (fork/join tasks, departed open jobs)
-	done    []float64 // completions per class (measured)
-	rsum    []float64
-	events  int64
+	s      *Simulator
+	rng    *rand.Rand
+	now    float64
+	h      eventHeap
+	st     []station
+	jobs   []job
+	free   []int32   // free job slots (fork/join tasks, departed open jobs)
+	done   []float64 // completions per class since the start
+	rsum   []float64 // their cycle times
+	events int64
+	// snaps[i] holds the cumulative accumulators at the end of chunk i (snaps[0]: the
+	// start), in the layout of snapWidth; snapEvents the events by then.
+	snaps      [][]float64
+	snapBuf    []float64 // backing store of snaps (one allocation)
+	snapEvents []int64
 }
 
-// Run simulates one replication with the given seed pair.
+// Run simulates one replication with the given seed pair: Config.Events events, of which
+// the initial transient is discarded (MSER-5, see RunBatches).
 func (s *Simulator) Run(seed, stream uint64) (*RepResult, error) {
 	out, err := s.run(seed, stream, 1)
 	if err != nil {
@@ -276,18 +337,45 @@ func (s *Simulator) Run(seed, stream uint64) (*RepResult, error) {
 	return out[0], nil
 }
 
-// RunBatches simulates one long run (warm-up, then Config.Events events) and cuts its
-// measured part into the given number of equal batches (by events), one RepResult each:
-// the raw material of the batch-means method. Each batch's Events counts the events since
-// the previous batch (the first includes the warm-up).
+// RunBatches simulates one run of Config.Events events and cuts its part after the warm-up
+// into the given number of equal batches, one RepResult each: the raw material of the
+// batch-means method. Each batch's Events counts the events since the previous batch (the
+// first includes the warm-up).
+//
+// The warm-up: the run is recorded in chunks (ChunksFor(batches) of them, equal in events);
+// MSER-5 (stats.MSERBatches on batch means of five chunks) is applied to two series per
+// class — its mean cycle time and its time-average number of jobs at the stations — and the
+// largest truncation is discarded. If MSER-5 puts a truncation beyond the first half of the
+// run, TooShort is set; an open class whose population grew over the run (last quarter
+// against second quarter, by more than 10 % and three standard errors) is a finding:
+// fault.ErrNoSteadyState. A class with no completion after the warm-up is one too.
 func (s *Simulator) RunBatches(seed, stream uint64, batches int) ([]*RepResult, error) {
-	if batches < 1 || int64(batches) > s.cfg.Events {
-		return nil, fmt.Errorf("batches %d: need 1 … %d (the measured events)", batches, s.cfg.Events)
+	if batches < 1 || int64(ChunksFor(batches)) > s.cfg.Events {
+		return nil, fmt.Errorf("%w: batches %d: need 1 … %d (a tenth of the events)", fault.ErrInput, batches, s.cfg.Events/10)
 	}
 	return s.run(seed, stream, batches)
 }
 
+// ChunksFor is the number of chunks a run is recorded in: 500 (100 MSER-5 batches), or 10
+// per batch for more than 50 batches.
+func ChunksFor(batches int) int {
+	if batches <= 50 {
+		return 500
+	}
+	return 10 * batches
+}
+
+// snap layout: time, done[C], rsum[C], inNet[C] (∫ class-c jobs at stations dt), q[K·C]
+// (∫ jobs at one copy of k), u[K] (∫ busy fraction of one copy of k).
+func (s *Simulator) snapWidth() int {
+	C, K := len(s.m.Classes), len(s.m.Stations)
+	return 1 + 3*C + K*C + K
+}
+
 func (s *Simulator) run(seed, stream uint64, batches int) ([]*RepResult, error) {
+	if err := s.checkSaturation(); err != nil {
+		return nil, err
+	}
 	m := s.m
 	C, K := len(m.Classes), len(m.Stations)
 	r := &run{s: s, rng: rand.New(rand.NewPCG(seed, stream)), done: make([]float64, C), rsum: make([]float64, C)}
@@ -323,22 +411,23 @@ func (s *Simulator) run(seed, stream uint64, batches int) ([]*RepResult, error) 
 	// closed jobs start thinking; open classes get their first arrival
 	for c, cl := range m.Classes {
 		if cl.Open {
-			if cl.ArrivalRate > 0 {
-				r.h.push(event{t: r.sample(s.cfg.Arrival[cl.Name], 1/cl.ArrivalRate), kind: evArrive, job: int32(c)})
+			if s.interarr[c] > 0 {
+				r.h.push(event{t: r.sample(s.cfg.Arrival[cl.Name], s.interarr[c]), kind: evArrive, job: int32(c)})
 			}
 			continue
 		}
 		for i := 0; i < cl.Population; i++ {
 			r.jobs = append(r.jobs, job{class: int32(c), parent: -1})
-			r.h.push(event{t: r.sample(s.cfg.Think[cl.Name], cl.ThinkTime), kind: evThink, job: int32(len(r.jobs) - 1)})
+			r.h.push(event{t: r.sample(s.cfg.Think[cl.Name], s.think[c]), kind: evThink, job: int32(len(r.jobs) - 1)})
 		}
 	}
-	warm := int64(float64(s.cfg.Events) * s.cfg.WarmupFrac / (1 - s.cfg.WarmupFrac))
-	total := warm + s.cfg.Events
-	out := make([]*RepResult, 0, batches)
-	var lastEvents int64
-	nextCut := func() int64 { return warm + s.cfg.Events*int64(len(out)+1)/int64(batches) }
-	cut := nextCut()
+	chunks := ChunksFor(batches)
+	total := s.cfg.Events
+	r.snaps = make([][]float64, 0, chunks+1)
+	r.snapBuf = make([]float64, 0, (chunks+1)*s.snapWidth())
+	r.snapEvents = make([]int64, 0, chunks+1)
+	r.snapshot(idx)
+	cut := total / int64(chunks)
 	for r.events < total && r.h.len() > 0 {
 		e := r.h.pop()
 		if e.kind == evDone && r.st[e.st].disc == PS && e.ver != r.st[e.st].ver {
@@ -346,9 +435,6 @@ func (s *Simulator) run(seed, stream uint64, batches int) ([]*RepResult, error) 
 		}
 		r.now = e.t
 		r.events++
-		if !r.measure && r.events > warm {
-			r.startMeasure()
-		}
 		switch e.kind {
 		case evThink:
 			r.enterNetwork(int(e.job), first, idx)
@@ -356,25 +442,221 @@ func (s *Simulator) run(seed, stream uint64, batches int) ([]*RepResult, error) 
 			c := int(e.job)
 			cl := m.Classes[c]
 			r.enterNetwork(r.newJob(int32(c), -1), first, idx)
-			r.h.push(event{t: r.now + r.sample(s.cfg.Arrival[cl.Name], 1/cl.ArrivalRate), kind: evArrive, job: int32(c)})
+			r.h.push(event{t: r.now + r.sample(s.cfg.Arrival[cl.Name], s.interarr[c]), kind: evArrive, job: int32(c)})
 		case evDone:
 			r.depart(int(e.st), int(e.job), first, idx)
 		}
-		if r.events == cut && r.measure {
-			b := r.result(idx)
-			if batches > 1 {
-				b.Events = r.events - lastEvents
+		if r.events == cut {
+			if math.IsInf(r.now, 0) || math.IsNaN(r.now) {
+				return nil, fmt.Errorf("%w: the simulation clock left the float64 range after %d events (a service or think time drawn beyond 1.8e308 units of %.3g s)", fault.ErrNoSteadyState, r.events, s.scale)
 			}
-			lastEvents = r.events
-			out = append(out, b)
-			r.startMeasure()
-			cut = nextCut()
+			r.snapshot(idx)
+			cut = total * int64(len(r.snaps)) / int64(chunks)
 		}
 	}
-	if len(out) < batches {
-		return nil, errors.New("simulation ran out of events (no jobs, or zero arrival rates)")
+	if len(r.snaps) < chunks+1 {
+		return nil, fmt.Errorf("%w: the simulation ran out of events after %d (no jobs, or zero arrival rates)", fault.ErrInput, r.events)
+	}
+	if r.now == 0 {
+		return nil, fmt.Errorf("%w: no simulated time passed in %d events (every service and think time is 0)", fault.ErrInput, r.events)
+	}
+	rec := &record{snaps: r.snaps, events: r.snapEvents, total: r.events, chunks: chunks}
+	if s.cfg.WarmupFrac == 0 {
+		rec.zs = s.series(rec)
+	}
+	d, tooShort, err := s.truncate(rec)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.measure(rec, d, tooShort, batches)
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// record is what a replication keeps for its output analysis: the cumulative accumulators
+// at the chunk boundaries and the MSER-5 input series.
+type record struct {
+	snaps  [][]float64
+	events []int64
+	total  int64
+	chunks int
+	zs     [][]float64 // MSER series (batch means of five chunks), nil where undefined
+	opens  []int       // indices into zs of the open classes' population series
+	openC  []int       // their classes
+}
+
+// measure turns the record after d chunks of warm-up into batches results (see RunBatches).
+func (s *Simulator) measure(rec *record, d int, tooShort bool, batches int) ([]*RepResult, error) {
+	m := s.m
+	chunks := rec.chunks
+	// the measured part [d, chunks] in batches of w chunks, the first ones dropped to make w whole
+	w := (chunks - d) / batches
+	start := chunks - w*batches
+	if w < 1 {
+		return nil, fmt.Errorf("%w: %d batches need more than %d chunks after a warm-up of %d", fault.ErrInput, batches, chunks-d, d)
+	}
+	for c, cl := range m.Classes {
+		if rec.snaps[chunks][1+c] == rec.snaps[start][1+c] {
+			return nil, fmt.Errorf("%w: no job of class %q completed in %d events after the warm-up (%.3g s of simulated time): the run cannot estimate its throughput — its times are too long for the run (raise Config.Events, --events)",
+				fault.ErrNoSteadyState, cl.Name, rec.total-rec.events[start], (rec.snaps[chunks][0]-rec.snaps[start][0])*s.scale)
+		}
+	}
+	out := make([]*RepResult, batches)
+	for j := range out {
+		a, b := start+j*w, start+(j+1)*w
+		res, err := s.result(rec, a, b)
+		if err != nil {
+			return nil, err
+		}
+		res.WarmupEvents, res.WarmupTime, res.TooShort = rec.events[start], rec.snaps[start][0]*s.scale, tooShort
+		if batches > 1 && j > 0 {
+			res.Events = rec.events[b] - rec.events[a]
+		} else {
+			res.Events = rec.events[b]
+		}
+		out[j] = res
+	}
+	if batches == 1 {
+		out[0].Events = rec.total
+	}
+	return out, nil
+}
+
+// snapshot appends the cumulative accumulators (brought up to now).
+func (r *run) snapshot(idx [][2]int) {
+	s := r.s
+	C, K := len(s.m.Classes), len(s.m.Stations)
+	w := s.snapWidth()
+	r.snapBuf = r.snapBuf[:len(r.snapBuf)+w]
+	row := r.snapBuf[len(r.snapBuf)-w:]
+	row[0] = r.now
+	copy(row[1:], r.done)
+	copy(row[1+C:], r.rsum)
+	inNet, q, u := row[1+2*C:1+3*C], row[1+3*C:1+3*C+K*C], row[1+3*C+K*C:]
+	for i := range r.st {
+		st := &r.st[i]
+		r.account(st)
+		k := idx[i][0]
+		cp := float64(st.copies)
+		for c, a := range st.area {
+			inNet[c] += a
+			q[k*C+c] += a / cp
+		}
+		if st.kind == qn.Delay {
+			u[k] += st.busyArea / cp // mean busy servers, as qn reports for delay
+		} else {
+			u[k] += st.busyArea / float64(st.servers) / cp
+		}
+	}
+	r.snaps = append(r.snaps, row)
+	r.snapEvents = append(r.snapEvents, r.events)
+}
+
+// series are the MSER-5 inputs of a record, one batch mean per five chunks: per class its
+// throughput, its time-average number of jobs at each station it visits and at all of them,
+// and (when response times are measured directly) the mean cycle time of its completions.
+func (s *Simulator) series(rec *record) [][]float64 {
+	C, K := len(s.m.Classes), len(s.m.Stations)
+	nb := rec.chunks / stats.MSERBatch
+	var zs [][]float64
+	// A batch can be undefined: no simulated time in it (closed jobs all start at t = 0, so
+	// with no think time the first thousands of events take no time) or no completion for a
+	// cycle time. It takes the value of the batch before it (the first defined one for a
+	// leading run), so it neither hides nor fakes a trend. No defined batch: no series.
+	add := func(f func(a, b []float64) float64) []float64 {
+		z := make([]float64, nb)
+		first := -1
+		for j := range z {
+			z[j] = f(rec.snaps[j*stats.MSERBatch], rec.snaps[(j+1)*stats.MSERBatch])
+			switch {
+			case !math.IsNaN(z[j]) && !math.IsInf(z[j], 0):
+				if first < 0 {
+					first = j
+				}
+			case j > 0 && first >= 0:
+				z[j] = z[j-1]
+			}
+		}
+		if first < 0 {
+			z = nil
+		}
+		for j := 0; j < first; j++ {
+			z[j] = z[first]
+		}
+		zs = append(zs, z)
+		return z
+	}
+	for c := 0; c < C; c++ {
+		if !s.little {
+			add(func(a, b []float64) float64 { return (b[1+C+c] - a[1+C+c]) / (b[1+c] - a[1+c]) })
+		}
+		add(func(a, b []float64) float64 { return (b[1+c] - a[1+c]) / (b[0] - a[0]) })
+		for k := 0; k < K; k++ {
+			if s.m.Demand[c][k] == 0 && s.routing[c] == nil {
+				continue
+			}
+			col := 1 + 3*C + k*C + c
+			add(func(a, b []float64) float64 { return (b[col] - a[col]) / (b[0] - a[0]) })
+		}
+		add(func(a, b []float64) float64 { return (b[1+2*C+c] - a[1+2*C+c]) / (b[0] - a[0]) })
+		if s.m.Classes[c].Open {
+			rec.opens = append(rec.opens, len(zs)-1)
+			rec.openC = append(rec.openC, c)
+		}
+	}
+	return zs
+}
+
+// truncate returns the chunks to discard: WarmupFrac's share, or the largest MSER-5
+// truncation over the record's series, with tooShort when one lies beyond the first half;
+// an open class whose population grew over the run is fault.ErrNoSteadyState.
+func (s *Simulator) truncate(rec *record) (d int, tooShort bool, err error) {
+	if f := s.cfg.WarmupFrac; f > 0 {
+		return int(math.Round(f * float64(rec.chunks))), false, nil
+	}
+	dBatches, tooShort := mserMax(rec.zs)
+	for i, zi := range rec.opens {
+		z := rec.zs[zi]
+		if dj, _ := stats.MSERBatches(z); z != nil && dj > len(z)/2 {
+			if lo, hi, grew := growth(z); grew {
+				return 0, true, fmt.Errorf("%w: the number of jobs of open class %q grew from %.4g to %.4g over the run (second against last quarter): no steady state — a saturated station, or a transient longer than %d events (raise Config.Events, --events)",
+					fault.ErrNoSteadyState, s.m.Classes[rec.openC[i]].Name, lo, hi, s.cfg.Events)
+			}
+		}
+	}
+	return dBatches * stats.MSERBatch, tooShort, nil
+}
+
+// mserMax is the largest MSER-5 truncation (in batches) over the defined series, and whether
+// any lies beyond the first half.
+func mserMax(zs [][]float64) (d int, tooShort bool) {
+	for _, z := range zs {
+		if z == nil {
+			continue
+		}
+		dj, ok := stats.MSERBatches(z)
+		d = max(d, dj)
+		tooShort = tooShort || !ok
+	}
+	return d, tooShort
+}
+
+// growth compares the mean of the last quarter of z with that of the second quarter: grown
+// when the difference exceeds 10 % and three standard errors (from the spread inside each
+// quarter).
+func growth(z []float64) (lo, hi float64, grew bool) {
+	n := len(z)
+	q := n / 4
+	if q < 2 {
+		return 0, 0, false
+	}
+	m1, h1 := stats.MeanCI(z[q : 2*q])
+	m2, h2 := stats.MeanCI(z[n-q:])
+	t := stats.TQuantile(0.975, q-1)
+	se := math.Hypot(h1/t, h2/t)
+	return m1, m2, m2-m1 > 0.1*math.Abs(m1) && m2-m1 > 3*se
 }
 
 func (r *run) sample(d Dist, mean float64) float64 {
@@ -385,22 +667,6 @@ func (r *run) sample(d Dist, mean float64) float64 {
 		return mean * r.rng.ExpFloat64()
 	}
 	return d.Sample(r.rng, mean)
-}
-
-func (r *run) startMeasure() {
-	r.measure = true
-	r.t0 = r.now
-	for i := range r.st {
-		st := &r.st[i]
-		st.last = r.now
-		for c := range st.area {
-			st.area[c] = 0
-		}
-		st.busyArea = 0
-	}
-	for c := range r.done {
-		r.done[c], r.rsum[c] = 0, 0
-	}
 }
 
 // next picks the node a job of class c goes to from node `from` (0 = the reference): with a
@@ -495,13 +761,11 @@ func (r *run) enterNetwork(j int, first []int, idx [][2]int) {
 
 func (r *run) finishCycle(j int) {
 	c := int(r.jobs[j].class)
-	if r.measure {
-		r.done[c]++
-		r.rsum[c] += r.now - r.jobs[j].start
-	}
+	r.done[c]++
+	r.rsum[c] += r.now - r.jobs[j].start
 	cl := r.s.m.Classes[c]
 	if !cl.Open {
-		r.h.push(event{t: r.now + r.sample(r.s.cfg.Think[cl.Name], cl.ThinkTime), kind: evThink, job: int32(j)})
+		r.h.push(event{t: r.now + r.sample(r.s.cfg.Think[cl.Name], r.s.think[c]), kind: evThink, job: int32(j)})
 	}
 	if cl.Open {
 		r.free = append(r.free, int32(j)) // the job leaves; its slot is reused
@@ -510,7 +774,7 @@ func (r *run) finishCycle(j int) {
 
 func (r *run) account(st *station) {
 	dt := r.now - st.last
-	if dt > 0 && r.measure {
+	if dt > 0 {
 		for c, n := range st.nc {
 			st.area[c] += float64(n) * dt
 		}
@@ -651,37 +915,36 @@ func (r *run) dequeue(st *station) int32 {
 	return j
 }
 
-func (r *run) result(idx [][2]int) *RepResult {
-	m := r.s.m
+// result turns the accumulators between snapshots a and b into a RepResult, in seconds
+// (the clock's unit times scale). A value beyond float64 in seconds is an input error.
+func (s *Simulator) result(rec *record, a, b int) (*RepResult, error) {
+	m := s.m
 	C, K := len(m.Classes), len(m.Stations)
-	T := r.now - r.t0
-	res := &RepResult{Throughput: make([]float64, C), ResponseTime: make([]float64, C), Utilization: make([]float64, K), Events: r.events, Time: T}
+	x, y := rec.snaps[a], rec.snaps[b]
+	T := y[0] - x[0]
+	res := &RepResult{Throughput: make([]float64, C), ResponseTime: make([]float64, C), Utilization: make([]float64, K), Time: T * s.scale}
 	res.QueueLength = make([][]float64, K)
-	for k := range res.QueueLength {
-		res.QueueLength[k] = make([]float64, C)
-	}
-	for i := range r.st {
-		r.account(&r.st[i])
-	}
 	for c := 0; c < C; c++ {
-		res.Throughput[c] = r.done[c] / T
-		if r.done[c] > 0 {
-			res.ResponseTime[c] = r.rsum[c] / r.done[c]
-		} else {
-			res.ResponseTime[c] = math.NaN()
+		n := y[1+c] - x[1+c]
+		res.Throughput[c] = n / T / s.scale
+		res.ResponseTime[c] = math.NaN()
+		switch {
+		case n > 0 && s.little: // Little: R = N̄/X = ∫ jobs at the stations dt / completions
+			res.ResponseTime[c] = (y[1+2*C+c] - x[1+2*C+c]) / n * s.scale
+		case n > 0:
+			res.ResponseTime[c] = (y[1+C+c] - x[1+C+c]) / n * s.scale
+		}
+		if math.IsInf(res.Throughput[c], 0) || math.IsInf(res.ResponseTime[c], 0) {
+			return nil, fmt.Errorf("%w: class %q: throughput %.3g/(%.3g s) or response time %.3g × %.3g s is beyond the float64 range; express the model's times in another unit", fault.ErrInput, m.Classes[c].Name, n/T, s.scale, (y[1+2*C+c]-x[1+2*C+c])/math.Max(n, 1), s.scale)
 		}
 	}
-	for i, st := range r.st {
-		k := idx[i][0]
-		cp := float64(st.copies)
+	q, u := 1+3*C, 1+3*C+K*C
+	for k := 0; k < K; k++ {
+		res.QueueLength[k] = make([]float64, C)
 		for c := 0; c < C; c++ {
-			res.QueueLength[k][c] += st.area[c] / T / cp
+			res.QueueLength[k][c] = (y[q+k*C+c] - x[q+k*C+c]) / T
 		}
-		if st.kind == qn.Delay {
-			res.Utilization[k] += st.busyArea / T / cp // mean busy servers, as qn reports for delay
-		} else {
-			res.Utilization[k] += st.busyArea / T / float64(st.servers) / cp
-		}
+		res.Utilization[k] = (y[u+k] - x[u+k]) / T
 	}
-	return res
+	return res, nil
 }

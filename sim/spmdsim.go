@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/spmd"
 )
 
@@ -19,7 +20,17 @@ type SPMDConfig struct {
 	// distribution with mean n_IO, as the models assume (an I/O burst follows a computation
 	// burst with probability p_IO = 1/n_IO, 000 §3.4); default: exactly n_IO, as programs do.
 	GeometricBursts bool
+	// MaxMemoryBytes limits the estimated memory of one replication (per group of processors
+	// its state and one pending event, per I/O server its queue; default
+	// DefaultMaxMemoryBytes), MaxSamples the random draws of one replication (about
+	// 1.1·Cycles·n_IO·c CPU bursts; default DefaultMaxSamples). Larger runs are refused with
+	// fault.ErrTooLarge before anything is allocated.
+	MaxMemoryBytes int64
+	MaxSamples     float64
 }
+
+// DefaultMaxSamples is SPMDConfig.MaxSamples when unset: 10⁹ draws (minutes of one core).
+const DefaultMaxSamples = 1e9
 
 // SPMDRep is one replication: the mean cycle time.
 type SPMDRep struct {
@@ -61,12 +72,32 @@ func SimulateSPMD(m *spmd.Model, p, d int, cfg SPMDConfig, seed, stream uint64) 
 	if cfg.IO == nil {
 		cfg.IO = Exponential{}
 	}
-	if cfg.Cycles <= 0 {
+	switch {
+	case cfg.Cycles < 0:
+		return nil, fmt.Errorf("%w: SPMDConfig.Cycles (--cycles) = %d: want ≥ 1, or 0 for 2000", fault.ErrInput, cfg.Cycles)
+	case cfg.MaxMemoryBytes < 0 || !(cfg.MaxSamples >= 0):
+		return nil, fmt.Errorf("%w: SPMDConfig limits %d bytes, %v samples: want ≥ 0 (0: default)", fault.ErrInput, cfg.MaxMemoryBytes, cfg.MaxSamples)
+	}
+	if cfg.Cycles == 0 {
 		cfg.Cycles = 2000
 	}
-	rng := rand.New(rand.NewPCG(seed, stream))
+	if cfg.MaxMemoryBytes == 0 {
+		cfg.MaxMemoryBytes = DefaultMaxMemoryBytes
+	}
+	if cfg.MaxSamples == 0 {
+		cfg.MaxSamples = DefaultMaxSamples
+	}
 	c := ph.C
 	G := p / c
+	if mem := 64*float64(G) + 32*float64(d) + 64<<10; mem > float64(cfg.MaxMemoryBytes) {
+		return nil, fmt.Errorf("%w: simulating p = %d processors (%d groups) and d = %d disks needs about %s, above the limit of %s (raise SPMDConfig.MaxMemoryBytes, --max-memory)",
+			fault.ErrTooLarge, p, G, d, byteSize(int64(math.Min(mem, math.MaxInt64/2))), byteSize(cfg.MaxMemoryBytes))
+	}
+	if work := 1.1 * float64(cfg.Cycles) * math.Max(1, ph.NIO) * float64(c); work > cfg.MaxSamples {
+		return nil, fmt.Errorf("%w: %d cycles of %g bursts on groups of c = %d processors need about %.3g random draws, above the limit of %.3g (raise SPMDConfig.MaxSamples, or lower --cycles)",
+			fault.ErrTooLarge, cfg.Cycles, ph.NIO, c, work, cfg.MaxSamples)
+	}
+	rng := rand.New(rand.NewPCG(seed, stream))
 	cpuMean := ph.SPar/float64(p) + ph.SSer
 	transfer := ph.G(p) * ph.SRCom
 	commMean := ph.S0(p) + (1-ph.W)*transfer
@@ -217,17 +248,25 @@ func SimulateSPMD(m *spmd.Model, p, d int, cfg SPMDConfig, seed, stream uint64) 
 	}
 	n := cycles - warm
 	if n <= 0 {
-		return nil, fmt.Errorf("no cycles completed")
+		return nil, fmt.Errorf("%w: no cycle completed after the warm-up (%d cycles in %d events)", fault.ErrNoSteadyState, cycles, events)
 	}
-	return &SPMDRep{CycleTime: sum / float64(n), Events: events}, nil
+	ct := sum / float64(n)
+	if math.IsInf(ct, 0) || math.IsNaN(ct) {
+		return nil, fmt.Errorf("%w: the cycle time left the float64 range (the phase's times are too large)", fault.ErrInput)
+	}
+	return &SPMDRep{CycleTime: ct, Events: events}, nil
 }
 
 // ReplicateSPMD runs reps replications (stream i for replication i) and returns the mean
 // cycle time with its 95 % interval.
 func ReplicateSPMD(m *spmd.Model, p, d int, cfg SPMDConfig, seed uint64, reps int) (Estimate, error) {
-	if reps < 2 {
+	if reps == 0 {
 		reps = 10
 	}
+	if reps < 2 {
+		return Estimate{}, fmt.Errorf("%w: %d replications: want ≥ 2 (an interval needs two), or 0 for 10", fault.ErrInput, reps)
+	}
+
 	xs := make([]float64, reps)
 	errs := make([]error, reps)
 	parallelFor(reps, func(i int) {

@@ -7,10 +7,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -115,16 +118,31 @@ func simulateWorker(args []string) error {
 	})
 }
 
+// controllerDown asks sinfo once per test binary (it takes seconds to time out) and returns
+// why the controller cannot be used, or "".
+var controllerDown = sync.OnceValue(func() string {
+	if out, err := exec.Command("sinfo", "-h", "-o", "%T").CombinedOutput(); err != nil {
+		return fmt.Sprintf("Slurm is installed but its controller does not answer (sinfo: %v: %s)", err, strings.TrimSpace(string(out)))
+	}
+	return ""
+})
+
 // requireSlurm skips the test when sbatch is absent, unless CLUSTERPERF_REQUIRE_SLURM=1 (as
 // in CI), where a missing Slurm is a failure.
 func requireSlurm(t *testing.T) Client {
 	t.Helper()
 	c := Client{}
+	why := ""
 	if !c.Available() {
+		why = "sbatch not on PATH: no local Slurm"
+	} else {
+		why = controllerDown()
+	}
+	if why != "" {
 		if os.Getenv("CLUSTERPERF_REQUIRE_SLURM") == "1" {
-			t.Fatal("CLUSTERPERF_REQUIRE_SLURM=1 but sbatch is not on PATH: run scripts/slurm-up.sh first")
+			t.Fatal("CLUSTERPERF_REQUIRE_SLURM=1 but " + why + ": run scripts/slurm-up.sh first")
 		}
-		t.Skip("sbatch not on PATH: no local Slurm (start one as root with scripts/slurm-up.sh; CI sets CLUSTERPERF_REQUIRE_SLURM=1 to make this a failure)")
+		t.Skip(why + " (start one as root with scripts/slurm-up.sh; CI sets CLUSTERPERF_REQUIRE_SLURM=1 to make this a failure)")
 	}
 	return c
 }
