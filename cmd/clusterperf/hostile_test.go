@@ -48,12 +48,64 @@ const (
 
 // knownBad are cases whose behaviour today is not what issue 12 requires, keyed by
 // "ARCHIVE/NAME", with the owning package and the reason. Each is reported by t.Skip.
-// norun marks a case that would run until the time or memory limit today: it is reported
-// without being run, to keep go test ./... fast.
-var knownBad = map[string]struct {
+// tpnOnBranch are the cases of the tpn helper's corpus (tpn/testdata/hostile, copied here
+// with their "want:" fragments) that main does not yet satisfy: the fixes are on branch tpn.
+var tpnOnBranch = []string{
+	"tpn-cluster/bench-underflow",
+	"tpn-cluster/bool-one",
+	"tpn-cluster/bool-typo",
+	"tpn-cluster/both-networks",
+	"tpn-cluster/dup-workstation",
+	"tpn-cluster/huge-startup",
+	"tpn-cluster/near-saturated",
+	"tpn-cluster/net-huge-k",
+	"tpn-cluster/no-network",
+	"tpn-cluster/no-reference",
+	"tpn-cluster/no-workstations",
+	"tpn-cluster/tiny-bandwidth",
+	"tpn-cluster/tiny-power",
+	"tpn-program/alloc-unknown-proc",
+	"tpn-program/alloc-unknown-ws",
+	"tpn-program/blocking-deadlock",
+	"tpn-program/blocking-typo",
+	"tpn-program/dup-process",
+	"tpn-program/horizon-compute",
+	"tpn-program/huge-bytes",
+	"tpn-program/huge-compute",
+	"tpn-program/mixed-blocking",
+	"tpn-program/no-processes",
+	"tpn-program/ops-no-rate",
+	"tpn-program/two-sizes",
+	"tpn-program/unknown-from",
+	"tpn-program/unknown-network",
+	"tpn-program/unknown-peer",
+	"tpn-flags/shared-True",
+	"tpn-flags/shared-yes",
+	"tpn-flags/shared-1",
+	"tpn-flags/shared-treu",
+	"tpn-flags/no-network",
+}
+
+// tpnHangs are tpn cases that run into the time or memory limit on main (not run).
+var tpnHangs = []string{"tpn-program/loop-nest", "tpn-program/message-flood", "tpn-program/million-procs"}
+
+func init() {
+	for _, k := range tpnOnBranch {
+		knownBad[k] = knownBadCase{owner: "tpn", reason: "tpn's own corpus requires this fragment and exit code (fixed on branch tpn, not yet on main)"}
+	}
+	for _, k := range tpnHangs {
+		knownBad[k] = knownBadCase{owner: "tpn", reason: "no work budget on main: runs past the time/memory limit (branch tpn refuses it with exit 2)", norun: true}
+	}
+}
+
+type knownBadCase struct {
 	owner, reason string
 	norun         bool
-}{
+}
+
+// norun marks a case that would run until the time or memory limit today: it is reported
+// without being run, to keep go test ./... fast.
+var knownBad = map[string]knownBadCase{
 	"solve-model/jmva-ok":                  {owner: "cmd/clusterperf solve.go (wsolve)", reason: "solve reads a .jmva file as YAML (jmva.ReadModel is not wired into solve): exit 2 \"not valid YAML\""},
 	"fit/bootstrap-huge":                   {owner: "cmd/clusterperf fit.go (wmpip) / fit", reason: "--bootstrap 1e9 is accepted and runs past the 90 s limit: no work budget on bootstrap replicates", norun: true},
 	"fit/dmax-2e9":                         {owner: "cmd/clusterperf fit.go (wmpip) / fit", reason: "--dmax 2e9 allocates 16 GB and dies with \"fatal error: out of memory\" and a goroutine trace: no range check or budget on --dmax"},
