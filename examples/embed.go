@@ -7,5 +7,5 @@ import "embed"
 
 // FS holds every example model file.
 //
-//go:embed qn/*.yaml keck/*.yaml pipeline/*.yaml pipeline/*.csv spmd/*.yaml mpip/*.mpiP fit/*.yaml fit/*.csv tpn/*.yaml
+//go:embed qn/*.yaml keck/*.yaml pipeline/*.yaml pipeline/*.csv spmd/*.yaml mpip/*.mpiP mpip/*.csv scaling/*.csv fit/*.yaml fit/*.csv tpn/*.yaml
 var FS embed.FS

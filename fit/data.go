@@ -2,10 +2,10 @@ package fit
 
 import (
 	"io"
-	"math"
 	"strconv"
 
 	"github.com/clusterperf/clusterperf/internal/spec"
+	"github.com/clusterperf/clusterperf/spmd"
 )
 
 // Observation is one measured run.
@@ -20,6 +20,13 @@ type Data struct {
 	Target string // "time" or "speedup"
 	Obs    []Observation
 }
+
+// Range of a measured time (s) or speedup: relative residuals divide by it, and the model's
+// times lie in spmd's ranges.
+const (
+	MinValue = 1e-12
+	MaxValue = 1e12
+)
 
 // ReadData reads CSV with a header naming p, optionally d (default 1), optionally run (a
 // repetition id), and exactly one of time (seconds) or speedup. Repeated (p, d) rows are
@@ -36,18 +43,18 @@ func ReadData(file string, r io.Reader) (*Data, error) {
 	check := spec.OneOf("time", "speedup", "time (seconds) or speedup", &d.Target)
 	err := spec.ReadCSVChecked(file, r, aliases, []string{"p"}, check, func(row spec.Row) error {
 		p, err := strconv.Atoi(row.Get("p"))
-		if err != nil || p < 1 {
-			return row.Errorf("p = %q must be a whole number ≥ 1", row.Get("p"))
+		if err != nil || p < 1 || p > spmd.MaxP {
+			return row.Errorf("p = %q must be a whole number 1 … %d", row.Get("p"), spmd.MaxP)
 		}
 		dd := 1
 		if row.Has("d") {
-			if dd, err = strconv.Atoi(row.Get("d")); err != nil || dd < 1 {
-				return row.Errorf("d = %q must be a whole number ≥ 1", row.Get("d"))
+			if dd, err = strconv.Atoi(row.Get("d")); err != nil || dd < 1 || dd > spmd.MaxP {
+				return row.Errorf("d = %q must be a whole number 1 … %d", row.Get("d"), spmd.MaxP)
 			}
 		}
 		v, err := strconv.ParseFloat(row.Get(d.Target), 64)
-		if err != nil || !(v > 0) || math.IsInf(v, 0) {
-			return row.Errorf("%s = %q must be a number > 0", d.Target, row.Get(d.Target))
+		if err != nil || !(v >= MinValue && v <= MaxValue) {
+			return row.Errorf("%s = %q must be a number > 0 within %g … %g", d.Target, row.Get(d.Target), MinValue, MaxValue)
 		}
 		o := Observation{P: p, D: dd, Value: v, Line: row.Line}
 		if row.Has("run") {

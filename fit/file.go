@@ -22,6 +22,8 @@ fixed (a number) or free (start, with optional min and max bounds).
   starts: 20                # multi-start Levenberg–Marquardt (default 20)
   seed: 1
   bootstrap: 0              # residual-bootstrap replicates for percentile intervals (0: none)
+  objective: relative       # relative: Σ((model − observed)/observed)²; absolute: the thesis's
+                            #   ε = Σ[s(p,d) − s_pd]² (001 §6.2)
   parameters:               # 000 Table 1 in seconds (or T_ref units); unlisted ones are 0
     s_par:  {start: 0.5, min: 0, max: 2}      # parallel CPU time of a computation burst
     s_ser:  {start: 0.01, min: 0, max: 1}     # serial CPU time
@@ -33,8 +35,26 @@ fixed (a number) or free (start, with optional min and max bounds).
     g_exponent: -1                            # g(p) = p^e (r = ∞: −1)
     # n_io (default 1) and s0_com_exponent (default 0) can be given too
 
+Ranges (values, starts and bounds): times 0 … 1e9 (a fitted time below 1e-12 is taken as 0),
+exponents −4 … 4, w 0 … 1, n_io 1 … 1e6; unbounded parameters get these as bounds.
+
 The data file is CSV with a header: p, optionally d (default 1) and run (repetition id), and
 either time (seconds) or speedup. Repeated runs of one (p, d) are all used.`
+
+// paramRange is the allowed range of a fit parameter, its default bounds: the ranges of
+// spmd (times 0 … spmd.MaxTime; exponents ±spmd.MaxExponent; n_io 1 … spmd.MaxNIO; w 0 … 1),
+// so that every model the fit visits evaluates to finite numbers.
+func paramRange(name string) (lo, hi float64) {
+	switch name {
+	case "g_exponent", "s0_com_exponent":
+		return -spmd.MaxExponent, spmd.MaxExponent
+	case "w":
+		return 0, 1
+	case "n_io":
+		return 1, spmd.MaxNIO
+	}
+	return 0, spmd.MaxTime
+}
 
 // ParseSpec decodes a fit model file.
 func ParseSpec(file string, data []byte) (Spec, error) {
@@ -42,7 +62,7 @@ func ParseSpec(file string, data []byte) (Spec, error) {
 	if err != nil {
 		return Spec{}, err
 	}
-	f := root.Map("name", "architecture", "c", "sync", "reference_time", "starts", "seed", "bootstrap", "parameters", "no_comm_at_p1")
+	f := root.Map("name", "architecture", "c", "sync", "reference_time", "starts", "seed", "bootstrap", "parameters", "no_comm_at_p1", "objective")
 	sp := Spec{Name: f["name"].String(), Arch: "auto", C: 1, Reference: 1, Starts: 20, Seed: 1}
 	if a := f["architecture"]; a.Valid() {
 		sp.Arch = strings.ToLower(a.String())
@@ -67,13 +87,18 @@ func ParseSpec(file string, data []byte) (Spec, error) {
 		}
 	}
 	if v, ok := f["no_comm_at_p1"]; ok {
-		sp.NoCommAtOne = v.String() == "true"
-		if s := v.String(); s != "true" && s != "false" {
-			v.Errorf("want true or false")
+		sp.NoCommAtOne = v.Bool()
+	}
+	if v, ok := f["objective"]; ok {
+		switch o := v.String(); o {
+		case "relative", "absolute":
+			sp.Objective = o
+		default:
+			v.Errorf("unknown objective %q (allowed: relative, absolute)", o)
 		}
 	}
 	if v, ok := f["reference_time"]; ok {
-		sp.Reference = v.Positive()
+		sp.Reference = v.Range(spmd.MinTime, spmd.MaxTime)
 	}
 	if v, ok := f["starts"]; ok {
 		sp.Starts = v.Int(1, 10000)
@@ -94,13 +119,8 @@ func ParseSpec(file string, data []byte) (Spec, error) {
 		if !ok {
 			continue
 		}
-		p := Param{Name: name, Min: math.Inf(-1), Max: math.Inf(1)}
-		if name != "g_exponent" && name != "s0_com_exponent" {
-			p.Min = 0
-		}
-		if name == "w" {
-			p.Max = 1
-		}
+		lo, hi := paramRange(name)
+		p := Param{Name: name, Min: lo, Max: hi}
 		if n.IsMap() {
 			g := n.Map("start", "min", "max")
 			p.Free = true
@@ -109,22 +129,16 @@ func ParseSpec(file string, data []byte) (Spec, error) {
 			}
 			p.Value = g["start"].Float()
 			if v, ok := g["min"]; ok {
-				p.Min = v.Float()
+				p.Min = v.Range(lo, hi)
 			}
 			if v, ok := g["max"]; ok {
-				p.Max = v.Float()
+				p.Max = v.Range(lo, hi)
 			}
 			if !(p.Min <= p.Value && p.Value <= p.Max) {
 				n.Errorf("start %v must lie within [min, max] = [%v, %v]", p.Value, p.Min, p.Max)
 			}
 		} else {
-			p.Value = n.Float()
-		}
-		if name == "w" && (p.Value < 0 || p.Value > 1) {
-			n.Errorf("w = %v must be in [0, 1]", p.Value)
-		}
-		if p.Min >= 0 && p.Value < 0 {
-			n.Errorf("%v is negative; must be ≥ 0", p.Value)
+			p.Value = n.Range(lo, hi)
 		}
 		sp.Params = append(sp.Params, p)
 	}
@@ -132,7 +146,7 @@ func ParseSpec(file string, data []byte) (Spec, error) {
 		return Spec{}, err
 	}
 	if len(sp.freeIdx()) == 0 {
-		return Spec{}, &spec.Error{File: file, Msg: "no free parameter: give at least one as {start, min, max}"}
+		return Spec{}, &spec.Error{File: file, Line: ps.Line(), Msg: "no free parameter: give at least one as {start, min, max}"}
 	}
 	return sp, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/spmd"
 )
 
@@ -41,7 +42,14 @@ type Spec struct {
 	Bootstrap int // bootstrap replicates for percentile intervals (0: none)
 	// NoCommAtOne: 000's g(1) = 0 (no communication on one processor).
 	NoCommAtOne bool
+	// Objective is what the least squares minimise: "relative" (default), Σ((m − o)/o)², or
+	// "absolute", the thesis's ε = Σ_{p,d} [s(p, d) − s_{p,d}]² (001 §6.2), which weighs the
+	// large speedups (or long times) most. AIC/BIC are computed from the chosen objective.
+	Objective string
 }
+
+// Objectives are the values Spec.Objective accepts.
+var Objectives = []string{"relative", "absolute"}
 
 // ParamEstimate is a fitted parameter; CI fields are nil when not identifiable or fixed.
 type ParamEstimate struct {
@@ -121,6 +129,11 @@ func (sp Spec) phase(x []float64) spmd.Phase {
 	if c < 1 {
 		c = 1
 	}
+	for _, k := range []string{"s_par", "s_ser", "s0_com", "sr_com", "s0_io", "sr_io"} {
+		if v[k] < spmd.MinTime {
+			v[k] = 0 // below a picosecond (or 1e-12 T_ref): zero within rounding of any fit
+		}
+	}
 	return spmd.Phase{SPar: v["s_par"], SSer: v["s_ser"], NIO: math.Max(v["n_io"], 1), S0Com: v["s0_com"], S0Exp: v["s0_com_exponent"],
 		SRCom: v["sr_com"], GExp: v["g_exponent"], W: v["w"], C: c, Sync: sp.Sync, S0IO: v["s0_io"], SRIO: v["sr_io"], Ref: sp.Reference,
 		NoCommAtOne: sp.NoCommAtOne}
@@ -166,13 +179,18 @@ func FitSPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 	if data.Target == "time" {
 		sp.Reference = 0 // speedups are not fitted; T_ref plays no role
 	}
+	switch sp.Objective {
+	case "", "relative", "absolute":
+	default:
+		return nil, fmt.Errorf("%w: fit: objective %q (allowed: relative, absolute)", fault.ErrInput, sp.Objective)
+	}
 	free := sp.freeIdx()
 	k := len(free)
 	if k == 0 {
-		return nil, errors.New("fit: no free parameters (give at least one as {start, min, max})")
+		return nil, fmt.Errorf("%w: fit: no free parameters (give at least one as {start, min, max})", fault.ErrInput)
 	}
 	if len(data.Obs) < k {
-		return nil, fmt.Errorf("fit: %w: %d observations for %d free parameters", ErrTooFewObservations, len(data.Obs), k)
+		return nil, fmt.Errorf("fit: %w: %w: %d observations for %d free parameters", fault.ErrInput, ErrTooFewObservations, len(data.Obs), k)
 	}
 	// unique points, and check the architecture can be evaluated there
 	idxOf := map[point]int{}
@@ -192,7 +210,7 @@ func FitSPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 		pts = append(pts, q)
 	}
 	if len(bad) > 0 {
-		return nil, fmt.Errorf("fit: %v cannot describe every measured configuration: %w", arch, errors.Join(bad...))
+		return nil, fmt.Errorf("%w: fit: %v cannot describe every measured configuration: %w", fault.ErrInput, arch, errors.Join(bad...))
 	}
 	pred := predictor(sp, arch, data.Target, pts)
 	lo, hi := make([]float64, k), make([]float64, k)
@@ -206,7 +224,11 @@ func FitSPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 				return err
 			}
 			for i, o := range data.Obs {
-				r[i] = (buf[idxOf[point{o.P, o.D}]] - o.Value) / o.Value
+				if sp.Objective == "absolute" {
+					r[i] = buf[idxOf[point{o.P, o.D}]] - o.Value
+				} else {
+					r[i] = (buf[idxOf[point{o.P, o.D}]] - o.Value) / o.Value
+				}
 			}
 			return nil
 		}}

@@ -3,8 +3,8 @@ package fit
 import (
 	"math"
 
+	"github.com/clusterperf/clusterperf/internal/stats"
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Covariance returns the parameters' covariance s²·(JᵀJ)⁺ with s² = cost/(M − k) over the
@@ -112,12 +112,11 @@ func covariance(res *Result, free []bool) (cov *mat.SymDense, s2 float64, ident 
 	return cov, s2, ident, nulls
 }
 
-// TQuantile returns the q-quantile of Student's t with dof degrees of freedom.
+// TQuantile returns the q-quantile of Student's t with dof degrees of freedom (NaN for
+// dof < 1 or q outside (0, 1)). It is internal/stats.TQuantile, the project's one
+// implementation, exported here for library users of the fitter.
 func TQuantile(q float64, dof int) float64 {
-	if dof < 1 {
-		return math.NaN()
-	}
-	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(dof)}.Quantile(q)
+	return stats.TQuantile(q, dof)
 }
 
 // Metrics compare predictions f with observations a.

@@ -355,3 +355,83 @@ func TestThinkNameTaken(t *testing.T) {
 		t.Fatalf("%v %+v", err, d)
 	}
 }
+
+// TestSolutionOfGroupsAndThink: a model with a group of 4 disks and a think time, written
+// with SolutionOf and read back, has one solution entry per written station under the same
+// name (disk#1..4, think), with the values written. The numbers are checked against an
+// independent source: the read-back model (groups expanded, think time as a delay station) is
+// the same network (BCMP product form depends on demands only), so exact MVA of it must give
+// the same per-station jobs, throughput, residence and utilisation to 1e-9; the think station
+// obeys Little's law (jobs = X·Z).
+func TestSolutionOfGroupsAndThink(t *testing.T) {
+	m := &qn.Model{
+		Classes: []qn.Class{{Name: "batch", Population: 6, ThinkTime: 2}, {Name: "web", Population: 3, ThinkTime: 0.5}},
+		Stations: []qn.Station{
+			{Name: "cpu", Kind: qn.Queue},
+			{Name: "disk", Kind: qn.Queue, Count: 4},
+		},
+		Demand: [][]float64{{0.3, 0.08}, {0.1, 0.2}},
+		Visits: [][]float64{{1, 3}, {1, 2}},
+	}
+	r, err := qn.Solve(m, "mva", qn.AMVAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sol := SolutionOf(m, r)
+	d := &Document{Model: m, Solutions: []Solution{sol}}
+	var buf bytes.Buffer
+	if err := Write(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read("solved.jmva", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Solutions) != 1 {
+		t.Fatalf("%d solutions read back, want 1", len(back.Solutions))
+	}
+	if !reflect.DeepEqual(back.Solutions[0], sol) {
+		t.Errorf("solution changed on round trip:\n%+v\n%+v", sol, back.Solutions[0])
+	}
+	idx := map[string]int{}
+	for k, s := range back.Model.Stations {
+		idx[s.Name] = k
+	}
+	if got, want := len(back.Solutions[0].Results), len(back.Model.Stations); got != want {
+		t.Errorf("%d station results for %d written stations", got, want)
+	}
+	rb, err := qn.Solve(back.Model, "mva", qn.AMVAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+	seen := map[string]bool{}
+	for _, sr := range back.Solutions[0].Results {
+		k, ok := idx[sr.Station]
+		if !ok {
+			t.Errorf("solution station %q is not a station of the written model", sr.Station)
+			continue
+		}
+		seen[sr.Station] = true
+		for c, cr := range sr.Classes {
+			v := back.Model.Visits[c][k]
+			want := ClassResult{Class: back.Model.Classes[c].Name, Jobs: rb.QueueLength[k][c], Throughput: rb.Throughput[c] * v,
+				Residence: rb.Residence[k][c], Utilization: rb.Utilization[k][c]}
+			if cr.Class != want.Class || !near(cr.Jobs, want.Jobs) || !near(cr.Throughput, want.Throughput) ||
+				!near(cr.Residence, want.Residence) || !near(cr.Utilization, want.Utilization) {
+				t.Errorf("station %s class %s: exported %+v, MVA of the written model %+v", sr.Station, cr.Class, cr, want)
+			}
+		}
+	}
+	for _, name := range []string{"think", "cpu", "disk#1", "disk#2", "disk#3", "disk#4"} {
+		if !seen[name] {
+			t.Errorf("no solution for written station %q", name)
+		}
+	}
+	th := back.Solutions[0].Results[0]
+	for c, cr := range th.Classes {
+		if z := m.Classes[c].ThinkTime; th.Station != "think" || cr.Residence != z || !near(cr.Jobs, r.Throughput[c]*z) {
+			t.Errorf("think station %s class %s: %+v, want residence %v, jobs X·Z = %v", th.Station, cr.Class, cr, z, r.Throughput[c]*z)
+		}
+	}
+}

@@ -36,18 +36,7 @@ func Write(w io.Writer, d *Document) error {
 		maxPop += c.Population
 		think = think || (!c.Open && c.ThinkTime > 0)
 	}
-	thinkName := "think"
-	for taken := true; taken; {
-		taken = false
-		for _, s := range m.Stations {
-			if s.Name == thinkName || strings.HasPrefix(s.Name, thinkName+"#") {
-				taken = true
-			}
-		}
-		if taken {
-			thinkName += "_"
-		}
-	}
+	thinkName := thinkStationName(m)
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
 	esc := func(s string) string {
@@ -207,23 +196,68 @@ func Write(w io.Writer, d *Document) error {
 	return bw.Flush()
 }
 
-// SolutionOf turns a clusterperf result of m into a JMVA solution (station throughput
-// X_c·V, residence time over all visits, jobs and utilisation per station and class), so a
-// solved model can be written for JMT beside the model. Stations of a group are reported
-// once, under the group's name.
+// thinkStationName is the name Write gives the delay station that stands for think times:
+// "think", or "think_", "think__", … if a station (or a group's copy "name#i") already has it.
+func thinkStationName(m *qn.Model) string {
+	name := "think"
+	for taken := true; taken; {
+		taken = false
+		for _, s := range m.Stations {
+			if s.Name == name || strings.HasPrefix(s.Name, name+"#") {
+				taken = true
+			}
+		}
+		if taken {
+			name += "_"
+		}
+	}
+	return name
+}
+
+// SolutionOf turns a clusterperf result of m into a JMVA solution with one entry per
+// station Write writes, under the same names, so the solution matches the exported model:
+// per station and class the station throughput X_c·V, the residence time over all visits,
+// the jobs and the utilisation. A group of Count stations is written as Count stations
+// "name#i"; each copy carries the group's per-copy results (qn.Result is per copy). If a
+// closed class has a think time Z_c, the delay station Write adds for it (named as in
+// Write, listed first as Write lists it) has residence Z_c, throughput X_c (one visit) and,
+// by Little's law, jobs = utilisation = X_c·Z_c (a delay's utilisation is its mean number
+// of busy servers); classes that do not visit it (open, or Z_c = 0) get zeros.
 func SolutionOf(m *qn.Model, r *qn.Result) Solution {
 	s := Solution{OK: true, Method: "analytical", Algorithm: r.Solver}
+	think := false
+	for _, c := range m.Classes {
+		think = think || (!c.Open && c.ThinkTime > 0)
+	}
+	if think {
+		sr := StationResult{Station: thinkStationName(m)}
+		for c, cl := range m.Classes {
+			cr := ClassResult{Class: cl.Name}
+			if !cl.Open && cl.ThinkTime > 0 {
+				x := r.Throughput[c]
+				cr = ClassResult{Class: cl.Name, Jobs: x * cl.ThinkTime, Throughput: x, Residence: cl.ThinkTime, Utilization: x * cl.ThinkTime}
+			}
+			sr.Classes = append(sr.Classes, cr)
+		}
+		s.Results = append(s.Results, sr)
+	}
 	for k, st := range m.Stations {
-		sr := StationResult{Station: st.Name}
+		var classes []ClassResult
 		for c, cl := range m.Classes {
 			v := 1.0
 			if m.Visits != nil {
 				v = m.Visits[c][k]
 			}
-			sr.Classes = append(sr.Classes, ClassResult{Class: cl.Name, Jobs: r.QueueLength[k][c],
+			classes = append(classes, ClassResult{Class: cl.Name, Jobs: r.QueueLength[k][c],
 				Throughput: r.Throughput[c] * v, Residence: r.Residence[k][c], Utilization: r.Utilization[k][c]})
 		}
-		s.Results = append(s.Results, sr)
+		for copy := 1; copy <= st.Copies(); copy++ {
+			name := st.Name
+			if st.Copies() > 1 {
+				name = fmt.Sprintf("%s#%d", st.Name, copy)
+			}
+			s.Results = append(s.Results, StationResult{Station: name, Classes: append([]ClassResult(nil), classes...)})
+		}
 	}
 	return s
 }

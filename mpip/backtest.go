@@ -47,7 +47,7 @@ func (c *Calibration) Forecast(runs []Inputs, target int) (*Forecast, error) {
 		ps[i], at[i], m[i], l[i], dk[i], dc[i] = float64(r.P), r.AppTime/float64(r.P), r.M, math.Max(r.L, 1e-9), math.Max(d.Dk, 1e-30), math.Max(d.Compute, 1e-30)
 	}
 	f := &Forecast{Kind: "extrapolation", P: target,
-		Method: "wall time: scaling family on AT*; 004 route: scaling family on M, L, D_k, D_{P+1}, calibrated D_0, exact MVA at P; spreads one at a time over the plausible models"}
+		Method: "wall time: package scaling on AT*; 004 route: package scaling on M, L, D_k, D_{P+1}, calibrated D_0, exact MVA at P; spreads one at a time over the plausible models"}
 	var err error
 	if f.WallTime, err = Extrapolate("wall time AT* = App_Time/P", "s", ps, at, target); err != nil {
 		return nil, err

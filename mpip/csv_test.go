@@ -20,7 +20,7 @@ type printed struct {
 }
 
 // TestKeckAppendixFromCSV reproduces 004's appendix B tables from the collected values read
-// as CSV (testdata/keck_cg_{a,b,c,d}.csv, copied from the appendix). Tolerance 0.6 %: the
+// as CSV (examples/mpip/keck_cg_{a,b,c,d}.csv, copied from the appendix). Tolerance 0.6 %: the
 // appendix prints 3–4 significant digits, of the inputs too (App_Time 65.2, M 47.12e3), and
 // the rounding of the inputs carries into the outputs.
 // Errata (shared/seeds/README.md):
@@ -53,7 +53,7 @@ func TestKeckAppendixFromCSV(t *testing.T) {
 		},
 	}
 	for _, class := range []string{"a", "b", "c", "d"} {
-		file := "testdata/keck_cg_" + class + ".csv"
+		file := "../examples/mpip/keck_cg_" + class + ".csv"
 		f, err := os.Open(file)
 		if err != nil {
 			t.Fatal(err)
@@ -178,7 +178,7 @@ func FuzzReadInputs(f *testing.F) {
 // (collected values carry no profile) and say so. At P = 64 MPI_Wait is 36.813 of 41.2 s
 // (89 %): imbalance.
 func TestExplainKeckCGA(t *testing.T) {
-	f, err := os.Open("testdata/keck_cg_a.csv")
+	f, err := os.Open("../examples/mpip/keck_cg_a.csv")
 	if err != nil {
 		t.Fatal(err)
 	}

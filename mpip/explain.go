@@ -45,10 +45,12 @@ type ExplainRun struct {
 }
 
 // ExplainOptions: Threshold on |rel_error| (0: DefaultExplainThreshold); Calibrated tells
-// whether the network was calibrated (else the first next step is to calibrate).
+// whether the network was calibrated (else the first next step is to calibrate); Measured
+// whether it came from benchmark outputs (else a next step is to measure it).
 type ExplainOptions struct {
 	Threshold  float64
 	Calibrated bool
+	Measured   bool // the network came from benchmarks (netbench): do not propose measuring it
 }
 
 // Explain returns, for every view of every run whose |rel_error| exceeds the threshold, the
@@ -169,7 +171,9 @@ func nextSteps(o ExplainOptions, f []Finding, ps []int) []string {
 	if !o.Calibrated {
 		s = append(s, "calibrate the network on these runs (mpip.Calibrate, --calibrate) to see whether any latency and bandwidth explain them")
 	}
-	s = append(s, "measure the network: osu_latency and osu_bw between two nodes, fitted with netbench (t(n) = t_s + n/B), instead of guessed figures")
+	if !o.Measured {
+		s = append(s, "measure the network: osu_latency and osu_bw between two nodes, fitted with netbench (t(n) = t_s + n/B), instead of guessed figures")
+	}
 	has := map[string]bool{}
 	for _, x := range f {
 		has[x.Assumption] = true

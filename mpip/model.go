@@ -10,13 +10,13 @@ import (
 type Inputs struct {
 	Label   string  `json:"label,omitempty"`
 	P       int     `json:"p"`
-	AppTime float64 `json:"app_time"`  // Σ_r AppTime, s
-	MPITime float64 `json:"mpi_time"`  // Σ_r MPITime, s
-	MPIWait float64 `json:"mpi_wait"`  // s
-	M       float64 `json:"messages"`  // messages sent
-	L       float64 `json:"avg_size"`  // bytes per message
-	BW      float64 `json:"bandwidth"` // bytes/s
-	Lat     float64 `json:"latency"`   // s
+	AppTime float64 `json:"app_time_s"`            // Σ_r AppTime, s
+	MPITime float64 `json:"mpi_time_s"`            // Σ_r MPITime, s
+	MPIWait float64 `json:"mpi_wait_s"`            // s
+	M       float64 `json:"messages"`              // messages sent
+	L       float64 `json:"mean_size_bytes"`       // bytes per message
+	BW      float64 `json:"bandwidth_bytes_per_s"` // bytes/s
+	Lat     float64 `json:"latency_s"`             // s
 }
 
 // InputsFrom combines a report summary with the network's latency and bandwidth.
@@ -55,10 +55,11 @@ func (in Inputs) Validate() error {
 
 // Demands are the 004 model inputs.
 type Demands struct {
-	N, K    int
-	D0      float64 `json:"switch_delay"`      // L/BW + Lat
-	Dk      float64 `json:"cpu_demand"`        // (MPI_Time − MPI_Wait)/(P·M)
-	Compute float64 `json:"computation_delay"` // (App_Time − MPI_Time)/M
+	N       int     `json:"population"`          // messages circulating: N = P
+	K       int     `json:"stations"`            // P CPU queues, the switch and the computation delay: P + 2
+	D0      float64 `json:"switch_delay_s"`      // L/BW + Lat
+	Dk      float64 `json:"cpu_demand_s"`        // (MPI_Time − MPI_Wait)/(P·M)
+	Compute float64 `json:"computation_delay_s"` // (App_Time − MPI_Time)/M
 }
 
 // Demands computes the model inputs (004 "QNM Solver Input Calculation").
@@ -87,7 +88,7 @@ func (d Demands) QN() *qn.Model {
 type View struct {
 	Observed float64  `json:"observed"`
 	Model    float64  `json:"model"`
-	RelError *float64 `json:"relative_error"` // nil (null) when observed is 0 (004 prints #DIV/0!)
+	RelError *float64 `json:"rel_error"` // nil (null) when observed is 0 (004 prints #DIV/0!)
 }
 
 func view(obs, mod float64) View {
@@ -109,28 +110,28 @@ func (v View) Rel() float64 {
 
 // Components splits aggregate time (s) as 004's graphical views do.
 type Components struct {
-	SwitchDelay   float64 `json:"switch_delay"`   // R_0·M
-	MPIContention float64 `json:"mpi_contention"` // (R_k − D_k)·M·P
-	MPIActive     float64 `json:"mpi_active"`     // D_k·M·P
-	Compute       float64 `json:"compute"`        // D_{P+1}·M
+	SwitchDelay   float64 `json:"switch_delay_s"`   // R_0·M
+	MPIContention float64 `json:"mpi_contention_s"` // (R_k − D_k)·M·P
+	MPIActive     float64 `json:"mpi_active"`       // D_k·M·P
+	Compute       float64 `json:"compute_s"`        // D_{P+1}·M
 }
 
 // Measured splits the measured aggregate time.
 type Measured struct {
-	MPIWait     float64 `json:"mpi_wait"`
-	MPIActive   float64 `json:"mpi_active"` // MPI_Time − MPI_Wait
-	Computation float64 `json:"computation"`
+	MPIWait     float64 `json:"mpi_wait_s"`
+	MPIActive   float64 `json:"mpi_active_s"` // MPI_Time − MPI_Wait
+	Computation float64 `json:"computation_s"`
 }
 
 // Result is the solved model with 004's validation views.
 type Result struct {
 	Inputs  Inputs  `json:"inputs"`
 	Demands Demands `json:"demands"`
-	R       float64 `json:"response_time"`      // system response time, s
-	R0      float64 `json:"switch_response"`    // s
-	Rk      float64 `json:"cpu_response"`       // s (per CPU centre)
-	RC      float64 `json:"compute_response"`   // s
-	X       float64 `json:"throughput"`         // messages/s
+	R       float64 `json:"response_time_s"`    // system response time, s
+	R0      float64 `json:"switch_response_s"`  // s
+	Rk      float64 `json:"cpu_response_s"`     // s (per CPU centre)
+	RC      float64 `json:"compute_response_s"` // s
+	X       float64 `json:"throughput_per_s"`   // messages/s
 	U0      float64 `json:"switch_utilization"` // X·D0 (a delay: mean busy)
 	Uk      float64 `json:"cpu_utilization"`
 	UC      float64 `json:"compute_utilization"`

@@ -106,11 +106,11 @@ func fitTrend(name string, ps, ys []float64) (Trend, error) {
 // Prediction is the model at a P not measured.
 type Prediction struct {
 	P        int     `json:"p"`
-	Inputs   Inputs  `json:"inputs"`          // extrapolated (point estimate)
-	Result   *Result `json:"result"`          // solved at the point estimate
-	ATMedian float64 `json:"app_time_median"` // wall time AT = R·M/P over the sampled inputs, s
-	ATLow    float64 `json:"app_time_low"`    // 2.5 % quantile
-	ATHigh   float64 `json:"app_time_high"`   // 97.5 % quantile
+	Inputs   Inputs  `json:"inputs"`            // extrapolated (point estimate)
+	Result   *Result `json:"result"`            // solved at the point estimate
+	ATMedian float64 `json:"app_time_median_s"` // wall time AT = R·M/P over the sampled inputs, s
+	ATLow    float64 `json:"app_time_low_s"`    // 2.5 % quantile
+	ATHigh   float64 `json:"app_time_high_s"`   // 97.5 % quantile
 	Samples  int     `json:"samples"`
 	// Interval is false when too few runs were given for an honest interval (fewer than
 	// MinRunsForInterval at different P): then ATLow = ATHigh = ATMedian and Note says so;

@@ -2,6 +2,8 @@ package mpip
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -18,16 +20,16 @@ var P2PSendOps = []string{"Send", "Isend", "Bsend", "Ibsend", "Rsend", "Irsend",
 type Summary struct {
 	File         string             `json:"file"`
 	P            int                `json:"ranks"`
-	AppTime      float64            `json:"app_time"`      // Σ_r AppTime(r), s
-	MPITime      float64            `json:"mpi_time"`      // Σ_r MPITime(r), s
-	MPIWait      float64            `json:"mpi_wait"`      // Σ over WaitOps, s
-	WaitByOp     map[string]float64 `json:"wait_by_op"`    // s
-	Messages     float64            `json:"messages"`      // M: point-to-point sends (plus collectives if asked)
-	Bytes        float64            `json:"bytes"`         // their bytes
-	AvgSize      float64            `json:"avg_size"`      // L = Bytes/Messages
-	CollMessages float64            `json:"coll_messages"` // collective calls that sent bytes (every rank)
+	AppTime      float64            `json:"app_time_s"`      // Σ_r AppTime(r), s
+	MPITime      float64            `json:"mpi_time_s"`      // Σ_r MPITime(r), s
+	MPIWait      float64            `json:"mpi_wait_s"`      // Σ over WaitOps, s
+	WaitByOp     map[string]float64 `json:"wait_by_op_s"`    // s
+	Messages     float64            `json:"messages"`        // M: point-to-point sends (plus collectives if asked)
+	Bytes        float64            `json:"bytes"`           // their bytes
+	AvgSize      float64            `json:"mean_size_bytes"` // L = Bytes/Messages
+	CollMessages float64            `json:"coll_messages"`   // collective calls that sent bytes (every rank)
 	CollBytes    float64            `json:"coll_bytes"`
-	WallTime     float64            `json:"wall_time"` // max_r AppTime(r), s
+	WallTime     float64            `json:"wall_time_s"` // max_r AppTime(r), s
 	Notes        []string           `json:"notes,omitempty"`
 }
 
@@ -55,7 +57,10 @@ func (r *Report) Summarize(o Options) (Summary, error) {
 	for _, n := range P2PSendOps {
 		isP2P[n] = true
 	}
-	for name, op := range r.Ops {
+	// In sorted order: the sums are then the same on every run (map order would change
+	// their last bits, and the output is a contract).
+	for _, name := range slices.Sorted(maps.Keys(r.Ops)) {
+		op := r.Ops[name]
 		if isWait[name] {
 			s.MPIWait += op.TimeMS / 1000
 			s.WaitByOp[name] = op.TimeMS / 1000

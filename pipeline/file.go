@@ -6,7 +6,10 @@ import (
 
 // FileFormat documents the model file read by ParseModel (shown by `clusterperf help pipeline`).
 const FileFormat = `A pipeline model file is YAML (or JSON). Sizes are in elements, bandwidths in elements
-per second, times in seconds.
+per second, times in seconds (latencies and fixed seconds also take 30ms, 150us, …; memory
+sizes take 64MB, 1GiB, …). Ranges, so that every prediction is finite: n and block 1 … 1e15
+elements, bandwidths 1e-6 … 1e15 elements/s, constants c 1e-15 … 1e6 s, latencies and fixed
+times 0 … 1e9 s, p ≤ 1e9.
 
 Either the parallel sort of 003 by its constants:
 
@@ -21,8 +24,9 @@ Either the parallel sort of 003 by its constants:
     b_n: 1.2e6              # network bandwidth: b_dist = s/(l_n + s/b_n)
     b_gather: 0.387e6       # gathering bandwidth at the sink node
   memory:                   # optional: flag predictions whose data overflow a node
-    node_bytes: 64e6
-    bytes_per_element: 8
+    node_bytes: 64MB
+    bytes_per_element: 4    # a worker holds one copy of its N/p elements (p ≥ 2)
+    bytes_per_element_p1: 8 # a lone node also gathers and merges: two copies (default: as above)
 
 or any job as overlapped stages, each bounded by its slowest bandwidth, plus fixed terms:
 
@@ -55,12 +59,12 @@ func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
 	if !top["n"].Valid() {
 		root.Errorf("missing field n (the job size in elements)")
 	} else {
-		m.N = top["n"].Positive()
+		m.N = top["n"].Range(1, MaxElements)
 	}
 	if !top["block"].Valid() {
 		root.Errorf("missing field block (the block size s in elements)")
 	} else {
-		m.S = top["block"].Positive()
+		m.S = top["block"].Range(1, MaxElements)
 	}
 	var sp *SortParams
 	srt, stages := top["sort"], top["stages"]
@@ -72,9 +76,11 @@ func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
 		p := SortParams{N: m.N, S: m.S}
 		for _, name := range SortParamNames {
 			if v, ok := f[name]; ok && name == "l_n" {
-				p.LN = v.NonNeg()
+				p.LN = latency(v)
+			} else if ok && (name == "c_q" || name == "c_m") {
+				*(&p).field(name) = coef(v)
 			} else if ok {
-				*(&p).field(name) = v.Positive()
+				*(&p).field(name) = rate(v)
 			} else {
 				srt.Errorf("missing constant %s", name)
 			}
@@ -90,16 +96,16 @@ func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
 				bf := bn.Map("name", "kind", "value", "latency", "bandwidth", "c")
 				b := Bandwidth{Name: bf["name"].String(), Kind: BandwidthKind(bf["kind"].String())}
 				if v, ok := bf["value"]; ok {
-					b.Value = v.Positive()
+					b.Value = rate(v)
 				}
 				if v, ok := bf["latency"]; ok {
-					b.Latency = v.NonNeg()
+					b.Latency = latency(v)
 				}
 				if v, ok := bf["bandwidth"]; ok {
-					b.Bandwidth = v.Positive()
+					b.Bandwidth = rate(v)
 				}
 				if v, ok := bf["c"]; ok {
-					b.C = v.Positive()
+					b.C = coef(v)
 				}
 				st.Bandwidths = append(st.Bandwidths, b)
 			}
@@ -109,10 +115,14 @@ func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
 			ff := fn.Map("name", "kind", "value", "c")
 			fx := Fixed{Name: ff["name"].String(), Kind: FixedKind(ff["kind"].String())}
 			if v, ok := ff["value"]; ok {
-				fx.Value = v.NonNeg()
+				if fx.Value = v.Seconds(); fx.Value > MaxSeconds {
+					v.Errorf("%v s is out of range; allowed 0 … %g s", fx.Value, MaxSeconds)
+				}
 			}
 			if v, ok := ff["c"]; ok {
-				fx.C = v.NonNeg()
+				if fx.C = v.Float(); fx.C != 0 {
+					fx.C = coef(v)
+				}
 			}
 			m.Fixed = append(m.Fixed, fx)
 		}
@@ -123,9 +133,28 @@ func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
 		top["fixed"].Errorf("fixed terms come with stages; the sort model has its own")
 	}
 	if mem := top["memory"]; mem.Valid() {
-		f := mem.Map("node_bytes", "bytes_per_element")
-		m.Memory.NodeBytes = f["node_bytes"].Positive()
-		m.Memory.BytesPerElement = f["bytes_per_element"].Positive()
+		f := mem.Map("node_bytes", "bytes_per_element", "bytes_per_element_p1")
+		for _, k := range []string{"node_bytes", "bytes_per_element", "bytes_per_element_p1"} {
+			v := f[k]
+			if !v.Valid() {
+				if k != "bytes_per_element_p1" {
+					mem.Errorf("missing %s", k)
+				}
+				continue
+			}
+			b := v.Bytes()
+			if v.IsScalar() && !(b >= 1 && b <= MaxBytes) {
+				v.Errorf("%v bytes is out of range; allowed 1 … %g", b, MaxBytes)
+			}
+			switch k {
+			case "node_bytes":
+				m.Memory.NodeBytes = b
+			case "bytes_per_element":
+				m.Memory.BytesPerElement = b
+			default:
+				m.Memory.BytesPerElementP1 = b
+			}
+		}
 	}
 	if err := d.Err(); err != nil {
 		return nil, nil, err
@@ -134,4 +163,19 @@ func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
 		return nil, nil, &spec.Error{File: file, Msg: err.Error()}
 	}
 	return m, sp, nil
+}
+
+// rate reads a bandwidth in elements per second within [MinRate, MaxRate].
+func rate(v spec.Node) float64 { return v.Range(MinRate, MaxRate) }
+
+// coef reads a per-element time constant (c_q, c_m, c) within [MinCoef, MaxCoef] s.
+func coef(v spec.Node) float64 { return v.Range(MinCoef, MaxCoef) }
+
+// latency reads a per-block latency: a time (units allowed) of 0 … MaxSeconds.
+func latency(v spec.Node) float64 {
+	t := v.Seconds()
+	if t > MaxSeconds {
+		v.Errorf("%v s is out of range; allowed 0 … %g s", t, MaxSeconds)
+	}
+	return t
 }

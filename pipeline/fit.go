@@ -1,11 +1,12 @@
 package pipeline
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/optimize"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 // FitResult holds constants fitted to measurements.
@@ -27,14 +28,14 @@ type FitResult struct {
 // out, as 003 leaves out its paging runs.
 func FitSort(start SortParams, mem Memory, names []string, meas []Measurement) (*FitResult, error) {
 	if len(names) == 0 {
-		return nil, errors.New("fit: name at least one constant to fit (allowed: c_q, c_m, b_io, l_n, b_n, b_gather)")
+		return nil, fmt.Errorf("%w: fit: name at least one constant to fit (allowed: c_q, c_m, b_io, l_n, b_n, b_gather)", fault.ErrInput)
 	}
 	for _, n := range names {
 		if (&start).field(n) == nil {
-			return nil, fmt.Errorf("fit: unknown constant %q (allowed: c_q, c_m, b_io, l_n, b_n, b_gather)", n)
+			return nil, fmt.Errorf("%w: fit: unknown constant %q (allowed: c_q, c_m, b_io, l_n, b_n, b_gather)", fault.ErrInput, n)
 		}
 		if *(&start).field(n) <= 0 {
-			return nil, fmt.Errorf("fit: constant %s needs a starting value > 0", n)
+			return nil, fmt.Errorf("%w: fit: constant %s needs a starting value > 0", fault.ErrInput, n)
 		}
 	}
 	var use []Measurement
@@ -46,7 +47,7 @@ func FitSort(start SortParams, mem Memory, names []string, meas []Measurement) (
 		}
 	}
 	if len(use) < len(names) {
-		return nil, fmt.Errorf("fit: %d usable measurements for %d constants; need at least as many", len(use), len(names))
+		return nil, fmt.Errorf("%w: fit: %d usable measurements for %d constants; need at least as many", fault.ErrInput, len(use), len(names))
 	}
 	build := func(x []float64) SortParams {
 		sp := start

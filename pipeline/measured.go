@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"io"
-	"math"
 	"strconv"
 
 	"github.com/clusterperf/clusterperf/internal/spec"
@@ -15,18 +14,21 @@ type Measurement struct {
 	Line int // line in the CSV file
 }
 
+// MinMeasured is the least measured time accepted, s (a relative error divides by it).
+const MinMeasured = 1e-9
+
 // ReadMeasurements reads CSV with a header naming columns p and time (seconds); other
 // columns are ignored. Errors name the file, line and column.
 func ReadMeasurements(file string, r io.Reader) ([]Measurement, error) {
 	var out []Measurement
 	err := spec.ReadCSV(file, r, map[string][]string{"p": {"p"}, "time": {"time", "time_s", "measured", "measured_time"}}, []string{"p", "time"}, func(row spec.Row) error {
 		p, err := strconv.Atoi(row.Get("p"))
-		if err != nil || p < 1 {
-			return row.Errorf("p = %q must be a whole number ≥ 1", row.Get("p"))
+		if err != nil || p < 1 || p > MaxP {
+			return row.Errorf("p = %q must be a whole number 1 … %d", row.Get("p"), MaxP)
 		}
 		t, err := strconv.ParseFloat(row.Get("time"), 64)
-		if err != nil || !(t > 0) || math.IsInf(t, 0) {
-			return row.Errorf("time = %q must be a number of seconds > 0", row.Get("time"))
+		if err != nil || !(t >= MinMeasured && t <= MaxSeconds) {
+			return row.Errorf("time = %q must be a number of seconds in %g … %g", row.Get("time"), MinMeasured, MaxSeconds)
 		}
 		out = append(out, Measurement{P: p, Time: t, Line: row.Line})
 		return nil

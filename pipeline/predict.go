@@ -3,6 +3,8 @@ package pipeline
 import (
 	"fmt"
 	"math"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 // StageTime is one stage's time at some p and the resource that bounds it.
@@ -48,19 +50,25 @@ func (m *Model) Predict(p int) Point {
 		pt.Fixed = append(pt.Fixed, t)
 		pt.Time += t
 	}
-	if m.Memory.NodeBytes > 0 && m.Memory.BytesPerElement > 0 {
-		pt.MemoryExceeded = m.N/pf*m.Memory.BytesPerElement > m.Memory.NodeBytes
+	if b := m.Memory.BytesPerElement; m.Memory.NodeBytes > 0 && b > 0 {
+		if p == 1 && m.Memory.BytesPerElementP1 > 0 {
+			b = m.Memory.BytesPerElementP1
+		}
+		pt.MemoryExceeded = m.N/pf*b > m.Memory.NodeBytes
 	}
 	return pt
 }
 
+// MaxPoints bounds the points of one PredictRange (a million points, about 200 MB).
+const MaxPoints = 1_000_000
+
 // PredictRange evaluates every p in [from, to].
 func (m *Model) PredictRange(from, to int) ([]Point, error) {
-	if from < 1 || to < from {
-		return nil, fmt.Errorf("cluster sizes %d:%d: want 1 ≤ FROM ≤ TO", from, to)
+	if from < 1 || to < from || to > MaxP {
+		return nil, fmt.Errorf("%w: cluster sizes %d:%d: want 1 ≤ FROM ≤ TO ≤ %d", fault.ErrInput, from, to, MaxP)
 	}
-	if to-from > 1_000_000 {
-		return nil, fmt.Errorf("cluster sizes %d:%d: more than a million points", from, to)
+	if to-from >= MaxPoints {
+		return nil, fmt.Errorf("%w: cluster sizes %d:%d are %d points; the limit is %d (pipeline.MaxPoints)", fault.ErrTooLarge, from, to, to-from+1, MaxPoints)
 	}
 	out := make([]Point, 0, to-from+1)
 	for p := from; p <= to; p++ {
@@ -79,6 +87,9 @@ type Optimum struct {
 	KneeTime   float64
 	ClosedForm float64 // eq. (19), NaN when its assumptions do not hold
 	ClosedNote string  // why the closed form applies or not
+	// StorageBound is 003 eq. (21): reading and writing the data through storage alone, with
+	// no computation, Σ_stages N/b_storage (2N/b_io for the sort), s; NaN without storage.
+	StorageBound float64
 }
 
 // KneeTolerance is the relative slack that defines Optimum.Knee: adding nodes beyond the
@@ -109,6 +120,7 @@ func (m *Model) Optimal(pts []Point) Optimum {
 		}
 	}
 	o.ClosedForm, o.ClosedNote = m.ClosedFormOptimum()
+	o.StorageBound = m.StorageBound()
 	return o
 }
 
@@ -141,4 +153,25 @@ func (m *Model) ClosedFormOptimum() (float64, string) {
 		return (1 - math.Sqrt(disc)) / (2 * bc), fmt.Sprintf("eq. (19): merge resolution of stage %q reaches %s (%.4g elements/s)", st.Name, bname, b)
 	}
 	return math.NaN(), "eq. (19) needs a stage bounded by merge resolution against a constant bandwidth"
+}
+
+// StorageBound is 003 eq. (21), the time to read and write the data through storage alone:
+// Σ over stages of N/b, b the stage's constant bandwidth named "storage" (2N/b_io for the
+// sort). No p makes the job faster (the storage bandwidth does not grow with p). NaN when no
+// stage has a constant bandwidth named storage.
+func (m *Model) StorageBound() float64 {
+	t, found := 0.0, false
+	for _, st := range m.Stages {
+		for _, b := range st.Bandwidths {
+			if b.Kind == Constant && b.Name == "storage" {
+				t += m.N / b.Value
+				found = true
+				break
+			}
+		}
+	}
+	if !found {
+		return math.NaN()
+	}
+	return t
 }

@@ -26,6 +26,10 @@ func MVAMultiInterleaved(m *Model, workers int) (*Result, *ParallelStats, error)
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	if len(p.N) >= 2 && p.Kq >= 1 {
+		res, st := p.interleavedRows(workers)
+		return res, st, nil
+	}
 	C, Kq := len(p.N), p.Kq
 	n1 := p.N[0] + 1
 	workers = max(1, min(workers, n1))

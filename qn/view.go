@@ -23,7 +23,12 @@ type StationClassView struct {
 }
 
 // StationView gives one copy of a station: totals over classes, and per class when there is
-// more than one. Residence time is the throughput-weighted mean over classes.
+// more than one. Residence time is the throughput-weighted mean over classes,
+// Σ_c X_c·R_{k,c} / Σ_c X_c; at a station no job passes through (Σ_c X_c = 0, e.g. an idle
+// M/M/1 with arrival rate 0) it is the plain mean of R_{k,c} over the classes that visit
+// the station (demand > 0), so it follows ZeroConvention: what one arriving job would see
+// (D/(1 − U) = D at an idle M/M/1, the same as its class's response time), never a 0 beside
+// a class response time that is not.
 type StationView struct {
 	Name          string             `json:"name"`
 	Type          string             `json:"type"`
@@ -35,22 +40,27 @@ type StationView struct {
 	PerClass      []StationClassView `json:"per_class,omitempty"`
 }
 
-// View is the whole solution.
+// View is the whole solution. Method, Exact, Reason and ErrorEstimate are the Result's
+// labels (how the numbers were obtained; an approximation's estimated error).
 type View struct {
-	Model              string        `json:"model,omitempty"`
-	Solver             string        `json:"solver"`
-	Converged          bool          `json:"converged"`
-	Iterations         int           `json:"iterations"`
-	Residual           float64       `json:"residual"`
-	SystemThroughput   float64       `json:"system_throughput_per_s"`
-	SystemResponseTime float64       `json:"system_response_time_s"`
-	Classes            []ClassView   `json:"classes"`
-	Stations           []StationView `json:"stations"`
+	Model              string         `json:"model,omitempty"`
+	Solver             string         `json:"solver"`
+	Method             string         `json:"method"`
+	Exact              bool           `json:"exact"`
+	Reason             string         `json:"reason,omitempty"`
+	ErrorEstimate      *ErrorEstimate `json:"error_estimate,omitempty"`
+	Converged          bool           `json:"converged"`
+	Iterations         int            `json:"iterations"`
+	Residual           float64        `json:"residual"`
+	SystemThroughput   float64        `json:"system_throughput_per_s"`
+	SystemResponseTime float64        `json:"system_response_time_s"`
+	Classes            []ClassView    `json:"classes"`
+	Stations           []StationView  `json:"stations"`
 }
 
 // NewView builds the JSON/table view of r for model m.
 func NewView(name string, m *Model, r *Result) View {
-	v := View{Model: name, Solver: r.Solver, Converged: r.Status.Converged, Iterations: r.Status.Iterations,
+	v := View{Model: name, Solver: r.Solver, Method: r.Method, Exact: r.Exact, Reason: r.Reason, ErrorEstimate: r.ErrorEstimate, Converged: r.Status.Converged, Iterations: r.Status.Iterations,
 		Residual: r.Status.Residual, SystemThroughput: r.SystemThroughput(), SystemResponseTime: r.SystemResponseTime()}
 	for c, cl := range m.Classes {
 		cv := ClassView{Name: cl.Name, Type: "closed", Throughput: r.Throughput[c], ResponseTime: r.ResponseTime[c]}
@@ -67,14 +77,7 @@ func NewView(name string, m *Model, r *Result) View {
 	for k, s := range m.Stations {
 		sv := StationView{Name: s.Name, Type: s.Kind.String(), Count: s.Copies(),
 			Utilization: r.StationUtilization(k), QueueLength: r.StationQueueLength(k)}
-		xr, x := 0.0, 0.0
-		for c := range m.Classes {
-			xr += r.Throughput[c] * r.Residence[k][c]
-			x += r.Throughput[c]
-		}
-		if x > 0 {
-			sv.ResidenceTime = xr / x
-		}
+		sv.ResidenceTime = stationResidence(m, r, k)
 		if m.Visits != nil && len(m.Classes) == 1 {
 			v := m.Visits[0][k]
 			sv.Visits = &v
@@ -94,4 +97,35 @@ func NewView(name string, m *Model, r *Result) View {
 		v.Stations = append(v.Stations, sv)
 	}
 	return v
+}
+
+// stationResidence is StationView.ResidenceTime of station k: throughput-weighted over
+// classes, or, when no job passes through, the plain mean over the classes that visit it.
+func stationResidence(m *Model, r *Result, k int) float64 {
+	xr, x := 0.0, 0.0
+	for c := range m.Classes {
+		xr += r.Throughput[c] * r.Residence[k][c]
+		x += r.Throughput[c]
+	}
+	if x > 0 {
+		return xr / x
+	}
+	sum, n := 0.0, 0
+	for c := range m.Classes {
+		if m.Demand[c][k] > 0 {
+			sum += r.Residence[k][c]
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+// Describe is Result.Describe of the labels the view carries (method, exact, reason,
+// error estimate), for a table title.
+func (v View) Describe() string {
+	r := Result{Method: v.Method, Exact: v.Exact, Reason: v.Reason, ErrorEstimate: v.ErrorEstimate}
+	return r.Describe()
 }

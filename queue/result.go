@@ -42,7 +42,7 @@ type Result struct {
 	PWait        *float64     `json:"p_wait,omitempty"`     // probability an accepted arrival waits (M/M/m: Erlang C)
 	PBlock       *float64     `json:"p_block,omitempty"`    // probability an arrival is refused (finite K; Erlang B)
 	Percentiles  []Percentile `json:"response_time_percentiles,omitempty"`
-	Notes        []string     `json:"notes,omitempty"`
+	Notes        []string     `json:"notes"` // never nil from Solve: [] when there is nothing to say
 }
 
 // Percentile is the p-quantile of the response time of an accepted job: P(R ≤ T) = p.

@@ -167,5 +167,8 @@ func Solve(s Spec) (*Result, error) {
 	if err := AddPercentiles(r, s.Percentiles); err != nil {
 		return nil, err
 	}
+	if r.Notes == nil {
+		r.Notes = []string{} // the output contract: notes is always an array
+	}
 	return r, nil
 }

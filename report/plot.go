@@ -22,6 +22,9 @@ type Series struct {
 	X, Y   []float64
 	Dashed bool
 	Points bool // draw markers (measurements) instead of a line
+	// Group: series with the same non-empty Group share one colour (e.g. a bound's lower
+	// and upper line), the colour of the group's first series.
+	Group string
 }
 
 // Panel is one plot: a title, axis labels and lines.
@@ -55,6 +58,7 @@ func (p Panel) build() (*plot.Plot, error) {
 		pl.X.Scale = plot.LogScale{}
 		pl.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
+	colour := seriesColours(p.Series)
 	for i, s := range p.Series {
 		if len(s.X) != len(s.Y) {
 			return nil, fmt.Errorf("series %q: %d x values, %d y values", s.Name, len(s.X), len(s.Y))
@@ -68,7 +72,7 @@ func (p Panel) build() (*plot.Plot, error) {
 			if err != nil {
 				return nil, err
 			}
-			sc.GlyphStyle.Color = Color(i)
+			sc.GlyphStyle.Color = colour[i]
 			sc.GlyphStyle.Radius = vg.Points(3)
 			pl.Add(sc)
 			pl.Legend.Add(s.Name, sc)
@@ -78,7 +82,7 @@ func (p Panel) build() (*plot.Plot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("series %q: %w", s.Name, err)
 		}
-		l.Color = Color(i)
+		l.Color = colour[i]
 		l.Width = vg.Points(1.5)
 		if s.Dashed {
 			l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
@@ -89,6 +93,26 @@ func (p Panel) build() (*plot.Plot, error) {
 	}
 	pl.Add(plotter.NewGrid())
 	return pl, nil
+}
+
+// seriesColours gives every series its palette colour: one per series, in order, except
+// that the series of a Group share the colour of its first member.
+func seriesColours(ss []Series) []color.Color {
+	out := make([]color.Color, len(ss))
+	first := map[string]color.Color{}
+	next := 0
+	for i, s := range ss {
+		if c, ok := first[s.Group]; ok && s.Group != "" {
+			out[i] = c
+			continue
+		}
+		out[i] = Color(next)
+		next++
+		if s.Group != "" {
+			first[s.Group] = out[i]
+		}
+	}
+	return out
 }
 
 // SaveFigure draws the panels stacked vertically into path; the format follows the

@@ -9,7 +9,7 @@ import (
 // QNTables renders a queueing-network solution for people: a "classes" table and a
 // "stations" table (one copy of each station; per-class rows under multi-class models).
 func QNTables(v qn.View) []*Table {
-	ct := &Table{Name: "classes", Title: fmt.Sprintf("Classes (solver %s, converged %v, %d iterations)", v.Solver, v.Converged, v.Iterations),
+	ct := &Table{Name: "classes", Title: fmt.Sprintf("Classes (solver %s, %s; converged %v, %d iterations)", v.Solver, v.Describe(), v.Converged, v.Iterations),
 		Header: []string{"class", "type", "population", "arrival_rate_per_s", "throughput_per_s", "response_time_s"}}
 	for _, c := range v.Classes {
 		var n, l any = "", ""

@@ -325,3 +325,70 @@ func TestCorpus(t *testing.T) {
 	t.Logf("median |rel error|: chosen %.3f (strong %.3f), Amdahl %.3f, USL %.3f; coverage %.2f of %d",
 		s.MedianAbsRelError, s.MedianAbsRelErrorStrong, s.MedianAmdahlStrong, s.MedianUSLStrong, s.Coverage95, s.WithInterval)
 }
+
+// TestPlausibleDistinct: the plausible list holds no two models with the same predictions.
+// On wavetrisk_bbserv_2560 every two-term Extra-P extension of the chosen c0 + c1·p^(-4/3)·log2(p)
+// holds its extra term at the bound 0 and so is the chosen model again (same fit, same
+// score); those rows must collapse into the chosen one. For every pair the check is the
+// definition: predictions at the measured p and far beyond differ by more than rounding.
+func TestPlausibleDistinct(t *testing.T) {
+	f, err := os.Open("../testdata/scaling/wavetrisk_bbserv_2560.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := ReadCSV("wavetrisk_bbserv_2560.csv", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Fit(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := distinctP(d.Points)
+	for i := range r.plausible {
+		for j := range i {
+			if samePredictions(r.plausible[i], r.plausible[j], ps) {
+				t.Errorf("plausible models %q and %q make the same predictions", r.plausible[j].c.formula(), r.plausible[i].c.formula())
+			}
+		}
+	}
+	if len(r.Plausible) == 0 || r.Plausible[0].Formula != r.Chosen.Formula {
+		t.Errorf("the chosen model %q must head the plausible list %+v", r.Chosen.Formula, r.Plausible)
+	}
+	seen := map[string]bool{}
+	for _, m := range r.Plausible {
+		key := m.Formula
+		if seen[key] {
+			t.Errorf("plausible row %q repeated", key)
+		}
+		seen[key] = true
+	}
+	if r.plausible[0].value(5000) != r.chosen.value(5000) {
+		t.Errorf("the chosen model was replaced in the plausible list")
+	}
+}
+
+// TestKeepDistinctSimplest: of two models with the same predictions the one with fewer terms
+// stays, wherever it comes in the ranking, and the chosen model (first) is never replaced.
+func TestKeepDistinctSimplest(t *testing.T) {
+	one := &candidate{kind: kindLinear, name: "extrap", terms: make([]Term, 1)}
+	two := &candidate{kind: kindLinear, name: "extrap", terms: make([]Term, 2)}
+	other := &candidate{kind: kindLinear, name: "extrap", terms: make([]Term, 1)}
+	// value() of a linear model is x0 + Σ xk·term(p); zero-valued terms make it x0.
+	mk := func(c *candidate, x0 float64) scored {
+		x := make([]float64, c.nParams())
+		x[0] = x0
+		return scored{f: &fitted{c: c, x: x, free: make([]bool, len(x))}}
+	}
+	ps := []int{1, 2, 4}
+	chosen, big, small, diff := mk(two, 3), mk(two, 5), mk(one, 5), mk(other, 7)
+	kept := keepDistinct(nil, chosen, ps)
+	kept = keepDistinct(kept, big, ps)
+	kept = keepDistinct(kept, small, ps)
+	kept = keepDistinct(kept, diff, ps)
+	kept = keepDistinct(kept, mk(one, 3), ps) // same as the chosen: dropped, chosen stays
+	if len(kept) != 3 || kept[0].f != chosen.f || kept[1].f != small.f || kept[2].f != diff.f {
+		t.Errorf("kept %d models: %+v", len(kept), kept)
+	}
+}

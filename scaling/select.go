@@ -207,12 +207,16 @@ func Fit(d *Data) (*Result, error) {
 	r.chosen, r.lloChosen, r.lloN = best.f, best.llo, best.lloN
 	r.Chosen = report(best, len(d.Points))
 	threshold := 1.5*best.score + 0.02
+	var kept []scored
 	for _, s := range all {
 		if s.score <= threshold {
-			r.plausible = append(r.plausible, s.f)
-			if len(r.Plausible) < 10 {
-				r.Plausible = append(r.Plausible, report(s, len(d.Points)))
-			}
+			kept = keepDistinct(kept, s, ps)
+		}
+	}
+	for _, s := range kept {
+		r.plausible = append(r.plausible, s.f)
+		if len(r.Plausible) < 10 {
+			r.Plausible = append(r.Plausible, report(s, len(d.Points)))
 		}
 	}
 	// Noise: the chosen model's relative residual variance, or the replicates' pure error
@@ -261,6 +265,47 @@ func simpler(a, b scored) bool {
 		return na
 	}
 	return a.score < b.score
+}
+
+// sameModelTol is the relative difference below which two fitted models' predictions count
+// as the same (rounding of the least-squares solve).
+const sameModelTol = 1e-9
+
+// samePredictions reports whether a and b predict the same time, to sameModelTol, at every
+// measured p and at 2, 4, 16 and 64 times the largest: e.g. a model whose extra term is held
+// at its bound (coefficient 0) is the simpler model it extends.
+func samePredictions(a, b *fitted, ps []int) bool {
+	at := make([]float64, 0, len(ps)+4)
+	for _, p := range ps {
+		at = append(at, float64(p))
+	}
+	top := float64(ps[len(ps)-1])
+	at = append(at, 2*top, 4*top, 16*top, 64*top)
+	for _, p := range at {
+		va, vb := a.value(p), b.value(p)
+		if !(math.Abs(va-vb) <= sameModelTol*math.Max(math.Abs(va), math.Abs(vb))) {
+			return false
+		}
+	}
+	return true
+}
+
+// keepDistinct adds s to kept (plausible models in rank order, the chosen model first)
+// unless a kept model makes the same predictions; of two such the simplest stays (fewer
+// terms, then simpler), except that the chosen model (kept[0]) is never replaced.
+func keepDistinct(kept []scored, s scored, ps []int) []scored {
+	for i, k := range kept {
+		if !samePredictions(k.f, s.f, ps) {
+			continue
+		}
+		if i > 0 {
+			if ns, nk := s.f.c.nParams(), k.f.c.nParams(); ns < nk || (ns == nk && simpler(s, k)) {
+				kept[i] = s
+			}
+		}
+		return kept
+	}
+	return append(kept, s)
 }
 
 // combine is the selection score and its standard error: the root of the weighted mean

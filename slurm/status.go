@@ -174,11 +174,13 @@ func (s *StudyStatus) Indices(state string) []int {
 // (the latest submission of an index wins). Without submissions or without Slurm it reports
 // the files alone, with a note.
 func (c Client) Status(ctx context.Context, dir string) (*StudyStatus, error) {
-	fs0, err := shard.ReadStatus(dir)
-	if err != nil {
+	// Slurm first, the files second: a task Slurm reports ended wrote its file before it
+	// ended, so the file is seen. (Files first raced: a task finishing between the two reads
+	// was reported "ended without a shard file", and Wait stopped on it.)
+	if _, err := shard.ReadStatus(dir); err != nil { // a directory that is not a study
 		return nil, err
 	}
-	st := &StudyStatus{Plan: fs0.Plan, Notes: []string{}}
+	st := &StudyStatus{Notes: []string{}}
 	tasks := map[int]Task{}
 	subs, err := Submissions(dir)
 	switch {
@@ -198,6 +200,11 @@ func (c Client) Status(ctx context.Context, dir string) (*StudyStatus, error) {
 			}
 		}
 	}
+	fs0, err := shard.ReadStatus(dir)
+	if err != nil {
+		return nil, err
+	}
+	st.Plan = fs0.Plan
 	failed := map[int]bool{}
 	for _, i := range fs0.Failed {
 		failed[i] = true

@@ -4,7 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
+
+// MaxSurfacePoints bounds the points of one Surface (4 million points, about 600 MB of results).
+const MaxSurfacePoints = 4_000_000
 
 // Skipped is a (p, d) of a surface the model cannot be evaluated at, and why.
 type Skipped struct {
@@ -14,7 +19,29 @@ type Skipped struct {
 
 // Surface evaluates the model over p ∈ ps and d ∈ ds (row-major in p), skipping invalid
 // combinations (reported). progress, if not nil, is called after each p.
+// The whole surface's estimated work (Σ Work(p, d)) and its number of points are checked
+// before any evaluation: more than MaxWork steps or MaxSurfacePoints points are refused with
+// fault.ErrTooLarge.
 func (e *Evaluator) Surface(ps, ds []int, progress func(done, total int)) ([]Point, []Skipped, error) {
+	if n := float64(len(ps)) * float64(len(ds)); n > MaxSurfacePoints {
+		return nil, nil, fmt.Errorf("%w: %d p values × %d d values = %.3g points; the limit is %g (spmd.MaxSurfacePoints)", fault.ErrTooLarge, len(ps), len(ds), n, float64(MaxSurfacePoints))
+	}
+	w := 0.0
+	for _, p := range ps {
+		// SIO models cache the fork/join network per p: count it once per p
+		if e.m.Arch == BusSIO || e.m.Arch == CluSIO {
+			w += e.Work(p, 1)
+			continue
+		}
+		for _, d := range ds {
+			if e.m.CheckConfig(p, d) == nil { // skipped configurations cost nothing
+				w += e.Work(p, d)
+			}
+		}
+	}
+	if w > e.maxWork() {
+		return nil, nil, e.tooLarge(fmt.Sprintf("the surface of %d × %d points", len(ps), len(ds)), w)
+	}
 	var pts []Point
 	var skipped []Skipped
 	for i, p := range ps {
@@ -67,10 +94,15 @@ func LargestEfficient(pts []Point, threshold float64) map[int]Point {
 
 // Limit is an asymptotic speedup.
 type Limit struct {
-	Speedup   float64 // the limit (0 when the speedup vanishes)
-	Converged bool    // the sequence settled (relative change < 1e-4) before the cap
-	AtValue   int     // the largest p or d evaluated
-	Note      string  // the thesis's statement for this case
+	Speedup   float64 `json:"speedup"`      // the limit (0 when the speedup vanishes)
+	Converged bool    `json:"converged"`    // the sequence settled (relative change < 1e-4) before the cap, or a closed form
+	AtValue   int     `json:"evaluated_at"` // the largest p or d evaluated (0 for a closed form)
+	Note      string  `json:"note"`         // the thesis's statement for this case
+	// ClosedForm: Speedup is the documents' closed-form limit (exact), not a value at a
+	// large finite p. Unbounded: the speedup grows without limit (Speedup is then NaN, which
+	// the CLI prints as n/a and JSON as null).
+	ClosedForm bool `json:"closed_form"`
+	Unbounded  bool `json:"unbounded,omitempty"`
 }
 
 // LimitD returns s(p, d → ∞): the I/O transfer vanishes, I/O startup remains
@@ -90,7 +122,18 @@ func (e *Evaluator) LimitD(p int) (Limit, error) {
 // LimitP returns s(p → ∞, d), evaluated along p = step·2^k (step the smallest valid p) until
 // the speedup settles or p reaches maxP (default 2^20; 2^12 for CLU-AIO). The thesis's
 // conclusions (001 §5.2.1, 5.3.1, 5.5.1) are given in Note.
+//
+// When the documents give the limit in closed form (closedLimitP: 001 eq. 5.9, the BUS-AIO
+// and CLU-AIO limits, the optimistic bounds) that value is returned with ClosedForm set;
+// the numerical sequence is only for the other cases, and its note never states "s → 0"
+// beside a finite limit.
 func (e *Evaluator) LimitP(d, maxP int) (Limit, error) {
+	if d < 1 || d > MaxP {
+		return Limit{}, &ConfigError{1, d, fmt.Sprintf("d must be in 1 … %d", MaxP)}
+	}
+	if s, unb, note, ok := e.closedLimitP(d); ok {
+		return Limit{Speedup: s, Converged: true, ClosedForm: true, Unbounded: unb, Note: note}, nil
+	}
 	if maxP <= 0 {
 		maxP = 1 << 20
 		if e.m.Arch == CluAIO {
@@ -108,7 +151,7 @@ func (e *Evaluator) LimitP(d, maxP int) (Limit, error) {
 		step *= 2
 	}
 	var prev, last Point
-	lim := Limit{Note: e.limitNote()}
+	lim := Limit{Note: "numerical: no closed form covers this case; " + e.limitNote()}
 	for p := step; p <= maxP; p *= 2 {
 		pt, err := e.Evaluate(p, d)
 		if err != nil {
@@ -122,9 +165,14 @@ func (e *Evaluator) LimitP(d, maxP int) (Limit, error) {
 		}
 	}
 	lim.Speedup = last.Speedup
-	if !lim.Converged && prev.P > 0 && last.Speedup < prev.Speedup {
-		lim.Note += fmt.Sprintf("; still falling at p = %d (s = %.4g): the limit is 0", last.P, last.Speedup)
+	switch {
+	case lim.Converged:
+		lim.Note = fmt.Sprintf("numerical: s settled at p = %d (relative change < 1e-4); no closed form covers this case", lim.AtValue)
+	case prev.P > 0 && last.Speedup < prev.Speedup:
+		lim.Note += fmt.Sprintf("; still falling at p = %d (s = %.4g): the limit is taken as 0", last.P, last.Speedup)
 		lim.Speedup = 0
+	default:
+		lim.Note = fmt.Sprintf("numerical: still rising at p = %d (s = %.4g); the limit is at least this", last.P, last.Speedup)
 	}
 	return lim, nil
 }

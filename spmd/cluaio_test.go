@@ -91,3 +91,41 @@ func TestCLUAIOZeroCycle(t *testing.T) {
 		t.Error("a zero cycle was accepted")
 	}
 }
+
+// The inline fork/join MVA (Evaluator.sio) against qn's exact single-class MVA: the cycle
+// T_comp = Σ_{k=1}^{p/c} R(k)/k (000 eq. 16) from qn.MVASingleTrajectory's R(k).
+func TestSIOAgainstQN(t *testing.T) {
+	for _, tc := range []struct {
+		p    int
+		z, x float64
+	}{{1, 1, 0.5}, {7, 0.3, 0.05}, {64, 2, 0.1}, {200, 1e-3, 1}} {
+		m := &Model{Arch: BusSIO, Phases: []Phase{{NIO: 1, SPar: tc.z, SRCom: tc.x, W: 1, C: 1, SRIO: 1}}}
+		e, err := NewEvaluator(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// z = n(h·cpu + start + (1−w)·transfer) = S_par/p; x = n·w·g(p)·SR_COM = x (g = p^0 = 1)
+		z := tc.z / float64(tc.p)
+		c, err := e.sio(0, tc.p, z, tc.x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		qm := &qn.Model{
+			Classes:  []qn.Class{{Name: "g", Population: tc.p}},
+			Stations: []qn.Station{{Name: "z", Kind: qn.Delay}, {Name: "x", Kind: qn.Queue}},
+			Demand:   [][]float64{{z, tc.x}},
+		}
+		_, rs, err := qn.MVASingleTrajectory(qm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0.0
+		for k := 1; k <= tc.p; k++ {
+			want += rs[k] / float64(k)
+		}
+		got := c.CPU + c.Sync + c.CommStartup + c.CommTransfer + c.Contention
+		if math.Abs(got-want) > 1e-12*want {
+			t.Errorf("p = %d: %v, want %v", tc.p, got, want)
+		}
+	}
+}

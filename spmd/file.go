@@ -120,31 +120,35 @@ func parsePhase(n spec.Node, f map[string]spec.Node) Phase {
 	var fromBench bool
 	if s := f["seconds"]; s.Valid() {
 		g := s.Map("s_par", "s_ser", "n_io", "s0_com", "s0_com_exponent", "sr_com", "s0_io", "sr_io", "reference_time")
-		num := func(k string) float64 {
-			if v, ok := g[k]; ok {
-				return v.NonNeg()
+		vals := map[string]float64{}
+		for k, v := range g {
+			if k != "n_io" && k != "s0_com_exponent" {
+				vals[k] = v.Seconds()
+				checkTime(v, vals[k])
 			}
-			return 0
 		}
+		num := func(k string) float64 { return vals[k] }
 		ph = Phase{SPar: num("s_par"), SSer: num("s_ser"), NIO: 1, S0Com: num("s0_com"), SRCom: num("sr_com"), S0IO: num("s0_io"), SRIO: num("sr_io")}
 		if v, ok := g["n_io"]; ok {
-			ph.NIO = v.Float()
+			ph.NIO = v.Range(1, MaxNIO)
 		}
 		if v, ok := g["s0_com_exponent"]; ok {
-			ph.S0Exp = v.Float()
+			ph.S0Exp = v.Range(-MaxExponent, MaxExponent)
 		}
 		if v, ok := g["reference_time"]; ok {
-			ph.Ref = v.Positive()
+			if ph.Ref = vals["reference_time"]; ph.Ref == 0 {
+				v.Errorf("must be > 0")
+			}
 		}
 	}
 	if s := f["normalized"]; s.Valid() {
 		g := s.Map("sigma_p", "sigma_r0", "sigma_r", "sigma_n", "sigma_ser")
-		num := func(k string) float64 {
-			if v, ok := g[k]; ok {
-				return v.NonNeg()
-			}
-			return 0
+		vals := map[string]float64{}
+		for k, v := range g {
+			vals[k] = v.NonNeg()
+			checkTime(v, vals[k])
 		}
+		num := func(k string) float64 { return vals[k] }
 		if !g["sigma_p"].Valid() {
 			s.Errorf("missing sigma_p (the computation share, 0 < σ_p ≤ 1)")
 		}
@@ -168,20 +172,45 @@ func parsePhase(n spec.Node, f map[string]spec.Node) Phase {
 				s.Errorf("missing %s", k)
 			}
 		}
-		b := Benchmark{CPURate: num("cpu_rate"), FlopPar: num("flop_parallel"), FlopSer: num("flop_serial"), BurstsPerIO: num("bursts_per_io"),
-			Startup: num("startup"), Bandwidth: num("bandwidth"), SatBW: num("saturation_bandwidth"), DiskBW: num("disk_bandwidth"),
-			IOBytes: num("io_bytes"), IOStartup: num("io_startup")}
+		rate := func(k string) float64 {
+			if v, ok := g[k]; ok {
+				return v.BytesPerSecond()
+			}
+			return 0
+		}
+		sec := func(k string) float64 {
+			if v, ok := g[k]; ok {
+				return v.Seconds()
+			}
+			return 0
+		}
+		b := Benchmark{CPURate: num("cpu_rate"), FlopPar: num("flop_parallel"), FlopSer: num("flop_serial"), BurstsPerIO: 1,
+			Startup: sec("startup"), Bandwidth: rate("bandwidth"), SatBW: rate("saturation_bandwidth"), DiskBW: rate("disk_bandwidth"),
+			IOStartup: sec("io_startup")}
+		if v, ok := g["bursts_per_io"]; ok {
+			b.BurstsPerIO = v.Range(1, MaxNIO)
+		}
+		if v, ok := g["io_bytes"]; ok {
+			b.IOBytes = v.Bytes()
+		}
 		b.Messages = parseLaw(g["messages"], "count")
 		b.MsgBytes = parseLaw(g["message_bytes"], "bytes")
 		if p, err := b.Phase(); err == nil {
 			ph = p
+			// the derived times and exponents obey the same ranges as the seconds form
+			if err := ph.checkRanges(); err != nil {
+				s.Errorf("the benchmark figures give %v", err)
+			}
 		} else if g["cpu_rate"].Valid() && g["bandwidth"].Valid() && g["disk_bandwidth"].Valid() {
 			s.Errorf("%v", err)
 		}
 	}
 	ph.Name = f["name"].String()
 	if v, ok := f["cycles"]; ok {
-		ph.Cycles = v.Positive()
+		ph.Cycles = v.Range(1e-9, MaxCycles)
+		if ph.Cycles <= 0 {
+			ph.Cycles = 1
+		}
 	}
 	ph.C = 1
 	if v, ok := f["c"]; ok {
@@ -196,13 +225,7 @@ func parsePhase(n spec.Node, f map[string]spec.Node) Phase {
 		ph.W = 0
 	}
 	if v, ok := f["no_comm_at_p1"]; ok {
-		switch v.String() {
-		case "true":
-			ph.NoCommAtOne = true
-		case "false":
-		default:
-			v.Errorf("want true or false")
-		}
+		ph.NoCommAtOne = v.Bool()
 	}
 	if v, ok := f["sync"]; ok {
 		switch strings.ToLower(v.String()) {
@@ -226,13 +249,13 @@ func parsePhase(n spec.Node, f map[string]spec.Node) Phase {
 		s := strings.ToLower(strings.TrimSpace(r.String()))
 		if s == "inf" || s == ".inf" || s == "infinity" {
 			ph.GExp = -1
-		} else if v := r.Float(); v < 1 {
-			r.Errorf("%v must be ≥ 1 or inf", v)
+		} else if v := r.Float(); v < MinR {
+			r.Errorf("%v is out of range; allowed %g … inf (g(p) = p^-((r-1)/r); r < 1 makes the transfer grow with p, as the thesis's fitted QCRD cases do)", v, MinR)
 		} else {
 			ph.GExp = GFromR(v)
 		}
 	case ge.Valid():
-		ph.GExp = ge.Float()
+		ph.GExp = ge.Range(-MaxExponent, MaxExponent)
 	}
 	return ph
 }
@@ -244,12 +267,12 @@ func parseLaw(n spec.Node, key string) PowerLaw {
 	}
 	if n.IsMap() {
 		f := n.Map(key, "at_p", "exponent")
-		l := PowerLaw{V: f[key].Positive(), AtP: 1}
+		l := PowerLaw{V: lawValue(f[key], key), AtP: 1}
 		if v, ok := f["at_p"]; ok {
-			l.AtP = v.Positive()
+			l.AtP = v.Range(1, MaxP)
 		}
 		if v, ok := f["exponent"]; ok {
-			l.Exp = v.Float()
+			l.Exp = v.Range(-MaxExponent, MaxExponent)
 		}
 		return l
 	}
@@ -261,7 +284,7 @@ func parseLaw(n spec.Node, key string) PowerLaw {
 	var ps, vs [2]float64
 	for i, it := range items {
 		f := it.Map("p", key)
-		ps[i], vs[i] = f["p"].Positive(), f[key].Positive()
+		ps[i], vs[i] = f["p"].Range(1, MaxP), lawValue(f[key], key)
 	}
 	l, err := PowerLawThrough(ps[0], vs[0], ps[1], vs[1])
 	if err != nil {
@@ -271,4 +294,28 @@ func parseLaw(n spec.Node, key string) PowerLaw {
 		return PowerLaw{}
 	}
 	return l
+}
+
+// lawValue reads a message count (a plain number) or a message size (bytes, with the units
+// of internal/units) and checks that it is > 0 and at most 1e15.
+func lawValue(n spec.Node, key string) float64 {
+	var v float64
+	if key == "bytes" {
+		v = n.Bytes()
+	} else {
+		v = n.Float()
+	}
+	if n.Valid() && n.IsScalar() && !(v > 0 && v <= 1e15) {
+		n.Errorf("%v is out of range; allowed > 0 … 1e15", v)
+		return 1
+	}
+	return v
+}
+
+// checkTime records an error when a time parameter v (already decoded) is outside
+// {0} ∪ [MinTime, MaxTime].
+func checkTime(n spec.Node, v float64) {
+	if v != 0 && (v < MinTime || v > MaxTime) {
+		n.Errorf("%v s is out of range; allowed 0 or %g … %g s (results must stay finite and above rounding)", v, MinTime, MaxTime)
+	}
 }

@@ -1,19 +1,22 @@
 package spmd
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"architecture: bus-io\nnormalized: {sigma_p: 0.5}\n", `f.yaml:1: architecture: unknown architecture "bus-io"`},
 		{"architecture: bus-aio\nnormalized: {sigma_p: 1.5}\n", "sigma_p = 1.5"},
-		{"architecture: bus-aio\nr: 0.5\nnormalized: {sigma_p: 0.5}\n", "f.yaml:2: r: 0.5 must be ≥ 1 or inf"},
+		{"architecture: bus-aio\nr: 0.1\nnormalized: {sigma_p: 0.5}\n", "f.yaml:2: r: 0.1 is out of range; allowed 0.2 … inf"},
 		{"architecture: bus-aio\nc: 2.5\nnormalized: {sigma_p: 0.5}\n", "not a whole number"},
 		{"architecture: bus-aio\nsync: gaussian\nnormalized: {sigma_p: 0.5}\n", `unknown sync "gaussian"`},
-		{"architecture: bus-aio\nseconds: {s_par: -1, sr_io: 1}\n", "f.yaml:2: seconds.s_par: -1 is negative"},
+		{"architecture: bus-aio\nseconds: {s_par: -1, sr_io: 1}\n", "f.yaml:2: seconds.s_par: \"-1\": a time must be ≥ 0"},
 		{"architecture: bus-aio\nbenchmark: {cpu_rate: 1e8}\n", "missing bandwidth"},
 		{"architecture: bus-aio\nr: 2\ng_exponent: -0.5\nnormalized: {sigma_p: 0.5}\n", "give r or g_exponent, not both"},
 		{"architecture: bus-aio\nnormalized: {sigma_p: 0.5, sigma_q: 1}\n", "normalized.sigma_q: unknown field"},
@@ -33,6 +36,9 @@ func FuzzParseModel(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseModel("fuzz.yaml", data)
 		if err != nil {
+			if !errors.Is(err, fault.ErrInput) {
+				t.Fatalf("not an input error: %v", err)
+			}
 			return
 		}
 		e, err := NewEvaluator(m)
@@ -42,9 +48,12 @@ func FuzzParseModel(f *testing.F) {
 		for _, pd := range [][2]int{{1, 1}, {4, 2}, {8, 8}} {
 			pt, err := e.Evaluate(pd[0], pd[1])
 			if err != nil {
+				if !errors.Is(err, fault.ErrInput) {
+					t.Fatalf("p=%d d=%d: %v", pd[0], pd[1], err)
+				}
 				continue
 			}
-			if math.IsNaN(pt.Time) || math.IsInf(pt.Time, 0) || pt.Time <= 0 || math.IsNaN(pt.Speedup) {
+			if math.IsNaN(pt.Time) || math.IsInf(pt.Time, 0) || pt.Time <= 0 || math.IsNaN(pt.Speedup) || math.IsInf(pt.Speedup, 0) {
 				t.Fatalf("p=%d d=%d: time %v speedup %v", pd[0], pd[1], pt.Time, pt.Speedup)
 			}
 		}

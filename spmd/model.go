@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/clusterperf/clusterperf/qn"
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 // Architecture is an I/O organisation × I/O synchronisation (000 §3.2–3.3, 001 ch. 5).
@@ -70,11 +70,14 @@ type ConfigError struct {
 
 func (e *ConfigError) Error() string { return fmt.Sprintf("p = %d, d = %d: %s", e.P, e.D, e.Reason) }
 
+// Is makes a ConfigError an input error (fault.ErrInput).
+func (e *ConfigError) Is(target error) bool { return target == fault.ErrInput }
+
 // CheckConfig returns a *ConfigError unless every phase can run on p processors and d disks:
 // c must divide p; CLU models need p ≥ d; CLU-AIO needs p/c to be a multiple of d (000 §3.7).
 func (m *Model) CheckConfig(p, d int) error {
-	if p < 1 || d < 1 {
-		return &ConfigError{p, d, "p and d must be ≥ 1"}
+	if p < 1 || d < 1 || p > MaxP || d > MaxP {
+		return &ConfigError{p, d, fmt.Sprintf("p and d must be in 1 … %d", MaxP)}
 	}
 	for _, ph := range m.Phases {
 		c := ph.C
@@ -154,6 +157,10 @@ func (m *Model) RefTime() float64 {
 
 // Evaluator evaluates a model at many (p, d), caching what does not depend on d.
 type Evaluator struct {
+	// MaxWork bounds the estimated work of one call (Evaluate, Surface) in MVA steps
+	// (10–45 ns each); 0 means DefaultMaxWork. Larger inputs are refused with an error
+	// wrapping fault.ErrTooLarge that names the estimate and this limit (CLI: --max-work).
+	MaxWork float64
 	m       *Model
 	sioComp map[[2]int]Components // (phase, p) → computation-burst components of SIO models
 }
@@ -166,10 +173,49 @@ func NewEvaluator(m *Model) (*Evaluator, error) {
 	return &Evaluator{m: m, sioComp: map[[2]int]Components{}}, nil
 }
 
+// DefaultMaxWork is the default work budget of an Evaluator: 3e8 MVA steps. Measured on the
+// shared 2-vCPU machine under load: one evaluation at p = 1e8 (BUS-SIO, 1e8 steps) 4.5 s,
+// p = 1e9 55 s (45 ns a step); the CLU-AIO surface p 1…512 × d 1…16 (1.5e8 units) 3.4 s
+// (22 ns a unit). The default thus allows about 7–14 s.
+const DefaultMaxWork = 3e8
+
+// Work estimates the cost of Evaluate(p, d) in MVA steps: the fork/join (SIO) and BUS-AIO
+// networks take p/c steps per phase, CLU-AIO's convolution (p/c)² (cluAIOSymmetric: O(d²n²),
+// n = p/(cd)), the optimistic SIO bound's h(p) p steps.
+func (e *Evaluator) Work(p, d int) float64 {
+	w := 0.0
+	for _, ph := range e.m.Phases {
+		g := float64(p) / float64(max(ph.C, 1))
+		switch e.m.Arch {
+		case CluAIO:
+			w += g * g
+		case OptimisticAIO:
+			w++
+		default:
+			w += g + float64(ph.C)
+		}
+	}
+	return w
+}
+
+func (e *Evaluator) maxWork() float64 {
+	if e.MaxWork > 0 {
+		return e.MaxWork
+	}
+	return DefaultMaxWork
+}
+
+func (e *Evaluator) tooLarge(what string, w float64) error {
+	return fmt.Errorf("%w: %s needs about %.3g MVA steps; the limit is %.3g (spmd.Evaluator.MaxWork, --max-work)", fault.ErrTooLarge, what, w, e.maxWork())
+}
+
 // Evaluate predicts time, speedup and components at (p, d).
 func (e *Evaluator) Evaluate(p, d int) (Point, error) {
 	if err := e.m.CheckConfig(p, d); err != nil {
 		return Point{}, err
+	}
+	if w := e.Work(p, d); w > e.maxWork() {
+		return Point{}, e.tooLarge(fmt.Sprintf("p = %d, d = %d", p, d), w)
 	}
 	pt := Point{P: p, D: d}
 	for i := range e.m.Phases {
@@ -183,11 +229,19 @@ func (e *Evaluator) Evaluate(p, d int) (Point, error) {
 		}
 	}
 	pt.Time = pt.Components.Total()
-	if math.IsNaN(pt.Time) || math.IsInf(pt.Time, 0) {
-		return Point{}, fmt.Errorf("p = %d, d = %d: the model's time is not finite (%v): check the scaling exponents and magnitudes", p, d, pt.Time)
+	if err := pt.Components.clampNoise(pt.Time); err != nil {
+		return Point{}, fmt.Errorf("p = %d, d = %d: %w", p, d, err)
+	}
+	pt.Time = pt.Components.Total()
+	if !(pt.Time > 0) || math.IsInf(pt.Time, 0) {
+		// the parameter ranges (checkRanges) make this unreachable; never print it
+		return Point{}, fmt.Errorf("p = %d, d = %d: the model's time is %v, not a finite positive number", p, d, pt.Time)
 	}
 	pt.Speedup = e.m.RefTime() / pt.Time
 	pt.Efficiency = pt.Speedup / float64(p)
+	if pt.Efficiency > 1 && pt.Efficiency <= 1+noiseULPs*epsilon {
+		pt.Efficiency = 1 // rounding of T_ref/(p·T) when T = T_ref/p exactly
+	}
 	pt.Bottleneck = pt.Components.Largest()
 	return pt, nil
 }
@@ -210,10 +264,13 @@ func (e *Evaluator) cycle(i, p, d int) (Components, string, error) {
 	c.CPU, c.CommStartup, c.CommTransfer = n*cpu, n*start, n*transfer
 	switch e.m.Arch {
 	case OptimisticAIO:
-		c = Components{CPU: n * cpu, IO: ph.SRIO / float64(d*p)}
+		// 001 §5.1 states the optimistic bounds without σ_n; the I/O startup S0_IO is kept
+		// (spread like the transfer) so that T(1, 1) = T_ref and s ≤ p·d/… never exceeds the
+		// ideal: without it a model with S0_IO > 0 had s(1, 1) > 1 (issue 12: "efficiency 2").
+		c = Components{CPU: n * cpu, IO: (ph.S0IO + ph.SRIO/float64(d)) / float64(p)}
 		return c, "", nil
 	case OptimisticSIO:
-		c = Components{CPU: n * cpu, Sync: (ph.Sync.H(p) - 1) * n * cpu, IO: ph.SRIO / float64(d)}
+		c = Components{CPU: n * cpu, Sync: (ph.Sync.H(p) - 1) * n * cpu, IO: ph.S0IO + ph.SRIO/float64(d)}
 		return c, "", nil
 	case BusSIO, CluSIO:
 		comp, err := e.sio(i, p, z, x)
@@ -258,23 +315,22 @@ func (e *Evaluator) sio(i, p int, z, x float64) (Components, error) {
 	}
 	ph := &e.m.Phases[i]
 	groups := p / ph.C
-	qm := &qn.Model{
-		Classes:  []qn.Class{{Name: "group", Population: groups}},
-		Stations: []qn.Station{{Name: "cpu+delay", Kind: qn.Delay}, {Name: "network", Kind: qn.Queue}},
-		Demand:   [][]float64{{z, x}},
-	}
-	_, rs, err := qn.MVASingleTrajectory(qm)
-	if err != nil {
-		return Components{}, err
-	}
-	total, cont := 0.0, 0.0
+	// Exact MVA of {delay z, queue x} with k = 1 … p/c jobs (QSP eq. 6.1–6.3), inline and in
+	// O(1) memory: R(k) = z + x·(1 + Q(k−1)), X = k/R(k), Q(k) = X·x·(1 + Q(k−1)).
+	// TestSIOAgainstQN checks it against qn.MVASingleTrajectory.
+	total, cont, q := 0.0, 0.0, 0.0
 	for k := 1; k <= groups; k++ {
-		total += rs[k] / float64(k)
-		cont += (rs[k] - z - x) / float64(k)
+		rx := x * (1 + q)
+		r := z + rx
+		total += r / float64(k)
+		cont += x * q / float64(k) // R(k) − z − x, without cancellation
+		if r > 0 {
+			q = float64(k) / r * rx
+		}
 	}
 	n := ph.NIO
 	cpu, start, transfer := base(ph, p)
-	c := Components{CPU: n * cpu, CommStartup: n * start, CommTransfer: n * transfer, Contention: math.Max(cont, 0)}
+	c := Components{CPU: n * cpu, CommStartup: n * start, CommTransfer: n * transfer, Contention: cont}
 	c.Sync = total - c.CPU - c.CommStartup - c.CommTransfer - c.Contention
 	e.sioComp[key] = c
 	return c, nil
@@ -309,4 +365,26 @@ func busAIO(N int, z, x, e float64) (rx, re float64) {
 		qx, qe = X*rx, X*re
 	}
 	return rx, re
+}
+
+const (
+	epsilon   = 0x1p-52 // float64 machine epsilon
+	noiseULPs = 64      // a component within 64·ε of the total is rounding noise
+)
+
+// clampNoise sets to 0 every component whose magnitude is at most noiseULPs·ε·total: such a
+// value is rounding noise of a difference of terms no larger than the total (Sync is
+// total − CPU − startup − transfer − contention; contention Σ (R(k) − z − x)/k). A
+// component more negative than that is a real negative and is an error, never hidden.
+func (c *Components) clampNoise(total float64) error {
+	tol := noiseULPs * epsilon * math.Abs(total)
+	for _, v := range []*float64{&c.CPU, &c.Sync, &c.CommStartup, &c.CommTransfer, &c.Contention, &c.IO} {
+		switch {
+		case math.Abs(*v) <= tol:
+			*v = 0
+		case *v < 0:
+			return fmt.Errorf("a component is %v, negative beyond rounding (total %v): a defect in the model, please report it", *v, total)
+		}
+	}
+	return nil
 }

@@ -99,6 +99,44 @@ func (ph *Phase) cycles() float64 {
 	return ph.Cycles
 }
 
+// Parameter ranges (issue 12: every result finite, never rounding noise). With times in
+// {0} ∪ [MinTime, MaxTime], exponents in [−MaxExponent, MaxExponent], p ≤ 2^30, n_IO ≤ MaxNIO
+// and N ≤ MaxCycles every term of a prediction is below 1e9·1e6·1e9·2^120 ≈ 1e60 s: finite.
+const (
+	MinTime     = 1e-12 // s: a nonzero time parameter is at least a picosecond
+	MaxTime     = 1e9   // s: about 32 years
+	MaxExponent = 4.0   // |g_exponent|, |s0_com_exponent|, |message law exponents|
+	MinR        = 0.2   // r ≥ 0.2 keeps the g(p) exponent (1 − r)/r ≤ 4
+	MaxNIO      = 1e6   // computation bursts per I/O burst
+	MaxCycles   = 1e9   // N, cycles in a phase
+	MaxP        = 1 << 30
+)
+
+// checkRanges reports the first parameter outside the ranges above.
+func (ph *Phase) checkRanges() error {
+	for _, t := range []struct {
+		name string
+		v    float64
+	}{{"s_par", ph.SPar}, {"s_ser", ph.SSer}, {"s0_com", ph.S0Com}, {"sr_com", ph.SRCom}, {"s0_io", ph.S0IO}, {"sr_io", ph.SRIO}, {"reference_time", ph.Ref}} {
+		if t.v != 0 && !(t.v >= MinTime && t.v <= MaxTime) {
+			return fmt.Errorf("%s = %v s, out of range; allowed 0 or %g … %g s", t.name, t.v, MinTime, MaxTime)
+		}
+	}
+	if !(math.Abs(ph.GExp) <= MaxExponent) {
+		return fmt.Errorf("a g(p) exponent of %v, out of range; allowed −%g … %g", ph.GExp, MaxExponent, MaxExponent)
+	}
+	if !(math.Abs(ph.S0Exp) <= MaxExponent) {
+		return fmt.Errorf("a startup exponent of %v, out of range; allowed −%g … %g", ph.S0Exp, MaxExponent, MaxExponent)
+	}
+	if !(ph.NIO >= 1 && ph.NIO <= MaxNIO) {
+		return fmt.Errorf("n_io = %v, out of range; allowed 1 … %g", ph.NIO, MaxNIO)
+	}
+	if !(ph.Cycles >= 0 && ph.Cycles <= MaxCycles) {
+		return fmt.Errorf("cycles = %v, out of range; allowed up to %g", ph.Cycles, MaxCycles)
+	}
+	return nil
+}
+
 // Validate reports every parameter out of range.
 func (ph *Phase) Validate() error {
 	var errs []error
@@ -126,6 +164,9 @@ func (ph *Phase) Validate() error {
 	}
 	if math.IsNaN(ph.GExp) || math.IsInf(ph.GExp, 0) || math.IsNaN(ph.S0Exp) || math.IsInf(ph.S0Exp, 0) {
 		errs = append(errs, fmt.Errorf("phase %q: scaling exponents must be finite", ph.Name))
+	}
+	if err := ph.checkRanges(); err != nil {
+		errs = append(errs, fmt.Errorf("phase %q: %w", ph.Name, err))
 	}
 	if ph.RefTime() <= 0 {
 		errs = append(errs, fmt.Errorf("phase %q: no work at all (S_par + S_ser + S0_IO + SR_IO = 0)", ph.Name))

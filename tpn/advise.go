@@ -1,7 +1,7 @@
 package tpn
 
 import (
-	"errors"
+	"fmt"
 	"math"
 	"sort"
 )
@@ -9,16 +9,22 @@ import (
 // Advice is the best allocation found for a program on a cluster.
 type Advice struct {
 	Allocation map[string]string `json:"allocation"`
-	Time       float64           `json:"time"`        // s, predicted
-	Exhaustive bool              `json:"exhaustive"`  // every mapping was simulated
-	Evaluated  int               `json:"evaluated"`   // simulations run
-	LowerBound float64           `json:"lower_bound"` // s, no mapping can do better
-	Gap        float64           `json:"gap"`         // (Time − LowerBound)/LowerBound
-	Given      float64           `json:"given_time"`  // s, the program's own allocation
+	Time       float64           `json:"time_s"`        // s, predicted
+	Exhaustive bool              `json:"exhaustive"`    // every mapping was simulated
+	Evaluated  int               `json:"evaluated"`     // simulations run
+	LowerBound float64           `json:"lower_bound_s"` // s, no mapping can do better
+	Gap        float64           `json:"gap"`           // (Time − LowerBound)/LowerBound
+	Given      float64           `json:"given_time_s"`  // s, the program's own allocation (0 if it does not complete)
+	Notes      []string          `json:"notes,omitempty"`
 }
 
 // MaxExhaustive is the largest number of mappings Advise simulates one by one.
 const MaxExhaustive = 20000
+
+// MaxAdviseFirings bounds the work of Advise: simulations × firings per simulation. Beyond
+// it the exhaustive search gives way to the heuristic, and the heuristic's budget shrinks
+// (said in Advice.Notes); 2e8 firings take about 100 s at BenchmarkFirings' rate.
+const MaxAdviseFirings = 2e8
 
 func work(segs []Segment, mult float64) float64 {
 	w := 0.0
@@ -41,11 +47,42 @@ func work(segs []Segment, mult float64) float64 {
 // effective workstation, all work spread over all effective power); the gap says how far the
 // answer can be from optimal.
 func Advise(p *Program, c *Cluster, budget int) (*Advice, error) {
+	return AdviseWith(p, c, AdviseOptions{Budget: budget})
+}
+
+// AdviseOptions: Budget simulations for the heuristic (0: 2000); MaxFirings the total
+// simulated firings allowed (0: MaxAdviseFirings).
+type AdviseOptions struct {
+	Budget     int
+	MaxFirings float64
+}
+
+// AdviseWith is Advise with explicit budgets.
+func AdviseWith(p *Program, c *Cluster, o AdviseOptions) (*Advice, error) {
+	budget := o.Budget
+	maxF := o.MaxFirings
+	if maxF <= 0 {
+		maxF = MaxAdviseFirings
+	}
 	if len(c.Workstations) == 0 {
-		return nil, errors.New("no workstations")
+		return nil, asInput(at(fileName(c.File, "cluster"), 0, "no workstations"))
 	}
 	if budget <= 0 {
 		budget = 2000
+	}
+	z, err := CheckSize(p, BuildOptions{})
+	if err != nil {
+		return nil, err
+	}
+	var notes []string
+	perSim := max(z.Firings, 1)
+	if float64(budget)*perSim > maxF {
+		nb := int(maxF / perSim)
+		if nb < 1 {
+			return nil, errTooLarge("%s: one simulation takes about %.4g firings and the limit is %.4g firings in all (AdviseOptions.MaxFirings)", fileName(p.File, "program"), perSim, maxF)
+		}
+		notes = append(notes, fmt.Sprintf("search budget cut from %d to %d simulations: each takes about %.4g firings and the limit is %.4g in all", budget, nb, perSim, maxF))
+		budget = nb
 	}
 	ref := 1.0
 	for _, w := range c.Workstations {
@@ -74,7 +111,7 @@ func Advise(p *Program, c *Cluster, budget int) (*Advice, error) {
 		total += works[i]
 		biggest = math.Max(biggest, works[i])
 	}
-	adv := &Advice{LowerBound: math.Max(biggest/maxEff, total/totalEff)}
+	adv := &Advice{LowerBound: math.Max(biggest/maxEff, total/totalEff), Notes: notes}
 	eval := func(assign []int) (float64, error) {
 		q := *p
 		q.Allocation = map[string]string{}
@@ -103,7 +140,7 @@ func Advise(p *Program, c *Cluster, budget int) (*Advice, error) {
 	}
 	best := make([]int, P)
 	bestT := math.Inf(1)
-	if math.Pow(float64(W), float64(P)) <= MaxExhaustive {
+	if m := math.Pow(float64(W), float64(P)); m <= MaxExhaustive && m*perSim <= maxF {
 		adv.Exhaustive = true
 		cur := make([]int, P)
 		for {

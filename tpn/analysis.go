@@ -5,10 +5,10 @@ import "sort"
 // ProcessTimes is where a process's time went.
 type ProcessTimes struct {
 	Name      string  `json:"name"`
-	Finish    float64 `json:"finish"`    // s: its last step
-	Computing float64 `json:"computing"` // s: its compute firings
-	Sending   float64 `json:"sending"`   // s: its messages on the network (overlaps computing)
-	Waiting   float64 `json:"waiting"`   // s: finish − computing (blocked in receives)
+	Finish    float64 `json:"finish_s"`    // s: its last step
+	Computing float64 `json:"computing_s"` // s: its compute firings
+	Sending   float64 `json:"sending_s"`   // s: its messages on the network (overlaps computing)
+	Waiting   float64 `json:"waiting_s"`   // s: finish − computing (blocked in receives)
 }
 
 // Interval is one busy span of a process, for Gantt charts.

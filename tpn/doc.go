@@ -10,7 +10,11 @@
 //   - server semantics per transition: single (default), k, or infinite (messages in flight).
 //   - all completions at one instant are processed before any new firing starts; ties are
 //     broken by priority, then declaration order: runs are deterministic.
-//   - time is kept exactly in integer ticks of 1 ns (0.1 s + 0.2 s is exactly 0.3 s).
+//   - time is kept exactly in integer ticks of 1 ns (0.1 s + 0.2 s is exactly 0.3 s), up to
+//     a horizon of MaxTicks = 2^62 ticks (≈ 4.61e9 s): every delay is converted with a check
+//     (Ticks) and every end instant is checked before it is scheduled, so time never wraps;
+//     what passes the horizon is refused as input (fault.ErrInput) naming the file and line of
+//     the segment (Build) or the transition and its source (Run).
 //   - a run ends completed (the final marking is reached), in deadlock (nothing in flight,
 //     nothing enabled, marking not final: a report names the blocked transitions, their
 //     missing tokens, the processes in the wait-for cycle and the last firings) or cut off by
@@ -21,7 +25,10 @@
 //     every start and finish (FluidSharing).
 //
 // Programs (processes of compute / send / recv segments and loops with known counts) are
-// turned into nets as 002 §3 describes, with loops unrolled; compute delays are
+// turned into nets as 002 §3 describes, with loops unrolled (the unrolled size is estimated
+// first and refused beyond BuildOptions' limits with fault.ErrTooLarge); sends are
+// non-blocking (002's paradigm) or blocking (the sender waits for the receive); a cluster
+// has one network or several, each with its own startup and bandwidth; compute delays are
 // t_d(x) = t_d(ref)·ρ_ref/ρ_x (power weights) times the expansion factor 1/(1 − U_x) of the
 // workstation's background load (002 eq. for the PS queue).
 package tpn

@@ -2,10 +2,12 @@ package tpn
 
 import (
 	"fmt"
-
-	"github.com/clusterperf/clusterperf/internal/pq"
+	"math"
 	"sort"
 	"strings"
+
+	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/internal/pq"
 )
 
 // Outcome says how a run ended.
@@ -23,9 +25,11 @@ func (o Outcome) String() string { return [...]string{"completed", "deadlock", "
 type Options struct {
 	AtomicFiring bool  // tokens stay in the input places until the firing ends (single-server only)
 	MaxTime      int64 // ticks; 0: no limit
-	MaxFirings   int64 // 0: no limit
-	Record       bool  // keep every firing (Gantt charts, critical path)
-	Trace        int   // firings kept for deadlock reports (default 10)
+	// MaxFirings cuts the run off after this many firings have started (each a heap entry,
+	// and a log entry with Record): 0 means DefaultMaxFirings, a negative value no limit.
+	MaxFirings int64
+	Record     bool // keep every firing (Gantt charts, critical path)
+	Trace      int  // firings kept for deadlock reports (default 10)
 }
 
 // Firing is one firing of a transition.
@@ -90,9 +94,58 @@ type engine struct {
 	last      []Firing
 	lastCause []int // place → firing that last put a token there (critical path)
 	ver       []uint32
-	sched     []bool // atomic mode: transition has a pending firing
+	sched     []bool  // atomic mode: transition has a pending firing
+	schedAt   []int64 // atomic mode: when it was scheduled
 	// fluid media: active transfers with remaining bytes
-	fluid []fluidMedium
+	fluid    []fluidMedium
+	err      error // the first end time beyond MaxTicks (the run stops with it)
+	onMedium []int // transfers in progress per medium
+	started  int64 // firings started
+	limit    int64 // Options.MaxFirings (MaxInt64: none)
+	prio     []int // transition priorities, compact for the candidate sort
+}
+
+// end returns the instant now + d for transition ti, checking that it stays within the
+// representable horizon; otherwise it records an error naming the transition (and its
+// source line) and returns MaxTicks.
+func (e *engine) end(ti int32, d int64) int64 {
+	if d >= 0 && d <= MaxTicks-e.now {
+		return e.now + d
+	}
+	return e.beyond(ti, d)
+}
+
+// beyond records the error of an end instant past the horizon (kept out of end, which
+// then inlines into the hot path).
+func (e *engine) beyond(ti int32, d int64) int64 {
+	if e.err == nil {
+		e.err = fmt.Errorf("%w: %s would end at t = %.4g s + %.4g s, beyond the representable horizon %.4g s (2^62 ticks of 1 ns): a delay, a message size or a bandwidth is out of scale",
+			fault.ErrInput, e.n.Transitions[ti].where(), Seconds(e.now), Seconds(d), MaxSeconds)
+	}
+	return MaxTicks
+}
+
+// atomicEnd is when an atomic firing of ti started now ends: its delay, or for a transfer on
+// a dedicated medium t_s + n/B (Run refuses shared media with atomic firing).
+func (e *engine) atomicEnd(ti int32) int64 {
+	t := &e.n.Transitions[ti]
+	if t.Medium > 0 {
+		m := &e.n.Media[t.Medium-1]
+		return e.endS(ti, m.Startup+t.Bytes/m.Bandwidth)
+	}
+	return e.end(ti, t.Delay)
+}
+
+// endS is end for a duration in seconds (transfers on media).
+func (e *engine) endS(ti int32, s float64) int64 {
+	if !(s >= 0) || s > MaxSeconds {
+		if e.err == nil {
+			e.err = fmt.Errorf("%w: %s: a transfer would take %.4g s, beyond the representable horizon %.4g s (2^62 ticks of 1 ns): message size or bandwidth out of scale",
+				fault.ErrInput, e.n.Transitions[ti].where(), s, MaxSeconds)
+		}
+		return MaxTicks
+	}
+	return e.end(ti, int64(math.Round(s/Tick)))
 }
 
 type fluidMedium struct {
@@ -115,9 +168,12 @@ func (n *Net) Run(o Options) (*Result, error) {
 	if o.Trace <= 0 {
 		o.Trace = 10
 	}
+	if o.MaxFirings == 0 {
+		o.MaxFirings = DefaultMaxFirings
+	}
 	e := &engine{n: n, o: o, mark: make([]int, len(n.Places)), inflight: make([]int, len(n.Transitions)),
 		consumers: make([][]int32, len(n.Places)), cand: make([]bool, len(n.Transitions)), lastCause: make([]int, len(n.Places)),
-		ver: make([]uint32, len(n.Transitions)), sched: make([]bool, len(n.Transitions)), fluid: make([]fluidMedium, len(n.Media))}
+		ver: make([]uint32, len(n.Transitions)), sched: make([]bool, len(n.Transitions)), schedAt: make([]int64, len(n.Transitions)), fluid: make([]fluidMedium, len(n.Media)), onMedium: make([]int, len(n.Media))}
 	for i, p := range n.Places {
 		e.mark[i] = p.Initial
 		e.lastCause[i] = -1
@@ -128,8 +184,19 @@ func (n *Net) Run(o Options) (*Result, error) {
 		}
 		e.addCand(int32(ti))
 		if o.AtomicFiring && t.Servers != 1 {
-			return nil, fmt.Errorf("transition %q: atomic firing is supported for single-server transitions only", t.Name)
+			return nil, fmt.Errorf("%w: %s: atomic firing is supported for single-server transitions only", fault.ErrInput, t.where())
 		}
+		if o.AtomicFiring && t.Medium > 0 && n.Media[t.Medium-1].Shared {
+			return nil, fmt.Errorf("%w: %s: atomic firing is not supported with a shared medium (%q): a transfer's duration depends on the others in progress", fault.ErrInput, t.where(), n.Media[t.Medium-1].Name)
+		}
+	}
+	e.prio = make([]int, len(n.Transitions))
+	for i := range n.Transitions {
+		e.prio[i] = n.Transitions[i].Priority
+	}
+	e.limit = o.MaxFirings
+	if e.limit < 0 {
+		e.limit = math.MaxInt64
 	}
 	res := &Result{}
 	final := func() bool {
@@ -145,6 +212,13 @@ func (n *Net) Run(o Options) (*Result, error) {
 	}
 	for {
 		e.startPhase()
+		if e.err != nil {
+			return nil, e.err
+		}
+		if e.started >= e.limit && !final() {
+			res.Outcome = CutOff
+			break
+		}
 		if final() {
 			res.Outcome = Completed
 			break
@@ -166,7 +240,10 @@ func (n *Net) Run(o Options) (*Result, error) {
 		for e.h.q.Len() > 0 && e.h.q.Top().t == e.now {
 			e.complete(e.h.pop())
 		}
-		if o.MaxFirings > 0 && e.firings >= o.MaxFirings {
+		if e.err != nil {
+			return nil, e.err
+		}
+		if e.firings >= e.limit || e.started >= e.limit {
 			res.Outcome = CutOff
 			break
 		}
@@ -207,11 +284,11 @@ func (e *engine) startPhase() {
 	list := e.candList
 	e.candList = e.spare[:0]
 	// insertion sort by (priority, declaration): candidate lists are short
-	tr := e.n.Transitions
+	prio := e.prio
 	for i := 1; i < len(list); i++ {
 		for j := i; j > 0; j-- {
 			a, b := list[j-1], list[j]
-			pa, pb := tr[a].Priority, tr[b].Priority
+			pa, pb := prio[a], prio[b]
 			if pa < pb || (pa == pb && a < b) {
 				break
 			}
@@ -226,12 +303,16 @@ func (e *engine) startPhase() {
 		if e.o.AtomicFiring {
 			if !e.sched[ti] && e.enabled(t) {
 				e.sched[ti] = true
+				e.schedAt[ti] = e.now
 				e.ver[ti]++
-				e.h.push(completion{t: e.now + t.Delay, tr: ti, id: -1, ver: e.ver[ti]})
+				e.h.push(completion{t: e.atomicEnd(ti), tr: ti, id: -1, ver: e.ver[ti]})
 			}
 			continue
 		}
 		for (t.Servers == Inf || e.inflight[ti] < t.Servers) && e.enabled(t) {
+			if e.started >= e.limit {
+				break // Run cuts off: an infinite server on a huge marking would fill memory
+			}
 			e.start(ti)
 		}
 	}
@@ -259,12 +340,14 @@ func (e *engine) start(ti int32) {
 	for _, a := range t.In {
 		e.mark[a.Place] -= a.Weight
 	}
+	e.started++
 	e.inflight[ti]++
 	if t.Medium > 0 {
+		e.onMedium[t.Medium-1]++
 		e.startTransfer(ti, id)
 		return
 	}
-	e.h.push(completion{t: e.now + t.Delay, tr: ti, id: id})
+	e.h.push(completion{t: e.end(ti, t.Delay), tr: ti, id: id})
 }
 
 func (e *engine) startTransfer(ti, id int32) {
@@ -272,17 +355,12 @@ func (e *engine) startTransfer(ti, id int32) {
 	m := &e.n.Media[t.Medium-1]
 	switch {
 	case !m.Shared:
-		e.h.push(completion{t: e.now + ToTicks(m.Startup+t.Bytes/m.Bandwidth), tr: ti, id: id})
+		e.h.push(completion{t: e.endS(ti, m.Startup+t.Bytes/m.Bandwidth), tr: ti, id: id})
 	case m.Policy == StaticAtStart:
-		k := 0 // transfers in progress on the medium, this one included
-		for tj, tt := range e.n.Transitions {
-			if tt.Medium == t.Medium {
-				k += e.inflight[tj]
-			}
-		}
-		e.h.push(completion{t: e.now + ToTicks(m.Startup+t.Bytes*float64(k)/m.Bandwidth), tr: ti, id: id})
+		k := e.onMedium[t.Medium-1] // transfers in progress on the medium, this one included
+		e.h.push(completion{t: e.endS(ti, m.Startup+t.Bytes*float64(k)/m.Bandwidth), tr: ti, id: id})
 	default: // fluid: the startup first, then the bytes at B/k(t)
-		e.h.push(completion{t: e.now + ToTicks(m.Startup), tr: ti, id: id, phase: 0, ver: ^uint32(0)})
+		e.h.push(completion{t: e.endS(ti, m.Startup), tr: ti, id: id, phase: 0, ver: ^uint32(0)})
 	}
 }
 
@@ -312,9 +390,8 @@ func (e *engine) fluidSchedule(mi int) {
 		}
 	}
 	k := float64(len(f.active))
-	dt := ToTicks(max(f.active[bi].remain, 0) * k / e.n.Media[mi].Bandwidth)
 	x := f.active[bi]
-	e.h.push(completion{t: e.now + dt, tr: x.tr, id: x.id, phase: 1, ver: f.ver})
+	e.h.push(completion{t: e.endS(x.tr, max(x.remain, 0)*k/e.n.Media[mi].Bandwidth), tr: x.tr, id: x.id, phase: 1, ver: f.ver})
 }
 
 func (e *engine) complete(c completion) {
@@ -339,7 +416,7 @@ func (e *engine) complete(c completion) {
 			}
 		}
 		if e.o.Record {
-			e.log = append(e.log, Firing{T: int(c.tr), Start: e.now - t.Delay, End: e.now, Cause: e.cause(t)})
+			e.log = append(e.log, Firing{T: int(c.tr), Start: e.schedAt[c.tr], End: e.now, Cause: e.cause(t)})
 			c.id = int32(len(e.log) - 1)
 		}
 		e.inflight[c.tr]++
@@ -366,6 +443,9 @@ func (e *engine) complete(c completion) {
 		e.fluidSchedule(mi)
 	}
 	e.inflight[c.tr]--
+	if t.Medium > 0 && !e.o.AtomicFiring {
+		e.onMedium[t.Medium-1]--
+	}
 	e.firings++
 	fi := -1
 	if e.o.Record && c.id >= 0 {
@@ -383,6 +463,10 @@ func (e *engine) complete(c completion) {
 	}
 	e.lastAt = (e.lastAt + 1) % e.o.Trace
 	for _, a := range t.Out {
+		if e.mark[a.Place] > math.MaxInt64-a.Weight {
+			e.tooMany(t, a.Place)
+			return
+		}
 		e.mark[a.Place] += a.Weight
 		e.lastCause[a.Place] = fi
 		for _, tj := range e.consumers[a.Place] {
@@ -392,32 +476,63 @@ func (e *engine) complete(c completion) {
 	e.addCand(c.tr)
 }
 
-// DeadlockReport explains a deadlock.
-type DeadlockReport struct {
-	Time    int64
-	Blocked []Blocked
-	Cycle   []string // processes in a wait-for cycle, if any
-	Marked  []string // non-empty places
-	Last    []string // the last firings
+func (e *engine) tooMany(t *Transition, p int) {
+	if e.err == nil {
+		e.err = fmt.Errorf("%w: %s: place %q would hold more than 2^63 tokens", fault.ErrInput, t.where(), e.n.Places[p].Name)
+	}
 }
+
+// DeadlockReport explains a deadlock. It is an error wrapping fault.ErrDeadlock (a model
+// finding). Its lists are bounded: at most maxErrors blocked transitions and marked places,
+// the rest counted in BlockedMore and MarkedMore.
+type DeadlockReport struct {
+	Time        int64     `json:"-"`
+	TimeS       float64   `json:"time_s"`
+	Blocked     []Blocked `json:"blocked"`
+	BlockedMore int       `json:"blocked_more,omitempty"`
+	Cycle       []string  `json:"cycle,omitempty"`  // processes in a wait-for cycle, if any
+	Marked      []string  `json:"marked,omitempty"` // non-empty places
+	MarkedMore  int       `json:"marked_more,omitempty"`
+	Last        []string  `json:"last_firings,omitempty"` // the last firings
+}
+
+// Unwrap makes errors.Is(report, fault.ErrDeadlock) hold.
+func (r *DeadlockReport) Unwrap() error { return fault.ErrDeadlock }
 
 // Blocked is a transition with some of its input tokens missing.
 type Blocked struct {
-	Transition string
-	Process    string
-	Missing    []Missing
+	Transition string    `json:"transition"`
+	Process    string    `json:"process,omitempty"`
+	Missing    []Missing `json:"missing"`
 }
 
 // Missing is one unmet input.
 type Missing struct {
-	Place     string
-	Has, Need int
-	Producers []string // processes whose transitions put tokens there
+	Place     string   `json:"place"`
+	Has       int      `json:"has"`
+	Need      int      `json:"need"`
+	Producers []string `json:"producers,omitempty"` // processes whose transitions put tokens there
+}
+
+// Err is nil for a completed run, the DeadlockReport (wrapping fault.ErrDeadlock) for a
+// deadlock, and an error wrapping fault.ErrFinding for a run cut off by a limit before its
+// final marking.
+func (r *Result) Err() error {
+	switch r.Outcome {
+	case Deadlock:
+		if r.Deadlock != nil {
+			return r.Deadlock
+		}
+		return fmt.Errorf("%w at t = %g s", fault.ErrDeadlock, Seconds(r.Time))
+	case CutOff:
+		return fmt.Errorf("%w: run cut off by its time or firing limit at t = %g s after %d firings, before the final marking", fault.ErrFinding, Seconds(r.Time), r.Firings)
+	}
+	return nil
 }
 
 func (e *engine) deadlockReport() *DeadlockReport {
 	n := e.n
-	r := &DeadlockReport{Time: e.now}
+	r := &DeadlockReport{Time: e.now, TimeS: Seconds(e.now)}
 	producers := make([][]string, len(n.Places))
 	for _, t := range n.Transitions {
 		for _, a := range t.Out {
@@ -429,14 +544,19 @@ func (e *engine) deadlockReport() *DeadlockReport {
 		some := false
 		var miss []Missing
 		for _, a := range t.In {
-			if e.mark[a.Place] >= a.Weight {
-				some = true
-			} else {
+			if e.mark[a.Place] > 0 {
+				some = true // tokens present (perhaps fewer than the weight)
+			}
+			if e.mark[a.Place] < a.Weight {
 				miss = append(miss, Missing{Place: n.Places[a.Place].Name, Has: e.mark[a.Place], Need: a.Weight, Producers: producers[a.Place]})
 			}
 		}
 		if some && len(miss) > 0 {
-			r.Blocked = append(r.Blocked, Blocked{Transition: t.Name, Process: t.Process, Missing: miss})
+			if len(r.Blocked) < maxErrors {
+				r.Blocked = append(r.Blocked, Blocked{Transition: t.Name, Process: t.Process, Missing: miss})
+			} else {
+				r.BlockedMore++
+			}
 			for _, m := range miss {
 				for _, p := range m.Producers {
 					if p != t.Process {
@@ -449,7 +569,11 @@ func (e *engine) deadlockReport() *DeadlockReport {
 	r.Cycle = findCycle(waits)
 	for i, p := range n.Places {
 		if e.mark[i] > 0 {
-			r.Marked = append(r.Marked, fmt.Sprintf("%s=%d", p.Name, e.mark[i]))
+			if len(r.Marked) < maxErrors {
+				r.Marked = append(r.Marked, fmt.Sprintf("%s=%d", p.Name, e.mark[i]))
+			} else {
+				r.MarkedMore++
+			}
 		}
 	}
 	for _, f := range e.last {
@@ -519,6 +643,9 @@ func (r *DeadlockReport) Error() string {
 				fmt.Fprintf(&b, "    %-24s needs %s >= %d, has %d (process %s; only %s put tokens there)\n", bl.Transition, m.Place, m.Need, m.Has, bl.Process, strings.Join(m.Producers, ", "))
 			}
 		}
+		if r.BlockedMore > 0 {
+			fmt.Fprintf(&b, "    … and %d more blocked transitions\n", r.BlockedMore)
+		}
 	}
 	if len(r.Cycle) > 0 {
 		fmt.Fprintf(&b, "  wait-for cycle: %s\n", strings.Join(r.Cycle, " -> "))
@@ -526,7 +653,11 @@ func (r *DeadlockReport) Error() string {
 		b.WriteString("  no wait-for cycle: the missing tokens will never be produced (more receives than sends?)\n")
 	}
 	if len(r.Marked) > 0 {
-		fmt.Fprintf(&b, "  non-empty places: %s\n", strings.Join(r.Marked, ", "))
+		more := ""
+		if r.MarkedMore > 0 {
+			more = fmt.Sprintf(" … and %d more", r.MarkedMore)
+		}
+		fmt.Fprintf(&b, "  non-empty places: %s%s\n", strings.Join(r.Marked, ", "), more)
 	}
 	if len(r.Last) > 0 {
 		fmt.Fprintf(&b, "  last firings: %s\n", strings.Join(r.Last, ", "))

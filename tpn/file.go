@@ -1,8 +1,12 @@
 package tpn
 
 import (
+	"fmt"
+	"math"
+	"slices"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/internal/units"
 )
@@ -17,7 +21,8 @@ const ProgramFormat = `A program file (YAML) describes processes as segments, wi
       segments:
         - compute: 0.5        # seconds of dedicated CPU on the cluster's reference machine
         - compute_ops: 2e9    # … or operations (needs the cluster's reference_rate)
-        - send: {to: "P{next}", bytes: 80000, count: 1}
+        - send: {to: "P{next}", bytes: 80000, count: 1}   # blocking: true waits for the
+                                                           # receive; network: NAME picks one
         - loop:
             count: 3          # known iteration count (unrolled)
             body:
@@ -40,19 +45,37 @@ A cluster file describes the workstations and the network:
     startup: 1ms             # t_s (units: s, ms, us)
     bandwidth: 1.25MB/s      # B
     shared: true             # Ethernet-like: k transfers in progress share B
-    policy: static           # static (k fixed when a transfer starts) | fluid (re-shared)`
+    policy: static           # static (k fixed when a transfer starts) | fluid (re-shared)
+  # or several networks, each with its own startup and bandwidth; a send picks one with
+  # network: NAME (default: the first):
+  # networks:
+  #   - {name: eth, startup: 1ms, bandwidth: 1.25MB/s, shared: true}
+  #   - {name: myrinet, startup: 10us, bandwidth: 160MB/s}
 
-// ParseProgram decodes a program file.
+Without network (or networks) the cluster has none: a program that sends is refused.`
+
+// ParseProgram decodes a program file within the default budgets.
 func ParseProgram(file string, data []byte) (*Program, error) {
+	return ParseProgramWith(file, data, BuildOptions{})
+}
+
+// ParseProgramWith decodes a program file, refusing (fault.ErrTooLarge) replicated processes
+// whose segments would exceed o.MaxTransitions before copying them.
+func ParseProgramWith(file string, data []byte, o BuildOptions) (*Program, error) {
+	limit := o.MaxTransitions
+	if limit <= 0 {
+		limit = DefaultMaxTransitions
+	}
 	d, root, err := spec.Parse(file, data)
 	if err != nil {
-		return nil, err
+		return nil, asInput(err)
 	}
 	top := root.Map("name", "processes", "allocation")
-	p := &Program{Name: top["name"].String(), Allocation: map[string]string{}}
+	p := &Program{Name: top["name"].String(), Allocation: map[string]string{}, AllocationLines: map[string]int{}, File: file}
 	if !top["processes"].Valid() {
 		root.Errorf("missing processes")
 	}
+	total := 0.0 // segments after replication, checked before replicating
 	for _, pn := range top["processes"].List() {
 		f := pn.Map("name", "count", "segments")
 		count := 1
@@ -63,27 +86,72 @@ func ParseProgram(file string, data []byte) (*Program, error) {
 		if name == "" {
 			pn.Errorf("a process needs a name")
 		}
+		first := parseSegments(f["segments"]) // peers unexpanded: a template for every copy
+		total += float64(count) * float64(1+countSegments(first))
+		if total > float64(limit) {
+			n := pn
+			if c, ok := f["count"]; ok {
+				n = c
+			}
+			return nil, fmt.Errorf("%w: %w", fault.ErrTooLarge, &spec.Error{File: file, Line: n.Line(), Msg: fmt.Sprintf("%s: %d copies of a process of %d segments make about %.4g segments in all; the limit is %d (BuildOptions.MaxTransitions, --max-transitions)", n.Path, count, countSegments(first), total, limit)})
+		}
+		if d.Err() != nil {
+			count = 1 // the copies would repeat the same errors
+		}
+		p.Processes = slices.Grow(p.Processes, count)
 		for i := 0; i < count; i++ {
-			pr := Process{Name: expand(name, i, count)}
-			pr.Segments = parseSegments(f["segments"], i, count)
-			p.Processes = append(p.Processes, pr)
+			p.Processes = append(p.Processes, Process{Name: expand(name, i, count), Line: pn.Line(), Segments: instantiate(first, i, count)})
 		}
 	}
 	if a := top["allocation"]; a.Valid() {
 		for k, v := range a.Map() {
 			p.Allocation[k] = v.String()
+			p.AllocationLines[k] = v.Line()
 		}
 	}
 	if err := d.Err(); err != nil {
-		return nil, err
+		return nil, asInput(err)
 	}
 	if len(p.Processes) == 0 {
-		return nil, &spec.Error{File: file, Msg: "no processes"}
+		return nil, asInput(&spec.Error{File: file, Line: top["processes"].Line(), Msg: "no processes"})
 	}
 	return p, nil
 }
 
-func parseSegments(n spec.Node, i, count int) []Segment {
+// countSegments counts the segment nodes of a parsed body (a loop and its body's segments).
+func countSegments(segs []Segment) int {
+	n := 0
+	for _, s := range segs {
+		n++
+		if s.Loop != nil {
+			n += countSegments(s.Loop.Body)
+		}
+	}
+	return n
+}
+
+// instantiate copies a segment template for copy i of count, expanding the peers' names.
+func instantiate(segs []Segment, i, count int) []Segment {
+	out := make([]Segment, len(segs))
+	for k, s := range segs {
+		switch {
+		case s.Send != nil:
+			m := *s.Send
+			m.Peer = expand(m.Peer, i, count)
+			s.Send = &m
+		case s.Recv != nil:
+			m := *s.Recv
+			m.Peer = expand(m.Peer, i, count)
+			s.Recv = &m
+		case s.Loop != nil:
+			s.Loop = &Loop{Count: s.Loop.Count, Body: instantiate(s.Loop.Body, i, count)}
+		}
+		out[k] = s
+	}
+	return out
+}
+
+func parseSegments(n spec.Node) []Segment {
 	var out []Segment
 	for _, sn := range n.List() {
 		f := sn.Map("compute", "compute_ops", "send", "recv", "loop")
@@ -99,9 +167,13 @@ func parseSegments(n spec.Node, i, count int) []Segment {
 			s.Ops = c.NonNeg()
 		}
 		if m, ok := f["send"]; ok {
-			g := m.Map("to", "bytes", "count")
-			s.Send = &Message{Peer: expand(g["to"].String(), i, count), Count: 1}
+			g := m.Map("to", "bytes", "count", "blocking", "network")
+			s.Send = &Message{Peer: g["to"].String(), Count: 1}
 			s.Send.Bytes = g["bytes"].NonNeg()
+			if b, ok := g["blocking"]; ok {
+				s.Send.Blocking = b.Bool()
+			}
+			s.Send.Network = g["network"].String()
 			if c, ok := g["count"]; ok {
 				s.Send.Count = c.Int(1, 1<<30)
 			}
@@ -111,7 +183,7 @@ func parseSegments(n spec.Node, i, count int) []Segment {
 		}
 		if m, ok := f["recv"]; ok {
 			g := m.Map("from", "count")
-			s.Recv = &Message{Peer: expand(g["from"].String(), i, count), Count: 1}
+			s.Recv = &Message{Peer: g["from"].String(), Count: 1}
 			if c, ok := g["count"]; ok {
 				s.Recv.Count = c.Int(1, 1<<30)
 			}
@@ -121,32 +193,87 @@ func parseSegments(n spec.Node, i, count int) []Segment {
 		}
 		if l, ok := f["loop"]; ok {
 			g := l.Map("count", "body")
-			s.Loop = &Loop{Count: g["count"].Int(0, 1<<24), Body: parseSegments(g["body"], i, count)}
+			s.Loop = &Loop{Count: g["count"].Int(0, 1<<24), Body: parseSegments(g["body"])}
 		}
 		out = append(out, s)
 	}
 	return out
 }
 
+// parseMedium decodes one network (named, in a networks: list).
+func parseMedium(nn spec.Node, named bool) Medium {
+	keys := []string{"startup", "bandwidth", "shared", "policy"}
+	if named {
+		keys = append(keys, "name")
+	}
+	net := nn.Map(keys...)
+	m := Medium{Name: "network"}
+	if named {
+		m.Name = net["name"].String()
+		if m.Name == "" {
+			nn.Errorf("a network in a list needs a name")
+		}
+	}
+	if v, ok := net["startup"]; ok {
+		t, err := units.Duration(v.String())
+		if err != nil {
+			v.Errorf("%v", err)
+		} else if !(t >= 0) || t > MaxSeconds {
+			v.Errorf("startup %g s (allowed: 0 … %.4g s)", t, MaxSeconds)
+		} else {
+			m.Startup = t
+		}
+	}
+	if v, ok := net["bandwidth"]; ok {
+		b, err := units.Bandwidth(v.String())
+		if err != nil {
+			v.Errorf("%v", err)
+		} else if !(b > 0) || math.IsInf(b, 0) {
+			v.Errorf("bandwidth %g B/s (allowed: a finite number > 0)", b)
+		} else {
+			m.Bandwidth = b
+		}
+	} else if nn.IsMap() {
+		nn.Errorf("missing bandwidth")
+	}
+	if v, ok := net["shared"]; ok {
+		m.Shared = v.Bool()
+	}
+	if v, ok := net["policy"]; ok {
+		switch strings.ToLower(v.String()) {
+		case "static":
+		case "fluid":
+			m.Policy = FluidSharing
+		default:
+			v.Errorf("policy %q: want static or fluid", v.String())
+		}
+	}
+	return m
+}
+
 // ParseCluster decodes a cluster file.
 func ParseCluster(file string, data []byte) (*Cluster, error) {
 	d, root, err := spec.Parse(file, data)
 	if err != nil {
-		return nil, err
+		return nil, asInput(err)
 	}
-	top := root.Map("name", "reference", "reference_rate", "workstations", "network")
-	c := &Cluster{Name: top["name"].String(), Reference: top["reference"].String()}
+	top := root.Map("name", "reference", "reference_rate", "workstations", "network", "networks")
+	c := &Cluster{Name: top["name"].String(), Reference: top["reference"].String(), File: file, ReferenceLine: top["reference"].Line()}
 	if v, ok := top["reference_rate"]; ok {
 		c.ReferenceRate = v.Positive()
 	}
 	type bench struct {
 		i int
 		t float64
+		n spec.Node
 	}
 	var benches []bench
 	for _, wn := range top["workstations"].List() {
 		f := wn.Map("name", "power", "benchmark_time", "background")
-		w := Workstation{Name: f["name"].String()}
+		w := Workstation{Name: f["name"].String(), Line: wn.Line()}
+		if w.Name == "" {
+			wn.Errorf("a workstation needs a name")
+		}
 		switch {
 		case f["power"].Valid() && f["benchmark_time"].Valid():
 			wn.Errorf("give power or benchmark_time, not both")
@@ -156,7 +283,7 @@ func ParseCluster(file string, data []byte) (*Cluster, error) {
 				f["power"].Errorf("%v: power weights are relative to the fastest workstation (≤ 1)", w.Power)
 			}
 		case f["benchmark_time"].Valid():
-			benches = append(benches, bench{len(c.Workstations), f["benchmark_time"].Positive()})
+			benches = append(benches, bench{len(c.Workstations), f["benchmark_time"].Positive(), f["benchmark_time"]})
 		default:
 			wn.Errorf("needs power or benchmark_time")
 		}
@@ -164,8 +291,13 @@ func ParseCluster(file string, data []byte) (*Cluster, error) {
 			g := bn.Map("arrival_rate", "demand")
 			w.Background = append(w.Background, BgClass{ArrivalRate: g["arrival_rate"].NonNeg(), Demand: g["demand"].NonNeg()})
 		}
-		if u := w.Utilization(); u >= 1 {
-			wn.Errorf("workstation %q: background utilisation %.3g ≥ 1 saturates the CPU", w.Name, u)
+		if u := w.Utilization(); !(u < 1) {
+			wn.Errorf("workstation %q: background utilisation %.3g ≥ 1 saturates the CPU (allowed: Σ arrival_rate·demand < 1)", w.Name, u)
+		}
+		for _, o := range c.Workstations {
+			if o.Name == w.Name && w.Name != "" {
+				f["name"].Errorf("workstation %q defined twice", w.Name)
+			}
 		}
 		c.Workstations = append(c.Workstations, w)
 	}
@@ -175,44 +307,50 @@ func ParseCluster(file string, data []byte) (*Cluster, error) {
 			fastest = min(fastest, b.t)
 		}
 		for _, b := range benches {
-			c.Workstations[b.i].Power = fastest / b.t
+			if b.t > 0 {
+				c.Workstations[b.i].Power = fastest / b.t
+				if !(c.Workstations[b.i].Power > 0) {
+					b.n.Errorf("benchmark time %g s against the fastest %g s gives a power weight that underflows to 0", b.t, fastest)
+				}
+			}
 		}
 	}
-	net := top["network"].Map("startup", "bandwidth", "shared", "policy")
-	c.Network = Medium{Name: "network", Bandwidth: 1e12}
-	if v, ok := net["startup"]; ok {
-		t, err := units.Duration(v.String())
-		if err != nil {
-			v.Errorf("%v", err)
+	// No network: no default is invented (it used to be a silent 1e12 B/s); a program that
+	// sends or receives on such a cluster is refused by Build, naming the message's line.
+	if top["network"].Valid() && top["networks"].Valid() {
+		top["networks"].Errorf("give network or networks, not both")
+	}
+	if nn := top["network"]; nn.Valid() {
+		c.Network = parseMedium(nn, false)
+	} else {
+		c.Network = Medium{Name: "network"}
+	}
+	for _, nn := range top["networks"].List() {
+		m := parseMedium(nn, true)
+		for _, o := range c.Networks {
+			if o.Name == m.Name && m.Name != "" {
+				nn.Errorf("network %q defined twice", m.Name)
+			}
 		}
-		c.Network.Startup = t
+		c.Networks = append(c.Networks, m)
 	}
-	if v, ok := net["bandwidth"]; ok {
-		b, err := units.Bandwidth(v.String())
-		if err != nil {
-			v.Errorf("%v", err)
+	if top["networks"].Valid() && len(c.Networks) == 0 {
+		top["networks"].Errorf("an empty list of networks")
+	}
+	if c.Reference != "" {
+		found := false
+		for _, w := range c.Workstations {
+			found = found || w.Name == c.Reference
 		}
-		c.Network.Bandwidth = b
-	} else if top["network"].Valid() {
-		top["network"].Errorf("missing bandwidth")
-	}
-	if v, ok := net["shared"]; ok {
-		c.Network.Shared = v.String() == "true"
-	}
-	if v, ok := net["policy"]; ok {
-		switch strings.ToLower(v.String()) {
-		case "static":
-		case "fluid":
-			c.Network.Policy = FluidSharing
-		default:
-			v.Errorf("policy %q: want static or fluid", v.String())
+		if !found {
+			top["reference"].Errorf("reference workstation %q is not one of the workstations", c.Reference)
 		}
 	}
 	if err := d.Err(); err != nil {
-		return nil, err
+		return nil, asInput(err)
 	}
 	if len(c.Workstations) == 0 {
-		return nil, &spec.Error{File: file, Msg: "no workstations"}
+		return nil, asInput(&spec.Error{File: file, Line: top["workstations"].Line(), Msg: "no workstations"})
 	}
 	return c, nil
 }

@@ -1,16 +1,44 @@
 package tpn
 
 import (
-	"errors"
 	"fmt"
 	"math"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 // Tick is the unit of time: 1 ns. Delays are rounded to whole ticks.
 const Tick = 1e-9
 
-// ToTicks converts seconds to ticks (rounded).
-func ToTicks(s float64) int64 { return int64(math.Round(s / Tick)) }
+// MaxTicks is the representable horizon of a run: 2^62 ticks ≈ 4.61e9 s (146 years). Every
+// delay and every instant stays at or below it, so the sum of an instant and a delay never
+// overflows int64; a delay or an end time beyond it is refused (fault.ErrInput), never wrapped.
+const MaxTicks int64 = 1 << 62
+
+// MaxSeconds is MaxTicks in seconds (≈ 4.61e9 s).
+const MaxSeconds = float64(MaxTicks) * Tick
+
+// Ticks converts a duration in seconds to whole ticks (rounded to the nearest 1 ns), refusing
+// (fault.ErrInput) what is not a finite number in [0, MaxSeconds]. Durations below 0.5 ns
+// round to 0: the documented resolution of the clock.
+func Ticks(s float64) (int64, error) {
+	if !(s >= 0) || s > MaxSeconds { // NaN fails s >= 0
+		return 0, fmt.Errorf("%w: duration %g s outside the representable range 0 … %.4g s (2^62 ticks of 1 ns)", fault.ErrInput, s, MaxSeconds)
+	}
+	return int64(math.Round(s / Tick)), nil
+}
+
+// ToTicks converts seconds to ticks (rounded), saturating: NaN and negative durations give 0,
+// durations beyond MaxSeconds give MaxTicks. Use Ticks where a bad duration must be refused.
+func ToTicks(s float64) int64 {
+	switch {
+	case !(s > 0):
+		return 0
+	case s >= MaxSeconds:
+		return MaxTicks
+	}
+	return int64(math.Round(s / Tick))
+}
 
 // Seconds converts ticks to seconds.
 func Seconds(t int64) float64 { return float64(t) * Tick }
@@ -46,6 +74,15 @@ type Transition struct {
 	Medium   int     // 0: none; i ≥ 1: a transfer on Net.Media[i−1] (its delay comes from the medium)
 	Bytes    float64 // transfer size
 	Work     float64 // compute: seconds of dedicated CPU on the reference machine (reports)
+	Source   string  // where it comes from ("prog.yaml:12"), named in run-time errors
+}
+
+// where names a transition in an error: its source location if known, then its name.
+func (t *Transition) where() string {
+	if t.Source != "" {
+		return fmt.Sprintf("%s: transition %q", t.Source, t.Name)
+	}
+	return fmt.Sprintf("transition %q", t.Name)
 }
 
 // Medium is a network shared by transfers (002 §3, eq. for shared media).
@@ -87,8 +124,10 @@ func (n *Net) AddTransition(t Transition) int {
 	return len(n.Transitions) - 1
 }
 
-// Validate reports structural problems: bad arc places or weights, negative delays or
-// markings, servers < 1 other than Inf, unknown media.
+// Validate reports structural problems: bad arc places or weights, delays outside
+// [0, MaxTicks], negative markings, servers < 1 other than Inf, unknown media, media whose
+// startup or bandwidth is not finite. The errors wrap fault.ErrInput; at most maxErrors are
+// listed.
 func (n *Net) Validate() error {
 	var errs []error
 	for i, p := range n.Places {
@@ -97,8 +136,11 @@ func (n *Net) Validate() error {
 		}
 	}
 	for _, t := range n.Transitions {
-		if t.Delay < 0 {
-			errs = append(errs, fmt.Errorf("transition %q: delay %v < 0", t.Name, Seconds(t.Delay)))
+		if t.Delay < 0 || t.Delay > MaxTicks {
+			errs = append(errs, fmt.Errorf("%s: delay %d ticks outside 0 … 2^62", t.where(), t.Delay))
+		}
+		if math.IsNaN(t.Bytes) || math.IsInf(t.Bytes, 0) || t.Bytes < 0 {
+			errs = append(errs, fmt.Errorf("%s: message size %g bytes (allowed: a finite number ≥ 0)", t.where(), t.Bytes))
 		}
 		if t.Servers < 1 && t.Servers != Inf {
 			errs = append(errs, fmt.Errorf("transition %q: servers %d (allowed: ≥ 1, or infinite)", t.Name, t.Servers))
@@ -117,9 +159,9 @@ func (n *Net) Validate() error {
 		}
 	}
 	for _, m := range n.Media {
-		if !(m.Bandwidth > 0) || m.Startup < 0 {
-			errs = append(errs, fmt.Errorf("medium %q: bandwidth must be > 0 and startup ≥ 0", m.Name))
+		if !(m.Bandwidth > 0) || math.IsInf(m.Bandwidth, 0) || !(m.Startup >= 0) || m.Startup > MaxSeconds {
+			errs = append(errs, fmt.Errorf("medium %q: bandwidth %g B/s and startup %g s (allowed: a finite bandwidth > 0, a startup in 0 … %.4g s)", m.Name, m.Bandwidth, m.Startup, MaxSeconds))
 		}
 	}
-	return errors.Join(errs...)
+	return inputErrors(errs)
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -187,15 +189,60 @@ func WritePNML(w io.Writer, n *Net) error {
 // (elements outside a page, nested pages, unknown toolspecific blocks are ignored, a missing
 // delay is 0) and strict where the net would be wrong: duplicate or missing ids, arcs between
 // two places or two transitions, references to nothing, weights or markings that are not
-// whole numbers ≥ 1 (≥ 0 for markings). Errors name the element.
-func ReadPNML(r io.Reader) (*Net, error) {
+// whole numbers ≥ 1 (≥ 0 for markings, at most MaxTokens), delays that are not finite
+// numbers in [0, MaxSeconds], media whose startup or bandwidth is not finite, toolspecific
+// numbers that do not parse. Errors name the element and wrap fault.ErrInput (at most 20
+// listed).
+func ReadPNML(r io.Reader) (*Net, error) { return readPNML("", r) }
+
+// ReadPNMLFile reads the first net of the PNML file path (what `clusterperf tpn NET.pnml`
+// needs): as ReadPNML, with every error prefixed by the file name. A read error is returned
+// as it is (not an input error).
+func ReadPNMLFile(path string) (*Net, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readPNML(path, f)
+}
+
+// MaxTokens bounds markings and arc weights read from PNML (2^40), so that token counts of
+// a run stay far from overflow.
+const MaxTokens = 1 << 40
+
+func readPNML(file string, r io.Reader) (*Net, error) {
+	pre := ""
+	if file != "" {
+		pre = file + ": "
+	}
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, errors.New(pre+fmt.Sprintf(format, args...))) }
 	var doc xPNML
 	dec := xml.NewDecoder(r)
 	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("not PNML: %v", err)
+		bad("not PNML: %v", err)
+		return nil, inputErrors(errs)
 	}
 	if len(doc.Nets) == 0 {
-		return nil, errors.New("PNML has no net")
+		bad("PNML has no net")
+		return nil, inputErrors(errs)
+	}
+	num := func(what, v string) float64 {
+		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			bad("%s %q is not a finite number ≥ 0", what, v)
+			return 0
+		}
+		return x
+	}
+	whole := func(what, v string, lo, hi int) int {
+		x, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || x < lo || x > hi {
+			bad("%s %q is not a whole number in %d … %d", what, v, lo, hi)
+			return lo
+		}
+		return x
 	}
 	xn := doc.Nets[0]
 	n := &Net{ID: xn.ID}
@@ -208,10 +255,21 @@ func ReadPNML(r io.Reader) (*Net, error) {
 		}
 		for _, m := range t.Media {
 			md := Medium{Name: m.Name, Shared: m.Shared}
-			md.Startup, _ = strconv.ParseFloat(m.Startup, 64)
-			md.Bandwidth, _ = strconv.ParseFloat(m.Bandwidth, 64)
-			if m.Policy == "fluid" {
+			md.Startup = num(fmt.Sprintf("medium %q: startup", m.Name), m.Startup)
+			if md.Startup > MaxSeconds {
+				bad("medium %q: startup %g s beyond %.4g s", m.Name, md.Startup, MaxSeconds)
+			}
+			md.Bandwidth = num(fmt.Sprintf("medium %q: bandwidth", m.Name), m.Bandwidth)
+			if !(md.Bandwidth > 0) {
+				bad("medium %q: bandwidth must be > 0", m.Name)
+				md.Bandwidth = 1
+			}
+			switch m.Policy {
+			case "", "static":
+			case "fluid":
 				md.Policy = FluidSharing
+			default:
+				bad("medium %q: policy %q (allowed: static, fluid)", m.Name, m.Policy)
 			}
 			n.Media = append(n.Media, md)
 		}
@@ -230,15 +288,14 @@ func ReadPNML(r io.Reader) (*Net, error) {
 	}
 	places, trans, arcs = append(places, xn.Places...), append(trans, xn.Transitions...), append(arcs, xn.Arcs...)
 	walk(xn.Pages)
-	var errs []error
 	pidx, tidx := map[string]int{}, map[string]int{}
 	for _, p := range places {
 		if p.ID == "" {
-			errs = append(errs, errors.New("a place has no id"))
+			bad("a place has no id")
 			continue
 		}
 		if _, dup := pidx[p.ID]; dup {
-			errs = append(errs, fmt.Errorf("place id %q used twice", p.ID))
+			bad("place id %q used twice", p.ID)
 			continue
 		}
 		pl := Place{Name: p.ID}
@@ -246,17 +303,13 @@ func ReadPNML(r io.Reader) (*Net, error) {
 			pl.Name = p.Name.Text
 		}
 		if p.Initial != nil {
-			v, err := strconv.Atoi(strings.TrimSpace(p.Initial.Text))
-			if err != nil || v < 0 {
-				errs = append(errs, fmt.Errorf("place %q: initial marking %q is not a whole number ≥ 0", p.ID, p.Initial.Text))
-			}
-			pl.Initial = v
+			pl.Initial = whole(fmt.Sprintf("place %q: initial marking", p.ID), p.Initial.Text, 0, MaxTokens)
 		}
 		for _, t := range p.Tools {
 			if t.Tool == toolName {
 				pl.Process = t.Process
 				if t.Final != "" {
-					pl.Final, _ = strconv.Atoi(t.Final)
+					pl.Final = whole(fmt.Sprintf("place %q: final marking", p.ID), t.Final, 0, MaxTokens)
 					n.FinalSet = true
 				}
 			}
@@ -265,7 +318,7 @@ func ReadPNML(r io.Reader) (*Net, error) {
 	}
 	for _, t := range trans {
 		if _, dup := tidx[t.ID]; dup || dupPlace(pidx, t.ID) {
-			errs = append(errs, fmt.Errorf("transition id %q used twice", t.ID))
+			bad("transition id %q used twice", t.ID)
 			continue
 		}
 		tr := Transition{Name: t.ID, Servers: 1}
@@ -278,10 +331,11 @@ func ReadPNML(r io.Reader) (*Net, error) {
 			}
 			if tool.Delay != nil {
 				d, err := strconv.ParseFloat(strings.TrimSpace(*tool.Delay), 64)
-				if err != nil || d < 0 {
-					errs = append(errs, fmt.Errorf("transition %q: delay %q is not a number ≥ 0", t.ID, *tool.Delay))
+				ticks, terr := Ticks(d)
+				if err != nil || terr != nil {
+					bad("transition %q: delay %q is not a number of seconds in 0 … %.4g (finite, ≥ 0, within 2^62 ticks of 1 ns)", t.ID, *tool.Delay, MaxSeconds)
 				}
-				tr.Delay = ToTicks(d)
+				tr.Delay = ticks
 			}
 			switch tool.Server {
 			case "", "1":
@@ -290,15 +344,24 @@ func ReadPNML(r io.Reader) (*Net, error) {
 			default:
 				k, err := strconv.Atoi(tool.Server)
 				if err != nil || k < 1 {
-					errs = append(errs, fmt.Errorf("transition %q: server %q (allowed: 1, k ≥ 1, inf)", t.ID, tool.Server))
+					bad("transition %q: server %q (allowed: 1, k ≥ 1, inf)", t.ID, tool.Server)
+					k = 1
 				}
 				tr.Servers = k
 			}
-			tr.Priority, _ = strconv.Atoi(tool.Priority)
+			if tool.Priority != "" {
+				tr.Priority = whole(fmt.Sprintf("transition %q: priority", t.ID), tool.Priority, -1<<30, 1<<30)
+			}
 			tr.Process, tr.Kind = tool.Process, tool.Kind
 			if tool.Medium != "" {
-				tr.Medium, _ = strconv.Atoi(tool.Medium)
-				tr.Bytes, _ = strconv.ParseFloat(tool.Bytes, 64)
+				tr.Medium = whole(fmt.Sprintf("transition %q: medium", t.ID), tool.Medium, 1, max(1, len(n.Media)))
+				if len(n.Media) == 0 {
+					bad("transition %q: medium %q, but the net defines no media", t.ID, tool.Medium)
+					tr.Medium = 0
+				}
+				if tool.Bytes != "" {
+					tr.Bytes = num(fmt.Sprintf("transition %q: bytes", t.ID), tool.Bytes)
+				}
 			}
 		}
 		tidx[t.ID] = n.AddTransition(tr)
@@ -307,8 +370,8 @@ func ReadPNML(r io.Reader) (*Net, error) {
 		w := 1
 		if a.Inscription != nil {
 			v, err := strconv.Atoi(strings.TrimSpace(a.Inscription.Text))
-			if err != nil || v < 1 {
-				errs = append(errs, fmt.Errorf("arc %q: weight %q must be a whole number ≥ 1", a.ID, a.Inscription.Text))
+			if err != nil || v < 1 || v > MaxTokens {
+				bad("arc %q: weight %q must be a whole number in 1 … %d", a.ID, a.Inscription.Text, MaxTokens)
 				continue
 			}
 			w = v
@@ -319,21 +382,27 @@ func ReadPNML(r io.Reader) (*Net, error) {
 		tt, tIsT := tidx[a.Target]
 		switch {
 		case !sIsP && !sIsT:
-			errs = append(errs, fmt.Errorf("arc %q: source %q is no place or transition", a.ID, a.Source))
+			bad("arc %q: source %q is no place or transition", a.ID, a.Source)
 		case !tIsP && !tIsT:
-			errs = append(errs, fmt.Errorf("arc %q: target %q is no place or transition", a.ID, a.Target))
+			bad("arc %q: target %q is no place or transition", a.ID, a.Target)
 		case sIsP && tIsT:
 			n.Transitions[tt].In = append(n.Transitions[tt].In, Arc{sp, w})
 		case sIsT && tIsP:
 			n.Transitions[st].Out = append(n.Transitions[st].Out, Arc{tp, w})
 		default:
-			errs = append(errs, fmt.Errorf("arc %q joins two places or two transitions (%s → %s)", a.ID, a.Source, a.Target))
+			bad("arc %q joins two places or two transitions (%s → %s)", a.ID, a.Source, a.Target)
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
+	if err := inputErrors(errs); err != nil {
 		return nil, err
 	}
-	return n, n.Validate()
+	if err := n.Validate(); err != nil {
+		if file != "" {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		return nil, err
+	}
+	return n, nil
 }
 
 func dupPlace(pidx map[string]int, id string) bool { _, ok := pidx[id]; return ok }

@@ -152,7 +152,7 @@ func TestPNMLErrors(t *testing.T) {
 		{`<place id="p"/><place id="p"/>`, `place id "p" used twice`},
 		{`<place id="p"/><transition id="t"/><arc id="a" source="p" target="x"/>`, `target "x" is no place or transition`},
 		{`<place id="p"/><place id="q"/><arc id="a" source="p" target="q"/>`, "joins two places"},
-		{`<place id="p"/><transition id="t"/><arc id="a" source="p" target="t"><inscription><text>0</text></inscription></arc>`, `weight "0" must be a whole number ≥ 1`},
+		{`<place id="p"/><transition id="t"/><arc id="a" source="p" target="t"><inscription><text>0</text></inscription></arc>`, `weight "0" must be a whole number in 1 …`},
 		{`<place id="p"><initialMarking><text>-1</text></initialMarking></place>`, "initial marking"},
 		{`<place id="p"/><transition id="t"><toolspecific tool="clusterperf" version="1"><delay>x</delay></toolspecific></transition>`, `delay "x"`},
 	} {
@@ -164,36 +164,6 @@ func TestPNMLErrors(t *testing.T) {
 	if _, err := ReadPNML(strings.NewReader("not xml")); err == nil {
 		t.Error("garbage accepted")
 	}
-}
-
-func FuzzReadPNML(f *testing.F) {
-	f.Add([]byte(`<pnml><net id="n"><page id="p"><place id="a"><initialMarking><text>1</text></initialMarking></place><transition id="t"/><arc id="x" source="a" target="t"/></page></net></pnml>`))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		n, err := ReadPNML(bytes.NewReader(b))
-		if err != nil {
-			return
-		}
-		if _, err := n.Run(Options{MaxFirings: 1000}); err != nil {
-			t.Fatalf("read net does not run: %v", err)
-		}
-	})
-}
-
-func FuzzParseProgram(f *testing.F) {
-	b, _ := os.ReadFile("../examples/tpn/matmul.yaml")
-	f.Add(b)
-	f.Fuzz(func(t *testing.T, b []byte) {
-		p, err := ParseProgram("f.yaml", b)
-		if err != nil {
-			return
-		}
-		c := &Cluster{Workstations: []Workstation{{Name: "w", Power: 1}}, Network: Medium{Bandwidth: 1e6}}
-		n, err := Build(p, c)
-		if err != nil || len(n.Transitions) > 100000 {
-			return
-		}
-		n.Run(Options{MaxFirings: 10000})
-	})
 }
 
 // BenchmarkFirings: a ring of 1000 processes on 1000 workstations exchanging 10 rounds of

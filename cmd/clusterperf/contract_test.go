@@ -39,6 +39,10 @@ func contractCases() []contractCase {
 	}
 	add("solve-validate-cg-a-4", "solve", "solve", "--validate", "--solver", "schweitzer", "--reps", "3", "--events", "4000", ex+"keck/cg-a-4.yaml")
 	add("solve-sweep-central-server", "solve-sweep", "solve", "--sweep", "population=1:6", ex+"qn/central-server.yaml")
+	add("solve-sweep-measured-cg-a-4", "solve-sweep", "solve", "--sweep", "population=1:6", "--measured", "testdata/solve/cg-a-4-measured.csv", ex+"keck/cg-a-4.yaml")
+	add("solve-jmva-central", "solve", "solve", "--distribution", "cpu", ex+"jmt/central.jmva")
+	add("solve-jmva-ld-whatif", "solve-sweep", "solve", ex+"jmt/ld.jmva")
+	add("solve-distribution-disk-group", "solve", "solve", "--distribution", "disk", "../../testdata/models/disk-group.yaml")
 	add("simulate-central-server", "simulate", "simulate", "--reps", "3", "--events", "4000", ex+"qn/central-server.yaml")
 	add("simulate-fig59-bus", "simulate", "simulate", "--reps", "3", "--cycles", "100", "--p", "4", "--d", "2", ex+"spmd/fig59-bus.yaml")
 	for _, f := range []string{"btio", "fig59-bus", "fig59-clu", "hybrid", "optimistic-aio", "optimistic-sio", "pmva", "qcrd"} {
@@ -51,19 +55,28 @@ func contractCases() []contractCase {
 	add("pipeline-fit-sort", "pipeline", "pipeline", "--p", "1:11", "--measured", ex+"pipeline/sort.csv", "--fit", "c_m,b_gather", ex+"pipeline/sort.yaml")
 	add("fit-qcrd", "fit", "fit", "--predict", "128x32", ex+"fit/qcrd.yaml", ex+"fit/qcrd.csv")
 	add("mpip-driver8", "mpip", "mpip", "--latency", "50us", "--bandwidth", "1GB/s", ex+"mpip/hpc-mpip__driver.8.253.1.mpiP")
+	add("mpip-driver8-profile", "mpip", "mpip", ex+"mpip/hpc-mpip__driver.8.253.1.mpiP")
+	// 004 appendix B: the collected values of NAS CG A–D, each row solved with its own BW and
+	// Lat, reproduce the appendix's model outputs and validation views (mpip.TestKeckAppendixFromCSV)
+	for _, c := range []string{"a", "b", "c", "d"} {
+		add("mpip-keck-cg-"+c, "mpip", "mpip", ex+"mpip/keck_cg_"+c+".csv")
+	}
+	add("mpip-keck-cg-a-calibrate", "mpip", "mpip", "--calibrate", "--predict", "128", ex+"mpip/keck_cg_a.csv")
+	// the network from netbench's generated OSU outputs (a known model, not measurements)
+	add("mpip-driver8-osu", "mpip", "mpip", "--osu", "../../netbench/testdata/osu_latency.txt", "--osu", "../../netbench/testdata/osu_bw.txt", ex+"mpip/hpc-mpip__driver.8.253.1.mpiP")
+	amg, _ := filepath.Glob("../../mpip/testdata/samples/mpiP_cm__amg2013.*.mpiP")
+	add("mpip-amg-calibrate", "mpip", append([]string{"mpip", "--calibrate", "--predict", "128"}, amg...)...)
 	for _, f := range []string{"masterworker", "matmul", "pipeline"} {
 		add("tpn-"+f, "tpn", "tpn", "--cluster", ex+"tpn/cluster.yaml", ex+"tpn/"+f+".yaml")
 	}
 	add("tpn-advise-matmul", "tpn", "tpn", "--advise", "--budget", "50", "--cluster", ex+"tpn/cluster.yaml", ex+"tpn/matmul.yaml")
 	scalingData, _ := filepath.Glob("../../testdata/scaling/*.csv")
 	for _, f := range scalingData {
-		if strings.Contains(f, "wavetrisk_bbserv_2560") {
-			// exit 3 on main too: the sizing grid starts at p = 1, where the chosen model
-			// c0 + c1·p^(-4/3)·log2(p) is not finite (reported to the scaling owner)
-			continue
-		}
-		add("extrapolate-"+strings.TrimSuffix(filepath.Base(f), ".csv"), "extrapolate", "extrapolate", "--predict", "256", f)
+		// fit DATA.csv (alias extrapolate); wavetrisk_bbserv_2560 included: the sizing grid
+		// follows the data (p ≥ 2) where c0 + c1·p^(-4/3)·log2(p) is finite
+		add("extrapolate-"+strings.TrimSuffix(filepath.Base(f), ".csv"), "extrapolate", "fit", "--predict", "256", f)
 	}
+	add("extrapolate-alias-wavetrisk_bbserv_640", "extrapolate", "extrapolate", "--rule", "core-hours", "../../testdata/scaling/wavetrisk_bbserv_640.csv")
 	for _, q := range [][]string{
 		{"M/M/1", "--lambda", "8", "--mu", "10"},
 		{"M/M/4", "--lambda", "30", "--service-time", "0.1", "--percentiles", "50,95,99.9"},
@@ -74,6 +87,8 @@ func contractCases() []contractCase {
 	} {
 		add("queue-"+strings.NewReplacer("/", "-").Replace(q[0]), "queue", append([]string{"queue"}, q...)...)
 	}
+	// pmva: formulas only (--q, --k); the timed runs are not deterministic (pmva_test.go)
+	add("pmva-thesis-formulas", "pmva", "pmva", "--q", "16us", "--k", "100us", "--workers", "1,2,4,64,512", "--algorithm", "pipelined", "../../pmva/testdata/thesis-network.yaml")
 	return cs
 }
 
@@ -90,6 +105,7 @@ var resultTypes = map[string]reflect.Type{
 	"tpn":         reflect.TypeFor[tpnResult](),
 	"queue":       reflect.TypeFor[queueResult](),
 	"extrapolate": reflect.TypeFor[extrapolateResult](),
+	"pmva":        reflect.TypeFor[pmvaResult](),
 }
 
 const schemaDir = "../../docs/schema"
@@ -97,14 +113,10 @@ const schemaDir = "../../docs/schema"
 // pendingKeys: result types that still carry a library struct whose JSON keys are not
 // snake_case, with the owner who is renaming them. TestSchemas fails once the keys are
 // fixed, so the entry is removed and the strict check applies again.
-var pendingKeys = map[string]string{
-	"mpip": "mpip.Demands has keys N and K (package mpip's tags)",
-}
+var pendingKeys = map[string]string{}
 
 // pendingNotes: result types whose notes array the library leaves out when empty.
-var pendingNotes = map[string]string{
-	"queue": "queue.Result.Notes has omitempty (package queue's tag)",
-}
+var pendingNotes = map[string]string{}
 
 // TestSchemas: docs/schema holds exactly the schema of every result type (snake_case keys
 // enforced by report.Schema).

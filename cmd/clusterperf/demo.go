@@ -13,6 +13,7 @@ import (
 	"github.com/clusterperf/clusterperf/pipeline"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/scaling"
 	"github.com/clusterperf/clusterperf/spmd"
 	"github.com/clusterperf/clusterperf/tpn"
 )
@@ -69,6 +70,9 @@ func runDemo(w io.Writer) error {
 		return err
 	}
 	if err := demoFit(w); err != nil {
+		return err
+	}
+	if err := demoExtrapolate(w); err != nil {
 		return err
 	}
 	if err := demoTpn(w); err != nil {
@@ -190,8 +194,43 @@ func demoFit(w io.Writer) error {
 }
 
 func demoMpip(w io.Writer) error {
-	fmt.Fprintln(w, "== 4. A queueing model from a real mpiP profile (004's method): 8-rank tree reduce, mpiP 3.4.1 ==")
-	fmt.Fprintln(w, "   (examples/mpip/hpc-mpip__driver.8.253.1.mpiP; network assumed 50 µs, 1 GB/s)")
+	fmt.Fprintln(w, "== 4. A queueing model from mpiP-style measurements (004's method): NAS CG class A on the Keck cluster ==")
+	fmt.Fprintln(w, "   (examples/mpip/keck_cg_a.csv, 004 appendix B; clusterperf mpip examples/mpip/keck_cg_a.csv --calibrate --predict 64)")
+	const name = "mpip/keck_cg_a.csv"
+	data, err := examples.FS.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	ins, err := mpip.ReadInputs("examples/"+name, bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "   With 004's measured network, the model's wall time against the measurement:")
+	var runs []mpip.ExplainRun
+	for _, in := range ins {
+		res, err := mpip.Solve(in)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, mpip.ExplainRun{Result: res})
+		fmt.Fprintf(w, "     P = %3d: observed %8.4g s, model %8.4g s (%+.1f %%)\n", in.P, res.AppTime.Observed, res.AppTime.Model, 100*res.AppTime.Rel())
+	}
+	for _, e := range mpip.Explain(runs, mpip.ExplainOptions{}) {
+		if e.View != "app_time" {
+			continue
+		}
+		for _, f := range e.Findings {
+			fmt.Fprintf(w, "   Why P = %d misses by %+.0f %%: %s — %s\n", e.P, 100*e.RelError, f.Assumption, f.Evidence)
+		}
+	}
+	if err := demoMpipCalibrated(w, ins); err != nil {
+		return err
+	}
+	return demoMpipExplained(w)
+}
+
+// demoMpipExplained: a real mpiP report with an assumed network misses; the profile says why.
+func demoMpipExplained(w io.Writer) error {
 	const name = "mpip/hpc-mpip__driver.8.253.1.mpiP"
 	data, err := examples.FS.ReadFile(name)
 	if err != nil {
@@ -209,7 +248,80 @@ func demoMpip(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return report.Render(w, &mpipResult{Runs: []mpipRun{{Summary: s, Model: res}}}, report.Options{Format: "table"})
+	prof := mpip.Profile(rep, s, 3)
+	fmt.Fprintf(w, "   A real mpiP report (examples/%s, 8 ranks, network assumed 50 µs, 1 GB/s): wall time %+.0f %%. Why:\n", name, 100*res.AppTime.Rel())
+	for _, e := range mpip.Explain([]mpip.ExplainRun{{Result: res, Profile: &prof}}, mpip.ExplainOptions{}) {
+		if e.View != "app_time" {
+			continue
+		}
+		for _, f := range e.Findings {
+			fmt.Fprintf(w, "     %s: %s\n", f.Assumption, f.Evidence)
+		}
+		for _, n := range e.NextSteps {
+			fmt.Fprintf(w, "     next: %s\n", n)
+		}
+	}
+	fmt.Fprintln(w)
+	return nil
+}
+
+// demoMpipCalibrated: the network fitted to the wall times, and the backtest.
+func demoMpipCalibrated(w io.Writer, ins []mpip.Inputs) error {
+	c, err := mpip.Calibrate(ins, mpip.CalibrateOptions{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "   Calibrated (kind %s, interval %s): latency %.3g s [%.3g … %.3g]; the runs with it:\n", c.Kind, c.IntervalKind, c.LatencyS, c.LatencyLowS, c.LatencyHighS)
+	for _, r := range c.Runs {
+		fmt.Fprintf(w, "     P = %3d: observed %8.4g s, calibrated model %8.4g s (%+.1f %%)\n", r.P, r.ObservedAppTimeS, r.ModelAppTimeS, 100*r.RelError)
+	}
+	bt, err := mpip.BacktestRuns(ins, mpip.CalibrateOptions{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "   Backtest — each P predicted from the others (calibrated model; forecast of the wall time):")
+	for _, s := range bt.Splits {
+		fmt.Fprintf(w, "     P = %3d from %v: %+.1f %%; forecast %+.1f %%\n", s.HeldOutP, s.FromP, 100*s.Calibrated.RelError, 100*s.WallTimeRelError)
+	}
+	return nil
+}
+
+// demoExtrapolate: fit on a measured corpus CSV, with the backtest and the sizing.
+func demoExtrapolate(w io.Writer) error {
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "== 5b. Extrapolation: measured times of OpenFOAM's motorbike case, no model file ==")
+	fmt.Fprintln(w, "   (examples/scaling/openfoam_motorbike_arc.csv, a copy of testdata/scaling's; clusterperf fit FILE --predict 96)")
+	const name = "scaling/openfoam_motorbike_arc.csv"
+	data, err := examples.FS.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	d, err := scaling.ReadCSV("examples/"+name, bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	fr, err := scaling.Fit(d)
+	if err != nil {
+		return err
+	}
+	m := fr.Chosen
+	fmt.Fprintf(w, "   Chosen by held-out error: %s, T(p) = %s\n", m.Name, m.Formula)
+	if bt, err := scaling.BacktestLargest(d); err == nil {
+		fmt.Fprintf(w, "   Backtest: predicting your largest p = %d from the other %d points would have erred by %+.1f %%.\n", bt.HeldOutP, bt.TrainingPoints, 100*bt.RelError)
+	}
+	pr, err := fr.Predict(2 * fr.MaxP)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "   p = %d: %.4g s", pr.P, pr.TimeS)
+	if pr.Interval {
+		fmt.Fprintf(w, " (95 %% interval %.4g … %.4g)", *pr.Low95S, *pr.High95S)
+	} else {
+		fmt.Fprintf(w, " (no interval; plausible models %.4g … %.4g)", pr.PlausibleLowS, pr.PlausibleHighS)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w)
+	return nil
 }
 
 func demoSpeedup(w io.Writer) error {

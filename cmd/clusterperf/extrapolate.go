@@ -11,53 +11,18 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/scaling"
 	"github.com/clusterperf/clusterperf/sizing"
 )
 
-type extrapolateOptions struct {
-	out        outOptions
-	predict    string
-	rule       string
-	pmax       int
-	efficiency float64
-	kneeGain   float64
-	within     float64
-}
-
-func newExtrapolateCmd(stdout, stderr io.Writer) *cobra.Command {
-	var o extrapolateOptions
-	cmd := &cobra.Command{
-		Use:   "extrapolate DATA.csv",
-		Short: "Predict the time at untried process counts from measured p,time data, with the backtest and a sizing",
-		Long: `Fit measured scaling data (a "p,time" CSV; repeated p are replicates; "# scaling: strong|weak"
-optional) without a model file: Amdahl, USL, Gustafson and the Extra-P normal form fitted to
-relative error, the model chosen by held-out prediction error (forward-chaining and
-leave-one-out cross-validation). Prints the chosen model (Amdahl's serial fraction, USL's σ,
-κ and N_max when they win), predictions with 95 % intervals (or, with fewer than 4 distinct p,
-the spread of the plausible models), the backtest — the largest measured p predicted from the
-others, the error you would have made — and the configuration the sizing rules recommend
-(default "balanced": the fastest at or below the knee with efficiency ≥ 0.5). Coverage of
-the intervals on real data: docs/extrapolation.md.
-CSV tables (--csv-table): summary (default), parameters, plausible, predictions, trade_off.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runExtrapolate(o, args[0], stdout, stderr)
-		},
-	}
-	f := cmd.Flags()
-	addOutFlags(cmd, &o.out)
-	f.StringVar(&o.predict, "predict", "", "process counts to predict, e.g. 128,256,1024")
-	f.StringVar(&o.rule, "rule", string(sizing.DefaultRule), "sizing rule: balanced, fastest, knee, efficiency, cheapest, core_hours")
-	f.IntVar(&o.pmax, "pmax", 0, "size within p ≤ pmax (default: twice the largest measured p)")
-	f.Float64Var(&o.efficiency, "efficiency", sizing.DefaultMinEfficiency, "minimum efficiency of the efficiency and balanced rules")
-	f.Float64Var(&o.kneeGain, "knee-gain", sizing.DefaultKneeGain, "the knee: below this time reduction per doubling of p")
-	f.Float64Var(&o.within, "within", sizing.DefaultWithinFastest, "cheapest rule: within this fraction of the fastest time")
-	return cmd
+// scalingOptions are fit's flags when it is given a plain p,time CSV (no model file).
+type scalingOptions struct {
+	out     outOptions
+	predict string
+	pmax    int
+	sizing  sizingFlags
 }
 
 // extrapolateResult is the command's one result value (JSON as is).
@@ -70,13 +35,10 @@ type extrapolateResult struct {
 	data        string
 }
 
-func (o extrapolateOptions) check() (sizing.Rule, []int, error) {
+func (o scalingOptions) check() ([]int, error) {
 	var c flagCheck
 	o.out.check(&c)
-	rule, err := sizing.ParseRule(o.rule)
-	if err != nil {
-		c.add("--rule: %v", err)
-	}
+	o.sizing.check(&c)
 	var ps []int
 	for _, s := range strings.Split(o.predict, ",") {
 		if o.predict == "" {
@@ -92,14 +54,13 @@ func (o extrapolateOptions) check() (sizing.Rule, []int, error) {
 	if o.pmax < 0 || o.pmax > scaling.MaxPredictP {
 		c.add("--pmax %d: allowed 0 (twice the largest measured p) or 1 … 2^30", o.pmax)
 	}
-	c.fraction("efficiency", o.efficiency, 0, 1)
-	c.nonNegative("knee-gain", o.kneeGain, "no knee")
-	c.nonNegative("within", o.within, "only the fastest")
-	return rule, ps, c.err()
+	return ps, c.err()
 }
 
-func runExtrapolate(o extrapolateOptions, path string, stdout, stderr io.Writer) error {
-	rule, ps, err := o.check()
+// runFitScaling is `fit DATA.csv`: scaling.Fit, the predictions, the backtest of the
+// largest p and the sizing.
+func runFitScaling(o scalingOptions, path string, stdout io.Writer) error {
+	ps, err := o.check()
 	if err != nil {
 		return err
 	}
@@ -130,14 +91,14 @@ func runExtrapolate(o extrapolateOptions, path string, stdout, stderr io.Writer)
 	} else {
 		return err
 	}
-	if res.Sizing, err = advise(d, fr, rule, o); err != nil {
+	if res.Sizing, err = advise(d, fr, o); err != nil {
 		return err
 	}
 	return render(stdout, res, o.out)
 }
 
 // advise applies the sizing rule to the model's times on sizingGrid up to --pmax.
-func advise(d *scaling.Data, fr *scaling.Result, rule sizing.Rule, o extrapolateOptions) (*sizing.Advice, error) {
+func advise(d *scaling.Data, fr *scaling.Result, o scalingOptions) (*sizing.Advice, error) {
 	pmax := cmp.Or(o.pmax, 2*fr.MaxP)
 	if pmax > scaling.MaxPredictP {
 		return nil, badInputf("--pmax %d: allowed 1 … 2^30", pmax)
@@ -146,20 +107,27 @@ func advise(d *scaling.Data, fr *scaling.Result, rule sizing.Rule, o extrapolate
 	if err != nil {
 		return nil, classify(err)
 	}
-	adv, err := sizing.Advise(pts, sizing.Options{Rule: rule, MinEfficiency: o.efficiency, KneeGain: o.kneeGain, WithinFastest: o.within})
+	adv, err := sizing.Advise(pts, o.sizing.options())
 	return adv, classify(err)
 }
 
-// sizingGrid: every measured p up to pmax, the powers of two up to pmax, and pmax.
+// sizingGrid follows the data: every measured p up to pmax, the powers of two from the
+// smallest measured p up to pmax, and pmax. It never goes below the smallest measured p: a
+// model fitted on p ≥ 120 says nothing at p = 1 (and may not be finite there:
+// c0 + c1·p^(-4/3)·log2(p) on wavetrisk_bbserv_2560 is 0 at p = 1).
 func sizingGrid(d *scaling.Data, pmax int) []int {
 	seen := map[int]bool{}
+	pmin := pmax
 	for _, pt := range d.Points {
 		if pt.P <= pmax {
 			seen[pt.P] = true
 		}
+		pmin = min(pmin, pt.P)
 	}
 	for p := 1; p <= pmax; p *= 2 {
-		seen[p] = true
+		if p >= pmin {
+			seen[p] = true
+		}
 	}
 	seen[pmax] = true
 	var out []int
@@ -242,6 +210,7 @@ func (r *extrapolateResult) summaryTable() *report.Table {
 	}
 	if bt := r.Backtest; bt != nil {
 		t.Add(fmt.Sprintf("backtest: p = %d from the other %d points, rel_error", bt.HeldOutP, bt.TrainingPoints), report.Percent(bt.RelError))
+		t.Add("in words", fmt.Sprintf("predicting your largest p = %d from the others would have erred by %+.1f %%", bt.HeldOutP, 100*bt.RelError))
 	}
 	a := r.Sizing.Recommended
 	t.Add(fmt.Sprintf("recommended (%s)", r.Sizing.Rule), fmt.Sprintf("p = %d, time %s s, efficiency %.2f, %s core-hours — %s", a.Config.P, report.Num(a.Config.TimeS), a.Config.Efficiency, report.Num(a.Config.CoreHours), a.Reason))
@@ -249,13 +218,5 @@ func (r *extrapolateResult) summaryTable() *report.Table {
 }
 
 func (r *extrapolateResult) tradeOffTable() *report.Table {
-	t := &report.Table{Name: "trade_off", Title: "Trade-off (model times)", Header: []string{"p", "time_s", "speedup", "efficiency", "core_hours", "gain_per_doubling", "picked_by"}}
-	for _, c := range r.Sizing.TradeOff {
-		var by []string
-		for _, x := range c.PickedBy {
-			by = append(by, string(x))
-		}
-		t.Add(c.P, c.TimeS, c.Speedup, c.Efficiency, c.CoreHours, optPercent(c.GainPerDoubling), strings.Join(by, ","))
-	}
-	return t
+	return tradeOffTable(r.Sizing, "Trade-off (model times)")
 }

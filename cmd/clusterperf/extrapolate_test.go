@@ -8,8 +8,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/scaling"
 )
 
 // extrapolate on a measured strong-scaling CSV (OpenFOAM motorbike, testdata/scaling): the
@@ -107,4 +110,20 @@ func TestExtrapolateUSL(t *testing.T) {
 		t.Fatalf("USL not chosen or not reported:\n%s", out.String())
 	}
 	t.Log(out.String())
+}
+
+// The sizing grid follows the data: never below the smallest measured p (on
+// wavetrisk_bbserv_2560, p ≥ 2, the chosen c0 + c1·p^(-4/3)·log2(p) is 0 at p = 1 and the
+// command exited 3 with a grid from p = 1), powers of two from there, and pmax.
+func TestSizingGridFollowsData(t *testing.T) {
+	d := &scaling.Data{Points: []scaling.Point{{P: 5, TimeS: 10}, {P: 12, TimeS: 5}, {P: 40, TimeS: 2}}}
+	got := sizingGrid(d, 80)
+	want := []int{5, 8, 12, 16, 32, 40, 64, 80}
+	if !slices.Equal(got, want) {
+		t.Fatalf("sizingGrid = %v, want %v", got, want)
+	}
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"fit", "../../testdata/scaling/wavetrisk_bbserv_2560.csv"}, &out, &errb); code != 0 {
+		t.Fatalf("fit wavetrisk_bbserv_2560: exit %d: %s", code, errb.String())
+	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/fit"
 	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/sizing"
 	"github.com/clusterperf/clusterperf/spmd"
 )
 
@@ -22,7 +23,7 @@ type fitOptions struct {
 	plot       string
 	predict    string
 	pmax, dmax int
-	efficiency float64
+	sizing     sizingFlags
 	loo        bool
 	bootstrap  int
 }
@@ -30,41 +31,80 @@ type fitOptions struct {
 func newFitCmd(stdout, stderr io.Writer) *cobra.Command {
 	var o fitOptions
 	cmd := &cobra.Command{
-		Use:   "fit MODEL.yaml DATA.csv",
-		Short: "Fit SPMD speedup models to measurements (000 §5.2, 001 §6.2), with baselines and prediction",
-		Long: `Fit an SPMD queueing model (or every family, with architecture: auto) to measured times or
+		Use:     "fit [MODEL.yaml] DATA.csv",
+		Aliases: []string{"extrapolate"},
+		Short:   "Fit scaling or SPMD models to measurements, predict untried p with the backtest, and size the run",
+		Long: `fit DATA.csv (a plain "p,time" CSV; repeated p are replicates; "# scaling: strong|weak"
+optional), no model file: Amdahl, USL, Gustafson and the Extra-P normal form fitted to
+relative error, the model chosen by held-out prediction error (forward-chaining and
+leave-one-out cross-validation). Prints the chosen model with its parameters (Amdahl's
+serial fraction; USL's σ, κ and N_max), predictions (--predict 128,256) with 95 % intervals
+or, with fewer than 4 distinct p, the spread of the plausible models, the backtest — your
+largest measured p predicted from the others, the error you would have made — and the
+configuration the sizing rule recommends with the trade-off table. The sizing grid follows
+the data: measured p and powers of two from the smallest measured p to --pmax.
+CSV tables (--csv-table): summary (default), parameters, plausible, predictions, trade_off.
+("extrapolate" is an alias of fit.)
+
+fit MODEL.yaml DATA.csv: fit an SPMD queueing model (or every family, with architecture: auto) to measured times or
 speedups by bounded Levenberg–Marquardt from several starting points. Reports the parameters
 with 95 % confidence intervals (and which the data cannot determine), the documents' average
 error, SMAPE and R², a ranking of the candidates and of Amdahl's law and the Universal
 Scalability Law by AICc with Akaike weights, what limits the program, the residuals,
 predictions with 95 % prediction intervals (--predict 128x8,256x16), and the recommended
-configuration within --pmax/--dmax.
-CSV tables (--csv-table): residuals (default), parameters, ranking, predictions, summary.
+configuration within --pmax/--dmax. The model that wins the AICc ranking (an SPMD family,
+Amdahl or USL) drives the predictions, the bottleneck and the sizing; when Amdahl or USL
+wins, its parameters are printed.
+CSV tables (--csv-table): residuals (default), parameters, ranking, predictions, summary, trade_off.
+
+Sizing (both forms): --rule balanced (default: the fastest at or below the knee with
+efficiency ≥ --efficiency), fastest, knee (where doubling p gains less than --knee-gain),
+efficiency (the largest p with efficiency ≥ --efficiency), cheapest (fewest core-hours within
+--within of the fastest time), core-hours (fewest core-hours).
 
 ` + fit.FileFormat,
-		Args: cobra.ExactArgs(2),
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				return runFitCSV(o, args[0], stdout)
+			}
 			return runFit(o, args[0], args[1], stdout, stderr)
 		},
 	}
 	f := cmd.Flags()
 	addOutFlags(cmd, &o.out)
 	f.StringVar(&o.plot, "plot", "", "write observed vs fitted to FILE.svg or FILE.png")
-	f.StringVar(&o.predict, "predict", "", "configurations to predict, e.g. 128x8,256x16 (p x d)")
+	f.StringVar(&o.predict, "predict", "", "configurations to predict: p x d with a model file (128x8,256x16), process counts without (128,256)")
 	f.IntVar(&o.pmax, "pmax", 0, "recommend within p ≤ pmax (default: twice the largest measured p)")
-	f.IntVar(&o.dmax, "dmax", 0, "recommend within d ≤ dmax (default: the largest measured d)")
-	f.Float64Var(&o.efficiency, "efficiency", 0.5, "also report the largest p with efficiency at least this")
+	f.IntVar(&o.dmax, "dmax", 0, "recommend within d ≤ dmax (default: the largest measured d; model file only)")
+	o.sizing.register(cmd)
 	f.BoolVar(&o.loo, "loo", false, "leave-one-out cross-validation of every candidate (slower)")
 	f.IntVar(&o.bootstrap, "bootstrap", -1, "bootstrap replicates (overrides the model file)")
 	return cmd
 }
 
+// prediction is the winning model at (p, d); Low/High (95 % prediction interval) only when
+// an SPMD family wins (Amdahl and USL have none here).
 type prediction struct {
-	P     int     `json:"p"`
-	D     int     `json:"d"`
-	Value float64 `json:"value"`
-	Low   float64 `json:"low"`
-	High  float64 `json:"high"`
+	P     int      `json:"p"`
+	D     int      `json:"d"`
+	Model string   `json:"model"`
+	Value float64  `json:"value"`
+	Low   *float64 `json:"low,omitempty"`
+	High  *float64 `json:"high,omitempty"`
+}
+
+// runFitCSV is `fit DATA.csv`: the model-free scaling fit (flags of the model-file form
+// refused).
+func runFitCSV(o fitOptions, path string, stdout io.Writer) error {
+	var c flagCheck
+	if o.plot != "" || o.dmax != 0 || o.loo || o.bootstrap != -1 {
+		c.add("--plot, --dmax, --loo and --bootstrap need a model file: fit MODEL.yaml DATA.csv")
+	}
+	if err := c.err(); err != nil {
+		return err
+	}
+	return runFitScaling(scalingOptions{out: o.out, predict: o.predict, pmax: o.pmax, sizing: o.sizing}, path, stdout)
 }
 
 func parseConfigs(s string) ([][2]int, error) {
@@ -90,10 +130,10 @@ func (o fitOptions) check() ([][2]int, error) {
 	c.output("plot", o.plot, ".svg", ".png")
 	c.zeroOrAtLeast("pmax", int64(o.pmax), 1, "twice the largest measured p")
 	c.zeroOrAtLeast("dmax", int64(o.dmax), 1, "the largest measured d")
-	if int64(o.pmax)*int64(max(o.dmax, 1)) > 4_000_000 {
-		c.add("--pmax %d × --dmax %d is more than 4 million points (the limit)", o.pmax, o.dmax)
+	if int64(o.pmax)*int64(max(o.dmax, 1)) > sizing.MaxPoints {
+		c.add("--pmax %d × --dmax %d is more than %d points (the sizing limit)", o.pmax, o.dmax, sizing.MaxPoints)
 	}
-	c.fraction("efficiency", o.efficiency, 0, 1)
+	o.sizing.check(&c)
 	if o.bootstrap < -1 {
 		c.add("--bootstrap %d: want 0 or more replicates (-1: the model file's)", o.bootstrap)
 	}
@@ -126,13 +166,19 @@ type fitResult struct {
 	Inference    string                `json:"inference"`
 	Residuals    []fit.Residual        `json:"residuals"`
 	Predictions  []prediction          `json:"predictions,omitempty"`
-	PMax         int                   `json:"recommend_pmax"`
-	DMax         int                   `json:"recommend_dmax"`
-	Recommended  spmd.Point            `json:"recommended"`
-	Efficiency   float64               `json:"efficiency_threshold"`
-	Efficient    *spmd.Point           `json:"largest_efficient_p,omitempty"`
-	Skipped      []string              `json:"skipped,omitempty"`
-	Notes        []string              `json:"notes"`
+	// Chosen is the model that wins the AICc ranking; it drives the predictions, the
+	// bottleneck (inference) and the sizing. ChosenFormula/ChosenParameters are Amdahl's or
+	// USL's when one of them wins (the SPMD family's are Parameters).
+	Chosen           string              `json:"chosen_model"`
+	ChosenFormula    string              `json:"chosen_formula,omitempty"`
+	ChosenParameters []fit.ParamEstimate `json:"chosen_parameters,omitempty"`
+	PMax             int                 `json:"recommend_pmax"`
+	DMax             int                 `json:"recommend_dmax"`
+	Sizing           *sizing.Advice      `json:"sizing"`
+	Skipped          []string            `json:"skipped,omitempty"`
+	baseline         *fit.BaselineResult // the winner when Amdahl or USL wins
+	best             *fit.SPMDResult
+	Notes            []string `json:"notes"`
 }
 
 func runFit(o fitOptions, modelPath, dataPath string, stdout, stderr io.Writer) error {
@@ -156,11 +202,11 @@ func runFit(o fitOptions, modelPath, dataPath string, stdout, stderr io.Writer) 
 		return err
 	}
 	for _, c := range configs {
-		v, lo, hi, err := rep.Best.Predict(c[0], c[1])
+		pr, err := out.predict(c[0], c[1])
 		if err != nil {
-			return badInputf("--predict: cannot predict p = %d, d = %d with %s: %v", c[0], c[1], rep.Best.Architecture, err)
+			return err
 		}
-		out.Predictions = append(out.Predictions, prediction{c[0], c[1], v, lo, hi})
+		out.Predictions = append(out.Predictions, pr)
 	}
 	if err := render(stdout, out, o.out); err != nil {
 		return err
@@ -191,8 +237,8 @@ func parseFit(modelPath, dataPath string) (fit.Spec, *fit.Data, error) {
 	return sp, data, nil
 }
 
-// newFitResult assembles the fit report, the recommendation within --pmax/--dmax and the
-// leave-one-out errors (--loo).
+// newFitResult assembles the fit report, the winner of the AICc ranking, the sizing within
+// --pmax/--dmax and the leave-one-out errors (--loo).
 func newFitResult(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions) (*fitResult, error) {
 	best := rep.Best
 	maxP, maxD := 1, 1
@@ -200,25 +246,24 @@ func newFitResult(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions) (*
 		maxP, maxD = max(maxP, ob.P), max(maxD, ob.D)
 	}
 	o.pmax, o.dmax = cmp.Or(o.pmax, 2*maxP), cmp.Or(o.dmax, maxD)
-	e, err := spmd.NewEvaluator(best.Model())
-	if err != nil {
-		return nil, libError(err)
-	}
-	pts, _, err := e.Surface(span(1, o.pmax), span(1, o.dmax), nil)
-	if err != nil {
-		return nil, libError(err)
-	}
-	if len(pts) == 0 {
-		return nil, badInputf("no valid (p, d) within --pmax %d, --dmax %d", o.pmax, o.dmax)
-	}
 	out := &fitResult{Model: sp.Name, Architecture: best.Architecture, Target: string(data.Target), Observations: len(data.Obs),
 		Parameters: best.Parameters, Unidentified: best.Unidentified, AverageError: best.Metrics.AverageError, Metrics: best.Metrics,
 		Status: best.Status, Converged: best.Converged, Iterations: best.Iterations, Ranking: rep.Ranking, Baselines: rep.Baselines,
-		Inference: fit.Inference(best, maxP, maxD), Residuals: best.Residuals, PMax: o.pmax, DMax: o.dmax, Efficiency: o.efficiency,
-		Skipped: rep.Skipped, Notes: []string{}}
-	out.Recommended, _ = spmd.Best(pts)
-	if pt, ok := spmd.LargestEfficient(pts, o.efficiency)[o.dmax]; ok {
-		out.Efficient = &pt
+		Inference: fit.Inference(best, maxP, maxD), Residuals: best.Residuals, PMax: o.pmax, DMax: o.dmax,
+		Skipped: rep.Skipped, Notes: []string{}, Chosen: best.Architecture, best: best}
+	if rk := rep.Ranking; len(rk) > 0 {
+		for _, b := range rep.Baselines {
+			if b.Name == rk[0].Name {
+				out.useBaseline(b)
+			}
+		}
+	}
+	pts, err := out.sizingPoints(o.pmax, o.dmax)
+	if err != nil {
+		return nil, err
+	}
+	if out.Sizing, err = sizing.Advise(pts, o.sizing.options()); err != nil {
+		return nil, classify(err)
 	}
 	if rk := rep.Ranking; len(rk) > 1 {
 		out.Notes = append(out.Notes, fmt.Sprintf("%s explains the data best; the next, %s, is %.1f AICc units worse (weight %.3g)", rk[0].Name, rk[1].Name, rk[1].DeltaAICc, rk[1].Weight))
@@ -237,6 +282,78 @@ func newFitResult(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions) (*
 	return out, nil
 }
 
+// useBaseline makes Amdahl or USL (the AICc winner) drive the result: its parameters, and
+// what limits the program by its own terms.
+func (r *fitResult) useBaseline(b *fit.BaselineResult) {
+	r.baseline, r.Chosen, r.ChosenFormula, r.ChosenParameters = b, b.Name, b.Formula, b.Parameters
+	par := map[string]float64{}
+	for _, p := range b.Parameters {
+		par[p.Name] = p.Value
+	}
+	switch b.Name {
+	case "amdahl":
+		f := par["f"]
+		r.Inference = fmt.Sprintf("Amdahl wins the AICc ranking: a serial fraction f = %.4g limits the speedup to 1/f = %.4g (the SPMD family %s does not explain the data better)", f, 1/math.Max(f, 1e-300), r.Architecture)
+	case "usl":
+		sg, k := par["sigma"], par["kappa"]
+		nmax := "∞ (κ = 0: no retrograde scaling)"
+		if k > 0 {
+			nmax = fmt.Sprintf("%.4g", math.Sqrt((1-sg)/k))
+		}
+		r.Inference = fmt.Sprintf("the Universal Scalability Law wins the AICc ranking: contention σ = %.4g, coherency κ = %.4g, peak at N_max = sqrt((1−σ)/κ) = %s processors (the SPMD family %s does not explain the data better)", sg, k, nmax, r.Architecture)
+	}
+	r.Notes = append(r.Notes, fmt.Sprintf("%s wins the AICc ranking: predictions and sizing use it, at d = 1 (it knows nothing of disks)", b.Name))
+}
+
+// sizingPoints are the winner's times on p = 1 … pmax (and d = 1 … dmax for an SPMD
+// family); for a speedup target the time is 1/S.
+func (r *fitResult) sizingPoints(pmax, dmax int) ([]sizing.Point, error) {
+	var pts []sizing.Point
+	if b := r.baseline; b != nil {
+		for p := 1; p <= pmax; p++ {
+			v := b.Value(p)
+			if r.Target == "speedup" {
+				v = 1 / v
+			}
+			if v > 0 && !math.IsInf(v, 0) {
+				pts = append(pts, sizing.Point{P: p, TimeS: v})
+			}
+		}
+	} else {
+		e, err := spmd.NewEvaluator(r.best.Model())
+		if err != nil {
+			return nil, libError(err)
+		}
+		sp, _, err := e.Surface(span(1, pmax), span(1, dmax), nil)
+		if err != nil {
+			return nil, libError(err)
+		}
+		for _, pt := range sp {
+			pts = append(pts, sizing.Point{P: pt.P, D: pt.D, TimeS: pt.Time})
+		}
+	}
+	if len(pts) == 0 {
+		return nil, badInputf("no valid (p, d) within --pmax %d, --dmax %d", pmax, dmax)
+	}
+	return pts, nil
+}
+
+// predict is the winner at (p, d).
+func (r *fitResult) predict(p, d int) (prediction, error) {
+	if b := r.baseline; b != nil {
+		v := b.Value(p)
+		if !(v > 0) || math.IsInf(v, 0) {
+			return prediction{}, badInputf("--predict: %s gives no finite %s at p = %d", b.Name, r.Target, p)
+		}
+		return prediction{P: p, D: d, Model: b.Name, Value: v}, nil
+	}
+	v, lo, hi, err := r.best.Predict(p, d)
+	if err != nil {
+		return prediction{}, badInputf("--predict: cannot predict p = %d, d = %d with %s: %v", p, d, r.best.Architecture, err)
+	}
+	return prediction{P: p, D: d, Model: r.best.Architecture, Value: v, Low: &lo, High: &hi}, nil
+}
+
 func (r *fitResult) NoteLines() []string { return r.Notes }
 
 // Tables: "residuals" (default), "parameters", "ranking", "predictions", "summary".
@@ -246,16 +363,21 @@ func (r *fitResult) Tables() []*report.Table {
 	for _, x := range r.Residuals {
 		res.Add(x.P, x.D, x.Observed, x.Fitted, report.Percent(x.RelError))
 	}
-	pt := &report.Table{Name: "predictions", Title: "Predictions (95 % prediction intervals)", Header: []string{"p", "d", r.Target, "low", "high"}}
+	pt := &report.Table{Name: "predictions", Title: "Predictions of the winning model (95 % prediction intervals; none for Amdahl/USL)", Header: []string{"p", "d", "model", r.Target, "low", "high"}}
 	for _, p := range r.Predictions {
-		pt.Add(p.P, p.D, p.Value, p.Low, p.High)
+		pt.Add(p.P, p.D, p.Model, p.Value, optNum(p.Low), optNum(p.High))
 	}
-	return []*report.Table{res, r.paramTable(), r.rankTable(), pt, r.summaryTable()}
+	return []*report.Table{res, r.paramTable(), r.rankTable(), pt, r.summaryTable(), tradeOffTable(r.Sizing, "Trade-off (winning model's times)")}
 }
 
 func (r *fitResult) paramTable() *report.Table {
-	t := &report.Table{Name: "parameters", Title: "Parameters (95 % confidence intervals)", Header: []string{"parameter", "value", "ci_low", "ci_high", "note"}}
-	for _, p := range r.Parameters {
+	t := &report.Table{Name: "parameters", Title: "Parameters of " + r.Architecture + " (95 % confidence intervals)", Header: []string{"parameter", "value", "ci_low", "ci_high", "note"}}
+	ps := r.Parameters
+	if r.baseline != nil {
+		t.Title = fmt.Sprintf("Parameters of the winner %s: %s (95 %% confidence intervals)", r.Chosen, r.ChosenFormula)
+		ps = r.ChosenParameters
+	}
+	for _, p := range ps {
 		note := ""
 		switch {
 		case p.Fixed:
@@ -292,10 +414,9 @@ func (r *fitResult) summaryTable() *report.Table {
 	t.Add("SMAPE %", m.SMAPE)
 	t.Add("R²", m.R2)
 	t.Add("what limits the program", r.Inference)
-	t.Add(fmt.Sprintf("recommended within p ≤ %d, d ≤ %d", r.PMax, r.DMax), fmt.Sprintf("p = %d, d = %d (time %.4g, speedup %.4g, bottleneck %s)", r.Recommended.P, r.Recommended.D, r.Recommended.Time, r.Recommended.Speedup, r.Recommended.Bottleneck))
-	if r.Efficient != nil {
-		t.Add(fmt.Sprintf("largest p with efficiency ≥ %g at d = %d", r.Efficiency, r.DMax), r.Efficient.P)
-	}
+	t.Add("model driving predictions and sizing", r.Chosen)
+	rec := r.Sizing.Recommended.Config
+	t.Add(fmt.Sprintf("Recommended (%s) within p ≤ %d, d ≤ %d", r.Sizing.Rule, r.PMax, r.DMax), fmt.Sprintf("d = %d, %s", max(rec.D, 1), recommendedLine(r.Sizing)))
 	for _, s := range r.Skipped {
 		t.Add("not fitted", s)
 	}

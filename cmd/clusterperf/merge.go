@@ -16,14 +16,14 @@ import (
 type mergeOptions struct {
 	status   bool
 	resubmit bool
-	format   string
+	out      outOptions
 }
 
 // studyMergers is the explicit map from a sharded command to the function that turns its
 // merged items into the command's one-machine result (rendered by that command's renderer).
 // Commands are added here as they learn --shard; until then merge prints the raw items.
 func studyMergers() shard.Mergers {
-	return shard.Mergers{}
+	return shard.Mergers{"simulate": mergeSimulate, "tpn": mergeTpn, "speedup": mergeSpeedup}
 }
 
 func newMergeCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -49,13 +49,18 @@ submission.`,
 	f := cmd.Flags()
 	f.BoolVar(&o.status, "status", false, "show which shards are done, active, failed or missing")
 	f.BoolVar(&o.resubmit, "resubmit", false, "submit the failed and missing shards again (sbatch)")
-	f.StringVar(&o.format, "format", "table", "output format: table, json")
+	addOutFlags(cmd, &o.out)
 	return cmd
 }
 
 func runMerge(cmd *cobra.Command, o mergeOptions, dir string, stdout, stderr io.Writer) error {
-	if o.format != "table" && o.format != "json" {
-		return badInputf("--format %q: want table or json", o.format)
+	var fc flagCheck
+	o.out.check(&fc)
+	if (o.status || o.resubmit) && o.out.format == "csv" {
+		fc.add("--format csv: --status and --resubmit print a table or JSON")
+	}
+	if err := fc.err(); err != nil {
+		return err
 	}
 	ctx := cmd.Context()
 	c := slurm.Client{}
@@ -74,8 +79,9 @@ func runMerge(cmd *cobra.Command, o mergeOptions, dir string, stdout, stderr io.
 	if o.status {
 		return mergeStatus(ctx, c, dir, o, stdout)
 	}
-	v, m, err := studyMergers().Merge(dir)
-	if m == nil {
+	ms := studyMergers()
+	v, m, err := ms.Merge(dir)
+	if m == nil || (err != nil && ms[m.Plan.Command] != nil) {
 		return classify(err)
 	}
 	if err != nil {
@@ -83,7 +89,11 @@ func runMerge(cmd *cobra.Command, o mergeOptions, dir string, stdout, stderr io.
 		fmt.Fprintf(stderr, "clusterperf: note: %v; printing the merged items (JSON) instead\n", err)
 		return report.WriteJSON(stdout, m)
 	}
-	return report.WriteJSON(stdout, v)
+	doc, ok := v.(report.Document)
+	if !ok {
+		return report.WriteJSON(stdout, v)
+	}
+	return render(stdout, doc, o.out)
 }
 
 // mergeStatus prints the state of every shard of the study in dir.
@@ -92,7 +102,7 @@ func mergeStatus(ctx context.Context, c slurm.Client, dir string, o mergeOptions
 	if err != nil {
 		return classify(err)
 	}
-	if o.format == "json" {
+	if o.out.format == "json" {
 		return report.WriteJSON(stdout, st)
 	}
 	t := &report.Table{Header: []string{"shard", "items", "state", "slurm", "reason"}}

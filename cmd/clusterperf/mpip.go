@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"maps"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -12,19 +12,27 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/clusterperf/clusterperf/internal/units"
 	"github.com/clusterperf/clusterperf/mpip"
 	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/sizing"
 )
 
 type mpipOptions struct {
 	latency, bandwidth string
 	network            string
+	osu                []string
+	imb                string
+	piecewise          bool
+	inputs             string
+	allowMixed         bool
 	waitOps            string
 	collectives        bool
+	calibrate          bool
 	predict            string
+	explain            float64
 	samples            int
 	seed               uint64
+	sizing             sizingFlags
 	out                outOptions
 	plot               string
 }
@@ -32,59 +40,99 @@ type mpipOptions struct {
 func newMpipCmd(stdout, stderr io.Writer) *cobra.Command {
 	var o mpipOptions
 	cmd := &cobra.Command{
-		Use:   "mpip REPORT.mpiP...",
-		Short: "Queueing models from mpiP profiles, validated against the measurement (004)",
-		Long: `Read mpiP text reports (3.x, verbose or concise, single-collector or collective) and build
-the queueing model of 004 for each: N = P messages, a switch delay D0 = L/BW + Lat, P identical
-CPU queues with D_k = (MPI_Time − MPI_Wait)/(P·M), a computation delay (App_Time − MPI_Time)/M.
-Prints the extracted figures, the model's inputs and outputs, 004's validation views
-(application time, MPI time, MPI wait time, throughput: observed, modelled, relative error)
-and the component breakdown. Several reports give the table across P; with three or more
-P, --predict extrapolates the per-message inputs and predicts other P with an interval.
-
-Network: --latency and --bandwidth (units: 5us, 1.2ms; 200MB/s, 10Gb/s), or --network F.csv
-with columns p (or size), latency, bandwidth, interpolated linearly as 004 does.
-
-MPI wait time is the time in --wait-ops (default: ` + strings.Join(mpip.DefaultWaitOps, ",") + `);
-polling (Test*, Iprobe) counts because it can dominate. Messages M are point-to-point sends
-(` + strings.Join(mpip.P2PSendOps, ",") + `); --collectives adds collective sends.`,
-		Args: cobra.MinimumNArgs(1),
+		Use:   "mpip REPORT.mpiP|VALUES.csv...",
+		Short: "Queueing models from mpiP profiles, validated against the measurement (004), calibrated, backtested and explained",
+		Long:  mpipLong,
+		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runMpip(o, args, stdout, stderr)
+			return runMpip(o, args, stdout)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.latency, "latency", "", "network latency, e.g. 5us")
 	f.StringVar(&o.bandwidth, "bandwidth", "", "network bandwidth, e.g. 200MB/s")
 	f.StringVar(&o.network, "network", "", "CSV table of latency and bandwidth by p or by message size")
+	f.StringArrayVar(&o.osu, "osu", nil, "OSU micro-benchmark output (osu_latency, osu_bw, osu_bibw); repeat for latency + bandwidth")
+	f.StringVar(&o.imb, "imb", "", "Intel MPI Benchmarks PingPong output")
+	f.BoolVar(&o.piecewise, "piecewise", false, "fit --osu/--imb times in two message-size ranges (eager/rendezvous), break chosen from the data")
+	f.StringVar(&o.inputs, "inputs", "", "CSV of 004's collected values (label,P,App_Time,MPI_Time,MPI_Wait,M,L,BW,Lat), one run per row")
+	f.BoolVar(&o.allowMixed, "allow-mixed", false, "accept reports of different programs (noted in the output)")
 	f.StringVar(&o.waitOps, "wait-ops", "", "comma-separated MPI operations counted as wait time")
 	f.BoolVar(&o.collectives, "collectives", false, "count collective sends as messages too")
-	f.StringVar(&o.predict, "predict", "", "comma-separated P to predict (needs reports at 3+ different P)")
+	f.BoolVar(&o.calibrate, "calibrate", false, "fit the network (latency, and bandwidth when the sizes allow) to the runs' wall times and solve each run with it")
+	f.StringVar(&o.predict, "predict", "", "comma-separated P to predict (with --calibrate: 2+ runs; else 3+); with 3+ runs also the backtest")
+	f.Float64Var(&o.explain, "explain-threshold", mpip.DefaultExplainThreshold, "explain every view whose |rel_error| exceeds this fraction (0: never)")
 	f.IntVar(&o.samples, "samples", 2000, "Monte Carlo samples for prediction intervals")
 	f.Uint64Var(&o.seed, "seed", 1, "random seed of the prediction intervals")
+	o.sizing.register(cmd)
 	addOutFlags(cmd, &o.out)
 	f.StringVar(&o.plot, "plot", "", "write measured vs modelled wall time and components to FILE.svg|png")
 	return cmd
 }
 
-type mpipRun struct {
-	Summary mpip.Summary `json:"summary"`
-	Model   *mpip.Result `json:"model"`
-	Notes   []string     `json:"notes,omitempty"`
-}
+var mpipLong = `Read mpiP text reports (3.x, verbose or concise, single-collector or collective) and build
+the queueing model of 004 for each: N = P messages, a switch delay D0 = L/BW + Lat, P identical
+CPU queues with D_k = (MPI_Time − MPI_Wait)/(P·M), a computation delay (App_Time − MPI_Time)/M.
+Prints the extracted figures, the model's inputs and outputs, 004's validation views
+(application time, MPI time, MPI wait time, throughput: observed, modelled, rel_error) and the
+component breakdown. Reports given together must come from one program (same executable in
+"@ Command"); --allow-mixed compares different programs anyway, with a note.
+
+Input: mpiP reports, or 004's collected values as CSV (files ending .csv, or --inputs FILE;
+columns label,P,App_Time,MPI_Time,MPI_Wait,M,L,BW,Lat, units as 004's or with suffixes): each
+row is solved with its own BW and Lat.
+
+Network (for reports): --latency and --bandwidth (5us, 1.2ms; 200MB/s, 10Gb/s); --network F.csv
+(columns p or size, latency, bandwidth, interpolated linearly as 004 does); --osu FILE
+(repeatable: osu_latency for the latency, osu_bw for the bandwidth) or --imb FILE (PingPong),
+fitted as t(n) = t_s + n/B (--piecewise: two size ranges); or --calibrate, which fits the
+network to the runs' observed wall times (kind "calibration": an explanation of these runs,
+with interval_kind saying whether its interval is a Student-t 95 % interval, a range of the
+runs, or none). Without any network, the profile of each report is printed instead (shares of
+MPI, wait and collective time, message sizes, imbalance, top operations).
+
+--predict P,...: with --calibrate, the calibrated forecast (wall time extrapolated directly and
+through the 004 model, each with the spread of its plausible scaling models); otherwise the
+power-law prediction with a Monte Carlo interval when five or more runs allow one (else
+none, and a note). With three or more runs at different P the backtest predicts each measured
+P from the others (rel_error). --predict also sizes the run: the measured and predicted wall
+times under --rule (balanced, fastest, knee, efficiency, cheapest, core-hours), with
+--efficiency, --knee-gain, --within; Recommended and the trade-off table.
+
+Views whose |rel_error| exceeds --explain-threshold (default 0.15) are explained: which of
+004's assumptions the profile contradicts (imbalance, polling, collectives, message sizes,
+compute scaling) and what to do next.
+
+MPI wait time is the time in --wait-ops (default: ` + strings.Join(mpip.DefaultWaitOps, ",") + `);
+polling (Test*, Iprobe) counts because it can dominate. Messages M are point-to-point sends
+(` + strings.Join(mpip.P2PSendOps, ",") + `); --collectives adds collective sends.
+CSV tables (--csv-table): across_p (default), views, trends, profiles, calibration, forecasts,
+backtest, explanations, trade_off.`
 
 func (o mpipOptions) check() ([]int, error) {
 	var c flagCheck
 	o.out.check(&c)
+	o.sizing.check(&c)
 	c.output("plot", o.plot, ".svg", ".png")
 	c.atLeast("samples", int64(o.samples), 1)
 	if o.samples > 10_000_000 {
 		c.add("--samples %d: at most 10000000", o.samples)
 	}
-	if o.network != "" && (o.latency != "" || o.bandwidth != "") {
-		c.add("give --network or --latency/--bandwidth, not both")
-	} else if o.network == "" && (o.latency == "" || o.bandwidth == "") {
-		c.add("the model needs the network: --latency and --bandwidth (e.g. --latency 5us --bandwidth 200MB/s), or --network F.csv")
+	c.nonNegative("explain-threshold", o.explain, "never explain")
+	sources := 0
+	for _, on := range []bool{o.latency != "" || o.bandwidth != "", o.network != "", len(o.osu) > 0 || o.imb != ""} {
+		if on {
+			sources++
+		}
+	}
+	switch {
+	case sources > 1:
+		c.add("give one network: --latency/--bandwidth, --network, or --osu/--imb")
+	case (o.latency == "") != (o.bandwidth == ""):
+		c.add("--latency and --bandwidth go together (e.g. --latency 5us --bandwidth 200MB/s)")
+	}
+	if o.piecewise && len(o.osu) == 0 && o.imb == "" {
+		c.add("--piecewise fits --osu/--imb benchmark outputs: give one")
 	}
 	var targets []int
 	for _, s := range strings.Split(o.predict, ",") {
@@ -92,8 +140,8 @@ func (o mpipOptions) check() ([]int, error) {
 			break
 		}
 		p, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || p < 1 {
-			c.add("--predict %q: want whole numbers ≥ 1, e.g. 128,256", o.predict)
+		if err != nil || p < 1 || p > 1<<20 {
+			c.add("--predict %q: want whole numbers 1 … 1048576, e.g. 128,256", o.predict)
 			break
 		}
 		targets = append(targets, p)
@@ -101,53 +149,54 @@ func (o mpipOptions) check() ([]int, error) {
 	return targets, c.err()
 }
 
-// mpipResult is mpip's one result value.
-type mpipResult struct {
-	WaitOps     []string          `json:"wait_ops"`
-	Runs        []mpipRun         `json:"runs"`
-	Predictions []mpip.Prediction `json:"predictions,omitempty"`
-	Trends      []mpip.Trend      `json:"trends,omitempty"`
-	Notes       []string          `json:"notes"`
+// mpipRun is one run: a report's summary and profile, or a CSV row; its model with the given
+// network and, with --calibrate, with the calibrated one.
+type mpipRun struct {
+	Label      string               `json:"label"`
+	P          int                  `json:"p"`
+	Summary    *mpip.Summary        `json:"summary,omitempty"` // nil for a CSV row
+	Profile    *mpip.ProfileSummary `json:"profile,omitempty"` // nil for a CSV row
+	Model      *mpip.Result         `json:"model,omitempty"`   // nil without a network
+	Calibrated *mpip.Result         `json:"calibrated_model,omitempty"`
+	Notes      []string             `json:"notes,omitempty"`
+	inputs     mpip.Inputs
+	rep        *mpip.Report
 }
 
-func runMpip(o mpipOptions, files []string, stdout, stderr io.Writer) error {
+// mpipResult is mpip's one result value.
+type mpipResult struct {
+	WaitOps      []string           `json:"wait_ops"`
+	Program      *mpip.ProgramCheck `json:"program,omitempty"`
+	Network      *mpipNetwork       `json:"network,omitempty"`
+	Runs         []*mpipRun         `json:"runs"`
+	Calibration  *mpip.Calibration  `json:"calibration,omitempty"`
+	Predictions  []mpip.Prediction  `json:"predictions,omitempty"`
+	Trends       []mpip.Trend       `json:"trends,omitempty"`
+	Forecasts    []*mpip.Forecast   `json:"forecasts,omitempty"`
+	Backtest     *mpip.Backtest     `json:"backtest,omitempty"`
+	Sizing       *sizing.Advice     `json:"sizing,omitempty"`
+	Explanations []mpip.Explanation `json:"explanations,omitempty"`
+	Notes        []string           `json:"notes"`
+}
+
+func runMpip(o mpipOptions, files []string, stdout io.Writer) error {
 	targets, err := o.check()
 	if err != nil {
 		return err
 	}
-	net, err := o.net()
-	if err != nil {
+	out := &mpipResult{Notes: []string{}}
+	if err := out.load(o, files); err != nil {
 		return err
 	}
-	opts := mpip.Options{IncludeCollectives: o.collectives}
-	if o.waitOps != "" {
-		opts.WaitOps = strings.Split(o.waitOps, ",")
+	if err := out.solve(o); err != nil {
+		return err
 	}
-	out := &mpipResult{WaitOps: waitList(opts), Notes: []string{}}
-	seen := map[string]bool{}
-	for _, path := range files {
-		run, ops, err := mpipModel(path, opts, net)
-		if err != nil {
+	if len(targets) > 0 {
+		if err := out.predict(o, targets); err != nil {
 			return err
 		}
-		out.Runs = append(out.Runs, run)
-		for _, op := range ops {
-			seen[op] = true
-		}
 	}
-	if err := checkWaitOps(opts.WaitOps, seen); err != nil {
-		return err
-	}
-	sort.SliceStable(out.Runs, func(i, j int) bool { return out.Runs[i].Summary.P < out.Runs[j].Summary.P })
-	if len(targets) > 0 {
-		var ins []mpip.Inputs
-		for _, r := range out.Runs {
-			ins = append(ins, r.Model.Inputs)
-		}
-		if out.Predictions, out.Trends, err = mpip.Predict(ins, net, targets, o.samples, o.seed); err != nil {
-			return badInput(err)
-		}
-	}
+	out.explain(o)
 	if err := render(stdout, out, o.out); err != nil {
 		return err
 	}
@@ -157,164 +206,241 @@ func runMpip(o mpipOptions, files []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// net is the network of --network or --latency/--bandwidth.
-func (o mpipOptions) net() (mpip.Network, error) {
-	if o.network != "" {
-		b, err := readInput(o.network)
-		if err != nil {
-			return mpip.Network{}, err
-		}
-		net, err := mpip.ReadNetwork(o.network, bytes.NewReader(b))
-		return net, badInput(err)
+// load reads every report and CSV of collected values once, checks that the reports come from
+// one program and that --wait-ops names operations they have, and summarises them.
+func (r *mpipResult) load(o mpipOptions, files []string) error {
+	if o.inputs != "" {
+		files = append(slices.Clone(files), o.inputs)
 	}
-	lat, err := units.Duration(o.latency)
-	if err != nil {
-		return mpip.Network{}, badInputf("--latency: %v", err)
+	if len(files) == 0 {
+		return badInputf("mpip: give mpiP reports or a CSV of collected values (see clusterperf help mpip)")
 	}
-	bw, err := units.Bandwidth(o.bandwidth)
-	if err != nil {
-		return mpip.Network{}, badInputf("--bandwidth: %v", err)
+	opts := mpip.Options{IncludeCollectives: o.collectives}
+	if o.waitOps != "" {
+		opts.WaitOps = strings.Split(o.waitOps, ",")
 	}
-	return mpip.ConstNetwork(lat, bw), nil
-}
-
-// checkWaitOps refuses a --wait-ops operation that no report has (a typo such as Waitt
-// would otherwise set the MPI wait to 0 and change every result).
-func checkWaitOps(ops []string, seen map[string]bool) error {
-	var c flagCheck
-	for _, op := range ops {
-		if !seen[op] {
-			c.add("--wait-ops %q: no report has this MPI operation (they have: %s)", op, strings.Join(slices.Sorted(maps.Keys(seen)), ", "))
-		}
+	r.WaitOps = mpip.DefaultWaitOps
+	if opts.WaitOps != nil {
+		r.WaitOps = opts.WaitOps
 	}
-	return c.err()
-}
-
-// mpipModel parses one report and solves its 004 model; it returns the report's MPI
-// operation names too.
-func mpipModel(path string, opts mpip.Options, net mpip.Network) (mpipRun, []string, error) {
-	b, err := readInput(path)
-	if err != nil {
-		return mpipRun{}, nil, err
-	}
-	rep, err := mpip.Parse(path, bytes.NewReader(b))
-	if err != nil {
-		return mpipRun{}, nil, badInput(err)
-	}
-	s, err := rep.Summarize(opts)
-	if err != nil {
-		return mpipRun{}, nil, badInput(err)
-	}
-	lat, bw, note := net.At(s.P, s.AvgSize)
-	res, err := mpip.Solve(mpip.InputsFrom(s, lat, bw))
-	if err != nil {
-		return mpipRun{}, nil, libError(err)
-	}
-	run := mpipRun{Summary: s, Model: res, Notes: append([]string{}, s.Notes...)}
-	if note != "" {
-		run.Notes = append(run.Notes, note)
-	}
-	for _, sk := range rep.Skipped {
-		run.Notes = append(run.Notes, "skipped non-standard block at "+sk)
-	}
-	return run, rep.OpNames(), nil
-}
-
-func waitList(o mpip.Options) []string {
-	if o.WaitOps != nil {
-		return o.WaitOps
-	}
-	return mpip.DefaultWaitOps
-}
-
-func (r *mpipResult) NoteLines() []string {
-	out := slices.Clone(r.Notes)
-	for _, run := range r.Runs {
-		for _, n := range run.Notes {
-			out = append(out, run.Summary.File+": "+n)
-		}
-	}
-	for _, p := range r.Predictions {
-		if p.Note != "" {
-			out = append(out, fmt.Sprintf("predicted P = %d: %s", p.P, p.Note))
-		}
-	}
-	return out
-}
-
-// Tables: "across_p" (default; 004's spreadsheet), "views" (observed against model per
-// run), "trends".
-func (r *mpipResult) Tables() []*report.Table {
-	t := acrossP(r.Runs, r.Predictions)
-	t.Name, t.Title = "across_p", "Across P (004's spreadsheet): observed and modelled wall time AT = App_Time/P and R·M/P"
-	v := &report.Table{Name: "views", Title: "Observed against the 004 model", Header: []string{"file", "p", "view", "observed", "model", "rel_error"}}
-	for _, run := range r.Runs {
-		m := run.Model
-		for _, x := range []struct {
-			name string
-			v    mpip.View
-		}{{"app (wall) time AT, s", m.AppTime}, {"MPI time MT, s", m.MPITime}, {"MPI wait time WT, s", m.WaitTime}, {"throughput X, msg/s", m.Throughput}} {
-			v.Add(run.Summary.File, run.Summary.P, x.name, x.v.Observed, x.v.Model, report.Percent(x.v.Rel()))
-		}
-	}
-	tr := &report.Table{Name: "trends", Title: "Power-law trends across P", Header: []string{"input", "a", "exponent", "residual_sd_ln", "runs"}}
-	for _, x := range r.Trends {
-		tr.Add(x.Name, x.A, x.B, x.S, x.N)
-	}
-	return []*report.Table{t, v, tr}
-}
-
-func acrossP(runs []mpipRun, preds []mpip.Prediction) *report.Table {
-	t := &report.Table{Header: []string{"p", "file", "app_time_s", "mpi_time_s", "mpi_wait_s", "messages", "avg_size_bytes", "d0_s", "dk_s", "compute_delay_s",
-		"r_s", "x_per_s", "at_observed_s", "at_model_s", "at_rel_error", "mt_rel_error", "wt_rel_error", "x_rel_error", "at_low_s", "at_high_s"}}
-	for _, r := range runs {
-		m := r.Model
-		t.Add(r.Summary.P, r.Summary.File, m.Inputs.AppTime, m.Inputs.MPITime, m.Inputs.MPIWait, m.Inputs.M, m.Inputs.L, m.Demands.D0, m.Demands.Dk, m.Demands.Compute,
-			m.R, m.X, m.AppTime.Observed, m.AppTime.Model, report.Percent(m.AppTime.Rel()), report.Percent(m.MPITime.Rel()), report.Percent(m.WaitTime.Rel()), report.Percent(m.Throughput.Rel()), "", "")
-	}
-	for _, p := range preds {
-		m := p.Result
-		t.Add(p.P, "(predicted)", m.Inputs.AppTime, m.Inputs.MPITime, "", m.Inputs.M, m.Inputs.L, m.Demands.D0, m.Demands.Dk, m.Demands.Compute,
-			m.R, m.X, "", m.AppTime.Model, "", "", "", "", p.ATLow, p.ATHigh)
-	}
-	return t
-}
-
-func mpipPlot(path string, runs []mpipRun, preds []mpip.Prediction) error {
-	wall := report.Panel{Title: "Wall time per process: measured vs 004 model", XLabel: "P", YLabel: "s", LogX: true}
-	var xs, obs, mod []float64
-	for _, r := range runs {
-		xs = append(xs, float64(r.Summary.P))
-		obs = append(obs, r.Model.AppTime.Observed)
-		mod = append(mod, r.Model.AppTime.Model)
-	}
-	wall.Series = append(wall.Series, report.Series{Name: "model AT = R·M/P", X: xs, Y: mod}, report.Series{Name: "measured AT* = App_Time/P", X: xs, Y: obs, Points: true})
-	if len(preds) > 0 {
-		var px, py, lo, hi []float64
-		for _, p := range preds {
-			px = append(px, float64(p.P))
-			py = append(py, p.Result.AppTime.Model)
-			lo = append(lo, p.ATLow)
-			hi = append(hi, p.ATHigh)
-		}
-		wall.Series = append(wall.Series, report.Series{Name: "predicted", X: px, Y: py, Points: true},
-			report.Series{Name: "95 % low", X: px, Y: lo, Points: true}, report.Series{Name: "95 % high", X: px, Y: hi, Points: true})
-	}
-	names := []string{"switch delay", "MPI contention", "MPI active", "compute"}
-	ys := make([][]float64, 4)
-	for _, r := range runs {
-		c := r.Model.Model
-		for i, v := range []float64{c.SwitchDelay, c.MPIContention, c.MPIActive, c.Compute} {
-			ys[i] = append(ys[i], v)
-		}
-	}
-	panels := []report.Panel{wall}
-	if len(xs) > 1 {
-		st, err := report.Stacked("Modelled components (aggregate seconds)", "P", "s", xs, names, ys)
+	var reps []*mpip.Report
+	for _, path := range files {
+		b, err := readInput(path)
 		if err != nil {
 			return err
 		}
-		panels = append(panels, st)
+		if strings.EqualFold(filepath.Ext(path), ".csv") {
+			ins, err := mpip.ReadInputs(path, bytes.NewReader(b))
+			if err != nil {
+				return badInput(err)
+			}
+			for _, in := range ins {
+				r.Runs = append(r.Runs, &mpipRun{Label: in.Label, P: in.P, inputs: in})
+			}
+			continue
+		}
+		rep, err := mpip.Parse(path, bytes.NewReader(b))
+		if err != nil {
+			return badInput(err)
+		}
+		reps = append(reps, rep)
 	}
-	return report.SaveFigure(path, panels...)
+	return r.summarize(o, reps, opts)
+}
+
+func (r *mpipResult) summarize(o mpipOptions, reps []*mpip.Report, opts mpip.Options) error {
+	if len(reps) == 0 {
+		return nil
+	}
+	pc, err := mpip.CheckSameProgram(reps, o.allowMixed)
+	if err != nil {
+		return badInput(err)
+	}
+	r.Program = &pc
+	if o.waitOps != "" {
+		if err := mpip.CheckWaitOps(reps, opts.WaitOps); err != nil {
+			return badInput(err)
+		}
+	}
+	for _, rep := range reps {
+		s, err := rep.Summarize(opts)
+		if err != nil {
+			return badInput(err)
+		}
+		prof := mpip.Profile(rep, s, 5)
+		run := &mpipRun{Label: s.File, P: s.P, Summary: &s, Profile: &prof, inputs: mpip.ProfileInputs(s), rep: rep}
+		for _, sk := range rep.Skipped {
+			run.Notes = append(run.Notes, "skipped non-standard block at "+sk)
+		}
+		r.Runs = append(r.Runs, run)
+	}
+	return nil
+}
+
+// solve solves each run with the network (reports) or its own BW and Lat (CSV rows), and
+// with --calibrate with the network fitted to the runs.
+func (r *mpipResult) solve(o mpipOptions) error {
+	sort.SliceStable(r.Runs, func(i, j int) bool { return r.Runs[i].P < r.Runs[j].P })
+	net, err := o.net()
+	if err != nil {
+		return err
+	}
+	r.Network = net
+	for _, run := range r.Runs {
+		if run.Summary != nil {
+			if net == nil {
+				continue
+			}
+			lat, bw, note := net.net.At(run.P, run.Summary.AvgSize)
+			run.inputs = mpip.InputsFrom(*run.Summary, lat, bw)
+			if note != "" && net.Piecewise == nil { // piecewise: the end rows are the two ranges
+				run.Notes = append(run.Notes, note)
+			}
+		}
+		if run.Model, err = mpip.Solve(run.inputs); err != nil {
+			return libError(err)
+		}
+	}
+	if net == nil && !o.calibrate && r.hasReports() {
+		r.Notes = append(r.Notes, "no network given (--latency/--bandwidth, --network, --osu/--imb) and no --calibrate: the profiles of the reports, without a model")
+	}
+	if !o.calibrate {
+		return nil
+	}
+	if r.Calibration, err = mpip.Calibrate(r.inputs(), r.calibrateOptions()); err != nil {
+		return libError(err)
+	}
+	for _, run := range r.Runs {
+		if run.P > 1 {
+			if run.Calibrated, err = r.Calibration.Solve(run.inputs); err != nil {
+				return libError(err)
+			}
+		}
+	}
+	return nil
+}
+
+func (r *mpipResult) hasReports() bool {
+	return slices.ContainsFunc(r.Runs, func(x *mpipRun) bool { return x.Summary != nil })
+}
+
+func (r *mpipResult) inputs() []mpip.Inputs {
+	var ins []mpip.Inputs
+	for _, run := range r.Runs {
+		ins = append(ins, run.inputs)
+	}
+	return ins
+}
+
+// calibrateOptions fixes the bandwidth when a benchmark measured it.
+func (r *mpipResult) calibrateOptions() mpip.CalibrateOptions {
+	if r.Network != nil && r.Network.BandwidthBytesPerS != nil && r.Network.Source != "latency/bandwidth" {
+		return mpip.CalibrateOptions{BandwidthBytesPerS: *r.Network.BandwidthBytesPerS}
+	}
+	return mpip.CalibrateOptions{}
+}
+
+// predict: --calibrate's forecasts or the power-law prediction, the backtest with three or
+// more runs, and the sizing of measured and predicted wall times.
+func (r *mpipResult) predict(o mpipOptions, targets []int) error {
+	ins := r.inputs()
+	var err error
+	switch {
+	case r.Calibration != nil:
+		for _, p := range targets {
+			f, err := r.Calibration.Forecast(ins, p)
+			if err != nil {
+				return libError(err)
+			}
+			r.Forecasts = append(r.Forecasts, f)
+		}
+	case r.Network == nil && r.hasReports():
+		return badInputf("--predict needs a model: a network (--latency/--bandwidth, --network, --osu/--imb) or --calibrate")
+	default:
+		if r.Predictions, r.Trends, err = mpip.Predict(ins, r.predictNet(), targets, o.samples, o.seed); err != nil {
+			return libError(err)
+		}
+	}
+	if distinctP(ins) >= 3 {
+		if r.Backtest, err = mpip.BacktestRuns(ins, r.calibrateOptions()); err != nil {
+			return libError(err)
+		}
+	} else {
+		r.Notes = append(r.Notes, "no backtest: it needs runs at three or more different P > 1")
+	}
+	return r.size(o)
+}
+
+// predictNet is the network of the power-law prediction: the given one, or (CSV rows) the
+// last run's BW and Lat.
+func (r *mpipResult) predictNet() mpip.Network {
+	if r.Network != nil {
+		return r.Network.net
+	}
+	last := r.Runs[len(r.Runs)-1].inputs
+	r.Notes = append(r.Notes, fmt.Sprintf("predictions use the largest run's network (latency %s s, bandwidth %s bytes/s)", report.Num(last.Lat), report.Num(last.BW)))
+	return mpip.ConstNetwork(last.Lat, last.BW)
+}
+
+func distinctP(ins []mpip.Inputs) int {
+	seen := map[int]bool{}
+	for _, in := range ins {
+		if in.P > 1 {
+			seen[in.P] = true
+		}
+	}
+	return len(seen)
+}
+
+// size applies the sizing rule to the measured wall times AT* = App_Time/P and the
+// predicted ones (the 004 model's AT at each target not measured).
+func (r *mpipResult) size(o mpipOptions) error {
+	at := map[int]float64{}
+	for _, run := range r.Runs {
+		if _, ok := at[run.P]; !ok {
+			at[run.P] = run.inputs.AppTime / float64(run.P)
+		}
+	}
+	for _, f := range r.Forecasts {
+		if _, ok := at[f.P]; !ok {
+			at[f.P] = f.WallTime.Value
+		}
+	}
+	if len(r.Forecasts) > 0 {
+		r.Notes = append(r.Notes, "sizing: at a forecast P the direct extrapolation of the wall time is used (its backtest errs less than the 004 route's on 004's CG runs)")
+	}
+	for _, p := range r.Predictions {
+		if _, ok := at[p.P]; !ok && p.Result != nil {
+			at[p.P] = p.Result.AppTime.Model
+		}
+	}
+	var pts []sizing.Point
+	for p, t := range at {
+		pts = append(pts, sizing.Point{P: p, TimeS: t})
+	}
+	sort.Slice(pts, func(i, j int) bool { return pts[i].P < pts[j].P })
+	var err error
+	r.Sizing, err = sizing.Advise(pts, o.sizing.options())
+	return classify(err)
+}
+
+// explain: mpip.Explain on the views (calibrated ones with --calibrate) beyond the threshold.
+func (r *mpipResult) explain(o mpipOptions) {
+	if o.explain == 0 {
+		return
+	}
+	var runs []mpip.ExplainRun
+	for _, run := range r.Runs {
+		res := run.Model
+		if run.Calibrated != nil {
+			res = run.Calibrated
+		}
+		if res != nil {
+			runs = append(runs, mpip.ExplainRun{Result: res, Profile: run.Profile})
+		}
+	}
+	if len(runs) > 0 {
+		measured := r.Network != nil && r.Network.Source == "benchmark"
+		r.Explanations = mpip.Explain(runs, mpip.ExplainOptions{Threshold: o.explain, Calibrated: r.Calibration != nil, Measured: measured})
+	}
 }

@@ -11,8 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/pipeline"
 	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/sizing"
 	"github.com/clusterperf/clusterperf/validate"
 )
 
@@ -22,14 +24,20 @@ type pipelineOptions struct {
 	out      outOptions
 	plot     string
 	fit      string
+	// sizing (the flags of package sizing's rules; written here until a shared
+	// sizingflags.go lands on main)
+	rule       string
+	efficiency float64
+	kneeGain   float64
+	within     float64
 }
 
 func newPipelineCmd(stdout, stderr io.Writer) *cobra.Command {
 	var o pipelineOptions
 	cmd := &cobra.Command{
 		Use:   "pipeline MODEL.yaml",
-		Short: "Bottleneck model of overlapped read/distribute/process/gather/write (003) and the optimal cluster size",
-		Long: `Predict the run time of a job fed in and collected at one node (003): every stage runs at
+		Short: "Bottleneck model of overlapped read/distribute/process/gather/write after Juhász & Charaf (003), and the optimal cluster size",
+		Long: `Predict the run time of a job fed in and collected at one node, after Juhász & Charaf (003): every stage runs at
 the speed of its slowest resource. Prints the time at every cluster size p, each stage's
 bottleneck, the optimal cluster size (least time; the knee within 1 %; the closed form of
 003 eq. (19) where it applies) and flags sizes whose data overflow node memory.
@@ -39,7 +47,15 @@ errors rel_error = (model − measured)/measured (the opposite sign of 003's
 tables, which divide by the prediction); --fit c_m,b_gather fits those constants of a
 sort model to the measurements (runs that overflow memory are left out).
 
-CSV tables (--csv-table): points (default), optimum.
+--p takes the one range syntax: lists (1,2,4,8), FROM:TO, FROM:TO:STEP, FROM:TO:xK (powers of
+K, e.g. 1:64:x2). The summary prints the least time, the knee, 003 eq. (19)'s closed form,
+eq. (21)'s storage bound (no p reads and writes the data faster than storage: 2N/b_io for
+the sort) and the recommendation of package sizing's rule (--rule: balanced, the default, is
+the fastest p at or below the knee with efficiency ≥ --efficiency; fastest, knee,
+efficiency, cheapest within --within of the fastest, core_hours), with the trade-off table
+around it. Speedup and efficiency are relative to the smallest p given.
+
+CSV tables (--csv-table): points (default), optimum, trade_off.
 
 ` + pipeline.FileFormat,
 		Args: cobra.ExactArgs(1),
@@ -48,23 +64,41 @@ CSV tables (--csv-table): points (default), optimum.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.p, "p", "1:32", "cluster sizes FROM:TO")
+	f.StringVar(&o.p, "p", "1:32", "cluster sizes: 1,2,4,8 | FROM:TO | FROM:TO:STEP | FROM:TO:xK")
 	f.StringVar(&o.measured, "measured", "", "CSV of measured times (columns p,time)")
 	addOutFlags(cmd, &o.out)
 	f.StringVar(&o.plot, "plot", "", "write time against p to FILE.svg or FILE.png")
 	f.StringVar(&o.fit, "fit", "", "comma-separated sort constants to fit to --measured (c_q, c_m, b_io, l_n, b_n, b_gather)")
+	f.StringVar(&o.rule, "rule", string(sizing.DefaultRule), "sizing rule: balanced, fastest, knee, efficiency, cheapest, core_hours")
+	f.Float64Var(&o.efficiency, "efficiency", sizing.DefaultMinEfficiency, "minimum efficiency of the efficiency and balanced rules, in (0, 1]")
+	f.Float64Var(&o.kneeGain, "knee-gain", sizing.DefaultKneeGain, "the knee: below this time reduction per doubling of p, in (0, 1)")
+	f.Float64Var(&o.within, "within", sizing.DefaultWithinFastest, "cheapest rule: within this fraction of the fastest time, > 0")
 	return cmd
 }
 
-func (o pipelineOptions) check() (from, to int, err error) {
+func (o pipelineOptions) check() (ps []int, rule sizing.Rule, err error) {
 	var c flagCheck
 	o.out.check(&c)
 	c.output("plot", o.plot, ".svg", ".png")
-	from, to = c.intRange("p", o.p)
+	ps, err = ranges.Parse("--p", o.p, ranges.Limits{Min: 1, Max: pipeline.MaxP, MaxCount: pipeline.MaxPoints})
+	if err != nil {
+		c.errs = append(c.errs, err)
+	}
 	if o.fit != "" && o.measured == "" {
 		c.add("--fit needs --measured")
 	}
-	return from, to, c.err()
+	rule, err = sizing.ParseRule(strings.ReplaceAll(o.rule, "-", "_"))
+	if err != nil {
+		c.add("--rule: %v", err)
+	}
+	c.fraction("efficiency", o.efficiency, 0, 1)
+	if !(o.kneeGain > 0 && o.kneeGain < 1) {
+		c.add("--knee-gain %v: want a number in (0, 1)", o.kneeGain)
+	}
+	if !(o.within > 0 && o.within <= 10) {
+		c.add("--within %v: want a number in (0, 10]", o.within)
+	}
+	return ps, rule, c.err()
 }
 
 // pipelineResult is pipeline's one result value (003's bottleneck model).
@@ -73,6 +107,7 @@ type pipelineResult struct {
 	Points  []pipelinePoint `json:"points"`
 	Optimum pipelineOptimum `json:"optimum"`
 	Fit     *pipelineFit    `json:"fit,omitempty"`
+	Sizing  *sizing.Advice  `json:"sizing"`
 	Notes   []string        `json:"notes"`
 	stages  []string
 	fixed   []string
@@ -110,6 +145,9 @@ type pipelineOptimum struct {
 	KneeTimeS   float64  `json:"knee_time_s"`
 	ClosedFormP *float64 `json:"closed_form_p,omitempty"`
 	ClosedNote  string   `json:"closed_form_note"`
+	// StorageBoundS is 003 eq. (21): reading and writing the data through storage alone
+	// (2N/b_io for the sort), a lower bound on the time at every p; absent without storage.
+	StorageBoundS *float64 `json:"storage_bound_s,omitempty"`
 }
 
 type pipelineFit struct {
@@ -122,7 +160,7 @@ type pipelineFit struct {
 }
 
 func runPipeline(o pipelineOptions, path string, stdout, stderr io.Writer) error {
-	from, to, err := o.check()
+	ps, rule, err := o.check()
 	if err != nil {
 		return err
 	}
@@ -142,11 +180,17 @@ func runPipeline(o pipelineOptions, path string, stdout, stderr io.Writer) error
 		m = fr.Params.Model(m.Name)
 		m.Memory = mem
 	}
-	pts, err := m.PredictRange(from, to)
-	if err != nil {
-		return badInput(err)
+	pts := make([]pipeline.Point, 0, len(ps))
+	for _, p := range ps {
+		pts = append(pts, m.Predict(p))
 	}
 	out := newPipelineResult(m, pts, m.Optimal(pts), meas, fr)
+	if out.Sizing, err = pipelineSizing(pts, rule, o); err != nil {
+		return badInput(err)
+	}
+	if ps[len(ps)-1]-ps[0]+1 != len(ps) {
+		out.Notes = append(out.Notes, "--p is not contiguous: saved_vs_p_minus_1_s and saved_vs_p_plus_1_s compare with the neighbouring p given, and the knee is the first p given within 1 % of the least time")
+	}
 	if err := render(stdout, out, o.out); err != nil {
 		return err
 	}
@@ -220,7 +264,17 @@ func newPipelineOptimum(opt pipeline.Optimum) pipelineOptimum {
 		return &v
 	}
 	o.SavedPrevS, o.SavedNextS, o.ClosedFormP = ptr(opt.SavedPrev), ptr(opt.SavedNext), ptr(opt.ClosedForm)
+	o.StorageBoundS = ptr(opt.StorageBound)
 	return o
+}
+
+// pipelineSizing applies package sizing's rule to the predicted times.
+func pipelineSizing(pts []pipeline.Point, rule sizing.Rule, o pipelineOptions) (*sizing.Advice, error) {
+	sp := make([]sizing.Point, len(pts))
+	for i, pt := range pts {
+		sp[i] = sizing.Point{P: pt.P, TimeS: pt.Time}
+	}
+	return sizing.Advise(sp, sizing.Options{Rule: rule, MinEfficiency: o.efficiency, KneeGain: o.kneeGain, WithinFastest: o.within})
 }
 
 func (r *pipelineResult) NoteLines() []string { return r.Notes }
@@ -238,7 +292,7 @@ func (r *pipelineResult) Tables() []*report.Table {
 	for _, pt := range r.Points {
 		t.Add(r.pointRow(pt)...)
 	}
-	return []*report.Table{t, r.optimumTable()}
+	return []*report.Table{t, r.optimumTable(), r.tradeOffTable()}
 }
 
 func (r *pipelineResult) pointRow(pt pipelinePoint) []any {
@@ -272,10 +326,37 @@ func (r *pipelineResult) optimumTable() *report.Table {
 	t.Add("least predicted time", o.P, o.TimeS, "")
 	t.Add("knee", o.KneeP, o.KneeTimeS, "more nodes gain less than 1 %")
 	t.Add("closed form p* (003 eq. 19)", optNum(o.ClosedFormP), "", o.ClosedNote)
+	if o.StorageBoundS != nil {
+		t.Add("storage bound (003 eq. 21)", "", *o.StorageBoundS, "reading and writing through storage alone: no p is faster")
+	}
+	if a := r.Sizing; a != nil {
+		rc := a.Recommended
+		t.Add("recommended ("+string(a.Rule)+")", rc.Config.P, rc.Config.TimeS, rc.Reason)
+	}
 	if f := r.Fit; f != nil {
 		for _, n := range slices.Sorted(maps.Keys(f.Constants)) {
 			t.Add("fitted "+n, "", f.Constants[n], fmt.Sprintf("Nelder–Mead on %d measurements (%s): rms relative error %.3g → %.3g", f.Used, f.Status, f.RMSBefore, f.RMSAfter))
 		}
+	}
+	return t
+}
+
+func (r *pipelineResult) tradeOffTable() *report.Table {
+	t := &report.Table{Name: "trade_off", Title: "Trade-off around the recommendation (speedup and efficiency relative to the smallest p)",
+		Header: []string{"p", "time_s", "speedup", "efficiency", "core_hours", "gain_per_doubling", "picked_by"}}
+	if r.Sizing == nil {
+		return t
+	}
+	for _, c := range r.Sizing.TradeOff {
+		gain := any("-")
+		if c.GainPerDoubling != nil {
+			gain = report.Percent(*c.GainPerDoubling)
+		}
+		var by []string
+		for _, b := range c.PickedBy {
+			by = append(by, string(b))
+		}
+		t.Add(c.P, c.TimeS, c.Speedup, c.Efficiency, c.CoreHours, gain, strings.Join(by, ","))
 	}
 	return t
 }

@@ -47,8 +47,10 @@ document (--format json, schema in docs/schema/COMMAND.schema.json) or one CSV t
 	})
 	root.AddCommand(newSolveCmd(stdout, stderr), newPipelineCmd(stdout, stderr), newSpeedupCmd(stdout, stderr), newMpipCmd(stdout, stderr), newFitCmd(stdout, stderr), newSimulateCmd(stdout, stderr), newTpnCmd(stdout, stderr), newDemoCmd(stdout, stderr))
 	root.AddCommand(newQueueCmd(stdout, stderr))
-	root.AddCommand(newExtrapolateCmd(stdout, stderr))
+	root.AddCommand(newExploreCmd(stdout, stderr))
 	root.AddCommand(newMergeCmd(stdout, stderr))
+	root.AddCommand(newPmvaCmd(stdout, stderr))
+	root.AddCommand(newReferencesCmd(stdout))
 	markUsage(root)
 	return root
 }

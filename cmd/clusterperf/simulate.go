@@ -2,16 +2,20 @@ package main
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/clusterperf/clusterperf/internal/units"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/sim"
 	"github.com/clusterperf/clusterperf/spmd"
 	"github.com/clusterperf/clusterperf/validate"
@@ -23,6 +27,8 @@ type simOptions struct {
 	reps       int
 	batches    int
 	events     int64
+	maxEvents  int64
+	maxMemory  string
 	service    []string
 	discipline []string
 	arrival    []string
@@ -32,6 +38,7 @@ type simOptions struct {
 	cpu        string
 	cycles     int
 	progress   bool
+	study      studyOptions
 }
 
 // addRunFlags adds the flags of a simulation run shared by simulate and --validate.
@@ -39,7 +46,9 @@ func addRunFlags(f *pflag.FlagSet, o *simOptions) {
 	f.Uint64Var(&o.seed, "seed", 1, "random seed (replication i uses stream i)")
 	f.Float64Var(&o.precision, "precision", 0, "run replications until every class's X and R have a 95 % half-width within this fraction of the mean, in (0, 1] (0: off)")
 	f.IntVar(&o.reps, "reps", 10, "replications, ≥ 2 (the minimum, with --precision)")
-	f.Int64Var(&o.events, "events", 200000, "events per replication after the warm-up (10 %), ≥ 1")
+	f.Int64Var(&o.events, "events", 0, "events per replication, warm-up included (the warm-up is chosen from the data by MSER-5), ≥ 500 (0: the model's default length, which grows with its population and stations)")
+	f.Int64Var(&o.maxEvents, "max-events", 0, "refuse a run of more events than this, per replication and over all replications (0: 10⁹ per replication, 4·10⁹ in all)")
+	f.StringVar(&o.maxMemory, "max-memory", "", "refuse a replication whose estimated memory exceeds this size, e.g. 8GB or 512MiB (default 1 GiB); also bounds the replications run at once")
 }
 
 func addSimFlags(cmd *cobra.Command, o *simOptions) {
@@ -58,15 +67,42 @@ func addSimFlags(cmd *cobra.Command, o *simOptions) {
 // checkRun adds the range errors of the flags of addRunFlags to c.
 func (o simOptions) checkRun(c *flagCheck) {
 	c.atLeast("reps", int64(o.reps), 2)
-	c.atLeast("events", o.events, 1)
+	c.zeroOrAtLeast("events", o.events, 500, "the model's default length")
+	c.zeroOrAtLeast("max-events", o.maxEvents, 1, "the defaults")
+	if o.maxMemory != "" {
+		b, err := units.Bytes(o.maxMemory)
+		switch {
+		case err != nil:
+			c.add("--max-memory: %v", err)
+		case !(b >= 1 && b < math.MaxInt64):
+			c.add("--max-memory %q: want a size of at least 1 byte and below 8 EiB", o.maxMemory)
+		}
+	}
 	if o.precision != 0 {
 		c.fraction("precision", o.precision, 0, 1)
 	}
 }
 
+// memLimit is --max-memory in bytes (0: the library's default); checkRun has refused a
+// value that does not parse.
+func (o simOptions) memLimit() int64 {
+	if o.maxMemory == "" {
+		return 0
+	}
+	b, _ := units.Bytes(o.maxMemory)
+	return int64(b)
+}
+
 // check adds the range errors of all simulation flags to c.
 func (o simOptions) check(c *flagCheck) {
 	o.checkRun(c)
+	o.study.check(c)
+	if o.study.active() && o.precision > 0 {
+		c.add("--precision with --shard/--slurm: a precision target decides how many replications to run from the data of the earlier ones, which one shard does not see; give a fixed --reps")
+	}
+	if o.study.active() && o.batches > 0 {
+		c.add("--batches with --shard/--slurm: batch means cut one long run into batches, which cannot be split over machines; use replications (--reps)")
+	}
 	c.zeroOrAtLeast("batches", int64(o.batches), 2, "off")
 	c.atLeast("cycles", int64(o.cycles), 1)
 	if o.batches > 0 && o.precision > 0 {
@@ -76,6 +112,12 @@ func (o simOptions) check(c *flagCheck) {
 
 func newSimulateCmd(stdout, stderr io.Writer) *cobra.Command {
 	var o simOptions
+	return simulateCmd(&o, stdout, stderr)
+}
+
+// simulateCmd is the simulate command with its flags bound to o (merge parses a study's
+// arguments with it).
+func simulateCmd(o *simOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "simulate MODEL.yaml",
 		Short: "Discrete-event simulation of a queueing network or an SPMD model, with confidence intervals",
@@ -83,13 +125,23 @@ func newSimulateCmd(stdout, stderr io.Writer) *cobra.Command {
 --p and --d) by discrete events: independent replications on all cores, 95 % confidence
 intervals, optionally until a relative precision. Distributions: ` + sim.DistNames + `.
 The analytic answer is printed beside the simulated one with whether it falls inside the
-interval.`,
+interval. A replication's length (--events) includes its warm-up, which MSER-5 chooses
+from the data; the notes say how long it was and whether the run was too short.
+
+A queueing-network study with a fixed --reps can be split over machines: --shard I/N
+--out DIR computes replications of shard I, --slurm --out DIR submits all shards as a
+Slurm job array, and "clusterperf merge DIR" prints the result of the one-machine run
+with the same seed.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.study.active() {
+				return runSimulateStudy(cmd, o, args, stdout)
+			}
 			return runSimulate(o, args[0], stdout, stderr)
 		},
 	}
-	addSimFlags(cmd, &o)
+	addSimFlags(cmd, o)
+	addStudyFlags(cmd.Flags(), &o.study, "replications (a queueing network and a fixed --reps)")
 	f := cmd.Flags()
 	addOutFlags(cmd, &o.out)
 	f.IntVar(&o.p, "p", 16, "SPMD models: processors")
@@ -110,7 +162,7 @@ func parseAssign(flag string, items []string) (map[string]string, error) {
 }
 
 func (o simOptions) config(m *qn.Model) (sim.Config, error) {
-	cfg := sim.Config{Events: o.events, Service: map[string]sim.Dist{}, Arrival: map[string]sim.Dist{}, Think: map[string]sim.Dist{}, Discipline: map[string]sim.Discipline{}}
+	cfg := sim.Config{Events: o.events, MaxEvents: o.maxEvents, MaxMemoryBytes: o.memLimit(), Service: map[string]sim.Dist{}, Arrival: map[string]sim.Dist{}, Think: map[string]sim.Dist{}, Discipline: map[string]sim.Discipline{}}
 	stations, classes := map[string]bool{}, map[string]bool{}
 	for _, s := range m.Stations {
 		stations[s.Name] = true
@@ -176,7 +228,19 @@ func modelKind(data []byte) string {
 type simulateResult struct {
 	Model string `json:"model"`
 	Kind  string `json:"kind"` // "qn" or "spmd"
+	// Exact is false: a simulation is an estimate (its intervals are in the rows).
+	Exact bool `json:"exact"`
+	// Queueing networks: sim.Result's run length, warm-up and too-short count.
+	EventsPerRep *int64   `json:"events_per_replication,omitempty"`
+	WarmupEvents *float64 `json:"warmup_events_mean,omitempty"`
+	TooShort     *int     `json:"too_short_replications,omitempty"`
 	*validate.Report
+}
+
+// setRun copies the run length, warm-up and too-short count of a queueing-network
+// simulation into the result.
+func (r *simulateResult) setRun(res *sim.Result) {
+	r.EventsPerRep, r.WarmupEvents, r.TooShort = &res.EventsPerRep, &res.WarmupEvents, &res.TooShort
 }
 
 func (r *simulateResult) Tables() []*report.Table {
@@ -184,7 +248,7 @@ func (r *simulateResult) Tables() []*report.Table {
 }
 func (r *simulateResult) NoteLines() []string { return r.Notes }
 
-func runSimulate(o simOptions, path string, stdout, stderr io.Writer) error {
+func runSimulate(o *simOptions, path string, stdout, stderr io.Writer) error {
 	var c flagCheck
 	o.out.check(&c)
 	o.check(&c)
@@ -204,7 +268,7 @@ func runSimulate(o simOptions, path string, stdout, stderr io.Writer) error {
 			return badInput(err)
 		}
 		out.Model = cmp.Or(m.Name, path)
-		if out.Report, err = simulateSPMD(m, nil, [][2]int{{o.p, o.d}}, o); err != nil {
+		if out.Report, err = simulateSPMD(m, nil, [][2]int{{o.p, o.d}}, *o); err != nil {
 			return err
 		}
 		return render(stdout, out, o.out)
@@ -215,51 +279,201 @@ func runSimulate(o simOptions, path string, stdout, stderr io.Writer) error {
 	}
 	out.Model = cmp.Or(name, path)
 	an, anErr := qn.Solve(m, "auto", qn.AMVAOptions{})
-	if out.Report, err = simulateQN(m, "auto", an, anErr, o); err != nil {
+	res, err := simulateQNRun(m, *o)
+	if err != nil {
 		return err
 	}
+	out.Report = qnReport(m, "auto", an, anErr, res, o.seed)
+	out.setRun(res)
 	return render(stdout, out, o.out)
 }
 
 // simulateQN simulates m and compares it with the solution an of the named solver (nil:
 // the solver failed with anErr, said in a note).
 func simulateQN(m *qn.Model, solver string, an *qn.Result, anErr error, o simOptions) (*validate.Report, error) {
+	res, err := simulateQNRun(m, o)
+	if err != nil {
+		return nil, err
+	}
+	return qnReport(m, solver, an, anErr, res, o.seed), nil
+}
+
+// newSimulator builds the simulator of m under the distribution and budget flags.
+func newSimulator(m *qn.Model, o simOptions) (*sim.Simulator, error) {
 	cfg, err := o.config(m)
 	if err != nil {
 		return nil, badInput(err)
 	}
 	s, err := sim.New(m, cfg)
+	return s, libError(err) // fault.ErrInput or ErrTooLarge, classified by sim
+}
+
+// simOpts are the replication options of the flags.
+func (o simOptions) simOpts() sim.Options {
+	return sim.Options{Seed: o.seed, Reps: o.reps, Precision: o.precision, Batches: o.batches, MaxTotalEvents: o.maxEvents,
+		Progress: progressFunc(o.progress, "replications")}
+}
+
+// simulateQNRun simulates m as the flags say; the library classifies its errors
+// (saturation and no steady state are findings, budgets and options input).
+func simulateQNRun(m *qn.Model, o simOptions) (*sim.Result, error) {
+	s, err := newSimulator(m, o)
 	if err != nil {
-		return nil, badInput(err) // the model or a distribution the simulator cannot take
+		return nil, err
 	}
-	res, err := s.Replicate(sim.Options{Seed: o.seed, Reps: o.reps, Precision: o.precision, Batches: o.batches, Progress: progressFunc(o.progress, "replications")})
-	if err != nil && o.batches > 0 {
-		return nil, badInput(err) // batches too short for the run length
-	}
-	if err != nil {
-		return nil, libError(err)
-	}
+	res, err := s.Replicate(o.simOpts())
+	return res, libError(err)
+}
+
+// qnReport compares a simulation with the solution an of the named solver. The report's
+// notes are the simulation's (warm-up, run length, product-form caveats, lag-1); validate
+// would add the lag-1 note a second time, so it is given the result without it.
+func qnReport(m *qn.Model, solver string, an *qn.Result, anErr error, res *sim.Result, seed uint64) *validate.Report {
 	if an != nil && an.Solver != "" {
 		solver = an.Solver
 	}
-	return validate.QNReport(m, solver, an, anErr, res, o.seed, cfg.ProductFormNotes(m)), nil
+	quiet := *res
+	quiet.Lag1 = 0
+	return validate.QNReport(m, solver, an, anErr, &quiet, seed, res.Notes)
 }
 
 // simulateSPMD simulates the SPMD program directly at each (p, d) and compares the cycle
 // time with the analytic model's (e: the evaluator already built, or nil).
 func simulateSPMD(m *spmd.Model, e *spmd.Evaluator, pds [][2]int, o simOptions) (*validate.Report, error) {
-	cpu, err := sim.ParseDist(o.cpu)
+	cfg, err := spmdConfig(o, m)
 	if err != nil {
-		return nil, badInputf("--cpu: %v", err)
+		return nil, err
 	}
 	if e == nil {
 		if e, err = spmd.NewEvaluator(m); err != nil {
 			return nil, badInput(err)
 		}
 	}
-	rep, err := validate.SPMD(m, e, pds, sim.SPMDConfig{CPU: cpu, Cycles: o.cycles}, o.seed, o.reps)
+	rep, err := validate.SPMD(m, e, pds, cfg, o.seed, o.reps)
 	if err != nil {
-		return nil, badInput(err)
+		return nil, libError(err)
+	}
+	return rep, nil
+}
+
+// runSimulateStudy runs one shard of a sharded simulate study, or submits the study to
+// Slurm: replication k is sim.Simulator.Run(seed, k), as in the one-machine run.
+func runSimulateStudy(cmd *cobra.Command, o *simOptions, args []string, stdout io.Writer) error {
+	var c flagCheck
+	o.out.check(&c)
+	o.check(&c)
+	if err := c.err(); err != nil {
+		return err
+	}
+	_, _, s, err := prepareSimulate(o, args[0])
+	if err != nil {
+		return err
+	}
+	p, err := studyPlan(cmd, args, o.study, o.seed, o.reps)
+	if err != nil {
+		return err
+	}
+	work := func(k int) (json.RawMessage, error) {
+		r, err := s.Run(p.Seed, uint64(k))
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(r)
+	}
+	return runStudy(cmd.Context(), o.study, p, work, stdout)
+}
+
+// prepareSimulate parses a queueing-network model for a study and builds its simulator,
+// refusing (before any shard runs) what the one-machine run would refuse.
+func prepareSimulate(o *simOptions, path string) (*qn.Model, string, *sim.Simulator, error) {
+	data, err := readInput(path)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if modelKind(data) == "spmd" {
+		return nil, "", nil, badInputf("%s: an SPMD model: --shard/--slurm split the replications of a queueing network only (an SPMD simulation is short; run it on one machine)", path)
+	}
+	m, name, err := qn.ParseModel(path, data)
+	if err != nil {
+		return nil, "", nil, badInput(err)
+	}
+	s, err := newSimulator(m, *o)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if err := s.CheckStudy(o.simOpts()); err != nil {
+		return nil, "", nil, libError(err)
+	}
+	return m, cmp.Or(name, path), s, nil
+}
+
+// mergeSimulate turns the replications of a complete simulate study into simulate's
+// result: the one-machine run's value, byte for byte in every format.
+func mergeSimulate(p shard.Plan, items []json.RawMessage) (any, error) {
+	var o simOptions
+	cmd := simulateCmd(&o, io.Discard, io.Discard)
+	pos, err := reparse(cmd, p.Args)
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) != 1 || o.reps != p.Items || o.seed != p.Seed {
+		return nil, badInputf("the plan's arguments %q are not a simulate study of %d replications with seed %d", p.Args, p.Items, p.Seed)
+	}
+	m, name, s, err := prepareSimulate(&o, pos[0])
+	if err != nil {
+		return nil, err
+	}
+	reps := make([]*sim.RepResult, len(items))
+	for k, it := range items {
+		reps[k] = new(sim.RepResult)
+		if err := json.Unmarshal(it, reps[k]); err != nil {
+			return nil, badInputf("replication %d: %v", k, err)
+		}
+	}
+	res, err := s.Summarise(reps)
+	if err != nil {
+		return nil, libError(err)
+	}
+	an, anErr := qn.Solve(m, "auto", qn.AMVAOptions{})
+	out := &simulateResult{Model: name, Kind: "qn", Report: qnReport(m, "auto", an, anErr, res, o.seed)}
+	out.setRun(res)
+	return out, nil
+}
+
+// spmdConfig is the direct SPMD simulation the flags ask for.
+// Direct simulation takes a one-phase model (validate.SPMD, sim.SimulateSPMD): another is
+// refused here as input.
+func spmdConfig(o simOptions, m *spmd.Model) (sim.SPMDConfig, error) {
+	if len(m.Phases) != 1 {
+		return sim.SPMDConfig{}, badInputf("direct simulation takes a one-phase model (this one has %d phases)", len(m.Phases))
+	}
+	cpu, err := sim.ParseDist(o.cpu)
+	if err != nil {
+		return sim.SPMDConfig{}, badInputf("--cpu: %v", err)
+	}
+	return sim.SPMDConfig{CPU: cpu, Cycles: o.cycles, MaxMemoryBytes: o.memLimit()}, nil
+}
+
+// spmdReport is validate.SPMD's report from cycle times computed elsewhere (the shards of a
+// study): xs holds o.reps replications per (p, d) of pds, in order; each (p, d) is
+// summarised by sim.SPMDEstimate and compared by validate.Compare with the analytic cycle
+// time, as validate.SPMD does (TestSpeedupShardMerge checks the two agree byte for byte).
+func spmdReport(m *spmd.Model, e *spmd.Evaluator, pds [][2]int, xs []float64, o simOptions) (*validate.Report, error) {
+	cycles := m.Phases[0].Cycles
+	if cycles <= 0 {
+		cycles = 1
+	}
+	rep := &validate.Report{AnalyticMethod: "spmd " + m.Arch.String(), Simulation: validate.Simulation{Method: "direct SPMD simulation", Replications: o.reps, Seed: o.seed}, Notes: []string{}}
+	for i, pd := range pds {
+		pt, err := e.Evaluate(pd[0], pd[1])
+		if err != nil {
+			return nil, libError(err)
+		}
+		est, err := sim.SPMDEstimate(xs[i*o.reps : (i+1)*o.reps])
+		if err != nil {
+			return nil, libError(err)
+		}
+		rep.Rows = append(rep.Rows, validate.Compare(fmt.Sprintf("cycle time p=%d d=%d", pd[0], pd[1]), "s", est, pt.Time/cycles))
 	}
 	return rep, nil
 }

@@ -2,43 +2,75 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/sim"
 	"github.com/clusterperf/clusterperf/validate"
 )
 
 type solveOptions struct {
-	validate bool
-	sim      simOptions
-	solver   string
-	out      outOptions
-	sweep    string
-	plot     string
-	tol      float64
-	maxIter  int
-	progress bool
+	validate     bool
+	sim          simOptions
+	solver       string
+	out          outOptions
+	sweep        string
+	plot         string
+	tol          float64
+	maxIter      int
+	progress     bool
+	exact        bool
+	msMethod     string
+	distribution string
+	exportJMVA   string
+	measured     string
 }
 
-func newSolveCmd(stdout, stderr io.Writer) *cobra.Command {
-	var o solveOptions
-	cmd := &cobra.Command{
-		Use:   "solve MODEL.yaml",
-		Short: "Solve a queueing network (exact/approximate MVA, open, mixed, bounds)",
-		Long: `Solve a queueing network model and print throughputs, response times, utilisations,
-queue lengths and residence times.
+const solveLong = `Solve a queueing network model and print throughputs, response times, utilisations,
+queue lengths and residence times, with every bound that applies (table "bounds").
 
-Solvers (--solver): auto (default: open → open, mixed → mixed, one closed class → exact
-MVA, several → exact multi-class MVA, or Linearizer when the population lattice is huge;
-fork/join nodes → forkjoin), mva, schweitzer, linearizer, open, mixed, forkjoin (approximate
-fork/join MVA, one closed class: within a few per cent of simulation, see the tests).
+MODEL is a clusterperf model file (YAML/JSON, format below) or a JMT JMVA file (*.jmva):
+a JMVA what-if analysis in the file is run as the sweep (unless --sweep, --validate or
+--distribution is given); --export-jmva FILE writes the model with its solution(s) for JMT.
+
+Solvers (--solver): auto (default: fork/join nodes → forkjoin (approximate); open classes
+only → open; open and closed → mixed; one closed class → exact MVA; several → exact
+multi-class MVA (multi-server and load-dependent stations included) while its cost fits,
+else Linearizer (approximate)), mva, schweitzer, linearizer, open, mixed, forkjoin
+(approximate fork/join MVA, one closed class: no exact solver exists, so its error is
+estimated against a seeded simulation of the model, --seed/--reps/--events).
+Every result says its method and whether it is exact (JSON "method", "exact", "reason";
+the classes table's title). An approximate result also carries "error_estimate" (the
+spread to a second approximation and, where affordable, the measured error at a smaller
+population) and the same account is printed on stderr. --exact refuses to approximate
+(exit 2, with the reason and the estimate of the work). --ms-method chooses how the
+approximate solvers treat multi-server and load-dependent stations: marginal (default:
+approximate marginal probabilities) or seidmann (an m-server queue as a 1-server queue of
+demand D/m plus a delay D(m−1)/m; multi-server stations only).
+
+Bounds (table "bounds", JSON "bounds"): asymptotic and balanced job bounds (closed, any
+number of classes; open), proportional and geometric bounds (closed, one class, queues and
+delays), each labelled by its name; notes say which do not apply and why.
+
+--distribution STATION prints P(n = j), the exact distribution of the number of jobs (all
+classes) at one copy of STATION, and ln G, the logarithm of the normalising constant
+(times in seconds), for closed product-form networks (table "distribution").
+
+Zero convention:
+` + qn.ZeroConvention + ` A station's residence_time_s (all classes) is the
+throughput-weighted mean of its classes' residence times, or, when no job passes through
+it, their plain mean over the classes that visit it.
 
 What-if sweeps (--sweep), as in JMVA:
   --sweep population=1:200            population of the closed class, step 1 (or A:B:STEP)
@@ -46,15 +78,29 @@ What-if sweeps (--sweep), as in JMVA:
   --sweep demand.cpu=0.01:0.2:20      a station's demand (every class), 20 points
   --sweep demand.cpu.web=0.01:0.2     one class's demand there (21 points)
   --sweep arrival_rate.web=0.1:2:20   an open class's arrival rate
---plot FILE.svg|png draws throughput and response time against the swept value, with the
-asymptotic and balanced-job bounds for single-class closed models.
+Each point carries its method, exact flag and error estimate, and the bounds that apply
+(fork/join models: every point is simulated for its estimate; --events shortens that).
+--plot FILE.svg|png draws throughput and response time against the swept value, with
+every bound as a dashed line labelled by its name in the legend.
+--measured FILE.csv overlays measurements on a sweep: a CSV with the columns value (a
+swept value), class (may be left out for a one-class model) and throughput_per_s and/or
+response_time_s; the table "measured" (JSON "measured") puts each beside the model's value
+with the relative error (model − measured)/measured, and the plot draws them as points.
 
 --validate simulates the model and compares it with the solution of the chosen --solver.
 A solver that does not converge, or a saturated open station, is a finding (exit 3).
-CSV tables (--csv-table): classes (default), stations, validation; sweeps: sweep.
+CSV tables (--csv-table): classes (default), stations, bounds, distribution, validation;
+sweeps: sweep (default), sweep_bounds, measured.
 
-` + qn.FileFormat,
-		Args: cobra.ExactArgs(1),
+`
+
+func newSolveCmd(stdout, stderr io.Writer) *cobra.Command {
+	var o solveOptions
+	cmd := &cobra.Command{
+		Use:   "solve MODEL.yaml|MODEL.jmva",
+		Short: "Solve a queueing network (exact/approximate MVA, open, mixed, bounds)",
+		Long:  solveLong + qn.FileFormat,
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runSolve(cmd.Context(), o, args[0], stdout, stderr)
 		},
@@ -68,6 +114,11 @@ CSV tables (--csv-table): classes (default), stations, validation; sweeps: sweep
 	f.IntVar(&o.maxIter, "max-iter", 0, "iteration limit of approximate solvers, ≥ 0 (0: 100000)")
 	f.BoolVar(&o.progress, "progress", true, "show progress of long sweeps on stderr (only on a terminal)")
 	f.BoolVar(&o.validate, "validate", false, "also simulate the model and compare (see clusterperf help simulate)")
+	f.BoolVar(&o.exact, "exact", false, "refuse to approximate: exit 2 when no exact solver fits the model")
+	f.StringVar(&o.msMethod, "ms-method", "marginal", "approximate multi-server/load-dependent method: marginal or seidmann")
+	f.StringVar(&o.distribution, "distribution", "", "print the queue-length distribution P(n = j) of this station and ln G")
+	f.StringVar(&o.exportJMVA, "export-jmva", "", "write the model with its solution(s) to FILE.jmva for JMT")
+	f.StringVar(&o.measured, "measured", "", "with a sweep: measured points to overlay (CSV value,class,throughput_per_s,response_time_s)")
 	addRunFlags(f, &o.sim)
 	return cmd
 }
@@ -76,30 +127,73 @@ func (o solveOptions) check() error {
 	var c flagCheck
 	o.out.check(&c)
 	c.output("plot", o.plot, ".svg", ".png")
+	c.output("export-jmva", o.exportJMVA, ".jmva")
 	if o.plot != "" && o.sweep == "" {
 		c.add("--plot needs --sweep (the plot shows results against the swept value)")
+	}
+	if o.measured != "" && (o.distribution != "" || o.validate) {
+		c.add("--measured is compared with a sweep: it cannot be combined with --distribution or --validate")
+	}
+	if o.sweep != "" && (o.distribution != "" || o.validate) {
+		c.add("--sweep cannot be combined with --distribution or --validate (they take one model)")
 	}
 	if !slices.Contains(qn.SolverNames(), strings.ToLower(o.solver)) {
 		c.add("--solver: unknown solver %q (allowed: %s)", o.solver, strings.Join(qn.SolverNames(), ", "))
 	}
+	if !slices.Contains([]string{"marginal", "seidmann"}, strings.ToLower(o.msMethod)) {
+		c.add("--ms-method: unknown method %q (allowed: marginal, seidmann)", o.msMethod)
+	}
 	c.nonNegative("tol", o.tol, "the default 1e-10")
 	c.atLeast("max-iter", int64(o.maxIter), 0)
-	if o.validate {
-		o.sim.checkRun(&c)
-	}
+	o.sim.checkRun(&c) // --validate, and the simulated error estimate of fork/join results
 	return c.err()
 }
 
-// solveResult is solve's one result value: the solution's view (its fields at the top
-// level of the JSON document), the validation when --validate, and notes.
+// amvaOptions are the solver options the flags give.
+func (o solveOptions) amvaOptions() qn.AMVAOptions {
+	opt := qn.AMVAOptions{Tol: o.tol, MaxIter: o.maxIter, RequireExact: o.exact}
+	if strings.EqualFold(o.msMethod, "seidmann") {
+		opt.MultiServer = qn.MSSeidmann
+	}
+	return opt
+}
+
+// solveResult is solve's one result value: the solution's view (its fields, method and
+// exact flag included, at the top level of the JSON document), every bound that applies,
+// the queue-length distribution when --distribution, the validation when --validate, and
+// notes (the solver's, the bounds', the validation's).
 type solveResult struct {
 	qn.View
-	Validation *validate.Report `json:"validation,omitempty"`
-	Notes      []string         `json:"notes"`
+	Bounds       []qn.Bound          `json:"bounds"`
+	Distribution *distributionResult `json:"distribution,omitempty"`
+	Validation   *validate.Report    `json:"validation,omitempty"`
+	Notes        []string            `json:"notes"`
+}
+
+// distributionResult is P(n_k = j) at one copy of a station, with ln G of the network.
+type distributionResult struct {
+	Station string `json:"station"`
+	// LogNormalizingConstant is ln G(N) with times in seconds (qn.NormalizingConstant).
+	LogNormalizingConstant float64          `json:"log_normalizing_constant"`
+	Probabilities          []jobProbability `json:"probabilities"`
+}
+
+type jobProbability struct {
+	Jobs        int     `json:"jobs"`
+	Probability float64 `json:"probability"`
+	Cumulative  float64 `json:"cumulative"` // P(n ≤ jobs)
 }
 
 func (r *solveResult) Tables() []*report.Table {
-	ts := report.QNTables(r.View)
+	ts := append(report.QNTables(r.View), report.BoundsTable(r.Bounds))
+	if d := r.Distribution; d != nil {
+		t := &report.Table{Name: "distribution", Title: fmt.Sprintf("Queue-length distribution at %s (one copy; ln G = %.10g, times in s)", d.Station, d.LogNormalizingConstant),
+			Header: []string{"jobs", "probability", "cumulative"}}
+		for _, p := range d.Probabilities {
+			t.Add(p.Jobs, p.Probability, p.Cumulative)
+		}
+		ts = append(ts, t)
+	}
 	if r.Validation != nil {
 		ts = append(ts, report.ValidationTable(r.Validation))
 	}
@@ -117,81 +211,218 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	if err := o.check(); err != nil {
 		return err
 	}
-	m, name, err := parseQN(path)
+	in, err := parseSolveModel(path)
 	if err != nil {
 		return err
 	}
-	opt := qn.AMVAOptions{Tol: o.tol, MaxIter: o.maxIter}
-	if o.sweep != "" {
-		return runSweep(m, o, opt, stdout)
+	m, opt := in.model, o.amvaOptions()
+	if err := checkExport(o.exportJMVA, m); err != nil {
+		return err
 	}
-	res, err := qn.Solve(m, o.solver, opt)
+	if o.sweep != "" || (in.whatIf != nil && o.distribution == "" && !o.validate) {
+		return runSweep(in, o, opt, stdout, stderr)
+	}
+	if o.measured != "" {
+		return badInputf("--measured %s: the measurements are compared with a sweep: give --sweep (or a .jmva file with a what-if analysis)", o.measured)
+	}
+	var dist *distributionResult // first: a model it does not apply to is refused before solving
+	if o.distribution != "" {
+		if dist, err = distribution(m, o.distribution); err != nil {
+			return err
+		}
+	}
+	res, err := solveLabelled(m, o.solver, opt, o.sim, stderr)
 	if err != nil {
-		return libError(err)
+		return err
 	}
-	if !res.Status.Converged {
-		return finding(fault.ErrNotConverged, fmt.Errorf("%s did not converge after %d iterations (residual %.3g): no result printed; raise --max-iter or use an exact solver", res.Solver, res.Status.Iterations, res.Status.Residual))
+	out := &solveResult{View: qn.NewView(in.name, m, res), Bounds: []qn.Bound{}, Distribution: dist, Notes: append([]string{}, res.Notes...)}
+	out.Notes = append(out.Notes, in.notes...)
+	if in.whatIf != nil {
+		out.Notes = append(out.Notes, "the file's what-if analysis was not run: --validate and --distribution take the model as written")
 	}
-	out := &solveResult{View: qn.NewView(name, m, res), Notes: []string{}}
+	if err := out.addBounds(m); err != nil {
+		return err
+	}
 	if o.validate {
 		o.sim.progress = o.progress
 		if out.Validation, err = simulateQN(m, o.solver, res, nil, o.sim); err != nil {
 			return err
 		}
 	}
-	return render(stdout, out, o.out)
+	if err := render(stdout, out, o.out); err != nil {
+		return err
+	}
+	if o.exportJMVA != "" {
+		return exportJMVA(o.exportJMVA, &jmva.Document{Description: in.description(), Model: m, Solutions: []jmva.Solution{jmva.SolutionOf(m, res)}})
+	}
+	return nil
 }
 
-// parseQN reads and parses a queueing-network model file (once).
-func parseQN(path string) (*qn.Model, string, error) {
+// solveLabelled solves m and refuses what must not be printed (a solver that did not
+// converge: exit 3); an approximate result's method and error estimate go to stderr too.
+func solveLabelled(m *qn.Model, solver string, opt qn.AMVAOptions, so simOptions, stderr io.Writer) (*qn.Result, error) {
+	res, err := qn.Solve(m, solver, opt)
+	if err != nil {
+		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
+			return nil, badInputf("--exact: %w", err)
+		}
+		return nil, libError(err)
+	}
+	if !res.Status.Converged {
+		return nil, finding(fault.ErrNotConverged, fmt.Errorf("%s did not converge after %d iterations (residual %.3g): no result printed; raise --max-iter or use an exact solver", res.Solver, res.Status.Iterations, res.Status.Residual))
+	}
+	if !res.Exact && res.ErrorEstimate == nil && len(m.ForkJoins) > 0 {
+		simulatedEstimate(m, res, so)
+	}
+	if !res.Exact {
+		fmt.Fprintf(stderr, "clusterperf solve: %s\n", res.Describe())
+	}
+	return res, nil
+}
+
+// simulatedEstimate measures a fork/join result, which no exact solver can check, against
+// a seeded simulation of the same model (--seed, --reps, --events): its error estimate is
+// the difference plus the 95 % half-width (qn.SetObservedEstimate). A simulation that
+// cannot run leaves the result without an estimate and says why in a note.
+func simulatedEstimate(m *qn.Model, res *qn.Result, o simOptions) {
+	fail := func(err error) { res.Notes = append(res.Notes, "no error estimate by simulation: "+err.Error()) }
+	cfg, err := o.config(m)
+	if err != nil {
+		fail(err)
+		return
+	}
+	s, err := sim.New(m, cfg)
+	if err != nil {
+		fail(err)
+		return
+	}
+	sr, err := s.Replicate(sim.Options{Seed: o.seed, Reps: o.reps})
+	if err != nil {
+		fail(err)
+		return
+	}
+	obs := func(es []sim.Estimate) []qn.Observed {
+		out := make([]qn.Observed, len(es))
+		for i, e := range es {
+			out[i] = qn.Observed{Mean: e.Mean, Half: e.Half}
+		}
+		return out
+	}
+	method := fmt.Sprintf("simulation (%d replications of %d events, seed %d; 95 %% half-width added)", sr.Replications, sr.EventsPerRep, o.seed)
+	if err := qn.SetObservedEstimate(res, method, obs(sr.Throughput), obs(sr.ResponseTime)); err != nil {
+		fail(err)
+	}
+}
+
+// addBounds adds every bound that applies to m; why the others do not goes to the notes.
+func (r *solveResult) addBounds(m *qn.Model) error {
+	set, err := qn.AllBounds(m)
+	switch {
+	case errors.Is(err, fault.ErrSaturated):
+		return libError(err)
+	case err != nil:
+		r.Notes = append(r.Notes, "bounds: not computed: "+err.Error())
+		return nil
+	}
+	r.Bounds = append(r.Bounds, set.Bounds...)
+	for _, n := range set.Notes {
+		r.Notes = append(r.Notes, "bounds: "+n)
+	}
+	return nil
+}
+
+// distribution is --distribution STATION: P(n_k = j) and ln G.
+func distribution(m *qn.Model, station string) (*distributionResult, error) {
+	k := slices.IndexFunc(m.Stations, func(s qn.Station) bool { return s.Name == station })
+	if k < 0 {
+		names := make([]string, len(m.Stations))
+		for i, s := range m.Stations {
+			names[i] = s.Name
+		}
+		return nil, badInputf("--distribution %q: no such station (the model has %s)", station, strings.Join(names, ", "))
+	}
+	p, err := qn.QueueLengthDistribution(m, k)
+	if err != nil {
+		return nil, badInputf("--distribution %s: %w", station, libError(err))
+	}
+	lg, err := qn.NormalizingConstant(m)
+	if err != nil {
+		return nil, badInputf("--distribution %s: %w", station, libError(err))
+	}
+	d := &distributionResult{Station: station, LogNormalizingConstant: lg}
+	cum := 0.0
+	for j, pj := range p {
+		cum += pj
+		d.Probabilities = append(d.Probabilities, jobProbability{Jobs: j, Probability: pj, Cumulative: min(cum, 1)})
+	}
+	return d, nil
+}
+
+// solveInput is a parsed model file: a clusterperf model or a JMVA document.
+type solveInput struct {
+	model  *qn.Model
+	name   string
+	doc    *jmva.Document // a .jmva file
+	whatIf *jmva.WhatIf   // the file's what-if analysis that maps onto a sweep
+	notes  []string
+}
+
+func (in *solveInput) description() string {
+	if in.doc != nil && in.doc.Description != "" {
+		return in.doc.Description
+	}
+	return "exported by clusterperf solve from " + in.name
+}
+
+// parseSolveModel reads and parses a model file (once): *.jmva through package jmva.
+func parseSolveModel(path string) (*solveInput, error) {
 	data, err := readInput(path)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	m, name, err := qn.ParseModel(path, data)
+	if !strings.EqualFold(filepath.Ext(path), ".jmva") {
+		m, name, err := qn.ParseModel(path, data)
+		if err != nil {
+			return nil, badInput(err)
+		}
+		return &solveInput{model: m, name: name}, nil
+	}
+	doc, err := jmva.Read(path, data)
 	if err != nil {
-		return nil, "", badInput(err)
+		return nil, libError(err)
 	}
-	return m, name, nil
+	in := &solveInput{model: doc.Model, name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), doc: doc}
+	if w := doc.WhatIf; w != nil {
+		if _, _, err := w.Sweep(doc.Model); err != nil {
+			if !errors.Is(err, qn.ErrUnsupported) {
+				return nil, badInputf("%s: %w", path, err)
+			}
+			in.notes = append(in.notes, "the file's what-if analysis was not run: "+err.Error())
+		} else {
+			in.whatIf = w
+		}
+	}
+	return in, nil
 }
 
-// sweepResult is solve --sweep's result value.
-type sweepResult struct {
-	Parameter string       `json:"parameter"`
-	Solver    string       `json:"solver"`
-	Classes   []string     `json:"classes"`
-	Points    []sweepPoint `json:"points"`
-	Notes     []string     `json:"notes"`
+// checkExport refuses, before any work, a model JMVA cannot express (fork/join nodes, an
+// open class at a load-dependent station, …) when --export-jmva is given.
+func checkExport(path string, m *qn.Model) error {
+	if path == "" {
+		return nil
+	}
+	if err := jmva.Write(io.Discard, &jmva.Document{Model: m}); err != nil {
+		return badInputf("--export-jmva %s: %w", path, err)
+	}
+	return nil
 }
 
-type sweepPoint struct {
-	Value   float64      `json:"value"`
-	Classes []sweepClass `json:"classes,omitempty"`
-	Bounds  *sweepBounds `json:"bounds,omitempty"`
-	Finding string       `json:"finding,omitempty"` // e.g. a saturated station: no steady state here
-	Status  *sweepStatus `json:"status,omitempty"`
-}
-
-type sweepClass struct {
-	Name         string  `json:"name"`
-	Throughput   float64 `json:"throughput_per_s"`
-	ResponseTime float64 `json:"response_time_s"`
-}
-
-type sweepStatus struct {
-	Solver     string  `json:"solver"`
-	Converged  bool    `json:"converged"`
-	Iterations int     `json:"iterations"`
-	Residual   float64 `json:"residual"`
-}
-
-// sweepBounds are qn.Bounds (QSP §5.2–5.3) with the contract's keys; the balanced-job
-// bounds are absent where they do not apply.
-type sweepBounds struct {
-	XUpperABA float64  `json:"throughput_upper_aba_per_s"`
-	RLowerABA float64  `json:"response_time_lower_aba_s"`
-	XLowerBJB *float64 `json:"throughput_lower_bjb_per_s,omitempty"`
-	XUpperBJB *float64 `json:"throughput_upper_bjb_per_s,omitempty"`
-	RLowerBJB *float64 `json:"response_time_lower_bjb_s,omitempty"`
-	RUpperBJB *float64 `json:"response_time_upper_bjb_s,omitempty"`
+// exportJMVA writes d for JMT (through a temporary file and a rename).
+func exportJMVA(path string, d *jmva.Document) error {
+	return report.WriteAtomic(path, func(f *os.File) error {
+		if err := jmva.Write(f, d); err != nil {
+			return libError(err)
+		}
+		return nil
+	})
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -11,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/shard"
+	"github.com/clusterperf/clusterperf/sim"
 	"github.com/clusterperf/clusterperf/spmd"
 	"github.com/clusterperf/clusterperf/validate"
 )
@@ -27,6 +30,12 @@ type speedupOptions struct {
 
 func newSpeedupCmd(stdout, stderr io.Writer) *cobra.Command {
 	var o speedupOptions
+	return speedupCmd(&o, stdout, stderr)
+}
+
+// speedupCmd is the speedup command with its flags bound to o (merge parses a study's
+// arguments with it).
+func speedupCmd(o *speedupOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "speedup MODEL.yaml",
 		Short: "SPMD speedup models (000/001): time, speedup and bottleneck over p processors and d disks",
@@ -41,10 +50,16 @@ CSV tables (--csv-table): points (default), summary, validation.
 --plot FILE.svg|png draws the speedup surface as a heat map (when d varies), speedup
 against p for several d, and the stacked time components against p.
 
+The replications of --validate can be split over machines: --shard I/N --out DIR (or
+--slurm --out DIR), then "clusterperf merge DIR" prints the one-machine result.
+
 ` + spmd.FileFormat,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSpeedup(o, args[0], stdout, stderr)
+			if o.sim.study.active() {
+				return runSpeedupStudy(cmd, *o, args, stdout)
+			}
+			return runSpeedup(*o, args[0], stdout, stderr)
 		},
 	}
 	f := cmd.Flags()
@@ -59,6 +74,8 @@ against p for several d, and the stacked time components against p.
 	f.IntVar(&o.sim.reps, "reps", 10, "--validate: replications, ≥ 2")
 	f.IntVar(&o.sim.cycles, "cycles", 2000, "--validate: cycles per replication, ≥ 1")
 	f.StringVar(&o.sim.cpu, "cpu", "exponential", "--validate: CPU burst distribution")
+	f.StringVar(&o.sim.maxMemory, "max-memory", "", "--validate: refuse a replication whose estimated memory exceeds this size, e.g. 8GB (default 1 GiB)")
+	addStudyFlags(f, &o.sim.study, "--validate replications")
 	return cmd
 }
 
@@ -81,8 +98,12 @@ func (o speedupOptions) check() (p0, p1, d0, d1 int, err error) {
 	}
 	c.fraction("efficiency", o.efficiency, 0, 1)
 	if o.validate {
-		c.atLeast("reps", int64(o.sim.reps), 2)
+		o.sim.checkRun(&c) // --reps ≥ 2, --max-memory a size
 		c.atLeast("cycles", int64(o.sim.cycles), 1)
+	}
+	o.sim.study.check(&c)
+	if o.sim.study.active() && !o.validate {
+		c.add("--shard/--slurm split the replications of --validate; the model alone is not a study")
 	}
 	return p0, p1, d0, d1, c.err()
 }
@@ -127,50 +148,69 @@ func newLimit(l spmd.Limit) speedupLimit {
 }
 
 func runSpeedup(o speedupOptions, path string, stdout, stderr io.Writer) error {
-	p0, p1, d0, d1, err := o.check()
+	sp, err := prepareSpeedup(o, path)
 	if err != nil {
 		return err
+	}
+	if sp.pds != nil {
+		if sp.out.Validation, err = simulateSPMD(sp.m, sp.e, sp.pds, o.sim); err != nil {
+			return err
+		}
+	}
+	if err := render(stdout, sp.out, o.out); err != nil {
+		return err
+	}
+	if o.plot != "" {
+		return speedupPlot(o.plot, sp.m, sp.pts)
+	}
+	return nil
+}
+
+// speedupRun is speedup's work before the simulation of --validate: the model, its
+// evaluator, the surface, the result, and the (p, d) to simulate (nil: no validation).
+type speedupRun struct {
+	m   *spmd.Model
+	e   *spmd.Evaluator
+	pts []spmd.Point
+	out *speedupResult
+	pds [][2]int
+}
+
+func prepareSpeedup(o speedupOptions, path string) (*speedupRun, error) {
+	p0, p1, d0, d1, err := o.check()
+	if err != nil {
+		return nil, err
 	}
 	data, err := readInput(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	m, err := spmd.ParseModel(path, data)
-	if err != nil {
-		return badInput(err)
+	sp := &speedupRun{}
+	if sp.m, err = spmd.ParseModel(path, data); err != nil {
+		return nil, badInput(err)
 	}
-	e, err := spmd.NewEvaluator(m)
-	if err != nil {
-		return badInput(err)
+	if sp.e, err = spmd.NewEvaluator(sp.m); err != nil {
+		return nil, badInput(err)
 	}
-	pts, skipped, err := e.Surface(span(p0, p1), span(d0, d1), progressFunc(o.progress && (p1-p0+1)*(d1-d0+1) > 20000, "surface"))
+	pts, skipped, err := sp.e.Surface(span(p0, p1), span(d0, d1), progressFunc(o.progress && (p1-p0+1)*(d1-d0+1) > 20000, "surface"))
 	if err != nil {
-		return libError(err)
+		return nil, libError(err)
 	}
 	if len(pts) == 0 {
 		msg := "no valid (p, d) in the ranges"
 		if len(skipped) > 0 {
 			msg += ": " + skipped[0].Reason
 		}
-		return badInputf("%s", msg)
+		return nil, badInputf("%s", msg)
 	}
-	out, err := newSpeedupResult(m, e, pts, skipped, o.efficiency, d1)
-	if err != nil {
-		return err
+	sp.pts = pts
+	if sp.out, err = newSpeedupResult(sp.m, sp.e, pts, skipped, o.efficiency, d1); err != nil {
+		return nil, err
 	}
-	if o.validate && m.Arch != spmd.OptimisticAIO && m.Arch != spmd.OptimisticSIO {
-		pds := [][2]int{{out.Best.P, out.Best.D}, {pts[0].P, pts[0].D}, {pts[len(pts)-1].P, pts[len(pts)-1].D}}
-		if out.Validation, err = simulateSPMD(m, e, pds, o.sim); err != nil {
-			return err
-		}
+	if o.validate && sp.m.Arch != spmd.OptimisticAIO && sp.m.Arch != spmd.OptimisticSIO {
+		sp.pds = [][2]int{{sp.out.Best.P, sp.out.Best.D}, {pts[0].P, pts[0].D}, {pts[len(pts)-1].P, pts[len(pts)-1].D}}
 	}
-	if err := render(stdout, out, o.out); err != nil {
-		return err
-	}
-	if o.plot != "" {
-		return speedupPlot(o.plot, m, pts)
-	}
-	return nil
+	return sp, nil
 }
 
 // newSpeedupResult assembles the library's answers: best point, largest efficient p per d,
@@ -331,4 +371,67 @@ func axes(pts []spmd.Point) (ps, ds []int) {
 	sort.Ints(ps)
 	sort.Ints(ds)
 	return ps, ds
+}
+
+// runSpeedupStudy runs one shard of a sharded speedup --validate study, or submits it to
+// Slurm: item k is replication k mod reps at the (p, d) number k div reps, simulated by
+// sim.SimulateSPMD from (seed, k mod reps) as sim.ReplicateSPMD does.
+func runSpeedupStudy(cmd *cobra.Command, o speedupOptions, args []string, stdout io.Writer) error {
+	if o.plot != "" {
+		return badInputf("--plot with --shard/--slurm: give it to the one-machine run")
+	}
+	sp, err := prepareSpeedup(o, args[0])
+	if err != nil {
+		return err
+	}
+	if sp.pds == nil {
+		return badInputf("%s: the optimistic architectures are bounds, not simulated: nothing to shard", args[0])
+	}
+	cfg, err := spmdConfig(o.sim, sp.m)
+	if err != nil {
+		return err
+	}
+	p, err := studyPlan(cmd, args, o.sim.study, o.sim.seed, len(sp.pds)*o.sim.reps)
+	if err != nil {
+		return err
+	}
+	work := func(k int) (json.RawMessage, error) {
+		pd := sp.pds[k/o.sim.reps]
+		r, err := sim.SimulateSPMD(sp.m, pd[0], pd[1], cfg, o.sim.seed, uint64(k%o.sim.reps))
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(r.CycleTime)
+	}
+	return runStudy(cmd.Context(), o.sim.study, p, work, stdout)
+}
+
+// mergeSpeedup turns the replications of a complete speedup --validate study into
+// speedup's result: the one-machine run's value, byte for byte in every format.
+func mergeSpeedup(p shard.Plan, items []json.RawMessage) (any, error) {
+	var o speedupOptions
+	pos, err := reparse(speedupCmd(&o, io.Discard, io.Discard), p.Args)
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) != 1 || !o.validate || o.sim.seed != p.Seed {
+		return nil, badInputf("the plan's arguments %q are not a speedup --validate study with seed %d", p.Args, p.Seed)
+	}
+	sp, err := prepareSpeedup(o, pos[0])
+	if err != nil {
+		return nil, err
+	}
+	if sp.pds == nil || len(sp.pds)*o.sim.reps != len(items) {
+		return nil, badInputf("the study has %d items; its arguments give %d", len(items), len(sp.pds)*o.sim.reps)
+	}
+	xs := make([]float64, len(items))
+	for k, it := range items {
+		if err := json.Unmarshal(it, &xs[k]); err != nil {
+			return nil, badInputf("replication %d: %v", k, err)
+		}
+	}
+	if sp.out.Validation, err = spmdReport(sp.m, sp.e, sp.pds, xs, o.sim); err != nil {
+		return nil, err
+	}
+	return sp.out, nil
 }

@@ -1,36 +1,185 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
 )
 
-func runSweep(m *qn.Model, o solveOptions, opt qn.AMVAOptions, stdout io.Writer) error {
-	p, vals, err := qn.ParseSweep(o.sweep, m)
+func runSweep(in *solveInput, o solveOptions, opt qn.AMVAOptions, stdout, stderr io.Writer) error {
+	m := in.model
+	p, vals, err := sweepParam(in, o.sweep)
 	if err != nil {
-		return badInput(err)
+		return err
+	}
+	var meas []qn.SweepMeasurement
+	if o.measured != "" {
+		f, err := readInput(o.measured)
+		if err != nil {
+			return err
+		}
+		if meas, err = qn.ReadSweepMeasurements(o.measured, bytes.NewReader(f), m); err != nil {
+			return err
+		}
 	}
 	pts, err := qn.Sweep(m, p, vals, o.solver, opt, progressFunc(o.progress, "sweep"))
 	if err != nil {
+		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
+			return badInputf("--exact: %w", err)
+		}
 		return libError(err)
 	}
+	o.sim.progress = o.progress
+	estimateSweep(m, p, pts, o.sim)
 	out := newSweepResult(m, p, o.solver, pts)
 	if out.solved == 0 {
-		return finding(fault.ErrSaturated, fmt.Errorf("--sweep %s: no point of the sweep has a steady state (%s); nothing printed, no plot written", o.sweep, out.Points[0].Finding))
+		return finding(fault.ErrSaturated, fmt.Errorf("sweep of %s: no point of the sweep has a steady state (%s); nothing printed, no plot written", p.Label, out.Points[0].Finding))
+	}
+	out.Notes = append(out.Notes, in.notes...)
+	if meas != nil {
+		if out.Measured, err = qn.CompareSweep(o.measured, m, pts, meas); err != nil {
+			return err
+		}
+	}
+	if d := out.describeApprox(); d != "" {
+		fmt.Fprintf(stderr, "clusterperf solve: %s\n", d)
 	}
 	if err := render(stdout, out, o.out); err != nil {
 		return err
 	}
 	if o.plot != "" {
-		return sweepPlot(o.plot, out)
+		if err := sweepPlot(o.plot, out); err != nil {
+			return err
+		}
+	}
+	if o.exportJMVA != "" {
+		return exportJMVA(o.exportJMVA, sweepDocument(in, p, pts))
 	}
 	return nil
+}
+
+// estimateSweep gives every fork/join point its error estimate against a simulation of
+// the model at that point (see simulatedEstimate): no exact solver can check them.
+func estimateSweep(m *qn.Model, p qn.SweepParam, pts []qn.SweepPoint, o simOptions) {
+	if len(m.ForkJoins) == 0 {
+		return
+	}
+	progress := progressFunc(o.progress, "fork/join error estimates by simulation")
+	for i, pt := range pts {
+		if r := pt.Result; r != nil && pt.Err == nil && !r.Exact && r.ErrorEstimate == nil {
+			simulatedEstimate(p.Apply(m, pt.Value), r, o)
+		}
+		if progress != nil {
+			progress(i+1, len(pts))
+		}
+	}
+}
+
+// sweepParam is --sweep, or else the .jmva file's what-if analysis.
+func sweepParam(in *solveInput, flag string) (qn.SweepParam, []float64, error) {
+	if flag == "" {
+		p, vals, err := in.whatIf.Sweep(in.model)
+		if err != nil {
+			return p, nil, badInputf("what-if analysis of the JMVA file: %w", err)
+		}
+		return p, vals, nil
+	}
+	p, vals, err := qn.ParseSweep(flag, in.model)
+	if err != nil {
+		return p, nil, badInput(err)
+	}
+	return p, vals, nil
+}
+
+// sweepDocument is the model with one JMVA solution per solved point, and the what-if
+// analysis: the file's, or the sweep's when JMVA has the same analysis (one class's
+// population, arrival rate or demand at one station).
+func sweepDocument(in *solveInput, p qn.SweepParam, pts []qn.SweepPoint) *jmva.Document {
+	m := in.model
+	d := &jmva.Document{Description: in.description(), Model: m}
+	if in.doc != nil {
+		d.Reference = in.doc.Reference
+	}
+	w := &jmva.WhatIf{}
+	if p.Class >= 0 && p.Class < len(m.Classes) {
+		w.Class = m.Classes[p.Class].Name
+	}
+	switch {
+	case w.Class != "" && p.What == "population":
+		w.Type = "Customer Numbers"
+	case w.Class != "" && p.What == "arrival_rate":
+		w.Type = "Arrival Rates"
+	case w.Class != "" && p.What == "demand":
+		w.Type, w.Station = "Service Demands", m.Stations[p.Station].Name
+	default:
+		w = nil
+	}
+	for i, pt := range pts {
+		if pt.Result == nil {
+			continue
+		}
+		if w != nil {
+			w.Values = append(w.Values, pt.Value)
+		}
+		s := jmva.SolutionOf(p.Apply(m, pt.Value), pt.Result)
+		s.Method, s.Iteration, s.IterationValue = "analytical whatif", i, pt.Value
+		d.Solutions = append(d.Solutions, s)
+	}
+	d.WhatIf = w
+	if w == nil {
+		d.Solutions = d.Solutions[:min(len(d.Solutions), 1)]
+	}
+	return d
+}
+
+// sweepResult is solve --sweep's result value. Method lists the methods of the solved
+// points; Exact is true when every solved point is exact.
+type sweepResult struct {
+	Parameter string       `json:"parameter"`
+	Solver    string       `json:"solver"`
+	Method    string       `json:"method"`
+	Exact     bool         `json:"exact"`
+	Classes   []string     `json:"classes"`
+	Points    []sweepPoint `json:"points"`
+	// Measured are the --measured points beside the model's values, with rel_error.
+	Measured []qn.SweepComparison `json:"measured,omitempty"`
+	Notes    []string             `json:"notes"`
+}
+
+// sweepPoint is one swept value: the class results and how they were obtained (status:
+// method, exact, an approximation's error estimate), and every bound that applies there.
+type sweepPoint struct {
+	Value   float64      `json:"value"`
+	Classes []sweepClass `json:"classes,omitempty"`
+	Bounds  []qn.Bound   `json:"bounds"`
+	Finding string       `json:"finding,omitempty"` // e.g. a saturated station: no steady state here
+	Status  *sweepStatus `json:"status,omitempty"`
+}
+
+type sweepClass struct {
+	Name         string  `json:"name"`
+	Throughput   float64 `json:"throughput_per_s"`
+	ResponseTime float64 `json:"response_time_s"`
+}
+
+type sweepStatus struct {
+	Solver        string            `json:"solver"`
+	Method        string            `json:"method"`
+	Exact         bool              `json:"exact"`
+	Reason        string            `json:"reason,omitempty"`
+	ErrorEstimate *qn.ErrorEstimate `json:"error_estimate,omitempty"`
+	Converged     bool              `json:"converged"`
+	Iterations    int               `json:"iterations"`
+	Residual      float64           `json:"residual"`
 }
 
 // sweepRes is the sweep's result with what the renderers need besides the JSON value.
@@ -40,13 +189,14 @@ type sweepRes struct {
 }
 
 func newSweepResult(m *qn.Model, p qn.SweepParam, solver string, pts []qn.SweepPoint) *sweepRes {
-	out := &sweepRes{sweepResult: sweepResult{Parameter: p.Label, Solver: solver, Notes: []string{}}}
+	out := &sweepRes{sweepResult: sweepResult{Parameter: p.Label, Solver: solver, Exact: true, Notes: []string{}}}
 	for _, c := range m.Classes {
 		out.Classes = append(out.Classes, c.Name)
 	}
-	unconverged := 0
+	unconverged, boundNotes := 0, map[string]bool{}
+	var methods []string
 	for _, pt := range pts {
-		sp := sweepPoint{Value: pt.Value, Bounds: newSweepBounds(pt.Bounds)}
+		sp := sweepPoint{Value: pt.Value, Bounds: pointBounds(p.Apply(m, pt.Value), boundNotes)}
 		var sat *qn.SaturationError
 		switch {
 		case errors.As(pt.Err, &sat):
@@ -58,7 +208,11 @@ func newSweepResult(m *qn.Model, p qn.SweepParam, solver string, pts []qn.SweepP
 			for c, name := range out.Classes {
 				sp.Classes = append(sp.Classes, sweepClass{name, r.Throughput[c], r.ResponseTime[c]})
 			}
-			sp.Status = &sweepStatus{r.Solver, r.Status.Converged, r.Status.Iterations, r.Status.Residual}
+			sp.Status = &sweepStatus{r.Solver, r.Method, r.Exact, r.Reason, r.ErrorEstimate, r.Status.Converged, r.Status.Iterations, r.Status.Residual}
+			out.Exact = out.Exact && r.Exact
+			if !slices.Contains(methods, r.Method) {
+				methods = append(methods, r.Method)
+			}
 			if r.Status.Converged {
 				out.solved++
 			} else {
@@ -67,37 +221,73 @@ func newSweepResult(m *qn.Model, p qn.SweepParam, solver string, pts []qn.SweepP
 		}
 		out.Points = append(out.Points, sp)
 	}
+	out.Method = strings.Join(methods, ", ")
 	if unconverged > 0 {
 		out.Notes = append(out.Notes, fmt.Sprintf("%d points did not converge (status.converged false): their values are the last iterate", unconverged))
 	}
+	out.Notes = append(out.Notes, sortedNotes(boundNotes)...)
 	return out
 }
 
-func newSweepBounds(b *qn.Bounds) *sweepBounds {
-	if b == nil {
-		return nil
+// pointBounds is every bound that applies at one point; why others do not goes to notes.
+func pointBounds(m *qn.Model, notes map[string]bool) []qn.Bound {
+	set, err := qn.AllBounds(m)
+	if err != nil {
+		notes["bounds: not computed: "+err.Error()] = true
+		return []qn.Bound{}
 	}
-	sb := &sweepBounds{XUpperABA: b.XUpperABA, RLowerABA: b.RLowerABA}
-	if !math.IsNaN(b.XLowerBJB) {
-		x0, x1, r0, r1 := b.XLowerBJB, b.XUpperBJB, b.RLowerBJB, b.RUpperBJB
-		sb.XLowerBJB, sb.XUpperBJB, sb.RLowerBJB, sb.RUpperBJB = &x0, &x1, &r0, &r1
+	for _, n := range set.Notes {
+		notes["bounds: "+n] = true
 	}
-	return sb
+	return append([]qn.Bound{}, set.Bounds...)
+}
+
+func sortedNotes(set map[string]bool) []string {
+	var ks []string
+	for k := range set {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// describeApprox is the account of the sweep's approximate points for stderr ("" when
+// every point is exact): how many, the method, the largest estimated error.
+func (r *sweepRes) describeApprox() string {
+	n, worst := 0, -1
+	worstErr := -1.0
+	for i, pt := range r.Points {
+		if pt.Status == nil || pt.Status.Exact {
+			continue
+		}
+		n++
+		e := 0.0
+		if pt.Status.ErrorEstimate != nil {
+			e = pt.Status.ErrorEstimate.RelError
+		}
+		if worst < 0 || e > worstErr {
+			worst, worstErr = i, e
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	s := r.Points[worst].Status
+	res := qn.Result{Method: s.Method, Exact: s.Exact, Reason: s.Reason, ErrorEstimate: s.ErrorEstimate}
+	return fmt.Sprintf("%d of %d points APPROXIMATE; the largest estimated error at %s = %.6g: %s", n, len(r.Points), r.Parameter, r.Points[worst].Value, res.Describe())
 }
 
 func (r *sweepRes) NoteLines() []string { return r.Notes }
 
-// Tables: one "sweep" table, a row per swept value.
+// Tables: the "sweep" table (a row per swept value, with its method and estimated error)
+// and the "sweep_bounds" table (a row per value and bound).
 func (r *sweepRes) Tables() []*report.Table {
-	t := &report.Table{Name: "sweep", Title: fmt.Sprintf("Sweep of %s (solver %s)", r.Parameter, r.Solver), Header: []string{"value"}}
+	t := &report.Table{Name: "sweep", Title: fmt.Sprintf("Sweep of %s (solver %s; method %s; exact %v)", r.Parameter, r.Solver, r.Method, r.Exact), Header: []string{"value"}}
 	for _, c := range r.Classes {
 		t.Header = append(t.Header, "throughput_per_s_"+c, "response_time_s_"+c)
 	}
-	bounds := len(r.Points) > 0 && r.Points[0].Bounds != nil
-	if bounds {
-		t.Header = append(t.Header, "throughput_upper_aba_per_s", "throughput_lower_bjb_per_s", "throughput_upper_bjb_per_s", "response_time_lower_aba_s", "response_time_lower_bjb_s", "response_time_upper_bjb_s")
-	}
-	t.Header = append(t.Header, "note")
+	t.Header = append(t.Header, "method", "exact", "est_rel_error", "note")
+	bt := &report.Table{Name: "sweep_bounds", Title: "Bounds at each swept value", Header: append([]string{"value"}, report.BoundsHeader...)}
 	for _, pt := range r.Points {
 		row := []any{pt.Value}
 		for c := range r.Classes {
@@ -107,24 +297,40 @@ func (r *sweepRes) Tables() []*report.Table {
 			}
 			row = append(row, pt.Classes[c].Throughput, pt.Classes[c].ResponseTime)
 		}
-		if bounds {
-			b := pt.Bounds
-			row = append(row, b.XUpperABA, optNum(b.XLowerBJB), optNum(b.XUpperBJB), b.RLowerABA, optNum(b.RLowerBJB), optNum(b.RUpperBJB))
+		var method, exact, est any = "", "", ""
+		if s := pt.Status; s != nil {
+			method, exact = s.Method, fmt.Sprint(s.Exact)
+			if s.ErrorEstimate != nil {
+				est = report.Percent(s.ErrorEstimate.RelError)
+			}
 		}
 		note := pt.Finding
 		if pt.Status != nil && !pt.Status.Converged {
 			note = "not converged"
 		}
-		t.Add(append(row, note)...)
+		t.Add(append(row, method, exact, est, note)...)
+		for _, b := range pt.Bounds {
+			bt.Add(append([]any{pt.Value}, report.BoundRow(b)...)...)
+		}
 	}
-	return []*report.Table{t}
+	return []*report.Table{t, bt, r.measuredTable()}
 }
 
-func optNum(p *float64) any {
-	if p == nil {
-		return math.NaN()
+// measuredTable is the "measured" table: each measurement beside the model's value.
+func (r *sweepRes) measuredTable() *report.Table {
+	t := &report.Table{Name: "measured", Title: "Measured points against the model (rel_error = (model − measured)/measured)",
+		Header: []string{"value", "class", "line", "measured_throughput_per_s", "model_throughput_per_s", "throughput_rel_error", "measured_response_time_s", "model_response_time_s", "response_time_rel_error"}}
+	pct := func(p *float64) any {
+		if p == nil {
+			return report.Percent(math.NaN())
+		}
+		return report.Percent(*p)
 	}
-	return *p
+	for _, c := range r.Measured {
+		t.Add(c.Value, c.Class, c.Line, optNum(c.MeasuredThroughput), optNum(c.ModelThroughput), pct(c.ThroughputRelError),
+			optNum(c.MeasuredResponseTime), optNum(c.ModelResponseTime), pct(c.ResponseTimeRelError))
+	}
+	return t
 }
 
 func sweepPlot(path string, r *sweepRes) error {
@@ -140,27 +346,88 @@ func sweepPlot(path string, r *sweepRes) error {
 		}
 		xp.Series, rp.Series = append(xp.Series, xs), append(rp.Series, rs)
 	}
-	if len(r.Points) > 0 && r.Points[0].Bounds != nil {
-		xp.Series = append(xp.Series, boundSeries(r.Points, "ABA upper", func(b *sweepBounds) *float64 { return &b.XUpperABA })...)
-		rp.Series = append(rp.Series, boundSeries(r.Points, "ABA lower", func(b *sweepBounds) *float64 { return &b.RLowerABA })...)
-		xp.Series = append(xp.Series, boundSeries(r.Points, "BJB upper", func(b *sweepBounds) *float64 { return b.XUpperBJB })...)
-		xp.Series = append(xp.Series, boundSeries(r.Points, "BJB lower", func(b *sweepBounds) *float64 { return b.XLowerBJB })...)
-		rp.Series = append(rp.Series, boundSeries(r.Points, "BJB lower", func(b *sweepBounds) *float64 { return b.RLowerBJB })...)
-		rp.Series = append(rp.Series, boundSeries(r.Points, "BJB upper", func(b *sweepBounds) *float64 { return b.RUpperBJB })...)
-	}
+	mx, mr := measuredSeries(r)
+	xp.Series, rp.Series = append(xp.Series, mx...), append(rp.Series, mr...)
+	bx, br := boundSeries(r)
+	xp.Series, rp.Series = append(xp.Series, bx...), append(rp.Series, br...)
 	return report.SaveFigure(path, xp, rp)
 }
 
-// boundSeries is one dashed bound line (none when the bound does not apply).
-func boundSeries(pts []sweepPoint, name string, get func(*sweepBounds) *float64) []report.Series {
-	s := report.Series{Name: name, Dashed: true}
-	for _, pt := range pts {
-		if v := get(pt.Bounds); v != nil {
-			s.X, s.Y = append(s.X, pt.Value), append(s.Y, *v)
+// boundSeries are the dashed bound lines: per bound name and class, a lower and an upper
+// line for throughput and for response time, labelled "<name> lower|upper[ (class)]", in
+// the legend; a bound without a finite value at a point is left out there.
+func boundSeries(r *sweepRes) (xs, rs []report.Series) {
+	type key struct{ name, class string }
+	var keys []key
+	lines := map[key]*[4]report.Series{}
+	for _, pt := range r.Points {
+		for _, b := range pt.Bounds {
+			k := key{b.Name, b.Class}
+			l, ok := lines[k]
+			if !ok {
+				suffix := ""
+				if len(r.Classes) > 1 {
+					suffix = " (" + b.Class + ")"
+				}
+				l = &[4]report.Series{}
+				for i, side := range []string{"lower", "upper", "lower", "upper"} {
+					l[i] = report.Series{Name: b.Name + " " + side + suffix, Dashed: true, Group: b.Name + suffix}
+				}
+				lines[k], keys = l, append(keys, k)
+			}
+			vals := [4]*float64{&b.ThroughputLower, &b.ThroughputUpper, &b.ResponseTimeLower, b.ResponseTimeUpper}
+			for i, v := range vals {
+				if v != nil && !math.IsInf(*v, 0) && !math.IsNaN(*v) {
+					l[i].X, l[i].Y = append(l[i].X, pt.Value), append(l[i].Y, *v)
+				}
+			}
 		}
 	}
-	if len(s.X) == 0 {
-		return nil
+	for _, k := range keys {
+		for i, s := range lines[k] {
+			if len(s.X) == 0 {
+				continue
+			}
+			if i < 2 {
+				xs = append(xs, s)
+			} else {
+				rs = append(rs, s)
+			}
+		}
 	}
-	return []report.Series{s}
+	return xs, rs
+}
+
+// optNum is the number behind p, or NaN (an empty cell) when p is nil.
+func optNum(p *float64) any {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}
+
+// measuredSeries are the measured points, one series per class and panel ("measured X c").
+func measuredSeries(r *sweepRes) (xs, rs []report.Series) {
+	for _, name := range r.Classes {
+		x := report.Series{Name: "measured X " + name, Points: true}
+		rt := report.Series{Name: "measured R " + name, Points: true}
+		for _, c := range r.Measured {
+			if c.Class != name {
+				continue
+			}
+			if c.MeasuredThroughput != nil {
+				x.X, x.Y = append(x.X, c.Value), append(x.Y, *c.MeasuredThroughput)
+			}
+			if c.MeasuredResponseTime != nil {
+				rt.X, rt.Y = append(rt.X, c.Value), append(rt.Y, *c.MeasuredResponseTime)
+			}
+		}
+		if len(x.X) > 0 {
+			xs = append(xs, x)
+		}
+		if len(rt.X) > 0 {
+			rs = append(rs, rt)
+		}
+	}
+	return xs, rs
 }

@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"github.com/clusterperf/clusterperf/fault"
+
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -31,8 +33,11 @@ func (r Row) Has(key string) bool { _, ok := r.cols[key]; return ok }
 
 // Errorf is an error located at the row.
 func (r Row) Errorf(format string, args ...any) error {
-	return fmt.Errorf("%s:%d: %s", r.File, r.Line, fmt.Sprintf(format, args...))
+	return &Error{File: r.File, Line: r.Line, Msg: fmt.Sprintf(format, args...)}
 }
+
+// MaxRows bounds the data rows of a CSV file (a million measurements).
+const MaxRows = 1_000_000
 
 // ReadCSV reads a CSV table with a header row ('#' starts a comment line). aliases maps each
 // column key to the header names accepted for it (case-insensitive); required lists the keys
@@ -51,7 +56,7 @@ func ReadCSVChecked(file string, r io.Reader, aliases map[string][]string, requi
 	cr.FieldsPerRecord = -1
 	head, err := cr.Read()
 	if err != nil {
-		return fmt.Errorf("%s:1: want a header row naming the columns %s: %v", file, strings.Join(required, ", "), err)
+		return &Error{File: file, Line: 1, Msg: fmt.Sprintf("want a header row naming the columns %s: %v", strings.Join(required, ", "), err)}
 	}
 	cols := map[string]int{}
 	for i, h := range head {
@@ -60,7 +65,7 @@ func ReadCSVChecked(file string, r io.Reader, aliases map[string][]string, requi
 			for _, n := range names {
 				if h == n {
 					if _, dup := cols[key]; dup {
-						return fmt.Errorf("%s:1: two columns give %s", file, key)
+						return &Error{File: file, Line: 1, Msg: "two columns give " + key}
 					}
 					cols[key] = i
 				}
@@ -69,32 +74,45 @@ func ReadCSVChecked(file string, r io.Reader, aliases map[string][]string, requi
 	}
 	for _, k := range required {
 		if _, ok := cols[k]; !ok {
-			return fmt.Errorf("%s:1: header %q needs a column %s (accepted names: %s)", file, strings.Join(head, ","), k, strings.Join(aliases[k], ", "))
+			return &Error{File: file, Line: 1, Msg: fmt.Sprintf("header %q needs a column %s (accepted names: %s)", strings.Join(head, ","), k, strings.Join(aliases[k], ", "))}
 		}
 	}
 	if check != nil {
 		if err := check(func(k string) bool { _, ok := cols[k]; return ok }); err != nil {
-			return fmt.Errorf("%s:1: %v", file, err)
+			return &Error{File: file, Line: 1, Msg: err.Error()}
 		}
 	}
 	var errs []error
-	rows := 0
+	rows, more := 0, 0
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %v", file, err) // csv.ParseError names the line
+			return &Error{File: file, Msg: err.Error()} // csv.ParseError names the line
 		}
 		line, _ := cr.FieldPos(0)
 		rows++
+		if rows > MaxRows {
+			return &Error{File: file, Line: line, Kind: fault.ErrTooLarge, Msg: fmt.Sprintf("more than %d data rows (spec.MaxRows)", MaxRows)}
+		}
 		if err := each(Row{File: file, Line: line, rec: rec, cols: cols}); err != nil {
-			errs = append(errs, err)
+			if len(errs) < MaxErrors {
+				if !errors.Is(err, fault.ErrInput) {
+					err = &Error{File: file, Line: line, Msg: err.Error()}
+				}
+				errs = append(errs, err)
+			} else {
+				more++
+			}
 		}
 	}
 	if rows == 0 {
-		errs = append(errs, fmt.Errorf("%s: no data rows", file))
+		errs = append(errs, &Error{File: file, Msg: "no data rows"})
+	}
+	if more > 0 {
+		errs = append(errs, &Error{File: file, Msg: fmt.Sprintf("… and %s more problems (only the first %d are listed)", groupDigits(more), MaxErrors)})
 	}
 	return errors.Join(errs...)
 }

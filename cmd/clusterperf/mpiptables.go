@@ -1,0 +1,259 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/clusterperf/clusterperf/mpip"
+	"github.com/clusterperf/clusterperf/report"
+)
+
+func (r *mpipResult) NoteLines() []string {
+	out := slices.Clone(r.Notes)
+	if r.Program != nil {
+		out = append(out, r.Program.Notes...)
+	}
+	if r.Network != nil {
+		out = append(out, r.Network.Notes...)
+	}
+	for _, run := range r.Runs {
+		var notes []string
+		if run.Summary != nil {
+			notes = run.Summary.Notes
+		}
+		for _, n := range append(slices.Clone(notes), run.Notes...) {
+			out = append(out, run.Label+": "+n)
+		}
+	}
+	if c := r.Calibration; c != nil {
+		out = append(out, c.Notes...)
+	}
+	for _, p := range r.Predictions {
+		if p.Note != "" {
+			out = append(out, fmt.Sprintf("predicted P = %d: %s", p.P, p.Note))
+		}
+	}
+	for _, f := range r.Forecasts {
+		out = append(out, prefixed(fmt.Sprintf("forecast P = %d", f.P), f.Notes)...)
+	}
+	if r.Sizing != nil {
+		out = append(out, r.Sizing.Notes...)
+	}
+	return append(out, r.explanationSteps()...)
+}
+
+// explanationSteps are the next steps of the explanations, each once.
+func (r *mpipResult) explanationSteps() []string {
+	var out []string
+	for _, e := range r.Explanations {
+		for _, s := range append(slices.Clone(e.Notes), e.NextSteps...) {
+			if line := "next step: " + s; !slices.Contains(out, line) {
+				out = append(out, line)
+			}
+		}
+	}
+	return out
+}
+
+// Tables: "across_p" (default; 004's spreadsheet; "profiles" without a network), "views" (observed against model per
+// run), "trends", "profiles", "calibration", "forecasts", "backtest", "explanations",
+// "trade_off".
+func (r *mpipResult) Tables() []*report.Table {
+	t := acrossP(r.Runs, r.Predictions)
+	t.Name, t.Title = "across_p", "Across P (004's spreadsheet): observed and modelled wall time AT = App_Time/P and R·M/P"
+	tr := &report.Table{Name: "trends", Title: "Power-law trends across P", Header: []string{"input", "a", "exponent", "residual_sd_ln", "runs"}}
+	for _, x := range r.Trends {
+		tr.Add(x.Name, x.A, x.B, x.S, x.N)
+	}
+	out := []*report.Table{t, r.viewsTable(), tr, r.profilesTable(), r.calibrationTable(), r.forecastTable(), r.backtestTable(), r.explanationTable()}
+	if len(t.Rows) == 0 { // profiles only (no network): the profiles are the default table
+		out[0], out[3] = out[3], out[0]
+	}
+	if r.Sizing != nil {
+		out = append(out, tradeOffTable(r.Sizing, "Sizing on measured and predicted wall times"))
+	} else {
+		out = append(out, &report.Table{Name: "trade_off", Title: "Sizing (with --predict)", Header: []string{"p"}})
+	}
+	return out
+}
+
+func (r *mpipResult) viewsTable() *report.Table {
+	v := &report.Table{Name: "views", Title: "Observed against the 004 model", Header: []string{"label", "p", "network", "view", "observed", "model", "rel_error"}}
+	for _, run := range r.Runs {
+		for _, m := range []struct {
+			net string
+			res *mpip.Result
+		}{{"given", run.Model}, {"calibrated", run.Calibrated}} {
+			if m.res == nil {
+				continue
+			}
+			for _, x := range []struct {
+				name string
+				v    mpip.View
+			}{{"app (wall) time AT, s", m.res.AppTime}, {"MPI time MT, s", m.res.MPITime}, {"MPI wait time WT, s", m.res.WaitTime}, {"throughput X, msg/s", m.res.Throughput}} {
+				v.Add(run.Label, run.P, m.net, x.name, x.v.Observed, x.v.Model, report.Percent(x.v.Rel()))
+			}
+		}
+	}
+	return v
+}
+
+func (r *mpipResult) profilesTable() *report.Table {
+	t := &report.Table{Name: "profiles", Title: "Profiles (no network needed)", Header: []string{"file", "executable", "ranks", "mean_app_time_s", "mpi_share", "wait_share_of_mpi", "collective_share_of_mpi",
+		"messages", "mean_size_bytes", "size_spread_decades", "mpi_imbalance", "compute_imbalance", "top_operations"}}
+	for _, run := range r.Runs {
+		p := run.Profile
+		if p == nil {
+			continue
+		}
+		var top []string
+		for _, op := range p.Top {
+			top = append(top, fmt.Sprintf("%s %.0f%%", op.Operation, 100*op.ShareOfMPI))
+		}
+		var mi, ci any = "", ""
+		if p.Imbalance.Available {
+			mi, ci = report.Percent(p.Imbalance.MPIImbalance), report.Percent(p.Imbalance.ComputeImbalance)
+		}
+		t.Add(p.File, p.Executable, p.Ranks, p.MeanAppTimeS, report.Percent(p.MPIShare), report.Percent(p.WaitShareOfMPI), report.Percent(p.CollectiveShareOfMPI),
+			p.Messages, p.MeanSizeBytes, p.SizeSpreadDecades, mi, ci, strings.Join(top, ", "))
+	}
+	return t
+}
+
+func (r *mpipResult) calibrationTable() *report.Table {
+	t := &report.Table{Name: "calibration", Title: "Calibration (--calibrate)", Header: []string{"label", "p", "mean_size_bytes", "implied_switch_delay_s", "observed_app_time_s", "model_app_time_s", "low_s", "high_s", "rel_error"}}
+	c := r.Calibration
+	if c == nil {
+		return t
+	}
+	bw := "absorbed in the latency (not identifiable)"
+	if c.BandwidthBytesPerS != nil {
+		bw = report.Num(*c.BandwidthBytesPerS) + " bytes/s"
+		if !c.BandwidthFitted {
+			bw += " (given)"
+		}
+	}
+	t.Title = fmt.Sprintf("Network calibrated to the wall times — kind %s (an explanation of these runs, not a prediction): latency %s s [%s … %s], interval_kind %s, bandwidth %s",
+		c.Kind, report.Num(c.LatencyS), report.Num(c.LatencyLowS), report.Num(c.LatencyHighS), c.IntervalKind, bw)
+	for _, x := range c.Runs {
+		t.Add(x.Label, x.P, x.MeanSizeBytes, x.ImpliedSwitchDelayS, x.ObservedAppTimeS, x.ModelAppTimeS, x.ModelAppTimeLowS, x.ModelAppTimeHighS, report.Percent(x.RelError))
+	}
+	return t
+}
+
+func (r *mpipResult) forecastTable() *report.Table {
+	t := &report.Table{Name: "forecasts", Title: "Forecasts (kind extrapolation; spreads are ranges of plausible scaling models, not confidence intervals)",
+		Header: []string{"p", "kind", "wall_time_s", "wall_spread_low_s", "wall_spread_high_s", "model_app_time_s", "model_spread_low_s", "model_spread_high_s"}}
+	for _, f := range r.Forecasts {
+		t.Add(f.P, f.Kind, f.WallTime.Value, f.WallTime.SpreadLow, f.WallTime.SpreadHigh, f.ModelAppTimeS, f.ModelAppTimeLowS, f.ModelAppTimeHighS)
+	}
+	return t
+}
+
+func (r *mpipResult) backtestTable() *report.Table {
+	t := &report.Table{Name: "backtest", Title: "Backtest: each measured P predicted from the others", Header: []string{"held_out_p", "from_p", "observed_app_time_s",
+		"calibrated_rel_error", "forecast_wall_rel_error", "forecast_model_rel_error", "in_wall_spread", "in_model_spread"}}
+	bt := r.Backtest
+	if bt == nil {
+		return t
+	}
+	t.Title += fmt.Sprintf(" (largest |rel_error| of the calibrated model %.1f %%)", 100*bt.MaxAbsRelError)
+	for _, s := range bt.Splits {
+		t.Add(s.HeldOutP, joinInts(s.FromP), s.ObservedAppTimeS, report.Percent(s.Calibrated.RelError), report.Percent(s.WallTimeRelError), report.Percent(s.ModelRelError),
+			s.ObservedInWallTimeSpread, s.ObservedInModelSpread)
+	}
+	return t
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, " ")
+}
+
+func (r *mpipResult) explanationTable() *report.Table {
+	t := &report.Table{Name: "explanations", Title: "Why the model misses (views beyond --explain-threshold)", Header: []string{"label", "p", "view", "rel_error", "assumption", "evidence"}}
+	for _, e := range r.Explanations {
+		if len(e.Findings) == 0 {
+			t.Add(e.Label, e.P, e.View, report.Percent(e.RelError), "", "the profile contradicts none of the checked assumptions")
+		}
+		for _, f := range e.Findings {
+			t.Add(e.Label, e.P, e.View, report.Percent(e.RelError), f.Assumption, f.Evidence)
+		}
+	}
+	return t
+}
+
+func acrossP(runs []*mpipRun, preds []mpip.Prediction) *report.Table {
+	t := &report.Table{Header: []string{"p", "label", "app_time_s", "mpi_time_s", "mpi_wait_s", "messages", "mean_size_bytes", "d0_s", "dk_s", "compute_delay_s",
+		"r_s", "x_per_s", "at_observed_s", "at_model_s", "at_rel_error", "mt_rel_error", "wt_rel_error", "x_rel_error", "at_low_s", "at_high_s"}}
+	for _, r := range runs {
+		m := r.Model
+		if m == nil {
+			continue
+		}
+		t.Add(r.P, r.Label, m.Inputs.AppTime, m.Inputs.MPITime, m.Inputs.MPIWait, m.Inputs.M, m.Inputs.L, m.Demands.D0, m.Demands.Dk, m.Demands.Compute,
+			m.R, m.X, m.AppTime.Observed, m.AppTime.Model, report.Percent(m.AppTime.Rel()), report.Percent(m.MPITime.Rel()), report.Percent(m.WaitTime.Rel()), report.Percent(m.Throughput.Rel()), "", "")
+	}
+	for _, p := range preds {
+		m := p.Result
+		var lo, hi any = "none", "none"
+		if p.Interval {
+			lo, hi = p.ATLow, p.ATHigh
+		}
+		t.Add(p.P, "(predicted)", m.Inputs.AppTime, m.Inputs.MPITime, "", m.Inputs.M, m.Inputs.L, m.Demands.D0, m.Demands.Dk, m.Demands.Compute,
+			m.R, m.X, "", m.AppTime.Model, "", "", "", "", lo, hi)
+	}
+	return t
+}
+
+func mpipPlot(path string, runs []*mpipRun, preds []mpip.Prediction) error {
+	wall := report.Panel{Title: "Wall time per process: measured vs 004 model", XLabel: "P", YLabel: "s", LogX: true}
+	var xs, obs, mod []float64
+	var modeled []*mpipRun
+	for _, r := range runs {
+		if r.Model != nil {
+			modeled = append(modeled, r)
+			xs = append(xs, float64(r.P))
+			obs = append(obs, r.Model.AppTime.Observed)
+			mod = append(mod, r.Model.AppTime.Model)
+		}
+	}
+	if len(modeled) == 0 {
+		return badInputf("--plot needs a model: give a network (--latency/--bandwidth, --network, --osu/--imb)")
+	}
+	wall.Series = append(wall.Series, report.Series{Name: "model AT = R·M/P", X: xs, Y: mod}, report.Series{Name: "measured AT* = App_Time/P", X: xs, Y: obs, Points: true})
+	if len(preds) > 0 {
+		var px, py, lo, hi []float64
+		for _, p := range preds {
+			px = append(px, float64(p.P))
+			py = append(py, p.Result.AppTime.Model)
+			lo = append(lo, p.ATLow)
+			hi = append(hi, p.ATHigh)
+		}
+		wall.Series = append(wall.Series, report.Series{Name: "predicted", X: px, Y: py, Points: true})
+		if preds[0].Interval {
+			wall.Series = append(wall.Series, report.Series{Name: "95 % low", X: px, Y: lo, Points: true}, report.Series{Name: "95 % high", X: px, Y: hi, Points: true})
+		}
+	}
+	names := []string{"switch delay", "MPI contention", "MPI active", "compute"}
+	ys := make([][]float64, 4)
+	for _, r := range modeled {
+		c := r.Model.Model
+		for i, v := range []float64{c.SwitchDelay, c.MPIContention, c.MPIActive, c.Compute} {
+			ys[i] = append(ys[i], v)
+		}
+	}
+	panels := []report.Panel{wall}
+	if len(xs) > 1 {
+		st, err := report.Stacked("Modelled components (aggregate seconds)", "P", "s", xs, names, ys)
+		if err != nil {
+			return err
+		}
+		panels = append(panels, st)
+	}
+	return report.SaveFigure(path, panels...)
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/sizing"
+)
+
+// sizingFlags are the flags of every command that recommends a configuration (package
+// sizing): --rule, --efficiency, --knee-gain, --within. A command adopts them with
+//
+//	var s sizingFlags
+//	s.register(cmd)          // in its constructor
+//	s.check(&c)              // in its flag check, before any work
+//	adv, err := sizing.Advise(points, s.options())
+//
+// and shows adv with sizingTables(adv) (the recommendation and the trade-off table).
+type sizingFlags struct {
+	rule       string
+	efficiency float64
+	kneeGain   float64
+	within     float64
+}
+
+func (s *sizingFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&s.rule, "rule", string(sizing.DefaultRule), "sizing rule: balanced (fastest at or below the knee with efficiency ≥ --efficiency), fastest, knee, efficiency, cheapest (within --within of the fastest), core-hours")
+	f.Float64Var(&s.efficiency, "efficiency", sizing.DefaultMinEfficiency, "minimum parallel efficiency of the efficiency and balanced rules, in (0, 1]")
+	f.Float64Var(&s.kneeGain, "knee-gain", sizing.DefaultKneeGain, "the knee: where doubling p reduces the time by less than this fraction, in (0, 1)")
+	f.Float64Var(&s.within, "within", sizing.DefaultWithinFastest, "cheapest rule: the fewest core-hours within this fraction of the fastest time (finite ≥ 0)")
+}
+
+// parsedRule accepts the rule names with - or _ (core-hours, core_hours).
+func (s *sizingFlags) parsedRule() (sizing.Rule, error) {
+	return sizing.ParseRule(strings.ReplaceAll(s.rule, "-", "_"))
+}
+
+func (s *sizingFlags) check(c *flagCheck) {
+	if _, err := s.parsedRule(); err != nil {
+		c.add("--rule %q: allowed balanced (default), fastest, knee, efficiency, cheapest, core-hours", s.rule)
+	}
+	c.fraction("efficiency", s.efficiency, 0, 1)
+	if !(s.kneeGain > 0 && s.kneeGain < 1) {
+		c.add("--knee-gain %v: want a fraction in (0, 1)", s.kneeGain)
+	}
+	c.nonNegative("within", s.within, "only the fastest")
+}
+
+// options are sizing.Options of the flags (check them first).
+func (s *sizingFlags) options() sizing.Options {
+	rule, _ := s.parsedRule()
+	return sizing.Options{Rule: rule, MinEfficiency: s.efficiency, KneeGain: s.kneeGain, WithinFastest: s.within}
+}
+
+// recommendedLine is the one-line recommendation of a sizing.Advice.
+func recommendedLine(a *sizing.Advice) string {
+	c := a.Recommended
+	return fmt.Sprintf("p = %d, time %s s, speedup %.3g, efficiency %.2f, %s core-hours — %s", c.Config.P, report.Num(c.Config.TimeS), c.Config.Speedup, c.Config.Efficiency, report.Num(c.Config.CoreHours), c.Reason)
+}
+
+// tradeOffTable is the trade-off table of a sizing.Advice (CSV table "trade_off").
+func tradeOffTable(a *sizing.Advice, title string) *report.Table {
+	t := &report.Table{Name: "trade_off", Title: fmt.Sprintf("%s; recommended (%s): %s", title, a.Rule, recommendedLine(a)), Header: []string{"p", "d", "time_s", "speedup", "efficiency", "core_hours", "gain_per_doubling", "picked_by"}}
+	for _, c := range a.TradeOff {
+		var by []string
+		for _, x := range c.PickedBy {
+			by = append(by, string(x))
+		}
+		var d any = ""
+		if c.D > 0 {
+			d = c.D
+		}
+		t.Add(c.P, d, c.TimeS, c.Speedup, c.Efficiency, c.CoreHours, optPercent(c.GainPerDoubling), strings.Join(by, ","))
+	}
+	return t
+}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/clusterperf/clusterperf/shard"
+	"github.com/clusterperf/clusterperf/slurm"
+)
+
+// studyOptions are the flags of a command whose work splits into independent items
+// (issue 18): --shard i/n --out DIR computes one shard; --slurm submits all of them as a
+// Slurm job array; "clusterperf merge DIR" combines them into the one-machine result.
+type studyOptions struct {
+	shard     string
+	out       string
+	slurm     bool
+	slurmOpts []string
+	arraySize int
+	dryRun    bool
+}
+
+// studyFlags are the flags that say where and how a study runs, not what it computes: they
+// are left out of the plan's arguments (with the output format, which merge chooses).
+var studyFlags = map[string]bool{"shard": true, "out": true, "slurm": true, "slurm-opt": true, "slurm-array-size": true,
+	"slurm-dry-run": true, "format": true, "csv-table": true, "progress": true}
+
+func addStudyFlags(f *pflag.FlagSet, o *studyOptions, what string) {
+	f.StringVar(&o.shard, "shard", "", "compute only shard I/N of the "+what+" (0 ≤ I < N) into --out DIR; merge with \"clusterperf merge DIR\"")
+	f.StringVar(&o.out, "out", "", "study directory of --shard or --slurm (on a file system the cluster's nodes share)")
+	f.BoolVar(&o.slurm, "slurm", false, "submit the study as a Slurm job array (sbatch), one shard per task, into --out DIR")
+	f.StringArrayVar(&o.slurmOpts, "slurm-opt", nil, "--slurm: an sbatch option for the batch script, e.g. partition=debug or time=00:10:00 (repeatable)")
+	f.IntVar(&o.arraySize, "slurm-array-size", 0, "--slurm: array tasks (shards), 1 … 1000 and at most the items (0: min(32, items))")
+	f.BoolVar(&o.dryRun, "slurm-dry-run", false, "--slurm: print the batch script instead of submitting it")
+}
+
+// active reports whether the command runs as (part of) a study rather than on one machine.
+func (o studyOptions) active() bool { return o.shard != "" || o.slurm }
+
+func (o studyOptions) check(c *flagCheck) {
+	if o.shard != "" && o.slurm {
+		c.add("--shard and --slurm: --slurm submits the shards itself; give one of them")
+	}
+	if o.active() && o.out == "" {
+		c.add("--shard and --slurm need --out DIR, the study directory")
+	}
+	if !o.active() && (o.out != "" || len(o.slurmOpts) > 0 || o.arraySize != 0 || o.dryRun) {
+		c.add("--out, --slurm-opt, --slurm-array-size and --slurm-dry-run belong to --shard or --slurm")
+	}
+	if o.shard != "" {
+		if _, _, err := shard.ParseShard(o.shard); err != nil {
+			c.add("--shard %q: %v", o.shard, err)
+		}
+	}
+	if o.arraySize != 0 && (o.arraySize < 1 || o.arraySize > shard.MaxShards) {
+		c.add("--slurm-array-size %d: want 1 … %d (0: min(%d, items))", o.arraySize, shard.MaxShards, slurm.DefaultShards)
+	}
+}
+
+// studyArgs is the canonical form of a command line for a plan: every flag that was set and
+// is not a study flag, as --name=value in name order (repeated for repeatable flags), then
+// the positional arguments. Two spellings of one study give one plan.
+func studyArgs(cmd *cobra.Command, positional []string) []string {
+	var out []string
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if studyFlags[f.Name] {
+			return
+		}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			for _, v := range sv.GetSlice() {
+				out = append(out, "--"+f.Name+"="+v)
+			}
+			return
+		}
+		out = append(out, "--"+f.Name+"="+f.Value.String())
+	})
+	return append(out, positional...)
+}
+
+// runStudy runs the study of plan p as o asks: one shard (work(k) computes item k from the
+// plan's seed and k alone) or a Slurm submission.
+func runStudy(ctx context.Context, o studyOptions, p shard.Plan, work func(k int) (json.RawMessage, error), stdout io.Writer) error {
+	if o.shard != "" {
+		i, _, _ := shard.ParseShard(o.shard)
+		if err := shard.WritePlan(o.out, p); err != nil {
+			return classify(err)
+		}
+		if err := shard.Run(o.out, p, i, work); err != nil {
+			return classify(err)
+		}
+		r, _ := p.Spec.Range(i)
+		fmt.Fprintf(stdout, "shard %d/%d: items %d-%d written to %s\n", i, p.N, r.Lo, r.Hi-1, filepath.Join(o.out, shard.FileName(i, p.N)))
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	dir, err := filepath.Abs(o.out)
+	if err != nil {
+		return badInput(err)
+	}
+	j := slurm.Job{Executable: exe, Command: p.Command, Args: p.Args, Dir: dir, Shards: p.N, Opts: o.slurmOpts}
+	if o.dryRun {
+		s, err := slurm.DryRun(p, j)
+		if err != nil {
+			return classify(err)
+		}
+		_, err = io.WriteString(stdout, s)
+		return err
+	}
+	sub, err := slurm.Client{}.SubmitStudy(ctx, p, j)
+	if err != nil {
+		return classify(err)
+	}
+	fmt.Fprintf(stdout, "submitted %s shards %s as job %s (script %s)\nprogress: clusterperf merge --status %s\nresult:   clusterperf merge %s\n", p.Command, sub.Array, sub.JobID, sub.Script, dir, dir)
+	return nil
+}
+
+// studyPlan is the plan of a study of items work items: over the --shard count, or over
+// --slurm-array-size (default min(32, items)) array tasks.
+func studyPlan(cmd *cobra.Command, positional []string, o studyOptions, seed uint64, items int) (shard.Plan, error) {
+	n := o.arraySize
+	if o.shard != "" {
+		_, n, _ = shard.ParseShard(o.shard)
+	} else if n == 0 {
+		n = slurm.DefaultArraySize(items)
+	}
+	p, err := shard.NewPlan(cmd.Name(), studyArgs(cmd, positional), seed, shard.Spec{Items: items, N: n}, version())
+	return p, classify(err)
+}
+
+// reparse parses a plan's arguments with a fresh command of the plan's kind (for merge):
+// the options the shards ran with, and the positional arguments.
+func reparse(cmd *cobra.Command, args []string) ([]string, error) {
+	if err := cmd.ParseFlags(args); err != nil {
+		return nil, badInputf("the study's arguments %q: %v", args, err)
+	}
+	return cmd.Flags().Args(), nil
+}

@@ -1,0 +1,254 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/clusterperf/clusterperf/fault"
+)
+
+// cli runs clusterperf with args and returns the exit code, stdout and stderr.
+func cli(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestSimulateShardMerge (issue 18): simulate --reps 120 over 8 shards, merged, prints
+// exactly what the one-machine run with the same seed prints — in table, JSON and CSV —
+// because replication k is Run(seed, k) wherever it is computed (package shard's contract).
+// A missing shard is reported by merge --status and refused by merge.
+func TestSimulateShardMerge(t *testing.T) {
+	model := filepath.Join("..", "..", "examples", "qn", "central-server.yaml")
+	study := []string{"simulate", "--seed", "11", "--reps", "120", "--events", "20000", model}
+	dir := t.TempDir()
+	for i := 0; i < 8; i++ {
+		if i == 5 {
+			continue // missing for now
+		}
+		if code, _, errs := cli(append(study, "--shard", fmt.Sprintf("%d/8", i), "--out", dir)...); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errs)
+		}
+	}
+	code, out, _ := cli("merge", "--status", dir)
+	if code != 0 || !strings.Contains(out, "done 7, active 0, failed 0, missing 1") {
+		t.Fatalf("status with shard 5 missing: exit %d\n%s", code, out)
+	}
+	if code, _, errs := cli("merge", dir); code != fault.ExitInput || !strings.Contains(errs, "missing: 5") {
+		t.Fatalf("merge with shard 5 missing: exit %d: %s", code, errs)
+	}
+	// the same study spelt differently (flag order, = form) is the same plan
+	if code, _, errs := cli("simulate", model, "--events=20000", "--reps=120", "--seed=11", "--format", "json", "--shard=5/8", "--out="+dir); code != 0 {
+		t.Fatalf("shard 5: exit %d: %s", code, errs)
+	}
+	for _, format := range []string{"table", "json", "csv"} {
+		code, local, errs := cli(append(study, "--format", format)...)
+		if code != 0 {
+			t.Fatalf("%s: one machine: exit %d: %s", format, code, errs)
+		}
+		code, merged, errs := cli("merge", "--format", format, dir)
+		if code != 0 {
+			t.Fatalf("%s: merge: exit %d: %s", format, code, errs)
+		}
+		if merged != local {
+			t.Errorf("%s: merged output differs from the one-machine run\nmerged:\n%s\nlocal:\n%s", format, merged, local)
+		}
+	}
+	if _, local, _ := cli(append(study, "--format", "json")...); !strings.Contains(local, `"replications": 120`) || !strings.Contains(local, `"exact": false`) {
+		t.Errorf("the compared output is not a 120-replication simulation:\n%.600s", local)
+	}
+}
+
+// TestSimulateStudyRefusals: what cannot be sharded is refused before any work, saying why
+// (exit 2), and a directory holding another study is not overwritten.
+func TestSimulateStudyRefusals(t *testing.T) {
+	model := filepath.Join("..", "..", "examples", "qn", "central-server.yaml")
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--precision", "0.1", "--shard", "0/2", "--out", dir}, "--precision with --shard/--slurm"},
+		{[]string{"--batches", "10", "--slurm", "--out", dir}, "--batches with --shard/--slurm"},
+		{[]string{"--shard", "2/2", "--out", dir}, "--shard"},
+		{[]string{"--shard", "0/2"}, "need --out DIR"},
+		{[]string{"--out", dir}, "belong to --shard or --slurm"},
+		{[]string{"--shard", "0/2", "--slurm", "--out", dir}, "give one of them"},
+		{[]string{"--reps", "3", "--shard", "0/4", "--out", dir}, "shard"},
+	} {
+		code, _, errs := cli(append([]string{"simulate", "--events", "2000", model}, c.args...)...)
+		if code != fault.ExitInput || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q (want exit 2 and %q)", c.args, code, errs, c.want)
+		}
+	}
+	spmd := filepath.Join("..", "..", "examples", "spmd", "fig59-bus.yaml")
+	if code, _, errs := cli("simulate", spmd, "--shard", "0/2", "--out", dir); code != fault.ExitInput || !strings.Contains(errs, "queueing network only") {
+		t.Errorf("SPMD study: exit %d, %q", code, errs)
+	}
+	if code, _, errs := cli("simulate", "--events", "2000", "--reps", "4", model, "--shard", "0/2", "--out", dir); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if code, _, errs := cli("simulate", "--events", "2000", "--reps", "4", "--seed", "2", model, "--shard", "1/2", "--out", dir); code != fault.ExitInput || !strings.Contains(errs, "another study") {
+		t.Errorf("a second study in the same directory: exit %d, %q", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "shard-1-of-2.json")); err == nil {
+		t.Error("the other study's shard was written")
+	}
+}
+
+// TestSimulateSlurmDryRun: --slurm-dry-run prints the batch script that runs this binary's
+// simulate with the study's arguments (no --shard, --out or Slurm flags among them) and
+// the sbatch options given, and submits nothing.
+func TestSimulateSlurmDryRun(t *testing.T) {
+	model := filepath.Join("..", "..", "examples", "qn", "central-server.yaml")
+	dir := t.TempDir()
+	code, out, errs := cli("simulate", "--reps", "40", model, "--slurm", "--slurm-dry-run", "--out", dir, "--slurm-opt", "partition=debug", "--slurm-opt", "time=00:05:00", "--slurm-array-size", "8")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"#SBATCH --array=0-7", "#SBATCH --partition=debug", "#SBATCH --time=00:05:00", "'simulate' '--reps=40' '" + model + "' --shard \"${SLURM_ARRAY_TASK_ID}/8\""} {
+		if !strings.Contains(out, want) {
+			t.Errorf("script lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "plan.json")); err == nil {
+		t.Error("a dry run wrote the plan")
+	}
+}
+
+// TestSimulateLibraryErrors: simulate no longer calls every library error bad input — sim
+// classifies them: an open class at 1.25 times the capacity of its station (λ·D = 5 · 0.25,
+// utilisation above 1 in closed form) is a saturation finding (exit 3); times beyond float64 are refused (exit 2); --reps 1 and a bad or
+// too small --max-memory are refused (exit 2); without --events the default length is used.
+func TestSimulateLibraryErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	sat := write("sat.yaml", "classes: [{name: o, arrival_rate: 5}]\nstations: [{name: cpu, service_time: 0.25}]\n")
+	if code, _, errs := cli("simulate", "--reps", "2", sat); code != fault.ExitFinding || !strings.Contains(errs, "satur") {
+		t.Errorf("saturated: exit %d, %q (want 3)", code, errs)
+	}
+	// three jobs cycling through 1e308 s of service: R ≈ 3e308 s overflows float64 — sim
+	// refuses it as input (exit 2) rather than print +Inf
+	huge := write("huge.yaml", "classes: [{name: a, population: 3, think_time: 1e-300}]\nstations: [{name: cpu, service_time: 1e308}, {name: d, service_time: 1e-300}]\n")
+	if code, _, errs := cli("simulate", "--reps", "2", "--events", "20000", huge); code != fault.ExitInput || !strings.Contains(errs, "float64 range") {
+		t.Errorf("1e308 s: exit %d, %q (want 2)", code, errs)
+	}
+	ok := write("ok.yaml", "classes: [{name: o, arrival_rate: 2}]\nstations: [{name: cpu, service_time: 0.25}]\n")
+	if code, _, errs := cli("simulate", "--reps", "1", ok); code != fault.ExitInput || !strings.Contains(errs, "--reps 1") {
+		t.Errorf("--reps 1: exit %d, %q (want 2)", code, errs)
+	}
+	if code, _, errs := cli("simulate", "--max-memory", "lots", ok); code != fault.ExitInput || !strings.Contains(errs, "--max-memory") {
+		t.Errorf("--max-memory lots: exit %d, %q (want 2)", code, errs)
+	}
+	if code, _, errs := cli("simulate", "--max-memory", "1KB", ok); code != fault.ExitInput || !strings.Contains(errs, "--max-memory") {
+		t.Errorf("--max-memory 1KB: exit %d, %q (want 2: too large for the limit)", code, errs)
+	}
+	if code, out, errs := cli("simulate", "--reps", "2", "--format", "json", ok); code != 0 || !strings.Contains(out, `"events_per_replication": 200000`) || !strings.Contains(out, "MSER-5") {
+		t.Errorf("default length (sim.MinEvents = 200000 for an open network): exit %d, %s %s", code, out, errs)
+	}
+}
+
+// TestTpnAdviseShardMerge (issue 18): the exhaustive search of tpn --advise over the 4^4 =
+// 256 mappings of matmul, in 3 shards and merged, prints exactly the one-machine result in
+// table, JSON and CSV (the advice table).
+func TestTpnAdviseShardMerge(t *testing.T) {
+	ex := filepath.Join("..", "..", "examples", "tpn")
+	study := []string{"tpn", "--advise", "--cluster", filepath.Join(ex, "cluster.yaml"), filepath.Join(ex, "matmul.yaml")}
+	dir := t.TempDir()
+	for i := 0; i < 3; i++ {
+		if code, _, errs := cli(append(study, "--shard", fmt.Sprintf("%d/3", i), "--out", dir)...); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errs)
+		}
+	}
+	for _, f := range [][]string{{"--format", "table"}, {"--format", "json"}, {"--format", "csv", "--csv-table", "advice"}} {
+		code, local, errs := cli(append(study, f...)...)
+		if code != 0 {
+			t.Fatalf("%v: one machine: exit %d: %s", f, code, errs)
+		}
+		code, merged, errs := cli(append([]string{"merge", dir}, f...)...)
+		if code != 0 || merged != local {
+			t.Errorf("%v: merge (exit %d, %s) differs from the one-machine run\nmerged:\n%s\nlocal:\n%s", f, code, errs, merged, local)
+		}
+	}
+	if code, _, errs := cli("tpn", "--cluster", filepath.Join(ex, "cluster.yaml"), filepath.Join(ex, "matmul.yaml"), "--shard", "0/3", "--out", t.TempDir()); code != fault.ExitInput || !strings.Contains(errs, "--advise") {
+		t.Errorf("a study without --advise: exit %d, %q", code, errs)
+	}
+}
+
+// TestTpnRunFlags: a net exported as PNML runs by itself to the program's time; budgets and
+// --max-time are checked at the edge; a run cut off by --max-firings is a finding (exit 3).
+func TestTpnRunFlags(t *testing.T) {
+	ex := filepath.Join("..", "..", "examples", "tpn")
+	cluster, prog := filepath.Join(ex, "cluster.yaml"), filepath.Join(ex, "matmul.yaml")
+	net := filepath.Join(t.TempDir(), "matmul.pnml")
+	code, out, errs := cli("tpn", "--format", "json", "--export-pnml", net, "--cluster", cluster, prog)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	code, outNet, errs := cli("tpn", "--format", "json", net)
+	if code != 0 {
+		t.Fatalf("%s: exit %d: %s", net, code, errs)
+	}
+	var a, b tpnResult
+	if json.Unmarshal([]byte(out), &a) != nil || json.Unmarshal([]byte(outNet), &b) != nil || a.TimeS != b.TimeS || a.Firings != b.Firings || a.TimeS <= 0 {
+		t.Errorf("the PNML net does not reproduce the program's run: %v s / %d firings vs %v s / %d", b.TimeS, b.Firings, a.TimeS, a.Firings)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--max-time", "-1", "--cluster", cluster, prog}, fault.ExitInput, "--max-time"},
+		{[]string{"--max-time", "1e10", "--cluster", cluster, prog}, fault.ExitInput, "--max-time"},
+		{[]string{"--budget", "0", "--cluster", cluster, prog}, fault.ExitInput, "--budget"},
+		{[]string{"--max-firings", "-3", "--cluster", cluster, prog}, fault.ExitInput, "--max-firings"},
+		{[]string{"--max-transitions", "10", "--cluster", cluster, prog}, fault.ExitInput, "transitions"},
+		{[]string{"--max-time", "0.5", "--cluster", cluster, prog}, fault.ExitFinding, "cut off"},
+		{[]string{"--cluster", cluster, net}, fault.ExitInput, "is a net"},
+		{[]string{prog}, fault.ExitInput, "--cluster"},
+	} {
+		code, _, errs := cli(append([]string{"tpn"}, c.args...)...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q (want %d and %q)", c.args, code, errs, c.code, c.want)
+		}
+	}
+}
+
+// TestSpeedupShardMerge (issue 18): speedup --validate's 3 (p, d) × 8 replications over 5
+// shards, merged, print exactly the one-machine result in table, JSON and CSV (the
+// validation table); without --validate there is no study.
+func TestSpeedupShardMerge(t *testing.T) {
+	model := filepath.Join("..", "..", "examples", "spmd", "fig59-bus.yaml")
+	study := []string{"speedup", model, "--p", "1:16", "--validate", "--reps", "8", "--cycles", "300", "--seed", "4"}
+	dir := t.TempDir()
+	for i := 0; i < 5; i++ {
+		if code, _, errs := cli(append(study, "--shard", fmt.Sprintf("%d/5", i), "--out", dir)...); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errs)
+		}
+	}
+	for _, f := range [][]string{{"--format", "table"}, {"--format", "json"}, {"--format", "csv", "--csv-table", "validation"}} {
+		code, local, errs := cli(append(study, f...)...)
+		if code != 0 {
+			t.Fatalf("%v: one machine: exit %d: %s", f, code, errs)
+		}
+		code, merged, errs := cli(append([]string{"merge", dir}, f...)...)
+		if code != 0 || merged != local {
+			t.Errorf("%v: merge (exit %d, %s) differs from the one-machine run\nmerged:\n%s\nlocal:\n%s", f, code, errs, merged, local)
+		}
+	}
+	if code, _, errs := cli("speedup", model, "--shard", "0/2", "--out", t.TempDir()); code != fault.ExitInput || !strings.Contains(errs, "--validate") {
+		t.Errorf("a study without --validate: exit %d, %q", code, errs)
+	}
+}

@@ -1,0 +1,392 @@
+// Package explore is the live what-if explorer behind `clusterperf explore MODEL` (issue 17):
+// a local net/http server with one page and its script embedded (go:embed, no CDN, no
+// network access). The page shows a model's parameters as sliders and number inputs; every
+// change is posted to /api/eval, which re-evaluates the model with the library (qn, spmd,
+// pipeline, tpn) and answers tables, the bottleneck, the best configuration and chart series.
+// The page draws the charts itself as SVG. /api/model returns the parameters with their
+// ranges; /api/save the model file of the current point; /api/report the htmlreport page of it.
+package explore
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"net/http"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/qn"
+	"github.com/clusterperf/clusterperf/spmd"
+)
+
+//go:embed static
+var static embed.FS
+
+// Param is one adjustable value of a model: a slider and a number input on the page.
+type Param struct {
+	ID      string  `json:"id"`
+	Label   string  `json:"label"`
+	Group   string  `json:"group"`
+	Min     float64 `json:"min"`
+	Max     float64 `json:"max"`
+	Step    float64 `json:"step"`
+	Value   float64 `json:"value"`
+	Integer bool    `json:"integer"`
+	Unit    string  `json:"unit,omitempty"`
+}
+
+// Series is one line of a chart.
+type Series struct {
+	Name string    `json:"name"`
+	X    []float64 `json:"x"`
+	Y    []float64 `json:"y"`
+	Dash bool      `json:"dash,omitempty"` // bounds and asymptotes
+}
+
+// Bar is one span of a Gantt chart (tpn).
+type Bar struct {
+	Row   string  `json:"row"`
+	Kind  string  `json:"kind"`
+	Start float64 `json:"start_s"`
+	End   float64 `json:"end_s"`
+}
+
+// Chart is a line chart (Series) or a Gantt chart (Bars), with the current point marked.
+type Chart struct {
+	ID     string   `json:"id"`
+	Title  string   `json:"title"`
+	XLabel string   `json:"x_label"`
+	YLabel string   `json:"y_label"`
+	Series []Series `json:"series,omitempty"`
+	Bars   []Bar    `json:"bars,omitempty"`
+	MarkX  *float64 `json:"mark_x,omitempty"` // the current point
+	BestX  *float64 `json:"best_x,omitempty"` // the best configuration
+	SVG    string   `json:"svg,omitempty"`    // the chart drawn by ChartSVG (filled by the server)
+}
+
+// Result is the answer of /api/eval: everything the page shows for one point.
+type Result struct {
+	Kind       string `json:"kind"`
+	Model      string `json:"model"`
+	Method     string `json:"method"`
+	Exact      bool   `json:"exact"`
+	Bottleneck string `json:"bottleneck"`
+	Best       string `json:"best"`
+	// BestPending: the best configuration is searched apart (BestSearcher); the page asks
+	// /api/best after drawing the point.
+	BestPending bool               `json:"best_pending,omitempty"`
+	Values      map[string]float64 `json:"values"` // the headline numbers, keyed with units
+	Tables      []htmlreport.Table `json:"tables"`
+	Charts      []Chart            `json:"charts"`
+	Notes       []string           `json:"notes"`
+	Warnings    []string           `json:"warnings"`
+}
+
+// Model is an explorable model of one kind.
+type Model interface {
+	Kind() string
+	Name() string
+	Params() []Param
+	// Eval evaluates the model at the given parameter values (already checked against
+	// Params' ranges).
+	Eval(v Values) (*Result, error)
+	// File returns the model file (YAML) of the point and its file name suffix.
+	File(v Values) ([]byte, string, error)
+	// Inputs are the files the model was read from, for reports.
+	Inputs() []htmlreport.Input
+}
+
+// BestSearcher is implemented by models whose best-configuration search is too slow to run
+// on every slider move (tpn's allocation search simulates every mapping): Eval sets
+// BestPending, and /api/best (and Report) call Best.
+type BestSearcher interface {
+	Best(v Values) (string, map[string]float64, error)
+}
+
+// Values are parameter values by Param.ID.
+type Values map[string]float64
+
+// Load detects the kind of the model file and reads it with the library's parser: a
+// Petri-net program when cluster is given (tpn), else by its top-level keys: stations → qn,
+// architecture → spmd, sort/stages → pipeline.
+func Load(path string, data []byte, clusterPath string, clusterData []byte) (Model, error) {
+	if clusterPath != "" {
+		return loadTPN(path, data, clusterPath, clusterData)
+	}
+	keys := topKeys(data)
+	switch {
+	case keys["stations"]:
+		return loadQN(path, data)
+	case keys["architecture"]:
+		return loadSPMD(path, data)
+	case keys["sort"] || keys["stages"]:
+		return loadPipeline(path, data)
+	case keys["processes"]:
+		return nil, fmt.Errorf("%s: %w: a Petri-net program needs its cluster file: clusterperf explore %s --cluster CLUSTER.yaml", path, fault.ErrInput, path)
+	}
+	return nil, fmt.Errorf("%s: %w: not a model explore knows: want a queueing network (stations:), an SPMD model (architecture:), a pipeline model (sort: or stages:) or a Petri-net program with --cluster", path, fault.ErrInput)
+}
+
+// topKeys returns the top-level keys of a YAML (block) or JSON document, by a shallow scan:
+// kind detection only; the library's strict parser reads the file afterwards.
+func topKeys(data []byte) map[string]bool {
+	out := map[string]bool{}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) == nil {
+		for k := range top {
+			out[k] = true
+		}
+		return out
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '-' {
+			continue
+		}
+		if k, _, ok := strings.Cut(line, ":"); ok {
+			out[strings.TrimSpace(k)] = true
+		}
+	}
+	return out
+}
+
+// Check validates values against the parameters: every parameter known, finite, in its
+// range, integers whole. Missing values take the parameter's default.
+func Check(params []Param, in Values) (Values, error) {
+	out := Values{}
+	byID := map[string]Param{}
+	for _, p := range params {
+		byID[p.ID] = p
+		out[p.ID] = p.Value
+	}
+	var errs []error
+	ids := make([]string, 0, len(in))
+	for id := range in {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		v := in[id]
+		p, ok := byID[id]
+		switch {
+		case !ok:
+			errs = append(errs, fmt.Errorf("unknown parameter %q", id))
+		case math.IsNaN(v) || math.IsInf(v, 0) || v < p.Min || v > p.Max:
+			errs = append(errs, fmt.Errorf("parameter %q = %v: allowed %v … %v", id, v, p.Min, p.Max))
+		case p.Integer && v != math.Trunc(v):
+			errs = append(errs, fmt.Errorf("parameter %q = %v: must be a whole number", id, v))
+		default:
+			out[id] = v
+		}
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("%w: %w", fault.ErrInput, errors.Join(errs...))
+	}
+	return out, nil
+}
+
+// Report builds the htmlreport page of the point.
+func Report(m Model, v Values, version string) (*htmlreport.Page, *Result, error) {
+	r, err := m.Eval(v)
+	if err != nil {
+		return nil, nil, err
+	}
+	if bs, ok := m.(BestSearcher); ok && r.BestPending {
+		best, vals, err := bs.Best(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		r.Best, r.BestPending = best, false
+		for k, x := range vals {
+			r.Values[k] = x
+		}
+	}
+	var plots []htmlreport.Plot
+	for _, c := range r.Charts {
+		plots = append(plots, htmlreport.Plot{Title: c.Title, SVG: ChartSVG(c)})
+	}
+	tables := append([]htmlreport.Table{paramTable(m.Params(), v)}, r.Tables...)
+	p, err := htmlreport.FromResult(m.Name()+" ("+r.Kind+", explored point)", "clusterperf explore", version, r, tables, plots)
+	if err != nil {
+		return nil, nil, err
+	}
+	p.Inputs = m.Inputs()
+	return p, r, nil
+}
+
+func paramTable(ps []Param, v Values) htmlreport.Table {
+	t := htmlreport.Table{Title: "Parameters of this point", Columns: []string{"parameter", "value", "model file", "unit"}}
+	for _, p := range ps {
+		t.Rows = append(t.Rows, []string{p.Label, htmlreport.Num(v[p.ID]), htmlreport.Num(p.Value), p.Unit})
+		if v[p.ID] != p.Value {
+			t.Highlight = append(t.Highlight, len(t.Rows)-1)
+		}
+	}
+	return t
+}
+
+// Server serves the explorer for one model.
+type Server struct {
+	m       Model
+	params  []Param
+	version string
+	mux     *http.ServeMux
+}
+
+// NewServer returns the explorer's handler.
+func NewServer(m Model, version string) *Server {
+	s := &Server{m: m, params: m.Params(), version: version, mux: http.NewServeMux()}
+	sub, _ := fs.Sub(static, "static")
+	s.mux.Handle("GET /", http.FileServerFS(sub))
+	s.mux.HandleFunc("GET /api/model", s.model)
+	s.mux.HandleFunc("POST /api/eval", s.eval)
+	s.mux.HandleFunc("POST /api/save", s.save)
+	s.mux.HandleFunc("POST /api/best", s.best)
+	s.mux.HandleFunc("POST /api/report", s.report)
+	return s
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+func (s *Server) model(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, map[string]any{"kind": s.m.Kind(), "name": s.m.Name(), "params": s.params})
+}
+
+// maxBody bounds a request body: a few hundred parameter values.
+const maxBody = 1 << 20
+
+func (s *Server) values(w http.ResponseWriter, r *http.Request) (Values, bool) {
+	var req struct {
+		Values Values `json:"values"`
+	}
+	dec := json.NewDecoder(io.LimitReader(r.Body, maxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		httpError(w, fmt.Errorf("%w: request body: %w", fault.ErrInput, err))
+		return nil, false
+	}
+	v, err := Check(s.params, req.Values)
+	if err != nil {
+		httpError(w, err)
+		return nil, false
+	}
+	return v, true
+}
+
+func (s *Server) eval(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.values(w, r)
+	if !ok {
+		return
+	}
+	res, err := s.m.Eval(v)
+	if err != nil {
+		httpError(w, err)
+		return
+	}
+	if res.Notes == nil {
+		res.Notes = []string{}
+	}
+	if res.Warnings == nil {
+		res.Warnings = []string{}
+	}
+	for i := range res.Charts {
+		res.Charts[i].SVG = string(ChartSVG(res.Charts[i]))
+	}
+	writeJSON(w, res)
+}
+
+func (s *Server) best(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.values(w, r)
+	if !ok {
+		return
+	}
+	bs, ok := s.m.(BestSearcher)
+	if !ok {
+		httpError(w, fmt.Errorf("%w: a %s model has its best configuration in /api/eval", fault.ErrInput, s.m.Kind()))
+		return
+	}
+	best, vals, err := bs.Best(v)
+	if err != nil {
+		httpError(w, err)
+		return
+	}
+	writeJSON(w, map[string]any{"best": best, "values": vals})
+}
+
+func (s *Server) save(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.values(w, r)
+	if !ok {
+		return
+	}
+	b, name, err := s.m.File(v)
+	if err != nil {
+		httpError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/yaml; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
+	w.Write(b)
+}
+
+func (s *Server) report(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.values(w, r)
+	if !ok {
+		return
+	}
+	p, _, err := Report(s.m, v, s.version)
+	if err != nil {
+		httpError(w, err)
+		return
+	}
+	b, err := htmlreport.Bytes(p)
+	if err != nil {
+		httpError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="report.html"`)
+	w.Write(b)
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(v); err != nil {
+		httpError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(buf.Bytes())
+}
+
+// httpError answers 400 for input errors and model findings (a saturated station, a
+// deadlock: the user moved a slider too far), 500 otherwise; the page shows the message.
+func httpError(w http.ResponseWriter, err error) {
+	code := http.StatusInternalServerError
+	var se *qn.SaturationError
+	var ce *spmd.ConfigError
+	if errors.Is(err, fault.ErrInput) || errors.Is(err, fault.ErrFinding) || errors.As(err, &se) || errors.As(err, &ce) {
+		code = http.StatusBadRequest
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+}
+
+func base(path string) string { return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)) }
+
+// finite reports whether every value is a finite number.
+func finite(vs ...float64) bool {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,268 @@
+package explore
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+
+	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/qn"
+	"github.com/clusterperf/clusterperf/report"
+)
+
+// maxSweep bounds the points of a sweep chart (each is one solution).
+const maxSweep = 200
+
+type qnModel struct {
+	path, name string
+	data       []byte
+	m          *qn.Model
+	sweepClass int // the closed class whose population the chart sweeps; -1: none
+}
+
+func loadQN(path string, data []byte) (Model, error) {
+	m, name, err := qn.ParseModel(path, data)
+	if err != nil {
+		return nil, err
+	}
+	if name == "" {
+		name = base(path)
+	}
+	q := &qnModel{path: path, name: name, data: data, m: m, sweepClass: -1}
+	if cl := m.ClosedClasses(); len(cl) > 0 {
+		q.sweepClass = cl[0]
+	}
+	return q, nil
+}
+
+func (q *qnModel) Kind() string { return "qn" }
+func (q *qnModel) Name() string { return q.name }
+func (q *qnModel) Inputs() []htmlreport.Input {
+	return []htmlreport.Input{htmlreport.InputFile(q.path, q.data)}
+}
+
+func span(v float64) (lo, hi, step float64) {
+	if v <= 0 {
+		return 0, 1, 0.01
+	}
+	hi = 4 * v
+	return 0, hi, hi / 400
+}
+
+// Params: per class the population (0 … max(4N, 50)) or arrival rate (0 … 4λ), think time;
+// per station and class the demand (0 … 4D); the sweep's largest population.
+func (q *qnModel) Params() []Param {
+	var ps []Param
+	maxN := 1
+	for c, cl := range q.m.Classes {
+		if cl.Open {
+			// up to the open class's own saturation rate 1/max_k D_k (or 4λ if larger)
+			lo, hi, st := span(cl.ArrivalRate)
+			dmax := 0.0
+			for k := range q.m.Stations {
+				if q.m.Stations[k].Kind != qn.Delay {
+					dmax = math.Max(dmax, q.m.Demand[c][k])
+				}
+			}
+			if dmax > 0 && 1/dmax > hi {
+				hi, st = 1/dmax, 1/dmax/400
+			}
+			ps = append(ps, Param{ID: fmt.Sprintf("rate.%d", c), Label: "arrival rate of " + cl.Name, Group: "classes", Min: lo, Max: hi, Step: st, Value: cl.ArrivalRate, Unit: "jobs/s"})
+			continue
+		}
+		n := max(4*cl.Population, 50)
+		maxN = max(maxN, n)
+		ps = append(ps, Param{ID: fmt.Sprintf("pop.%d", c), Label: "population of " + cl.Name, Group: "classes", Min: 0, Max: float64(n), Step: 1, Value: float64(cl.Population), Integer: true, Unit: "jobs"})
+		lo, hi, st := span(cl.ThinkTime)
+		ps = append(ps, Param{ID: fmt.Sprintf("think.%d", c), Label: "think time of " + cl.Name, Group: "classes", Min: lo, Max: hi, Step: st, Value: cl.ThinkTime, Unit: "s"})
+	}
+	for k, st := range q.m.Stations {
+		for c, cl := range q.m.Classes {
+			d := q.m.Demand[c][k]
+			lo, hi, step := span(d)
+			label := "demand at " + st.Name
+			if len(q.m.Classes) > 1 {
+				label += " (" + cl.Name + ")"
+			}
+			ps = append(ps, Param{ID: fmt.Sprintf("demand.%d.%d", k, c), Label: label, Group: "demands", Min: lo, Max: hi, Step: step, Value: d, Unit: "s"})
+		}
+	}
+	if q.sweepClass >= 0 {
+		cl := q.m.Classes[q.sweepClass]
+		def := max(2*cl.Population, 20)
+		ps = append(ps, Param{ID: "sweep.to", Label: "sweep population of " + cl.Name + " up to", Group: "sweep", Min: 2, Max: float64(max(maxN, maxSweep)), Step: 1, Value: float64(min(def, maxSweep)), Integer: true, Unit: "jobs"})
+	}
+	return ps
+}
+
+// apply returns a copy of the model at the values. Scaling a demand keeps the visits, so a
+// model with routing keeps its per-visit service time D/V.
+func (q *qnModel) apply(v Values) *qn.Model {
+	m := q.m.Clone()
+	for c := range m.Classes {
+		if m.Classes[c].Open {
+			m.Classes[c].ArrivalRate = v[fmt.Sprintf("rate.%d", c)]
+		} else {
+			m.Classes[c].Population = int(v[fmt.Sprintf("pop.%d", c)])
+			m.Classes[c].ThinkTime = v[fmt.Sprintf("think.%d", c)]
+		}
+	}
+	for k := range m.Stations {
+		for c := range m.Classes {
+			m.Demand[c][k] = v[fmt.Sprintf("demand.%d.%d", k, c)]
+		}
+	}
+	return m
+}
+
+func approximate(solver string) bool {
+	switch solver {
+	case "schweitzer", "linearizer", "forkjoin":
+		return true
+	}
+	return false
+}
+
+// Eval solves the network at the point (qn.Solve, solver auto), marks the bottleneck (the
+// station of largest per-copy demand D_max summed over classes: it bounds X ≤ 1/D_max) and
+// sweeps the population of the first closed class for the charts, with the asymptotic bounds
+// (single-class models). The best population is N* = (D + Z)/D_max, the knee of the
+// asymptotic bounds (Lazowska et al. §5.2), beyond which more jobs only queue.
+func (q *qnModel) Eval(v Values) (*Result, error) {
+	m := q.apply(v)
+	res, err := qn.Solve(m, "auto", qn.AMVAOptions{})
+	if err != nil {
+		return nil, err
+	}
+	view := qn.NewView(q.name, m, res)
+	r := &Result{Kind: "qn", Model: q.name, Method: res.Solver, Exact: !approximate(res.Solver), Values: map[string]float64{
+		"system_throughput_per_s": res.SystemThroughput(), "system_response_time_s": res.SystemResponseTime()}}
+	if !res.Status.Converged {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("%s did not converge after %d iterations (residual %.3g)", res.Solver, res.Status.Iterations, res.Status.Residual))
+	}
+	if r.Exact {
+		r.Notes = append(r.Notes, "exact solution ("+res.Solver+")")
+	} else {
+		r.Notes = append(r.Notes, res.Solver+" is an approximation (typically within a few per cent of exact MVA)")
+	}
+	// bottleneck: the queueing station of highest utilisation per server (the one that
+	// saturates first as the load grows)
+	bk, umax := -1, -1.0
+	for k := range m.Stations {
+		if m.Stations[k].Kind == qn.Delay {
+			continue
+		}
+		if u := res.StationUtilization(k); u > umax {
+			bk, umax = k, u
+		}
+	}
+	if bk < 0 {
+		bk = 0
+	}
+	dmax := 0.0
+	for c := range m.Classes {
+		dmax += m.Demand[c][bk]
+	}
+	r.Bottleneck = fmt.Sprintf("%s (utilisation %.3g per server, demand %.4g s summed over classes)", m.Stations[bk].Name, res.StationUtilization(bk), dmax)
+	for _, t := range htmlreport.FromTables(report.QNTables(view)) {
+		if len(t.Columns) > 0 && t.Columns[0] == "station" {
+			for i, row := range t.Rows {
+				if len(row) > 0 && row[0] == m.Stations[bk].Name {
+					t.Highlight = append(t.Highlight, i)
+				}
+			}
+		}
+		r.Tables = append(r.Tables, t)
+	}
+	for c, cl := range view.Classes {
+		r.Values["throughput_per_s."+cl.Name] = res.Throughput[c]
+		r.Values["response_time_s."+cl.Name] = res.ResponseTime[c]
+	}
+	for k, st := range m.Stations {
+		r.Values["utilization."+st.Name] = res.StationUtilization(k)
+	}
+	if q.sweepClass >= 0 {
+		if err := q.sweep(m, v, r); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+func (q *qnModel) sweep(m *qn.Model, v Values, r *Result) error {
+	c := q.sweepClass
+	to := int(v["sweep.to"])
+	step := max(1, (to+maxSweep-1)/maxSweep)
+	var vals []float64
+	for n := 1; n <= to; n += step {
+		vals = append(vals, float64(n))
+	}
+	pts, err := qn.Sweep(m, qn.SweepParam{What: "population", Class: c, Label: "population"}, vals, "auto", qn.AMVAOptions{}, nil)
+	if err != nil {
+		return err
+	}
+	name := m.Classes[c].Name
+	X := Series{Name: "X " + name}
+	R := Series{Name: "R " + name}
+	xb := Series{Name: "X bound (ABA)", Dash: true}
+	rb := Series{Name: "R bound (ABA)", Dash: true}
+	for _, pt := range pts {
+		if pt.Err != nil || pt.Result == nil || !finite(pt.Result.Throughput[c], pt.Result.ResponseTime[c]) {
+			continue
+		}
+		X.X, X.Y = append(X.X, pt.Value), append(X.Y, pt.Result.Throughput[c])
+		R.X, R.Y = append(R.X, pt.Value), append(R.Y, pt.Result.ResponseTime[c])
+		if b := pt.Bounds; b != nil && finite(b.XUpperABA, b.RLowerABA) {
+			xb.X, xb.Y = append(xb.X, pt.Value), append(xb.Y, b.XUpperABA)
+			rb.X, rb.Y = append(rb.X, pt.Value), append(rb.Y, b.RLowerABA)
+		}
+	}
+	cur := float64(m.Classes[c].Population)
+	xc := Chart{ID: "throughput", Title: "Throughput of " + name + " against its population", XLabel: "population " + name, YLabel: "jobs/s", Series: []Series{X}, MarkX: &cur}
+	rc := Chart{ID: "response", Title: "Response time of " + name + " against its population", XLabel: "population " + name, YLabel: "s", Series: []Series{R}, MarkX: &cur}
+	if len(xb.X) > 0 {
+		xc.Series = append(xc.Series, xb)
+		rc.Series = append(rc.Series, rb)
+	}
+	if len(m.Classes) == 1 {
+		if ns := nStar(m); ns > 0 {
+			xc.BestX, rc.BestX = &ns, &ns
+			r.Best = fmt.Sprintf("population N* = (D + Z)/D_max = %.3g: beyond it jobs only queue at the bottleneck", ns)
+			r.Values["n_star"] = ns
+		}
+	}
+	if r.Best == "" {
+		r.Best = "current population (a multi-class or mixed network has no single best population; see the sweep)"
+	}
+	r.Charts = append(r.Charts, xc, rc)
+	return nil
+}
+
+// File writes the point as a qn model file (qn.WriteModel).
+func (q *qnModel) File(v Values) ([]byte, string, error) {
+	var buf bytes.Buffer
+	if err := qn.WriteModel(&buf, q.name, q.apply(v)); err != nil {
+		return nil, "", err
+	}
+	return buf.Bytes(), base(q.path) + "-whatif.yaml", nil
+}
+
+// nStar is (D + Z)/D_max of a single-class closed network: D = Σ_k D_k·copies_k, D_max the
+// largest demand of a queueing (not delay) station; 0 when there is no queueing station.
+func nStar(m *qn.Model) float64 {
+	d, dmax := 0.0, 0.0
+	for k, st := range m.Stations {
+		d += m.Demand[0][k] * float64(st.Copies())
+		if st.Kind != qn.Delay {
+			dd := m.Demand[0][k]
+			if st.Kind == qn.MultiServer {
+				dd /= float64(st.Servers)
+			}
+			dmax = math.Max(dmax, dd)
+		}
+	}
+	if dmax <= 0 {
+		return 0
+	}
+	return (d + m.Classes[0].ThinkTime) / dmax
+}

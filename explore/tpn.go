@@ -1,0 +1,231 @@
+package explore
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/tpn"
+)
+
+type tpnModel struct {
+	path, clusterPath string
+	data, clusterData []byte
+	prog              *tpn.Program
+	cl                *tpn.Cluster
+}
+
+// bandwidthFactors are the network bandwidths of the sensitivity chart, relative to the point's.
+var bandwidthFactors = []float64{0.25, 0.5, 1, 2, 4, 8}
+
+// adviseBudget bounds the simulations of the allocation search per request.
+const adviseBudget = 400
+
+func loadTPN(path string, data []byte, clusterPath string, clusterData []byte) (Model, error) {
+	prog, err := tpn.ParseProgram(path, data)
+	if err != nil {
+		return nil, err
+	}
+	cl, err := tpn.ParseCluster(clusterPath, clusterData)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tpn.Build(prog, cl); err != nil {
+		return nil, fmt.Errorf("%s on %s: %w: %w", path, clusterPath, fault.ErrInput, err)
+	}
+	if prog.Name == "" {
+		prog.Name = base(path)
+	}
+	return &tpnModel{path: path, clusterPath: clusterPath, data: data, clusterData: clusterData, prog: prog, cl: cl}, nil
+}
+
+func (t *tpnModel) Kind() string { return "tpn" }
+func (t *tpnModel) Name() string { return t.prog.Name }
+func (t *tpnModel) Inputs() []htmlreport.Input {
+	return []htmlreport.Input{htmlreport.InputFile(t.path, t.data), htmlreport.InputFile(t.clusterPath, t.clusterData)}
+}
+
+// Params: per workstation its power weight ρ (0.05 … 1) and background utilisation U
+// (0 … 0.95: the file's job streams scaled, or one stream of 1 s jobs added); the network's
+// startup (0 … 4×) and bandwidth (1/8 … 4×).
+func (t *tpnModel) Params() []Param {
+	var ps []Param
+	for i, w := range t.cl.Workstations {
+		ps = append(ps,
+			Param{ID: fmt.Sprintf("power.%d", i), Label: "power ρ of " + w.Name, Group: "workstations", Min: 0.05, Max: 1, Step: 0.01, Value: w.Power},
+			Param{ID: fmt.Sprintf("bg.%d", i), Label: "background load U of " + w.Name, Group: "workstations", Min: 0, Max: 0.95, Step: 0.01, Value: w.Utilization()})
+	}
+	nw := t.cl.Network
+	_, hi, st := span(nw.Startup)
+	ps = append(ps,
+		Param{ID: "net.startup", Label: "network startup t_s", Group: "network", Min: 0, Max: hi, Step: st, Value: nw.Startup, Unit: "s"},
+		Param{ID: "net.bandwidth", Label: "network bandwidth B", Group: "network", Min: nw.Bandwidth / 8, Max: 4 * nw.Bandwidth, Step: nw.Bandwidth / 80, Value: nw.Bandwidth, Unit: "bytes/s"})
+	return ps
+}
+
+func (t *tpnModel) apply(v Values) *tpn.Cluster {
+	c := *t.cl
+	c.Workstations = make([]tpn.Workstation, len(t.cl.Workstations))
+	for i, w := range t.cl.Workstations {
+		w.Power = v[fmt.Sprintf("power.%d", i)]
+		u, u0 := v[fmt.Sprintf("bg.%d", i)], w.Utilization()
+		switch {
+		case u == 0:
+			w.Background = nil
+		case u0 > 0:
+			bg := make([]tpn.BgClass, len(w.Background))
+			for j, b := range w.Background {
+				bg[j] = tpn.BgClass{ArrivalRate: b.ArrivalRate * u / u0, Demand: b.Demand}
+			}
+			w.Background = bg
+		default:
+			w.Background = []tpn.BgClass{{ArrivalRate: u, Demand: 1}}
+		}
+		c.Workstations[i] = w
+	}
+	c.Network.Startup, c.Network.Bandwidth = v["net.startup"], v["net.bandwidth"]
+	return &c
+}
+
+func (t *tpnModel) run(c *tpn.Cluster) (*tpn.Net, *tpn.Result, error) {
+	net, err := tpn.Build(t.prog, c)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", fault.ErrInput, err)
+	}
+	res, err := net.Run(tpn.Options{Record: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	switch res.Outcome {
+	case tpn.Deadlock:
+		return nil, nil, fmt.Errorf("%w at t = %g s", fault.ErrDeadlock, tpn.Seconds(res.Time))
+	case tpn.CutOff:
+		return nil, nil, fmt.Errorf("run cut off at t = %g s before the final marking", tpn.Seconds(res.Time))
+	}
+	return net, res, nil
+}
+
+// Eval builds the timed Petri net of the program on the cluster (002 §3) and runs it to the
+// final marking (exact-tick simulation of a deterministic net: the makespan is exact up to the
+// tick); the bottleneck is the process and activity holding the largest share of the critical
+// path; the best configuration is tpn.Advise's allocation.
+func (t *tpnModel) Eval(v Values) (*Result, error) {
+	c := t.apply(v)
+	net, res, err := t.run(c)
+	if err != nil {
+		return nil, err
+	}
+	times, spans := tpn.Times(net, res)
+	crit := tpn.CriticalPath(net, res)
+	makespan := tpn.Seconds(res.Time)
+	r := &Result{Kind: "tpn", Model: t.prog.Name, Method: "timed Petri net, exact-tick simulation to the final marking (002 §3)", Exact: true,
+		Values: map[string]float64{"makespan_s": makespan, "firings": float64(res.Firings)}}
+	r.Notes = append(r.Notes, fmt.Sprintf("deterministic delays rounded to the tick (%g s); background load enters as the expansion factor 1/(1 − U) (002)", tpn.Tick))
+	r.Warnings = append(r.Warnings, tpn.CountMessages(t.prog)...)
+	pt := htmlreport.Table{Title: "Processes", Columns: []string{"process", "finish (s)", "computing (s)", "sending (s)", "waiting (s)"}}
+	last := 0
+	for i, p := range times {
+		pt.Rows = append(pt.Rows, []string{p.Name, htmlreport.Num(p.Finish), htmlreport.Num(p.Computing), htmlreport.Num(p.Sending), htmlreport.Num(p.Waiting)})
+		r.Values["finish_s."+p.Name] = p.Finish
+		if p.Finish > times[last].Finish {
+			last = i
+		}
+	}
+	if len(times) > 0 {
+		pt.Highlight = []int{last}
+	}
+	share := map[string]float64{}
+	for _, in := range crit {
+		share[in.Process+" "+in.Kind] += in.End - in.Start
+	}
+	keys := make([]string, 0, len(share))
+	for k := range share {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return share[keys[i]] > share[keys[j]] || (share[keys[i]] == share[keys[j]] && keys[i] < keys[j])
+	})
+	ct := htmlreport.Table{Title: "Critical path by process and activity", Columns: []string{"process activity", "time (s)", "share"}}
+	for _, k := range keys {
+		ct.Rows = append(ct.Rows, []string{k, htmlreport.Num(share[k]), fmt.Sprintf("%.1f %%", 100*share[k]/makespan)})
+	}
+	if len(keys) > 0 {
+		ct.Highlight = []int{0}
+		r.Bottleneck = fmt.Sprintf("%s: %.4g s of the %.4g s critical path", keys[0], share[keys[0]], makespan)
+	}
+	r.Tables = append(r.Tables, pt, ct)
+	r.Best, r.BestPending = "searching allocations…", true
+	var bars []Bar
+	for _, s := range spans {
+		bars = append(bars, Bar{Row: s.Process, Kind: s.Kind, Start: s.Start, End: s.End})
+	}
+	r.Charts = append(r.Charts, Chart{ID: "gantt", Title: "Processes over time (Gantt)", XLabel: "time (s)", YLabel: "process", Bars: bars})
+	bw := Series{Name: "makespan"}
+	for _, f := range bandwidthFactors {
+		cc := *c
+		cc.Network.Bandwidth = c.Network.Bandwidth * f
+		_, rr, err := t.run(&cc)
+		if err != nil {
+			continue
+		}
+		bw.X, bw.Y = append(bw.X, cc.Network.Bandwidth), append(bw.Y, tpn.Seconds(rr.Time))
+	}
+	cur := c.Network.Bandwidth
+	r.Charts = append(r.Charts, Chart{ID: "bandwidth", Title: "Makespan against network bandwidth", XLabel: "bandwidth (bytes/s)", YLabel: "s", Series: []Series{bw}, MarkX: &cur})
+	return r, nil
+}
+
+// Best searches allocations of the processes to the workstations for the least makespan
+// (tpn.Advise: every mapping when there are at most tpn.MaxExhaustive, else greedy and local
+// search within adviseBudget simulations). It runs apart from Eval because it simulates the
+// net once per mapping (256 for matmul on four workstations, about 0.7 s here).
+func (t *tpnModel) Best(v Values) (string, map[string]float64, error) {
+	a, err := tpn.Advise(t.prog, t.apply(v), adviseBudget)
+	if err != nil {
+		return "", nil, fmt.Errorf("%w: %w", fault.ErrInput, err)
+	}
+	how := "exhaustive search"
+	if !a.Exhaustive {
+		how = fmt.Sprintf("greedy + local search, at most %.1f %% above the lower bound", 100*a.Gap)
+	}
+	names := make([]string, 0, len(a.Allocation))
+	for _, p := range t.prog.Processes {
+		names = append(names, p.Name+"→"+a.Allocation[p.Name])
+	}
+	return fmt.Sprintf("allocation %s: %.4g s instead of %.4g s (%s, %d simulations)", strings.Join(names, ", "), a.Time, a.Given, how, a.Evaluated),
+		map[string]float64{"best_time_s": a.Time, "given_time_s": a.Given}, nil
+}
+
+// File writes the cluster of the point (the program is unchanged).
+func (t *tpnModel) File(v Values) ([]byte, string, error) {
+	c := t.apply(v)
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# written by clusterperf explore from %s (program %s)\n", t.clusterPath, t.path)
+	if c.Name != "" {
+		fmt.Fprintf(&b, "name: %s\n", strconv.Quote(c.Name))
+	}
+	if c.Reference != "" {
+		fmt.Fprintf(&b, "reference: %s\n", strconv.Quote(c.Reference))
+	}
+	if c.ReferenceRate > 0 {
+		fmt.Fprintf(&b, "reference_rate: %s\n", f(c.ReferenceRate))
+	}
+	b.WriteString("workstations:\n")
+	for _, w := range c.Workstations {
+		fmt.Fprintf(&b, "  - name: %s\n    power: %s\n", strconv.Quote(w.Name), f(w.Power))
+		if len(w.Background) > 0 {
+			b.WriteString("    background:\n")
+			for _, g := range w.Background {
+				fmt.Fprintf(&b, "      - {arrival_rate: %s, demand: %s}\n", f(g.ArrivalRate), f(g.Demand))
+			}
+		}
+	}
+	fmt.Fprintf(&b, "network:\n  startup: %ss\n  bandwidth: %s\n  shared: %v\n  policy: %s\n", f(c.Network.Startup), f(c.Network.Bandwidth), c.Network.Shared,
+		map[tpn.SharePolicy]string{tpn.StaticAtStart: "static", tpn.FluidSharing: "fluid"}[c.Network.Policy])
+	return b.Bytes(), base(t.clusterPath) + "-whatif.yaml", nil
+}

@@ -1,0 +1,296 @@
+// Package htmlreport renders one self-contained HTML page for a clusterperf result: the
+// inputs, the method and whether it is exact, the results as tables, the plots (SVG inline or
+// PNG as a data URI), the notes, warnings and validation, the version and the result document
+// as JSON. Everything is inline (CSS, images, no script, no network access needed to view the
+// page), so the page can be attached to a ticket or a procurement request (issue 17).
+//
+// The page never exceeds MaxBytes: inputs beyond MaxInputBytes are summarised, an SVG plot
+// beyond MaxPlotBytes is replaced by its PNG rendering when the caller gave one and dropped
+// (with a warning on the page) otherwise, and the JSON document is dropped (with a warning)
+// when it alone would overflow the page.
+package htmlreport
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/report"
+)
+
+// Size budgets of a page, in bytes.
+const (
+	MaxBytes      = 2 << 20   // a whole page (issue 17: under 2 MB for every example)
+	MaxPlotBytes  = 600 << 10 // one inline SVG; beyond it the PNG fallback is used
+	MaxInputBytes = 64 << 10  // one input file's text; beyond it a summary
+	MaxJSONBytes  = 512 << 10 // the result document
+	maxRows       = 5000      // rows of one table; beyond them the table is cut with a note
+)
+
+// Input is one input file of the run: its name and its text (or, for a binary or huge
+// file, a one-line summary).
+type Input struct {
+	Name    string `json:"name"`
+	Content string `json:"content,omitempty"`
+	Summary string `json:"summary,omitempty"`
+}
+
+// Table is a result table. Highlight marks rows (indices into Rows) to emphasise: the
+// bottleneck, the best configuration.
+type Table struct {
+	Title     string     `json:"title"`
+	Columns   []string   `json:"columns"`
+	Rows      [][]string `json:"rows"`
+	Highlight []int      `json:"highlight,omitempty"`
+}
+
+// Plot is one figure: SVG (inlined) and/or PNG (as a data URI). When both are given, the SVG
+// is used unless it is larger than MaxPlotBytes.
+type Plot struct {
+	Title string
+	SVG   []byte
+	PNG   []byte
+}
+
+// Page is everything a report shows.
+type Page struct {
+	Title      string
+	Command    string // the command line that produced the result
+	Version    string
+	Inputs     []Input
+	Method     string
+	Exact      *bool // nil: the result does not say
+	Tables     []Table
+	Plots      []Plot
+	Notes      []string
+	Warnings   []string
+	Validation []Table
+	JSON       any // the result document, shown verbatim (indented)
+}
+
+// FromTables converts the report package's tables.
+func FromTables(ts []*report.Table) []Table {
+	out := make([]Table, 0, len(ts))
+	for _, t := range ts {
+		if t == nil {
+			continue
+		}
+		out = append(out, Table{Title: t.Title, Columns: t.Header, Rows: t.Rows})
+	}
+	return out
+}
+
+// FromResult builds a page from any command's result value: the value becomes the page's JSON
+// document, and its top-level "method", "exact", "notes" and "warnings" keys (the output
+// contract's names) fill the page's method, exactness, notes and warnings. tables and plots
+// are the ones the command's renderers draw for the same value.
+func FromResult(title, command, version string, result any, tables []Table, plots []Plot) (*Page, error) {
+	b, err := json.Marshal(result)
+	if err != nil {
+		return nil, fmt.Errorf("htmlreport: result document: %w", err)
+	}
+	p := &Page{Title: title, Command: command, Version: version, Tables: tables, Plots: plots, JSON: json.RawMessage(b)}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(b, &top) == nil {
+		_ = json.Unmarshal(top["method"], &p.Method)
+		var ex bool
+		if raw, ok := top["exact"]; ok && json.Unmarshal(raw, &ex) == nil {
+			p.Exact = &ex
+		}
+		_ = json.Unmarshal(top["notes"], &p.Notes)
+		_ = json.Unmarshal(top["warnings"], &p.Warnings)
+	}
+	return p, nil
+}
+
+// InputFile reads a file for the Inputs section: its text when it is small UTF-8 text, a
+// summary otherwise.
+func InputFile(name string, data []byte) Input {
+	if len(data) > MaxInputBytes || bytes.IndexByte(data, 0) >= 0 {
+		lines := bytes.Count(data, []byte("\n"))
+		return Input{Name: name, Summary: fmt.Sprintf("%d bytes, %d lines (too large or binary to show in full)", len(data), lines)}
+	}
+	return Input{Name: name, Content: string(data)}
+}
+
+type viewPlot struct {
+	Title string
+	SVG   template.HTML
+	PNG   template.URL
+}
+
+type view struct {
+	*Page
+	ExactText  string
+	PlotsView  []viewPlot
+	JSONText   string
+	Tables     []Table
+	Validation []Table
+	Warnings   []string
+}
+
+// svgBody returns the <svg …>…</svg> element of an SVG document (the XML prolog and DOCTYPE
+// removed so that it can be inlined), or an error when there is none.
+func svgBody(b []byte) ([]byte, error) {
+	i := bytes.Index(b, []byte("<svg"))
+	j := bytes.LastIndex(b, []byte("</svg>"))
+	if i < 0 || j < i {
+		return nil, errors.New("not an SVG document (no <svg> element)")
+	}
+	body := b[i : j+len("</svg>")]
+	if bytes.Contains(bytes.ToLower(body), []byte("<script")) {
+		return nil, errors.New("SVG contains a script element")
+	}
+	return body, nil
+}
+
+func cutTables(ts []Table, warn *[]string) []Table {
+	out := make([]Table, len(ts))
+	for i, t := range ts {
+		if len(t.Rows) > maxRows {
+			*warn = append(*warn, fmt.Sprintf("table %q: %d rows, the first %d shown (the JSON document and CSV output have all)", t.Title, len(t.Rows), maxRows))
+			t.Rows = t.Rows[:maxRows]
+		}
+		out[i] = t
+	}
+	return out
+}
+
+// Render writes the page. It refuses a page it cannot keep under MaxBytes (wrapping
+// fault.ErrTooLarge) and plots that are not SVG/PNG.
+func Render(w io.Writer, p *Page) error {
+	b, err := Bytes(p)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// Bytes renders the page into memory (see Render).
+func Bytes(p *Page) ([]byte, error) {
+	v := view{Page: p, ExactText: "not stated"}
+	if p.Exact != nil {
+		v.ExactText = map[bool]string{true: "exact", false: "approximate"}[*p.Exact]
+	}
+	v.Warnings = append([]string(nil), p.Warnings...)
+	v.Tables = cutTables(p.Tables, &v.Warnings)
+	v.Validation = cutTables(p.Validation, &v.Warnings)
+	pngPlot := func(title string, png []byte) viewPlot {
+		return viewPlot{Title: title, PNG: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(png))}
+	}
+	for _, pl := range p.Plots {
+		switch {
+		case len(pl.SVG) > 0 && (len(pl.SVG) <= MaxPlotBytes || len(pl.PNG) == 0):
+			if len(pl.SVG) > MaxPlotBytes {
+				v.Warnings = append(v.Warnings, fmt.Sprintf("plot %q omitted: its SVG is %d bytes (page budget per plot %d) and no PNG rendering was given", pl.Title, len(pl.SVG), MaxPlotBytes))
+				continue
+			}
+			body, err := svgBody(pl.SVG)
+			if err != nil {
+				return nil, fmt.Errorf("htmlreport: plot %q: %w: %w", pl.Title, fault.ErrInput, err)
+			}
+			v.PlotsView = append(v.PlotsView, viewPlot{Title: pl.Title, SVG: template.HTML(body)})
+		case len(pl.PNG) > 0:
+			if !bytes.HasPrefix(pl.PNG, []byte("\x89PNG\r\n\x1a\n")) {
+				return nil, fmt.Errorf("htmlreport: plot %q: %w: PNG bytes without the PNG signature", pl.Title, fault.ErrInput)
+			}
+			if len(pl.PNG)*4/3 > MaxPlotBytes*2 {
+				v.Warnings = append(v.Warnings, fmt.Sprintf("plot %q omitted: its PNG is %d bytes", pl.Title, len(pl.PNG)))
+				continue
+			}
+			v.PlotsView = append(v.PlotsView, pngPlot(pl.Title, pl.PNG))
+		}
+	}
+	if p.JSON != nil {
+		jb, err := json.MarshalIndent(p.JSON, "", "  ")
+		if err != nil {
+			return nil, fmt.Errorf("htmlreport: result document: %w", err)
+		}
+		if len(jb) > MaxJSONBytes {
+			v.Warnings = append(v.Warnings, fmt.Sprintf("result document omitted: %d bytes of JSON (budget %d); run the command with --format json", len(jb), MaxJSONBytes))
+		} else {
+			v.JSONText = string(jb)
+		}
+	}
+	var buf bytes.Buffer
+	if err := pageTmpl.Execute(&buf, v); err != nil {
+		return nil, fmt.Errorf("htmlreport: %w", err)
+	}
+	if buf.Len() > MaxBytes {
+		return nil, fmt.Errorf("htmlreport: %w: the page would be %d bytes, more than the %d allowed (too many or too large tables or inputs)", fault.ErrTooLarge, buf.Len(), MaxBytes)
+	}
+	return buf.Bytes(), nil
+}
+
+// Write renders the page to path atomically (a temporary file in the same directory, then a
+// rename), created with mode 0666 less the process's umask like any file the user writes.
+func Write(path string, p *Page) error {
+	b, err := Bytes(p)
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, b)
+}
+
+// WriteFileAtomic writes data to path through a temporary file and a rename; the file gets
+// the umask's mode (0666 &^ umask), unlike os.CreateTemp's 0600.
+func WriteFileAtomic(path string, data []byte) error {
+	var rnd [8]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return err
+	}
+	tmp := filepath.Join(filepath.Dir(path), ".clusterperf-"+hex.EncodeToString(rnd[:]))
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// Num formats a number for a table cell: 6 significant digits, "-" for NaN, and never an
+// infinity passed off as a number.
+func Num(v float64) string {
+	if math.IsInf(v, 0) {
+		return "∞"
+	}
+	return report.Num(v)
+}
+
+func isHighlighted(t Table, i int) bool {
+	for _, h := range t.Highlight {
+		if h == i {
+			return true
+		}
+	}
+	return false
+}
+
+var pageTmpl = template.Must(template.New("page").Funcs(template.FuncMap{
+	"hl":    isHighlighted,
+	"lines": func(s string) int { return strings.Count(s, "\n") + 1 },
+}).Parse(pageHTML))

@@ -1,0 +1,153 @@
+package htmlreport
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/clusterperf/clusterperf/fault"
+)
+
+func samplePage() *Page {
+	ex := true
+	return &Page{
+		Title: "central server <test>", Command: "clusterperf solve central.yaml", Version: "test",
+		Inputs: []Input{{Name: "central.yaml", Content: "classes: []\n"}},
+		Method: "mva", Exact: &ex,
+		Tables: []Table{{Title: "Stations", Columns: []string{"station", "utilization"}, Rows: [][]string{{"cpu", "0.5"}, {"disk", "0.9"}}, Highlight: []int{1}}},
+		Plots:  []Plot{{Title: "X", SVG: []byte(`<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"><rect width="100" height="50" fill="red"/></svg>`)}},
+		Notes:  []string{"a note"}, Warnings: []string{"a warning"},
+		JSON: map[string]any{"method": "mva"},
+	}
+}
+
+// The page carries every part, escapes text (the title's "<test>"), inlines the SVG without
+// its XML prolog and references nothing outside itself.
+func TestPageContents(t *testing.T) {
+	b, err := Bytes(samplePage())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for _, want := range []string{"central server &lt;test&gt;", `<tr class="hl"><td>disk</td>`, "<svg xmlns", "a note", "a warning", "clusterperf solve central.yaml", `class="exact"`, "&#34;method&#34;: &#34;mva&#34;"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"<?xml", "http://", "https://", "<script"} {
+		if strings.Contains(strings.ReplaceAll(s, `xmlns="http://www.w3.org/2000/svg"`, ""), bad) {
+			t.Errorf("page contains %q: not self-contained", bad)
+		}
+	}
+}
+
+// FromResult takes method, exact, notes and warnings from the result's contract keys.
+func TestFromResult(t *testing.T) {
+	res := struct {
+		Method   string   `json:"method"`
+		Exact    bool     `json:"exact"`
+		Notes    []string `json:"notes"`
+		Warnings []string `json:"warnings"`
+		X        float64  `json:"throughput_per_s"`
+	}{"linearizer", false, []string{"n1"}, []string{"w1"}, 2.5}
+	p, err := FromResult("t", "cmd", "v", res, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Method != "linearizer" || p.Exact == nil || *p.Exact || len(p.Notes) != 1 || len(p.Warnings) != 1 {
+		t.Fatalf("page %+v", p)
+	}
+}
+
+// The size guard: a huge SVG without PNG is dropped with a warning, with a PNG the PNG is
+// used; a huge input is summarised; a page that still cannot fit is refused with ErrTooLarge.
+func TestSizeGuard(t *testing.T) {
+	big := append([]byte(`<svg xmlns="http://www.w3.org/2000/svg">`), bytes.Repeat([]byte(`<rect x="1" y="1" width="1" height="1"/>`), 3_000_000/40)...)
+	big = append(big, "</svg>"...)
+	png := append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 1000)...)
+	p := samplePage()
+	p.Plots = []Plot{{Title: "huge", SVG: big}, {Title: "huge with png", SVG: big, PNG: png}}
+	p.Inputs = []Input{InputFile("big.csv", bytes.Repeat([]byte("1,2,3\n"), 100_000))}
+	b, err := Bytes(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > MaxBytes {
+		t.Fatalf("page %d bytes > %d", len(b), MaxBytes)
+	}
+	s := string(b)
+	if !strings.Contains(s, `plot &#34;huge&#34; omitted`) || !strings.Contains(s, "data:image/png;base64,") || !strings.Contains(s, "600000 bytes, 100000 lines") {
+		t.Errorf("size guard did not act as documented")
+	}
+	p.Tables = []Table{{Title: "wide", Columns: []string{"a"}}}
+	for i := 0; i < maxRows; i++ {
+		p.Tables[0].Rows = append(p.Tables[0].Rows, []string{strings.Repeat("x", 500)})
+	}
+	if _, err := Bytes(p); !errors.Is(err, fault.ErrTooLarge) {
+		t.Fatalf("a 2.5 MB table: err = %v, want ErrTooLarge", err)
+	}
+}
+
+// Write is atomic and gives the file the umask's mode (0666 &^ umask), not CreateTemp's 0600.
+func TestWriteMode(t *testing.T) {
+	old := syscall.Umask(0o027)
+	defer syscall.Umask(old)
+	path := filepath.Join(t.TempDir(), "r.html")
+	if err := Write(path, samplePage()); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want 0640 (0666 &^ 027)", fi.Mode().Perm())
+	}
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".clusterperf-*"))
+	if len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// Non-SVG bytes and SVG with a script are refused as input errors.
+func TestBadPlots(t *testing.T) {
+	for _, svg := range []string{"not svg", `<svg><script>alert(1)</script></svg>`} {
+		p := samplePage()
+		p.Plots = []Plot{{Title: "bad", SVG: []byte(svg)}}
+		if _, err := Bytes(p); !errors.Is(err, fault.ErrInput) {
+			t.Errorf("%q: err = %v, want ErrInput", svg, err)
+		}
+	}
+}
+
+// WriteResult: the page of a result value with a plot read back from a file; a --report name
+// without .html is refused.
+func TestWriteResult(t *testing.T) {
+	dir := t.TempDir()
+	svg := filepath.Join(dir, "p.svg")
+	if err := os.WriteFile(svg, samplePage().Plots[0].SVG, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pl, err := PlotFile("sweep", svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := map[string]any{"method": "mva", "exact": true, "throughput_per_s": 2.0}
+	out := filepath.Join(dir, "r.html")
+	if err := WriteResult(out, "t", "clusterperf solve m.yaml --report r.html", "v", res, nil, []Plot{pl}, []Input{InputFile("m.yaml", []byte("x: 1\n"))}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(out)
+	for _, want := range []string{"<svg", "m.yaml", "throughput_per_s", `class="exact"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if err := WriteResult(filepath.Join(dir, "r.txt"), "t", "", "", res, nil, nil, nil); !errors.Is(err, fault.ErrInput) {
+		t.Errorf("r.txt: %v", err)
+	}
+}

@@ -1,0 +1,91 @@
+package spec
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/clusterperf/clusterperf/fault"
+)
+
+// Issue 12: a file of many unknown keys gives MaxErrors messages and one summary line.
+func TestErrorCap(t *testing.T) {
+	var b strings.Builder
+	const n = 10000
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "k%d: 1\n", i)
+	}
+	d, root, err := Parse("x.yaml", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root.Map("a")
+	err = d.Err()
+	if !errors.Is(err, fault.ErrInput) {
+		t.Fatalf("not an input error: %v", err)
+	}
+	msg := err.Error()
+	if got := strings.Count(msg, "unknown field"); got != MaxErrors {
+		t.Errorf("%d messages, want %d", got, MaxErrors)
+	}
+	// 10 000 unknown keys − 50 listed = 9 950 more
+	if !strings.Contains(msg, "… and 9 950 more problems") {
+		t.Errorf("no summary line: %s", msg[len(msg)-200:])
+	}
+}
+
+func TestFileSizeLimit(t *testing.T) {
+	data := []byte("a: 1\n" + strings.Repeat("#", MaxFileSize))
+	_, _, err := Parse("big.yaml", data)
+	if !errors.Is(err, fault.ErrTooLarge) || !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), "big.yaml") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestGroupDigits(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{0, "0"}, {999, "999"}, {1000, "1 000"}, {1234567, "1 234 567"}} {
+		if g := groupDigits(c.n); g != c.want {
+			t.Errorf("groupDigits(%d) = %q, want %q", c.n, g, c.want)
+		}
+	}
+}
+
+// Units: the same suffixes as the flags (internal/units); values by the SI prefix definitions.
+func TestUnitFields(t *testing.T) {
+	d, root, err := Parse("u.yaml", []byte("t: 150us\nb: 64KiB\nr: 27MB/s\nbad: 3 parsecs\nr0: 0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := root.Map()
+	if v := f["t"].Seconds(); v != 150e-6 {
+		t.Errorf("t = %v", v)
+	}
+	if v := f["b"].Bytes(); v != 65536 {
+		t.Errorf("b = %v", v)
+	}
+	if v := f["r"].BytesPerSecond(); v != 27e6 {
+		t.Errorf("r = %v", v)
+	}
+	f["bad"].Seconds()
+	f["r0"].BytesPerSecond()
+	err = d.Err()
+	if err == nil || !strings.Contains(err.Error(), "u.yaml:4") || !strings.Contains(err.Error(), "u.yaml:5") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestRange(t *testing.T) {
+	d, root, _ := Parse("r.yaml", []byte("a: 0.5\nb: 2\n"))
+	f := root.Map()
+	if v := f["a"].Range(0, 1); v != 0.5 {
+		t.Errorf("a = %v", v)
+	}
+	f["b"].Range(0, 1)
+	if err := d.Err(); err == nil || !strings.Contains(err.Error(), "r.yaml:2: b: 2 is out of range; allowed 0 … 1") {
+		t.Errorf("got %v", err)
+	}
+}

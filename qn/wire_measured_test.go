@@ -1,0 +1,38 @@
+package qn
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/clusterperf/clusterperf/fault"
+)
+
+// FuzzReadSweepMeasurements: any bytes are either read into finite, positive measurements of
+// the model's classes or refused with an error wrapping fault.ErrInput; never a panic.
+func FuzzReadSweepMeasurements(f *testing.F) {
+	for _, s := range []string{"value,throughput_per_s\n1,2\n", "value,class,response_time_s\n1,b,0.5\n", "x,r_s\n1e308,1e-300\n", "value\n1\n", "", "value,throughput\nNaN,1\n"} {
+		f.Add(s)
+	}
+	m := &Model{Classes: []Class{{Name: "a", Population: 2}, {Name: "b", Population: 1}}, Stations: []Station{{Name: "q"}}, Demand: [][]float64{{1}, {2}}}
+	f.Fuzz(func(t *testing.T, s string) {
+		ms, err := ReadSweepMeasurements("f.csv", strings.NewReader(s), m)
+		if err != nil {
+			if !errors.Is(err, fault.ErrInput) {
+				t.Fatalf("error not classified as input: %v", err)
+			}
+			return
+		}
+		for _, p := range ms {
+			if math.IsNaN(p.Value) || math.IsInf(p.Value, 0) || p.Class < 0 || p.Class >= len(m.Classes) || (p.Throughput == nil && p.ResponseTime == nil) {
+				t.Fatalf("bad measurement %+v", p)
+			}
+			for _, v := range []*float64{p.Throughput, p.ResponseTime} {
+				if v != nil && !(*v > 0 && !math.IsInf(*v, 0)) {
+					t.Fatalf("measured value %g", *v)
+				}
+			}
+		}
+	})
+}
