@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -43,7 +44,7 @@ document (--format json, schema in docs/schema/COMMAND.schema.json) or one CSV t
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return badInputf("%v\n(see clusterperf help %s)", err, c.Name())
+		return badInputf("%v\n%s", err, helpHint(c))
 	})
 	root.AddCommand(newSolveCmd(stdout, stderr), newPipelineCmd(stdout, stderr), newSpeedupCmd(stdout, stderr), newMpipCmd(stdout, stderr), newFitCmd(stdout, stderr), newSimulateCmd(stdout, stderr), newTpnCmd(stdout, stderr), newDemoCmd(stdout, stderr))
 	root.AddCommand(newQueueCmd(stdout, stderr))
@@ -51,8 +52,40 @@ document (--format json, schema in docs/schema/COMMAND.schema.json) or one CSV t
 	root.AddCommand(newMergeCmd(stdout, stderr))
 	root.AddCommand(newPmvaCmd(stdout, stderr))
 	root.AddCommand(newReferencesCmd(stdout))
+	root.SetHelpCommand(newHelpCmd())
 	markUsage(root)
 	return root
+}
+
+// newHelpCmd replaces cobra's help command, which prints "Unknown help topic" and exits 0:
+// here an unknown topic is bad input (exit 2) naming the commands there are.
+func newHelpCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command, with its file format and examples",
+		RunE: func(c *cobra.Command, args []string) error {
+			target, rest, err := c.Root().Find(args)
+			if err != nil || len(rest) > 0 || (target == c.Root() && len(args) > 0) {
+				var names []string
+				for _, sub := range c.Root().Commands() {
+					if sub.IsAvailableCommand() {
+						names = append(names, sub.Name())
+					}
+				}
+				return badInputf("help: unknown topic %q (commands: %s)", strings.Join(args, " "), strings.Join(names, ", "))
+			}
+			return target.Help()
+		},
+	}
+}
+
+// helpHint is the pointer to the help of the command an error came from ("clusterperf help
+// solve"), or to "clusterperf help" for the root command itself.
+func helpHint(c *cobra.Command) string {
+	if c.HasParent() {
+		return "(see clusterperf help " + c.Name() + ")"
+	}
+	return "(see clusterperf help)"
 }
 
 // markUsage wraps every command's argument check so a wrong number of arguments (or an
@@ -62,7 +95,7 @@ func markUsage(c *cobra.Command) {
 		check := c.Args
 		c.Args = func(cmd *cobra.Command, args []string) error {
 			if err := check(cmd, args); err != nil {
-				return badInputf("%v\n(see clusterperf help %s)", err, cmd.Name())
+				return badInputf("%v\n%s", err, helpHint(cmd))
 			}
 			return nil
 		}
