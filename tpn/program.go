@@ -480,8 +480,10 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 					if s.Ops > 0 {
 						if !(c.ReferenceRate > 0) {
 							report(at(pf, s.Line, "process %q: compute_ops needs the cluster's reference_rate (operations per second)", pr.Name))
+							work = 0 // reported once above; no second message about an infinite time
+						} else {
+							work = s.Ops / c.ReferenceRate
 						}
-						work = s.Ops / c.ReferenceRate
 					}
 					d := work * ref.Power / w.Power * ef
 					ticks, err := Ticks(d)
