@@ -61,6 +61,19 @@ func AllBounds(m *Model) (*BoundSet, error) {
 			closed++
 		}
 	}
+	// Bounds, like MVA, are equivariant under scaling every time by s (X → X/s, R → s·R):
+	// compute them near 1 (a power of two, exact) so that squares of demands (proportional
+	// bounds) cannot overflow at demand 1e300, then scale back; a bound the float64 range
+	// cannot hold is left out with a note instead of printed as Inf (issue 12).
+	if e := timeScale(m); e != 0 {
+		ms := m.Clone()
+		ms.scaleTimes(-e)
+		set, err := AllBounds(ms)
+		if err != nil {
+			return nil, err
+		}
+		return set.scaleTimes(e), nil
+	}
 	set := &BoundSet{}
 	switch {
 	case open > 0 && closed > 0:
@@ -171,4 +184,28 @@ func closedOnly(m *Model, what string) error {
 		}
 	}
 	return nil
+}
+
+// scaleTimes converts the bounds of a model whose times were divided by 2^e back to the
+// model's unit, leaving out (with a note) any bound the float64 range cannot hold.
+func (set *BoundSet) scaleTimes(e int) *BoundSet {
+	out := &BoundSet{Notes: set.Notes}
+	finite := func(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
+	for _, b := range set.Bounds {
+		b.ThroughputLower = math.Ldexp(b.ThroughputLower, -e)
+		b.ThroughputUpper = math.Ldexp(b.ThroughputUpper, -e)
+		b.ResponseTimeLower = math.Ldexp(b.ResponseTimeLower, e)
+		ok := finite(b.ThroughputLower) && finite(b.ThroughputUpper) && finite(b.ResponseTimeLower)
+		if b.ResponseTimeUpper != nil {
+			ru := math.Ldexp(*b.ResponseTimeUpper, e)
+			b.ResponseTimeUpper = &ru
+			ok = ok && finite(ru)
+		}
+		if !ok {
+			out.Notes = append(out.Notes, fmt.Sprintf("%s bound of class %q: a value is outside the float64 range in this time unit; left out", b.Name, b.Class))
+			continue
+		}
+		out.Bounds = append(out.Bounds, b)
+	}
+	return out
 }
