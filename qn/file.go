@@ -71,14 +71,33 @@ one closed class; simulate: any model):
         split: {cpu: 1}           # after the join`
 
 // ParseModel decodes a model file (see FileFormat). Every problem is reported with the file
-// name and line; the model returned has passed Validate.
+// name and line; the model returned has passed Validate. A file with class switching
+// (routing: CLASS: switch:) or finite capacities (capacity:) is refused with fault.ErrInput
+// naming the field: a Model cannot carry them, so its solvers would silently ignore them;
+// read such files with ParseModelFile.
 func ParseModel(file string, data []byte) (*Model, string, error) {
-	d, root, err := spec.Parse(file, data)
+	f, err := ParseModelFile(file, data)
 	if err != nil {
 		return nil, "", err
 	}
+	if err := f.plainOnly(); err != nil {
+		return nil, "", err
+	}
+	return f.Model, f.Name, nil
+}
+
+// ParseModelFile decodes a model file (see FileFormat) with everything it may hold: the
+// model, and the class switching and station capacities a Model has no field for. Every
+// problem is reported with the file name and line.
+func ParseModelFile(file string, data []byte) (*ModelFile, error) {
+	d, root, err := spec.Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	mf := &ModelFile{File: file}
 	top := root.Map("name", "classes", "stations", "fork_joins", "routing")
 	name := top["name"].String()
+	mf.Name = name
 	m := &Model{}
 	if !top["classes"].Valid() {
 		root.Errorf("missing field classes")
@@ -129,7 +148,7 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 	names := map[string]bool{}
 	stIdx := map[string]int{}
 	for k, sn := range stations {
-		f := sn.Map("name", "type", "servers", "rates", "count", "demand", "visits", "service_time")
+		f := sn.Map("name", "type", "servers", "rates", "count", "demand", "visits", "service_time", "capacity")
 		s := Station{Name: f["name"].String(), Kind: Queue, Count: 1}
 		if s.Name == "" {
 			s.Name = fmt.Sprintf("station%d", k+1)
@@ -166,6 +185,14 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 		}
 		if cv := f["count"]; cv.Valid() {
 			s.Count = cv.Int(1, 1<<30)
+		}
+		if cv := f["capacity"]; cv.Valid() {
+			if mf.Capacity == nil {
+				mf.Capacity = make([]int, len(stations))
+				mf.capNode = make([]spec.Node, len(stations))
+			}
+			mf.Capacity[k] = cv.Int(1, 1<<30)
+			mf.capNode[k] = cv
 		}
 		dem, vis, st := f["demand"], f["visits"], f["service_time"]
 		switch {
@@ -214,18 +241,22 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 	}
 	if rn := top["routing"]; rn.Valid() {
 		haveVisits = true
-		m.Routing = parseRouting(rn, m, classIdx, nodeIdx, in)
+		m.Routing, mf.Switch = parseRouting(rn, m, classIdx, nodeIdx, in)
 	}
 	if haveVisits {
 		m.Visits = visits
 	}
+	mf.Model = m
+	if mf.Capacity != nil && d.Err() == nil {
+		mf.checkCapacity()
+	}
 	if err := d.Err(); err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	if err := m.Validate(); err != nil {
-		return nil, "", &spec.Error{File: file, Msg: err.Error()}
+		return nil, &spec.Error{File: file, Msg: err.Error()}
 	}
-	return m, name, nil
+	return mf, nil
 }
 
 // stationInputs is what the stations section gave per class c and station k, kept for the
@@ -291,7 +322,7 @@ func parseForkJoins(fn spec.Node, m *Model, stIdx map[string]int) map[string]int
 // parseRouting reads the routing section (class → reference/arrivals and from: station →
 // {station: probability}), solves each routed class's traffic equations into visits and sets
 // its demands to visits × service time per visit.
-func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, in *stationInputs) []*Routing {
+func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, in *stationInputs) ([]*Routing, *ClassSwitch) {
 	K := len(m.Stations)
 	n := K + len(m.ForkJoins)
 	var branches [][]int
@@ -309,6 +340,7 @@ func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, in *
 		}
 		return k
 	}
+	var pend []pendingClass // routed classes whose visits are still to solve
 	for _, cl := range sortedKeys(rn) {
 		cname, cn := cl.key, cl.node
 		bad = false
@@ -318,12 +350,12 @@ func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, in *
 			continue
 		}
 		open := m.Classes[c].Open
-		f := cn.Map("reference", "arrivals", "from")
+		f := cn.Map("reference", "arrivals", "from", "switch")
 		r := &Routing{P: make([][]float64, n), Branches: branches}
 		for i := range r.P {
 			r.P[i] = make([]float64, n)
 		}
-		if !f["from"].Valid() {
+		if !f["from"].Valid() && !f["switch"].Valid() {
 			cn.Errorf("needs from: {STATION: {STATION: probability, …}, …}")
 			bad = true
 		}
@@ -376,7 +408,14 @@ func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, in *
 				in.nodes[k].Errorf("the visits of class %q come from its routing; remove them here", cname)
 			}
 		}
-		if bad {
+		pend = append(pend, pendingClass{c: c, node: cn, sw: f["switch"], r: r, bad: bad})
+	}
+	if sw := readSwitches(pend, m, in, station); sw != nil {
+		return nil, sw
+	}
+	for _, pc := range pend {
+		c, cn, r, open := pc.c, pc.node, pc.r, m.Classes[pc.c].Open
+		if pc.bad {
 			continue
 		}
 		g := r.graph(func(k int) string {
@@ -405,7 +444,7 @@ func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, in *
 		}
 		out[c] = r
 	}
-	return out
+	return out, nil
 }
 
 type keyed struct {
