@@ -34,6 +34,7 @@ const FileFormat = `A model file is YAML (or JSON). Units are seconds and jobs p
       type: queue
       count: 64                   # 64 identical copies, solved once (default 1)
       demand: 0.001
+      capacity: 10                # optional: at most 10 jobs here (see Finite capacity below)
 
 A class missing from a per-class map has demand 0 there. Give either demand, or
 service_time (with optional visits), not both.
@@ -68,7 +69,43 @@ one closed class; simulate: any model):
     batch:
       from:
         cpu: {split: 0.4, cpu: 0.6}
-        split: {cpu: 1}           # after the join`
+        split: {cpu: 1}           # after the join
+
+Class switching: a closed class's routing may send a job on as another class with switch:
+rows, station → {class: {station: probability}}; a class's from: and switch: rows from
+one station sum to 1 together (GNU Octave's qncmvisits semantics, JMT's class switch):
+
+  routing:
+    read:
+      reference: terminals        # the chain's cycle: a visit of its first class here
+      from:
+        terminals: {cpu: 1}
+        cpu: {disk: 0.6, terminals: 0.2}
+        disk: {cpu: 1}
+      switch:
+        cpu: {write: {disk: 0.2}} # after the cpu, 0.2: on to the disk as a write
+    write:
+      from: {cpu: {disk: 0.5}, disk: {cpu: 1}}
+      switch: {cpu: {read: {terminals: 0.5}}}
+
+Classes that switch into each other form a routing chain that shares its jobs (population
+is the sum of its classes'); solve reduces the network to its chains (one class each, exact
+MVA: BGdMT §7.3.6) and reports per class: its throughput is the chain's cycle rate, its
+visits the chain's visit ratios, its response time its share of the cycle. Every class must
+be closed, routed, with no think time (route through a delay station instead); no fork/join
+nodes or station groups (count > 1) with switching. Product form (what the chain solution
+assumes) needs processor sharing (type ps) or class-independent service times at queues;
+simulate such stations with --discipline STATION=ps.
+
+Finite capacity: capacity: N on a station holds at most N jobs there (waiting, in service
+and blocked), with blocking after service as in JMT and Akyildiz's MVABLO: a job finishing
+at station i whose next station j is full stays at i, which serves no one, until j has room
+(stations waiting for j move in the order they were blocked). Supported for one closed class
+with no think time, routed by a routing: section, single-server queue stations (count 1),
+population ≤ the total capacity. solve: exact (a CTMC) up to 1500 states, else Akyildiz's
+MVABLO (approximate; the result states its error measured against the exact CTMC at the
+largest affordable population; docs/finite-capacity.md has its error distribution); --solver
+exact or mvablo forces one. A population that can fill a cycle of stations deadlocks (exit 3).`
 
 // ParseModel decodes a model file (see FileFormat). Every problem is reported with the file
 // name and line; the model returned has passed Validate. A file with class switching
