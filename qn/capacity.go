@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/ctmc"
@@ -67,6 +68,55 @@ func blockingCovered(m *Model, capacity []int, routing []*Routing) error {
 	return nil
 }
 
+// deadlockCycle returns the stations of the routing cycle with the smallest total capacity
+// and that total, when it is at most n (nil otherwise): n jobs can then fill every station
+// of the cycle, each blocked on the next — a deadlock of blocking after service. Self-loops
+// never block; a station without a capacity breaks every cycle through it. Floyd–Warshall
+// over node weights, O(K³).
+func deadlockCycle(P [][]float64, capacity []int, n int) ([]int, int) {
+	K := len(capacity)
+	const inf = math.MaxInt / 4
+	dist := make([][]int, K)
+	next := make([][]int, K)
+	for i := range dist {
+		dist[i] = make([]int, K)
+		next[i] = make([]int, K)
+		for j := range dist[i] {
+			dist[i][j], next[i][j] = inf, -1
+			if i != j && j < len(P[i]) && P[i][j] > 0 && capacity[j] > 0 && capacity[i] > 0 {
+				dist[i][j], next[i][j] = capacity[j], j
+			}
+		}
+	}
+	// dist[i][i] stays inf until a cycle closes: paths may return to their start
+	for k := 0; k < K; k++ {
+		for i := 0; i < K; i++ {
+			if dist[i][k] == inf {
+				continue
+			}
+			for j := 0; j < K; j++ {
+				if d := dist[i][k] + dist[k][j]; dist[k][j] != inf && d < dist[i][j] {
+					dist[i][j], next[i][j] = d, next[i][k]
+				}
+			}
+		}
+	}
+	best, at := inf, -1
+	for i := 0; i < K; i++ {
+		if dist[i][i] < best {
+			best, at = dist[i][i], i
+		}
+	}
+	if at < 0 || best > n {
+		return nil, 0
+	}
+	cyc := []int{at}
+	for x := next[at][at]; x != at && x >= 0 && len(cyc) <= K; x = next[x][at] {
+		cyc = append(cyc, x)
+	}
+	return cyc, best
+}
+
 // blockingNet is the CTMC of m with population n (see ctmc.BlockingNetwork).
 func blockingNet(m *Model, capacity []int, r *Routing, n int) ctmc.BlockingNetwork {
 	K := len(m.Stations)
@@ -102,6 +152,13 @@ func SolveBlocking(m *Model, capacity []int, routing []*Routing, solver string) 
 	}
 	r := routing[0]
 	N := m.Classes[0].Population
+	if cyc, total := deadlockCycle(r.P, capacity, N); cyc != nil {
+		var names []string
+		for _, k := range cyc {
+			names = append(names, fmt.Sprintf("%q", m.Stations[k].Name))
+		}
+		return nil, fmt.Errorf("%w: capacity: the %d jobs can fill the cycle of stations %s (total capacity %d), each blocked on the next: lower the population below %d or raise a capacity", fault.ErrDeadlock, N, strings.Join(names, " → "), total, total)
+	}
 	if N == 0 {
 		res := newResult("mva", 1, len(m.Stations))
 		res.Method, res.Exact, res.Status = "empty", true, Status{Converged: true}
@@ -173,7 +230,7 @@ func mvablo(S, v []float64, P [][]float64, M []int, N int) (lambda float64, t []
 	kb := make([]float64, K)
 	for n := 1; n <= N; n++ {
 		for it := 0; ; it++ {
-			if it > 4*K+4 {
+			if it > 1000*K {
 				return 0, nil, fmt.Errorf("%w: mvablo: population %d: the capacity corrections did not settle after %d rounds", fault.ErrNotConverged, n, it)
 			}
 			den := 0.0
