@@ -11,8 +11,12 @@ import (
 )
 
 // BlockingStateBudget is the largest number of CTMC states SolveBlocking solves exactly
-// (GTH is O(S³) time and S² floats: 1500 states ≈ 18 MB, about a second on one core).
-const BlockingStateBudget = 1500
+// (GTH is O(S³) time and S² floats: 1000 states ≈ 8 MB, a few tenths of a second on one core).
+const BlockingStateBudget = 1000
+
+// mvabloMaxWork bounds MVABLO's work, population × stations² (one MVA step per population,
+// a few correction rounds of K stations each): about a second.
+const mvabloMaxWork = 2e8
 
 // checkCapacity refuses, at the capacity field, what SolveBlocking does not cover.
 func (f *ModelFile) checkCapacity() {
@@ -140,7 +144,9 @@ func blockingNet(m *Model, capacity []int, r *Routing, n int) ctmc.BlockingNetwo
 //     would exceed its capacity loses the queueing term and whose upstream stations gain the
 //     blocking time S_i·V_j·P_ji/V_i. Approximate: the result carries the measured error of
 //     the same approximation against the exact CTMC at the largest population (≤ N) whose
-//     chain fits the budget (ErrorEstimate.MeasuredRelError, MeasuredPopulation).
+//     chain fits the budget, with the capacities scaled alike (⌈M·n/N⌉, so that blocking binds
+//     as at N) — ErrorEstimate.MeasuredRelError (the larger of the throughput's relative
+//     error and the largest queue-length error over the population) and MeasuredPopulation.
 //   - "auto" (or ""): "exact" when the chain fits the budget, else "mvablo".
 //
 // A model outside this scope (several or open classes, think time, other station types,
@@ -263,6 +269,9 @@ func mvablo(S, v []float64, P [][]float64, M []int, N int) (lambda float64, t []
 
 func blockingMVABLO(m *Model, capacity []int, r *Routing, N int) (*Result, error) {
 	K := len(m.Stations)
+	if work := float64(N) * float64(K) * float64(K); work > mvabloMaxWork {
+		return nil, fmt.Errorf("%w: capacity: mvablo needs about %.3g steps (population %d × %d stations²), above the limit of %.3g", fault.ErrTooLarge, work, N, K, float64(mvabloMaxWork))
+	}
 	S := make([]float64, K)
 	v := m.Visits[0]
 	for k := range S {
@@ -287,25 +296,44 @@ func blockingMVABLO(m *Model, capacity []int, r *Routing, N int) (*Result, error
 	// measured error: the same approximation against the exact CTMC at the largest
 	// population whose chain fits the budget
 	est := &ErrorEstimate{}
-	for n := N; n >= 1; n-- {
-		ex, err := blockingExact(m, capacity, r, n)
-		if errors.Is(err, fault.ErrTooLarge) {
+	// the same network scaled down — population n and capacities ⌈M·n/N⌉, so that blocking
+	// binds as it does at N — at the largest n whose chain fits the budget (binary search:
+	// the state count grows with n), then down to the first n that cannot deadlock
+	scaled := func(n int) []int {
+		c := make([]int, K)
+		for k, mk := range capacity {
+			if mk > 0 {
+				c[k] = max(1, int(math.Ceil(float64(mk)*float64(n)/float64(N))))
+			}
+		}
+		return c
+	}
+	lo, hi := 0, N
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		cyc, _ := deadlockCycle(r.P, scaled(mid), mid)
+		if _, err := blockingExact(m, scaled(mid), r, mid); cyc == nil && errors.Is(err, fault.ErrTooLarge) {
+			hi = mid - 1
+		} else {
+			lo = mid
+		}
+	}
+	for n := lo; n >= 1 && n > lo-20; n-- {
+		mc := scaled(n)
+		if cyc, _ := deadlockCycle(r.P, mc, n); cyc != nil {
 			continue
 		}
-		if err != nil {
-			break // a deadlock at a smaller population, say: no measurement
-		}
-		l2, t2, err := mvablo(S, v, r.P, capacity, n)
-		if err != nil {
-			break
+		ex, err := blockingExact(m, mc, r, n)
+		l2, t2, err2 := mvablo(S, v, r.P, mc, n)
+		if err != nil || err2 != nil {
+			continue
 		}
 		e := math.Abs(l2-ex.Throughput[0]) / ex.Throughput[0]
 		for k := 0; k < K; k++ {
-			if q := ex.QueueLength[k][0]; q > 1e-12 {
-				e = math.Max(e, math.Abs(l2*v[k]*t2[k]-q)/float64(n))
-			}
+			e = math.Max(e, math.Abs(l2*v[k]*t2[k]-ex.QueueLength[k][0])/float64(n))
 		}
 		est.MeasuredRelError, est.MeasuredPopulation, est.RelError = &e, []int{n}, e
+		res.Notes = append(res.Notes, fmt.Sprintf("mvablo's error was measured on the network scaled to population %d, capacities %v", n, mc))
 		break
 	}
 	res.ErrorEstimate = est

@@ -138,3 +138,36 @@ func TestSolveBlockingRefuses(t *testing.T) {
 		t.Errorf("two classes: %v, want input error", err)
 	}
 }
+
+// TestSolveBlockingAuto: auto solves a small network exactly and a large one by MVABLO with
+// its error measured against the exact CTMC of the network scaled down (population and
+// capacities) to the largest population within the budget; the labels say which.
+func TestSolveBlockingAuto(t *testing.T) {
+	S := []float64{0.2, 0.5, 0.6}
+	P := [][]float64{{0.2, 0.5, 0.3}, {1, 0, 0}, {0.6, 0.4, 0}}
+	m, r := blockingModel(t, 5, S, P)
+	res, err := SolveBlocking(m, []int{4, 3, 2}, r, "auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Exact || res.ErrorEstimate != nil || res.Solver != "auto" || res.Method != "ctmc-blocking-after-service" {
+		t.Errorf("small network: method %q exact %v estimate %v", res.Method, res.Exact, res.ErrorEstimate)
+	}
+	m, r = blockingModel(t, 150, S, P)
+	res, err = SolveBlocking(m, []int{80, 80, 80}, r, "auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := res.ErrorEstimate
+	if res.Exact || res.Method != "mvablo" || e == nil || e.MeasuredRelError == nil || len(e.MeasuredPopulation) != 1 {
+		t.Fatalf("large network: method %q exact %v estimate %+v", res.Method, res.Exact, e)
+	}
+	n := e.MeasuredPopulation[0]
+	if n < 2 || n >= 150 || !(e.RelError >= 0) {
+		t.Errorf("measured at population %d, error %v", n, e.RelError)
+	}
+	t.Logf("N = 150: mvablo X = %.5g, error %.4f measured at N = %d", res.Throughput[0], e.RelError, n)
+	if _, err := SolveBlocking(m, []int{80, 80, 80}, r, "linearizer"); !errors.Is(err, fault.ErrInput) {
+		t.Errorf("solver linearizer: %v, want input error", err)
+	}
+}

@@ -102,7 +102,7 @@ and blocked), with blocking after service as in JMT and Akyildiz's MVABLO: a job
 at station i whose next station j is full stays at i, which serves no one, until j has room
 (stations waiting for j move in the order they were blocked). Supported for one closed class
 with no think time, routed by a routing: section, single-server queue stations (count 1),
-population ≤ the total capacity. solve: exact (a CTMC) up to 1500 states, else Akyildiz's
+population ≤ the total capacity. solve: exact (a CTMC) up to 1000 states, else Akyildiz's
 MVABLO (approximate; the result states its error measured against the exact CTMC at the
 largest affordable population; docs/finite-capacity.md has its error distribution); --solver
 exact or mvablo forces one. A population that can fill a cycle of stations deadlocks (exit 3).`
