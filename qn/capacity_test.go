@@ -171,3 +171,23 @@ func TestSolveBlockingAuto(t *testing.T) {
 		t.Errorf("solver linearizer: %v, want input error", err)
 	}
 }
+
+func benchBlocking(b *testing.B, solver string, N int, M []int) {
+	S := []float64{0.2, 0.5, 0.6}
+	P := [][]float64{{0.2, 0.5, 0.3}, {1, 0, 0}, {0.6, 0.4, 0}}
+	V, _ := ClosedVisits(P, 0)
+	m := &Model{Classes: []Class{{Name: "c", Population: N}}, Visits: [][]float64{V}, Demand: [][]float64{{V[0] * S[0], V[1] * S[1], V[2] * S[2]}},
+		Stations: []Station{{Name: "a", Kind: Queue}, {Name: "b", Kind: Queue}, {Name: "c", Kind: Queue}}}
+	r := []*Routing{{P: P}}
+	for b.Loop() {
+		if _, err := SolveBlocking(m, M, r, solver); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSolveBlockingExact: a 3-station network whose CTMC is near the budget.
+func BenchmarkSolveBlockingExact(b *testing.B) { benchBlocking(b, "exact", 17, []int{12, 10, 8}) }
+
+// BenchmarkSolveBlockingMVABLO: N = 150, with the error measurement (a CTMC near the budget).
+func BenchmarkSolveBlockingMVABLO(b *testing.B) { benchBlocking(b, "mvablo", 150, []int{80, 80, 80}) }

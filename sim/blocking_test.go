@@ -94,3 +94,20 @@ routing:
 		t.Errorf("full ring: %v, want deadlock", err)
 	}
 }
+
+// BenchmarkBlocking: 20 000 events of the central server with capacities (N = 5).
+func BenchmarkBlocking(b *testing.B) {
+	f, err := qn.ParseModelFile("blocking.yaml", []byte(blockingFile))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(f.Model, FileConfig(f, Config{Events: 20000}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; b.Loop(); i++ {
+		if _, err := s.Run(1, uint64(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -62,3 +62,24 @@ func TestClassSwitchRefused(t *testing.T) {
 		t.Errorf("switching with capacities: %v, want an input error", err)
 	}
 }
+
+// BenchmarkClassSwitch: 20 000 events of examples/qn/class-switch.yaml.
+func BenchmarkClassSwitch(b *testing.B) {
+	data, err := os.ReadFile("../examples/qn/class-switch.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := qn.ParseModelFile("class-switch.yaml", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(f.Model, FileConfig(f, Config{Events: 20000, Discipline: map[string]Discipline{"cpu": PS, "disk": PS}}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; b.Loop(); i++ {
+		if _, err := s.Run(1, uint64(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -86,7 +86,7 @@ func TestBlockingUnlimitedProductForm(t *testing.T) {
 }
 
 func BenchmarkSolveBlocking(b *testing.B) {
-	net := BlockingNetwork{Service: []float64{0.2, 0.5, 0.6}, Routing: [][]float64{{0.2, 0.5, 0.3}, {1, 0, 0}, {0.6, 0.4, 0}}, Limit: []int{12, 10, 8}, Population: 20}
+	net := BlockingNetwork{Service: []float64{0.2, 0.5, 0.6}, Routing: [][]float64{{0.2, 0.5, 0.3}, {1, 0, 0}, {0.6, 0.4, 0}}, Limit: []int{12, 10, 8}, Population: 17}
 	for b.Loop() {
 		if _, err := SolveBlocking(net, 1000); err != nil {
 			b.Fatal(err)
