@@ -3,6 +3,7 @@ package qn
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/spec"
@@ -48,11 +49,43 @@ func (f *ModelFile) Solve(solver string, opt AMVAOptions) (*Result, error) {
 	case f.Switch != nil && f.Capacity != nil:
 		return nil, fmt.Errorf("%w: %s: capacity: finite capacities with class switching are not supported (no solver covers both)", fault.ErrInput, f.File)
 	case f.Switch != nil:
-		return f.Switch.Net.Solve(solver, opt)
+		res, err := f.Switch.Net.Solve(solver, opt)
+		if err == nil {
+			if st := f.Switch.classDependentQueues(); len(st) > 0 {
+				res.Notes = append(res.Notes, fmt.Sprintf("class switching: the service times at %s differ by class; the chain solution is exact for processor sharing (type ps), only approximate for FCFS (BCMP)", strings.Join(st, ", ")))
+			}
+		}
+		return res, err
 	case f.Capacity != nil:
 		return SolveBlocking(f.Model, f.Capacity, f.Model.Routing, solver)
 	}
 	return Solve(f.Model, solver, opt)
+}
+
+// classDependentQueues names the single- or multi-server stations at which classes that
+// visit them have different service times (product form then needs PS, not FCFS).
+func (sw *ClassSwitch) classDependentQueues() []string {
+	var out []string
+	for k, st := range sw.Net.Stations {
+		if st.Kind == Delay {
+			continue
+		}
+		first, diff := -1.0, false
+		for c := range sw.Service {
+			if sw.Net.Visits[c][k] == 0 {
+				continue
+			}
+			if first < 0 {
+				first = sw.Service[c][k]
+			} else if sw.Service[c][k] != first {
+				diff = true
+			}
+		}
+		if diff {
+			out = append(out, fmt.Sprintf("%q", st.Name))
+		}
+	}
+	return out
 }
 
 // plainOnly refuses a file whose features a bare Model cannot carry.

@@ -49,6 +49,11 @@ func TestParseClassSwitch(t *testing.T) {
 	if res.Throughput[0] != res.Throughput[1] || math.Abs(q-5) > 1e-9 || !res.Exact {
 		t.Errorf("X %v, Σ Q %v, exact %v", res.Throughput, q, res.Exact)
 	}
+	// class-dependent service times at cpu and disk: the result says the chain solution
+	// needs processor sharing there
+	if n := strings.Join(res.Notes, "\n"); !strings.Contains(n, `"cpu", "disk"`) || !strings.Contains(n, "processor sharing") {
+		t.Errorf("notes %q: want the class-dependent stations named", res.Notes)
+	}
 	if _, _, err := ParseModel("class-switch.yaml", data); !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), "switch") {
 		t.Errorf("ParseModel on a switching file: %v, want an input error naming switch", err)
 	}
@@ -137,4 +142,44 @@ func FuzzParseModelFile(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestClassSwitchExampleOctave: examples/qn/class-switch.yaml through ParseModelFile and
+// ModelFile.Solve against GNU Octave's qncmvisits and qncmmva on the same network
+// (../testdata/octave/class_switch_example.m → class_switch_example.json, queueing 1.2.7):
+// visits to 1e-12, per class and station throughput, utilisation, queue length and per-visit
+// residence time to 1e-9.
+func TestClassSwitchExampleOctave(t *testing.T) {
+	var cs []chainCase
+	readOctaveJSON(t, "class_switch_example.json", &cs)
+	data, err := os.ReadFile("../examples/qn/class-switch.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := ParseModelFile("class-switch.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.Solve("auto", AMVAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := cs[0]
+	for c := range f.Model.Classes {
+		for k := range f.Model.Stations {
+			v := f.Switch.Net.Visits[c][k]
+			if !closeTo(v, o.V[c][k], 1e-12) {
+				t.Errorf("V[%d][%d] = %.15g, Octave %.15g", c, k, v, o.V[c][k])
+			}
+			if v == 0 {
+				continue
+			}
+			x := res.Throughput[c] * v
+			if !closeTo(x, o.X[c][k], 1e-9) || !closeTo(res.Utilization[k][c], o.U[c][k], 1e-9) ||
+				!closeTo(res.QueueLength[k][c], o.Q[c][k], 1e-9) || !closeTo(res.Residence[k][c]/v, o.Rt[c][k], 1e-9) {
+				t.Errorf("class %d station %d: X %.12g U %.12g Q %.12g R %.12g; Octave %.12g %.12g %.12g %.12g", c, k,
+					x, res.Utilization[k][c], res.QueueLength[k][c], res.Residence[k][c]/v, o.X[c][k], o.U[c][k], o.Q[c][k], o.Rt[c][k])
+			}
+		}
+	}
 }
