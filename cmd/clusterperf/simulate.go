@@ -273,13 +273,14 @@ func runSimulate(o *simOptions, path string, stdout, stderr io.Writer) error {
 		}
 		return render(stdout, out, o.out)
 	}
-	m, name, err := qn.ParseModel(path, data)
+	mf, err := qn.ParseModelFile(path, data)
 	if err != nil {
 		return badInput(err)
 	}
-	out.Model = cmp.Or(name, path)
-	an, anErr := qn.Solve(m, "auto", qn.AMVAOptions{})
-	res, err := simulateQNRun(m, *o)
+	m := mf.Model
+	out.Model = cmp.Or(mf.Name, path)
+	an, anErr := mf.Solve("auto", qn.AMVAOptions{})
+	res, err := simulateQNRun(mf, m, *o)
 	if err != nil {
 		return err
 	}
@@ -290,19 +291,23 @@ func runSimulate(o *simOptions, path string, stdout, stderr io.Writer) error {
 
 // simulateQN simulates m and compares it with the solution an of the named solver (nil:
 // the solver failed with anErr, said in a note).
-func simulateQN(m *qn.Model, solver string, an *qn.Result, anErr error, o simOptions) (*validate.Report, error) {
-	res, err := simulateQNRun(m, o)
+func simulateQN(mf *qn.ModelFile, m *qn.Model, solver string, an *qn.Result, anErr error, o simOptions) (*validate.Report, error) {
+	res, err := simulateQNRun(mf, m, o)
 	if err != nil {
 		return nil, err
 	}
 	return qnReport(m, solver, an, anErr, res, o.seed), nil
 }
 
-// newSimulator builds the simulator of m under the distribution and budget flags.
-func newSimulator(m *qn.Model, o simOptions) (*sim.Simulator, error) {
+// newSimulator builds the simulator of m under the distribution and budget flags, with
+// the class switching and capacities of its model file mf (nil: none, e.g. a .jmva file).
+func newSimulator(mf *qn.ModelFile, m *qn.Model, o simOptions) (*sim.Simulator, error) {
 	cfg, err := o.config(m)
 	if err != nil {
 		return nil, badInput(err)
+	}
+	if mf != nil && mf.Model == m {
+		cfg = sim.FileConfig(mf, cfg)
 	}
 	s, err := sim.New(m, cfg)
 	return s, libError(err) // fault.ErrInput or ErrTooLarge, classified by sim
@@ -316,8 +321,8 @@ func (o simOptions) simOpts() sim.Options {
 
 // simulateQNRun simulates m as the flags say; the library classifies its errors
 // (saturation and no steady state are findings, budgets and options input).
-func simulateQNRun(m *qn.Model, o simOptions) (*sim.Result, error) {
-	s, err := newSimulator(m, o)
+func simulateQNRun(mf *qn.ModelFile, m *qn.Model, o simOptions) (*sim.Result, error) {
+	s, err := newSimulator(mf, m, o)
 	if err != nil {
 		return nil, err
 	}
@@ -385,7 +390,7 @@ func runSimulateStudy(cmd *cobra.Command, o *simOptions, args []string, stdout i
 
 // prepareSimulate parses a queueing-network model for a study and builds its simulator,
 // refusing (before any shard runs) what the one-machine run would refuse.
-func prepareSimulate(o *simOptions, path string) (*qn.Model, string, *sim.Simulator, error) {
+func prepareSimulate(o *simOptions, path string) (*qn.ModelFile, string, *sim.Simulator, error) {
 	data, err := readInput(path)
 	if err != nil {
 		return nil, "", nil, err
@@ -393,18 +398,18 @@ func prepareSimulate(o *simOptions, path string) (*qn.Model, string, *sim.Simula
 	if modelKind(data) == "spmd" {
 		return nil, "", nil, badInputf("%s: an SPMD model: --shard/--slurm split the replications of a queueing network only (an SPMD simulation is short; run it on one machine)", path)
 	}
-	m, name, err := qn.ParseModel(path, data)
+	mf, err := qn.ParseModelFile(path, data)
 	if err != nil {
 		return nil, "", nil, badInput(err)
 	}
-	s, err := newSimulator(m, *o)
+	s, err := newSimulator(mf, mf.Model, *o)
 	if err != nil {
 		return nil, "", nil, err
 	}
 	if err := s.CheckStudy(o.simOpts()); err != nil {
 		return nil, "", nil, libError(err)
 	}
-	return m, cmp.Or(name, path), s, nil
+	return mf, cmp.Or(mf.Name, path), s, nil
 }
 
 // mergeSimulate turns the replications of a complete simulate study into simulate's
@@ -419,7 +424,7 @@ func mergeSimulate(p shard.Plan, items []json.RawMessage) (any, error) {
 	if len(pos) != 1 || o.reps != p.Items || o.seed != p.Seed {
 		return nil, badInputf("the plan's arguments %q are not a simulate study of %d replications with seed %d", p.Args, p.Items, p.Seed)
 	}
-	m, name, s, err := prepareSimulate(&o, pos[0])
+	mf, name, s, err := prepareSimulate(&o, pos[0])
 	if err != nil {
 		return nil, err
 	}
@@ -434,8 +439,8 @@ func mergeSimulate(p shard.Plan, items []json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, libError(err)
 	}
-	an, anErr := qn.Solve(m, "auto", qn.AMVAOptions{})
-	out := &simulateResult{Model: name, Kind: "qn", Report: qnReport(m, "auto", an, anErr, res, o.seed)}
+	an, anErr := mf.Solve("auto", qn.AMVAOptions{})
+	out := &simulateResult{Model: name, Kind: "qn", Report: qnReport(mf.Model, "auto", an, anErr, res, o.seed)}
 	out.setRun(res)
 	return out, nil
 }

@@ -219,6 +219,17 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	if err := checkExport(o.exportJMVA, m); err != nil {
 		return err
 	}
+	special := in.file != nil && (in.file.Switch != nil || in.file.Capacity != nil)
+	if special {
+		switch {
+		case o.sweep != "":
+			return badInputf("--sweep %s: %s has %s, which the sweep's what-if changes (populations, demands) do not carry through; solve the model as written, or edit the file per point", o.sweep, path, fileFeatures(in.file))
+		case o.distribution != "":
+			return badInputf("--distribution %s: %s has %s; the queue-length distribution is computed for product-form networks only", o.distribution, path, fileFeatures(in.file))
+		case o.exportJMVA != "":
+			return badInputf("--export-jmva %s: %s has %s, which JMVA files cannot express", o.exportJMVA, path, fileFeatures(in.file))
+		}
+	}
 	if o.sweep != "" || (in.whatIf != nil && o.distribution == "" && !o.validate) {
 		return runSweep(in, o, opt, stdout, stderr)
 	}
@@ -231,7 +242,7 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 			return err
 		}
 	}
-	res, err := solveLabelled(m, o.solver, opt, o.sim, stderr)
+	res, err := solveLabelled(in.solver(m), m, o.solver, opt, o.sim, stderr)
 	if err != nil {
 		return err
 	}
@@ -240,12 +251,14 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	if in.whatIf != nil {
 		out.Notes = append(out.Notes, "the file's what-if analysis was not run: --validate and --distribution take the model as written")
 	}
-	if err := out.addBounds(m); err != nil {
+	if special {
+		out.Notes = append(out.Notes, "bounds: not computed: the asymptotic, balanced-job, proportional and geometric bounds assume independent classes and unlimited capacities; this model has "+fileFeatures(in.file))
+	} else if err := out.addBounds(m); err != nil {
 		return err
 	}
 	if o.validate {
 		o.sim.progress = o.progress
-		if out.Validation, err = simulateQN(m, o.solver, res, nil, o.sim); err != nil {
+		if out.Validation, err = simulateQN(in.file, m, o.solver, res, nil, o.sim); err != nil {
 			return err
 		}
 	}
@@ -258,10 +271,14 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	return nil
 }
 
-// solveLabelled solves m and refuses what must not be printed (a solver that did not
-// converge: exit 3); an approximate result's method and error estimate go to stderr too.
-func solveLabelled(m *qn.Model, solver string, opt qn.AMVAOptions, so simOptions, stderr io.Writer) (*qn.Result, error) {
-	res, err := qn.Solve(m, solver, opt)
+// solveFunc solves a model with the named solver (qn.Solve, or a model file's
+// qn.ModelFile.Solve, which covers class switching and finite capacities).
+type solveFunc func(solver string, opt qn.AMVAOptions) (*qn.Result, error)
+
+// solveLabelled solves m by solve and refuses what must not be printed (a solver that did
+// not converge: exit 3); an approximate result's method and error estimate go to stderr too.
+func solveLabelled(solve solveFunc, m *qn.Model, solver string, opt qn.AMVAOptions, so simOptions, stderr io.Writer) (*qn.Result, error) {
+	res, err := solve(solver, opt)
 	if err != nil {
 		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
 			return nil, badInputf("--exact: %w", err)
@@ -358,13 +375,36 @@ func distribution(m *qn.Model, station string) (*distributionResult, error) {
 	return d, nil
 }
 
-// solveInput is a parsed model file: a clusterperf model or a JMVA document.
+// solveInput is a parsed model file: a clusterperf model (with its class switching and
+// capacities in file) or a JMVA document.
 type solveInput struct {
 	model  *qn.Model
+	file   *qn.ModelFile // a clusterperf model file; nil for .jmva
 	name   string
 	doc    *jmva.Document // a .jmva file
 	whatIf *jmva.WhatIf   // the file's what-if analysis that maps onto a sweep
 	notes  []string
+}
+
+// solver is how in's model is solved: through its model file when it has one (class
+// switching, capacities), else qn.Solve.
+func (in *solveInput) solver(m *qn.Model) solveFunc {
+	if in.file != nil && m == in.file.Model {
+		return in.file.Solve
+	}
+	return func(solver string, opt qn.AMVAOptions) (*qn.Result, error) { return qn.Solve(m, solver, opt) }
+}
+
+// fileFeatures names what a model file holds beyond its Model.
+func fileFeatures(mf *qn.ModelFile) string {
+	var f []string
+	if mf.Switch != nil {
+		f = append(f, "class switching (routing: switch:)")
+	}
+	if mf.Capacity != nil {
+		f = append(f, "finite capacities (capacity:)")
+	}
+	return strings.Join(f, " and ")
 }
 
 func (in *solveInput) description() string {
@@ -381,11 +421,11 @@ func parseSolveModel(path string) (*solveInput, error) {
 		return nil, err
 	}
 	if !strings.EqualFold(filepath.Ext(path), ".jmva") {
-		m, name, err := qn.ParseModel(path, data)
+		mf, err := qn.ParseModelFile(path, data)
 		if err != nil {
 			return nil, badInput(err)
 		}
-		return &solveInput{model: m, name: name}, nil
+		return &solveInput{model: mf.Model, name: mf.Name, file: mf}, nil
 	}
 	doc, err := jmva.Read(path, data)
 	if err != nil {
