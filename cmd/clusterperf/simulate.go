@@ -337,6 +337,9 @@ func qnReport(m *qn.Model, solver string, an *qn.Result, anErr error, res *sim.R
 	if an != nil && an.Solver != "" {
 		solver = an.Solver
 	}
+	if an != nil && an.Method != "" && an.Method != solver {
+		solver = an.Solver + " (" + an.Method + ")" // e.g. auto (ctmc-blocking-after-service)
+	}
 	quiet := *res
 	quiet.Lag1 = 0
 	return validate.QNReport(m, solver, an, anErr, &quiet, seed, res.Notes)

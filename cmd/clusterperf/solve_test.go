@@ -402,3 +402,78 @@ func TestSweepForkJoinEstimates(t *testing.T) {
 		t.Errorf("stderr %q", errb.String())
 	}
 }
+
+// TestModelFileFeatures: the two model files with what a bare qn.Model cannot hold (class
+// switching, issue 13; a finite capacity, issue 14) are solved through qn.ModelFile.Solve with
+// an exact method (the chain MVA of a PS network is exact by BCMP; the blocking network's
+// 14-state CTMC is exact), and simulate, which moves jobs by the (class, station) routing and
+// blocks them after service, agrees with that answer: every compared quantity lies within
+// four 95 % half-widths, or 1 % (relative), of the simulated mean. The answers must also be
+// the ones the library gives for the same file (no second path in the CLI).
+func TestModelFileFeatures(t *testing.T) {
+	for _, tc := range []struct{ file, method string }{
+		{"class-switch", "mva"},
+		{"finite-capacity", "ctmc-blocking-after-service"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			path := ex + "qn/" + tc.file + ".yaml"
+			var out, errb bytes.Buffer
+			if code := run(context.Background(), []string{"solve", "--format", "json", path}, &out, &errb); code != 0 {
+				t.Fatalf("solve: exit %d: %s", code, errb.String())
+			}
+			var sv struct {
+				Method string  `json:"method"`
+				Exact  bool    `json:"exact"`
+				X      float64 `json:"system_throughput_per_s"`
+				Bounds []any   `json:"bounds"`
+			}
+			if err := json.Unmarshal(out.Bytes(), &sv); err != nil {
+				t.Fatal(err)
+			}
+			if sv.Method != tc.method || !sv.Exact || len(sv.Bounds) != 0 {
+				t.Errorf("solve: method %q exact %v, %d bounds; want %q, exact, none (they assume unlimited capacities and independent classes)", sv.Method, sv.Exact, len(sv.Bounds), tc.method)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mf, err := qn.ParseModelFile(path, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lib, err := mf.Solve("auto", qn.AMVAOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := lib.SystemThroughput(); math.Abs(sv.X-want) > 1e-12*want {
+				t.Errorf("solve X = %.15g, ModelFile.Solve %.15g", sv.X, want)
+			}
+			args := []string{"simulate", "--format", "json", "--reps", "5", "--events", "40000", "--seed", "7"}
+			if tc.file == "class-switch" { // the file's stations are PS already; say so explicitly
+				args = append(args, "--discipline", "cpu=ps", "--discipline", "disk=ps")
+			}
+			out.Reset()
+			if code := run(context.Background(), append(args, path), &out, &errb); code != 0 {
+				t.Fatalf("simulate: exit %d: %s", code, errb.String())
+			}
+			var rep struct {
+				Rows []struct {
+					Quantity            string
+					Analytic, Simulated float64
+					Half                float64 `json:"half_width_95"`
+				} `json:"rows"`
+			}
+			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Rows) == 0 {
+				t.Fatal("no rows")
+			}
+			for _, r := range rep.Rows {
+				if d := math.Abs(r.Analytic - r.Simulated); d > max(4*r.Half, 0.01*math.Abs(r.Simulated)) {
+					t.Errorf("%s: analytic %.6g, simulated %.6g ± %.3g", r.Quantity, r.Analytic, r.Simulated, r.Half)
+				}
+			}
+		})
+	}
+}
