@@ -30,6 +30,7 @@ type solveOptions struct {
 	tol          float64
 	maxIter      int
 	progress     bool
+	all          bool
 	exact        bool
 	msMethod     string
 	distribution string
@@ -119,6 +120,7 @@ func newSolveCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.StringVar(&o.distribution, "distribution", "", "print the queue-length distribution P(n = j) of this station and ln G")
 	f.StringVar(&o.exportJMVA, "export-jmva", "", "write the model with its solution(s) to FILE.jmva for JMT")
 	f.StringVar(&o.measured, "measured", "", "with a sweep: measured points to overlay (CSV value,class,throughput_per_s,response_time_s)")
+	f.BoolVar(&o.all, "all", false, "with a sweep, table format: print the bounds at every swept value (default: the first and last value; JSON and CSV always carry every row)")
 	addRunFlags(f, &o.sim)
 	return cmd
 }
@@ -187,7 +189,7 @@ type jobProbability struct {
 func (r *solveResult) Tables() []*report.Table {
 	ts := append(report.QNTables(r.View), report.BoundsTable(r.Bounds))
 	if d := r.Distribution; d != nil {
-		t := &report.Table{Name: "distribution", Title: fmt.Sprintf("Queue-length distribution at %s (one copy; ln G = %.10g, times in s)", d.Station, d.LogNormalizingConstant),
+		t := &report.Table{Name: "distribution", Title: fmt.Sprintf("Queue-length distribution at %s (one copy; ln G = %.10g with demands in s)", d.Station, d.LogNormalizingConstant),
 			Header: []string{"jobs", "probability", "cumulative"}}
 		for _, p := range d.Probabilities {
 			t.Add(p.Jobs, p.Probability, p.Cumulative)
@@ -333,6 +335,10 @@ func simulatedEstimate(m *qn.Model, res *qn.Result, o simOptions) {
 
 // addBounds adds every bound that applies to m; why the others do not goes to the notes.
 func (r *solveResult) addBounds(m *qn.Model) error {
+	if len(m.ForkJoins) > 0 {
+		r.Notes = append(r.Notes, "bounds: not available for models with fork/join nodes (the named bounds assume stations without synchronisation); the fork/join result's error estimate is measured by simulation instead")
+		return nil
+	}
 	set, err := qn.AllBounds(m)
 	switch {
 	case errors.Is(err, fault.ErrSaturated):

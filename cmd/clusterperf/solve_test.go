@@ -477,3 +477,53 @@ func TestModelFileFeatures(t *testing.T) {
 		})
 	}
 }
+
+// TestSweepCompactTable: the table format of a sweep shows the bounds at the first and last
+// swept value only (4 named bounds × 1 class × 2 values = 8 rows for cg-a-4, a single-class
+// closed network where all four apply), --all every value (4 × 20 = 80), and JSON always
+// every value; the always-empty est_rel_error and note columns of an exact sweep are left out
+// of the table but stay in the JSON points.
+func TestSweepCompactTable(t *testing.T) {
+	model := ex + "keck/cg-a-4.yaml"
+	count := func(args ...string) (boundRows int, text string) {
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), append(append([]string{"solve", "--sweep", "population=1:20"}, args...), model), &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		in := false
+		for _, l := range strings.Split(out.String(), "\n") {
+			switch {
+			case strings.HasPrefix(l, "Bounds at"):
+				in = true
+			case in && strings.Contains(l, " bounds ("):
+				boundRows++
+			}
+		}
+		return boundRows, out.String()
+	}
+	if n, txt := count(); n != 8 || strings.Contains(txt, "est_rel_error") || !strings.Contains(txt, "80 rows at 20 values") {
+		t.Errorf("default table: %d bound rows (want 8), est_rel_error column or summary title wrong:\n%s", n, txt)
+	}
+	if n, _ := count("--all"); n != 80 {
+		t.Errorf("--all: %d bound rows, want 80", n)
+	}
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"solve", "--sweep", "population=1:20", "--format", "json", model}, &out, &errb); code != 0 {
+		t.Fatalf("json: exit %d: %s", code, errb.String())
+	}
+	var v struct {
+		Points []struct {
+			Bounds []json.RawMessage `json:"bounds"`
+		} `json:"points"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, p := range v.Points {
+		n += len(p.Bounds)
+	}
+	if len(v.Points) != 20 || n != 80 {
+		t.Errorf("json: %d points, %d bounds; want 20 and 80", len(v.Points), n)
+	}
+}
