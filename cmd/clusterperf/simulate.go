@@ -37,8 +37,40 @@ type simOptions struct {
 	p, d       int
 	cpu        string
 	cycles     int
+	bursts     string
 	progress   bool
 	study      studyOptions
+	// set holds the flags given on the command line (simulate only), so that a flag that
+	// does not apply to the model's kind is refused rather than ignored.
+	set map[string]bool
+}
+
+// spmdOnlyFlags and qnOnlyFlags are simulate's flags that apply to one kind of model.
+var (
+	spmdOnlyFlags = []string{"p", "d", "cpu", "cycles", "bursts"}
+	qnOnlyFlags   = []string{"service", "discipline", "arrival", "think", "batches", "events", "max-events", "precision"}
+)
+
+// checkKind refuses a flag given for the other kind of model (kind "qn" or "spmd").
+func (o simOptions) checkKind(kind, path string) error {
+	other, what := spmdOnlyFlags, "an SPMD model (a speedup file)"
+	if kind == "spmd" {
+		other, what = qnOnlyFlags, "a queueing network (a solve file)"
+	}
+	var given []string
+	for _, f := range other {
+		if o.set[f] {
+			given = append(given, "--"+f)
+		}
+	}
+	if len(given) == 0 {
+		return nil
+	}
+	verb := "applies"
+	if len(given) > 1 {
+		verb = "apply"
+	}
+	return badInputf("%s %s to %s only; %s is %s (see clusterperf help simulate)", strings.Join(given, ", "), verb, what, path, map[string]string{"qn": "a queueing-network model", "spmd": "an SPMD model"}[kind])
 }
 
 // addRunFlags adds the flags of a simulation run shared by simulate and --validate.
@@ -61,6 +93,7 @@ func addSimFlags(cmd *cobra.Command, o *simOptions) {
 	f.StringArrayVar(&o.think, "think", nil, "think-time distribution of a closed class, CLASS=DIST")
 	f.IntVar(&o.cycles, "cycles", 2000, "SPMD models: cycles per replication, ≥ 1")
 	f.StringVar(&o.cpu, "cpu", "exponential", "SPMD models: CPU burst distribution")
+	f.StringVar(&o.bursts, "bursts", "fixed", "SPMD models: computation bursts per I/O burst: fixed (exactly bursts_per_io, as programs do) or geometric (mean bursts_per_io, the models' assumption, 000 §3.4)")
 	f.BoolVar(&o.progress, "progress", true, "show progress on stderr (only on a terminal)")
 }
 
@@ -105,6 +138,9 @@ func (o simOptions) check(c *flagCheck) {
 	}
 	c.zeroOrAtLeast("batches", int64(o.batches), 2, "off")
 	c.atLeast("cycles", int64(o.cycles), 1)
+	if o.bursts != "" && o.bursts != "fixed" && o.bursts != "geometric" {
+		c.add("--bursts %q: want fixed or geometric", o.bursts)
+	}
 	if o.batches > 0 && o.precision > 0 {
 		c.add("--batches and --precision: batch means run a fixed length; give one of them")
 	}
@@ -134,6 +170,8 @@ Slurm job array, and "clusterperf merge DIR" prints the result of the one-machin
 with the same seed.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.set = map[string]bool{}
+			cmd.Flags().Visit(func(f *pflag.Flag) { o.set[f.Name] = true })
 			if o.study.active() {
 				return runSimulateStudy(cmd, o, args, stdout)
 			}
@@ -262,6 +300,9 @@ func runSimulate(o *simOptions, path string, stdout, stderr io.Writer) error {
 		return err
 	}
 	out := &simulateResult{Model: path, Kind: modelKind(data)}
+	if err := o.checkKind(out.Kind, path); err != nil {
+		return err
+	}
 	if out.Kind == "spmd" {
 		m, err := spmd.ParseModel(path, data)
 		if err != nil {
@@ -401,6 +442,9 @@ func prepareSimulate(o *simOptions, path string) (*qn.ModelFile, string, *sim.Si
 	if modelKind(data) == "spmd" {
 		return nil, "", nil, badInputf("%s: an SPMD model: --shard/--slurm split the replications of a queueing network only (an SPMD simulation is short; run it on one machine)", path)
 	}
+	if err := o.checkKind("qn", path); err != nil {
+		return nil, "", nil, err
+	}
 	mf, err := qn.ParseModelFile(path, data)
 	if err != nil {
 		return nil, "", nil, badInput(err)
@@ -459,7 +503,7 @@ func spmdConfig(o simOptions, m *spmd.Model) (sim.SPMDConfig, error) {
 	if err != nil {
 		return sim.SPMDConfig{}, badInputf("--cpu: %v", err)
 	}
-	return sim.SPMDConfig{CPU: cpu, Cycles: o.cycles, MaxMemoryBytes: o.memLimit()}, nil
+	return sim.SPMDConfig{CPU: cpu, Cycles: o.cycles, MaxMemoryBytes: o.memLimit(), GeometricBursts: o.bursts == "geometric"}, nil
 }
 
 // spmdReport is validate.SPMD's report from cycle times computed elsewhere (the shards of a
@@ -483,5 +527,10 @@ func spmdReport(m *spmd.Model, e *spmd.Evaluator, pds [][2]int, xs []float64, o 
 		}
 		rep.Rows = append(rep.Rows, validate.Compare(fmt.Sprintf("cycle time p=%d d=%d", pd[0], pd[1]), "s", est, pt.Time/cycles))
 	}
+	cfg, err := spmdConfig(o, m)
+	if err != nil {
+		return nil, err
+	}
+	rep.Notes = append(rep.Notes, validate.SPMDNotes(m, cfg, rep.Rows)...)
 	return rep, nil
 }
