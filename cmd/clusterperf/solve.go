@@ -222,15 +222,8 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 		return err
 	}
 	special := in.file != nil && (in.file.Switch != nil || in.file.Capacity != nil)
-	if special {
-		switch {
-		case o.sweep != "":
-			return badInputf("--sweep %s: %s has %s, which the sweep's what-if changes (populations, demands) do not carry through; solve the model as written, or edit the file per point", o.sweep, path, fileFeatures(in.file))
-		case o.distribution != "":
-			return badInputf("--distribution %s: %s has %s; the queue-length distribution is computed for product-form networks only", o.distribution, path, fileFeatures(in.file))
-		case o.exportJMVA != "":
-			return badInputf("--export-jmva %s: %s has %s, which JMVA files cannot express", o.exportJMVA, path, fileFeatures(in.file))
-		}
+	if err := o.checkSpecial(in, path); err != nil {
+		return err
 	}
 	if o.sweep != "" || (in.whatIf != nil && o.distribution == "" && !o.validate) {
 		return runSweep(in, o, opt, stdout, stderr)
@@ -399,6 +392,23 @@ func (in *solveInput) solver(m *qn.Model) solveFunc {
 		return in.file.Solve
 	}
 	return func(solver string, opt qn.AMVAOptions) (*qn.Result, error) { return qn.Solve(m, solver, opt) }
+}
+
+// checkSpecial refuses the flags that cannot take a model file's class switching or
+// capacities (in.file.Switch, in.file.Capacity) into account.
+func (o solveOptions) checkSpecial(in *solveInput, path string) error {
+	if in.file == nil || (in.file.Switch == nil && in.file.Capacity == nil) {
+		return nil
+	}
+	switch {
+	case o.sweep != "":
+		return badInputf("--sweep %s: %s has %s, which the sweep's what-if changes (populations, demands) do not carry through; solve the model as written, or edit the file per point", o.sweep, path, fileFeatures(in.file))
+	case o.distribution != "":
+		return badInputf("--distribution %s: %s has %s; the queue-length distribution is computed for product-form networks only", o.distribution, path, fileFeatures(in.file))
+	case o.exportJMVA != "":
+		return badInputf("--export-jmva %s: %s has %s, which JMVA files cannot express", o.exportJMVA, path, fileFeatures(in.file))
+	}
+	return nil
 }
 
 // fileFeatures names what a model file holds beyond its Model.

@@ -527,3 +527,25 @@ func TestSweepCompactTable(t *testing.T) {
 		t.Errorf("json: %d points, %d bounds; want 20 and 80", len(v.Points), n)
 	}
 }
+
+// TestModelFileFeaturesRefused: what cannot carry class switching or capacities is refused
+// (exit 2, naming the flag and the feature), never answered for the model without them;
+// the blocking-only solvers are refused on an ordinary model.
+func TestModelFileFeaturesRefused(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--sweep", "population=1:4", ex + "qn/finite-capacity.yaml"}, "--sweep population=1:4: " + ex + "qn/finite-capacity.yaml has finite capacities"},
+		{[]string{"--sweep", "population=1:4", ex + "qn/class-switch.yaml"}, "has class switching"},
+		{[]string{"--distribution", "cpu", ex + "qn/class-switch.yaml"}, "--distribution cpu"},
+		{[]string{"--export-jmva", filepath.Join(t.TempDir(), "x.jmva"), ex + "qn/finite-capacity.yaml"}, "JMVA files cannot express"},
+		{[]string{"--solver", "mvablo", ex + "keck/cg-a-4.yaml"}, "solves networks with finite capacities"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), append([]string{"solve"}, tc.args...), &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("solve %q: exit %d, stderr %q; want exit 2 saying %q", tc.args, code, errb.String(), tc.want)
+		}
+	}
+}
