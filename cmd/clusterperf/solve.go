@@ -81,6 +81,9 @@ What-if sweeps (--sweep), as in JMVA:
   --sweep arrival_rate.web=0.1:2:20   an open class's arrival rate
 Each point carries its method, exact flag and error estimate, and the bounds that apply
 (fork/join models: every point is simulated for its estimate; --events shortens that).
+The table format shows the bounds at the first and last swept value and leaves out
+columns empty at every point; --all prints the bounds at every value (JSON and CSV always
+carry every column and row).
 --plot FILE.svg|png draws throughput and response time against the swept value, with
 every bound as a dashed line labelled by its name in the legend.
 --measured FILE.csv overlays measurements on a sweep: a CSV with the columns value (a
@@ -89,6 +92,10 @@ response_time_s; the table "measured" (JSON "measured") puts each beside the mod
 with the relative error (model − measured)/measured, and the plot draws them as points.
 
 --validate simulates the model and compares it with the solution of the chosen --solver.
+A file with class switching (routing: switch:) is solved by its routing chains, one with
+capacities (capacity:) by the exact CTMC of blocking after service when it has at most 1000
+states, else by --solver mvablo (approximate, with its measured error; --solver exact
+insists on the CTMC); neither takes --sweep, --distribution, --export-jmva or bounds.
 A solver that does not converge, or a saturated open station, is a finding (exit 3).
 CSV tables (--csv-table): classes (default), stations, bounds, distribution, validation;
 sweeps: sweep (default), sweep_bounds, measured.
