@@ -24,7 +24,11 @@ type ModelFile struct {
 	// Capacity, if not nil, is per station the largest number of jobs it holds (waiting, in
 	// service and blocked), 0 for unlimited (capacity:). Blocking after service.
 	Capacity []int
-	capNode  []spec.Node // for errors at the capacity fields' lines
+	// PS names the stations declared type: ps. A Model does not distinguish PS from FCFS
+	// (their mean values agree under product form); the simulator does, and simulates these
+	// stations by processor sharing (sim.FileConfig).
+	PS      map[string]bool
+	capNode []spec.Node // for errors at the capacity fields' lines
 }
 
 // ClassSwitch is a closed network's routing with class switching, read from a model file:

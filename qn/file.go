@@ -3,6 +3,7 @@ package qn
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/clusterperf/clusterperf/internal/spec"
 )
@@ -201,6 +202,12 @@ func ParseModelFile(file string, data []byte) (*ModelFile, error) {
 				t.Errorf("%v", err)
 			}
 			s.Kind = kind
+			if strings.EqualFold(strings.TrimSpace(t.String()), "ps") && kind == Queue {
+				if mf.PS == nil {
+					mf.PS = map[string]bool{}
+				}
+				mf.PS[s.Name] = true
+			}
 		}
 		if sv := f["servers"]; sv.Valid() {
 			if s.Kind != MultiServer {

@@ -9,9 +9,20 @@ import (
 
 // FileConfig returns base with what a model file holds beyond its Model: the class-switching
 // routing (Config.Switch) and the station capacities (Config.Capacity), so that simulating a
-// qn.ModelFile never drops either.
+// qn.ModelFile never drops either; and the stations the file declares type ps are
+// simulated by processor sharing unless base.Discipline says otherwise.
 func FileConfig(f *qn.ModelFile, base Config) Config {
 	base.Switch = f.Switch
+	if len(f.PS) > 0 {
+		d := make(map[string]Discipline, len(base.Discipline)+len(f.PS))
+		for name := range f.PS {
+			d[name] = PS
+		}
+		for name, v := range base.Discipline {
+			d[name] = v
+		}
+		base.Discipline = d
+	}
 	if f.Capacity != nil {
 		base.Capacity = map[string]int{}
 		for k, c := range f.Capacity {
