@@ -256,6 +256,7 @@ func (cn *ChainNetwork) Solve(solver string, opt AMVAOptions) (*Result, error) {
 	res := newResult(cr.Solver, C, K)
 	res.Method, res.Exact, res.Reason, res.ErrorEstimate, res.Notes, res.Status = cr.Method, cr.Exact, cr.Reason, cr.ErrorEstimate, cr.Notes, cr.Status
 	res.Notes = append(res.Notes, fmt.Sprintf("class switching: %d routing chains solved as classes", len(cn.Model.Classes)))
+	res.Reason = fmt.Sprintf("class switching: %d classes reduced to %d routing chain(s); for the chain model, %s", C, len(cn.Model.Classes), cr.Reason)
 	for c := range cn.Classes {
 		h := cn.Chain[c]
 		x := cr.Throughput[h]

@@ -3,6 +3,7 @@ package qn
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/clusterperf/clusterperf/internal/spec"
 )
@@ -34,6 +35,7 @@ const FileFormat = `A model file is YAML (or JSON). Units are seconds and jobs p
       type: queue
       count: 64                   # 64 identical copies, solved once (default 1)
       demand: 0.001
+      capacity: 10                # optional: at most 10 jobs here (see Finite capacity below)
 
 A class missing from a per-class map has demand 0 there. Give either demand, or
 service_time (with optional visits), not both.
@@ -68,17 +70,72 @@ one closed class; simulate: any model):
     batch:
       from:
         cpu: {split: 0.4, cpu: 0.6}
-        split: {cpu: 1}           # after the join`
+        split: {cpu: 1}           # after the join
+
+Class switching: a closed class's routing may send a job on as another class with switch:
+rows, station → {class: {station: probability}}; a class's from: and switch: rows from
+one station sum to 1 together (GNU Octave's qncmvisits semantics, JMT's class switch):
+
+  routing:
+    read:
+      reference: terminals        # the chain's cycle: a visit of its first class here
+      from:
+        terminals: {cpu: 1}
+        cpu: {disk: 0.6, terminals: 0.2}
+        disk: {cpu: 1}
+      switch:
+        cpu: {write: {disk: 0.2}} # after the cpu, 0.2: on to the disk as a write
+    write:
+      from: {cpu: {disk: 0.5}, disk: {cpu: 1}}
+      switch: {cpu: {read: {terminals: 0.5}}}
+
+Classes that switch into each other form a routing chain that shares its jobs (population
+is the sum of its classes'); solve reduces the network to its chains (one class each, exact
+MVA: BGdMT §7.3.6) and reports per class: its throughput is the chain's cycle rate, its
+visits the chain's visit ratios, its response time its share of the cycle. Every class must
+be closed, routed, with no think time (route through a delay station instead); no fork/join
+nodes or station groups (count > 1) with switching. Product form (what the chain solution
+assumes) needs processor sharing (type ps) or class-independent service times at queues;
+simulate such stations with --discipline STATION=ps.
+
+Finite capacity: capacity: N on a station holds at most N jobs there (waiting, in service
+and blocked), with blocking after service as in JMT and Akyildiz's MVABLO: a job finishing
+at station i whose next station j is full stays at i, which serves no one, until j has room
+(stations waiting for j move in the order they were blocked). Supported for one closed class
+with no think time, routed by a routing: section, single-server queue stations (count 1),
+population ≤ the total capacity. solve: exact (a CTMC) up to 1000 states, else Akyildiz's
+MVABLO (approximate; the result states its error measured against the exact CTMC at the
+largest affordable population; docs/finite-capacity.md has its error distribution); --solver
+exact or mvablo forces one. A population that can fill a cycle of stations deadlocks (exit 3).`
 
 // ParseModel decodes a model file (see FileFormat). Every problem is reported with the file
-// name and line; the model returned has passed Validate.
+// name and line; the model returned has passed Validate. A file with class switching
+// (routing: CLASS: switch:) or finite capacities (capacity:) is refused with fault.ErrInput
+// naming the field: a Model cannot carry them, so its solvers would silently ignore them;
+// read such files with ParseModelFile.
 func ParseModel(file string, data []byte) (*Model, string, error) {
-	d, root, err := spec.Parse(file, data)
+	f, err := ParseModelFile(file, data)
 	if err != nil {
 		return nil, "", err
 	}
+	if err := f.plainOnly(); err != nil {
+		return nil, "", err
+	}
+	return f.Model, f.Name, nil
+}
+
+// ParseModelFile decodes a model file (see FileFormat) with everything it may hold: the
+// model, and the class switching and station capacities a Model has no field for. Every
+// problem is reported with the file name and line.
+func ParseModelFile(file string, data []byte) (*ModelFile, error) {
+	d, root, err := spec.Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	mf := &ModelFile{File: file}
 	top := root.Map("name", "classes", "stations", "fork_joins", "routing")
 	name := top["name"].String()
+	mf.Name = name
 	m := &Model{}
 	if !top["classes"].Valid() {
 		root.Errorf("missing field classes")
@@ -129,7 +186,7 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 	names := map[string]bool{}
 	stIdx := map[string]int{}
 	for k, sn := range stations {
-		f := sn.Map("name", "type", "servers", "rates", "count", "demand", "visits", "service_time")
+		f := sn.Map("name", "type", "servers", "rates", "count", "demand", "visits", "service_time", "capacity")
 		s := Station{Name: f["name"].String(), Kind: Queue, Count: 1}
 		if s.Name == "" {
 			s.Name = fmt.Sprintf("station%d", k+1)
@@ -145,6 +202,12 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 				t.Errorf("%v", err)
 			}
 			s.Kind = kind
+			if strings.EqualFold(strings.TrimSpace(t.String()), "ps") && kind == Queue {
+				if mf.PS == nil {
+					mf.PS = map[string]bool{}
+				}
+				mf.PS[s.Name] = true
+			}
 		}
 		if sv := f["servers"]; sv.Valid() {
 			if s.Kind != MultiServer {
@@ -166,6 +229,14 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 		}
 		if cv := f["count"]; cv.Valid() {
 			s.Count = cv.Int(1, 1<<30)
+		}
+		if cv := f["capacity"]; cv.Valid() {
+			if mf.Capacity == nil {
+				mf.Capacity = make([]int, len(stations))
+				mf.capNode = make([]spec.Node, len(stations))
+			}
+			mf.Capacity[k] = cv.Int(1, 1<<30)
+			mf.capNode[k] = cv
 		}
 		dem, vis, st := f["demand"], f["visits"], f["service_time"]
 		switch {
@@ -214,18 +285,22 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 	}
 	if rn := top["routing"]; rn.Valid() {
 		haveVisits = true
-		m.Routing = parseRouting(rn, m, classIdx, nodeIdx, in)
+		m.Routing, mf.Switch = parseRouting(rn, m, classIdx, nodeIdx, in)
 	}
 	if haveVisits {
 		m.Visits = visits
 	}
+	mf.Model = m
+	if mf.Capacity != nil && d.Err() == nil {
+		mf.checkCapacity()
+	}
 	if err := d.Err(); err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	if err := m.Validate(); err != nil {
-		return nil, "", &spec.Error{File: file, Msg: err.Error()}
+		return nil, &spec.Error{File: file, Msg: err.Error()}
 	}
-	return m, name, nil
+	return mf, nil
 }
 
 // stationInputs is what the stations section gave per class c and station k, kept for the
@@ -291,7 +366,7 @@ func parseForkJoins(fn spec.Node, m *Model, stIdx map[string]int) map[string]int
 // parseRouting reads the routing section (class → reference/arrivals and from: station →
 // {station: probability}), solves each routed class's traffic equations into visits and sets
 // its demands to visits × service time per visit.
-func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, in *stationInputs) []*Routing {
+func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, in *stationInputs) ([]*Routing, *ClassSwitch) {
 	K := len(m.Stations)
 	n := K + len(m.ForkJoins)
 	var branches [][]int
@@ -309,6 +384,7 @@ func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, in *
 		}
 		return k
 	}
+	var pend []pendingClass // routed classes whose visits are still to solve
 	for _, cl := range sortedKeys(rn) {
 		cname, cn := cl.key, cl.node
 		bad = false
@@ -318,12 +394,12 @@ func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, in *
 			continue
 		}
 		open := m.Classes[c].Open
-		f := cn.Map("reference", "arrivals", "from")
+		f := cn.Map("reference", "arrivals", "from", "switch")
 		r := &Routing{P: make([][]float64, n), Branches: branches}
 		for i := range r.P {
 			r.P[i] = make([]float64, n)
 		}
-		if !f["from"].Valid() {
+		if !f["from"].Valid() && !f["switch"].Valid() {
 			cn.Errorf("needs from: {STATION: {STATION: probability, …}, …}")
 			bad = true
 		}
@@ -376,7 +452,14 @@ func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, in *
 				in.nodes[k].Errorf("the visits of class %q come from its routing; remove them here", cname)
 			}
 		}
-		if bad {
+		pend = append(pend, pendingClass{c: c, node: cn, sw: f["switch"], r: r, bad: bad})
+	}
+	if sw := readSwitches(pend, m, in, station); sw != nil {
+		return nil, sw
+	}
+	for _, pc := range pend {
+		c, cn, r, open := pc.c, pc.node, pc.r, m.Classes[pc.c].Open
+		if pc.bad {
 			continue
 		}
 		g := r.graph(func(k int) string {
@@ -405,7 +488,7 @@ func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, in *
 		}
 		out[c] = r
 	}
-	return out
+	return out, nil
 }
 
 type keyed struct {

@@ -133,9 +133,16 @@ func (r *Result) Describe() string {
 	} else {
 		b.WriteString(" (APPROXIMATE")
 		if e := r.ErrorEstimate; e != nil {
-			fmt.Fprintf(&b, "; estimated error %.2g %%: spread to %s %.2g %%", 100*e.RelError, e.SpreadMethod, 100*e.Spread)
+			fmt.Fprintf(&b, "; estimated error %.2g %%", 100*e.RelError)
+			var parts []string
+			if e.SpreadMethod != "" {
+				parts = append(parts, fmt.Sprintf("spread to %s %.2g %%", e.SpreadMethod, 100*e.Spread))
+			}
 			if e.MeasuredRelError != nil {
-				fmt.Fprintf(&b, ", measured %.2g %% at population %v", 100**e.MeasuredRelError, e.MeasuredPopulation)
+				parts = append(parts, fmt.Sprintf("measured %.2g %% at population %v", 100**e.MeasuredRelError, e.MeasuredPopulation))
+			}
+			if len(parts) > 0 {
+				b.WriteString(": " + strings.Join(parts, ", "))
 			}
 		} else {
 			b.WriteString("; no error estimate")

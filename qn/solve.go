@@ -11,7 +11,11 @@ import (
 )
 
 // Solvers lists the solver names Solve accepts.
-var solverNames = []string{"auto", "mva", "schweitzer", "linearizer", "open", "mixed", "forkjoin"}
+var solverNames = []string{"auto", "mva", "schweitzer", "linearizer", "open", "mixed", "forkjoin", "mvablo", "exact"}
+
+// blockingOnly lists the solver names of finite-capacity models only (SolveBlocking,
+// reached through ModelFile.Solve for a file with capacity:).
+var blockingOnly = map[string]bool{"mvablo": true, "exact": true, "ctmc": true}
 
 // SolverNames returns the names Solve accepts, "auto" first.
 func SolverNames() []string { return append([]string(nil), solverNames...) }
@@ -213,6 +217,9 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		return Open(m)
 	case "mixed":
 		return Mixed(m)
+	}
+	if blockingOnly[solver] {
+		return nil, fmt.Errorf("%w: solver %q solves networks with finite capacities (a model file's capacity:); this model has none: use auto, mva, schweitzer, linearizer, open, mixed or forkjoin", fault.ErrInput, solver)
 	}
 	names := append([]string(nil), solverNames...)
 	sort.Strings(names)

@@ -50,6 +50,15 @@ type Config struct {
 	// ForkJoins are fork/join nodes: a job routed to one splits into one task per branch
 	// station; it continues (by its routing row) when all of them have been served.
 	ForkJoins []ForkJoin
+	// Switch, if not nil, routes every class with class switching (a qn.ModelFile's Switch;
+	// see FileConfig): a job finishing at station i as class c goes to station j as class d
+	// with probability P[c][i][d][j]. Its classes' throughputs are the chain's cycle rate (the
+	// visits of the chain's first class to its reference), as qn.ChainNetwork.Solve reports.
+	Switch *qn.ClassSwitch
+	// Capacity gives, by station name, the largest number of jobs a station holds (waiting,
+	// in service and blocked; absent or 0: unlimited), with blocking after service (see
+	// blockingSetup).
+	Capacity map[string]int
 }
 
 // ForkJoin is a fork/join node over branch stations (by name).
@@ -98,6 +107,12 @@ type station struct {
 	psHeap    pq.Heap[psEntry, *psEntry] // PS jobs by finishing virtual time
 	psLastT   float64
 	psPending bool
+	// blocking after service (Config.Capacity): the served job waiting for room at blockedOn,
+	// and the stations blocked on this one in the order they were blocked
+	blocked    bool
+	blockedJob int32
+	blockedOn  int32
+	waiters    []int32
 }
 
 type psEntry struct {
@@ -137,6 +152,14 @@ type Simulator struct {
 	// after time 0 (completions early in a run are short cycles). Not with fork/join nodes,
 	// whose tasks are counted at the stations instead of their jobs.
 	little bool
+	// class switching (Config.Switch): cumulative next-(class, station) distributions per
+	// class and station, each class's chain's first class, its jobs' start station
+	swCum   [][][]float64
+	swFirst []int
+	swStart []int
+	// finite capacities (Config.Capacity): per model station, 0 unlimited
+	capacity []int
+	blocking bool
 }
 
 // New prepares a simulator. Groups of identical stations (Count > 1) are simulated as one
@@ -291,6 +314,19 @@ func newSimulator(m *qn.Model, cfg Config) (*Simulator, error) {
 			}
 		}
 	}
+	if cfg.Switch != nil {
+		if err := s.switchRouting(); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range cfg.Capacity {
+		s.blocking = s.blocking || c != 0
+	}
+	if s.blocking {
+		if err := s.blockingSetup(); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.setScale(); err != nil {
 		return nil, err
 	}
@@ -409,7 +445,15 @@ func (s *Simulator) run(seed, stream uint64, batches int) ([]*RepResult, error) 
 		first[idx[i][0]] = i
 	}
 	// closed jobs start thinking; open classes get their first arrival
+	if s.blocking {
+		if err := r.blockingPlace(first); err != nil {
+			return nil, err
+		}
+	}
 	for c, cl := range m.Classes {
+		if s.blocking {
+			break
+		}
 		if cl.Open {
 			if s.interarr[c] > 0 {
 				r.h.push(event{t: r.sample(s.cfg.Arrival[cl.Name], s.interarr[c]), kind: evArrive, job: int32(c)})
@@ -444,6 +488,12 @@ func (s *Simulator) run(seed, stream uint64, batches int) ([]*RepResult, error) 
 			r.enterNetwork(r.newJob(int32(c), -1), first, idx)
 			r.h.push(event{t: r.now + r.sample(s.cfg.Arrival[cl.Name], s.interarr[c]), kind: evArrive, job: int32(c)})
 		case evDone:
+			if s.blocking {
+				if err := r.blockingDepart(int(e.st), int(e.job), first, idx); err != nil {
+					return nil, err
+				}
+				break
+			}
 			r.depart(int(e.st), int(e.job), first, idx)
 		}
 		if r.events == cut {
@@ -749,6 +799,10 @@ func (r *run) newJob(c, parent int32) int {
 }
 
 func (r *run) enterNetwork(j int, first []int, idx [][2]int) {
+	if r.s.swCum != nil {
+		r.switchEnter(j, first)
+		return
+	}
 	c := int(r.jobs[j].class)
 	r.jobs[j].start = r.now
 	n := r.next(c, 0)
@@ -778,7 +832,11 @@ func (r *run) account(st *station) {
 		for c, n := range st.nc {
 			st.area[c] += float64(n) * dt
 		}
-		st.busyArea += float64(st.busy) * dt
+		busy := st.busy
+		if st.blocked {
+			busy-- // a blocked server holds its job but serves no one
+		}
+		st.busyArea += float64(busy) * dt
 	}
 	st.last = r.now
 }
@@ -838,6 +896,10 @@ func (r *run) depart(si, j int, first []int, idx [][2]int) {
 		if r.jobs[p].pending == 0 {
 			r.dispatch(int(p), r.next(c, int(r.jobs[p].fork)), first)
 		}
+		return
+	}
+	if r.s.swCum != nil {
+		r.switchRoute(j, c, idx[si][0], first)
 		return
 	}
 	r.dispatch(j, r.next(c, idx[si][0]+1), first)

@@ -144,5 +144,6 @@ func SPMD(m *spmd.Model, e *spmd.Evaluator, pds [][2]int, cfg sim.SPMDConfig, se
 		}
 		rep.Rows = append(rep.Rows, Compare(fmt.Sprintf("cycle time p=%d d=%d", pd[0], pd[1]), "s", est, pt.Time/cycles))
 	}
+	rep.Notes = append(rep.Notes, SPMDNotes(m, cfg, rep.Rows)...)
 	return rep, nil
 }

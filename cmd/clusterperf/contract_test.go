@@ -44,6 +44,9 @@ func contractCases() []contractCase {
 	add("solve-jmva-ld-whatif", "solve-sweep", "solve", ex+"jmt/ld.jmva")
 	add("solve-distribution-disk-group", "solve", "solve", "--distribution", "disk", "../../testdata/models/disk-group.yaml")
 	add("simulate-central-server", "simulate", "simulate", "--reps", "3", "--events", "4000", ex+"qn/central-server.yaml")
+	add("solve-mvablo-finite-capacity", "solve", "solve", "--solver", "mvablo", ex+"qn/finite-capacity.yaml")
+	add("simulate-class-switch", "simulate", "simulate", "--reps", "3", "--events", "4000", ex+"qn/class-switch.yaml")
+	add("simulate-finite-capacity", "simulate", "simulate", "--reps", "3", "--events", "4000", ex+"qn/finite-capacity.yaml")
 	add("simulate-fig59-bus", "simulate", "simulate", "--reps", "3", "--cycles", "100", "--p", "4", "--d", "2", ex+"spmd/fig59-bus.yaml")
 	for _, f := range []string{"btio", "fig59-bus", "fig59-clu", "hybrid", "optimistic-aio", "optimistic-sio", "pmva", "qcrd"} {
 		add("speedup-"+f, "speedup", "speedup", "--p", "1:6", "--d", "1:2", ex+"spmd/"+f+".yaml")

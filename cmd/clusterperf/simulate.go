@@ -37,8 +37,40 @@ type simOptions struct {
 	p, d       int
 	cpu        string
 	cycles     int
+	bursts     string
 	progress   bool
 	study      studyOptions
+	// set holds the flags given on the command line (simulate only), so that a flag that
+	// does not apply to the model's kind is refused rather than ignored.
+	set map[string]bool
+}
+
+// spmdOnlyFlags and qnOnlyFlags are simulate's flags that apply to one kind of model.
+var (
+	spmdOnlyFlags = []string{"p", "d", "cpu", "cycles", "bursts"}
+	qnOnlyFlags   = []string{"service", "discipline", "arrival", "think", "batches", "events", "max-events", "precision"}
+)
+
+// checkKind refuses a flag given for the other kind of model (kind "qn" or "spmd").
+func (o simOptions) checkKind(kind, path string) error {
+	other, what := spmdOnlyFlags, "an SPMD model (a speedup file)"
+	if kind == "spmd" {
+		other, what = qnOnlyFlags, "a queueing network (a solve file)"
+	}
+	var given []string
+	for _, f := range other {
+		if o.set[f] {
+			given = append(given, "--"+f)
+		}
+	}
+	if len(given) == 0 {
+		return nil
+	}
+	verb := "applies"
+	if len(given) > 1 {
+		verb = "apply"
+	}
+	return badInputf("%s %s to %s only; %s is %s (see clusterperf help simulate)", strings.Join(given, ", "), verb, what, path, map[string]string{"qn": "a queueing-network model", "spmd": "an SPMD model"}[kind])
 }
 
 // addRunFlags adds the flags of a simulation run shared by simulate and --validate.
@@ -61,6 +93,7 @@ func addSimFlags(cmd *cobra.Command, o *simOptions) {
 	f.StringArrayVar(&o.think, "think", nil, "think-time distribution of a closed class, CLASS=DIST")
 	f.IntVar(&o.cycles, "cycles", 2000, "SPMD models: cycles per replication, ≥ 1")
 	f.StringVar(&o.cpu, "cpu", "exponential", "SPMD models: CPU burst distribution")
+	f.StringVar(&o.bursts, "bursts", "fixed", "SPMD models: computation bursts per I/O burst: fixed (exactly bursts_per_io, as programs do) or geometric (mean bursts_per_io, the models' assumption, 000 §3.4)")
 	f.BoolVar(&o.progress, "progress", true, "show progress on stderr (only on a terminal)")
 }
 
@@ -105,6 +138,9 @@ func (o simOptions) check(c *flagCheck) {
 	}
 	c.zeroOrAtLeast("batches", int64(o.batches), 2, "off")
 	c.atLeast("cycles", int64(o.cycles), 1)
+	if o.bursts != "" && o.bursts != "fixed" && o.bursts != "geometric" {
+		c.add("--bursts %q: want fixed or geometric", o.bursts)
+	}
 	if o.batches > 0 && o.precision > 0 {
 		c.add("--batches and --precision: batch means run a fixed length; give one of them")
 	}
@@ -134,6 +170,8 @@ Slurm job array, and "clusterperf merge DIR" prints the result of the one-machin
 with the same seed.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.set = map[string]bool{}
+			cmd.Flags().Visit(func(f *pflag.Flag) { o.set[f.Name] = true })
 			if o.study.active() {
 				return runSimulateStudy(cmd, o, args, stdout)
 			}
@@ -262,6 +300,9 @@ func runSimulate(o *simOptions, path string, stdout, stderr io.Writer) error {
 		return err
 	}
 	out := &simulateResult{Model: path, Kind: modelKind(data)}
+	if err := o.checkKind(out.Kind, path); err != nil {
+		return err
+	}
 	if out.Kind == "spmd" {
 		m, err := spmd.ParseModel(path, data)
 		if err != nil {
@@ -273,13 +314,14 @@ func runSimulate(o *simOptions, path string, stdout, stderr io.Writer) error {
 		}
 		return render(stdout, out, o.out)
 	}
-	m, name, err := qn.ParseModel(path, data)
+	mf, err := qn.ParseModelFile(path, data)
 	if err != nil {
 		return badInput(err)
 	}
-	out.Model = cmp.Or(name, path)
-	an, anErr := qn.Solve(m, "auto", qn.AMVAOptions{})
-	res, err := simulateQNRun(m, *o)
+	m := mf.Model
+	out.Model = cmp.Or(mf.Name, path)
+	an, anErr := mf.Solve("auto", qn.AMVAOptions{})
+	res, err := simulateQNRun(mf, m, *o)
 	if err != nil {
 		return err
 	}
@@ -290,19 +332,23 @@ func runSimulate(o *simOptions, path string, stdout, stderr io.Writer) error {
 
 // simulateQN simulates m and compares it with the solution an of the named solver (nil:
 // the solver failed with anErr, said in a note).
-func simulateQN(m *qn.Model, solver string, an *qn.Result, anErr error, o simOptions) (*validate.Report, error) {
-	res, err := simulateQNRun(m, o)
+func simulateQN(mf *qn.ModelFile, m *qn.Model, solver string, an *qn.Result, anErr error, o simOptions) (*validate.Report, error) {
+	res, err := simulateQNRun(mf, m, o)
 	if err != nil {
 		return nil, err
 	}
 	return qnReport(m, solver, an, anErr, res, o.seed), nil
 }
 
-// newSimulator builds the simulator of m under the distribution and budget flags.
-func newSimulator(m *qn.Model, o simOptions) (*sim.Simulator, error) {
+// newSimulator builds the simulator of m under the distribution and budget flags, with
+// the class switching and capacities of its model file mf (nil: none, e.g. a .jmva file).
+func newSimulator(mf *qn.ModelFile, m *qn.Model, o simOptions) (*sim.Simulator, error) {
 	cfg, err := o.config(m)
 	if err != nil {
 		return nil, badInput(err)
+	}
+	if mf != nil && mf.Model == m {
+		cfg = sim.FileConfig(mf, cfg)
 	}
 	s, err := sim.New(m, cfg)
 	return s, libError(err) // fault.ErrInput or ErrTooLarge, classified by sim
@@ -316,8 +362,8 @@ func (o simOptions) simOpts() sim.Options {
 
 // simulateQNRun simulates m as the flags say; the library classifies its errors
 // (saturation and no steady state are findings, budgets and options input).
-func simulateQNRun(m *qn.Model, o simOptions) (*sim.Result, error) {
-	s, err := newSimulator(m, o)
+func simulateQNRun(mf *qn.ModelFile, m *qn.Model, o simOptions) (*sim.Result, error) {
+	s, err := newSimulator(mf, m, o)
 	if err != nil {
 		return nil, err
 	}
@@ -331,6 +377,9 @@ func simulateQNRun(m *qn.Model, o simOptions) (*sim.Result, error) {
 func qnReport(m *qn.Model, solver string, an *qn.Result, anErr error, res *sim.Result, seed uint64) *validate.Report {
 	if an != nil && an.Solver != "" {
 		solver = an.Solver
+	}
+	if an != nil && an.Method != "" && an.Method != solver {
+		solver = an.Solver + " (" + an.Method + ")" // e.g. auto (ctmc-blocking-after-service)
 	}
 	quiet := *res
 	quiet.Lag1 = 0
@@ -385,7 +434,7 @@ func runSimulateStudy(cmd *cobra.Command, o *simOptions, args []string, stdout i
 
 // prepareSimulate parses a queueing-network model for a study and builds its simulator,
 // refusing (before any shard runs) what the one-machine run would refuse.
-func prepareSimulate(o *simOptions, path string) (*qn.Model, string, *sim.Simulator, error) {
+func prepareSimulate(o *simOptions, path string) (*qn.ModelFile, string, *sim.Simulator, error) {
 	data, err := readInput(path)
 	if err != nil {
 		return nil, "", nil, err
@@ -393,18 +442,21 @@ func prepareSimulate(o *simOptions, path string) (*qn.Model, string, *sim.Simula
 	if modelKind(data) == "spmd" {
 		return nil, "", nil, badInputf("%s: an SPMD model: --shard/--slurm split the replications of a queueing network only (an SPMD simulation is short; run it on one machine)", path)
 	}
-	m, name, err := qn.ParseModel(path, data)
+	if err := o.checkKind("qn", path); err != nil {
+		return nil, "", nil, err
+	}
+	mf, err := qn.ParseModelFile(path, data)
 	if err != nil {
 		return nil, "", nil, badInput(err)
 	}
-	s, err := newSimulator(m, *o)
+	s, err := newSimulator(mf, mf.Model, *o)
 	if err != nil {
 		return nil, "", nil, err
 	}
 	if err := s.CheckStudy(o.simOpts()); err != nil {
 		return nil, "", nil, libError(err)
 	}
-	return m, cmp.Or(name, path), s, nil
+	return mf, cmp.Or(mf.Name, path), s, nil
 }
 
 // mergeSimulate turns the replications of a complete simulate study into simulate's
@@ -419,7 +471,7 @@ func mergeSimulate(p shard.Plan, items []json.RawMessage) (any, error) {
 	if len(pos) != 1 || o.reps != p.Items || o.seed != p.Seed {
 		return nil, badInputf("the plan's arguments %q are not a simulate study of %d replications with seed %d", p.Args, p.Items, p.Seed)
 	}
-	m, name, s, err := prepareSimulate(&o, pos[0])
+	mf, name, s, err := prepareSimulate(&o, pos[0])
 	if err != nil {
 		return nil, err
 	}
@@ -434,8 +486,8 @@ func mergeSimulate(p shard.Plan, items []json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, libError(err)
 	}
-	an, anErr := qn.Solve(m, "auto", qn.AMVAOptions{})
-	out := &simulateResult{Model: name, Kind: "qn", Report: qnReport(m, "auto", an, anErr, res, o.seed)}
+	an, anErr := mf.Solve("auto", qn.AMVAOptions{})
+	out := &simulateResult{Model: name, Kind: "qn", Report: qnReport(mf.Model, "auto", an, anErr, res, o.seed)}
 	out.setRun(res)
 	return out, nil
 }
@@ -451,7 +503,7 @@ func spmdConfig(o simOptions, m *spmd.Model) (sim.SPMDConfig, error) {
 	if err != nil {
 		return sim.SPMDConfig{}, badInputf("--cpu: %v", err)
 	}
-	return sim.SPMDConfig{CPU: cpu, Cycles: o.cycles, MaxMemoryBytes: o.memLimit()}, nil
+	return sim.SPMDConfig{CPU: cpu, Cycles: o.cycles, MaxMemoryBytes: o.memLimit(), GeometricBursts: o.bursts == "geometric"}, nil
 }
 
 // spmdReport is validate.SPMD's report from cycle times computed elsewhere (the shards of a
@@ -475,5 +527,10 @@ func spmdReport(m *spmd.Model, e *spmd.Evaluator, pds [][2]int, xs []float64, o 
 		}
 		rep.Rows = append(rep.Rows, validate.Compare(fmt.Sprintf("cycle time p=%d d=%d", pd[0], pd[1]), "s", est, pt.Time/cycles))
 	}
+	cfg, err := spmdConfig(o, m)
+	if err != nil {
+		return nil, err
+	}
+	rep.Notes = append(rep.Notes, validate.SPMDNotes(m, cfg, rep.Rows)...)
 	return rep, nil
 }

@@ -30,6 +30,7 @@ type solveOptions struct {
 	tol          float64
 	maxIter      int
 	progress     bool
+	all          bool
 	exact        bool
 	msMethod     string
 	distribution string
@@ -80,6 +81,9 @@ What-if sweeps (--sweep), as in JMVA:
   --sweep arrival_rate.web=0.1:2:20   an open class's arrival rate
 Each point carries its method, exact flag and error estimate, and the bounds that apply
 (fork/join models: every point is simulated for its estimate; --events shortens that).
+The table format shows the bounds at the first and last swept value and leaves out
+columns empty at every point; --all prints the bounds at every value (JSON and CSV always
+carry every column and row).
 --plot FILE.svg|png draws throughput and response time against the swept value, with
 every bound as a dashed line labelled by its name in the legend.
 --measured FILE.csv overlays measurements on a sweep: a CSV with the columns value (a
@@ -88,6 +92,10 @@ response_time_s; the table "measured" (JSON "measured") puts each beside the mod
 with the relative error (model − measured)/measured, and the plot draws them as points.
 
 --validate simulates the model and compares it with the solution of the chosen --solver.
+A file with class switching (routing: switch:) is solved by its routing chains, one with
+capacities (capacity:) by the exact CTMC of blocking after service when it has at most 1000
+states, else by --solver mvablo (approximate, with its measured error; --solver exact
+insists on the CTMC); neither takes --sweep, --distribution, --export-jmva or bounds.
 A solver that does not converge, or a saturated open station, is a finding (exit 3).
 CSV tables (--csv-table): classes (default), stations, bounds, distribution, validation;
 sweeps: sweep (default), sweep_bounds, measured.
@@ -119,6 +127,7 @@ func newSolveCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.StringVar(&o.distribution, "distribution", "", "print the queue-length distribution P(n = j) of this station and ln G")
 	f.StringVar(&o.exportJMVA, "export-jmva", "", "write the model with its solution(s) to FILE.jmva for JMT")
 	f.StringVar(&o.measured, "measured", "", "with a sweep: measured points to overlay (CSV value,class,throughput_per_s,response_time_s)")
+	f.BoolVar(&o.all, "all", false, "with a sweep, table format: print the bounds at every swept value (default: the first and last value; JSON and CSV always carry every row)")
 	addRunFlags(f, &o.sim)
 	return cmd
 }
@@ -187,7 +196,7 @@ type jobProbability struct {
 func (r *solveResult) Tables() []*report.Table {
 	ts := append(report.QNTables(r.View), report.BoundsTable(r.Bounds))
 	if d := r.Distribution; d != nil {
-		t := &report.Table{Name: "distribution", Title: fmt.Sprintf("Queue-length distribution at %s (one copy; ln G = %.10g, times in s)", d.Station, d.LogNormalizingConstant),
+		t := &report.Table{Name: "distribution", Title: fmt.Sprintf("Queue-length distribution at %s (one copy; ln G = %.10g with demands in s)", d.Station, d.LogNormalizingConstant),
 			Header: []string{"jobs", "probability", "cumulative"}}
 		for _, p := range d.Probabilities {
 			t.Add(p.Jobs, p.Probability, p.Cumulative)
@@ -219,6 +228,10 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	if err := checkExport(o.exportJMVA, m); err != nil {
 		return err
 	}
+	special := in.file != nil && (in.file.Switch != nil || in.file.Capacity != nil)
+	if err := o.checkSpecial(in, path); err != nil {
+		return err
+	}
 	if o.sweep != "" || (in.whatIf != nil && o.distribution == "" && !o.validate) {
 		return runSweep(in, o, opt, stdout, stderr)
 	}
@@ -231,7 +244,7 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 			return err
 		}
 	}
-	res, err := solveLabelled(m, o.solver, opt, o.sim, stderr)
+	res, err := solveLabelled(in.solver(m), m, o.solver, opt, o.sim, stderr)
 	if err != nil {
 		return err
 	}
@@ -240,12 +253,14 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	if in.whatIf != nil {
 		out.Notes = append(out.Notes, "the file's what-if analysis was not run: --validate and --distribution take the model as written")
 	}
-	if err := out.addBounds(m); err != nil {
+	if special {
+		out.Notes = append(out.Notes, "bounds: not computed: the asymptotic, balanced-job, proportional and geometric bounds assume independent classes and unlimited capacities; this model has "+fileFeatures(in.file))
+	} else if err := out.addBounds(m); err != nil {
 		return err
 	}
 	if o.validate {
 		o.sim.progress = o.progress
-		if out.Validation, err = simulateQN(m, o.solver, res, nil, o.sim); err != nil {
+		if out.Validation, err = simulateQN(in.file, m, o.solver, res, nil, o.sim); err != nil {
 			return err
 		}
 	}
@@ -258,10 +273,14 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	return nil
 }
 
-// solveLabelled solves m and refuses what must not be printed (a solver that did not
-// converge: exit 3); an approximate result's method and error estimate go to stderr too.
-func solveLabelled(m *qn.Model, solver string, opt qn.AMVAOptions, so simOptions, stderr io.Writer) (*qn.Result, error) {
-	res, err := qn.Solve(m, solver, opt)
+// solveFunc solves a model with the named solver (qn.Solve, or a model file's
+// qn.ModelFile.Solve, which covers class switching and finite capacities).
+type solveFunc func(solver string, opt qn.AMVAOptions) (*qn.Result, error)
+
+// solveLabelled solves m by solve and refuses what must not be printed (a solver that did
+// not converge: exit 3); an approximate result's method and error estimate go to stderr too.
+func solveLabelled(solve solveFunc, m *qn.Model, solver string, opt qn.AMVAOptions, so simOptions, stderr io.Writer) (*qn.Result, error) {
+	res, err := solve(solver, opt)
 	if err != nil {
 		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
 			return nil, badInputf("--exact: %w", err)
@@ -316,6 +335,10 @@ func simulatedEstimate(m *qn.Model, res *qn.Result, o simOptions) {
 
 // addBounds adds every bound that applies to m; why the others do not goes to the notes.
 func (r *solveResult) addBounds(m *qn.Model) error {
+	if len(m.ForkJoins) > 0 {
+		r.Notes = append(r.Notes, "bounds: not available for models with fork/join nodes (the named bounds assume stations without synchronisation); the fork/join result's error estimate is measured by simulation instead")
+		return nil
+	}
 	set, err := qn.AllBounds(m)
 	switch {
 	case errors.Is(err, fault.ErrSaturated):
@@ -358,13 +381,53 @@ func distribution(m *qn.Model, station string) (*distributionResult, error) {
 	return d, nil
 }
 
-// solveInput is a parsed model file: a clusterperf model or a JMVA document.
+// solveInput is a parsed model file: a clusterperf model (with its class switching and
+// capacities in file) or a JMVA document.
 type solveInput struct {
 	model  *qn.Model
+	file   *qn.ModelFile // a clusterperf model file; nil for .jmva
 	name   string
 	doc    *jmva.Document // a .jmva file
 	whatIf *jmva.WhatIf   // the file's what-if analysis that maps onto a sweep
 	notes  []string
+}
+
+// solver is how in's model is solved: through its model file when it has one (class
+// switching, capacities), else qn.Solve.
+func (in *solveInput) solver(m *qn.Model) solveFunc {
+	if in.file != nil && m == in.file.Model {
+		return in.file.Solve
+	}
+	return func(solver string, opt qn.AMVAOptions) (*qn.Result, error) { return qn.Solve(m, solver, opt) }
+}
+
+// checkSpecial refuses the flags that cannot take a model file's class switching or
+// capacities (in.file.Switch, in.file.Capacity) into account.
+func (o solveOptions) checkSpecial(in *solveInput, path string) error {
+	if in.file == nil || (in.file.Switch == nil && in.file.Capacity == nil) {
+		return nil
+	}
+	switch {
+	case o.sweep != "":
+		return badInputf("--sweep %s: %s has %s, which the sweep's what-if changes (populations, demands) do not carry through; solve the model as written, or edit the file per point", o.sweep, path, fileFeatures(in.file))
+	case o.distribution != "":
+		return badInputf("--distribution %s: %s has %s; the queue-length distribution is computed for product-form networks only", o.distribution, path, fileFeatures(in.file))
+	case o.exportJMVA != "":
+		return badInputf("--export-jmva %s: %s has %s, which JMVA files cannot express", o.exportJMVA, path, fileFeatures(in.file))
+	}
+	return nil
+}
+
+// fileFeatures names what a model file holds beyond its Model.
+func fileFeatures(mf *qn.ModelFile) string {
+	var f []string
+	if mf.Switch != nil {
+		f = append(f, "class switching (routing: switch:)")
+	}
+	if mf.Capacity != nil {
+		f = append(f, "finite capacities (capacity:)")
+	}
+	return strings.Join(f, " and ")
 }
 
 func (in *solveInput) description() string {
@@ -381,11 +444,11 @@ func parseSolveModel(path string) (*solveInput, error) {
 		return nil, err
 	}
 	if !strings.EqualFold(filepath.Ext(path), ".jmva") {
-		m, name, err := qn.ParseModel(path, data)
+		mf, err := qn.ParseModelFile(path, data)
 		if err != nil {
 			return nil, badInput(err)
 		}
-		return &solveInput{model: m, name: name}, nil
+		return &solveInput{model: mf.Model, name: mf.Name, file: mf}, nil
 	}
 	doc, err := jmva.Read(path, data)
 	if err != nil {

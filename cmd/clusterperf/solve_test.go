@@ -402,3 +402,150 @@ func TestSweepForkJoinEstimates(t *testing.T) {
 		t.Errorf("stderr %q", errb.String())
 	}
 }
+
+// TestModelFileFeatures: the two model files with what a bare qn.Model cannot hold (class
+// switching, issue 13; a finite capacity, issue 14) are solved through qn.ModelFile.Solve with
+// an exact method (the chain MVA of a PS network is exact by BCMP; the blocking network's
+// 14-state CTMC is exact), and simulate, which moves jobs by the (class, station) routing and
+// blocks them after service, agrees with that answer: every compared quantity lies within
+// four 95 % half-widths, or 1 % (relative), of the simulated mean. The answers must also be
+// the ones the library gives for the same file (no second path in the CLI).
+func TestModelFileFeatures(t *testing.T) {
+	for _, tc := range []struct{ file, method string }{
+		{"class-switch", "mva"},
+		{"finite-capacity", "ctmc-blocking-after-service"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			path := ex + "qn/" + tc.file + ".yaml"
+			var out, errb bytes.Buffer
+			if code := run(context.Background(), []string{"solve", "--format", "json", path}, &out, &errb); code != 0 {
+				t.Fatalf("solve: exit %d: %s", code, errb.String())
+			}
+			var sv struct {
+				Method string  `json:"method"`
+				Exact  bool    `json:"exact"`
+				X      float64 `json:"system_throughput_per_s"`
+				Bounds []any   `json:"bounds"`
+			}
+			if err := json.Unmarshal(out.Bytes(), &sv); err != nil {
+				t.Fatal(err)
+			}
+			if sv.Method != tc.method || !sv.Exact || len(sv.Bounds) != 0 {
+				t.Errorf("solve: method %q exact %v, %d bounds; want %q, exact, none (they assume unlimited capacities and independent classes)", sv.Method, sv.Exact, len(sv.Bounds), tc.method)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mf, err := qn.ParseModelFile(path, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lib, err := mf.Solve("auto", qn.AMVAOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := lib.SystemThroughput(); math.Abs(sv.X-want) > 1e-12*want {
+				t.Errorf("solve X = %.15g, ModelFile.Solve %.15g", sv.X, want)
+			}
+			args := []string{"simulate", "--format", "json", "--reps", "5", "--events", "40000", "--seed", "7"}
+			if tc.file == "class-switch" { // the file's stations are PS already; say so explicitly
+				args = append(args, "--discipline", "cpu=ps", "--discipline", "disk=ps")
+			}
+			out.Reset()
+			if code := run(context.Background(), append(args, path), &out, &errb); code != 0 {
+				t.Fatalf("simulate: exit %d: %s", code, errb.String())
+			}
+			var rep struct {
+				Rows []struct {
+					Quantity            string
+					Analytic, Simulated float64
+					Half                float64 `json:"half_width_95"`
+				} `json:"rows"`
+			}
+			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Rows) == 0 {
+				t.Fatal("no rows")
+			}
+			for _, r := range rep.Rows {
+				if d := math.Abs(r.Analytic - r.Simulated); d > max(4*r.Half, 0.01*math.Abs(r.Simulated)) {
+					t.Errorf("%s: analytic %.6g, simulated %.6g ± %.3g", r.Quantity, r.Analytic, r.Simulated, r.Half)
+				}
+			}
+		})
+	}
+}
+
+// TestSweepCompactTable: the table format of a sweep shows the bounds at the first and last
+// swept value only (4 named bounds × 1 class × 2 values = 8 rows for cg-a-4, a single-class
+// closed network where all four apply), --all every value (4 × 20 = 80), and JSON always
+// every value; the always-empty est_rel_error and note columns of an exact sweep are left out
+// of the table but stay in the JSON points.
+func TestSweepCompactTable(t *testing.T) {
+	model := ex + "keck/cg-a-4.yaml"
+	count := func(args ...string) (boundRows int, text string) {
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), append(append([]string{"solve", "--sweep", "population=1:20"}, args...), model), &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		in := false
+		for _, l := range strings.Split(out.String(), "\n") {
+			switch {
+			case strings.HasPrefix(l, "Bounds at"):
+				in = true
+			case in && strings.Contains(l, " bounds ("):
+				boundRows++
+			}
+		}
+		return boundRows, out.String()
+	}
+	if n, txt := count(); n != 8 || strings.Contains(txt, "est_rel_error") || !strings.Contains(txt, "80 rows at 20 values") {
+		t.Errorf("default table: %d bound rows (want 8), est_rel_error column or summary title wrong:\n%s", n, txt)
+	}
+	if n, _ := count("--all"); n != 80 {
+		t.Errorf("--all: %d bound rows, want 80", n)
+	}
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"solve", "--sweep", "population=1:20", "--format", "json", model}, &out, &errb); code != 0 {
+		t.Fatalf("json: exit %d: %s", code, errb.String())
+	}
+	var v struct {
+		Points []struct {
+			Bounds []json.RawMessage `json:"bounds"`
+		} `json:"points"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, p := range v.Points {
+		n += len(p.Bounds)
+	}
+	if len(v.Points) != 20 || n != 80 {
+		t.Errorf("json: %d points, %d bounds; want 20 and 80", len(v.Points), n)
+	}
+}
+
+// TestModelFileFeaturesRefused: what cannot carry class switching or capacities is refused
+// (exit 2, naming the flag and the feature), never answered for the model without them;
+// the blocking-only solvers are refused on an ordinary model.
+func TestModelFileFeaturesRefused(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--sweep", "population=1:4", ex + "qn/finite-capacity.yaml"}, "--sweep population=1:4: " + ex + "qn/finite-capacity.yaml has finite capacities"},
+		{[]string{"--sweep", "population=1:4", ex + "qn/class-switch.yaml"}, "has class switching"},
+		{[]string{"--distribution", "cpu", ex + "qn/class-switch.yaml"}, "--distribution cpu"},
+		{[]string{"--export-jmva", filepath.Join(t.TempDir(), "x.jmva"), ex + "qn/finite-capacity.yaml"}, "JMVA files cannot express"},
+		{[]string{"--solver", "mvablo", ex + "keck/cg-a-4.yaml"}, "solves networks with finite capacities"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), append([]string{"solve"}, tc.args...), &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("solve %q: exit %d, stderr %q; want exit 2 saying %q", tc.args, code, errb.String(), tc.want)
+		}
+	}
+}

@@ -53,6 +53,7 @@ func runSweep(in *solveInput, o solveOptions, opt qn.AMVAOptions, stdout, stderr
 	if d := out.describeApprox(); d != "" {
 		fmt.Fprintf(stderr, "clusterperf solve: %s\n", d)
 	}
+	out.compact = o.out.format == "table" && !o.all
 	if err := render(stdout, out, o.out); err != nil {
 		return err
 	}
@@ -186,6 +187,10 @@ type sweepStatus struct {
 type sweepRes struct {
 	sweepResult
 	solved int
+	// compact: the table format without --all — columns empty at every point are left
+	// out of the sweep table and the bounds table shows the first and last swept value
+	// only (JSON and CSV keep every column and row).
+	compact bool
 }
 
 func newSweepResult(m *qn.Model, p qn.SweepParam, solver string, pts []qn.SweepPoint) *sweepRes {
@@ -313,7 +318,57 @@ func (r *sweepRes) Tables() []*report.Table {
 			bt.Add(append([]any{pt.Value}, report.BoundRow(b)...)...)
 		}
 	}
+	if r.compact {
+		t, bt = dropEmptyColumns(t), r.compactBounds(bt)
+	}
 	return []*report.Table{t, bt, r.measuredTable()}
+}
+
+// dropEmptyColumns is t without the columns that are empty in every row (text form: the
+// table format only, so the full-precision CSV cells are not needed).
+func dropEmptyColumns(t *report.Table) *report.Table {
+	var keep []int
+	for j := range t.Header {
+		if j == 0 || slices.ContainsFunc(t.Rows, func(row []string) bool { return j < len(row) && row[j] != "" }) {
+			keep = append(keep, j)
+		}
+	}
+	if len(keep) == len(t.Header) {
+		return t
+	}
+	out := &report.Table{Name: t.Name, Title: t.Title}
+	for _, j := range keep {
+		out.Header = append(out.Header, t.Header[j])
+	}
+	for _, row := range t.Rows {
+		cells := make([]any, 0, len(keep))
+		for _, j := range keep {
+			cells = append(cells, row[j])
+		}
+		out.Add(cells...)
+	}
+	return out
+}
+
+// compactBounds is the bounds table's rows at the first and the last swept value (table
+// format only), its title saying how many rows there are in all and how to see them.
+func (r *sweepRes) compactBounds(bt *report.Table) *report.Table {
+	if len(r.Points) <= 2 || len(bt.Rows) == 0 {
+		return bt
+	}
+	first, last := bt.Rows[0][0], bt.Rows[len(bt.Rows)-1][0]
+	out := &report.Table{Name: bt.Name, Header: bt.Header,
+		Title: fmt.Sprintf("Bounds at the first and last swept value (%d rows at %d values in all: --all, --format json, or --format csv --csv-table sweep_bounds for every value)", len(bt.Rows), len(r.Points))}
+	for _, row := range bt.Rows {
+		if row[0] == first || row[0] == last {
+			cells := make([]any, len(row))
+			for i, c := range row {
+				cells[i] = c
+			}
+			out.Add(cells...)
+		}
+	}
+	return out
 }
 
 // measuredTable is the "measured" table: each measurement beside the model's value.

@@ -1,0 +1,258 @@
+package qn
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/internal/spec"
+)
+
+// ModelFile is everything a model file holds (see FileFormat and ParseModelFile): the Model,
+// and what a Model has no field for — class switching (Switch) and station capacities
+// (Capacity). Solve and the simulator (sim.Config.FromFile) take it whole, so that neither
+// can drop a feature of the file silently.
+type ModelFile struct {
+	File  string
+	Name  string
+	Model *Model
+	// Switch, if not nil, is the class-switching routing of the file (routing: CLASS:
+	// switch:). Model then carries per class the chain visits (Visits) and V·S (Demand),
+	// which no solver of Model alone may use: the classes of a chain share one population.
+	Switch *ClassSwitch
+	// Capacity, if not nil, is per station the largest number of jobs it holds (waiting, in
+	// service and blocked), 0 for unlimited (capacity:). Blocking after service.
+	Capacity []int
+	// PS names the stations declared type: ps. A Model does not distinguish PS from FCFS
+	// (their mean values agree under product form); the simulator does, and simulates these
+	// stations by processor sharing (sim.FileConfig).
+	PS      map[string]bool
+	capNode []spec.Node // for errors at the capacity fields' lines
+}
+
+// ClassSwitch is a closed network's routing with class switching, read from a model file:
+// P[c][i][d][j] is the probability that a class-c job completing service at station i goes
+// to station j as a class-d job (Octave's qncmvisits(P, r) semantics, 0-based), Ref[c] the
+// reference station of class c (a chain's cycle is one visit of its first class to its
+// reference), Service[c][k] the mean service time per visit (seconds). Net is the network
+// reduced to its routing chains (NewChainNetwork), Visits and Chain its visit ratios and the
+// chain of every class.
+type ClassSwitch struct {
+	P       [][][][]float64
+	Ref     []int
+	Service [][]float64
+	Net     *ChainNetwork
+}
+
+// Solve solves the file's model: by routing chains if it has class switching (exact MVA of
+// the chain model with solver "mva" or "auto", see ChainNetwork.Solve), by the blocking
+// approximation if it has capacities (SolveBlocking), otherwise Solve(Model, solver, opt).
+func (f *ModelFile) Solve(solver string, opt AMVAOptions) (*Result, error) {
+	switch {
+	case f.Switch != nil && f.Capacity != nil:
+		return nil, fmt.Errorf("%w: %s: capacity: finite capacities with class switching are not supported (no solver covers both)", fault.ErrInput, f.File)
+	case f.Switch != nil:
+		res, err := f.Switch.Net.Solve(solver, opt)
+		if err == nil {
+			if st := f.Switch.classDependentQueues(); len(st) > 0 {
+				res.Notes = append(res.Notes, fmt.Sprintf("class switching: the service times at %s differ by class; the chain solution is exact for processor sharing (type ps), only approximate for FCFS (BCMP)", strings.Join(st, ", ")))
+			}
+		}
+		return res, err
+	case f.Capacity != nil:
+		return SolveBlocking(f.Model, f.Capacity, f.Model.Routing, solver)
+	}
+	return Solve(f.Model, solver, opt)
+}
+
+// classDependentQueues names the single- or multi-server stations at which classes that
+// visit them have different service times (product form then needs PS, not FCFS).
+func (sw *ClassSwitch) classDependentQueues() []string {
+	var out []string
+	for k, st := range sw.Net.Stations {
+		if st.Kind == Delay {
+			continue
+		}
+		first, diff := -1.0, false
+		for c := range sw.Service {
+			if sw.Net.Visits[c][k] == 0 {
+				continue
+			}
+			if first < 0 {
+				first = sw.Service[c][k]
+			} else if sw.Service[c][k] != first {
+				diff = true
+			}
+		}
+		if diff {
+			out = append(out, fmt.Sprintf("%q", st.Name))
+		}
+	}
+	return out
+}
+
+// plainOnly refuses a file whose features a bare Model cannot carry.
+func (f *ModelFile) plainOnly() error {
+	if f.Switch != nil {
+		return fmt.Errorf("%w: %s: routing: … switch: class switching needs ParseModelFile and ModelFile.Solve (this caller reads a plain model and would ignore it)", fault.ErrInput, f.File)
+	}
+	if f.Capacity != nil {
+		return fmt.Errorf("%w: %s: capacity: finite capacities need ParseModelFile and ModelFile.Solve (this caller reads a plain model and would ignore them)", fault.ErrInput, f.File)
+	}
+	return nil
+}
+
+// pendingClass is one class's routing section, read, with its visits still to solve.
+type pendingClass struct {
+	c    int
+	node spec.Node
+	sw   spec.Node // switch: rows, if any
+	r    *Routing
+	bad  bool
+}
+
+// readSwitches builds the class-switching routing if any class has switch: rows (nil
+// otherwise): P[c][i][c][j] from the class's from: rows, P[c][i][d][j] from its switch:
+// rows (station → {class: {station: probability}}); every row a job can reach sums to 1.
+// Refused, at the offending field: open classes, think times, fork/join nodes, station
+// groups (count > 1), classes without routing. The visits come from ChainVisits, and each
+// class's Visits and Demand (V·S) are set in m for reporting.
+func readSwitches(pend []pendingClass, m *Model, in *stationInputs, station func(spec.Node, string) int) *ClassSwitch {
+	any := false
+	for _, pc := range pend {
+		any = any || pc.sw.Valid()
+	}
+	if !any {
+		return nil
+	}
+	C, K := len(m.Classes), len(m.Stations)
+	classIdx := map[string]int{}
+	for c, cl := range m.Classes {
+		classIdx[cl.Name] = c
+	}
+	sw := &ClassSwitch{Ref: make([]int, C), Service: in.svc}
+	sw.P = make([][][][]float64, C)
+	for c := range sw.P {
+		sw.P[c] = make([][][]float64, K)
+		for i := range sw.P[c] {
+			sw.P[c][i] = make([][]float64, C)
+			for d := range sw.P[c][i] {
+				sw.P[c][i][d] = make([]float64, K)
+			}
+		}
+	}
+	routed := make([]bool, C)
+	ok := true
+	for _, pc := range pend {
+		c, r := pc.c, pc.r
+		routed[c] = true
+		ok = ok && !pc.bad
+		cl := m.Classes[c]
+		switch {
+		case cl.Open:
+			pc.node.Errorf("class switching (switch:) is supported for closed classes only; class %q is open", cl.Name)
+			ok = false
+			continue
+		case cl.ThinkTime != 0:
+			pc.node.Errorf("class switching (switch:): class %q has a think time; give it population only and route it through a delay station", cl.Name)
+			ok = false
+			continue
+		}
+		sw.Ref[c] = r.Reference
+		for i := 0; i < K; i++ {
+			for j := 0; j < K; j++ {
+				sw.P[c][i][c][j] = r.P[i][j]
+			}
+		}
+		for _, src := range sortedKeys(pc.sw) {
+			i := station(src.node, src.key)
+			if i >= K {
+				src.node.Errorf("class switching at fork/join nodes is not supported")
+				ok = false
+				continue
+			}
+			if !src.node.IsMap() {
+				src.node.Errorf("must be a mapping {CLASS: {STATION: probability, …}, …}")
+				ok = false
+				continue
+			}
+			for _, dc := range sortedKeys(src.node) {
+				d, found := classIdx[dc.key]
+				if !found {
+					dc.node.Errorf("no class named %q", dc.key)
+					ok = false
+					continue
+				}
+				if !dc.node.IsMap() {
+					dc.node.Errorf("must be a mapping {STATION: probability, …}")
+					ok = false
+					continue
+				}
+				for _, dst := range sortedKeys(dc.node) {
+					j := station(dst.node, dst.key)
+					p := dst.node.NonNeg()
+					switch {
+					case j >= K:
+						dst.node.Errorf("class switching into fork/join nodes is not supported")
+						ok = false
+					case j >= 0 && i >= 0:
+						sw.P[c][i][d][j] += p
+					default:
+						ok = false
+					}
+				}
+			}
+		}
+	}
+	if len(m.ForkJoins) > 0 {
+		pend[0].node.Errorf("class switching with fork/join nodes is not supported")
+		ok = false
+	}
+	for k, st := range m.Stations {
+		if st.Copies() > 1 {
+			in.nodes[k].Errorf("class switching with station groups (count: %d) is not supported; list the copies as stations", st.Count)
+			ok = false
+		}
+	}
+	for c, cl := range m.Classes {
+		if !routed[c] {
+			pend[0].node.Errorf("class switching: class %q has no routing entry; every class of a switching network needs one", cl.Name)
+			ok = false
+		}
+	}
+	if !ok {
+		return &ClassSwitch{} // errors recorded; the caller returns them
+	}
+	// rows: every row of a (class, station) with outgoing routing must sum to 1
+	for c := range sw.P {
+		for i := range sw.P[c] {
+			sum := 0.0
+			for d := range sw.P[c][i] {
+				for _, p := range sw.P[c][i][d] {
+					sum += p
+				}
+			}
+			if sum != 0 && math.Abs(sum-1) > 1e-9 {
+				pend[0].node.Errorf("class switching: the routing of class %q from station %q (from: and switch: together) sums to %.6g, want 1", m.Classes[c].Name, m.Stations[i].Name, sum)
+				ok = false
+			}
+		}
+	}
+	if !ok {
+		return &ClassSwitch{}
+	}
+	net, err := NewChainNetwork(m.Classes, m.Stations, sw.Service, sw.P, sw.Ref)
+	if err != nil {
+		pend[0].node.Errorf("%v", err)
+		return &ClassSwitch{}
+	}
+	sw.Net = net
+	for c := 0; c < C; c++ {
+		for k := 0; k < K; k++ {
+			in.visits[c][k] = net.Visits[c][k]
+			m.Demand[c][k] = net.Visits[c][k] * sw.Service[c][k]
+		}
+	}
+	return sw
+}
