@@ -62,7 +62,6 @@ var knownBad = map[string]knownBadCase{
 	"mpip/bandwidth-tiny":           {owner: "mpip", reason: "--bandwidth 1e-300B/s: exit 1 \"$.runs[0].model.app_time.model is +Inf\" (the render guard caught it): refuse with exit 2 naming --bandwidth, or answer finitely"},
 	"mpip/nan-apptime":              {owner: "mpip", reason: "an AppTime of NaN in the report is parsed: exit 1 \"$.runs[0].summary.wall_time is NaN\" instead of exit 2 naming nan.mpiP:line"},
 	"solve-flags/sweep-1e5-plot":    {owner: "cmd/clusterperf sweep.go (wsolve) / qn", reason: "--sweep population=1:100000 with a plot runs past 90 s: no estimate of the sweep's work (issue 12 example)", norun: true},
-	"unknown-keys/simulate-50mb":    {owner: "sim (its model reading) / cmd/clusterperf simulate.go", reason: "a 50 MB file of unknown keys: solve refuses it at once (spec.MaxFileSize, 1 MiB), simulate runs past 90 s (in-process: still in the YAML decoder after 9 min); issue 12 example", norun: true},
 	"mpip/predict-two-p":            {owner: "cmd/clusterperf mpip.go (wmpip) / mpip", reason: "--predict with runs at one P: the message is right but the error is not classified (exit 1, want 2)"},
 }
 

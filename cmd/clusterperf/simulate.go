@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
@@ -250,7 +251,12 @@ func (o simOptions) config(m *qn.Model) (sim.Config, error) {
 }
 
 // modelKind tells a queueing-network file from an SPMD one by its top-level fields.
+// A file over spec.MaxFileSize is not decoded here: the parser it goes to refuses it with
+// the limit (decoding 50 MB of YAML first took minutes).
 func modelKind(data []byte) string {
+	if len(data) > spec.MaxFileSize {
+		return "qn"
+	}
 	var top map[string]any
 	if yaml.Unmarshal(data, &top) != nil {
 		return ""
