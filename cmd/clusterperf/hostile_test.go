@@ -58,7 +58,6 @@ type knownBadCase struct {
 var knownBad = map[string]knownBadCase{
 	"fit/bootstrap-huge":            {owner: "cmd/clusterperf fit.go (wmpip) / fit", reason: "--bootstrap 1e9 is accepted and runs past the 90 s limit: no work budget on bootstrap replicates", norun: true},
 	"fit/dmax-2e9":                  {owner: "cmd/clusterperf fit.go (wmpip) / fit", reason: "--dmax 2e9 allocates 16 GB and dies with \"fatal error: out of memory\" and a goroutine trace: no range check or budget on --dmax"},
-	"simulate/arrival-closed-class": {owner: "cmd/clusterperf simulate.go / sim", reason: "--arrival c=deterministic for a closed class is silently ignored (exit 0): the flag names no open class"},
 	"mpip/bandwidth-tiny":           {owner: "mpip", reason: "--bandwidth 1e-300B/s: exit 1 \"$.runs[0].model.app_time.model is +Inf\" (the render guard caught it): refuse with exit 2 naming --bandwidth, or answer finitely"},
 	"mpip/nan-apptime":              {owner: "mpip", reason: "an AppTime of NaN in the report is parsed: exit 1 \"$.runs[0].summary.wall_time is NaN\" instead of exit 2 naming nan.mpiP:line"},
 	"solve-flags/sweep-1e5-plot":    {owner: "cmd/clusterperf sweep.go (wsolve) / qn", reason: "--sweep population=1:100000 with a plot runs past 90 s: no estimate of the sweep's work (issue 12 example)", norun: true},

@@ -202,26 +202,29 @@ func parseAssign(flag string, items []string) (map[string]string, error) {
 
 func (o simOptions) config(m *qn.Model) (sim.Config, error) {
 	cfg := sim.Config{Events: o.events, MaxEvents: o.maxEvents, MaxMemoryBytes: o.memLimit(), Service: map[string]sim.Dist{}, Arrival: map[string]sim.Dist{}, Think: map[string]sim.Dist{}, Discipline: map[string]sim.Discipline{}}
-	stations, classes := map[string]bool{}, map[string]bool{}
+	stations, open, closed := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, s := range m.Stations {
 		stations[s.Name] = true
 	}
 	for _, c := range m.Classes {
-		classes[c.Name] = true
+		open[c.Name], closed[c.Name] = c.Open, !c.Open
 	}
+	// --arrival applies to open classes, --think to closed ones: naming another class would
+	// be silently ignored by the simulator.
 	for _, spec := range []struct {
 		flag  string
 		items []string
 		names map[string]bool
 		into  map[string]sim.Dist
-	}{{"service", o.service, stations, cfg.Service}, {"arrival", o.arrival, classes, cfg.Arrival}, {"think", o.think, classes, cfg.Think}} {
+	}{{"service", o.service, stations, cfg.Service}, {"arrival", o.arrival, open, cfg.Arrival}, {"think", o.think, closed, cfg.Think}} {
 		a, err := parseAssign(spec.flag, spec.items)
 		if err != nil {
 			return cfg, err
 		}
 		for k, v := range a {
 			if !spec.names[k] {
-				return cfg, fmt.Errorf("--%s %s=…: the model has no such name", spec.flag, k)
+				what := map[string]string{"service": "station", "arrival": "open class", "think": "closed class"}[spec.flag]
+				return cfg, fmt.Errorf("--%s %s=…: the model has no %s of that name", spec.flag, k, what)
 			}
 			d, err := sim.ParseDist(v)
 			if err != nil {
