@@ -1,8 +1,11 @@
 package qn
 
 import (
+	"errors"
 	"math"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 // Bounds are equivariant under scaling every time by s (X → X/s, R → s·R), and AllBounds
@@ -38,5 +41,27 @@ func TestBoundsScaleFree(t *testing.T) {
 				t.Errorf("scale %g: %s bound %+v is not the unit bound %+v scaled", scale, b.Name, b, r)
 			}
 		}
+	}
+}
+
+// A sweep whose estimated work (population vectors × stations, summed over its points)
+// exceeds MaxSweepWork is refused before any point is solved (issue 12: population=1:100000
+// on two stations is Σ (N+1)·2 ≈ 1e10), with fault.ErrTooLarge; a modest one runs.
+func TestSweepWorkBudget(t *testing.T) {
+	m := &Model{
+		Classes:  []Class{{Name: "c", Population: 1}},
+		Stations: []Station{{Name: "cpu", Kind: Queue}, {Name: "disk", Kind: Queue}},
+		Demand:   [][]float64{{0.1, 0.05}},
+	}
+	p := SweepParam{What: "population", Class: 0, Label: "population"}
+	big := make([]float64, 100000)
+	for i := range big {
+		big[i] = float64(i + 1)
+	}
+	if _, err := Sweep(m, p, big, "auto", AMVAOptions{}, nil); !errors.Is(err, fault.ErrTooLarge) {
+		t.Fatalf("population 1:100000: %v, want fault.ErrTooLarge", err)
+	}
+	if pts, err := Sweep(m, p, big[:100], "auto", AMVAOptions{}, nil); err != nil || len(pts) != 100 {
+		t.Fatalf("population 1:100: %d points, %v", len(pts), err)
 	}
 }

@@ -2,6 +2,7 @@ package qn
 
 import (
 	"fmt"
+	"github.com/clusterperf/clusterperf/fault"
 	"math"
 	"strconv"
 	"strings"
@@ -17,6 +18,10 @@ type SweepParam struct {
 
 // MaxSweepPoints bounds the number of values of one sweep.
 const MaxSweepPoints = 100000
+
+// MaxSweepWork bounds the estimated work of a whole sweep, in population vectors × stations
+// summed over its points (about a few seconds of exact MVA on this project's machines).
+const MaxSweepWork = 2e9
 
 // ParseSweep reads "population[.CLASS]=A:B[:STEP]", "demand.STATION[.CLASS]=A:B[:N]" or
 // "arrival_rate[.CLASS]=A:B[:N]". Populations step by STEP (default 1); real values take N
@@ -177,6 +182,26 @@ type SweepPoint struct {
 // Sweep solves m at every value. Errors that are about the model as a whole (a bad solver
 // name) are returned; a point without a steady state is recorded in its Err.
 func Sweep(m *Model, p SweepParam, values []float64, solver string, opt AMVAOptions, progress func(done, total int)) ([]SweepPoint, error) {
+	// Each point is solved on its own, at a cost of about (population lattice) × stations:
+	// estimate the whole sweep before starting (issue 12: population=1:100000 is 5e9
+	// vectors, minutes of work) and refuse beyond MaxSweepWork.
+	// (beyond MaxLattice auto approximates, at about a population's worth of work per point,
+	// and an exact solver refuses the point itself with its own estimate).
+	work := 0.0
+	for _, v := range values {
+		mm := p.Apply(m, v)
+		cost := LatticeSize(mm)
+		if cost > MaxLattice {
+			cost = 1
+			for _, c := range mm.Classes {
+				cost += float64(c.Population)
+			}
+		}
+		work += cost * float64(max(1, len(m.Stations)))
+	}
+	if work > MaxSweepWork {
+		return nil, fmt.Errorf("%w: the sweep would visit about %.3g population vectors × stations over %d points (limit %.3g): sweep fewer or smaller values (FROM:TO:STEP)", fault.ErrTooLarge, work, len(values), float64(MaxSweepWork))
+	}
 	out := make([]SweepPoint, 0, len(values))
 	for i, v := range values {
 		mm := p.Apply(m, v)

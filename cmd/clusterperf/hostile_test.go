@@ -60,7 +60,6 @@ var knownBad = map[string]knownBadCase{
 	"fit/dmax-2e9":                  {owner: "cmd/clusterperf fit.go (wmpip) / fit", reason: "--dmax 2e9 allocates 16 GB and dies with \"fatal error: out of memory\" and a goroutine trace: no range check or budget on --dmax"},
 	"mpip/bandwidth-tiny":           {owner: "mpip", reason: "--bandwidth 1e-300B/s: exit 1 \"$.runs[0].model.app_time.model is +Inf\" (the render guard caught it): refuse with exit 2 naming --bandwidth, or answer finitely"},
 	"mpip/nan-apptime":              {owner: "mpip", reason: "an AppTime of NaN in the report is parsed: exit 1 \"$.runs[0].summary.wall_time is NaN\" instead of exit 2 naming nan.mpiP:line"},
-	"solve-flags/sweep-1e5-plot":    {owner: "cmd/clusterperf sweep.go (wsolve) / qn", reason: "--sweep population=1:100000 with a plot runs past 90 s: no estimate of the sweep's work (issue 12 example)", norun: true},
 	"mpip/predict-two-p":            {owner: "cmd/clusterperf mpip.go (wmpip) / mpip", reason: "--predict with runs at one P: the message is right but the error is not classified (exit 1, want 2)"},
 }
 
