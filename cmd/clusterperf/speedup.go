@@ -25,8 +25,13 @@ type speedupOptions struct {
 	efficiency float64
 	progress   bool
 	validate   bool
+	all        bool
 	sim        simOptions
 }
+
+// speedupSummaryRows: a table (text) of more points than this prints a summary of the grid
+// instead (issue 21, readable by default); --all, JSON and CSV keep every point.
+const speedupSummaryRows = 200
 
 func newSpeedupCmd(stdout, stderr io.Writer) *cobra.Command {
 	var o speedupOptions
@@ -66,6 +71,7 @@ The replications of --validate can be split over machines: --shard I/N --out DIR
 	f.StringVar(&o.p, "p", "1:64", "processors FROM:TO")
 	f.StringVar(&o.d, "d", "1:1", "disks (I/O nodes) FROM:TO")
 	addOutFlags(cmd, &o.out)
+	f.BoolVar(&o.all, "all", false, fmt.Sprintf("print every (p, d) in the table even when there are more than %d (JSON and CSV always have every point)", speedupSummaryRows))
 	f.StringVar(&o.plot, "plot", "", "write plots to FILE.svg or FILE.png")
 	f.Float64Var(&o.efficiency, "efficiency", 0.5, "report the largest p with efficiency s/p at least this")
 	f.BoolVar(&o.progress, "progress", true, "show progress of large surfaces on stderr (only on a terminal)")
@@ -121,6 +127,8 @@ type speedupResult struct {
 	Skipped             []speedupSkipped `json:"skipped,omitempty"`
 	Validation          *validate.Report `json:"validation,omitempty"`
 	Notes               []string         `json:"notes"`
+	// condensed: the text table shows a summary of the grid, not every point.
+	condensed bool
 }
 
 // speedupLimit is spmd.Limit with the contract's keys; the speedup is absent when it does
@@ -207,6 +215,10 @@ func prepareSpeedup(o speedupOptions, path string) (*speedupRun, error) {
 	if sp.out, err = newSpeedupResult(sp.m, sp.e, pts, skipped, o.efficiency, d1); err != nil {
 		return nil, err
 	}
+	if o.out.format == "table" && !o.all && len(pts) > speedupSummaryRows {
+		sp.out.condensed = true
+		sp.out.Notes = append(sp.out.Notes, fmt.Sprintf("%d (p, d) points: the table shows the corners, the best point and where each bottleneck region starts; --all prints every point (JSON and CSV always have them)", len(pts)))
+	}
 	if o.validate && sp.m.Arch != spmd.OptimisticAIO && sp.m.Arch != spmd.OptimisticSIO {
 		sp.pds = [][2]int{{sp.out.Best.P, sp.out.Best.D}, {pts[0].P, pts[0].D}, {pts[len(pts)-1].P, pts[len(pts)-1].D}}
 	}
@@ -251,7 +263,12 @@ func (r *speedupResult) NoteLines() []string {
 func (r *speedupResult) Tables() []*report.Table {
 	t := &report.Table{Name: "points", Title: strings.TrimSpace(fmt.Sprintf("%s (%s)", r.Model, r.Architecture)),
 		Header: []string{"p", "d", "time", "speedup", "efficiency", "cpu", "sync", "comm_startup", "comm_transfer", "contention", "io", "bottleneck"}}
-	for _, pt := range r.Points {
+	rows := r.Points
+	if r.condensed {
+		rows = gridSummary(r.Points, r.Best)
+		t.Title += fmt.Sprintf(": %d of %d points (--all shows them all)", len(rows), len(r.Points))
+	}
+	for _, pt := range rows {
 		c := pt.Components
 		t.Add(pt.P, pt.D, pt.Time, pt.Speedup, pt.Efficiency, c.CPU, c.Sync, c.CommStartup, c.CommTransfer, c.Contention, c.IO, pt.Bottleneck)
 	}
@@ -267,6 +284,36 @@ func (r *speedupResult) Tables() []*report.Table {
 		ts = append(ts, report.ValidationTable(r.Validation))
 	}
 	return ts
+}
+
+// gridSummary are the points of a large grid worth printing: the corners of the (p, d)
+// range, the best point, and the first point (smallest p, then d) of each bottleneck
+// region, in the grid's order without repeats.
+func gridSummary(pts []spmd.Point, best spmd.Point) []spmd.Point {
+	ps, ds := axes(pts)
+	type pd struct{ p, d int }
+	want := map[pd]bool{{best.P, best.D}: true}
+	for _, p := range []int{ps[0], ps[len(ps)-1]} {
+		for _, d := range []int{ds[0], ds[len(ds)-1]} {
+			want[pd{p, d}] = true
+		}
+	}
+	first := map[string]pd{}
+	for _, pt := range pts {
+		if f, ok := first[pt.Bottleneck]; !ok || pt.P < f.p || (pt.P == f.p && pt.D < f.d) {
+			first[pt.Bottleneck] = pd{pt.P, pt.D}
+		}
+	}
+	for _, f := range first {
+		want[f] = true
+	}
+	var out []spmd.Point
+	for _, pt := range pts {
+		if want[pd{pt.P, pt.D}] {
+			out = append(out, pt)
+		}
+	}
+	return out
 }
 
 func sortedKeys(m map[int]spmd.Point) []int {
