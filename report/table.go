@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -18,7 +19,12 @@ type Table struct {
 	Header []string
 	Rows   [][]string // as people read them: numbers with 6 significant digits
 	full   [][]string // the same cells at full precision, for CSV
+	blank  [][2]int   // (row, column) of TextOnly cells: empty in CSV
 }
+
+// TextOnly is a cell shown in text tables and left empty in CSV, e.g. "∞" or "any" in a
+// numeric column that a CSV reader parses as a number.
+type TextOnly string
 
 // Add appends a row; numbers are formatted with Num for the text table and at full
 // precision (the shortest text that reads back as the same float64) for CSV.
@@ -31,6 +37,9 @@ func (t *Table) Add(cells ...any) {
 			row[i], full[i] = Num(v), FullNum(v)
 		case Percent:
 			row[i], full[i] = v.String(), FullNum(float64(v))
+		case TextOnly:
+			row[i], full[i] = string(v), ""
+			t.blank = append(t.blank, [2]int{len(t.Rows), i})
 		case List:
 			row[i], full[i] = v.text()
 		case int:
@@ -119,6 +128,14 @@ func (t *Table) WriteCSV(w io.Writer) error {
 	rows := t.full
 	if len(rows) != len(t.Rows) { // rows appended directly to Rows
 		rows = t.Rows
+	} else if len(t.blank) > 0 {
+		rows = make([][]string, len(t.full))
+		for i, r := range t.full {
+			rows[i] = slices.Clone(r)
+		}
+		for _, b := range t.blank {
+			rows[b[0]][b[1]] = ""
+		}
 	}
 	for _, r := range rows {
 		if err := cw.Write(r); err != nil {

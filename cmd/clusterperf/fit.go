@@ -465,3 +465,12 @@ func fitPlot(path string, best *fit.SPMDResult, rep *fit.Report, data *fit.Data)
 	}
 	return report.SaveFigure(path, panel)
 }
+
+// span is a, a+1, …, b.
+func span(a, b int) []int {
+	out := make([]int, 0, b-a+1)
+	for v := a; v <= b; v++ {
+		out = append(out, v)
+	}
+	return out
+}

@@ -22,8 +22,8 @@ func runOut(t *testing.T, args ...string) string {
 func TestSpeedupLargeGridSummary(t *testing.T) {
 	const model = "../../examples/spmd/hybrid.yaml"
 	txt := runOut(t, "speedup", model, "--p", "1:64", "--d", "1:256")
-	if n := strings.Count(txt, "\n"); n > 400 {
-		t.Errorf("default table has %d lines, want a summary (≤ 400)", n)
+	if n := strings.Count(txt, "\n"); n > 60 {
+		t.Errorf("default table has %d lines, want a summary (≤ 60)", n)
 	}
 	if !strings.Contains(txt, "--all") {
 		t.Errorf("the summary does not say --all shows the grid:\n%s", txt)
@@ -35,5 +35,31 @@ func TestSpeedupLargeGridSummary(t *testing.T) {
 	csv := runOut(t, "speedup", model, "--p", "1:64", "--d", "1:4", "--format", "csv")
 	if n := strings.Count(csv, "\n"); n != 257 {
 		t.Errorf("CSV has %d lines, want header + 256 points", n)
+	}
+}
+
+// TestSpeedupContractKeys: issue 21 / output contract — times carry their unit in the key,
+// the limits name the (p, d) they hold at (no internal evaluated_at), ∞ is a text-table
+// cell only (empty in CSV), --p takes lists, and sizing replaces the per-d rows.
+func TestSpeedupContractKeys(t *testing.T) {
+	const model = "../../examples/spmd/hybrid.yaml"
+	js := runOut(t, "speedup", model, "--p", "1,2,4,8", "--d", "1:4", "--format", "json")
+	for _, k := range []string{`"time_s"`, `"cpu_s"`, `"io_s"`, `"comm_startup_s"`, `"sizing"`, `"recommended"`} {
+		if !strings.Contains(js, k) {
+			t.Errorf("JSON lacks %s", k)
+		}
+	}
+	for _, k := range []string{`"time":`, `"cpu":`, `"io":`, `"evaluated_at"`, `"largest_efficient_p"`, `"p": 3`} {
+		if strings.Contains(js, k) {
+			t.Errorf("JSON has %s", k)
+		}
+	}
+	csv := runOut(t, "speedup", model, "--p", "1:8", "--d", "1:4", "--format", "csv", "--csv-table", "summary")
+	if strings.Contains(csv, ",∞,") || !strings.Contains(csv, "p → ∞,,4,,") {
+		t.Errorf("CSV summary: want empty cells for ∞ and d = 4 (the largest d) in the p → ∞ row:\n%s", csv)
+	}
+	txt := runOut(t, "speedup", model, "--p", "1:8", "--d", "1:4")
+	if !strings.Contains(txt, "efficiency = speedup/p counts processors only") || strings.Contains(txt, "largest p with efficiency") {
+		t.Errorf("text: want the efficiency note and no per-d efficiency rows:\n%s", txt)
 	}
 }
