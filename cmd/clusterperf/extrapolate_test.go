@@ -127,3 +127,11 @@ func TestSizingGridFollowsData(t *testing.T) {
 		t.Fatalf("fit wavetrisk_bbserv_2560: exit %d: %s", code, errb.String())
 	}
 }
+
+// TestFitDataSchema: `fit DATA.csv --format json` (no model file) has its own schema,
+// docs/schema/fit-data.schema.json (fit.schema.json is the model fit's), and validates
+// against it.
+func TestFitDataSchema(t *testing.T) {
+	out := runOut(t, "fit", "../../testdata/scaling/openfoam_motorbike_arc.csv", "--format", "json")
+	checkFormat(t, "fit-data", "json", []byte(out))
+}
