@@ -61,12 +61,24 @@ func (t *Table) Add(cells ...any) {
 // fraction itself in CSV and JSON.
 type Percent float64
 
+//
+// A fraction of magnitude below PercentNoise prints as "0%": a relative difference of
+// two float64 values computed from inputs of at most 12 significant digits (every file
+// and flag clusterperf reads) is then below the inputs' own resolution — rounding noise
+// of the arithmetic (double precision: 2.2e-16 per operation), not a finding. CSV and
+// JSON keep the value as computed.
 func (p Percent) String() string {
 	if math.IsNaN(float64(p)) {
 		return "-"
 	}
+	if math.Abs(float64(p)) < PercentNoise {
+		return "0%"
+	}
 	return fmt.Sprintf("%+.3g%%", 100*float64(p))
 }
+
+// PercentNoise is the magnitude below which a Percent prints as 0 in text tables.
+const PercentNoise = 1e-12
 
 // List is several numbers in one cell, separated by spaces (e.g. repeated measurements);
 // Percent shows them as percentages in text tables.
