@@ -382,10 +382,13 @@ func (r *fitResult) paramTable() *report.Table {
 		switch {
 		case p.Fixed:
 			note = "fixed"
-		case p.CILow == nil:
-			note = "not identifiable from these data"
+		case p.Bound != nil && p.Value != *p.Bound:
+			note = fmt.Sprintf("= %s, its bound, within rounding", report.Num(*p.Bound))
 		case p.AtBound:
 			note = "at a bound"
+		}
+		if p.CILow == nil && !p.Fixed {
+			note = strings.TrimPrefix(note+"; not identifiable from these data", "; ")
 		}
 		if p.BootLow != nil {
 			note = strings.TrimPrefix(note+fmt.Sprintf("; bootstrap %s … %s", report.Num(*p.BootLow), report.Num(*p.BootHi)), "; ")
