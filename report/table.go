@@ -61,7 +61,6 @@ func (t *Table) Add(cells ...any) {
 // fraction itself in CSV and JSON.
 type Percent float64
 
-//
 // A fraction of magnitude below PercentNoise prints as "0%": a relative difference of
 // two float64 values computed from inputs of at most 12 significant digits (every file
 // and flag clusterperf reads) is then below the inputs' own resolution — rounding noise
