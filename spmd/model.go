@@ -206,7 +206,7 @@ func (e *Evaluator) maxWork() float64 {
 }
 
 func (e *Evaluator) tooLarge(what string, w float64) error {
-	return fmt.Errorf("%w: %s needs about %.3g MVA steps; the limit is %.3g", fault.ErrTooLarge, what, w, e.maxWork())
+	return fmt.Errorf("%w: %s needs about %.3g MVA steps; the limit is %.3g (fewer p or d; library: Evaluator.MaxWork)", fault.ErrTooLarge, what, w, e.maxWork())
 }
 
 // Evaluate predicts time, speedup and components at (p, d).
