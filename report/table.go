@@ -20,6 +20,9 @@ type Table struct {
 	Rows   [][]string // as people read them: numbers with 6 significant digits
 	full   [][]string // the same cells at full precision, for CSV
 	blank  [][2]int   // (row, column) of TextOnly cells: empty in CSV
+	// Left aligns the text table's cells left: for tables of words (what/value
+	// summaries), where right alignment pads every row to the longest sentence.
+	Left bool
 }
 
 // TextOnly is a cell shown in text tables and left empty in CSV, e.g. "∞" or "any" in a
@@ -122,10 +125,18 @@ func (t *Table) WriteText(w io.Writer) error {
 			return err
 		}
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, strings.Join(t.Header, "\t")+"\t")
+	var flags uint = tabwriter.AlignRight
+	if t.Left {
+		flags = 0
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', flags)
+	end := "\t" // a terminated last cell: right-aligned like the others
+	if t.Left {
+		end = "" // the last cell unpadded
+	}
+	fmt.Fprintln(tw, strings.Join(t.Header, "\t")+end)
 	for _, r := range t.Rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
+		fmt.Fprintln(tw, strings.Join(r, "\t")+end)
 	}
 	return tw.Flush()
 }

@@ -135,3 +135,24 @@ func TestFitDataSchema(t *testing.T) {
 	out := runOut(t, "fit", "../../testdata/scaling/openfoam_motorbike_arc.csv", "--format", "json")
 	checkFormat(t, "fit-data", "json", []byte(out))
 }
+
+// TestFitSummaryWidth: fit's Summary (a table of sentences) is left-aligned: no line is
+// padded to the longest sentence (issue 21: the value column was right-aligned to ~240
+// characters, so "R²" sat at column 240).
+func TestFitSummaryWidth(t *testing.T) {
+	out := runOut(t, "fit", "../../examples/fit/qcrd.yaml", "../../examples/fit/qcrd.csv")
+	i := strings.Index(out, "\nSummary\n")
+	if i < 0 {
+		t.Fatalf("no Summary:\n%s", out)
+	}
+	for _, line := range strings.Split(out[i+1:], "\n")[1:] {
+		if line == "" {
+			break
+		}
+		if strings.HasPrefix(line, "R²") || strings.HasPrefix(line, "SMAPE") {
+			if n := len([]rune(strings.TrimRight(line, " "))); n > 60 {
+				t.Errorf("short row padded to %d characters: %q", n, line)
+			}
+		}
+	}
+}
