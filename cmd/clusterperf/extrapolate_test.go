@@ -24,7 +24,7 @@ func TestExtrapolateCSV(t *testing.T) {
 	if code := run(context.Background(), []string{"extrapolate", csv, "--predict", "64,128"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	for _, want := range []string{"backtest: p = 48", "recommended (balanced)  p = 32", "Predictions"} {
+	for _, want := range []string{"backtest: p = 48", "recommended (balanced)", "Predictions", "p = 32, time"} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("output lacks %q:\n%s", want, out.String())
 		}
