@@ -268,7 +268,10 @@ func (r *mpipResult) summarize(o mpipOptions, reps []*mpip.Report, opts mpip.Opt
 			return badInput(err)
 		}
 		prof := mpip.Profile(rep, s, 5)
-		run := &mpipRun{Label: s.File, P: s.P, Summary: &s, Profile: &prof, inputs: mpip.ProfileInputs(s), rep: rep}
+		// tables name a profile by its file's base name (the path is in the profile's file)
+		in := mpip.ProfileInputs(s)
+		in.Label = filepath.Base(s.File)
+		run := &mpipRun{Label: in.Label, P: s.P, Summary: &s, Profile: &prof, inputs: in, rep: rep}
 		for _, sk := range rep.Skipped {
 			run.Notes = append(run.Notes, "skipped non-standard block at "+sk)
 		}
@@ -293,6 +296,7 @@ func (r *mpipResult) solve(o mpipOptions) error {
 			}
 			lat, bw, note := net.net.At(run.P, run.Summary.AvgSize)
 			run.inputs = mpip.InputsFrom(*run.Summary, lat, bw)
+			run.inputs.Label = run.Label            // the file's base name
 			if note != "" && net.Piecewise == nil { // piecewise: the end rows are the two ranges
 				run.Notes = append(run.Notes, note)
 			}

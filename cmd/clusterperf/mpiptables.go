@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -115,7 +116,7 @@ func (r *mpipResult) profilesTable() *report.Table {
 		if p.Imbalance.Available {
 			mi, ci = report.Percent(p.Imbalance.MPIImbalance), report.Percent(p.Imbalance.ComputeImbalance)
 		}
-		t.Add(p.File, p.Executable, p.Ranks, p.MeanAppTimeS, report.Percent(p.MPIShare), report.Percent(p.WaitShareOfMPI), report.Percent(p.CollectiveShareOfMPI),
+		t.Add(filepath.Base(p.File), p.Executable, p.Ranks, p.MeanAppTimeS, report.Percent(p.MPIShare), report.Percent(p.WaitShareOfMPI), report.Percent(p.CollectiveShareOfMPI),
 			p.Messages, p.MeanSizeBytes, p.SizeSpreadDecades, mi, ci, strings.Join(top, ", "))
 	}
 	return t
@@ -175,14 +176,30 @@ func joinInts(v []int) string {
 }
 
 func (r *mpipResult) explanationTable() *report.Table {
-	t := &report.Table{Name: "explanations", Title: "Why the model misses (views beyond --explain-threshold)", Header: []string{"label", "p", "view", "rel_error", "assumption", "evidence"}}
+	t := &report.Table{Name: "explanations", Title: "Why the model misses (views beyond --explain-threshold)", Header: []string{"label", "views", "assumption", "evidence"}, Left: true}
+	// one row per finding, listing the runs' views it explains: the same evidence (a fact
+	// about a run or about the series) would otherwise repeat under every view
+	type key struct{ label, ass, evid string }
+	var order []key
+	views := map[key][]string{}
 	for _, e := range r.Explanations {
-		if len(e.Findings) == 0 {
-			t.Add(e.Label, e.P, e.View, report.Percent(e.RelError), "", "the profile contradicts none of the checked assumptions")
+		v := fmt.Sprintf("P = %d %s %s", e.P, e.View, report.Percent(e.RelError))
+		fs := e.Findings
+		if len(fs) == 0 {
+			fs = []mpip.Finding{{Evidence: "the profile contradicts none of the checked assumptions"}}
 		}
-		for _, f := range e.Findings {
-			t.Add(e.Label, e.P, e.View, report.Percent(e.RelError), f.Assumption, f.Evidence)
+		for _, f := range fs {
+			k := key{e.Label, f.Assumption, f.Evidence}
+			if _, ok := views[k]; !ok {
+				order = append(order, k)
+			}
+			if vs := views[k]; len(vs) == 0 || vs[len(vs)-1] != v {
+				views[k] = append(vs, v)
+			}
 		}
+	}
+	for _, k := range order {
+		t.Add(k.label, strings.Join(views[k], ", "), k.ass, k.evid)
 	}
 	return t
 }

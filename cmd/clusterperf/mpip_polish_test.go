@@ -1,0 +1,25 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMpipReadableTables: issue 21 — a profile's label is its file's base name, not the
+// path it was given by; the same evidence shows once per run in the text table (CSV keeps
+// one row per finding with the views it explains).
+func TestMpipReadableTables(t *testing.T) {
+	const prof = "../../examples/mpip/hpc-mpip__driver.8.253.1.mpiP"
+	out := runOut(t, "mpip", "--latency", "50us", "--bandwidth", "1GB/s", prof)
+	if strings.Contains(out, "../../examples") {
+		t.Errorf("label is the path:\n%s", out)
+	}
+	out = runOut(t, "mpip", "--latency", "5us", "--bandwidth", "1GB/s", "../../examples/mpip/keck_cg_a.csv")
+	if n := strings.Count(out, "grows 28 % from P = 4 to P = 64"); n != 1 {
+		t.Errorf("the compute-scaling evidence shows %d times, want once:\n%s", n, out)
+	}
+	csv := runOut(t, "mpip", "--latency", "5us", "--bandwidth", "1GB/s", "../../examples/mpip/keck_cg_a.csv", "--format", "csv", "--csv-table", "explanations")
+	if strings.Count(csv, "grows 28 %") != 1 || !strings.Contains(csv, "P = 1 mpi_time +34%") {
+		t.Errorf("CSV: want one row for the finding listing its views:\n%s", csv)
+	}
+}
