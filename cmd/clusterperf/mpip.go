@@ -399,6 +399,10 @@ func distinctP(ins []mpip.Inputs) int {
 // size applies the sizing rule to the measured wall times AT* = App_Time/P and the
 // predicted ones (the 004 model's AT at each target not measured).
 func (r *mpipResult) size(o mpipOptions) error {
+	if r.Program != nil && r.Program.ArgumentsDiffer {
+		r.Notes = append(r.Notes, "no sizing: the runs have different arguments (see the note above), so their times are probably not one problem's (weak scaling, e.g. a process grid that grows with P); the sizing rules compare times of one problem size (strong scaling). Size with runs of one input, or read the scaling of the time per unit of work yourself")
+		return nil
+	}
 	at := map[int]float64{}
 	for _, run := range r.Runs {
 		if _, ok := at[run.P]; !ok {

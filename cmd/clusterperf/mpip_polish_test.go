@@ -23,3 +23,17 @@ func TestMpipReadableTables(t *testing.T) {
 		t.Errorf("CSV: want one row for the finding listing its views:\n%s", csv)
 	}
 }
+
+// TestMpipWeakScalingNotSized: AMG runs with a -P process grid that grows with P (weak
+// scaling) are not sized as strong scaling (issue 21: the table held only p = 16, the
+// frontier of times that grow with the problem); a note says why.
+func TestMpipWeakScalingNotSized(t *testing.T) {
+	args := []string{"mpip", "--calibrate", "--predict", "128"}
+	for _, p := range []string{"16.5362", "32.5386", "64.5412"} {
+		args = append(args, "../../mpip/testdata/samples/mpiP_cm__amg2013."+p+".1.mpiP")
+	}
+	out := runOut(t, args...)
+	if strings.Contains(out, "Sizing on measured") || !strings.Contains(out, "weak scaling") {
+		t.Errorf("want no sizing and a weak-scaling note:\n%s", out)
+	}
+}
