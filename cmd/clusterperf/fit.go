@@ -413,7 +413,7 @@ func (r *fitResult) rankTable() *report.Table {
 func (r *fitResult) summaryTable() *report.Table {
 	m := r.Metrics
 	t := &report.Table{Name: "summary", Title: "Summary", Header: []string{"what", "value"}, Left: true}
-	t.Add("average error (000 §5.2)", report.Percent(r.AverageError))
+	t.Add("average error (Cremonesi & Gennaro (000) §5.2)", report.Percent(r.AverageError))
 	t.Add("SMAPE %", m.SMAPE)
 	t.Add("R²", m.R2)
 	t.Add("what limits the program", r.Inference)

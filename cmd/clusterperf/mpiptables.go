@@ -62,7 +62,7 @@ func (r *mpipResult) explanationSteps() []string {
 // "trade_off".
 func (r *mpipResult) Tables() []*report.Table {
 	t := acrossP(r.Runs, r.Predictions)
-	t.Name, t.Title = "across_p", "Across P (004's spreadsheet): observed and modelled wall time AT = App_Time/P and R·M/P"
+	t.Name, t.Title = "across_p", "Across P (Elliott's (004) spreadsheet): observed and modelled wall time AT = App_Time/P and R·M/P"
 	tr := &report.Table{Name: "trends", Title: "Power-law trends across P", Header: []string{"input", "a", "exponent", "residual_sd_ln", "runs"}}
 	for _, x := range r.Trends {
 		tr.Add(x.Name, x.A, x.B, x.S, x.N)
@@ -80,7 +80,7 @@ func (r *mpipResult) Tables() []*report.Table {
 }
 
 func (r *mpipResult) viewsTable() *report.Table {
-	v := &report.Table{Name: "views", Title: "Observed against the 004 model", Header: []string{"label", "p", "network", "view", "observed", "model", "rel_error"}}
+	v := &report.Table{Name: "views", Title: "Observed against Elliott's (004) model", Header: []string{"label", "p", "network", "view", "observed", "model", "rel_error"}}
 	for _, run := range r.Runs {
 		for _, m := range []struct {
 			net string
@@ -228,7 +228,7 @@ func acrossP(runs []*mpipRun, preds []mpip.Prediction) *report.Table {
 }
 
 func mpipPlot(path string, runs []*mpipRun, preds []mpip.Prediction) error {
-	wall := report.Panel{Title: "Wall time per process: measured vs 004 model", XLabel: "P", YLabel: "s", LogX: true}
+	wall := report.Panel{Title: "Wall time per process: measured vs Elliott's (004) model", XLabel: "P", YLabel: "s", LogX: true}
 	var xs, obs, mod []float64
 	var modeled []*mpipRun
 	for _, r := range runs {

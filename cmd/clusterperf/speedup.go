@@ -45,7 +45,7 @@ func newSpeedupCmd(stdout, stderr io.Writer) *cobra.Command {
 func speedupCmd(o *speedupOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "speedup MODEL.yaml",
-		Short: "SPMD speedup models (000/001): time, speedup and bottleneck over p processors and d disks",
+		Short: "SPMD speedup models (Cremonesi & Gennaro (000), Gennaro (001)): time, speedup and bottleneck over p processors and d disks",
 		Long: `Predict the time and speedup of an SPMD program on p processors and d disks (I/O nodes)
 with the queueing-network models of Cremonesi & Gennaro: BUS/CLU × SIO/AIO and the
 optimistic bounds. Prints every (p, d) with its components in seconds (CPU,

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -61,5 +62,19 @@ func TestSpeedupContractKeys(t *testing.T) {
 	txt := runOut(t, "speedup", model, "--p", "1:8", "--d", "1:4")
 	if !strings.Contains(txt, "efficiency = speedup/p counts processors only") || strings.Contains(txt, "largest p with efficiency") {
 		t.Errorf("text: want the efficiency note and no per-d efficiency rows:\n%s", txt)
+	}
+}
+
+// TestHelpCitesAuthors: issue 21 — help texts cite the documents by author, "Elliott (004)",
+// never a bare number (the numbers mean nothing without `clusterperf help references`).
+func TestHelpCitesAuthors(t *testing.T) {
+	bare := regexp.MustCompile(`(^|[^(/.\w])00[0-4]\b`)
+	for _, cmd := range []string{"speedup", "fit", "mpip"} {
+		out := runOut(t, "help", cmd)
+		for _, line := range strings.Split(out, "\n") {
+			if bare.MatchString(line) {
+				t.Errorf("help %s cites a document by number only: %q", cmd, line)
+			}
+		}
 	}
 }
