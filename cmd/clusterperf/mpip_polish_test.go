@@ -37,3 +37,16 @@ func TestMpipWeakScalingNotSized(t *testing.T) {
 		t.Errorf("want no sizing and a weak-scaling note:\n%s", out)
 	}
 }
+
+// TestMpipZeroWidthSpreadSaid: AMG's P = 128 wall-time forecast has one plausible model
+// (spread 1.349 … 1.349); the table's notes say the zero width is no certainty (issue 21).
+func TestMpipZeroWidthSpreadSaid(t *testing.T) {
+	args := []string{"mpip", "--calibrate", "--predict", "128"}
+	for _, p := range []string{"16.5362", "32.5386", "64.5412"} {
+		args = append(args, "../../mpip/testdata/samples/mpiP_cm__amg2013."+p+".1.mpiP")
+	}
+	out := runOut(t, args...)
+	if !strings.Contains(out, "forecast P = 128: wall time") || !strings.Contains(out, "zero width") {
+		t.Errorf("no note on the zero-width spread:\n%s", out)
+	}
+}

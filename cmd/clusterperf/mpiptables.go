@@ -37,6 +37,11 @@ func (r *mpipResult) NoteLines() []string {
 	}
 	for _, f := range r.Forecasts {
 		out = append(out, prefixed(fmt.Sprintf("forecast P = %d", f.P), f.Notes)...)
+		for _, n := range f.WallTime.Notes { // the table's spread: say when it has no width
+			if strings.Contains(n, "zero width") {
+				out = append(out, fmt.Sprintf("forecast P = %d: %s", f.P, n))
+			}
+		}
 	}
 	if r.Sizing != nil {
 		out = append(out, r.Sizing.Notes...)
