@@ -18,13 +18,13 @@ fixed (a number) or free (start, with optional min and max bounds).
   c: 1                      # synchronisation level (fixed)
   sync: exponential         # exponential | uniform | deterministic
   reference_time: 1         # speedup data: s = T_ref/T(p,d); the times are then in units of T_ref
-  no_comm_at_p1: true       # 000's g(1) = 0: no communication on one processor (default false)
+  no_comm_at_p1: true       # Cremonesi & Gennaro's (000) g(1) = 0: no communication on one processor (default false)
   starts: 20                # multi-start Levenberg–Marquardt (default 20)
   seed: 1
   bootstrap: 0              # residual-bootstrap replicates for percentile intervals (0: none)
   objective: relative       # relative: Σ((model − observed)/observed)²; absolute: the thesis's
                             #   ε = Σ[s(p,d) − s_pd]² (001 §6.2)
-  parameters:               # 000 Table 1 in seconds (or T_ref units); unlisted ones are 0
+  parameters:               # Cremonesi & Gennaro (000) Table 1 in seconds (or T_ref units); unlisted ones are 0
     s_par:  {start: 0.5, min: 0, max: 2}      # parallel CPU time of a computation burst
     s_ser:  {start: 0.01, min: 0, max: 1}     # serial CPU time
     s0_com: {start: 0.01, min: 0, max: 1}     # communication startup

@@ -36,7 +36,7 @@ func Recommend(r *SPMDResult, pmax, dmax int, efficiency, maxWork float64) (*Rec
 		return nil, fmt.Errorf("%w: --efficiency %v: want a value in (0, 1]", fault.ErrInput, efficiency)
 	}
 	if n := float64(pmax) * float64(dmax); n > spmd.MaxSurfacePoints {
-		return nil, fmt.Errorf("%w: --pmax %d × --dmax %d = %.3g points; the limit is %d (spmd.MaxSurfacePoints)", fault.ErrTooLarge, pmax, dmax, n, spmd.MaxSurfacePoints)
+		return nil, fmt.Errorf("%w: --pmax %d × --dmax %d = %.3g points; the limit is %d", fault.ErrTooLarge, pmax, dmax, n, spmd.MaxSurfacePoints)
 	}
 	e, err := spmd.NewEvaluator(r.Model())
 	if err != nil {

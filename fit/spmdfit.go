@@ -62,6 +62,37 @@ type ParamEstimate struct {
 	BootHi  *float64 `json:"boot_high,omitempty"`
 	Fixed   bool     `json:"fixed,omitempty"`
 	AtBound bool     `json:"at_bound,omitempty"`
+	// Bound is the bound (min or max of the model file) the value ended at, or within
+	// BoundTolerance × the largest fitted free parameter of it: a value like 1.3e-8 against
+	// a lower bound 0 among parameters of order 1 is the bound at the data's precision,
+	// not a finding.
+	Bound *float64 `json:"bound,omitempty"`
+}
+
+// BoundTolerance: a fitted value within this fraction of the largest free parameter's
+// magnitude from a bound is reported at that bound (ParamEstimate.Bound).
+const BoundTolerance = 1e-6
+
+// markBounds sets Bound (and AtBound) of the free parameters near their min or max.
+func markBounds(ps []ParamEstimate, params []Param) {
+	scale := 0.0
+	for i, p := range ps {
+		if params[i].Free {
+			scale = math.Max(scale, math.Abs(p.Value))
+		}
+	}
+	for i := range ps {
+		if !params[i].Free {
+			continue
+		}
+		for _, b := range []float64{params[i].Min, params[i].Max} {
+			if !math.IsInf(b, 0) && math.Abs(ps[i].Value-b) <= BoundTolerance*scale {
+				v := b
+				ps[i].Bound, ps[i].AtBound = &v, true
+				break
+			}
+		}
+	}
 }
 
 // Residual is one observation against the fit.
@@ -332,6 +363,7 @@ func FitSPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 		}
 		res.Parameters = append(res.Parameters, pe)
 	}
+	markBounds(res.Parameters, sp.Params)
 	fitted := make([]float64, len(pts))
 	if err := pred(best.X, fitted); err != nil {
 		return nil, err

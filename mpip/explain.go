@@ -169,7 +169,7 @@ func computeGrowth(runs []ExplainRun) (float64, int, int) {
 func nextSteps(o ExplainOptions, f []Finding, ps []int) []string {
 	var s []string
 	if !o.Calibrated {
-		s = append(s, "calibrate the network on these runs (mpip.Calibrate, --calibrate) to see whether any latency and bandwidth explain them")
+		s = append(s, "calibrate the network on these runs (clusterperf mpip --calibrate) to see whether any latency and bandwidth explain them")
 	}
 	if !o.Measured {
 		s = append(s, "measure the network: osu_latency and osu_bw between two nodes, fitted with netbench (t(n) = t_s + n/B), instead of guessed figures")
@@ -185,7 +185,7 @@ func nextSteps(o ExplainOptions, f []Finding, ps []int) []string {
 		s = append(s, "count collectives as messages (--collectives) or model them separately (log2 P stages)")
 	}
 	if has["message_sizes"] {
-		s = append(s, "fit the network piecewise by message size (netbench.FitPiecewise) and weight D_0 by the size histogram")
+		s = append(s, "fit the network piecewise by message size (--piecewise with --osu or --imb measurements) and weight D_0 by the size histogram")
 	}
 	if add := runsToAdd(ps); len(add) > 0 {
 		s = append(s, fmt.Sprintf("add runs at P = %s: an extrapolation interval needs ≥ %d runs at different P", joinInts(add), MinRunsForInterval))

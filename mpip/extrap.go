@@ -89,6 +89,9 @@ func Extrapolate(quantity, unit string, ps, ys []float64, target int) (Extrapola
 		return e, extrapError(quantity, err)
 	}
 	e.Value, e.SpreadLow, e.SpreadHigh, e.Model, e.Formula = pr.TimeS, pr.PlausibleLowS, pr.PlausibleHighS, pr.Model, pr.Formula
+	if len(seen) >= 3 && (pr.PlausibleModels <= 1 || e.SpreadLow == e.SpreadHigh) { // with two runs the note below says why
+		e.Notes = append(e.Notes, fmt.Sprintf("%s at P = %d: one plausible scaling model, so the spread %.4g … %.4g has zero width — that is no certainty: the runs cannot show how far other forms would differ", quantity, target, e.SpreadLow, e.SpreadHigh))
+	}
 	if len(seen) >= 3 {
 		m := fr.Chosen
 		e.Selected = &m

@@ -178,7 +178,11 @@ func Executable(command string) string {
 type ProgramCheck struct {
 	Executables []string `json:"executables"` // distinct executables, in report order
 	Mixed       bool     `json:"mixed"`
-	Notes       []string `json:"notes,omitempty"`
+	// ArgumentsDiffer: one program run with different arguments — often a problem that
+	// grows with P (weak scaling, e.g. AMG's -P process grid), when times at different P
+	// are not one problem's and sizing by time (strong scaling) does not apply.
+	ArgumentsDiffer bool     `json:"arguments_differ,omitempty"`
+	Notes           []string `json:"notes,omitempty"`
 }
 
 // CheckSameProgram checks that reports given together come from one program: the same
@@ -211,6 +215,7 @@ func CheckSameProgram(reps []*Report, allowMixed bool) (ProgramCheck, error) {
 				return pc, inputErrorf("reports of different programs: %s runs %q but %s runs %q; give reports of one program, or --allow-mixed to compare them anyway", ref.File, strings.TrimSpace(ref.Command), r.File, strings.TrimSpace(r.Command))
 			}
 		} else if strings.TrimSpace(r.Command) != strings.TrimSpace(ref.Command) {
+			pc.ArgumentsDiffer = true
 			pc.Notes = append(pc.Notes, fmt.Sprintf("same program %s with different arguments: %s has %q, %s has %q", exe, ref.File, strings.TrimSpace(ref.Command), r.File, strings.TrimSpace(r.Command)))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -18,7 +19,15 @@ type Table struct {
 	Header []string
 	Rows   [][]string // as people read them: numbers with 6 significant digits
 	full   [][]string // the same cells at full precision, for CSV
+	blank  [][2]int   // (row, column) of TextOnly cells: empty in CSV
+	// Left aligns the text table's cells left: for tables of words (what/value
+	// summaries), where right alignment pads every row to the longest sentence.
+	Left bool
 }
+
+// TextOnly is a cell shown in text tables and left empty in CSV, e.g. "∞" or "any" in a
+// numeric column that a CSV reader parses as a number.
+type TextOnly string
 
 // Add appends a row; numbers are formatted with Num for the text table and at full
 // precision (the shortest text that reads back as the same float64) for CSV.
@@ -31,6 +40,9 @@ func (t *Table) Add(cells ...any) {
 			row[i], full[i] = Num(v), FullNum(v)
 		case Percent:
 			row[i], full[i] = v.String(), FullNum(float64(v))
+		case TextOnly:
+			row[i], full[i] = string(v), ""
+			t.blank = append(t.blank, [2]int{len(t.Rows), i})
 		case List:
 			row[i], full[i] = v.text()
 		case int:
@@ -52,12 +64,23 @@ func (t *Table) Add(cells ...any) {
 // fraction itself in CSV and JSON.
 type Percent float64
 
+// A fraction of magnitude below PercentNoise prints as "0%": a relative difference of
+// two float64 values computed from inputs of at most 12 significant digits (every file
+// and flag clusterperf reads) is then below the inputs' own resolution — rounding noise
+// of the arithmetic (double precision: 2.2e-16 per operation), not a finding. CSV and
+// JSON keep the value as computed.
 func (p Percent) String() string {
 	if math.IsNaN(float64(p)) {
 		return "-"
 	}
+	if math.Abs(float64(p)) < PercentNoise {
+		return "0%"
+	}
 	return fmt.Sprintf("%+.3g%%", 100*float64(p))
 }
+
+// PercentNoise is the magnitude below which a Percent prints as 0 in text tables.
+const PercentNoise = 1e-12
 
 // List is several numbers in one cell, separated by spaces (e.g. repeated measurements);
 // Percent shows them as percentages in text tables.
@@ -102,10 +125,18 @@ func (t *Table) WriteText(w io.Writer) error {
 			return err
 		}
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, strings.Join(t.Header, "\t")+"\t")
+	var flags uint = tabwriter.AlignRight
+	if t.Left {
+		flags = 0
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', flags)
+	end := "\t" // a terminated last cell: right-aligned like the others
+	if t.Left {
+		end = "" // the last cell unpadded
+	}
+	fmt.Fprintln(tw, strings.Join(t.Header, "\t")+end)
 	for _, r := range t.Rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
+		fmt.Fprintln(tw, strings.Join(r, "\t")+end)
 	}
 	return tw.Flush()
 }
@@ -119,6 +150,14 @@ func (t *Table) WriteCSV(w io.Writer) error {
 	rows := t.full
 	if len(rows) != len(t.Rows) { // rows appended directly to Rows
 		rows = t.Rows
+	} else if len(t.blank) > 0 {
+		rows = make([][]string, len(t.full))
+		for i, r := range t.full {
+			rows[i] = slices.Clone(r)
+		}
+		for _, b := range t.blank {
+			rows[b[0]][b[1]] = ""
+		}
 	}
 	for _, r := range rows {
 		if err := cw.Write(r); err != nil {

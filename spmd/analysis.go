@@ -24,7 +24,7 @@ type Skipped struct {
 // fault.ErrTooLarge.
 func (e *Evaluator) Surface(ps, ds []int, progress func(done, total int)) ([]Point, []Skipped, error) {
 	if n := float64(len(ps)) * float64(len(ds)); n > MaxSurfacePoints {
-		return nil, nil, fmt.Errorf("%w: %d p values × %d d values = %.3g points; the limit is %g (spmd.MaxSurfacePoints)", fault.ErrTooLarge, len(ps), len(ds), n, float64(MaxSurfacePoints))
+		return nil, nil, fmt.Errorf("%w: %d p values × %d d values = %.3g points; the limit is %g", fault.ErrTooLarge, len(ps), len(ds), n, float64(MaxSurfacePoints))
 	}
 	w := 0.0
 	for _, p := range ps {

@@ -17,12 +17,12 @@ const FileFormat = `An SPMD model file is YAML (or JSON).
   sync: exponential         # h(c): exponential (Σ 1/i) | uniform (2c/(c+1)) | deterministic (1)
   r: 3                      # data-space dimension: g(p) = p^-((r-1)/r); r: inf gives 1/p (default 1)
   # g_exponent: -0.1667     # … or g(p) = p^g_exponent directly (BTIO: -1/6)
-  no_comm_at_p1: false      # true: 000's g(1) = 0, no communication on one processor
+  no_comm_at_p1: false      # true: Cremonesi & Gennaro's (000) g(1) = 0, no communication on one processor
   cycles: 40                # N, cycles in the phase (default 1)
 
 and the parameters in ONE of three forms:
 
-  seconds:                  # 000 Table 1, per computation burst / per I/O burst
+  seconds:                  # Cremonesi & Gennaro (000) Table 1, per computation burst / per I/O burst
     s_par: 6.9              # parallel CPU time
     s_ser: 0.08             # serial CPU time
     n_io: 5                 # computation bursts per I/O burst (default 1)
@@ -32,15 +32,15 @@ and the parameters in ONE of three forms:
     s0_io: 0                # I/O startup (σ_n)
     sr_io: 1                # I/O transfer on one disk (σ_d)
     reference_time: 1       # optional T1 of one cycle for the speedup (default
-                            #   n_io(s_par + s_ser) + s0_io + sr_io, 000 eq. 3)
+                            #   n_io(s_par + s_ser) + s0_io + sr_io, Cremonesi & Gennaro (000) eq. 3)
 
-  normalized:               # 001 Table 4.8: shares of the run time on one processor and disk
+  normalized:               # Gennaro (001) Table 4.8: shares of the run time on one processor and disk
     sigma_p: 0.8            # computation; σ_d = 1 − σ_p is the I/O share
     sigma_r0: 0.001         # communication startup
     sigma_r: 0.005          # communication transfer
     sigma_n: 7e-4           # I/O overhead (data redistribution / path to a central I/O node)
 
-  benchmark:                # 000 §5.1.1: from hardware benchmarks
+  benchmark:                # Cremonesi & Gennaro (000) §5.1.1: from hardware benchmarks
     cpu_rate: 120e6         # flop/s (POLY1)
     flop_parallel: 830e6    # flop of one computation burst, parallel part (whole problem)
     flop_serial: 10e6

@@ -99,12 +99,12 @@ func (m *Model) CheckConfig(p, d int) error {
 
 // Components splits the predicted time (seconds, summed over phases and cycles).
 type Components struct {
-	CPU          float64 `json:"cpu"`           // n_IO(S_par/p + S_ser): one processor's own work
-	Sync         float64 `json:"sync"`          // waiting for the slowest of a group (h(c), fork/join)
-	CommStartup  float64 `json:"comm_startup"`  // n_IO·S0_COM(p)
-	CommTransfer float64 `json:"comm_transfer"` // n_IO·g(p)·SR_COM
-	Contention   float64 `json:"contention"`    // queueing for the network
-	IO           float64 `json:"io"`            // I/O service and queueing
+	CPU          float64 `json:"cpu_s"`           // n_IO(S_par/p + S_ser): one processor's own work
+	Sync         float64 `json:"sync_s"`          // waiting for the slowest of a group (h(c), fork/join)
+	CommStartup  float64 `json:"comm_startup_s"`  // n_IO·S0_COM(p)
+	CommTransfer float64 `json:"comm_transfer_s"` // n_IO·g(p)·SR_COM
+	Contention   float64 `json:"contention_s"`    // queueing for the network
+	IO           float64 `json:"io_s"`            // I/O service and queueing
 }
 
 // Total is the sum of the components.
@@ -138,7 +138,7 @@ func (c Components) Largest() string {
 type Point struct {
 	P          int        `json:"p"`
 	D          int        `json:"d"`
-	Time       float64    `json:"time"` // seconds (normalised units for σ models)
+	Time       float64    `json:"time_s"` // seconds (normalised units, T/T_ref, for σ models)
 	Speedup    float64    `json:"speedup"`
 	Efficiency float64    `json:"efficiency"`
 	Components Components `json:"components"`
@@ -206,7 +206,7 @@ func (e *Evaluator) maxWork() float64 {
 }
 
 func (e *Evaluator) tooLarge(what string, w float64) error {
-	return fmt.Errorf("%w: %s needs about %.3g MVA steps; the limit is %.3g (spmd.Evaluator.MaxWork, --max-work)", fault.ErrTooLarge, what, w, e.maxWork())
+	return fmt.Errorf("%w: %s needs about %.3g MVA steps; the limit is %.3g (fewer p or d; library: Evaluator.MaxWork)", fault.ErrTooLarge, what, w, e.maxWork())
 }
 
 // Evaluate predicts time, speedup and components at (p, d).

@@ -77,9 +77,9 @@ func contractCases() []contractCase {
 	for _, f := range scalingData {
 		// fit DATA.csv (alias extrapolate); wavetrisk_bbserv_2560 included: the sizing grid
 		// follows the data (p ≥ 2) where c0 + c1·p^(-4/3)·log2(p) is finite
-		add("extrapolate-"+strings.TrimSuffix(filepath.Base(f), ".csv"), "extrapolate", "fit", "--predict", "256", f)
+		add("extrapolate-"+strings.TrimSuffix(filepath.Base(f), ".csv"), "fit-data", "fit", "--predict", "256", f)
 	}
-	add("extrapolate-alias-wavetrisk_bbserv_640", "extrapolate", "extrapolate", "--rule", "core-hours", "../../testdata/scaling/wavetrisk_bbserv_640.csv")
+	add("extrapolate-alias-wavetrisk_bbserv_640", "fit-data", "extrapolate", "--rule", "core-hours", "../../testdata/scaling/wavetrisk_bbserv_640.csv")
 	for _, q := range [][]string{
 		{"M/M/1", "--lambda", "8", "--mu", "10"},
 		{"M/M/4", "--lambda", "30", "--service-time", "0.1", "--percentiles", "50,95,99.9"},
@@ -107,7 +107,7 @@ var resultTypes = map[string]reflect.Type{
 	"mpip":        reflect.TypeFor[mpipResult](),
 	"tpn":         reflect.TypeFor[tpnResult](),
 	"queue":       reflect.TypeFor[queueResult](),
-	"extrapolate": reflect.TypeFor[extrapolateResult](),
+	"fit-data":    reflect.TypeFor[extrapolateResult](),
 	"pmva":        reflect.TypeFor[pmvaResult](),
 }
 

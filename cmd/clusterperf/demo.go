@@ -30,15 +30,15 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 }
 
 func runDemo(w io.Writer) error {
-	fmt.Fprintln(w, "== 1. Queueing network: the 004 model of NAS CG class A on the Keck cluster, P = 64 ==")
+	fmt.Fprintln(w, "== 1. Queueing network: Elliott's (004) model of NAS CG class A on the Keck cluster, P = 64 ==")
 	fmt.Fprintln(w, "   (examples/keck/cg-a-64.yaml: switch delay, 64 identical CPU queues solved once, compute delay)")
 	_, res, err := demoSolve(w, "keck/cg-a-64.yaml")
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "Model wall time AT = R·M/P = %.4g s (004 appendix: 1.613 s; measured 1.578 s)\n\n", res.ResponseTime[0]*269.376e3/64)
+	fmt.Fprintf(w, "Model wall time AT = R·M/P = %.4g s (Elliott (004) appendix: 1.613 s; measured 1.578 s)\n\n", res.ResponseTime[0]*269.376e3/64)
 
-	fmt.Fprintln(w, "== 2. How many nodes? The bottleneck model of 003: parallel sort of 2·10⁷ integers ==")
+	fmt.Fprintln(w, "== 2. How many nodes? The bottleneck model of Juhász & Charaf (003): parallel sort of 2·10⁷ integers ==")
 	fmt.Fprintln(w, "   (examples/pipeline/sort.yaml; clusterperf pipeline … --measured sort.csv --plot t.svg)")
 	pdata, err := examples.FS.ReadFile("pipeline/sort.yaml")
 	if err != nil {
@@ -126,7 +126,7 @@ func demoSolve(w io.Writer, path string) (*qn.Model, *qn.Result, error) {
 }
 
 func demoTpn(w io.Writer) error {
-	fmt.Fprintln(w, "\n== 6. A message-passing program on shared, heterogeneous workstations (002): matrix multiplication ring ==")
+	fmt.Fprintln(w, "\n== 6. A message-passing program on shared, heterogeneous workstations (Anglano (002)): matrix multiplication ring ==")
 	fmt.Fprintln(w, "   (examples/tpn/matmul.yaml --cluster cluster.yaml; clusterperf tpn … --plot gantt.svg --advise)")
 	pb, err := examples.FS.ReadFile("tpn/matmul.yaml")
 	if err != nil {
@@ -160,7 +160,7 @@ func demoTpn(w io.Writer) error {
 }
 
 func demoFit(w io.Writer) error {
-	fmt.Fprintln(w, "== 5. What limits my program? Fitting 000's model to 42 measured speedups (QCRD, 000 §5.2) ==")
+	fmt.Fprintln(w, "== 5. What limits my program? Fitting Cremonesi & Gennaro's (000) model to 42 measured speedups (QCRD, their §5.2) ==")
 	fmt.Fprintln(w, "   (examples/fit/qcrd.yaml + qcrd.csv; clusterperf fit … --predict 128x32 --plot fit.svg)")
 	mb, err := examples.FS.ReadFile("fit/qcrd.yaml")
 	if err != nil {
@@ -182,7 +182,7 @@ func demoFit(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "   %s fits with average error %.3g %% (000's metric); ranking by AICc:", rep.Best.Architecture, 100*rep.Best.Metrics.AverageError)
+	fmt.Fprintf(w, "   %s fits with average error %.3g %% (Cremonesi & Gennaro's (000) metric); ranking by AICc:", rep.Best.Architecture, 100*rep.Best.Metrics.AverageError)
 	for _, r := range rep.Ranking {
 		fmt.Fprintf(w, " %s (Δ %.1f)", r.Name, r.DeltaAICc)
 	}
@@ -194,8 +194,8 @@ func demoFit(w io.Writer) error {
 }
 
 func demoMpip(w io.Writer) error {
-	fmt.Fprintln(w, "== 4. A queueing model from mpiP-style measurements (004's method): NAS CG class A on the Keck cluster ==")
-	fmt.Fprintln(w, "   (examples/mpip/keck_cg_a.csv, 004 appendix B; clusterperf mpip examples/mpip/keck_cg_a.csv --calibrate --predict 64)")
+	fmt.Fprintln(w, "== 4. A queueing model from mpiP-style measurements (Elliott's (004) method): NAS CG class A on the Keck cluster ==")
+	fmt.Fprintln(w, "   (examples/mpip/keck_cg_a.csv, Elliott (004) appendix B; clusterperf mpip examples/mpip/keck_cg_a.csv --calibrate --predict 64)")
 	const name = "mpip/keck_cg_a.csv"
 	data, err := examples.FS.ReadFile(name)
 	if err != nil {
@@ -205,7 +205,7 @@ func demoMpip(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "   With 004's measured network, the model's wall time against the measurement:")
+	fmt.Fprintln(w, "   With Elliott's (004) measured network, the model's wall time against the measurement:")
 	var runs []mpip.ExplainRun
 	for _, in := range ins {
 		res, err := mpip.Solve(in)
@@ -325,7 +325,7 @@ func demoExtrapolate(w io.Writer) error {
 }
 
 func demoSpeedup(w io.Writer) error {
-	fmt.Fprintln(w, "== 3. Speedup surface s(p, d): a program on a hybrid MIMD+SIMD machine (001 Fig. 5.8, BUS-SIO) ==")
+	fmt.Fprintln(w, "== 3. Speedup surface s(p, d): a program on a hybrid MIMD+SIMD machine (Gennaro (001) Fig. 5.8, BUS-SIO) ==")
 	fmt.Fprintln(w, "   (examples/spmd/hybrid.yaml; clusterperf speedup … --p 1:64 --d 1:256 --plot s.svg draws the heat map)")
 	data, err := examples.FS.ReadFile("spmd/hybrid.yaml")
 	if err != nil {

@@ -197,7 +197,7 @@ func (r *extrapolateResult) summaryTable() *report.Table {
 	if f.ScalingInferred {
 		sc += " (inferred)"
 	}
-	t := &report.Table{Name: "summary", Title: fmt.Sprintf("%s: %d points at %d distinct p (largest %d), %s scaling", r.data, f.Points, f.DistinctP, f.MaxP, sc), Header: []string{"what", "value"}}
+	t := &report.Table{Name: "summary", Title: fmt.Sprintf("%s: %d points at %d distinct p (largest %d), %s scaling", r.data, f.Points, f.DistinctP, f.MaxP, sc), Header: []string{"what", "value"}, Left: true}
 	t.Add("chosen model", m.Name+": T(p) = "+m.Formula)
 	if m.SerialFraction != nil {
 		t.Add("Amdahl serial fraction of T(1)", *m.SerialFraction)

@@ -24,7 +24,7 @@ func TestExtrapolateCSV(t *testing.T) {
 	if code := run(context.Background(), []string{"extrapolate", csv, "--predict", "64,128"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	for _, want := range []string{"backtest: p = 48", "recommended (balanced)  p = 32", "Predictions"} {
+	for _, want := range []string{"backtest: p = 48", "recommended (balanced)", "Predictions", "p = 32, time"} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("output lacks %q:\n%s", want, out.String())
 		}
@@ -125,5 +125,34 @@ func TestSizingGridFollowsData(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run(context.Background(), []string{"fit", "../../testdata/scaling/wavetrisk_bbserv_2560.csv"}, &out, &errb); code != 0 {
 		t.Fatalf("fit wavetrisk_bbserv_2560: exit %d: %s", code, errb.String())
+	}
+}
+
+// TestFitDataSchema: `fit DATA.csv --format json` (no model file) has its own schema,
+// docs/schema/fit-data.schema.json (fit.schema.json is the model fit's), and validates
+// against it.
+func TestFitDataSchema(t *testing.T) {
+	out := runOut(t, "fit", "../../testdata/scaling/openfoam_motorbike_arc.csv", "--format", "json")
+	checkFormat(t, "fit-data", "json", []byte(out))
+}
+
+// TestFitSummaryWidth: fit's Summary (a table of sentences) is left-aligned: no line is
+// padded to the longest sentence (issue 21: the value column was right-aligned to ~240
+// characters, so "R²" sat at column 240).
+func TestFitSummaryWidth(t *testing.T) {
+	out := runOut(t, "fit", "../../examples/fit/qcrd.yaml", "../../examples/fit/qcrd.csv")
+	i := strings.Index(out, "\nSummary\n")
+	if i < 0 {
+		t.Fatalf("no Summary:\n%s", out)
+	}
+	for _, line := range strings.Split(out[i+1:], "\n")[1:] {
+		if line == "" {
+			break
+		}
+		if strings.HasPrefix(line, "R²") || strings.HasPrefix(line, "SMAPE") {
+			if n := len([]rune(strings.TrimRight(line, " "))); n > 60 {
+				t.Errorf("short row padded to %d characters: %q", n, line)
+			}
+		}
 	}
 }

@@ -382,10 +382,13 @@ func (r *fitResult) paramTable() *report.Table {
 		switch {
 		case p.Fixed:
 			note = "fixed"
-		case p.CILow == nil:
-			note = "not identifiable from these data"
+		case p.Bound != nil && p.Value != *p.Bound:
+			note = fmt.Sprintf("= %s, its bound, within rounding", report.Num(*p.Bound))
 		case p.AtBound:
 			note = "at a bound"
+		}
+		if p.CILow == nil && !p.Fixed {
+			note = strings.TrimPrefix(note+"; not identifiable from these data", "; ")
 		}
 		if p.BootLow != nil {
 			note = strings.TrimPrefix(note+fmt.Sprintf("; bootstrap %s … %s", report.Num(*p.BootLow), report.Num(*p.BootHi)), "; ")
@@ -409,8 +412,8 @@ func (r *fitResult) rankTable() *report.Table {
 
 func (r *fitResult) summaryTable() *report.Table {
 	m := r.Metrics
-	t := &report.Table{Name: "summary", Title: "Summary", Header: []string{"what", "value"}}
-	t.Add("average error (000 §5.2)", report.Percent(r.AverageError))
+	t := &report.Table{Name: "summary", Title: "Summary", Header: []string{"what", "value"}, Left: true}
+	t.Add("average error (Cremonesi & Gennaro (000) §5.2)", report.Percent(r.AverageError))
 	t.Add("SMAPE %", m.SMAPE)
 	t.Add("R²", m.R2)
 	t.Add("what limits the program", r.Inference)
@@ -464,4 +467,13 @@ func fitPlot(path string, best *fit.SPMDResult, rep *fit.Report, data *fit.Data)
 		}
 	}
 	return report.SaveFigure(path, panel)
+}
+
+// span is a, a+1, …, b.
+func span(a, b int) []int {
+	out := make([]int, 0, b-a+1)
+	for v := a; v <= b; v++ {
+		out = append(out, v)
+	}
+	return out
 }

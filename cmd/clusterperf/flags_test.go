@@ -40,7 +40,7 @@ func TestFlagRanges(t *testing.T) {
 		{[]string{"simulate", "--p", "0", sp}, "--p 0"},
 		{[]string{"speedup", "--efficiency", "2", sp}, "--efficiency 2: want a number in (0, 1]"},
 		{[]string{"speedup", "--efficiency", "NaN", sp}, "--efficiency NaN"},
-		{[]string{"speedup", "--p", "5:2", sp}, "want FROM:TO"},
+		{[]string{"speedup", "--p", "5:2", sp}, "TO = 2 is less than FROM = 5"},
 		{[]string{"speedup", "--validate", "--reps", "1", sp}, "--reps 1"},
 		{[]string{"fit", "--pmax", "-1", fm, fd}, "--pmax -1: want 0 (twice the largest measured p) or a whole number ≥ 1"},
 		{[]string{"fit", "--dmax", "-1", fm, fd}, "--dmax -1"},

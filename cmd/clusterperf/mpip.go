@@ -41,7 +41,7 @@ func newMpipCmd(stdout, stderr io.Writer) *cobra.Command {
 	var o mpipOptions
 	cmd := &cobra.Command{
 		Use:   "mpip REPORT.mpiP|VALUES.csv...",
-		Short: "Queueing models from mpiP profiles, validated against the measurement (004), calibrated, backtested and explained",
+		Short: "Queueing models from mpiP profiles, validated against the measurement (Elliott (004)), calibrated, backtested and explained",
 		Long:  mpipLong,
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -55,7 +55,7 @@ func newMpipCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.StringArrayVar(&o.osu, "osu", nil, "OSU micro-benchmark output (osu_latency, osu_bw, osu_bibw); repeat for latency + bandwidth")
 	f.StringVar(&o.imb, "imb", "", "Intel MPI Benchmarks PingPong output")
 	f.BoolVar(&o.piecewise, "piecewise", false, "fit --osu/--imb times in two message-size ranges (eager/rendezvous), break chosen from the data")
-	f.StringVar(&o.inputs, "inputs", "", "CSV of 004's collected values (label,P,App_Time,MPI_Time,MPI_Wait,M,L,BW,Lat), one run per row")
+	f.StringVar(&o.inputs, "inputs", "", "CSV of Elliott's (004) collected values (label,P,App_Time,MPI_Time,MPI_Wait,M,L,BW,Lat), one run per row")
 	f.BoolVar(&o.allowMixed, "allow-mixed", false, "accept reports of different programs (noted in the output)")
 	f.StringVar(&o.waitOps, "wait-ops", "", "comma-separated MPI operations counted as wait time")
 	f.BoolVar(&o.collectives, "collectives", false, "count collective sends as messages too")
@@ -71,19 +71,19 @@ func newMpipCmd(stdout, stderr io.Writer) *cobra.Command {
 }
 
 var mpipLong = `Read mpiP text reports (3.x, verbose or concise, single-collector or collective) and build
-the queueing model of 004 for each: N = P messages, a switch delay D0 = L/BW + Lat, P identical
+the queueing model of Elliott (004) for each: N = P messages, a switch delay D0 = L/BW + Lat, P identical
 CPU queues with D_k = (MPI_Time − MPI_Wait)/(P·M), a computation delay (App_Time − MPI_Time)/M.
-Prints the extracted figures, the model's inputs and outputs, 004's validation views
+Prints the extracted figures, the model's inputs and outputs, Elliott's (004) validation views
 (application time, MPI time, MPI wait time, throughput: observed, modelled, rel_error) and the
 component breakdown. Reports given together must come from one program (same executable in
 "@ Command"); --allow-mixed compares different programs anyway, with a note.
 
-Input: mpiP reports, or 004's collected values as CSV (files ending .csv, or --inputs FILE;
-columns label,P,App_Time,MPI_Time,MPI_Wait,M,L,BW,Lat, units as 004's or with suffixes): each
+Input: mpiP reports, or Elliott's (004) collected values as CSV (files ending .csv, or --inputs FILE;
+columns label,P,App_Time,MPI_Time,MPI_Wait,M,L,BW,Lat, units as Elliott's (004) or with suffixes): each
 row is solved with its own BW and Lat.
 
 Network (for reports): --latency and --bandwidth (5us, 1.2ms; 200MB/s, 10Gb/s); --network F.csv
-(columns p or size, latency, bandwidth, interpolated linearly as 004 does); --osu FILE
+(columns p or size, latency, bandwidth, interpolated linearly as Elliott (004) does); --osu FILE
 (repeatable: osu_latency for the latency, osu_bw for the bandwidth) or --imb FILE (PingPong),
 fitted as t(n) = t_s + n/B (--piecewise: two size ranges); or --calibrate, which fits the
 network to the runs' observed wall times (kind "calibration": an explanation of these runs,
@@ -92,7 +92,7 @@ runs, or none). Without any network, the profile of each report is printed inste
 MPI, wait and collective time, message sizes, imbalance, top operations).
 
 --predict P,...: with --calibrate, the calibrated forecast (wall time extrapolated directly and
-through the 004 model, each with the spread of its plausible scaling models); otherwise the
+through Elliott's (004) model, each with the spread of its plausible scaling models); otherwise the
 power-law prediction with a Monte Carlo interval when five or more runs allow one (else
 none, and a note). With three or more runs at different P the backtest predicts each measured
 P from the others (rel_error). --predict also sizes the run: the measured and predicted wall
@@ -100,7 +100,7 @@ times under --rule (balanced, fastest, knee, efficiency, cheapest, core-hours), 
 --efficiency, --knee-gain, --within; Recommended and the trade-off table.
 
 Views whose |rel_error| exceeds --explain-threshold (default 0.15) are explained: which of
-004's assumptions the profile contradicts (imbalance, polling, collectives, message sizes,
+Elliott's (004) assumptions the profile contradicts (imbalance, polling, collectives, message sizes,
 compute scaling) and what to do next.
 
 MPI wait time is the time in --wait-ops (default: ` + strings.Join(mpip.DefaultWaitOps, ",") + `);
@@ -268,7 +268,10 @@ func (r *mpipResult) summarize(o mpipOptions, reps []*mpip.Report, opts mpip.Opt
 			return badInput(err)
 		}
 		prof := mpip.Profile(rep, s, 5)
-		run := &mpipRun{Label: s.File, P: s.P, Summary: &s, Profile: &prof, inputs: mpip.ProfileInputs(s), rep: rep}
+		// tables name a profile by its file's base name (the path is in the profile's file)
+		in := mpip.ProfileInputs(s)
+		in.Label = filepath.Base(s.File)
+		run := &mpipRun{Label: in.Label, P: s.P, Summary: &s, Profile: &prof, inputs: in, rep: rep}
 		for _, sk := range rep.Skipped {
 			run.Notes = append(run.Notes, "skipped non-standard block at "+sk)
 		}
@@ -293,6 +296,7 @@ func (r *mpipResult) solve(o mpipOptions) error {
 			}
 			lat, bw, note := net.net.At(run.P, run.Summary.AvgSize)
 			run.inputs = mpip.InputsFrom(*run.Summary, lat, bw)
+			run.inputs.Label = run.Label            // the file's base name
 			if note != "" && net.Piecewise == nil { // piecewise: the end rows are the two ranges
 				run.Notes = append(run.Notes, note)
 			}
@@ -395,6 +399,10 @@ func distinctP(ins []mpip.Inputs) int {
 // size applies the sizing rule to the measured wall times AT* = App_Time/P and the
 // predicted ones (the 004 model's AT at each target not measured).
 func (r *mpipResult) size(o mpipOptions) error {
+	if r.Program != nil && r.Program.ArgumentsDiffer {
+		r.Notes = append(r.Notes, "no sizing: the runs have different arguments (see the note above), so their times are probably not one problem's (weak scaling, e.g. a process grid that grows with P); the sizing rules compare times of one problem size (strong scaling). Size with runs of one input, or read the scaling of the time per unit of work yourself")
+		return nil
+	}
 	at := map[int]float64{}
 	for _, run := range r.Runs {
 		if _, ok := at[run.P]; !ok {
@@ -407,7 +415,7 @@ func (r *mpipResult) size(o mpipOptions) error {
 		}
 	}
 	if len(r.Forecasts) > 0 {
-		r.Notes = append(r.Notes, "sizing: at a forecast P the direct extrapolation of the wall time is used (its backtest errs less than the 004 route's on 004's CG runs)")
+		r.Notes = append(r.Notes, "sizing: at a forecast P the direct extrapolation of the wall time is used (its backtest errs less than the queueing model's on Elliott's (004) CG runs)")
 	}
 	for _, p := range r.Predictions {
 		if _, ok := at[p.P]; !ok && p.Result != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -36,6 +37,11 @@ func (r *mpipResult) NoteLines() []string {
 	}
 	for _, f := range r.Forecasts {
 		out = append(out, prefixed(fmt.Sprintf("forecast P = %d", f.P), f.Notes)...)
+		for _, n := range f.WallTime.Notes { // the table's spread: say when it has no width
+			if strings.Contains(n, "zero width") {
+				out = append(out, fmt.Sprintf("forecast P = %d: %s", f.P, n))
+			}
+		}
 	}
 	if r.Sizing != nil {
 		out = append(out, r.Sizing.Notes...)
@@ -61,7 +67,7 @@ func (r *mpipResult) explanationSteps() []string {
 // "trade_off".
 func (r *mpipResult) Tables() []*report.Table {
 	t := acrossP(r.Runs, r.Predictions)
-	t.Name, t.Title = "across_p", "Across P (004's spreadsheet): observed and modelled wall time AT = App_Time/P and R·M/P"
+	t.Name, t.Title = "across_p", "Across P (Elliott's (004) spreadsheet): observed and modelled wall time AT = App_Time/P and R·M/P"
 	tr := &report.Table{Name: "trends", Title: "Power-law trends across P", Header: []string{"input", "a", "exponent", "residual_sd_ln", "runs"}}
 	for _, x := range r.Trends {
 		tr.Add(x.Name, x.A, x.B, x.S, x.N)
@@ -79,7 +85,7 @@ func (r *mpipResult) Tables() []*report.Table {
 }
 
 func (r *mpipResult) viewsTable() *report.Table {
-	v := &report.Table{Name: "views", Title: "Observed against the 004 model", Header: []string{"label", "p", "network", "view", "observed", "model", "rel_error"}}
+	v := &report.Table{Name: "views", Title: "Observed against Elliott's (004) model", Header: []string{"label", "p", "network", "view", "observed", "model", "rel_error"}}
 	for _, run := range r.Runs {
 		for _, m := range []struct {
 			net string
@@ -115,7 +121,7 @@ func (r *mpipResult) profilesTable() *report.Table {
 		if p.Imbalance.Available {
 			mi, ci = report.Percent(p.Imbalance.MPIImbalance), report.Percent(p.Imbalance.ComputeImbalance)
 		}
-		t.Add(p.File, p.Executable, p.Ranks, p.MeanAppTimeS, report.Percent(p.MPIShare), report.Percent(p.WaitShareOfMPI), report.Percent(p.CollectiveShareOfMPI),
+		t.Add(filepath.Base(p.File), p.Executable, p.Ranks, p.MeanAppTimeS, report.Percent(p.MPIShare), report.Percent(p.WaitShareOfMPI), report.Percent(p.CollectiveShareOfMPI),
 			p.Messages, p.MeanSizeBytes, p.SizeSpreadDecades, mi, ci, strings.Join(top, ", "))
 	}
 	return t
@@ -175,14 +181,30 @@ func joinInts(v []int) string {
 }
 
 func (r *mpipResult) explanationTable() *report.Table {
-	t := &report.Table{Name: "explanations", Title: "Why the model misses (views beyond --explain-threshold)", Header: []string{"label", "p", "view", "rel_error", "assumption", "evidence"}}
+	t := &report.Table{Name: "explanations", Title: "Why the model misses (views beyond --explain-threshold)", Header: []string{"label", "views", "assumption", "evidence"}, Left: true}
+	// one row per finding, listing the runs' views it explains: the same evidence (a fact
+	// about a run or about the series) would otherwise repeat under every view
+	type key struct{ label, ass, evid string }
+	var order []key
+	views := map[key][]string{}
 	for _, e := range r.Explanations {
-		if len(e.Findings) == 0 {
-			t.Add(e.Label, e.P, e.View, report.Percent(e.RelError), "", "the profile contradicts none of the checked assumptions")
+		v := fmt.Sprintf("P = %d %s %s", e.P, e.View, report.Percent(e.RelError))
+		fs := e.Findings
+		if len(fs) == 0 {
+			fs = []mpip.Finding{{Evidence: "the profile contradicts none of the checked assumptions"}}
 		}
-		for _, f := range e.Findings {
-			t.Add(e.Label, e.P, e.View, report.Percent(e.RelError), f.Assumption, f.Evidence)
+		for _, f := range fs {
+			k := key{e.Label, f.Assumption, f.Evidence}
+			if _, ok := views[k]; !ok {
+				order = append(order, k)
+			}
+			if vs := views[k]; len(vs) == 0 || vs[len(vs)-1] != v {
+				views[k] = append(vs, v)
+			}
 		}
+	}
+	for _, k := range order {
+		t.Add(k.label, strings.Join(views[k], ", "), k.ass, k.evid)
 	}
 	return t
 }
@@ -211,7 +233,7 @@ func acrossP(runs []*mpipRun, preds []mpip.Prediction) *report.Table {
 }
 
 func mpipPlot(path string, runs []*mpipRun, preds []mpip.Prediction) error {
-	wall := report.Panel{Title: "Wall time per process: measured vs 004 model", XLabel: "P", YLabel: "s", LogX: true}
+	wall := report.Panel{Title: "Wall time per process: measured vs Elliott's (004) model", XLabel: "P", YLabel: "s", LogX: true}
 	var xs, obs, mod []float64
 	var modeled []*mpipRun
 	for _, r := range runs {

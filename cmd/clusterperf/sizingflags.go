@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/sizing"
 )
@@ -48,6 +49,19 @@ func (s *sizingFlags) check(c *flagCheck) {
 		c.add("--knee-gain %v: want a fraction in (0, 1)", s.kneeGain)
 	}
 	c.nonNegative("within", s.within, "only the fastest")
+}
+
+// rangeSyntax describes what rangeFlag accepts, for flag help.
+const rangeSyntax = "N, FROM:TO, FROM:TO:STEP, FROM:TO:xK (powers of K), comma-separated"
+
+// rangeFlag parses the range of flag --name (internal/ranges), recording an error in c.
+func rangeFlag(c *flagCheck, name, text string, lim ranges.Limits) []int {
+	v, err := ranges.Parse("--"+name, text, lim)
+	if err != nil {
+		c.errs = append(c.errs, err)
+		return []int{1}
+	}
+	return v
 }
 
 // options are sizing.Options of the flags (check them first).

@@ -11,22 +11,29 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/sim"
+	"github.com/clusterperf/clusterperf/sizing"
 	"github.com/clusterperf/clusterperf/spmd"
 	"github.com/clusterperf/clusterperf/validate"
 )
 
 type speedupOptions struct {
-	p, d       string
-	out        outOptions
-	plot       string
-	efficiency float64
-	progress   bool
-	validate   bool
-	sim        simOptions
+	p, d     string
+	out      outOptions
+	plot     string
+	sizing   sizingFlags
+	progress bool
+	validate bool
+	all      bool
+	sim      simOptions
 }
+
+// speedupSummaryRows: a table (text) of more points than this prints a summary of the grid
+// instead (issue 21, readable by default); --all, JSON and CSV keep every point.
+const speedupSummaryRows = 200
 
 func newSpeedupCmd(stdout, stderr io.Writer) *cobra.Command {
 	var o speedupOptions
@@ -38,14 +45,24 @@ func newSpeedupCmd(stdout, stderr io.Writer) *cobra.Command {
 func speedupCmd(o *speedupOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "speedup MODEL.yaml",
-		Short: "SPMD speedup models (000/001): time, speedup and bottleneck over p processors and d disks",
+		Short: "SPMD speedup models (Cremonesi & Gennaro (000), Gennaro (001)): time, speedup and bottleneck over p processors and d disks",
 		Long: `Predict the time and speedup of an SPMD program on p processors and d disks (I/O nodes)
 with the queueing-network models of Cremonesi & Gennaro: BUS/CLU × SIO/AIO and the
-optimistic bounds. Prints every (p, d) with its components (CPU, synchronisation,
-communication startup/transfer/contention, I/O) and bottleneck, the best configuration,
-the largest p whose efficiency stays above --efficiency, and the asymptotic speedups.
+optimistic bounds. Prints every (p, d) with its components in seconds (CPU,
+synchronisation, communication startup/transfer/contention, I/O) and bottleneck — a grid
+of more than 200 points as a summary (corners, best, where each bottleneck region
+starts; --all prints them all) — the best configuration, the asymptotic speedups, and
+the recommended configuration with its trade-off table (sizing rules: --rule, see
+--efficiency, --knee-gain, --within).
 
-CSV tables (--csv-table): points (default), summary, validation.
+--p and --d take lists and ranges: 1,2,4,8 or 1:64 or 1:64:4 (step) or 1:1024:x2 (powers).
+
+Speedup is T(1 processor, 1 disk)/T(p, d) and efficiency = speedup/p counts processors
+only, so with more disks than one an I/O-bound program can show an efficiency above 1.
+The sizing table's speedup and efficiency are instead against the smallest p at its
+fastest d.
+
+CSV tables (--csv-table): points (default), summary, trade_off, validation.
 
 --plot FILE.svg|png draws the speedup surface as a heat map (when d varies), speedup
 against p for several d, and the stacked time components against p.
@@ -63,11 +80,12 @@ The replications of --validate can be split over machines: --shard I/N --out DIR
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.p, "p", "1:64", "processors FROM:TO")
-	f.StringVar(&o.d, "d", "1:1", "disks (I/O nodes) FROM:TO")
+	f.StringVar(&o.p, "p", "1:64", "processors: "+rangeSyntax)
+	f.StringVar(&o.d, "d", "1", "disks (I/O nodes): "+rangeSyntax)
 	addOutFlags(cmd, &o.out)
+	f.BoolVar(&o.all, "all", false, fmt.Sprintf("print every (p, d) in the table even when there are more than %d (JSON and CSV always have every point)", speedupSummaryRows))
 	f.StringVar(&o.plot, "plot", "", "write plots to FILE.svg or FILE.png")
-	f.Float64Var(&o.efficiency, "efficiency", 0.5, "report the largest p with efficiency s/p at least this")
+	o.sizing.register(cmd)
 	f.BoolVar(&o.progress, "progress", true, "show progress of large surfaces on stderr (only on a terminal)")
 	f.BoolVar(&o.validate, "validate", false, "also simulate the program directly at the best point and the range's ends and compare")
 	f.Uint64Var(&o.sim.seed, "seed", 1, "--validate: random seed")
@@ -79,24 +97,16 @@ The replications of --validate can be split over machines: --shard I/N --out DIR
 	return cmd
 }
 
-func span(a, b int) []int {
-	out := make([]int, 0, b-a+1)
-	for v := a; v <= b; v++ {
-		out = append(out, v)
-	}
-	return out
-}
-
-func (o speedupOptions) check() (p0, p1, d0, d1 int, err error) {
+func (o speedupOptions) check() (ps, ds []int, err error) {
 	var c flagCheck
 	o.out.check(&c)
 	c.output("plot", o.plot, ".svg", ".png")
-	p0, p1 = c.intRange("p", o.p)
-	d0, d1 = c.intRange("d", o.d)
-	if (p1-p0+1)*(d1-d0+1) > 4_000_000 {
-		c.add("--p %s × --d %s is more than 4 million points (the limit)", o.p, o.d)
+	ps = rangeFlag(&c, "p", o.p, ranges.Limits{Min: 1, Max: 1 << 30, MaxCount: spmd.MaxSurfacePoints})
+	ds = rangeFlag(&c, "d", o.d, ranges.Limits{Min: 1, Max: 1 << 30, MaxCount: spmd.MaxSurfacePoints})
+	if float64(len(ps))*float64(len(ds)) > spmd.MaxSurfacePoints {
+		c.add("--p %s × --d %s is %d × %d points, more than the limit %d", o.p, o.d, len(ps), len(ds), spmd.MaxSurfacePoints)
 	}
-	c.fraction("efficiency", o.efficiency, 0, 1)
+	o.sizing.check(&c)
 	if o.validate {
 		o.sim.checkRun(&c) // --reps ≥ 2, --max-memory a size
 		c.atLeast("cycles", int64(o.sim.cycles), 1)
@@ -105,30 +115,33 @@ func (o speedupOptions) check() (p0, p1, d0, d1 int, err error) {
 	if o.sim.study.active() && !o.validate {
 		c.add("--shard/--slurm split the replications of --validate; the model alone is not a study")
 	}
-	return p0, p1, d0, d1, c.err()
+	return ps, ds, c.err()
 }
 
 // speedupResult is speedup's one result value.
 type speedupResult struct {
-	Model               string           `json:"model,omitempty"`
-	Architecture        string           `json:"architecture"`
-	Points              []spmd.Point     `json:"points"`
-	Best                spmd.Point       `json:"best"`
-	Efficient           []spmd.Point     `json:"largest_efficient_p"`
-	EfficiencyThreshold float64          `json:"efficiency_threshold"`
-	LimitP              speedupLimit     `json:"limit_p_infinite"`
-	LimitD              speedupLimit     `json:"limit_d_infinite"`
-	Skipped             []speedupSkipped `json:"skipped,omitempty"`
-	Validation          *validate.Report `json:"validation,omitempty"`
-	Notes               []string         `json:"notes"`
+	Model        string           `json:"model,omitempty"`
+	Architecture string           `json:"architecture"`
+	Points       []spmd.Point     `json:"points"`
+	Best         spmd.Point       `json:"best"`
+	Sizing       *sizing.Advice   `json:"sizing"`
+	LimitP       speedupLimit     `json:"limit_p_infinite"`
+	LimitD       speedupLimit     `json:"limit_d_infinite"`
+	Skipped      []speedupSkipped `json:"skipped,omitempty"`
+	Validation   *validate.Report `json:"validation,omitempty"`
+	Notes        []string         `json:"notes"`
+	// condensed: the text table shows a summary of the grid, not every point.
+	condensed bool
 }
 
-// speedupLimit is spmd.Limit with the contract's keys; the speedup is absent when it does
-// not exist.
+// speedupLimit is spmd.Limit with the contract's keys: the speedup as p → ∞ at d disks
+// (limit_p_infinite) or as d → ∞ at p processors (limit_d_infinite); the speedup is
+// absent when it does not exist.
 type speedupLimit struct {
 	Speedup   *float64 `json:"speedup,omitempty"`
 	Converged bool     `json:"converged"`
-	At        int      `json:"evaluated_at"`
+	P         int      `json:"p,omitempty"`
+	D         int      `json:"d,omitempty"`
 	Note      string   `json:"note"`
 }
 
@@ -139,7 +152,7 @@ type speedupSkipped struct {
 }
 
 func newLimit(l spmd.Limit) speedupLimit {
-	out := speedupLimit{Converged: l.Converged, At: l.AtValue, Note: l.Note}
+	out := speedupLimit{Converged: l.Converged, Note: l.Note}
 	if !math.IsNaN(l.Speedup) {
 		v := l.Speedup
 		out.Speedup = &v
@@ -177,7 +190,7 @@ type speedupRun struct {
 }
 
 func prepareSpeedup(o speedupOptions, path string) (*speedupRun, error) {
-	p0, p1, d0, d1, err := o.check()
+	ps, ds, err := o.check()
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +205,7 @@ func prepareSpeedup(o speedupOptions, path string) (*speedupRun, error) {
 	if sp.e, err = spmd.NewEvaluator(sp.m); err != nil {
 		return nil, badInput(err)
 	}
-	pts, skipped, err := sp.e.Surface(span(p0, p1), span(d0, d1), progressFunc(o.progress && (p1-p0+1)*(d1-d0+1) > 20000, "surface"))
+	pts, skipped, err := sp.e.Surface(ps, ds, progressFunc(o.progress && len(ps)*len(ds) > 20000, "surface"))
 	if err != nil {
 		return nil, libError(err)
 	}
@@ -204,8 +217,12 @@ func prepareSpeedup(o speedupOptions, path string) (*speedupRun, error) {
 		return nil, badInputf("%s", msg)
 	}
 	sp.pts = pts
-	if sp.out, err = newSpeedupResult(sp.m, sp.e, pts, skipped, o.efficiency, d1); err != nil {
+	if sp.out, err = newSpeedupResult(sp.m, sp.e, pts, skipped, o.sizing, ds[len(ds)-1]); err != nil {
 		return nil, err
+	}
+	if o.out.format == "table" && !o.all && len(pts) > speedupSummaryRows {
+		sp.out.condensed = true
+		sp.out.Notes = append(sp.out.Notes, fmt.Sprintf("%d (p, d) points: the table shows the corners, the best point and where each bottleneck region starts; --all prints every point (JSON and CSV always have them)", len(pts)))
 	}
 	if o.validate && sp.m.Arch != spmd.OptimisticAIO && sp.m.Arch != spmd.OptimisticSIO {
 		sp.pds = [][2]int{{sp.out.Best.P, sp.out.Best.D}, {pts[0].P, pts[0].D}, {pts[len(pts)-1].P, pts[len(pts)-1].D}}
@@ -215,8 +232,12 @@ func prepareSpeedup(o speedupOptions, path string) (*speedupRun, error) {
 
 // newSpeedupResult assembles the library's answers: best point, largest efficient p per d,
 // the limits p → ∞ (at the largest d) and d → ∞ (at the best p).
-func newSpeedupResult(m *spmd.Model, e *spmd.Evaluator, pts []spmd.Point, skipped []spmd.Skipped, eff float64, dmax int) (*speedupResult, error) {
+func newSpeedupResult(m *spmd.Model, e *spmd.Evaluator, pts []spmd.Point, skipped []spmd.Skipped, sf sizingFlags, dmax int) (*speedupResult, error) {
 	best, _ := spmd.Best(pts)
+	adv, err := sizing.Advise(spmdSizingPoints(pts), sf.options())
+	if err != nil {
+		return nil, libError(err)
+	}
 	limP, err := e.LimitP(dmax, 0)
 	if err != nil {
 		return nil, libError(err)
@@ -225,11 +246,11 @@ func newSpeedupResult(m *spmd.Model, e *spmd.Evaluator, pts []spmd.Point, skippe
 	if err != nil {
 		return nil, libError(err)
 	}
-	out := &speedupResult{Model: m.Name, Architecture: m.Arch.String(), Points: pts, Best: best, EfficiencyThreshold: eff,
+	out := &speedupResult{Model: m.Name, Architecture: m.Arch.String(), Points: pts, Best: best, Sizing: adv,
 		LimitP: newLimit(limP), LimitD: newLimit(limD), Notes: []string{}}
-	effs := spmd.LargestEfficient(pts, eff)
-	for _, d := range sortedKeys(effs) {
-		out.Efficient = append(out.Efficient, effs[d])
+	out.LimitP.D, out.LimitD.P = dmax, best.P
+	if slices.ContainsFunc(pts, func(pt spmd.Point) bool { return pt.Efficiency > 1 }) {
+		out.Notes = append(out.Notes, "efficiency = speedup/p counts processors only: the speedup is against one processor with one disk, so extra disks alone raise it above 1 (e.g. I/O-bound programs at small p); the sizing table's efficiency is against the smallest p at its fastest d")
 	}
 	for _, s := range skipped {
 		out.Skipped = append(out.Skipped, speedupSkipped{s.P, s.D, s.Reason})
@@ -250,32 +271,73 @@ func (r *speedupResult) NoteLines() []string {
 // Tables: "points" (every (p, d)), "summary" (best, efficient p, limits), "validation".
 func (r *speedupResult) Tables() []*report.Table {
 	t := &report.Table{Name: "points", Title: strings.TrimSpace(fmt.Sprintf("%s (%s)", r.Model, r.Architecture)),
-		Header: []string{"p", "d", "time", "speedup", "efficiency", "cpu", "sync", "comm_startup", "comm_transfer", "contention", "io", "bottleneck"}}
-	for _, pt := range r.Points {
+		Header: []string{"p", "d", "time_s", "speedup", "efficiency", "cpu_s", "sync_s", "comm_startup_s", "comm_transfer_s", "contention_s", "io_s", "bottleneck"}}
+	rows := r.Points
+	if r.condensed {
+		rows = gridSummary(r.Points, r.Best)
+		t.Title += fmt.Sprintf(": %d of %d points (--all shows them all)", len(rows), len(r.Points))
+	}
+	for _, pt := range rows {
 		c := pt.Components
 		t.Add(pt.P, pt.D, pt.Time, pt.Speedup, pt.Efficiency, c.CPU, c.Sync, c.CommStartup, c.CommTransfer, c.Contention, c.IO, pt.Bottleneck)
 	}
-	s := &report.Table{Name: "summary", Title: "Summary", Header: []string{"what", "p", "d", "time", "speedup", "note"}}
+	s := &report.Table{Name: "summary", Title: "Summary", Header: []string{"what", "p", "d", "time_s", "speedup", "note"}}
 	s.Add("best in range", r.Best.P, r.Best.D, r.Best.Time, r.Best.Speedup, "bottleneck "+r.Best.Bottleneck)
-	for _, pt := range r.Efficient {
-		s.Add(fmt.Sprintf("largest p with efficiency ≥ %g", r.EfficiencyThreshold), pt.P, pt.D, pt.Time, pt.Speedup, "")
-	}
-	s.Add("p → ∞", "∞", r.LimitP.At, "", optNum(r.LimitP.Speedup), r.LimitP.Note)
-	s.Add("d → ∞", r.Best.P, "∞", "", optNum(r.LimitD.Speedup), r.LimitD.Note)
-	ts := []*report.Table{t, s}
+	// ∞ only in the text table: a CSV's numeric columns get an empty cell
+	s.Add("p → ∞", report.TextOnly("∞"), r.LimitP.D, report.TextOnly(""), optNum(r.LimitP.Speedup), r.LimitP.Note)
+	s.Add("d → ∞", r.LimitD.P, report.TextOnly("∞"), report.TextOnly(""), optNum(r.LimitD.Speedup), r.LimitD.Note)
+	ts := []*report.Table{t, s, tradeOffTable(r.Sizing, "Sizing")}
 	if r.Validation != nil {
 		ts = append(ts, report.ValidationTable(r.Validation))
 	}
 	return ts
 }
 
-func sortedKeys(m map[int]spmd.Point) []int {
-	k := make([]int, 0, len(m))
-	for d := range m {
-		k = append(k, d)
+// gridSummary are the points of a large grid worth printing: the corners of the (p, d)
+// range, the best point, and the first point (smallest p, then d) of each bottleneck
+// region, in the grid's order without repeats.
+func gridSummary(pts []spmd.Point, best spmd.Point) []spmd.Point {
+	ps, ds := axes(pts)
+	type pd struct{ p, d int }
+	want := map[pd]bool{{best.P, best.D}: true}
+	for _, p := range []int{ps[0], ps[len(ps)-1]} {
+		for _, d := range []int{ds[0], ds[len(ds)-1]} {
+			want[pd{p, d}] = true
+		}
 	}
-	sort.Ints(k)
-	return k
+	first := map[string]pd{}
+	for _, pt := range pts {
+		if f, ok := first[pt.Bottleneck]; !ok || pt.P < f.p || (pt.P == f.p && pt.D < f.d) {
+			first[pt.Bottleneck] = pd{pt.P, pt.D}
+		}
+	}
+	for _, f := range first {
+		want[f] = true
+	}
+	var out []spmd.Point
+	for _, pt := range pts {
+		if want[pd{pt.P, pt.D}] {
+			out = append(out, pt)
+		}
+	}
+	return out
+}
+
+// spmdSizingPoints are the points sizing chooses from: per p its fastest d (sizing keeps
+// only those anyway), so a grid of millions of points stays within sizing.MaxPoints.
+func spmdSizingPoints(pts []spmd.Point) []sizing.Point {
+	best := map[int]spmd.Point{}
+	for _, pt := range pts {
+		if b, ok := best[pt.P]; !ok || pt.Time < b.Time {
+			best[pt.P] = pt
+		}
+	}
+	out := make([]sizing.Point, 0, len(best))
+	for _, pt := range best {
+		out = append(out, sizing.Point{P: pt.P, D: pt.D, TimeS: pt.Time})
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].P < out[b].P })
+	return out
 }
 
 func speedupPlot(path string, m *spmd.Model, pts []spmd.Point) error {

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMpipReadableTables: issue 21 — a profile's label is its file's base name, not the
+// path it was given by; the same evidence shows once per run in the text table (CSV keeps
+// one row per finding with the views it explains).
+func TestMpipReadableTables(t *testing.T) {
+	const prof = "../../examples/mpip/hpc-mpip__driver.8.253.1.mpiP"
+	out := runOut(t, "mpip", "--latency", "50us", "--bandwidth", "1GB/s", prof)
+	if strings.Contains(out, "../../examples") {
+		t.Errorf("label is the path:\n%s", out)
+	}
+	out = runOut(t, "mpip", "--latency", "5us", "--bandwidth", "1GB/s", "../../examples/mpip/keck_cg_a.csv")
+	if n := strings.Count(out, "grows 28 % from P = 4 to P = 64"); n != 1 {
+		t.Errorf("the compute-scaling evidence shows %d times, want once:\n%s", n, out)
+	}
+	csv := runOut(t, "mpip", "--latency", "5us", "--bandwidth", "1GB/s", "../../examples/mpip/keck_cg_a.csv", "--format", "csv", "--csv-table", "explanations")
+	if strings.Count(csv, "grows 28 %") != 1 || !strings.Contains(csv, "P = 1 mpi_time +34%") {
+		t.Errorf("CSV: want one row for the finding listing its views:\n%s", csv)
+	}
+}
+
+// TestMpipWeakScalingNotSized: AMG runs with a -P process grid that grows with P (weak
+// scaling) are not sized as strong scaling (issue 21: the table held only p = 16, the
+// frontier of times that grow with the problem); a note says why.
+func TestMpipWeakScalingNotSized(t *testing.T) {
+	args := []string{"mpip", "--calibrate", "--predict", "128"}
+	for _, p := range []string{"16.5362", "32.5386", "64.5412"} {
+		args = append(args, "../../mpip/testdata/samples/mpiP_cm__amg2013."+p+".1.mpiP")
+	}
+	out := runOut(t, args...)
+	if strings.Contains(out, "Sizing on measured") || !strings.Contains(out, "weak scaling") {
+		t.Errorf("want no sizing and a weak-scaling note:\n%s", out)
+	}
+}
+
+// TestMpipZeroWidthSpreadSaid: AMG's P = 128 wall-time forecast has one plausible model
+// (spread 1.349 … 1.349); the table's notes say the zero width is no certainty (issue 21).
+func TestMpipZeroWidthSpreadSaid(t *testing.T) {
+	args := []string{"mpip", "--calibrate", "--predict", "128"}
+	for _, p := range []string{"16.5362", "32.5386", "64.5412"} {
+		args = append(args, "../../mpip/testdata/samples/mpiP_cm__amg2013."+p+".1.mpiP")
+	}
+	out := runOut(t, args...)
+	if !strings.Contains(out, "forecast P = 128: wall time") || !strings.Contains(out, "zero width") {
+		t.Errorf("no note on the zero-width spread:\n%s", out)
+	}
+}

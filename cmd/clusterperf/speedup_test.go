@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// runOut runs clusterperf with args and returns stdout (failing the test on a non-zero exit).
+func runOut(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), args, &out, &errb); code != 0 {
+		t.Fatalf("clusterperf %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
+	}
+	return out.String()
+}
+
+// TestSpeedupLargeGridSummary: issue 21 — the README tour's 64 × 256 hybrid grid prints a
+// summary by default (not 16 000+ lines), every point with --all, and every point in CSV.
+func TestSpeedupLargeGridSummary(t *testing.T) {
+	const model = "../../examples/spmd/hybrid.yaml"
+	txt := runOut(t, "speedup", model, "--p", "1:64", "--d", "1:256")
+	if n := strings.Count(txt, "\n"); n > 60 {
+		t.Errorf("default table has %d lines, want a summary (≤ 60)", n)
+	}
+	if !strings.Contains(txt, "--all") {
+		t.Errorf("the summary does not say --all shows the grid:\n%s", txt)
+	}
+	all := runOut(t, "speedup", model, "--p", "1:64", "--d", "1:4", "--all")
+	if n := strings.Count(all, "\n"); n < 256 {
+		t.Errorf("--all prints %d lines, want every one of the 256 points", n)
+	}
+	csv := runOut(t, "speedup", model, "--p", "1:64", "--d", "1:4", "--format", "csv")
+	if n := strings.Count(csv, "\n"); n != 257 {
+		t.Errorf("CSV has %d lines, want header + 256 points", n)
+	}
+}
+
+// TestSpeedupContractKeys: issue 21 / output contract — times carry their unit in the key,
+// the limits name the (p, d) they hold at (no internal evaluated_at), ∞ is a text-table
+// cell only (empty in CSV), --p takes lists, and sizing replaces the per-d rows.
+func TestSpeedupContractKeys(t *testing.T) {
+	const model = "../../examples/spmd/hybrid.yaml"
+	js := runOut(t, "speedup", model, "--p", "1,2,4,8", "--d", "1:4", "--format", "json")
+	for _, k := range []string{`"time_s"`, `"cpu_s"`, `"io_s"`, `"comm_startup_s"`, `"sizing"`, `"recommended"`} {
+		if !strings.Contains(js, k) {
+			t.Errorf("JSON lacks %s", k)
+		}
+	}
+	for _, k := range []string{`"time":`, `"cpu":`, `"io":`, `"evaluated_at"`, `"largest_efficient_p"`, `"p": 3`} {
+		if strings.Contains(js, k) {
+			t.Errorf("JSON has %s", k)
+		}
+	}
+	csv := runOut(t, "speedup", model, "--p", "1:8", "--d", "1:4", "--format", "csv", "--csv-table", "summary")
+	if strings.Contains(csv, ",∞,") || !strings.Contains(csv, "p → ∞,,4,,") {
+		t.Errorf("CSV summary: want empty cells for ∞ and d = 4 (the largest d) in the p → ∞ row:\n%s", csv)
+	}
+	txt := runOut(t, "speedup", model, "--p", "1:8", "--d", "1:4")
+	if !strings.Contains(txt, "efficiency = speedup/p counts processors only") || strings.Contains(txt, "largest p with efficiency") {
+		t.Errorf("text: want the efficiency note and no per-d efficiency rows:\n%s", txt)
+	}
+}
+
+// TestHelpCitesAuthors: issue 21 — help texts cite the documents by author, "Elliott (004)",
+// never a bare number (the numbers mean nothing without `clusterperf help references`).
+func TestHelpCitesAuthors(t *testing.T) {
+	bare := regexp.MustCompile(`(^|[^(/.\w])00[0-4]\b`)
+	for _, cmd := range []string{"speedup", "fit", "mpip"} {
+		out := runOut(t, "help", cmd)
+		for _, line := range strings.Split(out, "\n") {
+			if bare.MatchString(line) {
+				t.Errorf("help %s cites a document by number only: %q", cmd, line)
+			}
+		}
+	}
+}
