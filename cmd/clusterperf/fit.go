@@ -130,12 +130,12 @@ func (o fitOptions) check() ([][2]int, error) {
 	c.output("plot", o.plot, ".svg", ".png")
 	c.zeroOrAtLeast("pmax", int64(o.pmax), 1, "twice the largest measured p")
 	c.zeroOrAtLeast("dmax", int64(o.dmax), 1, "the largest measured d")
-	if int64(o.pmax)*int64(max(o.dmax, 1)) > sizing.MaxPoints {
+	if int64(max(o.pmax, 1))*int64(max(o.dmax, 1)) > sizing.MaxPoints {
 		c.add("--pmax %d × --dmax %d is more than %d points (the sizing limit)", o.pmax, o.dmax, sizing.MaxPoints)
 	}
 	o.sizing.check(&c)
-	if o.bootstrap < -1 {
-		c.add("--bootstrap %d: want 0 or more replicates (-1: the model file's)", o.bootstrap)
+	if o.bootstrap < -1 || o.bootstrap > maxBootstrap {
+		c.add("--bootstrap %d: want 0 … %d replicates (-1: the model file's); each replicate is a full multi-start fit", o.bootstrap, maxBootstrap)
 	}
 	var configs [][2]int
 	if o.predict != "" {
@@ -304,6 +304,10 @@ func (r *fitResult) useBaseline(b *fit.BaselineResult) {
 	}
 	r.Notes = append(r.Notes, fmt.Sprintf("%s wins the AICc ranking: predictions and sizing use it, at d = 1 (it knows nothing of disks)", b.Name))
 }
+
+// maxBootstrap bounds --bootstrap: each replicate refits every model with its multi-start
+// (tens of milliseconds here), so 10 000 replicates are minutes of work.
+const maxBootstrap = 10000
 
 // sizingPoints are the winner's times on p = 1 … pmax (and d = 1 … dmax for an SPMD
 // family); for a speedup target the time is 1/S.
