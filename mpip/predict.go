@@ -1,7 +1,6 @@
 package mpip
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -88,7 +87,7 @@ func fitTrend(name string, ps, ys []float64) (Trend, error) {
 		sxy += (xs[i] - t.xbar) * (ls[i] - ybar)
 	}
 	if t.sxx == 0 {
-		return t, errors.New("runs need at least two different P")
+		return t, fmt.Errorf("%w: runs need at least two different P", fault.ErrInput)
 	}
 	t.B = sxy / t.sxx
 	t.A = ybar - t.B*t.xbar
@@ -140,7 +139,7 @@ func Predict(runs []Inputs, net Network, targets []int, samples int, seed uint64
 		seenP[r.P] = true
 	}
 	if len(seenP) < 3 {
-		return nil, nil, fmt.Errorf("prediction needs runs at three or more different P > 1 (have %d)", len(seenP))
+		return nil, nil, fmt.Errorf("%w: prediction needs runs at three or more different P > 1 (have %d)", fault.ErrInput, len(seenP))
 	}
 	if samples < 0 {
 		return nil, nil, inputErrorf("--samples %d must be ≥ 1 (0 takes the default %d)", samples, DefaultSamples)

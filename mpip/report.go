@@ -293,6 +293,13 @@ func (p *parser) row(f []string, raw string) error {
 		if err != nil {
 			return err
 		}
+		// times must be numbers ≥ 0 ("-nan" is mpiP's way of printing an undefined
+		// percentage, never a time)
+		for i, t := range v {
+			if !(t >= 0) {
+				return p.errf("section %q: %s %q must be a time in seconds ≥ 0", p.section, []string{"AppTime", "MPITime"}[i], f[1+i])
+			}
+		}
 		if f[0] == "*" {
 			p.starApp, p.starMPI, p.haveStar, p.starLine = v[0], v[1], true, p.line
 			return nil

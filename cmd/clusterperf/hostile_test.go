@@ -56,9 +56,6 @@ type knownBadCase struct {
 // norun marks a case that would run until the time or memory limit today: it is reported
 // without being run, to keep go test ./... fast.
 var knownBad = map[string]knownBadCase{
-	"mpip/bandwidth-tiny":           {owner: "mpip", reason: "--bandwidth 1e-300B/s: exit 1 \"$.runs[0].model.app_time.model is +Inf\" (the render guard caught it): refuse with exit 2 naming --bandwidth, or answer finitely"},
-	"mpip/nan-apptime":              {owner: "mpip", reason: "an AppTime of NaN in the report is parsed: exit 1 \"$.runs[0].summary.wall_time is NaN\" instead of exit 2 naming nan.mpiP:line"},
-	"mpip/predict-two-p":            {owner: "cmd/clusterperf mpip.go (wmpip) / mpip", reason: "--predict with runs at one P: the message is right but the error is not classified (exit 1, want 2)"},
 }
 
 type hostileOutcome struct {

@@ -43,6 +43,9 @@ func (o mpipOptions) net() (*mpipNetwork, error) {
 		if err != nil {
 			return nil, badInputf("--bandwidth: %v", err)
 		}
+		if !(bw >= 1 && bw <= 1e15) || !(lat >= 0 && lat <= 1e3) {
+			return nil, badInputf("--latency %s --bandwidth %s: allowed latency 0 … 1000 s and bandwidth 1 B/s … 1 PB/s", o.latency, o.bandwidth)
+		}
 		return constNet("latency/bandwidth", lat, bw), nil
 	case len(o.osu) > 0 || o.imb != "":
 		return o.benchNet()
