@@ -55,8 +55,7 @@ type knownBadCase struct {
 
 // norun marks a case that would run until the time or memory limit today: it is reported
 // without being run, to keep go test ./... fast.
-var knownBad = map[string]knownBadCase{
-}
+var knownBad = map[string]knownBadCase{}
 
 type hostileOutcome struct {
 	key, problem string
