@@ -343,12 +343,19 @@ func readStations(e *errs, xs *xStations, m *qn.Model, idx map[string]int) {
 			st.Kind = qn.LoadDependent
 			times, tseen = readLD(e, s, &st, idx, C, maxPop)
 		}
+		used := false
 		for c := 0; c < C; c++ {
 			if !vseen[c] || !tseen[c] {
 				e.add(s.Line, "station %q: class %q needs a service time and a visit count", s.Name, m.Classes[c].Name)
 			}
 			m.Demand[c] = append(m.Demand[c], times[c]*visits[c])
 			m.Visits[c] = append(m.Visits[c], visits[c])
+			used = used || times[c]*visits[c] > 0
+		}
+		if st.Kind == qn.LoadDependent && !used {
+			// no class visits it: its speed profile changes nothing and a file written
+			// from the model (service time = demand/visits) cannot carry it
+			st.Rates = []float64{1}
 		}
 		m.Stations = append(m.Stations, st)
 	}
