@@ -3,10 +3,10 @@ package fit
 import (
 	"bytes"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/internal/hostiletest"
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/spmd"
@@ -15,37 +15,14 @@ import (
 // Every fit model (.yaml) and data file (.csv) in testdata/hostile is refused with an input
 // error naming the file and containing the fragment of its first line "# want: …" (issue 12).
 func TestHostileInputs(t *testing.T) {
-	files, _ := filepath.Glob("testdata/hostile/*")
-	if len(files) < 15 {
-		t.Fatalf("%d hostile files, want ≥ 15", len(files))
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			first, _, _ := strings.Cut(string(data), "\n")
-			want, ok := strings.CutPrefix(first, "# want: ")
-			if !ok {
-				t.Fatalf("first line %q", first)
-			}
-			if strings.HasSuffix(f, ".csv") {
-				_, err = ReadData(f, bytes.NewReader(data))
-			} else {
-				_, err = ParseSpec(f, data)
-			}
-			if err == nil {
-				t.Fatal("accepted")
-			}
-			if !errors.Is(err, fault.ErrInput) {
-				t.Errorf("not an input error: %v", err)
-			}
-			if !strings.Contains(err.Error(), f) || !strings.Contains(err.Error(), want) {
-				t.Errorf("got %v\nwant the file name and %q", err, want)
-			}
-		})
-	}
+	hostiletest.Run(t, "testdata/hostile/*", 15, func(f string, data []byte) error {
+		if strings.HasSuffix(f, ".csv") {
+			_, err := ReadData(f, bytes.NewReader(data))
+			return err
+		}
+		_, err := ParseSpec(f, data)
+		return err
+	})
 }
 
 // Recommend refuses --pmax/--dmax < 1 as input and huge surfaces as too large, before

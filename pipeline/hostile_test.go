@@ -1,46 +1,19 @@
 package pipeline
 
 import (
-	"errors"
 	"math"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/internal/hostiletest"
 )
 
 // Every file in testdata/hostile is refused with an input error naming the file and
 // containing the fragment on its first line ("# want: fragment"), issue 12.
 func TestHostileInputs(t *testing.T) {
-	files, _ := filepath.Glob("testdata/hostile/*.yaml")
-	if len(files) < 15 {
-		t.Fatalf("%d hostile files, want ≥ 15", len(files))
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			first, _, _ := strings.Cut(string(data), "\n")
-			want, ok := strings.CutPrefix(first, "# want: ")
-			if !ok {
-				t.Fatalf("first line %q", first)
-			}
-			_, _, err = ParseModel(f, data)
-			if err == nil {
-				t.Fatal("accepted")
-			}
-			if !errors.Is(err, fault.ErrInput) {
-				t.Errorf("not an input error: %v", err)
-			}
-			if !strings.Contains(err.Error(), f) || !strings.Contains(err.Error(), want) {
-				t.Errorf("got %v\nwant the file name and %q", err, want)
-			}
-		})
-	}
+	hostiletest.Run(t, "testdata/hostile/*.yaml", 15, func(f string, data []byte) error {
+		_, _, err := ParseModel(f, data)
+		return err
+	})
 }
 
 // Extreme but valid: every constant at an end of its range gives finite positive times
