@@ -93,18 +93,7 @@ func newMulti(m *Model) (*multi, error) {
 	p := &multi{m: m, K: len(m.Stations)}
 	// The class with the largest population goes first (001 §6.1.6: it should be class 1 of
 	// the pipeline); the others keep their order, which the thesis finds matters little.
-	big := 0
-	for c, cl := range m.Classes {
-		if cl.Population > m.Classes[big].Population {
-			big = c
-		}
-	}
-	p.order = []int{big}
-	for c := range m.Classes {
-		if c != big {
-			p.order = append(p.order, c)
-		}
-	}
+	p.order = largestFirst(m)
 	for _, c := range p.order {
 		p.N = append(p.N, m.Classes[c].Population)
 		p.d = append(p.d, m.Demand[c])
@@ -243,4 +232,23 @@ func (p *multi) result(x, rk, qN []float64, points int) *Result {
 		}
 	}
 	return res
+}
+
+// largestFirst is the order in which the exact lattice walks (MVAMulti and the
+// load-dependent recursion) take the classes: the class with the largest population first
+// (001 §6.1.6), the others in their model order.
+func largestFirst(m *Model) []int {
+	big := 0
+	for c, cl := range m.Classes {
+		if cl.Population > m.Classes[big].Population {
+			big = c
+		}
+	}
+	order := []int{big}
+	for c := range m.Classes {
+		if c != big {
+			order = append(order, c)
+		}
+	}
+	return order
 }

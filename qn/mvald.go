@@ -130,18 +130,7 @@ func newLDSolver(m *Model, distK int) (*ldSolver, error) {
 		}
 	}
 	s := &ldSolver{m: m, C: len(m.Classes), K: len(m.Stations), full: -1}
-	big := 0
-	for c, cl := range m.Classes {
-		if cl.Population > m.Classes[big].Population {
-			big = c
-		}
-	}
-	s.order = []int{big}
-	for c := range m.Classes {
-		if c != big {
-			s.order = append(s.order, c)
-		}
-	}
+	s.order = largestFirst(m)
 	for _, c := range s.order {
 		s.N = append(s.N, m.Classes[c].Population)
 		s.d = append(s.d, m.Demand[c])
