@@ -146,7 +146,7 @@ func TestExampleLoadDependent(t *testing.T) {
 // kinds, servers, load-dependent rates, open and closed classes) and the same what-if and
 // reference stations; a think time comes back as a delay station with the same solution.
 func TestRoundTrip(t *testing.T) {
-	for _, name := range []string{"central.jmva", "ld.jmva"} {
+	for _, name := range []string{"central.jmva", "ld.jmva", "jmt-loaddep.jmva", "jmt-mixed.jmva", "jmt-whatif.jmva"} {
 		d := readExample(t, name)
 		var buf bytes.Buffer
 		if err := Write(&buf, d); err != nil {
@@ -156,7 +156,7 @@ func TestRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v\n%s", err, buf.String())
 		}
-		if !reflect.DeepEqual(back.Model, d.Model) || !reflect.DeepEqual(back.WhatIf, d.WhatIf) || !reflect.DeepEqual(back.Reference, d.Reference) || back.Description != d.Description {
+		if !reflect.DeepEqual(back.Model, d.Model) || !reflect.DeepEqual(back.WhatIf, d.WhatIf) || !reflect.DeepEqual(back.Reference, d.Reference) || back.Description != d.Description || !reflect.DeepEqual(back.Solutions, d.Solutions) {
 			t.Errorf("%s: round trip changed the document:\n%+v\n%+v", name, d.Model, back.Model)
 		}
 	}
