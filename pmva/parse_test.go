@@ -17,7 +17,7 @@ func TestThesisNetworkFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names, N := Order(m)
+	names, N := Order(m, false)
 	if len(N) != 3 || N[0] != 4095 || N[1] != 177 || N[2] != 127 || names[0] != "A" || len(m.Stations) != 5 {
 		t.Fatalf("order %v, N %v, K %d", names, N, len(m.Stations))
 	}

@@ -17,9 +17,10 @@ import (
 // cannot overwrite (n₁−1, s) with (n₁−1+p, s) before this worker has finished (n₁, s),
 // because that point depends on it through the other p − 1 workers. Memory: p slices of
 // K_q·Π_{c≥2}(N_c+1) numbers — the cache footprint of the sequential solver per worker —
-// and bit-identical results (the same kernel in the same order).
-func MVAMultiInterleaved(m *Model, workers int) (*Result, *ParallelStats, error) {
-	p, err := newMulti(m)
+// and bit-identical results (the same kernel in the same order). WithClassOrder picks another
+// walk order.
+func MVAMultiInterleaved(m *Model, workers int, opts ...ExactOption) (*Result, *ParallelStats, error) {
+	p, err := newMulti(m, opts)
 	if err != nil {
 		return nil, nil, err
 	}

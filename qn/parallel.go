@@ -29,9 +29,10 @@ type ParallelStats struct {
 // batches over a channel); Q(n − e_c), c ≥ 2, from the worker's own ring buffer of the last
 // Π_{c≥3}(N_c+1)+1 positions. Memory: (N₁+1)·(Π_{c≥3}(N_c+1)+1)·K numbers in all.
 // Every point is computed with the same arithmetic in the same order as MVAMulti, so the
-// results are identical. workers ≤ 0 means runtime.GOMAXPROCS(0).
-func MVAMultiParallel(m *Model, workers int) (*Result, *ParallelStats, error) {
-	p, err := newMulti(m)
+// results are identical. workers ≤ 0 means runtime.GOMAXPROCS(0). WithClassOrder picks
+// another class 1 and order (001 Fig. 6.8).
+func MVAMultiParallel(m *Model, workers int, opts ...ExactOption) (*Result, *ParallelStats, error) {
+	p, err := newMulti(m, opts)
 	if err != nil {
 		return nil, nil, err
 	}
