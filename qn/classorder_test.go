@@ -2,9 +2,12 @@ package qn
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/clusterperf/clusterperf/fault"
 )
@@ -124,6 +127,43 @@ func TestClassOrderRefused(t *testing.T) {
 		}
 		if _, _, err := MVAMultiParallel(m, 2, WithClassOrder(o)); !errors.Is(err, fault.ErrInput) {
 			t.Errorf("parallel, order %v: %v, want fault.ErrInput", o, err)
+		}
+	}
+}
+
+// fig68Network is the network of 001 Fig. 6.8: N_A = 4095, N_B = 127, N_C = 63 (3.4e7
+// population vectors), with ThesisNetwork's stations and demands.
+func fig68Network() *Model {
+	m := ThesisNetwork()
+	m.Classes[0].Name, m.Classes[1].Name, m.Classes[2].Name = "A", "B", "C"
+	m.Classes[1].Population, m.Classes[2].Population = 127, 63
+	return m
+}
+
+// BenchmarkFig68ClassOrder times the pipelined parallel MVA (MVAMultiParallel) on the Fig. 6.8
+// network in each of the six class orders (ABC: A is class 1) at p = 1 and 2 workers, and
+// reports the process's user CPU seconds per run (user-s/op) beside the wall time: on a
+// shared machine the CPU time is the steadier figure. Run with -benchtime 1x -count 5.
+func BenchmarkFig68ClassOrder(b *testing.B) {
+	m := fig68Network()
+	for _, order := range permutations(3) {
+		name := ""
+		for _, c := range order {
+			name += m.Classes[c].Name
+		}
+		for _, p := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/p=%d", name, p), func(b *testing.B) {
+				var before, after syscall.Rusage
+				_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+				for b.Loop() {
+					if _, _, err := MVAMultiParallel(m, p, WithClassOrder(order)); err != nil {
+						b.Fatal(err)
+					}
+				}
+				_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+				user := time.Duration(after.Utime.Nano() - before.Utime.Nano())
+				b.ReportMetric(user.Seconds()/float64(b.N), "user-s/op")
+			})
 		}
 	}
 }
