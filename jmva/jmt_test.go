@@ -20,18 +20,12 @@ import (
 // network with open classes that skip a delay station (jmt-mixed), and two closed classes
 // under a "Service Demands" what-if at a delay station (jmt-whatif).
 func TestAgainstJMVASavedResults(t *testing.T) {
-	for _, tc := range []struct {
-		file   string
-		points int // saved solutions the file carries
-	}{
-		{"jmt-loaddep.jmva", 1},
-		{"jmt-mixed.jmva", 1},
-		{"jmt-whatif.jmva", 3},
-	} {
-		t.Run(tc.file, func(t *testing.T) {
-			d := readExample(t, tc.file)
-			if len(d.Solutions) != tc.points {
-				t.Fatalf("%d saved solutions, want %d", len(d.Solutions), tc.points)
+	saved := map[string]int{"jmt-loaddep.jmva": 1, "jmt-mixed.jmva": 1, "jmt-whatif.jmva": 3} // solutions per file
+	for file, points := range saved {
+		t.Run(file, func(t *testing.T) {
+			d := readExample(t, file)
+			if len(d.Solutions) != points {
+				t.Fatalf("%d saved solutions, want %d", len(d.Solutions), points)
 			}
 			solved := map[float64]*qn.Result{}
 			if d.WhatIf == nil {

@@ -75,16 +75,9 @@ type multi struct {
 }
 
 func newMulti(m *Model, opts []ExactOption) (*multi, error) {
-	if err := m.solvable(); err != nil {
+	order, err := exactClosed(m, opts)
+	if err != nil {
 		return nil, err
-	}
-	if err := m.checkClosedDemand(); err != nil {
-		return nil, err
-	}
-	for _, c := range m.Classes {
-		if c.Open {
-			return nil, unsupported("exact multi-class MVA solves closed networks; class %q is open (use the mixed solver)", c.Name)
-		}
 	}
 	for _, s := range m.Stations {
 		if s.Kind == LoadDependent || (s.Kind == MultiServer && s.Servers > 1) {
@@ -95,10 +88,6 @@ func newMulti(m *Model, opts []ExactOption) (*multi, error) {
 	p := &multi{m: m, K: len(m.Stations)}
 	// By default the class with the largest population goes first (001 §6.1.6: it should be
 	// class 1 of the pipeline); the others keep their order (WithClassOrder: any order).
-	order, err := walkOrder(m, opts)
-	if err != nil {
-		return nil, err
-	}
 	p.order = order
 	for _, c := range p.order {
 		p.N = append(p.N, m.Classes[c].Population)

@@ -118,22 +118,11 @@ type ldSolver struct {
 // newLDSolver prepares the solver; distK ≥ 0 asks for the whole queue-length distribution
 // of station distK (see QueueLengthDistribution).
 func newLDSolver(m *Model, distK int, opts ...ExactOption) (*ldSolver, error) {
-	if err := m.solvable(); err != nil {
-		return nil, err
-	}
-	if err := m.checkClosedDemand(); err != nil {
-		return nil, err
-	}
-	for _, c := range m.Classes {
-		if c.Open {
-			return nil, unsupported("exact multi-class MVA solves closed networks; class %q is open (use the mixed solver)", c.Name)
-		}
-	}
-	s := &ldSolver{m: m, C: len(m.Classes), K: len(m.Stations), full: -1}
-	order, err := walkOrder(m, opts)
+	order, err := exactClosed(m, opts)
 	if err != nil {
 		return nil, err
 	}
+	s := &ldSolver{m: m, C: len(m.Classes), K: len(m.Stations), full: -1}
 	s.order = order
 	for _, c := range s.order {
 		s.N = append(s.N, m.Classes[c].Population)
