@@ -107,7 +107,8 @@ MPI wait time is the time in --wait-ops (default: ` + strings.Join(mpip.DefaultW
 polling (Test*, Iprobe) counts because it can dominate. Messages M are point-to-point sends
 (` + strings.Join(mpip.P2PSendOps, ",") + `); --collectives adds collective sends.
 CSV tables (--csv-table): across_p (default), views, trends, profiles, calibration, forecasts,
-backtest, explanations, trade_off.`
+backtest, explanations, trade_off, analysis (Elliott's (004) appendix B analysis views: aggregate,
+per CPU, per sent message and per CPU per sent message).`
 
 func (o mpipOptions) check() ([]int, error) {
 	var c flagCheck
@@ -158,9 +159,12 @@ type mpipRun struct {
 	Profile    *mpip.ProfileSummary `json:"profile,omitempty"` // nil for a CSV row
 	Model      *mpip.Result         `json:"model,omitempty"`   // nil without a network
 	Calibrated *mpip.Result         `json:"calibrated_model,omitempty"`
-	Notes      []string             `json:"notes,omitempty"`
-	inputs     mpip.Inputs
-	rep        *mpip.Report
+	// Analysis: 004's analysis views of the measured times (aggregate, per CPU, per message,
+	// per CPU per message); no network needed.
+	Analysis []mpip.AnalysisView `json:"analysis_views"`
+	Notes    []string            `json:"notes,omitempty"`
+	inputs   mpip.Inputs
+	rep      *mpip.Report
 }
 
 // mpipResult is mpip's one result value.
@@ -290,6 +294,7 @@ func (r *mpipResult) solve(o mpipOptions) error {
 	}
 	r.Network = net
 	for _, run := range r.Runs {
+		run.Analysis = run.inputs.AnalysisViews()
 		if run.Summary != nil {
 			if net == nil {
 				continue

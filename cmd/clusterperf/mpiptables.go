@@ -72,7 +72,7 @@ func (r *mpipResult) Tables() []*report.Table {
 	for _, x := range r.Trends {
 		tr.Add(x.Name, x.A, x.B, x.S, x.N)
 	}
-	out := []*report.Table{t, r.viewsTable(), tr, r.profilesTable(), r.calibrationTable(), r.forecastTable(), r.backtestTable(), r.explanationTable()}
+	out := []*report.Table{t, r.viewsTable(), tr, r.profilesTable(), r.calibrationTable(), r.forecastTable(), r.backtestTable(), r.explanationTable(), r.analysisTable()}
 	if len(t.Rows) == 0 { // profiles only (no network): the profiles are the default table
 		out[0], out[3] = out[3], out[0]
 	}
@@ -103,6 +103,18 @@ func (r *mpipResult) viewsTable() *report.Table {
 		}
 	}
 	return v
+}
+
+// analysisTable: Elliott's (004) appendix B "Analysis Views" of every run.
+func (r *mpipResult) analysisTable() *report.Table {
+	t := &report.Table{Name: "analysis", Title: "Analysis views (Elliott's (004) appendix B): measured times aggregate and divided by P, M, P·M",
+		Header: []string{"label", "p", "view", "divided_by", "app_time_s", "mpi_time_s", "non_mpi_time_s", "mpi_wait_s", "mpi_active_s"}}
+	for _, run := range r.Runs {
+		for _, v := range run.Analysis {
+			t.Add(run.Label, run.P, v.View, v.Divisor, v.AppTime, v.MPITime, v.NonMPITime, v.MPIWait, v.MPIActive)
+		}
+	}
+	return t
 }
 
 func (r *mpipResult) profilesTable() *report.Table {
