@@ -201,11 +201,17 @@ func runMpip(o mpipOptions, files []string, stdout io.Writer) error {
 		}
 	}
 	out.explain(o)
+	var panels []report.Panel
+	if o.plot != "" {
+		if panels, err = out.plotPanels(); err != nil {
+			return err
+		}
+	}
 	if err := render(stdout, out, o.out); err != nil {
 		return err
 	}
 	if o.plot != "" {
-		return mpipPlot(o.plot, out.Runs, out.Predictions)
+		return report.SaveFigure(o.plot, panels...)
 	}
 	return nil
 }

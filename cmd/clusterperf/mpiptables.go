@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/clusterperf/clusterperf/mpip"
+	"github.com/clusterperf/clusterperf/mpip/mpipplot"
 	"github.com/clusterperf/clusterperf/report"
 )
 
@@ -244,50 +245,21 @@ func acrossP(runs []*mpipRun, preds []mpip.Prediction) *report.Table {
 	return t
 }
 
-func mpipPlot(path string, runs []*mpipRun, preds []mpip.Prediction) error {
-	wall := report.Panel{Title: "Wall time per process: measured vs Elliott's (004) model", XLabel: "P", YLabel: "s", LogX: true}
-	var xs, obs, mod []float64
-	var modeled []*mpipRun
-	for _, r := range runs {
-		if r.Model != nil {
-			modeled = append(modeled, r)
-			xs = append(xs, float64(r.P))
-			obs = append(obs, r.Model.AppTime.Observed)
-			mod = append(mod, r.Model.AppTime.Model)
+// mpipPlot draws the wall-time and component figures of each class (package mpipplot); what
+// the wall-time panel clipped is added to the notes before the result is rendered.
+func (r *mpipResult) plotPanels() ([]report.Panel, error) {
+	in := mpipplot.Input{Predictions: r.Predictions, Forecasts: r.Forecasts}
+	for _, run := range r.Runs {
+		class := run.Label
+		if run.Profile != nil {
+			class = run.Profile.Executable
 		}
+		in.Runs = append(in.Runs, mpipplot.Run{Class: class, P: run.P, Inputs: run.inputs, Model: run.Model, Calibrated: run.Calibrated})
 	}
-	if len(modeled) == 0 {
-		return badInputf("--plot needs a model: give a network (--latency/--bandwidth, --network, --osu/--imb)")
+	panels, notes, err := mpipplot.Panels(in)
+	if err != nil {
+		return nil, err
 	}
-	wall.Series = append(wall.Series, report.Series{Name: "model AT = R·M/P", X: xs, Y: mod}, report.Series{Name: "measured AT* = App_Time/P", X: xs, Y: obs, Points: true})
-	if len(preds) > 0 {
-		var px, py, lo, hi []float64
-		for _, p := range preds {
-			px = append(px, float64(p.P))
-			py = append(py, p.Result.AppTime.Model)
-			lo = append(lo, p.ATLow)
-			hi = append(hi, p.ATHigh)
-		}
-		wall.Series = append(wall.Series, report.Series{Name: "predicted", X: px, Y: py, Points: true})
-		if preds[0].Interval {
-			wall.Series = append(wall.Series, report.Series{Name: "95 % low", X: px, Y: lo, Points: true}, report.Series{Name: "95 % high", X: px, Y: hi, Points: true})
-		}
-	}
-	names := []string{"switch delay", "MPI contention", "MPI active", "compute"}
-	ys := make([][]float64, 4)
-	for _, r := range modeled {
-		c := r.Model.Model
-		for i, v := range []float64{c.SwitchDelay, c.MPIContention, c.MPIActive, c.Compute} {
-			ys[i] = append(ys[i], v)
-		}
-	}
-	panels := []report.Panel{wall}
-	if len(xs) > 1 {
-		st, err := report.Stacked("Modelled components (aggregate seconds)", "P", "s", xs, names, ys)
-		if err != nil {
-			return err
-		}
-		panels = append(panels, st)
-	}
-	return report.SaveFigure(path, panels...)
+	r.Notes = append(r.Notes, prefixed("plot", notes)...)
+	return panels, nil
 }
