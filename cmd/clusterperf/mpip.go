@@ -107,6 +107,7 @@ MPI wait time is the time in --wait-ops (default: ` + strings.Join(mpip.DefaultW
 polling (Test*, Iprobe) counts because it can dominate. Messages M are point-to-point sends
 (` + strings.Join(mpip.P2PSendOps, ",") + `); --collectives adds collective sends.
 CSV tables (--csv-table): across_p (default), views, trends, profiles, calibration, forecasts,
+forecast_kinds (each forecast kind's backtest error and the one used for sizing, with why),
 backtest, explanations, trade_off, analysis (Elliott's (004) appendix B analysis views: aggregate,
 per CPU, per sent message and per CPU per sent message).`
 
@@ -169,18 +170,28 @@ type mpipRun struct {
 
 // mpipResult is mpip's one result value.
 type mpipResult struct {
-	WaitOps      []string           `json:"wait_ops"`
-	Program      *mpip.ProgramCheck `json:"program,omitempty"`
-	Network      *mpipNetwork       `json:"network,omitempty"`
-	Runs         []*mpipRun         `json:"runs"`
-	Calibration  *mpip.Calibration  `json:"calibration,omitempty"`
-	Predictions  []mpip.Prediction  `json:"predictions,omitempty"`
-	Trends       []mpip.Trend       `json:"trends,omitempty"`
-	Forecasts    []*mpip.Forecast   `json:"forecasts,omitempty"`
-	Backtest     *mpip.Backtest     `json:"backtest,omitempty"`
-	Sizing       *sizing.Advice     `json:"sizing,omitempty"`
-	Explanations []mpip.Explanation `json:"explanations,omitempty"`
-	Notes        []string           `json:"notes"`
+	// Method, Exact, ErrorEstimate: the output contract's labels (mpip.Steps.Method).
+	Method        string              `json:"method"`
+	Exact         bool                `json:"exact"`
+	ErrorEstimate *mpip.ErrorEstimate `json:"error_estimate,omitempty"`
+	WaitOps       []string            `json:"wait_ops"`
+	Program       *mpip.ProgramCheck  `json:"program,omitempty"`
+	Network       *mpipNetwork        `json:"network,omitempty"`
+	Runs          []*mpipRun          `json:"runs"`
+	Calibration   *mpip.Calibration   `json:"calibration,omitempty"`
+	Predictions   []mpip.Prediction   `json:"predictions,omitempty"`
+	Trends        []mpip.Trend        `json:"trends,omitempty"`
+	Forecasts     []*mpip.Forecast    `json:"forecasts,omitempty"`
+	// WallTimeForecasts: the measured wall time extrapolated directly to each --predict P
+	// (without --calibrate; with it, each forecast's wall_time holds it).
+	WallTimeForecasts []mpip.Extrapolation `json:"wall_time_forecasts,omitempty"`
+	Backtest          *mpip.Backtest       `json:"backtest,omitempty"`
+	// ForecastChoice: which forecast sizes the run at an unmeasured P, why, and every
+	// forecast kind's backtest error.
+	ForecastChoice *mpip.ForecastChoice `json:"forecast_choice,omitempty"`
+	Sizing         *sizing.Advice       `json:"sizing,omitempty"`
+	Explanations   []mpip.Explanation   `json:"explanations,omitempty"`
+	Notes          []string             `json:"notes"`
 }
 
 func runMpip(o mpipOptions, files []string, stdout io.Writer) error {
@@ -201,6 +212,7 @@ func runMpip(o mpipOptions, files []string, stdout io.Writer) error {
 		}
 	}
 	out.explain(o)
+	out.label()
 	var panels []report.Panel
 	if o.plot != "" {
 		if panels, err = out.plotPanels(); err != nil {
@@ -375,6 +387,13 @@ func (r *mpipResult) predict(o mpipOptions, targets []int) error {
 		if r.Predictions, r.Trends, err = mpip.Predict(ins, r.predictNet(), targets, o.samples, o.seed); err != nil {
 			return libError(err)
 		}
+		for _, p := range targets {
+			e, err := mpip.WallForecast(ins, p)
+			if err != nil {
+				return libError(err)
+			}
+			r.WallTimeForecasts = append(r.WallTimeForecasts, e)
+		}
 	}
 	if distinctP(ins) >= 3 {
 		if r.Backtest, err = mpip.BacktestRuns(ins, r.calibrateOptions()); err != nil {
@@ -383,6 +402,8 @@ func (r *mpipResult) predict(o mpipOptions, targets []int) error {
 	} else {
 		r.Notes = append(r.Notes, "no backtest: it needs runs at three or more different P > 1")
 	}
+	ch := mpip.ChooseForecast(r.Backtest, distinctP(ins))
+	r.ForecastChoice = &ch
 	return r.size(o)
 }
 
@@ -420,18 +441,13 @@ func (r *mpipResult) size(o mpipOptions) error {
 			at[run.P] = run.inputs.AppTime / float64(run.P)
 		}
 	}
-	for _, f := range r.Forecasts {
-		if _, ok := at[f.P]; !ok {
-			at[f.P] = f.WallTime.Value
+	for p, t := range r.forecastTimes() {
+		if _, ok := at[p]; !ok {
+			at[p] = t
 		}
 	}
-	if len(r.Forecasts) > 0 {
-		r.Notes = append(r.Notes, "sizing: at a forecast P the direct extrapolation of the wall time is used (its backtest errs less than the queueing model's on Elliott's (004) CG runs)")
-	}
-	for _, p := range r.Predictions {
-		if _, ok := at[p.P]; !ok && p.Result != nil {
-			at[p.P] = p.Result.AppTime.Model
-		}
+	if ch := r.ForecastChoice; ch != nil {
+		r.Notes = append(r.Notes, fmt.Sprintf("sizing: at an unmeasured P the %s forecast is used: %s", ch.Used, ch.Reason))
 	}
 	var pts []sizing.Point
 	for p, t := range at {
@@ -441,6 +457,36 @@ func (r *mpipResult) size(o mpipOptions) error {
 	var err error
 	r.Sizing, err = sizing.Advise(pts, o.sizing.options())
 	return classify(err)
+}
+
+// label sets the result's method, exact and error_estimate from what was computed.
+func (r *mpipResult) label() {
+	st := mpip.Steps{Calibrated: r.Calibration != nil, Predictions: len(r.Predictions) > 0, Forecasts: len(r.Forecasts) > 0, Choice: r.ForecastChoice}
+	for _, run := range r.Runs {
+		st.Model = st.Model || run.Model != nil
+	}
+	r.Method, r.Exact, r.ErrorEstimate = st.Method(r.Calibration)
+}
+
+// forecastTimes: the wall time at each --predict P by the chosen forecast kind.
+func (r *mpipResult) forecastTimes() map[int]float64 {
+	out := map[int]float64{}
+	wall := r.ForecastChoice == nil || r.ForecastChoice.Used == mpip.KindWallTime
+	for _, f := range r.Forecasts {
+		out[f.P] = f.ModelAppTimeS
+		if wall {
+			out[f.P] = f.WallTime.Value
+		}
+	}
+	for i, p := range r.Predictions {
+		if p.Result != nil {
+			out[p.P] = p.Result.AppTime.Model
+		}
+		if wall && i < len(r.WallTimeForecasts) {
+			out[p.P] = r.WallTimeForecasts[i].Value
+		}
+	}
+	return out
 }
 
 // explain: mpip.Explain on the views (calibrated ones with --calibrate) beyond the threshold.

@@ -44,6 +44,9 @@ func (r *mpipResult) NoteLines() []string {
 			}
 		}
 	}
+	if r.ForecastChoice != nil {
+		out = append(out, r.ForecastChoice.Notes...)
+	}
 	if r.Sizing != nil {
 		out = append(out, r.Sizing.Notes...)
 	}
@@ -64,8 +67,8 @@ func (r *mpipResult) explanationSteps() []string {
 }
 
 // Tables: "across_p" (default; 004's spreadsheet; "profiles" without a network), "views" (observed against model per
-// run), "trends", "profiles", "calibration", "forecasts", "backtest", "explanations",
-// "trade_off".
+// run), "trends", "profiles", "calibration", "forecasts", "forecast_kinds", "backtest",
+// "explanations", "analysis", "trade_off".
 func (r *mpipResult) Tables() []*report.Table {
 	t := acrossP(r.Runs, r.Predictions)
 	t.Name, t.Title = "across_p", "Across P (Elliott's (004) spreadsheet): observed and modelled wall time AT = App_Time/P and R·M/P"
@@ -73,7 +76,7 @@ func (r *mpipResult) Tables() []*report.Table {
 	for _, x := range r.Trends {
 		tr.Add(x.Name, x.A, x.B, x.S, x.N)
 	}
-	out := []*report.Table{t, r.viewsTable(), tr, r.profilesTable(), r.calibrationTable(), r.forecastTable(), r.backtestTable(), r.explanationTable(), r.analysisTable()}
+	out := []*report.Table{t, r.viewsTable(), tr, r.profilesTable(), r.calibrationTable(), r.forecastTable(), r.forecastKindsTable(), r.backtestTable(), r.explanationTable(), r.analysisTable()}
 	if len(t.Rows) == 0 { // profiles only (no network): the profiles are the default table
 		out[0], out[3] = out[3], out[0]
 	}
@@ -163,9 +166,51 @@ func (r *mpipResult) calibrationTable() *report.Table {
 
 func (r *mpipResult) forecastTable() *report.Table {
 	t := &report.Table{Name: "forecasts", Title: "Forecasts (kind extrapolation; spreads are ranges of plausible scaling models, not confidence intervals)",
-		Header: []string{"p", "kind", "wall_time_s", "wall_spread_low_s", "wall_spread_high_s", "model_app_time_s", "model_spread_low_s", "model_spread_high_s"}}
+		Header: []string{"p", "kind", "wall_time_s", "wall_spread_low_s", "wall_spread_high_s", "model_app_time_s", "model_spread_low_s", "model_spread_high_s", "used_for_sizing", "interval"}}
+	used, interval := "", ""
+	if ch := r.ForecastChoice; ch != nil {
+		used = ch.Used
+		interval = fmt.Sprintf("none: needs runs at ≥ %d different P (have %d)", ch.RunsForInterval, ch.Runs)
+	}
 	for _, f := range r.Forecasts {
-		t.Add(f.P, f.Kind, f.WallTime.Value, f.WallTime.SpreadLow, f.WallTime.SpreadHigh, f.ModelAppTimeS, f.ModelAppTimeLowS, f.ModelAppTimeHighS)
+		t.Add(f.P, f.Kind, f.WallTime.Value, f.WallTime.SpreadLow, f.WallTime.SpreadHigh, f.ModelAppTimeS, f.ModelAppTimeLowS, f.ModelAppTimeHighS, used, interval)
+	}
+	for i, p := range r.Predictions {
+		if i >= len(r.WallTimeForecasts) || p.Result == nil {
+			continue
+		}
+		w := r.WallTimeForecasts[i]
+		lo, hi, iv := any(p.ATLow), any(p.ATHigh), "95 % Monte Carlo over the power laws' prediction intervals"
+		if !p.Interval {
+			lo, hi, iv = "", "", interval
+		}
+		t.Add(p.P, "power_law", w.Value, w.SpreadLow, w.SpreadHigh, p.Result.AppTime.Model, lo, hi, used, iv)
+	}
+	return t
+}
+
+// forecastKindsTable: each forecast kind's backtest error and which one sizes the run.
+func (r *mpipResult) forecastKindsTable() *report.Table {
+	t := &report.Table{Name: "forecast_kinds", Title: "Forecast kinds: backtest error on these runs and the one used for sizing",
+		Header: []string{"kind", "forecast", "backtest_rel_errors", "backtest_max_abs_rel_error", "observed_in_spread", "used_for_sizing", "description"}, Left: true}
+	ch := r.ForecastChoice
+	if ch == nil {
+		return t
+	}
+	t.Title += fmt.Sprintf(" — used: %s (%s)", ch.Used, ch.Reason)
+	for _, k := range ch.Kinds {
+		errs := make([]string, len(k.BacktestRelErrors))
+		for i, e := range k.BacktestRelErrors {
+			errs[i] = report.Percent(e).String()
+		}
+		var maxAbs, in any = "no backtest", ""
+		if k.BacktestMaxAbsRelError != nil {
+			maxAbs = report.Percent(*k.BacktestMaxAbsRelError)
+		}
+		if k.BacktestInSpread != nil {
+			in = fmt.Sprintf("%d of %d", *k.BacktestInSpread, ch.Splits)
+		}
+		t.Add(k.Kind, k.Forecast, strings.Join(errs, " "), maxAbs, in, k.UsedForSizing, k.Description)
 	}
 	return t
 }
