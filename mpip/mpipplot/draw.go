@@ -14,8 +14,9 @@ import (
 	"github.com/clusterperf/clusterperf/report"
 )
 
-// Panels draws, for each class, the wall-time panel (Walls) and the component panel
-// (Components); the notes say what was clipped or left out.
+// Panels draws, for each class, the wall-time panel (Walls), the component panel
+// (Components) and, with a model, the validation views' errors (ViewErrors); the notes say
+// what was clipped or left out.
 func Panels(in Input) ([]report.Panel, []string, error) {
 	var panels []report.Panel
 	var notes []string
@@ -31,6 +32,13 @@ func Panels(in Input) ([]report.Panel, []string, error) {
 			return nil, nil, err
 		}
 		panels = append(panels, report.Panel{Plot: c})
+		v, err := viewPlot(classRuns(in.Runs, w.Class), w.Class)
+		if err != nil {
+			return nil, nil, err
+		}
+		if v != nil { // without a model there are no views
+			panels = append(panels, report.Panel{Plot: v})
+		}
 	}
 	return panels, notes, nil
 }

@@ -221,7 +221,7 @@ func TestWallSeveralClasses(t *testing.T) {
 		}
 	}
 	panels, _, err := Panels(in)
-	if err != nil || len(panels) != 4 {
+	if err != nil || len(panels) != 6 { // wall, components, views per class
 		t.Fatalf("%d panels, %v", len(panels), err)
 	}
 }
@@ -257,5 +257,27 @@ func TestComponents(t *testing.T) {
 		if math.Abs(sumMeas-in.Runs[i].Inputs.AppTime) > 1e-9*sumMeas || math.Abs(sumMod-m.R*in.Runs[i].Inputs.M) > 1e-9*sumMod {
 			t.Errorf("P = %d: stacks %g, %g; App_Time %g, R·M %g", r.P, sumMeas, sumMod, in.Runs[i].Inputs.AppTime, m.R*in.Runs[i].Inputs.M)
 		}
+	}
+}
+
+// TestViewErrors: the validation-view panel's points are 004's printed relative errors (CG A,
+// appendix B "Validation View", lines 549–565: E_AT, E_MT, E_WT, E_X in %, P = 1, 4, 16, 64;
+// E_WT at P = 1 is #DIV/0! and has no point). Tolerance 0.5 percentage points: the appendix
+// rounds its inputs and its percentages to 3 digits.
+func TestViewErrors(t *testing.T) {
+	want := [4][]float64{{0.0, 3.0, 10.6, 2.2}, {34.0, 48.2, 52.0, 5.4}, {163.9, 154.6, 6.0}, {0.0, -2.9, -9.6, -2.1}}
+	got := ViewErrors(input(t, "CG A", keck(t, "a"), false).Runs)
+	for k := range want {
+		if len(got[k]) != len(want[k]) {
+			t.Fatalf("%s: %d points, want %d", ViewNames[k], len(got[k]), len(want[k]))
+		}
+		for i, m := range got[k] {
+			if math.Abs(m.Y-want[k][i]) > 0.5 {
+				t.Errorf("%s at P = %g: %.2f %%, 004 prints %.1f %%", ViewNames[k], m.X, m.Y, want[k][i])
+			}
+		}
+	}
+	if got[2][0].X != 4 {
+		t.Errorf("WT's first point at P = %g, want 4 (P = 1 is #DIV/0!)", got[2][0].X)
 	}
 }
