@@ -52,7 +52,11 @@ func Components(runs []Run) []ComponentRow {
 func componentPlot(runs []Run, class string) (*plot.Plot, error) {
 	rows := Components(runs)
 	pl := plot.New()
+	modelled := rows[0].Modelled != nil
 	pl.Title.Text = "Components of the aggregate time (Σ over ranks): measured (left) and modelled (right)"
+	if !modelled {
+		pl.Title.Text = "Components of the aggregate time (Σ over ranks), measured"
+	}
 	if class != "" {
 		pl.Title.Text += " (" + class + ")"
 	}
@@ -85,7 +89,6 @@ func componentPlot(runs []Run, class string) (*plot.Plot, error) {
 			meas[k] = append(meas[k], math.Max(r.Measured[k], 0))
 		}
 	}
-	modelled := rows[0].Modelled != nil
 	off := vg.Length(0)
 	if modelled {
 		off = -width / 2

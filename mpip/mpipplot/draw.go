@@ -52,6 +52,9 @@ const ClipLegend = "interval beyond the plot: arrow at its edge (value in the no
 func (w Wall) plot() (*plot.Plot, error) {
 	pl := plot.New()
 	pl.Title.Text = "Wall time per process by P: measured and Elliott's (004) model"
+	if len(w.Lines) == 0 && len(w.Points) == 1 {
+		pl.Title.Text = "Wall time per process by P: measured (no model: give a network or --calibrate)"
+	}
 	if w.Class != "" {
 		pl.Title.Text += " (" + w.Class + ")"
 	}
