@@ -166,6 +166,7 @@ type mpipRun struct {
 	Notes    []string            `json:"notes,omitempty"`
 	inputs   mpip.Inputs
 	rep      *mpip.Report
+	class    string // CSV rows: the label (004's class), or the file when rows carry none
 }
 
 // mpipResult is mpip's one result value.
@@ -257,7 +258,11 @@ func (r *mpipResult) load(o mpipOptions, files []string) error {
 				return badInput(err)
 			}
 			for _, in := range ins {
-				r.Runs = append(r.Runs, &mpipRun{Label: in.Label, P: in.P, inputs: in})
+				class := in.Label
+				if strings.HasPrefix(class, path+":") { // no label: ReadInputs names the row file:line
+					class = path
+				}
+				r.Runs = append(r.Runs, &mpipRun{Label: in.Label, P: in.P, inputs: in, class: class})
 			}
 			continue
 		}
@@ -371,6 +376,9 @@ func (r *mpipResult) calibrateOptions() mpip.CalibrateOptions {
 // more runs, and the sizing of measured and predicted wall times.
 func (r *mpipResult) predict(o mpipOptions, targets []int) error {
 	ins := r.inputs()
+	if cl := r.csvClasses(); len(cl) > 1 {
+		return badInputf("--predict forecasts one application: the collected values hold %d classes (%s); give one class's rows per call (--calibrate alone may fit one network to all of them)", len(cl), strings.Join(cl, ", "))
+	}
 	var err error
 	switch {
 	case r.Calibration != nil:
@@ -405,6 +413,17 @@ func (r *mpipResult) predict(o mpipOptions, targets []int) error {
 	ch := mpip.ChooseForecast(r.Backtest, distinctP(ins))
 	r.ForecastChoice = &ch
 	return r.size(o)
+}
+
+// csvClasses lists the distinct labels of the CSV rows (004's classes, e.g. CG A, CG B).
+func (r *mpipResult) csvClasses() []string {
+	var out []string
+	for _, run := range r.Runs {
+		if run.Summary == nil && !slices.Contains(out, run.class) {
+			out = append(out, run.class)
+		}
+	}
+	return out
 }
 
 // predictNet is the network of the power-law prediction: the given one, or (CSV rows) the

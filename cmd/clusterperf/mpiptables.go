@@ -295,7 +295,7 @@ func acrossP(runs []*mpipRun, preds []mpip.Prediction) *report.Table {
 func (r *mpipResult) plotPanels() ([]report.Panel, error) {
 	in := mpipplot.Input{Predictions: r.Predictions, Forecasts: r.Forecasts}
 	for _, run := range r.Runs {
-		class := run.Label
+		class := run.class
 		if run.Profile != nil {
 			class = run.Profile.Executable
 		}
