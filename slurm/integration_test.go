@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -175,15 +176,24 @@ func TestSlurmSimulateStudy(t *testing.T) {
 		t.Fatal("merge of an incomplete study succeeded")
 	}
 
-	// rerun shard 5 alone
+	// what a user sees: clusterperf merge --status names the killed shard (failed: Slurm
+	// ended it without a shard file), merge refuses (the shard file is missing, and it
+	// points to --status), and merge --resubmit reruns shard 5 alone
+	cp := buildCLI(t)
+	if code, out, errs := cli(cp, t.TempDir(), "merge", "--status", dir); code != 0 ||
+		!bytes.Contains(out, []byte("done 7, active 0, failed 1, missing 0")) || !bytes.Contains(out, []byte("CANCELLED")) {
+		t.Errorf("merge --status: exit %d\n%s%s", code, out, errs)
+	}
+	if code, _, errs := cli(cp, t.TempDir(), "merge", dir); code != 2 || !strings.Contains(errs, "missing: 5") || !strings.Contains(errs, "merge --status") {
+		t.Errorf("merge of the incomplete study: exit %d: %s", code, errs)
+	}
 	os.Remove(hold)
 	t2 := time.Now()
-	sub2, ok, err := c.Resubmit(ctx, dir)
-	if err != nil || !ok {
-		t.Fatalf("resubmit: %v %v", ok, err)
+	if out := cliOut(t, cp, t.TempDir(), "merge", "--resubmit", dir); !bytes.HasPrefix(out, []byte("resubmitted shards "+strconv.Itoa(held)+" as job ")) {
+		t.Errorf("merge --resubmit printed %q, want shard %d alone", out, held)
 	}
-	if sub2.Array != strconv.Itoa(held) {
-		t.Errorf("resubmitted array %q, want %q", sub2.Array, strconv.Itoa(held))
+	if subs, err := Submissions(dir); err != nil || len(subs) != 2 || subs[1].Array != strconv.Itoa(held) {
+		t.Errorf("submissions %+v %v: want the second for array %d alone", subs, err, held)
 	}
 	st, err = c.Wait(ctx, dir, 250*time.Millisecond)
 	if err != nil {
