@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -66,4 +67,44 @@ func TestSlurmClusterperfSimulate(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSlurmStudiesProgram: the studies program of docs/studies.md (-quick: 54 cells) as 8
+// array tasks of its binary, merged from another directory, writes exactly the document
+// of the one-machine run.
+func TestSlurmStudiesProgram(t *testing.T) {
+	c := requireSlurm(t)
+	t.Parallel()
+	bin := filepath.Join(t.TempDir(), "studies")
+	if out, err := exec.Command("go", "build", "-o", bin, "../examples/studies").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	work, elsewhere := t.TempDir(), t.TempDir()
+	btio, err := os.ReadFile("../examples/spmd/btio.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(work, "examples", "spmd"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(work, "examples", "spmd", "btio.yaml"), btio, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	dir := filepath.Join(work, "study")
+	t0 := time.Now()
+	cliOut(t, bin, work, "-quick", "-seed", "5", "-slurm", "-slurm-array-size", "8", "-out", dir)
+	st := waitAllDone(ctx, t, c, dir)
+	cliOut(t, bin, elsewhere, "-merge", dir, "-out", filepath.Join(work, "merged.md"))
+	sharded := time.Since(t0)
+	t1 := time.Now()
+	cliOut(t, bin, work, "-quick", "-seed", "5", "-out", filepath.Join(work, "local.md"))
+	local := time.Since(t1)
+	a, _ := os.ReadFile(filepath.Join(work, "local.md"))
+	b, _ := os.ReadFile(filepath.Join(work, "merged.md"))
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("merged document differs from the one-machine run\nmerged:\n%s\nlocal:\n%s", b, a)
+	}
+	t.Logf("studies -quick: %d cells; local %v, over %d array tasks (submission, run, merge) %v", st.Plan.Items, local.Round(time.Millisecond), st.Plan.N, sharded.Round(time.Millisecond))
 }
