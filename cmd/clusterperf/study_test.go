@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/shard"
 )
 
 // cli runs clusterperf with args and returns the exit code, stdout and stderr.
@@ -302,6 +303,13 @@ func TestSolveSweepValidateShardMerge(t *testing.T) {
 	args := []string{"solve", "dg.yaml", "--sweep", "population=1:16", "--validate", "--seed", "7", "--reps", "4", "--events", "4000"}
 	dir := filepath.Join(work, "study")
 	shardAll(t, dir, 8, args...)
+	plan, err := shard.ReadPlan(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Inputs) != 1 || plan.Inputs[0].Arg != "dg.yaml" || plan.Inputs[0].Path != filepath.Join(work, "dg.yaml") || plan.Items != 16 || plan.N != 8 {
+		t.Errorf("plan: %d items over %d shards, inputs %+v; want 16 over 8, dg.yaml at %s", plan.Items, plan.N, plan.Inputs, work)
+	}
 	code, local, errs := cli(append(args, "--format", "json", "--plot", filepath.Join(work, "local.svg"))...)
 	if code != 0 {
 		t.Fatalf("one machine: exit %d: %s", code, errs)
