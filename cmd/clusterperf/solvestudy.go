@@ -109,16 +109,33 @@ func runSweepStudy(cmd *cobra.Command, o *solveOptions, in *solveInput, args []s
 	}
 	q := *o
 	q.progress, q.sim.progress = false, false
-	work := func(k int) (json.RawMessage, error) { return sweepPointItem(m, p, vals[k], q) }
+	// the shard's points are solved together when its first item is asked for: qn.Sweep of
+	// the shard's values applies the sweep's work budget to the shard, as the one-machine
+	// run applies it to the whole sweep (each point is solved on its own either way)
+	var pts []qn.SweepPoint
+	lo := 0
+	work := func(k int) (json.RawMessage, error) {
+		if pts == nil {
+			i, _, _ := shard.ParseShard(o.sim.study.shard)
+			r, err := plan.Spec.Range(i)
+			if err != nil {
+				return nil, err
+			}
+			if pts, err = solveSweepRange(m, p, vals[r.Lo:r.Hi], q); err != nil {
+				return nil, err
+			}
+			lo = r.Lo
+		}
+		return sweepPointItem(m, p, pts[k-lo], q)
+	}
 	return runStudy(cmd.Context(), o.sim.study, plan, work, stdout)
 }
 
-// sweepPointItem solves the sweep at the value v alone (qn.Sweep of one value: the same
-// solution, and the same per-point work budget), estimates a fork/join point's error and,
-// with --validate, simulates it: what the one-machine sweep computes for that point.
-func sweepPointItem(m *qn.Model, p qn.SweepParam, v float64, o solveOptions) (json.RawMessage, error) {
+// solveSweepRange solves the sweep at vals as the one-machine run solves the whole sweep
+// (qn.Sweep, its budget and errors; fork/join points' simulated error estimates).
+func solveSweepRange(m *qn.Model, p qn.SweepParam, vals []float64, o solveOptions) ([]qn.SweepPoint, error) {
 	opt := o.amvaOptions()
-	pts, err := qn.Sweep(m, p, []float64{v}, o.solver, opt, nil)
+	pts, err := qn.Sweep(m, p, vals, o.solver, opt, nil)
 	if err != nil {
 		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
 			return nil, badInputf("--exact: %w", err)
@@ -126,12 +143,18 @@ func sweepPointItem(m *qn.Model, p qn.SweepParam, v float64, o solveOptions) (js
 		return nil, libError(err)
 	}
 	estimateSweep(m, p, pts, o.sim)
-	it := sweepItem{Value: v, Result: pts[0].Result}
-	if pts[0].Err != nil && !errors.As(pts[0].Err, &it.Saturation) {
-		return nil, libError(pts[0].Err)
+	return pts, nil
+}
+
+// sweepPointItem is one solved point as a shard item, simulated with --validate: what the
+// one-machine sweep computes for that point.
+func sweepPointItem(m *qn.Model, p qn.SweepParam, pt qn.SweepPoint, o solveOptions) (json.RawMessage, error) {
+	it := sweepItem{Value: pt.Value, Result: pt.Result}
+	if pt.Err != nil && !errors.As(pt.Err, &it.Saturation) {
+		return nil, libError(pt.Err)
 	}
 	if o.validate {
-		checks, err := validateSweep(m, p, pts, o)
+		checks, err := validateSweep(m, p, []qn.SweepPoint{pt}, o)
 		if err != nil {
 			return nil, err
 		}
