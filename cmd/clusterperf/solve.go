@@ -166,7 +166,7 @@ func (o solveOptions) check() error {
 	}
 	c.nonNegative("tol", o.tol, "the default 1e-10")
 	c.atLeast("max-iter", int64(o.maxIter), 0)
-	o.sim.checkRun(&c) // --validate, and the simulated error estimate of fork/join results
+	o.sim.checkRun(&c)    // --validate, and the simulated error estimate of fork/join results
 	o.sim.study.check(&c) // --shard, --out, --slurm*
 	return c.err()
 }
