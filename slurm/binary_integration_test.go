@@ -20,8 +20,9 @@ import (
 // TestSlurmClusterperfSimulate: simulate --reps 120 as 8 array tasks of the real binary,
 // merged, prints in table, JSON and CSV exactly what simulate --reps 120 prints on one
 // machine with the same seed; tpn --advise (256 mappings over 4 tasks), speedup --validate
-// (3 × 8 replications over 4 tasks) and solve --sweep population=1:16 --validate (16 points
-// over 8 tasks, the model named relative to the submit directory) likewise. Every merge
+// (3 × 8 replications over 4 tasks), solve --sweep population=1:16 --validate (16 points
+// over 8 tasks, the model named relative to the submit directory) and solve --validate (40
+// replications over 8 tasks) likewise. Every merge
 // runs in another directory than the submission (the plan records where the inputs are).
 func TestSlurmClusterperfSimulate(t *testing.T) {
 	c := requireSlurm(t)
@@ -52,6 +53,8 @@ func TestSlurmClusterperfSimulate(t *testing.T) {
 			[][]string{{"--format", "table"}, {"--format", "json"}, {"--format", "csv", "--csv-table", "validation"}}},
 		{"sweep-validate", []string{"solve", "disk-group.yaml", "--sweep", "population=1:16", "--validate", "--seed", "3", "--reps", "4", "--events", "5000"}, "8",
 			[][]string{{"--format", "table"}, {"--format", "json"}, {"--format", "csv"}, {"--format", "csv", "--csv-table", "validation"}}},
+		{"solve-validate", []string{"solve", "disk-group.yaml", "--validate", "--seed", "5", "--reps", "40", "--events", "5000"}, "8",
+			[][]string{{"--format", "table"}, {"--format", "json"}, {"--format", "csv", "--csv-table", "validation"}}},
 	}
 	for _, s := range studies {
 		dir := filepath.Join(work, s.name)
