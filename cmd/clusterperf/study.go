@@ -108,7 +108,15 @@ func runStudy(ctx context.Context, o studyOptions, p shard.Plan, work func(k int
 		if err := shard.WritePlan(o.out, p); err != nil {
 			return classify(err)
 		}
-		if err := shard.Run(o.out, p, i, work); err != nil {
+		// an interrupted shard (Ctrl-C cancels the command's context) stops before its next
+		// item and leaves a failure marker saying so, never a partial result file
+		interruptible := func(k int) (json.RawMessage, error) {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("interrupted before item %d: %w", k, err)
+			}
+			return work(k)
+		}
+		if err := shard.Run(o.out, p, i, interruptible); err != nil {
 			return classify(err)
 		}
 		r, _ := p.Spec.Range(i)

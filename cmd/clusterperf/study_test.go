@@ -395,3 +395,25 @@ func TestSolveShardMerge(t *testing.T) {
 		}
 	}
 }
+
+// TestShardInterrupted: a shard whose command is cancelled (Ctrl-C) stops before its next
+// item, leaves a failure marker saying it was interrupted and no shard file; merge --status
+// lists it as failed.
+func TestShardInterrupted(t *testing.T) {
+	model := filepath.Join("..", "..", "testdata", "models", "disk-group.yaml")
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"solve", model, "--validate", "--reps", "4", "--events", "3000", "--shard", "1/2", "--out", dir}, &out, &errb)
+	if code == 0 || !strings.Contains(errb.String(), "interrupted before item 2") {
+		t.Fatalf("cancelled shard: exit %d: %s", code, errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, shard.FileName(1, 2))); err == nil {
+		t.Error("the interrupted shard left a result file")
+	}
+	code, status, _ := cli("merge", "--status", dir)
+	if code != 0 || !strings.Contains(status, "failed 1, missing 1") || !strings.Contains(status, "interrupted") {
+		t.Errorf("merge --status: exit %d\n%s", code, status)
+	}
+}
