@@ -34,6 +34,9 @@ type Options struct {
 	// each CPU is a processor-sharing server whose background jobs arrive and leave during
 	// the run, instead of every compute step taking its mean-expanded Delay.
 	Sample *Sample
+	// MaxEvents bounds a sampled run's background events (arrivals and departures, the
+	// warm-up included): beyond it Run returns fault.ErrTooLarge. 0: no limit.
+	MaxEvents int64
 	// Cancel, if set, stops the run soon after it is closed: Run returns ErrCancelled.
 	Cancel <-chan struct{}
 }
@@ -111,6 +114,7 @@ type engine struct {
 	prio     []int   // transition priorities, compact for the candidate sort
 	cpus     []psCPU // sampled runs: the processor-sharing CPUs (nil otherwise)
 	busy     int64   // sampled runs: firings in progress
+	events   int64   // sampled runs: background events so far
 }
 
 // end returns the instant now + d for transition ti, checking that it stays within the
@@ -255,6 +259,9 @@ func (n *Net) Run(o Options) (*Result, error) {
 		}
 		if o.Cancel != nil && e.cancelled() {
 			return nil, ErrCancelled
+		}
+		if o.MaxEvents > 0 && e.events > o.MaxEvents {
+			return nil, errTooLarge("a sampled run took more than %d background events by t = %.4g s (Options.MaxEvents): the background is far busier than the run's length suggested", o.MaxEvents, Seconds(e.now))
 		}
 		if e.err != nil {
 			return nil, e.err

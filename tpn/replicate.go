@@ -16,6 +16,11 @@ import (
 // departures) of all the replications of Replicate: about 100 s at BenchmarkSampled's rate.
 const DefaultMaxSampleEvents = 5e8
 
+// RunEventsFactor: one replication may take this many times its estimated events (at least
+// 1e5 estimated) before it is stopped as too large (a heavy-tailed background can make a
+// run far longer than the deterministic one; none may run unbounded).
+const RunEventsFactor = 100
+
 // MaxReps is the largest number of replications Replicate runs.
 const MaxReps = 1_000_000
 
@@ -115,7 +120,7 @@ func Replicate(ctx context.Context, n *Net, o ReplicateOptions) (*Replications, 
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				res.TimesS[i], errs[i] = replicateOne(ctx, n, o, i)
+				res.TimesS[i], errs[i] = replicateOne(ctx, n, o, i, est/float64(o.Reps))
 				if errs[i] == nil {
 					mu.Lock()
 					done++
@@ -161,12 +166,15 @@ feed:
 }
 
 // replicateOne runs replication i; a cancelled run gives NaN and ErrCancelled.
-func replicateOne(ctx context.Context, n *Net, o ReplicateOptions, i int) (float64, error) {
+func replicateOne(ctx context.Context, n *Net, o ReplicateOptions, i int, perRep float64) (float64, error) {
 	if ctx.Err() != nil {
 		return math.NaN(), ctx.Err()
 	}
 	ro := o.Run
 	ro.Record, ro.Sample, ro.Cancel = false, &Sample{Seed: o.Seed, Rep: uint64(i)}, ctx.Done()
+	if ro.MaxEvents == 0 {
+		ro.MaxEvents = int64(min(RunEventsFactor*max(perRep, 1e5), 1e15))
+	}
 	r, err := n.Run(ro)
 	if err != nil {
 		return math.NaN(), err

@@ -132,7 +132,11 @@ func (e *engine) initCPUs(s Sample) error {
 		if len(p.bg) == 0 {
 			continue
 		}
-		next := p.warm(Warmup(c))
+		next, ev := p.warm(Warmup(c), e.o.MaxEvents)
+		e.events += ev
+		if e.o.MaxEvents > 0 && e.events > e.o.MaxEvents {
+			return errTooLarge("CPU %q: the background's warm-up took more than %d events (Options.MaxEvents)", c.Name, e.o.MaxEvents)
+		}
 		for k, t := range next {
 			e.h.push(completion{t: ToTicks(t), tr: int32(ci), id: int32(k), phase: phaseArrival})
 		}
@@ -142,8 +146,10 @@ func (e *engine) initCPUs(s Sample) error {
 }
 
 // warm runs the background alone from empty for w seconds, then shifts time so the program
-// starts at 0; it returns each class's next arrival instant (seconds from 0).
-func (p *psCPU) warm(w float64) []float64 {
+// starts at 0; it returns each class's next arrival instant (seconds from 0) and the events
+// it took (it stops early, the count past limit, when limit > 0 is exceeded).
+func (p *psCPU) warm(w float64, limit int64) ([]float64, int64) {
+	events := int64(0)
 	next := make([]float64, len(p.bg))
 	for k, b := range p.bg {
 		next[k] = dist(b.Arrivals).Sample(p.rng, 1/b.ArrivalRate)
@@ -171,12 +177,13 @@ func (p *psCPU) warm(w float64) []float64 {
 			}
 		}
 		now = t
+		events++
 		switch {
-		case t == w:
+		case t == w || (limit > 0 && events > limit):
 			for k := range next {
 				next[k] -= w
 			}
-			return next
+			return next, events
 		case jd >= 0 && tDep <= next[ka]:
 			p.jobs[jd] = p.jobs[len(p.jobs)-1]
 			p.jobs = p.jobs[:len(p.jobs)-1]
@@ -248,6 +255,7 @@ func (e *engine) cpuJoin(ti, id int32) {
 func (e *engine) cpuEvent(c completion) (completion, bool) {
 	ci := int(c.tr)
 	p := &e.cpus[ci]
+	e.events++
 	if c.phase == phaseArrival {
 		e.cpuAdvance(ci)
 		p.arrive(int(c.id))
