@@ -267,8 +267,11 @@ func runTpn(ctx context.Context, o tpnOptions, path string, stdout, stderr io.Wr
 		if out.Advice == nil {
 			return libError(err)
 		}
-		if stop = err; err != nil && !isInterrupt(err) {
+		if err != nil && !isInterrupt(err) {
 			return libError(err)
+		}
+		if err != nil {
+			stop = fmt.Errorf("interrupted after %d simulations of the allocation search (the best so far printed, marked partial): %w", out.Advice.Evaluated, err)
 		}
 		if err := out.size(o); err != nil {
 			return err
@@ -314,7 +317,10 @@ func (r *tpnResult) sample(ctx context.Context, o tpnOptions, prog *tpn.Program,
 	r.ErrorEstimate = &tpnErrorEstimate{HalfWidthS: st.HalfWidthS, RelHalfWidth: st.HalfWidthS / st.MeanS, Confidence: 0.95,
 		Against: "the sampled model's true mean makespan (Student-t interval over the replications)"}
 	r.Notes = append(r.Notes, sampledNotes(st, det)...)
-	return err
+	if err != nil {
+		return fmt.Errorf("interrupted after %d of %d replications (printed, marked partial): %w", st.Done, st.Reps, err)
+	}
+	return nil
 }
 
 // sampledNotes say what the sampled figures are, and where they part from 002.
