@@ -162,3 +162,14 @@ func TestAdviseCancel(t *testing.T) {
 		t.Errorf("partial %g below the full search's %g", a.Time, full.Time)
 	}
 }
+
+// BenchmarkAdvise: the exhaustive search of the master/worker example (4⁴ = 256 mappings),
+// with the best mapping per number of workstations kept.
+func BenchmarkAdvise(b *testing.B) {
+	p, c := load(b, "../examples/tpn/masterworker.yaml", "../examples/tpn/cluster.yaml")
+	for b.Loop() {
+		if _, err := Advise(p, c, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

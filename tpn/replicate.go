@@ -13,7 +13,8 @@ import (
 )
 
 // DefaultMaxSampleEvents bounds the estimated events (firings, background arrivals and
-// departures) of all the replications of Replicate: about 100 s at BenchmarkSampled's rate.
+// departures) of all the replications of Replicate: 2–5 minutes at BenchmarkReplicate's
+// 1.5–4 M estimated events/s (2 vCPUs shared with other jobs, load 22–25).
 const DefaultMaxSampleEvents = 5e8
 
 // RunEventsFactor: one replication may take this many times its estimated events (at least

@@ -219,3 +219,26 @@ func BenchmarkSampled(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReplicate: 30 sampled replications of the matrix-multiplication ring with every
+// workstation loaded at U = 0.5 (the study's set-up) on all cores.
+func BenchmarkReplicate(b *testing.B) {
+	p, _ := load(b, "testdata/matmul-doc.yaml", "../examples/tpn/cluster.yaml")
+	c := &Cluster{Network: Medium{Startup: 0.001, Bandwidth: 12.5e6}}
+	for _, w := range []string{"ws1", "ws2", "ws3", "ws4"} {
+		c.Workstations = append(c.Workstations, Workstation{Name: w, Power: 1, Background: []BgClass{{ArrivalRate: 1, Demand: 0.5}}})
+	}
+	n, err := Build(p, c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ev := 0.0
+	for i := 0; b.Loop(); i++ {
+		r, err := Replicate(context.Background(), n, ReplicateOptions{Reps: 30, Seed: uint64(i)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ev += r.EventsEstimate
+	}
+	b.ReportMetric(ev/b.Elapsed().Seconds(), "est-events/s")
+}
