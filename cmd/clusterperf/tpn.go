@@ -30,16 +30,18 @@ type tpnOptions struct {
 	seed       uint64
 	progress   bool
 	sizing     sizingFlags
-	out        outOptions
-	plot       string
-	exportPNML string
-	atomic     bool
-	maxTime    float64
-	advise     bool
-	budget     int
-	maxTrans   int64
-	maxFirings int64
-	study      studyOptions
+	// sampleFlags: --reps or --seed was given (they belong to --background sampled)
+	sampleFlags bool
+	out         outOptions
+	plot        string
+	exportPNML  string
+	atomic      bool
+	maxTime     float64
+	advise      bool
+	budget      int
+	maxTrans    int64
+	maxFirings  int64
+	study       studyOptions
 }
 
 func newTpnCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -86,6 +88,7 @@ as a Slurm job array, and "clusterperf merge DIR" prints the one-machine result.
 ` + tpn.ProgramFormat,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.sampleFlags = cmd.Flags().Changed("reps") || cmd.Flags().Changed("seed")
 			if o.study.active() {
 				return runTpnStudy(cmd, *o, args, stdout)
 			}
@@ -157,6 +160,9 @@ func (o tpnOptions) sampled() bool { return o.background == "sampled" }
 func (o tpnOptions) checkBackground(c *flagCheck, path string) {
 	switch o.background {
 	case "mean":
+		if o.sampleFlags {
+			c.add("--reps and --seed belong to --background sampled (the mean expansion is deterministic)")
+		}
 		return
 	case "sampled":
 	default:

@@ -68,6 +68,7 @@ func TestTpnFlags(t *testing.T) {
 		{[]string{"--background", "sampled", "--reps", "1"}, "--reps 1: want a whole number from 2"},
 		{[]string{"--background", "sampled", "--atomic"}, "--atomic with --background sampled"},
 		{[]string{"--advise", "--rule", "widest"}, `--rule "widest"`},
+		{[]string{"--reps", "50"}, "--reps and --seed belong to --background sampled"},
 	} {
 		code, out, errs := cli(append([]string{"tpn", "--cluster", tpnEx + "cluster.yaml", tpnEx + "matmul.yaml"}, tc.args...)...)
 		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
