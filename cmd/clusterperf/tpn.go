@@ -73,13 +73,15 @@ what finished, marked partial.
 
 --advise searches mappings of processes to workstations; the best mapping for each number of
 workstations used goes through the sizing rules (--rule, --efficiency, --knee-gain,
---within; p = workstations booked), printed as a trade-off table. A deadlock is reported with the blocked steps, the missing
-messages and the processes in the wait-for cycle (exit code 3, a finding, no result).
+--within; p = workstations booked), printed as a trade-off table.
+
+A deadlock is reported with the blocked steps, the missing messages and the processes in the
+wait-for cycle (exit code 3, a finding, no result).
 A run cut off by --max-time or --max-firings is a finding too (exit 3). A file ending in
 .pnml is a net itself (as --export-pnml writes it, timing in the toolspecific block): it is
 run to its final marking with no program or cluster.
-CSV tables (--csv-table): processes (default; sampled: background first), critical_path,
-advice, trade_off, background.
+CSV tables (--csv-table): processes (the default; with --background sampled, background),
+critical_path, advice, trade_off, background.
 
 --advise with an exhaustive search (at most 20000 mappings) can be split over machines:
 --shard I/N --out DIR simulates mappings of shard I, --slurm --out DIR submits all shards
