@@ -51,9 +51,11 @@ type Series struct {
 	Dash bool      `json:"dash,omitempty"` // bounds and asymptotes
 }
 
-// Bar is one span of a Gantt chart (tpn).
+// Bar is one span of a Gantt chart (tpn). Group is the row's group for the page's grouping
+// by node (the workstation the process runs on); the page can also group rows by name prefix.
 type Bar struct {
 	Row   string  `json:"row"`
+	Group string  `json:"group,omitempty"`
 	Kind  string  `json:"kind"`
 	Start float64 `json:"start_s"`
 	End   float64 `json:"end_s"`
@@ -246,11 +248,15 @@ type Server struct {
 	params  []Param
 	version string
 	mux     *http.ServeMux
+	// bestSem lets one best-configuration search run at a time: a search (tpn: up to
+	// adviseBudget simulations, seconds for 49 processes) cannot be interrupted, so searches
+	// the page abandoned must not pile up on the CPU the updates need.
+	bestSem chan struct{}
 }
 
 // NewServer returns the explorer's handler.
 func NewServer(m Model, version string) *Server {
-	s := &Server{m: m, params: m.Params(), version: version, mux: http.NewServeMux()}
+	s := &Server{m: m, params: m.Params(), version: version, mux: http.NewServeMux(), bestSem: make(chan struct{}, 1)}
 	sub, _ := fs.Sub(static, "static")
 	s.mux.Handle("GET /", http.FileServerFS(sub))
 	s.mux.HandleFunc("GET /api/model", s.model)
@@ -305,7 +311,9 @@ func (s *Server) eval(w http.ResponseWriter, r *http.Request) {
 		res.Warnings = []string{}
 	}
 	for i := range res.Charts {
-		res.Charts[i].SVG = string(ChartSVG(res.Charts[i]))
+		if len(res.Charts[i].Bars) == 0 { // the page draws Gantt charts itself (grouping, zoom)
+			res.Charts[i].SVG = string(ChartSVG(res.Charts[i]))
+		}
 	}
 	writeJSON(w, res)
 }
@@ -318,6 +326,15 @@ func (s *Server) best(w http.ResponseWriter, r *http.Request) {
 	bs, ok := s.m.(BestSearcher)
 	if !ok {
 		httpError(w, fmt.Errorf("%w: a %s model has its best configuration in /api/eval", fault.ErrInput, s.m.Kind()))
+		return
+	}
+	select {
+	case s.bestSem <- struct{}{}:
+		defer func() { <-s.bestSem }()
+	case <-r.Context().Done(): // the page went on to another point
+		return
+	}
+	if r.Context().Err() != nil {
 		return
 	}
 	best, vals, err := bs.Best(v)

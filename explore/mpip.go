@@ -353,7 +353,7 @@ func (m *mpipModel) describe(r *Result, cur mpipPoint) {
 // runsTable compares each measured run's model with its measurement (004's application-time
 // view); the current P highlighted.
 func (m *mpipModel) runsTable(runs []mpip.Inputs, p int) (htmlreport.Table, error) {
-	t := htmlreport.Table{Title: "Measured runs: model against measurement", Columns: []string{"run", "P", "wall time measured (s)", "wall time model (s)", "rel_error", "switch delay D_0 (s)"}}
+	t := htmlreport.Table{Title: "Measured runs: model against measurement", Columns: []string{"P", "run", "wall time measured (s)", "wall time model (s)", "rel_error", "switch delay D_0 (s)"}}
 	for _, in := range runs {
 		res, err := mpip.Solve(in)
 		if err != nil {
@@ -363,7 +363,7 @@ func (m *mpipModel) runsTable(runs []mpip.Inputs, p int) (htmlreport.Table, erro
 		if e := res.AppTime.RelError; e != nil {
 			rel = fmt.Sprintf("%+.3f", *e)
 		}
-		t.Rows = append(t.Rows, []string{in.Label, strconv.Itoa(in.P), htmlreport.Num(res.AppTime.Observed), htmlreport.Num(res.AppTime.Model), rel, htmlreport.Num(res.Demands.D0)})
+		t.Rows = append(t.Rows, []string{strconv.Itoa(in.P), in.Label, htmlreport.Num(res.AppTime.Observed), htmlreport.Num(res.AppTime.Model), rel, htmlreport.Num(res.Demands.D0)})
 		if in.P == p {
 			t.Highlight = append(t.Highlight, len(t.Rows)-1)
 		}

@@ -159,9 +159,10 @@ func (t *tpnModel) Eval(v Values) (*Result, error) {
 	}
 	r.Tables = append(r.Tables, pt, ct)
 	r.Best, r.BestPending = "searching allocations…", true
+	host := t.hosts()
 	var bars []Bar
 	for _, s := range spans {
-		bars = append(bars, Bar{Row: s.Process, Kind: s.Kind, Start: s.Start, End: s.End})
+		bars = append(bars, Bar{Row: s.Process, Group: host[s.Process], Kind: s.Kind, Start: s.Start, End: s.End})
 	}
 	r.Charts = append(r.Charts, Chart{ID: "gantt", Title: "Processes over time (Gantt)", XLabel: "time (s)", YLabel: "process", Bars: bars})
 	bw := Series{Name: "makespan"}
@@ -177,6 +178,20 @@ func (t *tpnModel) Eval(v Values) (*Result, error) {
 	cur := c.Network.Bandwidth
 	r.Charts = append(r.Charts, Chart{ID: "bandwidth", Title: "Makespan against network bandwidth", XLabel: "bandwidth (bytes/s)", YLabel: "s", Series: []Series{bw}, MarkX: &cur})
 	return r, nil
+}
+
+// hosts maps each process to its workstation: the program's allocation, else round robin
+// over the cluster's workstations in process order (tpn.Build's rule).
+func (t *tpnModel) hosts() map[string]string {
+	out := make(map[string]string, len(t.prog.Processes))
+	for i, p := range t.prog.Processes {
+		if w, ok := t.prog.Allocation[p.Name]; ok {
+			out[p.Name] = w
+		} else {
+			out[p.Name] = t.cl.Workstations[i%len(t.cl.Workstations)].Name
+		}
+	}
+	return out
 }
 
 // Best searches allocations of the processes to the workstations for the least makespan
