@@ -257,3 +257,17 @@ func without(cols []string, name string) []string {
 	}
 	return out
 }
+
+// makespan is the program's makespan at the file's values (for the Gantt test's window).
+func (t *tpnModel) makespan(tb testing.TB) float64 {
+	tb.Helper()
+	v, err := Check(t.Params(), nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r, err := t.Eval(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r.Values["makespan_s"]
+}

@@ -249,10 +249,10 @@ func (m *mpipModel) at(runs []mpip.Inputs, net mpip.Network, p, samples int) (mp
 	return mpipPoint{P: p, Res: pr[0].Result, Predicted: &pr[0]}, nil
 }
 
-// grid is the by-P charts' P values: mpipGrid log-spaced whole numbers 2 … pmax and the
-// measured P.
-func (m *mpipModel) grid(pmax int) []int {
-	set := map[int]bool{}
+// grid is the by-P charts' P values: mpipGrid log-spaced whole numbers 2 … pmax, the
+// measured P and the current one.
+func (m *mpipModel) grid(pmax, cur int) []int {
+	set := map[int]bool{cur: cur <= pmax}
 	for i := 0; i < mpipGrid; i++ {
 		set[int(math.Round(2*math.Pow(float64(pmax)/2, float64(i)/(mpipGrid-1))))] = true
 	}
@@ -262,8 +262,10 @@ func (m *mpipModel) grid(pmax int) []int {
 		}
 	}
 	out := make([]int, 0, len(set))
-	for p := range set {
-		out = append(out, p)
+	for p, in := range set {
+		if in {
+			out = append(out, p)
+		}
 	}
 	sort.Ints(out)
 	return out
@@ -376,7 +378,7 @@ func (m *mpipModel) runsTable(runs []mpip.Inputs, p int) (htmlreport.Table, erro
 func (m *mpipModel) byP(r *Result, runs []mpip.Inputs, net mpip.Network, v Values, cur mpipPoint) error {
 	var pts []mpipPoint
 	if m.predict {
-		grid := m.grid(max(int(v["p_max"]), 4))
+		grid := m.grid(max(int(v["p_max"]), 4), cur.P)
 		prs, _, err := mpip.Predict(runs, net, grid, 1, 1)
 		if err != nil {
 			return err
