@@ -286,7 +286,7 @@ func TestGanttInBrowser(t *testing.T) {
 	}
 	poll := func(expr string) {
 		t.Helper()
-		if _, err := chromedp.Run(b.Ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		if _, err := chromedp.Run(b.Ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
 			t.Fatalf("waiting for %s: %v", expr, err)
 		}
 	}
