@@ -222,3 +222,36 @@ func TestMpipLoadErrors(t *testing.T) {
 		t.Errorf("a truncated report: err = %v, want an input error", err)
 	}
 }
+
+// Two reports (P = 16, 32) allow no prediction: the P slider is replaced by the choice of
+// the measured run, whose model is mpip.Solve's; the charts show the measured runs only.
+func TestMpipTwoRuns(t *testing.T) {
+	m := loadMpipFiles(t, MpipOptions{LatencyS: 2e-5, BandwidthBytesPerS: 1e9}, amgReports[:2]...)
+	ids := map[string]Param{}
+	for _, p := range m.Params() {
+		ids[p.ID] = p
+	}
+	if _, ok := ids["p"]; ok {
+		t.Fatalf("two runs: a P slider, but no prediction is possible")
+	}
+	if r, ok := ids["run"]; !ok || r.Min != 1 || r.Max != 2 || !r.Integer {
+		t.Fatalf("run parameter %+v", r)
+	}
+	v, _ := Check(m.Params(), Values{"run": 1})
+	r, err := m.Eval(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := mpip.Solve(summaryInputs(t, amgReports[0], 2e-5, 1e9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Values["p"] != 16 || relDiff(r.Values["wall_time_s"], want.AppTime.Model) > 1e-12 || !r.Exact {
+		t.Errorf("run 1: P %v wall time %v exact %v, want P 16, %v (mpip.Solve)", r.Values["p"], r.Values["wall_time_s"], r.Exact, want.AppTime.Model)
+	}
+	for _, c := range r.Charts {
+		if c.ID == "wall" && len(c.Series[0].X) != 2 {
+			t.Errorf("wall-time chart has %d points, want the 2 measured runs", len(c.Series[0].X))
+		}
+	}
+}
