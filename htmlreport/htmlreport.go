@@ -173,7 +173,8 @@ func errorFields(raw json.RawMessage) []Field {
 }
 
 // fieldValue formats one value: strings as they are, numbers with Num (relative errors also
-// as a signed percentage), anything else as compact JSON.
+// as a percentage, unsigned unless negative: an estimate is usually a magnitude), anything
+// else as compact JSON.
 func fieldValue(key string, v json.RawMessage) string {
 	var s string
 	if json.Unmarshal(v, &s) == nil {
@@ -182,7 +183,7 @@ func fieldValue(key string, v json.RawMessage) string {
 	var x float64
 	if json.Unmarshal(v, &x) == nil {
 		if key == "" || key == "rel_error" || strings.HasSuffix(key, "_rel") || strings.HasSuffix(key, "rel_error") {
-			return fmt.Sprintf("%s (%+.2g %%)", Num(x), 100*x)
+			return fmt.Sprintf("%s (%.2g %%)", Num(x), 100*x)
 		}
 		return Num(x)
 	}

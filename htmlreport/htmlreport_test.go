@@ -189,13 +189,13 @@ func TestMethodExactErrorEstimate(t *testing.T) {
 	res := map[string]any{
 		"method":         "linearizer (Chandy–Neuse)",
 		"exact":          false,
-		"error_estimate": json.RawMessage(`{"rel_error": 0.021, "against": "exact MVA at N = 40", "spread_method": "bard-schweitzer"}`),
+		"error_estimate": json.RawMessage(`{"rel_error": 0.021, "against": "exact MVA at N = 40", "spread_method": "bard-schweitzer", "spread_rel": -0.004}`),
 	}
 	p, err := FromResult("t", "cmd", "v", res, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Field{{"rel_error", "0.021 (+2.1 %)"}, {"against", "exact MVA at N = 40"}, {"spread_method", "bard-schweitzer"}}
+	want := []Field{{"rel_error", "0.021 (2.1 %)"}, {"against", "exact MVA at N = 40"}, {"spread_method", "bard-schweitzer"}, {"spread_rel", "-0.004 (-0.4 %)"}}
 	if len(p.ErrorEstimate) != len(want) {
 		t.Fatalf("error estimate %+v, want %+v", p.ErrorEstimate, want)
 	}
@@ -210,7 +210,7 @@ func TestMethodExactErrorEstimate(t *testing.T) {
 	}
 	s := html.UnescapeString(string(b))
 	for _, w := range []string{`<span id="method">linearizer (Chandy–Neuse)</span>`, `<span id="exact" class="approximate">approximate</span>`,
-		`<div id="error-estimate"><b>Error estimate</b>`, `rel_error: 0.021 (+2.1 %)`, `against: exact MVA at N = 40`} {
+		`<div id="error-estimate"><b>Error estimate</b>`, `rel_error: 0.021 (2.1 %)`, `against: exact MVA at N = 40`} {
 		if !strings.Contains(s, w) {
 			t.Errorf("page lacks %q", w)
 		}
@@ -220,7 +220,7 @@ func TestMethodExactErrorEstimate(t *testing.T) {
 		t.Errorf("method box at %d, first section at %d: not at the top", i, j)
 	}
 	// a string estimate, a bare number
-	for raw, w := range map[string]string{`"±3 % against the simulation"`: "estimate: ±3 % against the simulation", `0.05`: "estimate: 0.05 (+5 %)"} {
+	for raw, w := range map[string]string{`"±3 % against the simulation"`: "estimate: ±3 % against the simulation", `0.05`: "estimate: 0.05 (5 %)"} {
 		p, _ := FromResult("t", "c", "v", map[string]any{"method": "m", "exact": false, "error_estimate": json.RawMessage(raw)}, nil, nil)
 		b, _ := Bytes(p)
 		if !strings.Contains(html.UnescapeString(string(b)), w) {
