@@ -28,8 +28,15 @@ type MpipOptions struct {
 const defaultBandwidth = 1.25e9 // bytes/s
 
 // mpipSamples is the number of Monte Carlo samples of the prediction interval at the current
-// P (mpip.Predict; only with ≥ mpip.MinRunsForInterval runs): (samples + 1) × P MVA steps.
-const mpipSamples = 400
+// P (mpip.Predict; only with ≥ mpip.MinRunsForInterval runs): (samples + 1) × P MVA steps,
+// kept within mpipWork steps (tens of ms) by fewer samples at a large P, at least 50.
+const (
+	mpipSamples = 400
+	mpipWork    = 4_000_000
+)
+
+// samplesAt is the number of interval samples at P.
+func samplesAt(p int) int { return max(50, min(mpipSamples, mpipWork/max(p, 1))) }
 
 // mpipGrid is the number of P values of the by-P charts (log-spaced, plus the measured P).
 const mpipGrid = 40
@@ -296,7 +303,7 @@ func (m *mpipModel) Eval(v Values) (*Result, error) {
 	case len(m.runs) > 1:
 		p = m.runs[int(v["run"])-1].P
 	}
-	cur, err := m.at(runs, net, p, mpipSamples)
+	cur, err := m.at(runs, net, p, samplesAt(p))
 	if err != nil {
 		return nil, err
 	}

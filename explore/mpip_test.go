@@ -3,6 +3,7 @@ package explore
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -253,5 +254,47 @@ func TestMpipTwoRuns(t *testing.T) {
 		if c.ID == "wall" && len(c.Series[0].X) != 2 {
 			t.Errorf("wall-time chart has %d points, want the 2 measured runs", len(c.Series[0].X))
 		}
+	}
+}
+
+// Five runs at different P give mpip.Predict's Monte Carlo interval: at a P not measured the
+// explorer states an error estimate, the half-width of that 95 % interval relative to its
+// median, equal to the library's with the same samples and seed. (Synthetic collected values
+// near power laws in P, with a few per cent of scatter so the interval is not empty.)
+func TestMpipInterval(t *testing.T) {
+	csv := "label,P,App_Time,MPI_Time,MPI_Wait,M,L,BW,Lat\n"
+	scatter := []float64{1.03, 0.97, 1.02, 0.99, 1.04}
+	for i, p := range []float64{4, 8, 16, 32, 64} {
+		app := 100 * math.Pow(p, 0.3) * scatter[i]
+		mpi := 0.2 * app * math.Pow(p/4, 0.2)
+		csv += fmt.Sprintf("syn,%g,%g,%g,%g,%g,%g,1e9,5e-6\n", p, app, mpi, 0.4*mpi, 1000*p*scatter[4-i], 4096.0)
+	}
+	m, err := LoadMpip([]string{"syn.csv"}, [][]byte{[]byte(csv)}, MpipOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := Check(m.Params(), Values{"p": 128})
+	r, err := m.Eval(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins, err := mpip.ReadInputs("syn.csv", strings.NewReader(csv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, _, err := mpip.Predict(ins, mpip.ConstNetwork(5e-6, 1e9), []int{128}, samplesAt(128), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pr[0].Interval {
+		t.Fatalf("the library gives no interval with five runs: %s", pr[0].Note)
+	}
+	est, ok := r.ErrorEstimate.(map[string]any)
+	if !ok || r.Exact {
+		t.Fatalf("exact %v, error estimate %#v", r.Exact, r.ErrorEstimate)
+	}
+	want := (pr[0].ATHigh - pr[0].ATLow) / 2 / pr[0].ATMedian
+	if got, _ := est["rel_error"].(float64); relDiff(got, want) > 1e-12 || !(want > 0) {
+		t.Errorf("rel_error %v, the library's interval gives %v", est["rel_error"], want)
 	}
 }
