@@ -7,7 +7,7 @@
 "use strict";
 (function () {
   // bestDelay: ms of quiet after an update before the slow best-configuration search starts
-  const st = { params: [], values: {}, seq: 0, done: 0, inflight: false, pending: false, latencies: [], last: null, error: "", bestDelay: 300, bestAbort: null };
+  const st = { params: [], values: {}, seq: 0, done: 0, inflight: false, pending: false, latencies: [], fetches: [], last: null, error: "", bestDelay: 300, bestAbort: null };
   window.cpExplore = st;
   const $ = (id) => document.getElementById(id);
   const el = (tag, attrs, text) => {
@@ -88,6 +88,7 @@
     try {
       const resp = await fetch("api/eval", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ values: st.values }) });
       const body = await resp.json();
+      st.fetches.push(performance.now() - t0); // request, server, JSON: the rest is drawing
       if (!resp.ok) {
         st.error = body.error || resp.statusText;
         $("error").textContent = st.error;
