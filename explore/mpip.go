@@ -441,6 +441,9 @@ func (m *mpipModel) byP(r *Result, runs []mpip.Inputs, net mpip.Network, v Value
 	for _, in := range runs {
 		meas.X, meas.Y = append(meas.X, float64(in.P)), append(meas.Y, in.AppTime/float64(in.P))
 	}
+	if len(pts) < 2 { // one run: a by-P chart would be a single point
+		return nil
+	}
 	curX, bestX := float64(cur.P), float64(pts[best].P)
 	r.Charts = append(r.Charts,
 		Chart{ID: "wall", Title: "Wall time by P", XLabel: "processes P", YLabel: "s", Series: []Series{wall, meas}, MarkX: &curX, BestX: &bestX},
