@@ -23,7 +23,7 @@ type mergeOptions struct {
 // merged items into the command's one-machine result (rendered by that command's renderer).
 // Commands are added here as they learn --shard; until then merge prints the raw items.
 func studyMergers() shard.Mergers {
-	return shard.Mergers{"simulate": mergeSimulate, "tpn": mergeTpn, "speedup": mergeSpeedup}
+	return shard.Mergers{"simulate": mergeSimulate, "tpn": mergeTpn, "speedup": mergeSpeedup, "fit": mergeFit}
 }
 
 func newMergeCmd(stdout, stderr io.Writer) *cobra.Command {
