@@ -72,7 +72,16 @@ func (r *SPMDResult) Identifiability(pmax, dmax int) []Direction {
 	}
 	cands := candidateGrid(r.data, pmax, dmax)
 	var out []Direction
-	for i, v := range r.nulls {
+	for i, null := range r.nulls {
+		// components below 1e-3 of the largest are the eigenvector's rounding, not part of
+		// the direction (Unidentified leaves them out too): dropped, so that a parameter
+		// sitting at its bound does not stop the segment through a 1e-10 component
+		v := make([]float64, len(null))
+		for j, c := range null {
+			if math.Abs(c) > 1e-3 {
+				v[j] = c
+			}
+		}
 		d := Direction{Terms: r.Unidentified[i], v: v}
 		d.lo, d.hi, d.LimitedBy = r.segment(v)
 		free := r.spec.freeIdx()
