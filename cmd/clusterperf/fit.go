@@ -537,6 +537,13 @@ func objectiveText(o string) string {
 }
 
 func fitPlot(path string, best *fit.SPMDResult, rep *fit.Report, data *fit.Data, band []fit.BandPoint) error {
+	return report.SaveFigure(path, fitPanel(best, rep, data, band))
+}
+
+// fitPanel is the observed-vs-fitted plot: at most 6 disk counts, each a colour group (its
+// fit, its observed points and its band lines), and the baselines dashed — at most 8
+// colours, the palette's size, so no two series of different groups share a colour.
+func fitPanel(best *fit.SPMDResult, rep *fit.Report, data *fit.Data, band []fit.BandPoint) report.Panel {
 	byD := map[int][]fit.Residual{}
 	var ds []int
 	for _, r := range best.Residuals {
@@ -578,7 +585,7 @@ func fitPlot(path string, best *fit.SPMDResult, rep *fit.Report, data *fit.Data,
 			panel.Series = append(panel.Series, report.Series{Name: b.Name, X: x, Y: y, Dashed: true})
 		}
 	}
-	return report.SaveFigure(path, panel)
+	return panel
 }
 
 // bandSeries are the w = 0 and w = 1 lines of the band at disk count d (none without --band).

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/fit"
 )
 
 // TestFitBootstrapShardMerge (issue 18): fit --bootstrap 24 on the QCRD example split over
@@ -177,6 +178,64 @@ func TestFitIdentifiabilityNotes(t *testing.T) {
 	for _, want := range []string{"are not determined separately", "runs that would determine them: p = 128", "are conditional", "p = 64, d = 1: the prediction moves by at most", "p = 128, d = 1: along the undetermined directions the prediction moves by"} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+}
+
+// TestFitPanelColours (new-user review): a fit, its observed points and its band lines
+// share one colour group per d, and the panel never needs more colours than the palette's 8
+// (6 disk counts at most, plus Amdahl and USL), so colours do not repeat.
+func TestFitPanelColours(t *testing.T) {
+	m, d := filepath.Join(ex, "fit", "qcrd.yaml"), filepath.Join(ex, "fit", "qcrd.csv")
+	var o fitOptions
+	o.bootstrap, o.band = -1, true
+	sp, data, err := parseFit(m, d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := fit.Run(sp, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := finishFit(sp, data, rep, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	panel := fitPanel(rep.Best, rep, data, res.Band)
+	colours := map[string]bool{}
+	groupOf := map[string]string{}
+	for i, s := range panel.Series {
+		key := s.Group
+		if key == "" {
+			key = fmt.Sprint("series", i)
+		}
+		colours[key] = true
+		groupOf[s.Name] = s.Group
+	}
+	if len(colours) > 8 {
+		t.Errorf("%d colours, the palette has 8", len(colours))
+	}
+	for _, dd := range []int{1, 32} {
+		g := groupOf[fmt.Sprintf("fit d = %d", dd)]
+		for _, name := range []string{"observed d = %d", "w = 0 (optimistic) d = %d", "w = 1 (pessimistic) d = %d"} {
+			if n := fmt.Sprintf(name, dd); g == "" || groupOf[n] != g {
+				t.Errorf("%q in group %q, the fit's is %q", n, groupOf[n], g)
+			}
+		}
+	}
+}
+
+// TestFitSlurmDryRun: --slurm-dry-run prints the job array that runs this binary's fit with
+// the study's arguments, one shard per task.
+func TestFitSlurmDryRun(t *testing.T) {
+	m, d := filepath.Join(ex, "fit", "qcrd.yaml"), filepath.Join(ex, "fit", "qcrd.csv")
+	code, out, errs := cli("fit", "--bootstrap", "40", m, d, "--slurm", "--slurm-dry-run", "--out", t.TempDir(), "--slurm-array-size", "4")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"#SBATCH --array=0-3", "'fit' '--bootstrap=40' '" + m + "' '" + d + "' --shard \"${SLURM_ARRAY_TASK_ID}/4\""} {
+		if !strings.Contains(out, want) {
+			t.Errorf("script lacks %q:\n%s", want, out)
 		}
 	}
 }
