@@ -73,26 +73,8 @@ func TestIdentifyStructural(t *testing.T) {
 // checked independently by evaluating spmd models built from the reported ends of the
 // segment.
 func TestIdentifyQCRD(t *testing.T) {
-	mb, err := os.ReadFile("../examples/fit/qcrd.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, err := ParseSpec("qcrd.yaml", mb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := os.ReadFile("../examples/fit/qcrd.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := ReadData("qcrd.csv", bytes.NewReader(db))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := FitSPMD(sp, spmd.BusAIO, data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := qcrdExample(t)
+	sp := r.spec
 	dirs := r.Identifiability(128, 32)
 	found := false
 	for _, d := range dirs {
@@ -178,5 +160,52 @@ func TestReplicateIndependent(t *testing.T) {
 	}
 	if whole.BootstrapReplicates != 24 || bare.BootstrapReplicates != 24 {
 		t.Errorf("replicates %d and %d, want 24", whole.BootstrapReplicates, bare.BootstrapReplicates)
+	}
+}
+
+// qcrdExample fits examples/fit/qcrd.yaml to examples/fit/qcrd.csv.
+func qcrdExample(b testing.TB) *SPMDResult {
+	mb, err := os.ReadFile("../examples/fit/qcrd.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	sp, err := ParseSpec("qcrd.yaml", mb)
+	if err != nil {
+		b.Fatal(err)
+	}
+	db, err := os.ReadFile("../examples/fit/qcrd.csv")
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := ReadData("qcrd.csv", bytes.NewReader(db))
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := FitSPMD(sp, spmd.BusAIO, data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return r
+}
+
+// BenchmarkIdentifiability: QCRD's two undetermined directions followed and ranked over
+// the p ≤ 128, d ≤ 32 candidate runs.
+func BenchmarkIdentifiability(b *testing.B) {
+	r := qcrdExample(b)
+	for b.Loop() {
+		if len(r.Identifiability(128, 32)) == 0 {
+			b.Fatal("no direction")
+		}
+	}
+}
+
+// BenchmarkReplicate: one bootstrap replicate of the QCRD fit (a 7-parameter refit of 42
+// observations from the optimum).
+func BenchmarkReplicate(b *testing.B) {
+	r := qcrdExample(b)
+	i := 0
+	for b.Loop() {
+		r.Replicate(i)
+		i++
 	}
 }
