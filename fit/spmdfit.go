@@ -46,6 +46,9 @@ type Spec struct {
 	// "absolute", the thesis's ε = Σ_{p,d} [s(p, d) − s_{p,d}]² (001 §6.2), which weighs the
 	// large speedups (or long times) most. AIC/BIC are computed from the chosen objective.
 	Objective string
+	// Progress, if set, is called with (done, B) as the bootstrap replicates of one
+	// candidate finish (from one goroutine at a time).
+	Progress func(done, total int)
 }
 
 // Objectives are the values Spec.Objective accepts.
@@ -487,20 +490,29 @@ func (r *SPMDResult) SetBootstrap(draws [][]float64) {
 func (r *SPMDResult) bootstrap(B int) {
 	draws := make([][]float64, B)
 	var wg sync.WaitGroup
-	next := make(chan int)
+	next, done := make(chan int), make(chan struct{})
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for b := range next {
 				draws[b], _ = r.Replicate(b)
+				done <- struct{}{}
 			}
 		}()
 	}
-	for b := 0; b < B; b++ {
-		next <- b
+	go func() {
+		for b := 0; b < B; b++ {
+			next <- b
+		}
+		close(next)
+	}()
+	for n := 1; n <= B; n++ {
+		<-done
+		if r.spec.Progress != nil {
+			r.spec.Progress(n, B)
+		}
 	}
-	close(next)
 	wg.Wait()
 	r.SetBootstrap(draws)
 }

@@ -302,6 +302,7 @@ func parseFit(modelPath, dataPath string, o fitOptions) (fit.Spec, *fit.Data, er
 	if o.objective != "" {
 		sp.Objective = o.objective
 	}
+	sp.Progress = progressFunc(sp.Bootstrap > 0, "bootstrap replicates")
 	return sp, data, nil
 }
 
@@ -333,6 +334,7 @@ func newFitResult(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions) (*
 	if out.Sizing, err = sizing.Advise(pts, o.sizing.options()); err != nil {
 		return nil, classify(err)
 	}
+	out.speedupUnits(sp)
 	if rk := rep.Ranking; len(rk) > 1 {
 		out.Notes = append(out.Notes, fmt.Sprintf("%s explains the data best; the next, %s, is %.1f AICc units worse (weight %.3g)", rk[0].Name, rk[1].Name, rk[1].DeltaAICc, rk[1].Weight))
 	}
@@ -346,6 +348,22 @@ func newFitResult(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions) (*
 	}
 	out.setMethod(sp, rep)
 	return out, nil
+}
+
+// speedupUnits says, for speedup data, what the sizing's times are (T_ref/s, in seconds only
+// if reference_time is), and when the fitted s(1, 1) is far from 1 that the trade-off's
+// speedups are against the model's own T(1, 1), not the data's s = 1.
+func (r *fitResult) speedupUnits(sp fit.Spec) {
+	if r.Target != "speedup" {
+		return
+	}
+	r.Notes = append(r.Notes, fmt.Sprintf("the data are speedups: the sizing's times (time_s, core_hours) are T(p, d) = T_ref/s(p, d) with T_ref = reference_time = %g (seconds only if the model file's reference_time is)", sp.Reference))
+	if r.baseline != nil {
+		return
+	}
+	if v, _, _, err := r.best.Predict(1, 1); err == nil && math.Abs(v-1) > 0.05 {
+		r.Notes = append(r.Notes, fmt.Sprintf("the fitted %s gives s(1, 1) = %.4g, not 1: the trade-off's speedup and efficiency are against the model's own T(1, 1) = %.4g T_ref", r.Architecture, v, 1/v))
+	}
 }
 
 // setMethod states the output contract's method (the winner, how it was fitted, how it was
