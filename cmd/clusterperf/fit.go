@@ -521,9 +521,9 @@ func (r *fitResult) rankTable() *report.Table {
 	for _, x := range r.Ranking {
 		var l any = ""
 		if v, ok := r.LOO[x.Name]; ok {
-			l = report.Percent(v)
+			l = report.Magnitude(v)
 		}
-		t.Add(x.Name, x.K, report.Percent(x.AvgError), x.AICc, x.DeltaAICc, x.Weight, l, x.Note)
+		t.Add(x.Name, x.K, report.Magnitude(x.AvgError), x.AICc, x.DeltaAICc, x.Weight, l, x.Note)
 	}
 	return t
 }
