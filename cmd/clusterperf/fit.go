@@ -32,19 +32,8 @@ type fitOptions struct {
 	study      studyOptions
 }
 
-func newFitCmd(stdout, stderr io.Writer) *cobra.Command {
-	var o fitOptions
-	return fitCmd(&o, stdout, stderr)
-}
-
-// fitCmd is the fit command with its flags bound to o (merge parses a study's arguments
-// with it).
-func fitCmd(o *fitOptions, stdout, stderr io.Writer) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:     "fit [MODEL.yaml] DATA.csv",
-		Aliases: []string{"extrapolate"},
-		Short:   "Fit scaling or SPMD models to measurements, predict untried p with the backtest, and size the run",
-		Long: `fit DATA.csv (a plain "p,time" CSV; repeated p are replicates; "# scaling: strong|weak"
+// fitLong is fit's help text (the model file's format follows it).
+const fitLong = `fit DATA.csv (a plain "p,time" CSV; repeated p are replicates; "# scaling: strong|weak"
 optional), no model file: Amdahl, USL, Gustafson and the Extra-P normal form fitted to
 relative error, the model chosen by held-out prediction error (forward-chaining and
 leave-one-out cross-validation). Prints the chosen model with its parameters (Amdahl's
@@ -83,8 +72,22 @@ efficiency ≥ --efficiency), fastest, knee (where doubling p gains less than --
 efficiency (the largest p with efficiency ≥ --efficiency), cheapest (fewest core-hours within
 --within of the fastest time), core-hours (fewest core-hours).
 
-` + fit.FileFormat,
-		Args: cobra.RangeArgs(1, 2),
+`
+
+func newFitCmd(stdout, stderr io.Writer) *cobra.Command {
+	var o fitOptions
+	return fitCmd(&o, stdout, stderr)
+}
+
+// fitCmd is the fit command with its flags bound to o (merge parses a study's arguments
+// with it).
+func fitCmd(o *fitOptions, stdout, stderr io.Writer) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "fit [MODEL.yaml] DATA.csv",
+		Aliases: []string{"extrapolate"},
+		Short:   "Fit scaling or SPMD models to measurements, predict untried p with the backtest, and size the run",
+		Long:    fitLong + fit.FileFormat,
+		Args:    cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				return runFitCSV(*o, args[0], stdout)
