@@ -10,6 +10,9 @@
 //	ErrFinding   3  the model was read and analysed, and has no answer of the kind asked:
 //	                saturation (no steady state), deadlock, not converged, simulation too
 //	                short to leave its transient. Never printed as a result.
+//	ErrInterrupted 130 the run was stopped (Ctrl-C, SIGINT) before it finished; what was
+//	                finished may have been printed, marked partial (130 = 128 + SIGINT,
+//	                the shell's convention). context.Canceled counts as ErrInterrupted.
 //	anything else 1 a failure of the tool itself (I/O while writing output, a bug)
 //
 // Library code wraps one of the sentinels, e.g.
@@ -20,7 +23,10 @@
 // errors.Is(err, fault.ErrFinding) holds for each of them.
 package fault
 
-import "errors"
+import (
+	"context"
+	"errors"
+)
 
 // kind is a sentinel error that may belong to a broader class.
 type kind struct {
@@ -51,6 +57,10 @@ var (
 	// ErrNoSteadyState: a simulation did not reach steady state (no completions, a transient
 	// that does not end within the run).
 	ErrNoSteadyState error = &kind{msg: "no steady state", parent: ErrFinding}
+
+	// ErrInterrupted: the run was stopped (SIGINT, a cancelled context) before it finished:
+	// exit code 130. A command that printed a partial result still returns it.
+	ErrInterrupted error = &kind{msg: "interrupted"}
 )
 
 // Exit codes of the clusterperf command.
@@ -59,14 +69,18 @@ const (
 	ExitFailure = 1
 	ExitInput   = 2
 	ExitFinding = 3
+	// ExitInterrupted is 128 + SIGINT(2), what a shell reports for a process Ctrl-C stopped.
+	ExitInterrupted = 130
 )
 
 // ExitCode maps an error to the command's exit code: nil 0, ErrInput (and ErrTooLarge) 2,
-// ErrFinding 3, anything else 1.
+// ErrFinding 3, ErrInterrupted or context.Canceled 130, anything else 1.
 func ExitCode(err error) int {
 	switch {
 	case err == nil:
 		return ExitOK
+	case errors.Is(err, ErrInterrupted) || errors.Is(err, context.Canceled):
+		return ExitInterrupted
 	case errors.Is(err, ErrInput):
 		return ExitInput
 	case errors.Is(err, ErrFinding):

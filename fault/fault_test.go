@@ -1,6 +1,7 @@
 package fault
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -19,6 +20,8 @@ func TestExitCode(t *testing.T) {
 		{fmt.Errorf("%w", ErrDeadlock), ExitFinding},
 		{fmt.Errorf("a: %w", fmt.Errorf("b: %w", ErrNotConverged)), ExitFinding},
 		{errors.Join(errors.New("x"), ErrNoSteadyState), ExitFinding},
+		{fmt.Errorf("simulate: %w", ErrInterrupted), ExitInterrupted},
+		{fmt.Errorf("sweep: %w", context.Canceled), ExitInterrupted},
 	}
 	for i, c := range cases {
 		if got := ExitCode(c.err); got != c.want {

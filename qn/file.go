@@ -6,10 +6,13 @@ import (
 	"strings"
 
 	"github.com/clusterperf/clusterperf/internal/spec"
+	"github.com/clusterperf/clusterperf/internal/units"
 )
 
 // FileFormat documents the model file read by ParseModel (shown by `clusterperf help solve`).
-const FileFormat = `A model file is YAML (or JSON). Units are seconds and jobs per second.
+const FileFormat = `A model file is YAML (or JSON). Units are seconds and jobs per second; a time
+(think_time, demand, service_time) may carry a unit suffix (5ms, 150us, 2min, 1h) and a rate
+(arrival_rate) one per time (48/min, 0.8/s), as the flags take them.
 
   name: web shop                  # optional title
   classes:                        # one or more
@@ -161,11 +164,11 @@ func ParseModelFile(file string, data []byte) (*ModelFile, error) {
 		case pop.Valid():
 			c.Population = pop.Int(0, 100_000_000)
 			if t := f["think_time"]; t.Valid() {
-				c.ThinkTime = t.NonNeg()
+				c.ThinkTime = t.Seconds()
 			}
 		case arr.Valid():
 			c.Open = true
-			c.ArrivalRate = arr.NonNeg()
+			c.ArrivalRate = rate(arr)
 			if t := f["think_time"]; t.Valid() {
 				t.Errorf("an open class has no think time")
 			}
@@ -243,7 +246,7 @@ func ParseModelFile(file string, data []byte) (*ModelFile, error) {
 		case dem.Valid() && (vis.Valid() || st.Valid()):
 			sn.Errorf("give demand, or service_time (with optional visits), not both")
 		case dem.Valid():
-			perClass(dem, classIdx, C, func(c int, v float64) {
+			perClass(dem, spec.Node.Seconds, classIdx, C, func(c int, v float64) {
 				m.Demand[c][k] = v
 				in.demGiven[c][k] = true
 				if v > 0 {
@@ -257,12 +260,12 @@ func ParseModelFile(file string, data []byte) (*ModelFile, error) {
 			for c := range vv {
 				vv[c] = 1
 			}
-			perClass(st, classIdx, C, func(c int, v float64) { sv[c] = v })
+			perClass(st, spec.Node.Seconds, classIdx, C, func(c int, v float64) { sv[c] = v })
 			if vis.Valid() {
 				for c := range vv {
 					vv[c] = 0
 				}
-				perClass(vis, classIdx, C, func(c int, v float64) { vv[c] = v; in.visGiven[c][k] = true })
+				perClass(vis, spec.Node.NonNeg, classIdx, C, func(c int, v float64) { vv[c] = v; in.visGiven[c][k] = true })
 			}
 			for c := 0; c < C; c++ {
 				in.svc[c][k] = sv[c]
@@ -518,8 +521,24 @@ func sortedKeysOf(m map[string]spec.Node) []string {
 	return keys
 }
 
-// perClass reads a number (the same for every class) or a mapping class → number ≥ 0.
-func perClass(n spec.Node, classIdx map[string]int, C int, set func(c int, v float64)) {
+// rate reads a rate in jobs per second with an optional unit per time (internal/units.Rate:
+// 0.8, 0.8/s, 48/min), naming the line and the allowed forms otherwise.
+func rate(n spec.Node) float64 {
+	if !n.IsScalar() {
+		n.Errorf("must be a rate such as 0.8, 0.8/s or 48/min")
+		return 0
+	}
+	v, err := units.Rate(n.String())
+	if err != nil {
+		n.Errorf("%v (a rate such as 0.8, 0.8/s, 48/min)", err)
+		return 0
+	}
+	return v
+}
+
+// perClass reads a value (the same for every class) or a mapping class → value, each with
+// read (spec.Node.Seconds for a time with an optional unit, NonNeg for a count ≥ 0).
+func perClass(n spec.Node, read func(spec.Node) float64, classIdx map[string]int, C int, set func(c int, v float64)) {
 	if n.IsMap() {
 		fields := n.Map()
 		for _, name := range sortedKeysOf(fields) {
@@ -529,11 +548,11 @@ func perClass(n spec.Node, classIdx map[string]int, C int, set func(c int, v flo
 				v.Errorf("no class named %q", name)
 				continue
 			}
-			set(c, v.NonNeg())
+			set(c, read(v))
 		}
 		return
 	}
-	v := n.NonNeg()
+	v := read(n)
 	for c := 0; c < C; c++ {
 		set(c, v)
 	}

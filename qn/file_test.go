@@ -41,14 +41,14 @@ func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ file, want string }{
 		{"classes: [{name: c, population: 2}]\nstations: [{name: s, demand: 1, bogus: 2}]\n", "f.yaml:2: stations[0].bogus: unknown field"},
 		{"classes:\n  - {name: c, population: 2.5}\nstations: [{name: s, demand: 1}]\n", "f.yaml:2: classes[0].population: 2.5 is not a whole number"},
-		{"classes:\n  - {name: c, population: 2}\nstations:\n  - {name: s, demand: x}\n", `f.yaml:4: stations[0].demand: "x" is not a finite number`},
+		{"classes:\n  - {name: c, population: 2}\nstations:\n  - {name: s, demand: x}\n", `f.yaml:4: stations[0].demand: "x" does not start with a number (a time such as 0.5, 150us, 2ms)`},
 		{"classes:\n  - {name: c, population: 2}\nstations:\n  - {name: s, demand: {d: 1}}\n", `no class named "d"`},
 		{"classes:\n  - {name: c}\nstations:\n  - {name: s, demand: 1}\n", "f.yaml:2: classes[0]: needs population"},
 		{"classes:\n  - {name: c, population: 1}\nstations:\n  - {name: s, type: multiserver, demand: 1}\n", "needs servers"},
 		{"classes: [\n", "f.yaml"},
 		{"- 1\n- 2\n", "top level must be a mapping"},
 		{"", "file is empty"},
-		{"classes:\n  - {name: c, population: 1}\nstations:\n  - {name: s, demand: .nan}\n", "not a finite number"},
+		{"classes:\n  - {name: c, population: 1}\nstations:\n  - {name: s, demand: .nan}\n", `stations[0].demand: ".nan" does not start with a number`},
 		{"classes:\n  - {name: c, population: 1}\nstations:\n  - {name: s, type: ld, rates: [1, 0], demand: 1}\n", "stations[0].rates[1]: 0 must be > 0"},
 	} {
 		_, _, err := ParseModel("f.yaml", []byte(tc.file))
@@ -62,10 +62,84 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// TestParseUnits: times (think_time, demand, service_time) take the unit suffixes of
+// internal/units.Duration and arrival_rate those of units.Rate, one rule for files and flags
+// (issue 21); the file with units gives the same model as the one in plain seconds (the
+// factors are the SI prefixes: 1 ms = 1e-3 s, 1 min = 60 s, 48/min = 0.8/s).
+func TestParseUnits(t *testing.T) {
+	plain := `classes:
+  - {name: a, population: 4, think_time: 90}
+  - {name: w, arrival_rate: 0.8}
+stations:
+  - {name: cpu, demand: {a: 0.005, w: 0.0003}}
+  - {name: disk, visits: {a: 3}, service_time: 0.00002}
+`
+	withUnits := `classes:
+  - {name: a, population: 4, think_time: 1.5min}
+  - {name: w, arrival_rate: 48/min}
+stations:
+  - {name: cpu, demand: {a: 5ms, w: 300us}}
+  - {name: disk, visits: {a: 3}, service_time: 20 µs}
+`
+	want, _, err := ParseModel("plain.yaml", []byte(plain))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := ParseModel("units.yaml", []byte(withUnits))
+	if err != nil {
+		t.Fatal(err)
+	}
+	close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-15*math.Max(math.Abs(a), math.Abs(b)) }
+	for c := range want.Classes {
+		if !close(got.Classes[c].ThinkTime, want.Classes[c].ThinkTime) || !close(got.Classes[c].ArrivalRate, want.Classes[c].ArrivalRate) {
+			t.Errorf("class %d: %+v, want %+v", c, got.Classes[c], want.Classes[c])
+		}
+		for k := range want.Stations {
+			if !close(got.Demand[c][k], want.Demand[c][k]) {
+				t.Errorf("demand[%d][%d] = %v, want %v", c, k, got.Demand[c][k], want.Demand[c][k])
+			}
+		}
+	}
+}
+
+// TestParseUnitsHostile: a unit of the wrong kind, an unknown one, a negative time, a value
+// that a unit takes beyond float64, and a unit on a count are refused naming the line and
+// the field.
+func TestParseUnitsHostile(t *testing.T) {
+	head := "classes:\n  - {name: c, population: 2}\n  - {name: o, arrival_rate: 1}\nstations:\n"
+	for _, tc := range []struct{ station, want string }{
+		{"  - {name: s, demand: 5/s}", `f.yaml:5: stations[0].demand: "5/s": unknown time unit "/s"`},
+		{"  - {name: s, demand: 5 parsecs}", `stations[0].demand: "5 parsecs": unknown time unit`},
+		{"  - {name: s, demand: -5ms}", `stations[0].demand: "-5ms": a time must be ≥ 0`},
+		{"  - {name: s, demand: 1e308min}", `stations[0].demand: "1e308min": beyond the float64 range`},
+		{"  - {name: s, demand: {c: 2MB}}", `stations[0].demand.c: "2MB": unknown time unit`},
+		{"  - {name: s, service_time: 1ms, visits: 3ms}", `stations[0].visits: "3ms" is not a finite number`},
+		{"  - {name: s, demand: [1ms]}", `stations[0].demand`},
+	} {
+		_, _, err := ParseModel("f.yaml", []byte(head+tc.station+"\n"))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want it to contain %q", tc.station, err, tc.want)
+		}
+	}
+	for _, tc := range []struct{ class, want string }{
+		{"{name: o, arrival_rate: 5ms}", `classes[0].arrival_rate: "5ms": unknown rate unit "ms"`},
+		{"{name: o, arrival_rate: -1/s}", `a rate must be ≥ 0`},
+		{"{name: o, arrival_rate: 1e308/ns}", `beyond the float64 range`},
+		{"{name: o, arrival_rate: [1]}", `classes[0].arrival_rate: must be a rate`},
+		{"{name: c, population: 1, think_time: 3/s}", `classes[0].think_time: "3/s": unknown time unit`},
+	} {
+		_, _, err := ParseModel("f.yaml", []byte("classes:\n  - "+tc.class+"\nstations:\n  - {name: s, demand: 1ms}\n"))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want it to contain %q", tc.class, err, tc.want)
+		}
+	}
+}
+
 // FuzzParseModel: no input panics; whatever parses is valid and survives a write/re-parse
 // round trip unchanged.
 func FuzzParseModel(f *testing.F) {
 	f.Add([]byte(sampleModel))
+	f.Add([]byte("classes: [{name: c, population: 3, think_time: 2min}, {name: o, arrival_rate: 48/min}]\nstations: [{name: cpu, demand: {c: 5ms, o: 300us}}]\n"))
 	f.Add([]byte("classes: [{name: c, population: 3}]\nstations: [{name: cpu, demand: 0.1}]\n"))
 	f.Add([]byte("{\"classes\": [{\"name\": \"x\", \"arrival_rate\": 1}], \"stations\": [{\"name\": \"s\", \"type\": \"is\", \"demand\": 2}]}"))
 	f.Add([]byte("classes: &a [1]\nstations: *a\n"))

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -50,9 +52,13 @@ type Result struct {
 	// means assume it is 0; its estimate from B batches scatters by about 1/√B, so above
 	// 2/√B the batches are probably too short and the intervals too narrow — see
 	// Lag1Suspect).
-	Method string  `json:"method"`
-	Exact  bool    `json:"exact"`
-	Lag1   float64 `json:"lag1_autocorrelation,omitempty"`
+	Method string `json:"method"`
+	Exact  bool   `json:"exact"`
+	// Partial is true when the run was cancelled (ReplicateContext) and the result holds
+	// the replications (or, for batch means, the part of the run) finished by then; Notes
+	// say how much.
+	Partial bool    `json:"partial,omitempty"`
+	Lag1    float64 `json:"lag1_autocorrelation,omitempty"`
 	// WarmupEvents is the mean number of events discarded as warm-up per replication (MSER-5
 	// unless Config.WarmupFrac); TooShort counts the replications whose transient MSER-5 put
 	// beyond the first half of the run.
@@ -69,7 +75,10 @@ type Options struct {
 	MaxReps   int     // cap when a precision is requested (0: max(200, Reps))
 	Precision float64 // target relative half-width of every class's X and R (0: just Reps)
 	Workers   int     // replications run at once (0: GOMAXPROCS); never changes the results
-	Progress  func(done, total int)
+	// Progress, if set, is called with the events simulated so far and the events the run
+	// is planned to take (all replications of the current round, or the one batch-means
+	// run), at every chunk boundary (1/500 of a replication), from one goroutine at a time.
+	Progress func(done, total int)
 	// Batches > 0 selects the batch-means method instead: one run of Config.Events events
 	// (warm-up included) cut after the warm-up into Batches batches, on one core. Not with
 	// Precision.
@@ -125,6 +134,15 @@ func (o *Options) validate() error {
 // MaxTotalEvents allow), and refused with fault.ErrNoSteadyState if still too short.
 // Saturated open networks are refused up front (fault.ErrSaturated).
 func (s *Simulator) Replicate(o Options) (*Result, error) {
+	return s.ReplicateContext(context.Background(), o)
+}
+
+// ReplicateContext is Replicate stopped by ctx: when ctx is cancelled the replications
+// running are abandoned and the result of the ones finished (at least two) is returned,
+// marked Partial with a note, together with an error wrapping fault.ErrInterrupted (and
+// ctx's error). Batch means analyse the part of their one run simulated by then (at least
+// minPartialChunks chunks) as a shorter run. With too little finished, the result is nil.
+func (s *Simulator) ReplicateContext(ctx context.Context, o Options) (*Result, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
@@ -132,10 +150,10 @@ func (s *Simulator) Replicate(o Options) (*Result, error) {
 		return nil, err
 	}
 	if o.Batches > 0 {
-		return s.batchMeans(o)
+		return s.batchMeans(ctx, o)
 	}
 	for {
-		res, err := s.replicate(o)
+		res, err := s.replicate(ctx, o)
 		if err != nil || res.TooShort*2 <= res.Replications {
 			return res, err
 		}
@@ -154,17 +172,32 @@ func (s *Simulator) Replicate(o Options) (*Result, error) {
 }
 
 // batchMeans is the batch-means method of Replicate.
-func (s *Simulator) batchMeans(o Options) (*Result, error) {
+func (s *Simulator) batchMeans(ctx context.Context, o Options) (*Result, error) {
 	if s.cfg.Events > o.MaxTotalEvents {
 		return nil, fmt.Errorf("%w: %d events exceed Options.MaxTotalEvents %d (--max-events)", fault.ErrTooLarge, s.cfg.Events, o.MaxTotalEvents)
 	}
-	bs, err := s.RunBatches(o.Seed, 0, o.Batches)
+	if o.Batches < 1 || int64(ChunksFor(o.Batches)) > s.cfg.Events {
+		return nil, fmt.Errorf("%w: batches %d: need 1 … %d (a tenth of the events)", fault.ErrInput, o.Batches, s.cfg.Events/10)
+	}
+	h := &hooks{ctx: ctx, partial: true}
+	if o.Progress != nil {
+		var done int64
+		h.tick = func(ev int64) { done += ev; o.Progress(int(done), int(s.cfg.Events)) }
+	}
+	bs, err := s.run(o.Seed, 0, o.Batches, h)
 	if err != nil {
 		return nil, err
 	}
 	res := summarise(bs)
 	res.Method = "batch means"
 	res.Events, res.EventsPerRep = s.cfg.Events, s.cfg.Events
+	var ran int64
+	for _, b := range bs {
+		ran += b.Events
+	}
+	if ran < s.cfg.Events {
+		res.Events, res.EventsPerRep, res.Partial = ran, ran, true
+	}
 	res.WarmupEvents = float64(bs[0].WarmupEvents)
 	res.TooShort = 0
 	for c := range bs[0].Throughput {
@@ -184,6 +217,10 @@ func (s *Simulator) batchMeans(o Options) (*Result, error) {
 	}
 	if o.Progress != nil {
 		o.Progress(1, 1)
+	}
+	if res.Partial {
+		res.Notes = append(res.Notes, fmt.Sprintf("partial: interrupted after %d of the %d events; the batches cut the part simulated by then (warm-up chosen again from it)", ran, s.cfg.Events))
+		return res, fmt.Errorf("%w after %d of %d events of batch means: %w", fault.ErrInterrupted, ran, s.cfg.Events, ctx.Err())
 	}
 	return res, nil
 }
@@ -207,7 +244,7 @@ func (s *Simulator) notes(res *Result) []string {
 }
 
 // replicate is one attempt of Replicate at the simulator's run length.
-func (s *Simulator) replicate(o Options) (*Result, error) {
+func (s *Simulator) replicate(ctx context.Context, o Options) (*Result, error) {
 	if tot := float64(s.cfg.Events) * float64(o.Reps); tot > float64(o.MaxTotalEvents) {
 		return nil, fmt.Errorf("%w: %d replications of %d events (%.3g events) exceed Options.MaxTotalEvents %d (--max-events)", fault.ErrTooLarge, o.Reps, s.cfg.Events, tot, o.MaxTotalEvents)
 	}
@@ -216,37 +253,42 @@ func (s *Simulator) replicate(o Options) (*Result, error) {
 	o.Workers = int(max(1, min(int64(o.Workers), s.cfg.MaxMemoryBytes/max(1, s.memBytes))))
 	var reps []*RepResult
 	target := o.Reps
+	var mu sync.Mutex
+	var events int64 // simulated so far, over all replications
+	h := &hooks{ctx: ctx}
+	if o.Progress != nil {
+		h.tick = func(ev int64) {
+			mu.Lock()
+			events += ev
+			o.Progress(int(events), int(int64(target)*s.cfg.Events))
+			mu.Unlock()
+		}
+	}
 	for {
 		round := make([]*RepResult, target-len(reps))
 		errs := make([]error, len(round))
-		var mu sync.Mutex
-		done := len(reps)
 		first := len(reps)
 		parallelForN(o.Workers, len(round), func(i int) {
-			round[i], errs[i] = s.Run(o.Seed, uint64(first+i))
-			if o.Progress != nil {
-				mu.Lock()
-				done++
-				o.Progress(done, target)
-				mu.Unlock()
+			if ctx.Err() != nil {
+				errs[i] = fmt.Errorf("%w: %w", fault.ErrInterrupted, ctx.Err())
+				return
 			}
+			out, err := s.run(o.Seed, uint64(first+i), 1, h)
+			if err == nil {
+				round[i] = out[0]
+			}
+			errs[i] = err
 		})
+		if ctx.Err() != nil {
+			return s.interrupted(ctx, reps, round, errs, target)
+		}
 		for _, err := range errs {
 			if err != nil {
 				return nil, err
 			}
 		}
 		reps = append(reps, round...)
-		res := summarise(reps)
-		res.Method = "replications"
-		res.EventsPerRep = s.cfg.Events
-		for _, r := range reps {
-			res.WarmupEvents += float64(r.WarmupEvents) / float64(len(reps))
-			if r.TooShort {
-				res.TooShort++
-			}
-		}
-		res.Notes = s.notes(res)
+		res := s.summariseReps(reps)
 		if o.Precision > 0 && res.TooShort*2 > res.Replications {
 			return res, nil // too short: Replicate lengthens the run or refuses
 		}
@@ -263,8 +305,52 @@ func (s *Simulator) replicate(o Options) (*Result, error) {
 		need := int(math.Ceil(float64(len(reps)) * math.Pow(res.Precision/o.Precision, 2) * 1.1))
 		need = max(need, len(reps)+RoundSize)
 		need = (need + RoundSize - 1) / RoundSize * RoundSize
+		mu.Lock()
 		target = min(o.MaxReps, need)
+		mu.Unlock()
 	}
+}
+
+// summariseReps is the Result of finished replications: estimates, run length, warm-up and
+// the too-short count, with the notes every result carries.
+func (s *Simulator) summariseReps(reps []*RepResult) *Result {
+	res := summarise(reps)
+	res.Method = "replications"
+	res.EventsPerRep = s.cfg.Events
+	for _, r := range reps {
+		res.WarmupEvents += float64(r.WarmupEvents) / float64(len(reps))
+		if r.TooShort {
+			res.TooShort++
+		}
+	}
+	res.Notes = s.notes(res)
+	return res
+}
+
+// interrupted is the result of a cancelled replicate: the replications of earlier rounds
+// and those of this round that finished (kept in replication order), marked Partial, with
+// an error wrapping fault.ErrInterrupted. A replication that failed for another reason
+// (saturation, no steady state) is still that error. Fewer than two: no result.
+func (s *Simulator) interrupted(ctx context.Context, reps, round []*RepResult, errs []error, target int) (*Result, error) {
+	lost := 0
+	for i, err := range errs {
+		switch {
+		case err == nil && round[i] != nil:
+			reps = append(reps, round[i])
+		case errors.Is(err, fault.ErrInterrupted):
+			lost++
+		default:
+			return nil, err
+		}
+	}
+	stop := fmt.Errorf("%w after %d of %d replications: %w", fault.ErrInterrupted, len(reps), target, ctx.Err())
+	if len(reps) < 2 {
+		return nil, fmt.Errorf("%w (an interval needs two finished replications)", stop)
+	}
+	res := s.summariseReps(reps)
+	res.Partial = true
+	res.Notes = append(res.Notes, fmt.Sprintf("partial: interrupted after %d of the %d replications planned; the intervals are those of the %d finished (%d abandoned while running)", len(reps), target, len(reps), lost))
+	return res, stop
 }
 
 // RoundSize is the granularity of the replication count under a precision target: after

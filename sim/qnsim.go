@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -366,7 +367,7 @@ type run struct {
 // Run simulates one replication with the given seed pair: Config.Events events, of which
 // the initial transient is discarded (MSER-5, see RunBatches).
 func (s *Simulator) Run(seed, stream uint64) (*RepResult, error) {
-	out, err := s.run(seed, stream, 1)
+	out, err := s.run(seed, stream, 1, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -389,8 +390,35 @@ func (s *Simulator) RunBatches(seed, stream uint64, batches int) ([]*RepResult, 
 	if batches < 1 || int64(ChunksFor(batches)) > s.cfg.Events {
 		return nil, fmt.Errorf("%w: batches %d: need 1 … %d (a tenth of the events)", fault.ErrInput, batches, s.cfg.Events/10)
 	}
-	return s.run(seed, stream, batches)
+	return s.run(seed, stream, batches, nil)
 }
+
+// hooks are the progress and cancellation of a run (nil: none): at every chunk boundary
+// tick gets the events simulated since the previous call, and a cancelled ctx stops the
+// run. partial lets a cancelled run analyse the chunks it finished (batch means, which
+// have one run only) instead of returning the context's error.
+type hooks struct {
+	ctx     context.Context
+	tick    func(events int64)
+	partial bool
+}
+
+// stopped reports whether the run should stop at this chunk boundary, after reporting the
+// events since the last boundary.
+func (h *hooks) stopped(events int64, last *int64) bool {
+	if h == nil {
+		return false
+	}
+	if h.tick != nil {
+		h.tick(events - *last)
+		*last = events
+	}
+	return h.ctx != nil && h.ctx.Err() != nil
+}
+
+// minPartialChunks is the least number of chunks a cancelled batch-means run analyses: ten
+// MSER-5 batches, so the warm-up can still be chosen from the data.
+const minPartialChunks = 10 * stats.MSERBatch
 
 // ChunksFor is the number of chunks a run is recorded in: 500 (100 MSER-5 batches), or 10
 // per batch for more than 50 batches.
@@ -408,7 +436,7 @@ func (s *Simulator) snapWidth() int {
 	return 1 + 3*C + K*C + K
 }
 
-func (s *Simulator) run(seed, stream uint64, batches int) ([]*RepResult, error) {
+func (s *Simulator) run(seed, stream uint64, batches int, h *hooks) ([]*RepResult, error) {
 	if err := s.checkSaturation(); err != nil {
 		return nil, err
 	}
@@ -472,6 +500,8 @@ func (s *Simulator) run(seed, stream uint64, batches int) ([]*RepResult, error) 
 	r.snapEvents = make([]int64, 0, chunks+1)
 	r.snapshot(idx)
 	cut := total / int64(chunks)
+	var ticked int64
+	interrupted := false
 	for r.events < total && r.h.len() > 0 {
 		e := r.h.pop()
 		if e.kind == evDone && r.st[e.st].disc == PS && e.ver != r.st[e.st].ver {
@@ -502,7 +532,21 @@ func (s *Simulator) run(seed, stream uint64, batches int) ([]*RepResult, error) 
 			}
 			r.snapshot(idx)
 			cut = total * int64(len(r.snaps)) / int64(chunks)
+			if h.stopped(r.events, &ticked) {
+				interrupted = true
+				break
+			}
 		}
+	}
+	if interrupted {
+		// keep whole MSER-5 batches of chunks; a batch-means run analyses them as a shorter run
+		done := (len(r.snaps) - 1) / stats.MSERBatch * stats.MSERBatch
+		if !h.partial || done < minPartialChunks || done < 2*batches {
+			return nil, fmt.Errorf("%w: replication %d stopped after %d of %d events: %w", fault.ErrInterrupted, stream, r.events, total, h.ctx.Err())
+		}
+		chunks = done
+		r.snaps, r.snapEvents = r.snaps[:done+1], r.snapEvents[:done+1]
+		r.events = r.snapEvents[done]
 	}
 	if len(r.snaps) < chunks+1 {
 		return nil, fmt.Errorf("%w: the simulation ran out of events after %d (no jobs, or zero arrival rates)", fault.ErrInput, r.events)

@@ -2,10 +2,18 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
+	"time"
 )
 
-// progressFunc reports progress on stderr when it is a terminal; nil otherwise.
+// progressInterval is the least time between two progress lines (a few updates a second).
+const progressInterval = 250 * time.Millisecond
+
+// progressFunc reports progress on stderr when it is a terminal, nil otherwise (a pipe or a
+// file gets no carriage returns). Each update shows done/total, the percentage, the elapsed
+// time and an estimate of the time left: remaining × elapsed/done, the mean rate so far.
+// Updates are throttled to one per progressInterval; the line is cleared when done == total.
 func progressFunc(enabled bool, label string) func(done, total int) {
 	if !enabled {
 		return nil
@@ -14,12 +22,56 @@ func progressFunc(enabled bool, label string) func(done, total int) {
 	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
 		return nil
 	}
+	return newProgress(os.Stderr, label, time.Now)
+}
+
+// newProgress is progressFunc's reporter writing to w with the clock now (a test passes a
+// fake clock).
+func newProgress(w io.Writer, label string, now func() time.Time) func(done, total int) {
+	start := now()
+	var last time.Time
+	shown := false
 	return func(done, total int) {
-		if done == total || done%max(1, total/100) == 0 {
-			fmt.Fprintf(os.Stderr, "\r%s %d/%d (%.0f%%)", label, done, total, 100*float64(done)/float64(total))
-			if done == total {
-				fmt.Fprintln(os.Stderr)
-			}
+		t := now()
+		if total <= 0 {
+			return
 		}
+		if done >= total {
+			if shown {
+				fmt.Fprint(w, "\r\033[K") // clear the line: the result follows
+			}
+			return
+		}
+		if t.Sub(last) < progressInterval {
+			return
+		}
+		last, shown = t, true
+		elapsed := t.Sub(start)
+		fmt.Fprintf(w, "\r\033[K%s %d/%d (%.0f%%) %s elapsed%s", label, done, total,
+			100*float64(done)/float64(total), fmtDuration(elapsed), timeLeft(elapsed, done, total))
+	}
+}
+
+// timeLeft is ", ~D left" with D = elapsed × (total − done)/done, or "" before the first
+// unit of work is done (no rate to extrapolate from).
+func timeLeft(elapsed time.Duration, done, total int) string {
+	if done <= 0 || elapsed <= 0 {
+		return ""
+	}
+	left := time.Duration(float64(elapsed) * float64(total-done) / float64(done))
+	return ", ~" + fmtDuration(left) + " left"
+}
+
+// fmtDuration prints d for people: "4.2s", "3m07s", "2h05m".
+func fmtDuration(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	case d < time.Hour:
+		m := int(d / time.Minute)
+		return fmt.Sprintf("%dm%02ds", m, int((d-time.Duration(m)*time.Minute)/time.Second))
+	default:
+		h := int(d / time.Hour)
+		return fmt.Sprintf("%dh%02dm", h, int((d-time.Duration(h)*time.Hour)/time.Minute))
 	}
 }

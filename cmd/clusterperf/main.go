@@ -9,23 +9,40 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 
 	"github.com/clusterperf/clusterperf/fault"
 )
 
 func main() {
-	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(interruptible(context.Background()), os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// interruptible is parent cancelled on the first SIGINT (Ctrl-C): long runs read
+// cmd.Context() and stop, printing what they finished, marked partial. After the first
+// SIGINT the default handling is restored, so a second Ctrl-C kills the process at once.
+func interruptible(parent context.Context) context.Context {
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	return ctx
 }
 
 // run executes the command line and returns the exit code of fault.ExitCode: 0 success,
 // 1 runtime failure, 2 bad input or usage, 3 a model finding (saturation, deadlock, no
-// convergence, no steady state).
+// convergence, no steady state), 130 interrupted (Ctrl-C; a partial result may have been
+// printed).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := newRootCmd(stdout, stderr)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return fault.ExitOK
+	}
+	if ctx.Err() != nil {
+		fmt.Fprint(stderr, "\n") // end a progress line the interruption left behind
 	}
 	fmt.Fprintln(stderr, "clusterperf:", err)
 	return fault.ExitCode(err)

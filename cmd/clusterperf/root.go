@@ -16,7 +16,9 @@ const exitCodesHelp = `Exit codes:
   2  bad input or usage: a file, a field or a flag outside what is allowed (the message
      names the file and line or the flag, and the allowed range)
   3  a model finding instead of a result: saturation (no steady state), deadlock, a
-     solver that did not converge; the message says which`
+     solver that did not converge; the message says which
+  130 interrupted (Ctrl-C): the run stopped early; simulate and sweeps print what they
+     finished, marked partial, before exiting`
 
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{

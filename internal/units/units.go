@@ -25,7 +25,7 @@ func split(s string) (float64, string, error) {
 	return v, strings.TrimSpace(t[i:]), nil
 }
 
-var timeUnits = map[string]float64{"": 1, "s": 1, "sec": 1, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ns": 1e-9, "min": 60}
+var timeUnits = map[string]float64{"": 1, "s": 1, "sec": 1, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ns": 1e-9, "min": 60, "h": 3600}
 
 // Duration parses a time in seconds.
 func Duration(s string) (float64, error) {
@@ -35,12 +35,43 @@ func Duration(s string) (float64, error) {
 	}
 	f, ok := timeUnits[u]
 	if !ok {
-		return 0, fmt.Errorf("%q: unknown time unit %q (allowed: s, ms, us, µs, ns, min)", s, u)
+		return 0, fmt.Errorf("%q: unknown time unit %q (allowed: s, ms, us, µs, ns, min, h)", s, u)
 	}
 	if v < 0 {
 		return 0, fmt.Errorf("%q: a time must be ≥ 0", s)
 	}
-	return v * f, nil
+	return finite(s, v*f)
+}
+
+// Rate parses a rate of events (jobs, messages) per second: a bare number is per second;
+// "/s", "/ms", "/us", "/µs", "/ns", "/min" and "/h" divide by that time ("48/min" = 0.8/s).
+// A rate must be finite and ≥ 0.
+func Rate(s string) (float64, error) {
+	v, u, err := split(s)
+	if err != nil {
+		return 0, err
+	}
+	per := 1.0
+	if u != "" {
+		t, ok := strings.CutPrefix(u, "/")
+		f, known := timeUnits[strings.TrimSpace(t)]
+		if !ok || !known || strings.TrimSpace(t) == "" {
+			return 0, fmt.Errorf("%q: unknown rate unit %q (allowed: a number per second, or /s, /ms, /us, /µs, /ns, /min, /h)", s, u)
+		}
+		per = f
+	}
+	if v < 0 {
+		return 0, fmt.Errorf("%q: a rate must be ≥ 0", s)
+	}
+	return finite(s, v/per)
+}
+
+// finite refuses a value the unit took beyond float64 ("1e308min", "1e308TB").
+func finite(s string, v float64) (float64, error) {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, fmt.Errorf("%q: beyond the float64 range in base units", s)
+	}
+	return v, nil
 }
 
 func byteFactor(u string) (float64, bool) {
@@ -79,7 +110,7 @@ func Bytes(s string) (float64, error) {
 	if !ok || v < 0 {
 		return 0, fmt.Errorf("%q: want a size ≥ 0 such as 4096, 64KB, 1.5MiB", s)
 	}
-	return v * f, nil
+	return finite(s, v*f)
 }
 
 // Bandwidth parses a rate in bytes per second.
@@ -93,5 +124,5 @@ func Bandwidth(s string) (float64, error) {
 	if !ok || !(v > 0) {
 		return 0, fmt.Errorf("%q: want a bandwidth > 0 such as 200MB/s, 10Gb/s, 1.25e8", s)
 	}
-	return v * f, nil
+	return finite(s, v*f)
 }

@@ -14,15 +14,22 @@ func TestUnits(t *testing.T) {
 		{Duration, "5us", 5e-6}, {Duration, "1.5 ms", 1.5e-3}, {Duration, "3e-6", 3e-6}, {Duration, "2s", 2}, {Duration, "8µs", 8e-6},
 		{Bytes, "64KB", 64e3}, {Bytes, "1MiB", 1 << 20}, {Bytes, "4096", 4096}, {Bytes, "8Kb", 1000},
 		{Bandwidth, "200MB/s", 200e6}, {Bandwidth, "10Gb/s", 1.25e9}, {Bandwidth, "1.25e8", 1.25e8}, {Bandwidth, "100Mbps", 12.5e6}, {Bandwidth, "1GiB/s", 1 << 30},
+		{Duration, "2min", 120}, {Duration, "1h", 3600},
+		{Rate, "0.8", 0.8}, {Rate, "0.8/s", 0.8}, {Rate, "48/min", 0.8}, {Rate, "2880 /h", 0.8}, {Rate, "5/ms", 5000}, {Rate, "0", 0},
 	} {
 		got, err := tc.f(tc.in)
 		if err != nil || math.Abs(got-tc.want) > 1e-12*tc.want {
 			t.Errorf("%q: %v %v, want %v", tc.in, got, err, tc.want)
 		}
 	}
-	for _, bad := range []string{"", "fast", "5 parsecs", "-1s", "1e999"} {
+	for _, bad := range []string{"", "fast", "5 parsecs", "-1s", "1e999", "1e308min"} {
 		if _, err := Duration(bad); err == nil {
 			t.Errorf("Duration(%q) accepted", bad)
+		}
+	}
+	for _, bad := range []string{"", "5/", "5/parsec", "5 ms", "-1/s", "1e999", "1e308/ns", "5//s"} {
+		if _, err := Rate(bad); err == nil {
+			t.Errorf("Rate(%q) accepted", bad)
 		}
 	}
 	for _, bad := range []string{"0MB/s", "12 furlongs/s", "-5MB/s"} {
@@ -37,7 +44,7 @@ func FuzzUnits(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, fn := range []func(string) (float64, error){Duration, Bytes, Bandwidth} {
+		for _, fn := range []func(string) (float64, error){Duration, Bytes, Bandwidth, Rate} {
 			if v, err := fn(s); err == nil && (math.IsNaN(v) || math.IsInf(v, 0) || v < 0) {
 				t.Fatalf("%q → %v", s, v)
 			}

@@ -1,0 +1,116 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/qn"
+)
+
+// cancelModel is TestBatchMeans's central-server network (exact MVA is its reference).
+func cancelModel() *qn.Model {
+	return &qn.Model{
+		Classes:  []qn.Class{{Name: "u", Population: 8, ThinkTime: 1}},
+		Stations: []qn.Station{{Name: "cpu", Kind: qn.Queue}, {Name: "d1", Kind: qn.Queue}, {Name: "d2", Kind: qn.Queue}},
+		Demand:   [][]float64{{0.1, 0.1, 0.075}},
+	}
+}
+
+// TestReplicateCancelled: on one worker, cancelling the context once 3.5 replications'
+// events are done leaves replications 0, 1, 2 finished and 3 abandoned. The partial result
+// is exactly summarise of Run(seed, 0…2) (the same streams), marked Partial with a note,
+// and the error is fault.ErrInterrupted wrapping context.Canceled. Progress counts events
+// and never passes the planned total.
+func TestReplicateCancelled(t *testing.T) {
+	const events = 20000
+	s, err := New(cancelModel(), Config{Events: events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	calls := 0
+	progress := func(done, total int) {
+		calls++
+		if total != 10*events || done > total {
+			t.Errorf("progress %d/%d, want a total of 10 replications × %d events", done, total, events)
+		}
+		if done >= 3*events+events/2 {
+			cancel()
+		}
+	}
+	res, err := s.ReplicateContext(ctx, Options{Seed: 5, Reps: 10, Workers: 1, Progress: progress})
+	if !errors.Is(err, fault.ErrInterrupted) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want ErrInterrupted wrapping context.Canceled", err)
+	}
+	if res == nil || !res.Partial || res.Replications != 3 {
+		t.Fatalf("result %+v, want 3 finished replications marked partial", res)
+	}
+	if calls < 3*ChunksFor(1) {
+		t.Errorf("%d progress calls, want one per chunk (%d per replication)", calls, ChunksFor(1))
+	}
+	var want []*RepResult
+	for k := range 3 {
+		r, err := s.Run(5, uint64(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, r)
+	}
+	ref := summarise(want)
+	if res.Throughput[0] != ref.Throughput[0] || res.ResponseTime[0] != ref.ResponseTime[0] {
+		t.Errorf("partial X %v R %v, want Run(5, 0…2)'s %v %v", res.Throughput[0], res.ResponseTime[0], ref.Throughput[0], ref.ResponseTime[0])
+	}
+	if last := res.Notes[len(res.Notes)-1]; last[:8] != "partial:" {
+		t.Errorf("last note %q, want the partial note", last)
+	}
+}
+
+// TestReplicateCancelledEarly: cancelled before two replications finish there is no
+// interval to report: no result, the error is still ErrInterrupted.
+func TestReplicateCancelledEarly(t *testing.T) {
+	s, err := New(cancelModel(), Config{Events: 20000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := s.ReplicateContext(ctx, Options{Seed: 5, Reps: 10})
+	if res != nil || !errors.Is(err, fault.ErrInterrupted) {
+		t.Fatalf("result %v, error %v: want none and ErrInterrupted", res, err)
+	}
+}
+
+// TestBatchMeansCancelled: batch means cancelled halfway analyse the half simulated as a
+// shorter run: all 20 batches, events = the events simulated (< Config.Events, ≥ half),
+// Partial, and X, R still agree with exact MVA (within their interval or 2 %).
+func TestBatchMeansCancelled(t *testing.T) {
+	const events = 400000
+	m := cancelModel()
+	exact, err := qn.MVASingle(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(m, Config{Events: events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	progress := func(done, total int) {
+		if done >= events/2 && done < total {
+			cancel()
+		}
+	}
+	res, err := s.ReplicateContext(ctx, Options{Seed: 8, Batches: 20, Progress: progress})
+	if !errors.Is(err, fault.ErrInterrupted) {
+		t.Fatalf("error %v, want ErrInterrupted", err)
+	}
+	if res == nil || !res.Partial || res.Replications != 20 || res.Events >= events || res.Events < events/2 {
+		t.Fatalf("result %+v: want 20 batches over the ≥ %d and < %d events simulated, partial", res, events/2, events)
+	}
+	checkAgrees(t, "X", res.Throughput[0], exact.Throughput[0], 0.02)
+	checkAgrees(t, "R", res.ResponseTime[0], exact.ResponseTime[0], 0.02)
+}
