@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -49,6 +50,9 @@ type Spec struct {
 	// Progress, if set, is called with (done, B) as the bootstrap replicates of one
 	// candidate finish (from one goroutine at a time).
 	Progress func(done, total int)
+	// Context, if set, stops the bootstrap when it is cancelled (Ctrl-C): the replicates
+	// started finish, and the intervals rest on those (SPMDResult.BootstrapPartial).
+	Context context.Context
 }
 
 // Objectives are the values Spec.Objective accepts.
@@ -131,6 +135,9 @@ type SPMDResult struct {
 	// and those whose refit failed (SetBootstrap).
 	BootstrapReplicates int `json:"bootstrap_replicates,omitempty"`
 	BootstrapFailed     int `json:"bootstrap_failed,omitempty"`
+	// BootstrapPartial: the bootstrap was interrupted (Spec.Context cancelled) after
+	// BootstrapReplicates of Spec.Bootstrap replicates.
+	BootstrapPartial bool `json:"bootstrap_partial,omitempty"`
 
 	problem func() Problem // the least-squares problem of the fit (fresh buffers per call)
 	data    *Data
@@ -486,8 +493,14 @@ func (r *SPMDResult) SetBootstrap(draws [][]float64) {
 	}
 }
 
-// bootstrap runs replicates 0 … B−1 on all cores and stores their intervals.
+// bootstrap runs replicates 0 … B−1 on all cores and stores their intervals. When
+// Spec.Context is cancelled no further replicate starts; those started (always 0 … n−1, as
+// they are handed out in order) finish and the intervals rest on them (BootstrapPartial).
 func (r *SPMDResult) bootstrap(B int) {
+	ctx := r.spec.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	draws := make([][]float64, B)
 	var wg sync.WaitGroup
 	next, done := make(chan int), make(chan struct{})
@@ -502,19 +515,31 @@ func (r *SPMDResult) bootstrap(B int) {
 		}()
 	}
 	go func() {
+		defer close(next)
 		for b := 0; b < B; b++ {
-			next <- b
+			if ctx.Err() != nil {
+				return
+			}
+			select {
+			case next <- b:
+			case <-ctx.Done():
+				return
+			}
 		}
-		close(next)
 	}()
-	for n := 1; n <= B; n++ {
-		<-done
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	n := 0
+	for range done {
+		n++
 		if r.spec.Progress != nil {
 			r.spec.Progress(n, B)
 		}
 	}
-	wg.Wait()
-	r.SetBootstrap(draws)
+	r.SetBootstrap(draws[:n])
+	r.BootstrapPartial = n < B
 }
 
 // Predict returns the fitted quantity (time or speedup) at (p, d) with a 95 % prediction

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/fit"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/sizing"
@@ -95,7 +97,7 @@ func fitCmd(o *fitOptions, stdout, stderr io.Writer) *cobra.Command {
 			if o.study.active() {
 				return runFitStudy(cmd, *o, args, stdout)
 			}
-			return runFit(*o, args[0], args[1], stdout, stderr)
+			return runFit(cmd.Context(), *o, args[0], args[1], stdout, stderr)
 		},
 	}
 	f := cmd.Flags()
@@ -188,6 +190,8 @@ type fitResult struct {
 	Method        string         `json:"method"`
 	Exact         bool           `json:"exact"`
 	ErrorEstimate *errorEstimate `json:"error_estimate"`
+	// Partial: Ctrl-C stopped the bootstrap; the bootstrap ranges rest on the replicates run.
+	Partial bool `json:"partial,omitempty"`
 	// Objective is what the least squares minimised: "relative" or "absolute" (001 §6.2).
 	Objective    string                `json:"objective"`
 	Model        string                `json:"model,omitempty"`
@@ -231,7 +235,7 @@ type fitResult struct {
 	Notes            []string `json:"notes"`
 }
 
-func runFit(o fitOptions, modelPath, dataPath string, stdout, stderr io.Writer) error {
+func runFit(ctx context.Context, o fitOptions, modelPath, dataPath string, stdout, stderr io.Writer) error {
 	configs, err := o.check()
 	if err != nil {
 		return err
@@ -240,6 +244,7 @@ func runFit(o fitOptions, modelPath, dataPath string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
+	sp.Context = ctx
 	rep, err := fit.Run(sp, data)
 	if err != nil {
 		return badInput(err)
@@ -248,13 +253,32 @@ func runFit(o fitOptions, modelPath, dataPath string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
+	stopped := out.interrupted(rep, sp.Bootstrap)
 	if err := render(stdout, out, o.out); err != nil {
 		return err
+	}
+	if stopped != nil {
+		return stopped
 	}
 	if o.plot != "" {
 		return fitPlot(o.plot, rep.Best, rep, data, out.Band)
 	}
 	return nil
+}
+
+// interrupted marks the result partial when Ctrl-C stopped a candidate's bootstrap, with a
+// note, and returns the error (fault.ErrInterrupted, exit 130) to give after printing it.
+func (r *fitResult) interrupted(rep *fit.Report, b int) error {
+	for _, c := range rep.Candidates {
+		if c.BootstrapPartial {
+			r.Partial = true
+			r.Notes = append(r.Notes, fmt.Sprintf("partial: interrupted after %d of %d bootstrap replicates of %s; its bootstrap ranges rest on those", c.BootstrapReplicates, b, c.Architecture))
+		}
+	}
+	if !r.Partial {
+		return nil
+	}
+	return fmt.Errorf("%w: fit --bootstrap stopped before every replicate ran (the partial result is printed)", fault.ErrInterrupted)
 }
 
 // finishFit turns a fit report into the command's result: the winner, sizing, predictions,

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -237,5 +239,25 @@ func TestFitSlurmDryRun(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("script lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestFitBootstrapInterrupted (issue 21): Ctrl-C (the command's context cancelled) stops
+// the bootstrap; the result is printed, marked partial with the replicates that ran, and
+// the exit code is 130.
+func TestFitBootstrapInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"fit", "--format", "json", "--bootstrap", "5000", filepath.Join(ex, "fit", "qcrd.yaml"), filepath.Join(ex, "fit", "qcrd.csv")}, &out, &errb)
+	if code != fault.ExitCode(fault.ErrInterrupted) || !strings.Contains(errb.String(), "interrupted") {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var r struct {
+		Partial bool     `json:"partial"`
+		Notes   []string `json:"notes"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || !r.Partial || !strings.Contains(strings.Join(r.Notes, "\n"), "of 5000 bootstrap replicates") {
+		t.Fatalf("partial %v, err %v:\n%.600s", r.Partial, err, out.String())
 	}
 }
