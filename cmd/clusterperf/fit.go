@@ -560,9 +560,17 @@ func (r *fitResult) summaryTable() *report.Table {
 	t := &report.Table{Name: "summary", Title: "Summary", Header: []string{"what", "value"}, Left: true}
 	t.Add("method", r.Method)
 	t.Add("objective", objectiveText(r.Objective))
-	t.Add("average error (Cremonesi & Gennaro (000) §5.2)", report.Magnitude(r.AverageError))
-	t.Add("SMAPE %", m.SMAPE)
-	t.Add("R²", m.R2)
+	of := ""
+	if r.baseline != nil { // the winner's own figures, then the SPMD family's
+		b := r.baseline.Metrics
+		t.Add(fmt.Sprintf("average error of %s (Cremonesi & Gennaro (000) §5.2)", r.Chosen), report.Magnitude(b.AverageError))
+		t.Add(fmt.Sprintf("SMAPE %% of %s", r.Chosen), b.SMAPE)
+		t.Add(fmt.Sprintf("R² of %s", r.Chosen), b.R2)
+		of = " of " + r.Architecture
+	}
+	t.Add("average error"+of+" (Cremonesi & Gennaro (000) §5.2)", report.Magnitude(r.AverageError))
+	t.Add("SMAPE %"+of, m.SMAPE)
+	t.Add("R²"+of, m.R2)
 	t.Add("what limits the program", r.Inference)
 	t.Add("model driving predictions and sizing", r.Chosen)
 	rec := r.Sizing.Recommended.Config

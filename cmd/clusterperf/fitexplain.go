@@ -20,6 +20,9 @@ func (r *fitResult) explainIdentifiability() {
 	if len(dirs) == 0 {
 		return
 	}
+	if r.baseline != nil {
+		r.Notes = append(r.Notes, fmt.Sprintf("the next notes are about the SPMD family %s's parameters (its interval and bootstrap columns), not the winner %s's", r.Architecture, r.Chosen))
+	}
 	moved := 0.0
 	var names []string
 	for _, d := range dirs {
@@ -106,8 +109,8 @@ func (r *fitResult) addBand(data *fit.Data) error {
 		r.Notes = append(r.Notes, fmt.Sprintf("contention band: the %s model's %s does not depend on w at these configurations (w = 0 and w = 1 agree)", r.BandArchitecture, r.Target))
 	} else {
 		x := b[at]
-		r.Notes = append(r.Notes, fmt.Sprintf("contention band of %s: widest at p = %d, d = %d, where the %s lies between %s (w = 1, pessimistic) and %s (w = 0, optimistic); the fitted w = %.3g gives %s",
-			r.BandArchitecture, x.P, x.D, r.Target, report.Num(min(x.W0, x.W1)), report.Num(max(x.W0, x.W1)), w, report.Num(x.Fitted)))
+		r.Notes = append(r.Notes, fmt.Sprintf("contention band of %s: widest at p = %d, d = %d, where the %s is %s with w = 0 (optimistic) and %s with w = 1 (pessimistic); the fitted w = %.3g gives %s",
+			r.BandArchitecture, x.P, x.D, r.Target, report.Num(x.W0), report.Num(x.W1), w, report.Num(x.Fitted)))
 	}
 	if r.baseline != nil {
 		r.Notes = append(r.Notes, fmt.Sprintf("the band is the SPMD family's (%s); the winner %s has no contention parameter", r.BandArchitecture, r.Chosen))
