@@ -261,3 +261,40 @@ func TestFitBootstrapInterrupted(t *testing.T) {
 		t.Fatalf("partial %v, err %v:\n%.600s", r.Partial, err, out.String())
 	}
 }
+
+// TestFitBandTime: for time data the band runs the other way — the time at w = 0
+// (optimistic) ≤ the fitted ≤ the time at w = 1 (pessimistic), by the same MVA argument as
+// TestFitBand — and the note names each end by its w. The data are times of the USL curve
+// T(p) = 100·(1 + 0.05(p − 1) + 0.0005·p(p − 1))/p (exact, no noise), the model BUS-AIO
+// with g(p) = 1 (g_exponent 0) and free contention.
+func TestFitBandTime(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("p,time\n")
+	for _, p := range []int{1, 2, 4, 8, 16, 32, 64} {
+		x := float64(p)
+		fmt.Fprintf(&b, "%d,%.6g\n", p, 100*(1+0.05*(x-1)+0.0005*x*(x-1))/x)
+	}
+	data, model := filepath.Join(dir, "t.csv"), filepath.Join(dir, "m.yaml")
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(model, []byte("architecture: bus-aio\nparameters:\n  s_par: {start: 50, min: 0, max: 1000}\n  s_ser: {start: 1, min: 0, max: 100}\n  sr_com: {start: 1, min: 0, max: 100}\n  w: {start: 0.5, min: 0, max: 1}\n  g_exponent: 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := fitRun(t, "--band", model, data)
+	if len(r.Band) != 7 {
+		t.Fatalf("%d band points, want 7", len(r.Band))
+	}
+	for _, x := range r.Band {
+		if !(x.W0 <= x.Fitted*(1+1e-12) && x.Fitted <= x.W1*(1+1e-12)) {
+			t.Errorf("p = %d: time w = 0 %.6g, fitted %.6g, w = 1 %.6g", x.P, x.W0, x.Fitted, x.W1)
+		}
+	}
+	if last := r.Band[6]; !(last.W1 > last.W0*1.01) {
+		t.Errorf("p = 64: no band (w = 0 %.6g, w = 1 %.6g): the test would hold trivially", last.W0, last.W1)
+	}
+	if notes := strings.Join(r.Notes, "\n"); !strings.Contains(notes, "with w = 0 (optimistic) and") {
+		t.Errorf("notes:\n%s", notes)
+	}
+}
