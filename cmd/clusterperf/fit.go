@@ -167,7 +167,7 @@ func (o fitOptions) check() ([][2]int, error) {
 	}
 	o.sizing.check(&c)
 	if o.bootstrap < -1 || o.bootstrap > maxBootstrap {
-		c.add("--bootstrap %d: want 0 … %d replicates (-1: the model file's); each replicate is a full multi-start fit", o.bootstrap, maxBootstrap)
+		c.add("--bootstrap %d: want 0 … %d replicates (-1: the model file's); each replicate refits every candidate from its optimum", o.bootstrap, maxBootstrap)
 	}
 	if o.objective != "" && !slices.Contains(fit.Objectives, o.objective) {
 		c.add("--objective %q: allowed %s", o.objective, strings.Join(fit.Objectives, ", "))
