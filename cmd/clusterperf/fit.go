@@ -307,7 +307,7 @@ func finishFit(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions, confi
 
 // parseFit reads the model file and the data, with --bootstrap and --objective applied.
 func parseFit(modelPath, dataPath string, o fitOptions) (fit.Spec, *fit.Data, error) {
-	mb, err := readInput(modelPath)
+	mb, err := o.study.read(modelPath)
 	if err != nil {
 		return fit.Spec{}, nil, err
 	}
@@ -315,7 +315,7 @@ func parseFit(modelPath, dataPath string, o fitOptions) (fit.Spec, *fit.Data, er
 	if err != nil {
 		return fit.Spec{}, nil, badInput(err)
 	}
-	db, err := readInput(dataPath)
+	db, err := o.study.read(dataPath)
 	if err != nil {
 		return fit.Spec{}, nil, err
 	}

@@ -17,7 +17,8 @@ import (
 // TestFitBootstrapShardMerge (issue 18): fit --bootstrap 24 on the QCRD example split over
 // n = 1, 3 and 8 shards and merged prints exactly what the one-machine run with the same
 // seed prints, in table, JSON and CSV: bootstrap replicate b is drawn from the model file's
-// seed and b alone (fit.SPMDResult.Replicate), wherever it is computed.
+// seed and b alone (fit.SPMDResult.Replicate), wherever it is computed. merge also works
+// from another directory.
 func TestFitBootstrapShardMerge(t *testing.T) {
 	study := []string{"fit", "--bootstrap", "24", "--predict", "128x1", filepath.Join(ex, "fit", "qcrd.yaml"), filepath.Join(ex, "fit", "qcrd.csv")}
 	local := map[string]string{}
@@ -31,8 +32,10 @@ func TestFitBootstrapShardMerge(t *testing.T) {
 	if !strings.Contains(local["json"], `"boot_low"`) || !strings.Contains(local["json"], `"bootstrap_replicates": 24`) {
 		t.Fatalf("the compared output carries no bootstrap:\n%.800s", local["json"])
 	}
+	var last string
 	for _, n := range []int{1, 3, 8} {
 		dir := t.TempDir()
+		last = dir
 		for i := 0; i < n; i++ {
 			if code, _, errs := cli(append(study, "--shard", fmt.Sprintf("%d/%d", i, n), "--out", dir)...); code != 0 {
 				t.Fatalf("n = %d, shard %d: exit %d: %s", n, i, code, errs)
@@ -44,6 +47,11 @@ func TestFitBootstrapShardMerge(t *testing.T) {
 				t.Errorf("n = %d, %s: merge (exit %d, %s) differs from the one-machine run\nmerged:\n%.1500s\nlocal:\n%.1500s", n, format, code, errs, merged, local[format])
 			}
 		}
+	}
+	// merge from another directory reads the model and data where the plan recorded them
+	t.Chdir(t.TempDir())
+	if code, merged, errs := cli("merge", "--format", "json", last); code != 0 || merged != local["json"] {
+		t.Errorf("merge from another directory: exit %d, %s", code, errs)
 	}
 }
 

@@ -67,7 +67,7 @@ func runFitStudy(cmd *cobra.Command, o fitOptions, args []string, stdout io.Writ
 // mergeFit turns the replicates of a complete fit --bootstrap study into fit's result.
 func mergeFit(p shard.Plan, items []json.RawMessage) (any, error) {
 	var o fitOptions
-	pos, err := reparse(fitCmd(&o, io.Discard, io.Discard), p.Args)
+	pos, err := reparseStudy(fitCmd(&o, io.Discard, io.Discard), p, &o.study)
 	if err != nil {
 		return nil, err
 	}

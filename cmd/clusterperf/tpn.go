@@ -227,7 +227,13 @@ func runPNML(o tpnOptions, path string, stdout io.Writer) error {
 }
 
 func parseTpn(path, cluster string, bo tpn.BuildOptions) (*tpn.Program, *tpn.Cluster, error) {
-	pb, err := readInput(path)
+	return parseTpnWith(readInput, path, cluster, bo)
+}
+
+// parseTpnWith is parseTpn reading the files with read (a study's merge reads them where
+// its plan recorded them).
+func parseTpnWith(read func(string) ([]byte, error), path, cluster string, bo tpn.BuildOptions) (*tpn.Program, *tpn.Cluster, error) {
+	pb, err := read(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -235,7 +241,7 @@ func parseTpn(path, cluster string, bo tpn.BuildOptions) (*tpn.Program, *tpn.Clu
 	if err != nil {
 		return nil, nil, badInput(err)
 	}
-	cb, err := readInput(cluster)
+	cb, err := read(cluster)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -374,7 +380,7 @@ func runTpnStudy(cmd *cobra.Command, o tpnOptions, args []string, stdout io.Writ
 // deadlock or cut-off is the finding it is on one machine) and prepares the exhaustive
 // advice study.
 func prepareAdvise(o tpnOptions, path string, stderr io.Writer) (*tpnResult, *tpn.Program, *tpn.AdviseStudy, error) {
-	prog, cl, err := parseTpn(path, o.cluster, o.build())
+	prog, cl, err := parseTpnWith(o.study.read, path, o.cluster, o.build())
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -393,7 +399,7 @@ func prepareAdvise(o tpnOptions, path string, stderr io.Writer) (*tpnResult, *tp
 // one-machine run's value, byte for byte in every format.
 func mergeTpn(p shard.Plan, items []json.RawMessage) (any, error) {
 	var o tpnOptions
-	pos, err := reparse(tpnCmd(&o, io.Discard, io.Discard), p.Args)
+	pos, err := reparseStudy(tpnCmd(&o, io.Discard, io.Discard), p, &o.study)
 	if err != nil {
 		return nil, err
 	}
