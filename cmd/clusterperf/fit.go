@@ -593,7 +593,7 @@ func fitPlot(path string, best *fit.SPMDResult, rep *fit.Report, data *fit.Data,
 	return report.SaveFigure(path, fitPanel(best, rep, data, band))
 }
 
-// fitPanel is the observed-vs-fitted plot: at most 6 disk counts, each a colour group (its
+// fitPanel is the observed-vs-fitted plot: at most 6 disk counts (3 with the band), each a colour group (its
 // fit, its observed points and its band lines), and the baselines dashed — at most 8
 // colours, the palette's size, so no two series of different groups share a colour.
 func fitPanel(best *fit.SPMDResult, rep *fit.Report, data *fit.Data, band []fit.BandPoint) report.Panel {
@@ -606,10 +606,14 @@ func fitPanel(best *fit.SPMDResult, rep *fit.Report, data *fit.Data, band []fit.
 		byD[r.D] = append(byD[r.D], r)
 	}
 	sort.Ints(ds)
-	if len(ds) > 6 {
+	show := 6 // disk counts drawn; with the band (4 series each) 3, so the legend fits
+	if len(band) > 0 {
+		show = 3
+	}
+	if len(ds) > show {
 		var pick []int
-		for i := 0; i < 6; i++ {
-			pick = append(pick, ds[i*(len(ds)-1)/5])
+		for i := 0; i < show; i++ {
+			pick = append(pick, ds[i*(len(ds)-1)/(show-1)])
 		}
 		ds = pick
 	}
