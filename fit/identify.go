@@ -91,14 +91,18 @@ func (r *SPMDResult) Identifiability(pmax, dmax int) []Direction {
 					Low: r.x[j] + d.lo*v[j], High: r.x[j] + d.hi*v[j]})
 			}
 		}
+		for c := range measured {
+			if ch, _, ok := r.change(d, c.p, c.d); ok {
+				d.MeasuredRelChange = math.Max(d.MeasuredRelChange, ch)
+			}
+		}
 		var probes []Probe
 		for _, c := range cands {
-			ch, val, ok := r.change(d, c.p, c.d)
-			if !ok {
+			if measured[c] {
 				continue
 			}
-			if measured[c] {
-				d.MeasuredRelChange = math.Max(d.MeasuredRelChange, ch)
+			ch, val, ok := r.change(d, c.p, c.d)
+			if !ok {
 				continue
 			}
 			noise := math.Sqrt(r.s2)
@@ -221,15 +225,26 @@ func (r *SPMDResult) DirectionChange(d Direction, p, dd int) (float64, bool) {
 	return ch, ok
 }
 
-// candidateGrid is every (p, d) with p among the measured values, the powers of two and
-// three times the powers of two up to pmax, and d likewise up to dmax.
+// maxMeasuredAxis bounds the measured values candidateGrid takes per axis (evenly spaced
+// among them): with the powers of two and their triples the grid stays within about
+// (32 + 2·log2 pmax)·(32 + 2·log2 dmax) runs, each evaluated at 5 points per direction.
+const maxMeasuredAxis = 32
+
+// candidateGrid is every (p, d) with p among the measured values (at most
+// maxMeasuredAxis of them), the powers of two and three times the powers of two up to pmax,
+// and d likewise up to dmax.
 func candidateGrid(data *Data, pmax, dmax int) []point {
 	axis := func(measured map[int]bool, top int) []int {
-		set := map[int]bool{}
+		var ms []int
 		for v := range measured {
 			if v <= top {
-				set[v] = true
+				ms = append(ms, v)
 			}
+		}
+		sort.Ints(ms)
+		set := map[int]bool{}
+		for i := 0; i < min(len(ms), maxMeasuredAxis); i++ { // evenly thinned to the budget
+			set[ms[i*(len(ms)-1)/max(1, min(len(ms), maxMeasuredAxis)-1)]] = true
 		}
 		for v := 1; v <= top; v *= 2 {
 			set[v] = true

@@ -209,3 +209,22 @@ func BenchmarkReplicate(b *testing.B) {
 		i++
 	}
 }
+
+// TestCandidateGridBudget: 500 distinct measured p are thinned to maxMeasuredAxis evenly
+// spaced values (the smallest and largest kept) beside the powers of two and their
+// triples, so the candidate runs stay few whatever the data.
+func TestCandidateGridBudget(t *testing.T) {
+	d := &Data{Target: "time"}
+	for p := 1; p <= 500; p++ {
+		d.Obs = append(d.Obs, Observation{P: p, D: 1, Value: 1})
+	}
+	g := candidateGrid(d, 1000, 1)
+	ps := map[int]bool{}
+	for _, c := range g {
+		ps[c.p] = true
+	}
+	// 32 measured values + powers of two 1 … 512 (10) + triples 3 … 768 (9), some shared
+	if len(g) > 32+10+9 || !ps[1] || !ps[500] || !ps[512] || !ps[768] {
+		t.Errorf("%d candidates (p = 500: %v, 512: %v, 768: %v)", len(g), ps[500], ps[512], ps[768])
+	}
+}
