@@ -28,7 +28,7 @@ type Direction struct {
 	MeasuredRelChange float64 `json:"measured_rel_change"`
 	// Identify lists unmeasured configurations (best first, at most 3, one per p) whose value changes
 	// most along the segment, with that relative change and the relative noise of one run
-	// there; Identifies is true when the change exceeds twice the noise.
+	// there; Identifies is true when the change exceeds twice the noise (and 1e-6).
 	Identify []Probe `json:"identify"`
 	// Structural: no candidate configuration changes by more than twice the noise — no run
 	// of the program at another p or d determines the direction; one of its parameters must
@@ -55,6 +55,11 @@ type Probe struct {
 	RelNoise   float64 `json:"rel_noise"`  // the fit's residual SD relative to the value there
 	Identifies bool    `json:"identifies"`
 }
+
+// minMeasurable is the smallest relative change a run could show: below one part in a
+// million it is the arithmetic's rounding (a fit with zero residuals has zero noise, and must
+// not call a 1e-16 change a determination).
+const minMeasurable = 1e-6
 
 // chi2One95 is the 0.95 quantile of χ² with one degree of freedom.
 const chi2One95 = 3.841458820694124
@@ -109,7 +114,7 @@ func (r *SPMDResult) Identifiability(pmax, dmax int) []Direction {
 			if r.spec.Objective == "absolute" {
 				noise /= math.Abs(val)
 			}
-			probes = append(probes, Probe{P: c.p, D: c.d, RelChange: ch, RelNoise: noise, Identifies: ch > 2*noise})
+			probes = append(probes, Probe{P: c.p, D: c.d, RelChange: ch, RelNoise: noise, Identifies: ch > max(2*noise, minMeasurable)})
 		}
 		sort.SliceStable(probes, func(a, b int) bool { return probes[a].RelChange > probes[b].RelChange })
 		seen := map[int]bool{} // one run per p (the d axis often does not matter)

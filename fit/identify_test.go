@@ -228,3 +228,26 @@ func TestCandidateGridBudget(t *testing.T) {
 		t.Errorf("%d candidates (p = 500: %v, 512: %v, 768: %v)", len(g), ps[500], ps[512], ps[768])
 	}
 }
+
+// TestIdentifyExactData: with exact data (no noise: s² ≈ 0) the structural s_ser + s0_com
+// direction of TestIdentifyStructural stays structural — a rounding-level change is not a
+// determination.
+func TestIdentifyExactData(t *testing.T) {
+	sp := Spec{Arch: "bus-aio", C: 1, Reference: 1, Starts: 4, Seed: 1, Params: []Param{
+		{Name: "s_par", Value: 0.5, Min: 0, Max: 2, Free: true},
+		{Name: "s_ser", Value: 0.05, Min: 0, Max: 1, Free: true},
+		{Name: "s0_com", Value: 0.05, Min: 0, Max: 1, Free: true},
+		{Name: "sr_com", Value: 0.1},
+		{Name: "w", Value: 0},
+		{Name: "g_exponent", Value: -1},
+	}}
+	data := surface(t, sp, spmd.BusAIO, map[string]float64{"s_par": 0.8, "s_ser": 0.03, "s0_com": 0.02}, []int{1, 2, 4, 8, 16, 32}, []int{1}, 0, 1)
+	r, err := FitSPMD(sp, spmd.BusAIO, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := r.Identifiability(64, 4)
+	if len(dirs) != 1 || !dirs[0].Structural {
+		t.Fatalf("directions %+v", dirs)
+	}
+}
