@@ -52,6 +52,9 @@ func (r *fitResult) explainIdentifiability() {
 			continue
 		}
 		half := (*pr.High - *pr.Low) / 2 / pr.Value
+		if math.IsNaN(half) || math.IsInf(half, 0) {
+			continue // no interval to compare with
+		}
 		if worst > half {
 			r.Notes = append(r.Notes, fmt.Sprintf("p = %d, d = %d: along the undetermined directions the prediction moves by %.2g %%, more than its interval's ±%.2g %%: the interval covers only what the data determine; a run there would settle it", pr.P, pr.D, 100*worst, 100*half))
 		} else {
