@@ -73,6 +73,10 @@ func Comom(m *Model) (*Result, error) {
 	}
 	var lastErr error
 	for _, order := range p.orders() {
+		if err := p.nonSingular(order); err != nil {
+			lastErr = err
+			continue
+		}
 		res, err := p.verified(order)
 		if err == nil {
 			return res, nil
@@ -89,29 +93,52 @@ func Comom(m *Model) (*Result, error) {
 const ComomMaxBits = 1 << 16
 
 // ComomMaxWork is the largest estimated time of one Comom run it accepts, in nanoseconds
-// (see work): 100 s.
-const ComomMaxWork = 1e11
+// (see work): 30 s.
+const ComomMaxWork = 3e10
+
+// nonSingular factorises every class step's system of the order at 256 bits, without
+// walking the populations, so a singular order is skipped before any work.
+func (p *comom) nonSingular(order []int) error {
+	M := len(p.groups)
+	if M == 0 {
+		return nil
+	}
+	for r := range order {
+		pops := make([]int, r)
+		for s := 0; s < r; s++ {
+			pops[s] = p.m.Classes[p.act[order[s]]].Population
+		}
+		if _, err := p.newSystem(newBasis(M, pops), order, r, 256); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // comomAgree is the largest relative difference between the results at two precisions at
 // which Comom accepts the higher one.
 const comomAgree = 1e-13
 
-// verified solves at increasing precisions (×1.25 each time) until two successive ones
-// agree to comomAgree (relative, every throughput, response time and queue length) and both
-// are feasible (feasible). The CoMoM recurrences lose about log2(max D/min D) bits per job
-// of the largest class (measured; their systems are ill-conditioned and amplify rounding),
-// so the first precision is estimated from that (precision). A run whose precision is too
-// low does not always show it: on the thesis network at N/4 and 2048 bits in another class
-// order, every throughput came out as 1/D of the bottleneck to 12 digits at several
-// precisions; the ratio 1.25 between the two precisions and the feasibility test are the
-// guard against such a parasitic solution.
+// verified solves at increasing precisions (×1.5 each time, from a third of the estimate
+// of precision, which is 2–5 times what random 3- and 4-class networks needed) until two
+// successive ones agree to comomAgree (relative, every throughput, response time and queue
+// length) and both are feasible (feasible). The CoMoM recurrences lose bits in proportion
+// to the populations (their systems are ill-conditioned and the recurrence amplifies
+// rounding). A run whose precision is too low does not always show it: on the thesis
+// network at N/4 and up to 2048 bits in another class order, every throughput came out as
+// 1/D of the bottleneck (utilisation 3) to 12 digits; the ratio 1.5 between the two
+// precisions and the feasibility test are the guard against such a parasitic solution.
 func (p *comom) verified(order []int) (*Result, error) {
-	prec := p.precision()
+	est := p.precision()
+	if w := p.work(order, est); w > ComomMaxWork {
+		return nil, fmt.Errorf("%w: comom at the estimated %d bits would take about %.3g s (limit %.3g s)", fault.ErrTooLarge, est, w/1e9, float64(ComomMaxWork)/1e9)
+	}
+	prec := max(128, est/3)
 	var prevRes *Result
 	prevPrec := uint(0)
-	for try := 0; try < 6; try++ {
+	for try := 0; try < 8; try++ {
 		pr := (prec + 63) / 64 * 64
-		prec = prec * 5 / 4
+		prec = prec * 3 / 2
 		if pr > ComomMaxBits {
 			return nil, fmt.Errorf("%w: comom would need more than %d bits of precision for this model", fault.ErrTooLarge, ComomMaxBits)
 		}
@@ -370,8 +397,7 @@ func binom(n, k int) float64 {
 	return b
 }
 
-// ComomCost estimates Comom's time on m in seconds (at the estimated precision, one run;
-// Comom makes at least two) and returns an error wrapping ErrUnsupported when the method
+// ComomCost estimates Comom's time on m in seconds (all of its runs, see verified) and returns an error wrapping ErrUnsupported when the method
 // does not apply or fault.ErrTooLarge when it is over budget. Solve's auto uses it to choose
 // between Comom and the lattice walk of MVAMulti.
 func ComomCost(m *Model) (float64, error) {
@@ -381,11 +407,12 @@ func ComomCost(m *Model) (float64, error) {
 	}
 	order := p.byPopulation()
 	prec := p.precision()
-	w := p.work(order, prec)
-	if w > ComomMaxWork {
-		return w / 1e9, fmt.Errorf("%w: comom at %d bits would take about %.3g word operations (limit %.3g)", fault.ErrTooLarge, prec, w, float64(ComomMaxWork))
+	if w := p.work(order, prec); w > ComomMaxWork {
+		return w / 1e9, fmt.Errorf("%w: comom at the estimated %d bits would take about %.3g s (limit %.3g s)", fault.ErrTooLarge, prec, w/1e9, float64(ComomMaxWork)/1e9)
 	}
-	return w / 1e9, nil
+	// verified's runs: the needed precision was 1/5–1/2 of the estimate; the runs up to
+	// the first good one and the one after it cost about 4 times the run at the estimate/2.
+	return 4 * p.work(order, prec/2) / 1e9, nil
 }
 
 // ops counts, for one class order, the big.Float operations and the big.Float values held
@@ -486,11 +513,11 @@ type term struct {
 
 // system is the per-class linear system of step 2: rows of CE (kind 0: group a, offset i)
 // and PC (kind 1: class position a, offset i). piv are the rows LU with partial pivoting
-// chose (one per unknown, in elimination order); lower and upper the factors' nonzeros of
-// those rows, invDiag the inverted pivots.
+// chose (one per unknown, in elimination order), pcol their pivot columns; lower and upper
+// the factors' nonzeros of those rows, invDiag the inverted pivots.
 type system struct {
 	kind, a, i   []int
-	piv          []int
+	piv, pcol    []int
 	lower, upper [][]term
 	invDiag      []big.Float
 	rows, cols   int
@@ -556,7 +583,11 @@ func (p *comom) newSystem(b *basis, order []int, r int, prec uint) (*system, err
 }
 
 // factor runs Gaussian elimination with partial pivoting over all rows of the consistent
-// rows × cols system A (rows ≥ cols) and keeps the factors of the pivot rows.
+// rows × cols system A and keeps the factors of the pivot rows. A column without a pivot
+// (every remaining entry below 2^(64−prec), rounding noise of zero: the entries are 1 or
+// demands ≤ 1 after scaling) makes the system singular: errComomSingular. (Setting such an
+// unknown to 0 instead was tried: with 4 classes of 100 jobs the results then fail, so the
+// unknowns the dependent equations leave free do matter.)
 func (sy *system) factor(A [][]big.Float, prec uint) error {
 	rows, cols := sy.rows, sy.cols
 	perm := make([]int, rows)
@@ -567,31 +598,34 @@ func (sy *system) factor(A [][]big.Float, prec uint) error {
 	for _, z := range []*big.Float{&f, &t, &ab, &best} {
 		z.SetPrec(prec)
 	}
-	sy.invDiag = make([]big.Float, cols)
+	var pcol []int // pivot column of pivot row i
+	var inv []big.Float
 	for j := 0; j < cols; j++ {
+		i := len(pcol)
 		bq := -1
 		best.SetInt64(0)
-		for q := j; q < rows; q++ {
+		for q := i; q < rows; q++ {
 			ab.Abs(&A[perm[q]][j])
 			if ab.Cmp(&best) > 0 {
 				best.Set(&ab)
 				bq = q
 			}
 		}
-		// A pivot below 2^(−prec/2) of the column's largest original entry (1 or a demand
-		// ≤ 1 after scaling) is rounding noise of a zero: the system is singular.
-		if bq < 0 || best.MantExp(nil) < -int(prec/2) {
+		if bq < 0 || best.MantExp(nil) < 64-int(prec) {
 			return errComomSingular
 		}
-		perm[j], perm[bq] = perm[bq], perm[j]
-		pr := A[perm[j]]
-		sy.invDiag[j].SetPrec(prec).Quo(big.NewFloat(1).SetPrec(prec), &pr[j])
-		for q := j + 1; q < rows; q++ {
+		perm[i], perm[bq] = perm[bq], perm[i]
+		pr := A[perm[i]]
+		var d big.Float
+		d.SetPrec(prec).Quo(big.NewFloat(1).SetPrec(prec), &pr[j])
+		inv = append(inv, d)
+		pcol = append(pcol, j)
+		for q := i + 1; q < rows; q++ {
 			row := A[perm[q]]
 			if row[j].Sign() == 0 {
 				continue
 			}
-			f.Mul(&row[j], &sy.invDiag[j])
+			f.Mul(&row[j], &inv[i])
 			row[j].Set(&f) // the multiplier, L's entry
 			for c := j + 1; c < cols; c++ {
 				if pr[c].Sign() == 0 {
@@ -602,21 +636,24 @@ func (sy *system) factor(A [][]big.Float, prec uint) error {
 			}
 		}
 	}
-	sy.piv = perm[:cols]
-	sy.lower = make([][]term, cols)
-	sy.upper = make([][]term, cols)
-	for j := 0; j < cols; j++ {
-		row := A[perm[j]]
-		for c := 0; c < cols; c++ {
-			if c == j || row[c].Sign() == 0 {
-				continue
+	T := len(pcol)
+	sy.piv, sy.pcol, sy.invDiag = perm[:T], pcol, inv
+	sy.lower = make([][]term, T)
+	sy.upper = make([][]term, T)
+	for i := 0; i < T; i++ {
+		row := A[perm[i]]
+		for u := 0; u < i; u++ { // multipliers, at the earlier pivots' columns
+			if c := pcol[u]; row[c].Sign() != 0 {
+				tm := term{col: u}
+				tm.val.SetPrec(prec).Set(&row[c])
+				sy.lower[i] = append(sy.lower[i], tm)
 			}
-			tm := term{col: c}
-			tm.val.SetPrec(prec).Set(&row[c])
-			if c < j {
-				sy.lower[j] = append(sy.lower[j], tm)
-			} else {
-				sy.upper[j] = append(sy.upper[j], tm)
+		}
+		for c := pcol[i] + 1; c < cols; c++ {
+			if row[c].Sign() != 0 {
+				tm := term{col: c}
+				tm.val.SetPrec(prec).Set(&row[c])
+				sy.upper[i] = append(sy.upper[i], tm)
 			}
 		}
 	}
@@ -624,20 +661,26 @@ func (sy *system) factor(A [][]big.Float, prec uint) error {
 }
 
 // solveInto solves the system for the right-hand sides of the pivot rows (b, in pivot
-// order; overwritten) and writes the unknowns into y.
+// order; overwritten) and writes the unknowns into y (free unknowns 0).
 func (sy *system) solveInto(b, y []big.Float, t *big.Float) {
-	for j := range b {
-		for _, tm := range sy.lower[j] {
+	for i := range b {
+		for _, tm := range sy.lower[i] {
 			t.Mul(&tm.val, &b[tm.col])
-			b[j].Sub(&b[j], t)
+			b[i].Sub(&b[i], t)
 		}
 	}
-	for j := len(b) - 1; j >= 0; j-- {
-		for _, tm := range sy.upper[j] {
+	for c := range y {
+		y[c].SetInt64(0)
+	}
+	for i := len(b) - 1; i >= 0; i-- {
+		for _, tm := range sy.upper[i] {
+			if y[tm.col].Sign() == 0 {
+				continue
+			}
 			t.Mul(&tm.val, &y[tm.col])
-			b[j].Sub(&b[j], t)
+			b[i].Sub(&b[i], t)
 		}
-		y[j].Mul(&b[j], &sy.invDiag[j])
+		y[sy.pcol[i]].Mul(&b[i], &sy.invDiag[i])
 	}
 }
 
@@ -690,8 +733,8 @@ func (p *comom) walk(b *basis, sy *system, order []int, r int, init *level, N, M
 		cd[k].Mul(&cd[k], &dr[k])
 	}
 	// PC_s rows: (N_s − h_s) and Z_s.
-	ns := make([]big.Float, sy.cols)
-	zs := make([]big.Float, sy.cols)
+	ns := make([]big.Float, len(sy.piv))
+	zs := make([]big.Float, len(sy.piv))
 	for j, q := range sy.piv {
 		if sy.kind[q] == 1 {
 			s, i := sy.a[q], sy.i[q]
@@ -702,7 +745,7 @@ func (p *comom) walk(b *basis, sy *system, order []int, r int, init *level, N, M
 	keep := min(N, M) + 1
 	hist := []*level{init}
 	prev := init
-	rhs := make([]big.Float, sy.cols)
+	rhs := make([]big.Float, len(sy.piv))
 	for j := range rhs {
 		rhs[j].SetPrec(prec)
 	}
