@@ -71,6 +71,9 @@ func Comom(m *Model) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if order, est := p.byPopulation(), p.precision(); p.work(order, est) > ComomMaxWork {
+		return nil, fmt.Errorf("%w: comom at the estimated %d bits would take about %.3g s (limit %.3g s)", fault.ErrTooLarge, est, p.work(order, est)/1e9, float64(ComomMaxWork)/1e9)
+	}
 	var lastErr error
 	for _, order := range p.orders() {
 		if err := p.nonSingular(order); err != nil {

@@ -2,7 +2,9 @@ package qn
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/clusterperf/clusterperf/fault"
@@ -212,4 +214,65 @@ func TestComomThesis(t *testing.T) {
 		t.Skip("thesis network: a few seconds")
 	}
 	comomAgainstMVA(t, "thesis", ThesisNetwork())
+}
+
+// comomAutoModel: 3 classes × 400 jobs on 2 queues and a delay, a shape (few queues, many
+// jobs) where Comom is cheaper than exact MVA's lattice of 6.5e7 vectors.
+func comomAutoModel() *Model {
+	return &Model{
+		Classes:  []Class{{Name: "a", Population: 400, ThinkTime: 1}, {Name: "b", Population: 400}, {Name: "c", Population: 400, ThinkTime: 3}},
+		Stations: []Station{{Name: "q1", Kind: Queue}, {Name: "q2", Kind: Queue}, {Name: "z", Kind: Delay}},
+		Demand:   [][]float64{{0.01, 0.02, 0.5}, {0.03, 0.015, 0.2}, {0.02, 0.01, 1}},
+	}
+}
+
+// TestComomAutoChooses: Solve's auto picks Comom where its estimate beats exact MVA's, says
+// why, and the result agrees with exact MVA to 1e-10.
+func TestComomAutoChooses(t *testing.T) {
+	m := comomAutoModel()
+	r, err := Solve(m, "auto", AMVAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Method != "comom" || !r.Exact || !strings.Contains(r.Reason, "Method of Moments") {
+		t.Fatalf("auto chose %q (exact %v): %s", r.Method, r.Exact, r.Reason)
+	}
+	if testing.Short() {
+		return
+	}
+	want, err := MVAMulti(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := resultDiff(r, want); d > 1e-10 {
+		t.Errorf("auto comom differs from MVA by %.3g", d)
+	}
+}
+
+// TestComomLargeLattice: 4 classes × 1000 jobs on 2 queues and 3 delays (10¹² population
+// vectors, no MVA reference possible). Checked against what every exact solution satisfies:
+// Little's law per class, N_c = X_c·(Z_c + R_c) (the population constraint at N), U ≤ 1 at
+// each queue, and the result settled at two precisions (verified).
+func TestComomLargeLattice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a second or more")
+	}
+	m := MomentsNetworkC4(1000)
+	m.Stations[2].Kind, m.Stations[3].Kind = Delay, Delay
+	r, err := Comom(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c, cl := range m.Classes {
+		n := r.Throughput[c] * (cl.ThinkTime + r.ResponseTime[c])
+		if math.Abs(n-float64(cl.Population)) > 1e-9*float64(cl.Population) {
+			t.Errorf("class %d: X·(Z + R) = %.12g, want %d", c, n, cl.Population)
+		}
+	}
+	for k, s := range m.Stations {
+		if s.Kind == Queue && r.StationUtilization(k) > 1 {
+			t.Errorf("station %d: U = %v", k, r.StationUtilization(k))
+		}
+	}
+	t.Logf("X %v; %v", r.Throughput, r.Notes)
 }

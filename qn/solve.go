@@ -247,7 +247,7 @@ func reason(r *Result, err error) func(string) (*Result, error) {
 }
 
 // comomAutoSeconds is the longest estimated Comom time (all its runs) auto accepts.
-const comomAutoSeconds = 30
+const comomAutoSeconds = 5
 
 // mvaSecondsPerOp converts exactWork (lattice × classes × stations) into seconds: exact MVA
 // took 10–16 ns of user CPU per population vector with C = 3, K = 5 (docs/exact-scaling.md),
