@@ -85,8 +85,8 @@ func Comom(m *Model) (*Result, error) {
 			return res, nil
 		}
 		lastErr = err
-		if !errors.Is(err, ErrUnsupported) {
-			break // over budget: another order costs as much
+		if !errors.Is(err, errComomSingular) {
+			break // over budget or not settled: another order would not fare better
 		}
 	}
 	return nil, lastErr
