@@ -184,8 +184,8 @@ Where it does pay: few queues and many jobs in several classes. Three classes ×
 2 queues and a delay (comomAutoModel in qn/comom_test.go; Solve's auto chooses comom here):
 
 %s
-Limits found (issue 20's targets): the thesis network in under 100 ms is not reached (a
-few seconds, as long as MVA); 4 classes × 1000 jobs on 4 queues and a delay is not
+Limits found (issue 20's targets): the thesis network in under 100 ms is not reached (1–2
+s of CPU, about as long as MVA); 4 classes × 1000 jobs on 4 queues and a delay is not
 reached (the precision does not settle below 21 888 bits within the 30 s budget:
 refused with fault.ErrTooLarge), while on 2 queues and 3 delays (10¹² population vectors)
 it takes about a second (TestComomLargeLattice, BenchmarkMomentsC4x1000). With four or
