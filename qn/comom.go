@@ -248,6 +248,9 @@ func (p *comom) precision() uint {
 		nmax = max(nmax, n)
 	}
 	later -= nmax
+	if len(p.act) == 1 {
+		return 128 // one class: the step's system is the identity, the recursion MVA's
+	}
 	bits := 128 + 2*float64(later) + 1.25*float64(nmax)*math.Max(1, math.Log2(ratio))
 	return uint(math.Min(bits, ComomMaxBits))
 }
