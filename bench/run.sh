@@ -10,4 +10,6 @@ fi
 out="bench/results-$(date +%F).txt"
 go test ./qn ./spmd ./mpip ./pipeline -run '^$' -bench . -benchmem -benchtime=3x | tee "bench/go-bench-$(date +%F).txt"
 go run ./bench/qnbench -out "$out" "$@"
+# The class-oriented Method of Moments on the same networks (issue 20): times and agreement.
+go run ./bench/qnbench -quick -solver comom -out "${out%.txt}-comom.txt" || true
 echo "results written to $out"

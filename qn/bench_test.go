@@ -1,6 +1,9 @@
 package qn
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // Benchmarks named in issue 2. Run:
 //   go test ./qn -run '^$' -bench . -benchmem
@@ -115,6 +118,86 @@ func BenchmarkSchweitzerThesis(b *testing.B) {
 	m := ThesisNetwork()
 	for b.Loop() {
 		if _, err := Schweitzer(m, AMVAOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// MomentsNetworkC4 is the issue-20 network of 4 classes with n jobs each on K = 5 stations
+// (4 queues and a delay); its lattice at n = 1000 has 10¹² population vectors, out of reach
+// of exact MVA. Demands are fixed, arbitrary values in the thesis network's range.
+func MomentsNetworkC4(n int) *Model {
+	m := &Model{
+		Stations: []Station{
+			{Name: "k1", Kind: Queue}, {Name: "k2", Kind: Queue}, {Name: "k3", Kind: Queue},
+			{Name: "k4", Kind: Queue}, {Name: "k5", Kind: Delay},
+		},
+		Demand: [][]float64{
+			{0.010, 0.020, 0.015, 0.005, 0.5},
+			{0.030, 0.010, 0.020, 0.025, 1.0},
+			{0.020, 0.040, 0.010, 0.030, 0.2},
+			{0.015, 0.025, 0.035, 0.010, 0.8},
+		},
+	}
+	for c := 0; c < 4; c++ {
+		m.Classes = append(m.Classes, Class{Name: fmt.Sprintf("c%d", c+1), Population: n})
+	}
+	return m
+}
+
+// BenchmarkComomThesis: the thesis network by the class-oriented Method of Moments
+// (exact, verified precision); compare BenchmarkMVAMultiThesis.
+func BenchmarkComomThesis(b *testing.B) {
+	m := ThesisNetwork()
+	for b.Loop() {
+		if _, err := Comom(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMomentsC3x400: 3 classes × 400 jobs on 2 queues and a delay (comomAutoModel),
+// where Solve's auto picks Comom over exact MVA (6.5e7 population vectors).
+func BenchmarkMomentsC3x400(b *testing.B) {
+	m := comomAutoModel()
+	for b.Loop() {
+		if _, err := Comom(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMVAMultiC3x400 is exact MVA on the same network, for comparison.
+func BenchmarkMVAMultiC3x400(b *testing.B) {
+	m := comomAutoModel()
+	for b.Loop() {
+		if _, err := MVAMulti(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMomentsThesisQuarter: the thesis network at N/4 = (1023, 44, 31).
+func BenchmarkMomentsThesisQuarter(b *testing.B) {
+	m := ThesisNetwork()
+	for c := range m.Classes {
+		m.Classes[c].Population /= 4
+	}
+	for b.Loop() {
+		if _, err := Comom(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMomentsC4x1000: 4 classes × 1000 jobs on 5 stations (issue 20's second target),
+// here with 2 queues and 3 delays (MomentsNetworkC4 with k3, k4 as delays): 10¹² population
+// vectors. With 3 or 4 queues Comom does not settle within its budget (ComomMaxWork).
+func BenchmarkMomentsC4x1000(b *testing.B) {
+	m := MomentsNetworkC4(1000)
+	m.Stations[2].Kind, m.Stations[3].Kind = Delay, Delay
+	for b.Loop() {
+		if _, err := Comom(m); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -55,7 +55,7 @@ type Result struct {
 }
 
 // exactSolvers are the solver names whose results are exact.
-var exactSolvers = map[string]bool{"mva": true, "open": true, "mixed": true}
+var exactSolvers = map[string]bool{"mva": true, "open": true, "mixed": true, "comom": true}
 
 func newResult(solver string, C, K int) *Result {
 	r := &Result{Solver: solver, Method: solver, Exact: exactSolvers[solver], Throughput: make([]float64, C), ResponseTime: make([]float64, C)}

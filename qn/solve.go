@@ -11,7 +11,7 @@ import (
 )
 
 // Solvers lists the solver names Solve accepts.
-var solverNames = []string{"auto", "mva", "schweitzer", "linearizer", "open", "mixed", "forkjoin", "mvablo", "exact"}
+var solverNames = []string{"auto", "mva", "comom", "schweitzer", "linearizer", "open", "mixed", "forkjoin", "mvablo", "exact"}
 
 // blockingOnly lists the solver names of finite-capacity models only (SolveBlocking,
 // reached through ModelFile.Solve for a file with capacity:).
@@ -29,10 +29,12 @@ var approximate = map[string]bool{"schweitzer": true, "bs": true, "bard-schweitz
 //   - fork/join nodes → ForkJoinMVA (approximate: no exact product-form solution exists);
 //   - open classes only → Open (exact); open and closed → Mixed (exact);
 //   - one closed class → MVASingle (exact);
-//   - several closed classes → exact MVAMulti when its cost fits (population lattice
-//     ≤ MaxLattice, or, with multi-server/load-dependent stations, work ≤ MaxLDWork; on all
-//     cores from ParallelThreshold points), else Linearizer with the marginal multi-server
-//     method (approximate).
+//   - several closed classes → Comom (exact, class-oriented Method of Moments) when its
+//     estimated time is below exact MVA's, or MVA is over budget and Comom's estimate is
+//     under comomAutoSeconds (comomIfCheaper); else exact MVAMulti when its cost fits
+//     (population lattice ≤ MaxLattice, or, with multi-server/load-dependent stations,
+//     work ≤ MaxLDWork; on all cores from ParallelThreshold points), else Linearizer with
+//     the marginal multi-server method (approximate).
 //
 // Every approximate result from Solve carries an ErrorEstimate (see estimateError). With
 // opt.RequireExact Solve never approximates: auto returns an error wrapping
@@ -186,6 +188,9 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 			return reason(MVASingle(m))("one closed class: exact MVA")
 		}
 		why, ok := exactAffordable(m)
+		if res, why2, err := comomIfCheaper(m, ok); res != nil || err != nil {
+			return reason(res, err)("several closed classes: " + why2)
+		}
 		if ok {
 			return reason(multiExact(m))("several closed classes: exact multi-class MVA (" + why + ")")
 		}
@@ -209,6 +214,12 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 			return MVASingle(m)
 		}
 		return multiExact(m)
+	case "comom":
+		r, err := Comom(m)
+		if err != nil && errors.Is(err, ErrUnsupported) && !errors.Is(err, fault.ErrInput) {
+			err = fmt.Errorf("%w: %w", fault.ErrInput, err)
+		}
+		return r, err
 	case "schweitzer", "bs", "bard-schweitzer":
 		return Schweitzer(m, opt)
 	case "linearizer":
@@ -233,6 +244,38 @@ func reason(r *Result, err error) func(string) (*Result, error) {
 		}
 		return r, err
 	}
+}
+
+// comomAutoSeconds is the longest estimated Comom time (all its runs) auto accepts.
+const comomAutoSeconds = 5
+
+// mvaSecondsPerOp converts exactWork (lattice × classes × stations) into seconds: exact MVA
+// took 10–16 ns of user CPU per population vector with C = 3, K = 5 (docs/exact-scaling.md),
+// about 1 ns per unit of exactWork.
+const mvaSecondsPerOp = 1e-9
+
+// comomIfCheaper runs Comom when auto should choose it: the model suits it (closed classes,
+// single-server queues and delays) and its estimated time (ComomCost) is
+// below exact MVA's (mvaAffordable) or, when MVA is over its budget, below
+// comomAutoSeconds. It returns nil, "", nil when auto should not choose it, and falls back
+// the same way when Comom refuses the model (singular, did not settle).
+func comomIfCheaper(m *Model, mvaAffordable bool) (*Result, string, error) {
+	if hasMarginal(m) {
+		return nil, "", nil
+	}
+	sec, err := ComomCost(m)
+	if err != nil {
+		return nil, "", nil
+	}
+	mva := exactWork(m) * mvaSecondsPerOp
+	if sec > comomAutoSeconds || (mvaAffordable && sec >= mva) {
+		return nil, "", nil
+	}
+	r, err := Comom(m)
+	if err != nil {
+		return nil, "", nil
+	}
+	return r, fmt.Sprintf("exact class-oriented Method of Moments (estimated %.2g s; exact MVA over %.3g population vectors: %.2g s)", sec, LatticeSize(m), mva), nil
 }
 
 // exactWork estimates the floating-point operations of exact multi-class MVA for m.

@@ -140,13 +140,13 @@ func flat(raw json.RawMessage) []float64 {
 }
 
 // solve runs clusterperf's solver repeatedly and returns the fastest time and the result.
-func solve(nw network) (time.Duration, *qn.Result, error) {
+func solve(nw network, solver string) (time.Duration, *qn.Result, error) {
 	best := time.Duration(math.MaxInt64)
 	var res *qn.Result
 	var total time.Duration
 	for i := 0; i < 20 && (i < 3 || total < 500*time.Millisecond); i++ {
 		t0 := time.Now()
-		r, err := qn.Solve(nw.model, "mva", qn.AMVAOptions{})
+		r, err := qn.Solve(nw.model, solver, qn.AMVAOptions{})
 		d := time.Since(t0)
 		if err != nil {
 			return 0, nil, err
@@ -197,6 +197,7 @@ func main() {
 	timeout := flag.Duration("timeout", 5*time.Minute, "time allowed to Octave per network")
 	outPath := flag.String("out", "", "also write the results to this file")
 	quick := flag.Bool("quick", false, "only the networks Octave solves in seconds")
+	solver := flag.String("solver", "mva", "clusterperf solver to compare (mva, comom, auto)")
 	flag.Parse()
 
 	nets := []network{single(1000, 5), single(10000, 5), single(1000, 50), single(100000, 5),
@@ -214,13 +215,13 @@ func main() {
 	var buf bytes.Buffer
 	w := io.MultiWriter(os.Stdout, &buf)
 	ver, _ := exec.Command(*octave, "--version").Output()
-	fmt.Fprintf(w, "qnbench %s: clusterperf (Go %s, GOMAXPROCS %d) vs %s\n", time.Now().Format("2006-01-02"), runtime.Version(), runtime.GOMAXPROCS(0), strings.SplitN(string(ver), "\n", 2)[0])
+	fmt.Fprintf(w, "qnbench %s: clusterperf solver %s (Go %s, GOMAXPROCS %d) vs %s\n", time.Now().Format("2006-01-02"), *solver, runtime.Version(), runtime.GOMAXPROCS(0), strings.SplitN(string(ver), "\n", 2)[0])
 	fmt.Fprintf(w, "clusterperf: fastest of ≥ 3 runs; Octave: one run, tic/toc around the solver call only.\n\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "network\tOctave\tclusterperf\tratio\ttarget\tmax rel. diff\tverdict\t")
 	failed := false
 	for _, nw := range nets {
-		ours, res, err := solve(nw)
+		ours, res, err := solve(nw, *solver)
 		if err != nil {
 			fmt.Fprintf(tw, "%s\t\t\t\t\t\terror: %v\t\n", nw.name, err)
 			failed = true

@@ -46,9 +46,12 @@ a JMVA what-if analysis in the file is run as the sweep (unless --sweep, --valid
 --distribution is given); --export-jmva FILE writes the model with its solution(s) for JMT.
 
 Solvers (--solver): auto (default: fork/join nodes → forkjoin (approximate); open classes
-only → open; open and closed → mixed; one closed class → exact MVA; several → exact
-multi-class MVA (multi-server and load-dependent stations included) while its cost fits,
-else Linearizer (approximate)), mva, schweitzer, linearizer, open, mixed, forkjoin
+only → open; open and closed → mixed; one closed class → exact MVA; several → comom where
+its estimated time is lower, else exact multi-class MVA (multi-server and load-dependent
+stations included) while its cost fits, else Linearizer (approximate)), mva, comom (exact
+class-oriented Method of Moments, Casale 2009: cost grows with the total population, not
+the population lattice; queue and delay stations only; multi-precision, verified at two
+precisions), schweitzer, linearizer, open, mixed, forkjoin
 (approximate fork/join MVA, one closed class: no exact solver exists, so its error is
 estimated against a seeded simulation of the model, --seed/--reps/--events).
 Every result says its method and whether it is exact (JSON "method", "exact", "reason";

@@ -1,0 +1,936 @@
+package qn
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/clusterperf/clusterperf/fault"
+)
+
+// Comom solves a closed multi-class network of single-server queues and delay stations
+// exactly by the class-oriented Method of Moments (CoMoM: G. Casale, "CoMoM: efficient
+// class-oriented evaluation of multiclass performance models", IEEE TSE 35(2), 2009; the
+// Method of Moments: G. Casale, "An efficient algorithm for the exact analysis of multiclass
+// queueing networks with large population sizes", SIGMETRICS 2006). The number of its steps
+// grows with the total population Σ_c N_c, not with the population lattice Π_c (N_c + 1)
+// that exact MVA walks; but its arithmetic must be multi-precision, with a precision that
+// grows with the largest population (see verified), so its cost grows about as
+// N_max·Σ_c N_c: on the thesis network N = (4095, 177, 127) it takes seconds, as long as
+// MVA. Solve's auto picks it only where its estimated cost is the lower one.
+//
+// Notation. M queue stations k (after merging stations with identical demand rows into one
+// group of c_k copies), classes r with populations N_r, demands D_kr at one copy, and
+// Z_r = think time + Σ_{delay k} count_k·D_kr. G(a, n) is the normalising constant of the
+// network in which queue k has a_k copies (the base network has a = c); it is the coefficient
+// of Π_r x_r^{n_r} in exp(Σ_r Z_r x_r)·Π_k (1 − Σ_r D_kr x_r)^{−a_k}. Two relations follow
+// from that generating function (Casale 2009: the convolution expression and the population
+// constraint):
+//
+//	CE:  G(a + 1_k, n) = G(a, n) + Σ_r D_kr·G(a + 1_k, n − 1_r)
+//	PC:  n_r·G(a, n) = Z_r·G(a, n − 1_r) + Σ_k a_k·D_kr·G(a + 1_k, n − 1_r)
+//
+// and the performance measures are X_r = G(c, N − 1_r)/G(c, N) and, at one copy of queue k,
+// Q_kr = D_kr·G(c + 1_k, N − 1_r)/G(c, N), R_kr = Q_kr/X_r, U_kr = X_r·D_kr.
+//
+// The classes are added one at a time, largest population first. While class r grows from 0
+// to N_r, the earlier classes S = {1..r−1} stay at full population and the basis is
+// {G(c, n − h), G(c + 1_k, n − h) : k = 1..M, h ∈ H}, H = {h over S : |h| ≤ M, h_s ≤ N_s}
+// ((M + 1)·C(M + r − 1, r − 1) constants, the basis of Casale's CoMoM). One step
+// n_r − 1 → n_r:
+//
+//  1. PC of class r at (c, n − h) gives every G(c, n − h) from the previous step directly;
+//  2. CE at (k, h) for |h| < M (and where the missing terms have D_ks = 0 or a negative
+//     population) and PC of each s ∈ S at (c, n − h), |h| < M, form a linear system in the
+//     G(c + 1_k, n − h) whose matrix does not depend on n_r: it is factorised once per class
+//     (Gaussian elimination with partial pivoting; extra consistent rows are dropped) and
+//     each step is one forward and back substitution, about (M·|H|)² operations.
+//
+// Between classes, the last M + 1 steps of class r give the basis of class r + 1 at
+// n_{r+1} = 0. Each class's times are scaled by a power of two near its largest time.
+//
+// Arithmetic: math/big.Float (binary, its exponent range needs no rescaling; the demands'
+// binary expansions are exact in it). In float64 the method fails on the thesis network at
+// N/32 = (127, 5, 3) (error 9e-8 against MVA) and gives no finite answer at N/16: the
+// systems of step 2 are ill-conditioned (estimate 3e15 at N/16) and the recurrence amplifies
+// rounding exponentially. verified chooses the precision and checks the result at a second,
+// higher one. A system that is singular in exact arithmetic (queues the earlier classes'
+// demands cannot tell apart) is tried in the other class orders (up to 4 classes) and
+// otherwise refused with ErrUnsupported; agreement with MVAMulti is tested to 1e-10 relative
+// on random networks (comom_test.go).
+//
+// Refused (ErrUnsupported): open classes, multi-server (m > 1) and load-dependent stations,
+// fork/join nodes. Time and memory are estimated before allocating (ComomCost, work;
+// fault.ErrTooLarge).
+func Comom(m *Model) (*Result, error) {
+	p, err := newComom(m)
+	if err != nil {
+		return nil, err
+	}
+	if order, est := p.byPopulation(), p.precision(); p.work(order, est) > ComomMaxWork {
+		return nil, fmt.Errorf("%w: comom at the estimated %d bits would take about %.3g s (limit %.3g s)", fault.ErrTooLarge, est, p.work(order, est)/1e9, float64(ComomMaxWork)/1e9)
+	}
+	var lastErr error
+	for _, order := range p.orders() {
+		if err := p.nonSingular(order); err != nil {
+			lastErr = err
+			continue
+		}
+		res, err := p.verified(order)
+		if err == nil {
+			return res, nil
+		}
+		lastErr = err
+		if !errors.Is(err, errComomSingular) {
+			break // over budget or not settled: another order would not fare better
+		}
+	}
+	return nil, lastErr
+}
+
+// ComomMaxBits is the largest working precision Comom uses.
+const ComomMaxBits = 1 << 16
+
+// ComomMaxWork is the largest estimated time of one Comom run it accepts, in nanoseconds
+// (see work): 30 s.
+const ComomMaxWork = 3e10
+
+// nonSingular factorises every class step's system of the order at 256 bits, without
+// walking the populations, so a singular order is skipped before any work.
+func (p *comom) nonSingular(order []int) error {
+	M := len(p.groups)
+	if M == 0 {
+		return nil
+	}
+	for r := range order {
+		pops := make([]int, r)
+		for s := 0; s < r; s++ {
+			pops[s] = p.m.Classes[p.act[order[s]]].Population
+		}
+		if _, err := p.newSystem(newBasis(M, pops), order, r, 256); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// comomAgree is the largest relative difference between the results at two precisions at
+// which Comom accepts the higher one.
+const comomAgree = 1e-13
+
+// verified solves at increasing precisions (×1.5 each time, from a third of the estimate
+// of precision, which is 2–5 times what random 3- and 4-class networks needed) until two
+// successive ones agree to comomAgree (relative, every throughput, response time and queue
+// length) and both are feasible (feasible). The CoMoM recurrences lose bits in proportion
+// to the populations (their systems are ill-conditioned and the recurrence amplifies
+// rounding). A run whose precision is too low does not always show it: on the thesis
+// network at N/4 and up to 2048 bits in another class order, every throughput came out as
+// 1/D of the bottleneck (utilisation 3) to 12 digits; the ratio 1.5 between the two
+// precisions and the feasibility test are the guard against such a parasitic solution.
+func (p *comom) verified(order []int) (*Result, error) {
+	est := p.precision()
+	if w := p.work(order, est); w > ComomMaxWork {
+		return nil, fmt.Errorf("%w: comom at the estimated %d bits would take about %.3g s (limit %.3g s)", fault.ErrTooLarge, est, w/1e9, float64(ComomMaxWork)/1e9)
+	}
+	prec := max(128, est/3)
+	var prevRes *Result
+	prevPrec := uint(0)
+	for try := 0; try < 8; try++ {
+		pr := (prec + 63) / 64 * 64
+		prec = prec * 3 / 2
+		if pr > ComomMaxBits {
+			return nil, fmt.Errorf("%w: comom would need more than %d bits of precision for this model", fault.ErrTooLarge, ComomMaxBits)
+		}
+		if w := p.work(order, pr); w > ComomMaxWork {
+			return nil, fmt.Errorf("%w: comom at %d bits would take about %.3g s (limit %.3g s)", fault.ErrTooLarge, pr, w/1e9, float64(ComomMaxWork)/1e9)
+		}
+		res, err := p.solve(order, pr)
+		if err != nil && !errors.Is(err, errComomPrecision) {
+			return nil, err
+		}
+		if err == nil && !p.feasible(res) {
+			res = nil
+		}
+		if res != nil && prevRes != nil {
+			if d := resultDiff(prevRes, res); d <= comomAgree {
+				res.Notes = append(res.Notes, fmt.Sprintf("comom: exact method in %d-bit arithmetic; the result at %d bits agrees with it to %.1e relative", pr, prevPrec, d))
+				return res, nil
+			}
+		}
+		prevRes, prevPrec = res, pr
+	}
+	return nil, unsupported("comom: results did not settle up to %d bits of precision (use solver mva)", prevPrec)
+}
+
+// feasible checks what every exact solution satisfies: finite non-negative results,
+// utilisation ≤ 1 at each queue, and X_c ≤ N_c/(Z_c + D_c) (each job needs at least its
+// demand per cycle; Denning & Buzen's asymptotic bound).
+func (p *comom) feasible(res *Result) bool {
+	const tol = 1e-9
+	for k, s := range p.m.Stations {
+		if s.Kind != Delay && res.StationUtilization(k) > 1+tol {
+			return false
+		}
+	}
+	for c, cl := range p.m.Classes {
+		x := res.Throughput[c]
+		if math.IsNaN(x) || x < 0 || math.IsInf(x, 0) {
+			return false
+		}
+		d := cl.ThinkTime
+		for k, s := range p.m.Stations {
+			d += float64(s.Copies()) * p.m.Demand[c][k]
+		}
+		if d > 0 && x > float64(cl.Population)/d*(1+tol) {
+			return false
+		}
+		for k := range p.m.Stations {
+			if q := res.QueueLength[k][c]; math.IsNaN(q) || q < -tol {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// errComomSingular: a class step's system is singular in this class order.
+var errComomSingular = unsupported("comom: singular class step: the queues are not told apart by the earlier classes' demands (equal or zero demands of a class at queues that differ in a later class)")
+
+// errComomPrecision marks a run whose precision was visibly too low (a non-positive
+// normalising constant or result); verified raises the precision.
+var errComomPrecision = errors.New("comom: precision too low")
+
+// resultDiff is the largest relative difference between a and b over throughputs, response
+// times and queue lengths (entries where both are zero count as equal).
+func resultDiff(a, b *Result) float64 {
+	d := 0.0
+	rel := func(x, y float64) {
+		if x == y {
+			return
+		}
+		d = math.Max(d, math.Abs(x-y)/math.Max(math.Abs(x), math.Abs(y)))
+	}
+	for c := range a.Throughput {
+		rel(a.Throughput[c], b.Throughput[c])
+		rel(a.ResponseTime[c], b.ResponseTime[c])
+		for k := range a.QueueLength {
+			rel(a.QueueLength[k][c], b.QueueLength[k][c])
+		}
+	}
+	return d
+}
+
+// precision estimates the working precision: 128 bits plus 1.25·log2(max D/min D) bits per
+// job of the largest class (measured on the thesis network, whose demands span a factor 4:
+// N/4 = (1023, 44, 31) needs more than 1024 bits and 2048 suffice; N = (4095, 177, 127)
+// needs more than 6144 and 8192 suffice), plus 2 bits per job of the later classes.
+func (p *comom) precision() uint {
+	ratio := 1.0
+	for _, row := range p.d {
+		lo, hi := math.Inf(1), 0.0
+		for _, v := range row {
+			if v > 0 {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+		if hi > 0 {
+			ratio = math.Max(ratio, hi/lo)
+		}
+	}
+	nmax, later := 0, 0
+	for _, a := range p.act {
+		n := p.m.Classes[a].Population
+		later += n
+		nmax = max(nmax, n)
+	}
+	later -= nmax
+	if len(p.act) == 1 {
+		return 128 // one class: the step's system is the identity, the recursion MVA's
+	}
+	bits := 128 + 2*float64(later) + 1.25*float64(nmax)*math.Max(1, math.Log2(ratio))
+	return uint(math.Min(bits, ComomMaxBits))
+}
+
+type comom struct {
+	m      *Model
+	groups [][]int     // queue groups: original station indices with identical demand rows
+	count  []float64   // copies per group
+	act    []int       // active classes (population > 0, some queue demand)
+	d      [][]float64 // d[a][g]: demand of active class a at group g, scaled by 2^-e[a]
+	z      []float64   // effective think time of active class a, scaled
+	e      []int       // class scale exponents
+	zeff   []float64   // unscaled effective think time per class (all classes)
+}
+
+func newComom(m *Model) (*comom, error) {
+	if err := m.solvable(); err != nil {
+		return nil, err
+	}
+	if err := m.checkClosedDemand(); err != nil {
+		return nil, fmt.Errorf("%w: %w", fault.ErrInput, err)
+	}
+	for _, c := range m.Classes {
+		if c.Open {
+			return nil, unsupported("comom solves closed networks; class %q is open (use the mixed solver)", c.Name)
+		}
+	}
+	for _, s := range m.Stations {
+		if s.Kind == LoadDependent || (s.Kind == MultiServer && s.Servers > 1) {
+			return nil, unsupported("comom supports single-server queue and delay stations; station %q is %v (use solver mva, schweitzer or linearizer)", s.Name, s.Kind)
+		}
+	}
+	p := &comom{m: m}
+	p.zeff = make([]float64, len(m.Classes))
+	for c, cl := range m.Classes {
+		p.zeff[c] = cl.ThinkTime
+		for k, s := range m.Stations {
+			if s.Kind == Delay {
+				p.zeff[c] += float64(s.Copies()) * m.Demand[c][k]
+			}
+		}
+	}
+	isQueue := func(k int) bool { return m.Stations[k].Kind != Delay }
+	for c, cl := range m.Classes {
+		if cl.Population == 0 {
+			continue
+		}
+		for k := range m.Stations {
+			if isQueue(k) && m.Demand[c][k] > 0 {
+				p.act = append(p.act, c)
+				break
+			}
+		}
+	}
+	// Queue groups: stations some active class visits, merged when the active classes'
+	// demands are identical (the product form depends on demands and copies only).
+	seen := map[string]int{}
+	for k := range m.Stations {
+		if !isQueue(k) {
+			continue
+		}
+		var key strings.Builder
+		visited := false
+		for _, c := range p.act {
+			key.WriteString(strconv.FormatUint(math.Float64bits(m.Demand[c][k]), 16))
+			key.WriteByte(',')
+			visited = visited || m.Demand[c][k] > 0
+		}
+		if !visited {
+			continue
+		}
+		if g, ok := seen[key.String()]; ok {
+			p.groups[g] = append(p.groups[g], k)
+			p.count[g] += float64(m.Stations[k].Copies())
+			continue
+		}
+		seen[key.String()] = len(p.groups)
+		p.groups = append(p.groups, []int{k})
+		p.count = append(p.count, float64(m.Stations[k].Copies()))
+	}
+	for _, c := range p.act {
+		mx := p.zeff[c]
+		row := make([]float64, len(p.groups))
+		for g, ks := range p.groups {
+			row[g] = m.Demand[c][ks[0]]
+			mx = math.Max(mx, row[g])
+		}
+		_, e := math.Frexp(mx)
+		e--
+		for g := range row {
+			row[g] = math.Ldexp(row[g], -e)
+		}
+		p.d = append(p.d, row)
+		p.z = append(p.z, math.Ldexp(p.zeff[c], -e))
+		p.e = append(p.e, e)
+	}
+	return p, nil
+}
+
+// byPopulation is the class order of least cost: largest population first (the basis grows
+// with the number of classes already added, so the big classes go while it is small).
+func (p *comom) byPopulation() []int {
+	order := make([]int, len(p.act))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		return p.m.Classes[p.act[order[i]]].Population > p.m.Classes[p.act[order[j]]].Population
+	})
+	return order
+}
+
+// orders lists the class orders Solve tries: largest population first, then (up to 4
+// classes) every other permutation, for models whose first order is singular.
+func (p *comom) orders() [][]int {
+	first := p.byPopulation()
+	out := [][]int{first}
+	if len(first) > 4 {
+		return out
+	}
+	var perm func(pre, rest []int)
+	perm = func(pre, rest []int) {
+		if len(rest) == 0 {
+			for i := range pre {
+				if pre[i] != first[i] {
+					out = append(out, append([]int(nil), pre...))
+					return
+				}
+			}
+			return
+		}
+		for i := range rest {
+			r := append(append([]int(nil), rest[:i]...), rest[i+1:]...)
+			perm(append(pre, rest[i]), r)
+		}
+	}
+	perm(nil, first)
+	return out
+}
+
+// binom returns C(n, k) as a float64 (no overflow for the sizes the budget admits).
+func binom(n, k int) float64 {
+	if k < 0 || k > n {
+		return 0
+	}
+	b := 1.0
+	for i := 1; i <= k; i++ {
+		b = b * float64(n-k+i) / float64(i)
+	}
+	return b
+}
+
+// ComomCost estimates Comom's time on m in seconds (all of its runs, see verified) and returns an error wrapping ErrUnsupported when the method
+// does not apply or fault.ErrTooLarge when it is over budget. Solve's auto uses it to choose
+// between Comom and the lattice walk of MVAMulti.
+func ComomCost(m *Model) (float64, error) {
+	p, err := newComom(m)
+	if err != nil {
+		return 0, err
+	}
+	order := p.byPopulation()
+	prec := p.precision()
+	if w := p.work(order, prec); w > ComomMaxWork {
+		return w / 1e9, fmt.Errorf("%w: comom at the estimated %d bits would take about %.3g s (limit %.3g s)", fault.ErrTooLarge, prec, w/1e9, float64(ComomMaxWork)/1e9)
+	}
+	// verified's runs: the needed precision was 1/5–1/2 of the estimate; the runs up to
+	// the first good one and the one after it cost about 4 times the run at the estimate/2.
+	return 4 * p.work(order, prec/2) / 1e9, nil
+}
+
+// ops counts, for one class order, the big.Float operations and the big.Float values held
+// at once: class position i has a basis of |H_i| ≤ C(M + i, i) offsets, a system of
+// cols = M·|H_i| unknowns and about rows = (M + i)·|H_i| equations, factorised once
+// (rows·cols² operations) and solved at each of its N_r steps (cols² + rows + (M+1)·|H_i|).
+func (p *comom) ops(order []int) (ops, vals float64) {
+	M := len(p.groups)
+	for i, a := range order {
+		h := binom(M+i, i)
+		cols := float64(M) * h
+		rows := float64(M+i) * h
+		n := float64(p.m.Classes[p.act[a]].Population)
+		ops += 2*rows*cols*cols + n*(2*cols*cols+2*rows+2*float64(M+1)*h)
+		vals = math.Max(vals, rows*cols+cols*cols+float64(M+3)*float64(M+1)*h)
+	}
+	return ops, vals
+}
+
+// work estimates the time of one run at prec bits in nanoseconds: a big.Float operation on
+// w-word operands took 30 + 2·w^1.2 ns (fitted to the thesis network at N/16, N/4 and N on
+// this 2-vCPU host: 68, 174 and 800 ns at 801, 2835 and 10973 bits). A run whose values
+// would not fit in 2 GiB is +Inf (refused by verified and ComomCost with fault.ErrTooLarge).
+func (p *comom) work(order []int, prec uint) float64 {
+	ops, vals := p.ops(order)
+	w := float64(prec) / 64
+	if vals*(float64(prec)/8+64) > 2<<30 {
+		return math.Inf(1)
+	}
+	return ops * (30 + 2*math.Pow(w, 1.2))
+}
+
+// basis is the set H of population offsets h over the classes added so far, with the
+// neighbour table up[i][s] = index of h + 1_s (−1 when |h| = M or beyond N_s).
+type basis struct {
+	h  [][]int
+	up [][]int
+}
+
+func newBasis(M int, pops []int) *basis {
+	b := &basis{}
+	idx := map[string]int{}
+	key := func(h []int) string {
+		var sb strings.Builder
+		for _, v := range h {
+			sb.WriteString(strconv.Itoa(v))
+			sb.WriteByte(',')
+		}
+		return sb.String()
+	}
+	var gen func(h []int, s, left int)
+	gen = func(h []int, s, left int) {
+		if s == len(pops) {
+			idx[key(h)] = len(b.h)
+			b.h = append(b.h, append([]int(nil), h...))
+			return
+		}
+		for v := 0; v <= left && v <= pops[s]; v++ {
+			h[s] = v
+			gen(h, s+1, left-v)
+		}
+		h[s] = 0
+	}
+	gen(make([]int, len(pops)), 0, M)
+	b.up = make([][]int, len(b.h))
+	for i, h := range b.h {
+		b.up[i] = make([]int, len(pops))
+		for s := range pops {
+			h2 := append([]int(nil), h...)
+			h2[s]++
+			if j, ok := idx[key(h2)]; ok {
+				b.up[i][s] = j
+			} else {
+				b.up[i][s] = -1
+			}
+		}
+	}
+	return b
+}
+
+// level is a basis vector at one population: v[i] = G(c, n − h_i), v[(1+k)·|H| + i] =
+// G(c + 1_k, n − h_i), in big.Float (whose exponent range needs no rescaling).
+type level struct{ v []big.Float }
+
+func newLevel(n int, prec uint) *level {
+	l := &level{v: make([]big.Float, n)}
+	for i := range l.v {
+		l.v[i].SetPrec(prec)
+	}
+	return l
+}
+
+// term is one nonzero coefficient of a factor row.
+type term struct {
+	col int
+	val big.Float
+}
+
+// system is the per-class linear system of step 2: rows of CE (kind 0: group a, offset i)
+// and PC (kind 1: class position a, offset i). piv are the rows LU with partial pivoting
+// chose (one per unknown, in elimination order), pcol their pivot columns; lower and upper
+// the factors' nonzeros of those rows, invDiag the inverted pivots.
+type system struct {
+	kind, a, i   []int
+	piv, pcol    []int
+	lower, upper [][]term
+	invDiag      []big.Float
+	rows, cols   int
+}
+
+func (p *comom) newSystem(b *basis, order []int, r int, prec uint) (*system, error) {
+	M, nh := len(p.groups), len(b.h)
+	sy := &system{cols: M * nh}
+	col := func(k, i int) int { return k*nh + i }
+	var A [][]big.Float
+	newRow := func() []big.Float {
+		row := make([]big.Float, sy.cols)
+		for c := range row {
+			row[c].SetPrec(prec)
+		}
+		return row
+	}
+	for k := 0; k < M; k++ {
+		for i := range b.h {
+			ok := true
+			for s := 0; s < r; s++ {
+				if p.d[order[s]][k] != 0 && b.up[i][s] < 0 && b.h[i][s] < p.m.Classes[p.act[order[s]]].Population {
+					ok = false // a term outside H that is not known to vanish
+				}
+			}
+			if !ok {
+				continue
+			}
+			row := newRow()
+			row[col(k, i)].SetInt64(1)
+			for s := 0; s < r; s++ {
+				if j := b.up[i][s]; j >= 0 && p.d[order[s]][k] != 0 {
+					row[col(k, j)].SetFloat64(-p.d[order[s]][k])
+				}
+			}
+			A = append(A, row)
+			sy.kind, sy.a, sy.i = append(sy.kind, 0), append(sy.a, k), append(sy.i, i)
+		}
+	}
+	for s := 0; s < r; s++ {
+		for i := range b.h {
+			j := b.up[i][s]
+			if j < 0 {
+				continue
+			}
+			row := newRow()
+			for k := 0; k < M; k++ {
+				row[col(k, j)].SetFloat64(p.d[order[s]][k])
+				row[col(k, j)].Mul(&row[col(k, j)], new(big.Float).SetFloat64(p.count[k]))
+			}
+			A = append(A, row)
+			sy.kind, sy.a, sy.i = append(sy.kind, 1), append(sy.a, s), append(sy.i, i)
+		}
+	}
+	sy.rows = len(A)
+	if sy.rows < sy.cols {
+		return nil, errComomSingular
+	}
+	if err := sy.factor(A, prec); err != nil {
+		return nil, err
+	}
+	return sy, nil
+}
+
+// factor runs Gaussian elimination with partial pivoting over all rows of the consistent
+// rows × cols system A and keeps the factors of the pivot rows. A column without a pivot
+// (every remaining entry below 2^(64−prec), rounding noise of zero: the entries are 1 or
+// demands ≤ 1 after scaling) makes the system singular: errComomSingular. (Setting such an
+// unknown to 0 instead was tried: with 4 classes of 100 jobs the results then fail, so the
+// unknowns the dependent equations leave free do matter.)
+func (sy *system) factor(A [][]big.Float, prec uint) error {
+	rows, cols := sy.rows, sy.cols
+	perm := make([]int, rows)
+	for q := range perm {
+		perm[q] = q
+	}
+	var f, t, ab, best big.Float
+	for _, z := range []*big.Float{&f, &t, &ab, &best} {
+		z.SetPrec(prec)
+	}
+	var pcol []int // pivot column of pivot row i
+	var inv []big.Float
+	for j := 0; j < cols; j++ {
+		i := len(pcol)
+		bq := -1
+		best.SetInt64(0)
+		for q := i; q < rows; q++ {
+			ab.Abs(&A[perm[q]][j])
+			if ab.Cmp(&best) > 0 {
+				best.Set(&ab)
+				bq = q
+			}
+		}
+		if bq < 0 || best.MantExp(nil) < 64-int(prec) {
+			return errComomSingular
+		}
+		perm[i], perm[bq] = perm[bq], perm[i]
+		pr := A[perm[i]]
+		var d big.Float
+		d.SetPrec(prec).Quo(big.NewFloat(1).SetPrec(prec), &pr[j])
+		inv = append(inv, d)
+		pcol = append(pcol, j)
+		for q := i + 1; q < rows; q++ {
+			row := A[perm[q]]
+			if row[j].Sign() == 0 {
+				continue
+			}
+			f.Mul(&row[j], &inv[i])
+			row[j].Set(&f) // the multiplier, L's entry
+			for c := j + 1; c < cols; c++ {
+				if pr[c].Sign() == 0 {
+					continue
+				}
+				t.Mul(&f, &pr[c])
+				row[c].Sub(&row[c], &t)
+			}
+		}
+	}
+	T := len(pcol)
+	sy.piv, sy.pcol, sy.invDiag = perm[:T], pcol, inv
+	sy.lower = make([][]term, T)
+	sy.upper = make([][]term, T)
+	for i := 0; i < T; i++ {
+		row := A[perm[i]]
+		for u := 0; u < i; u++ { // multipliers, at the earlier pivots' columns
+			if c := pcol[u]; row[c].Sign() != 0 {
+				tm := term{col: u}
+				tm.val.SetPrec(prec).Set(&row[c])
+				sy.lower[i] = append(sy.lower[i], tm)
+			}
+		}
+		for c := pcol[i] + 1; c < cols; c++ {
+			if row[c].Sign() != 0 {
+				tm := term{col: c}
+				tm.val.SetPrec(prec).Set(&row[c])
+				sy.upper[i] = append(sy.upper[i], tm)
+			}
+		}
+	}
+	return nil
+}
+
+// solveInto solves the system for the right-hand sides of the pivot rows (b, in pivot
+// order; overwritten) and writes the unknowns into y (free unknowns 0).
+func (sy *system) solveInto(b, y []big.Float, t *big.Float) {
+	for i := range b {
+		for _, tm := range sy.lower[i] {
+			t.Mul(&tm.val, &b[tm.col])
+			b[i].Sub(&b[i], t)
+		}
+	}
+	for c := range y {
+		y[c].SetInt64(0)
+	}
+	for i := len(b) - 1; i >= 0; i-- {
+		for _, tm := range sy.upper[i] {
+			if y[tm.col].Sign() == 0 {
+				continue
+			}
+			t.Mul(&tm.val, &y[tm.col])
+			b[i].Sub(&b[i], t)
+		}
+		y[sy.pcol[i]].Mul(&b[i], &sy.invDiag[i])
+	}
+}
+
+// solve runs CoMoM with the active classes in the given order at prec bits.
+func (p *comom) solve(order []int, prec uint) (*Result, error) {
+	M := len(p.groups)
+	if M == 0 || len(order) == 0 {
+		return p.result(order, nil, nil, nil, 0, prec)
+	}
+	// Class 1: H = {∅}, G(a, 0) = 1 for every a.
+	b := newBasis(M, nil)
+	init := newLevel(M+1, prec)
+	for i := range init.v {
+		init.v[i].SetInt64(1)
+	}
+	steps := 0
+	for r, a := range order {
+		sy, err := p.newSystem(b, order, r, prec)
+		if err != nil {
+			return nil, err
+		}
+		N := p.m.Classes[p.act[a]].Population
+		hist := p.walk(b, sy, order, r, init, N, M, prec)
+		steps += N
+		if r == len(order)-1 {
+			return p.result(order, b, hist[len(hist)-1], hist[len(hist)-2], steps, prec)
+		}
+		// The basis of the next class at n_{r+1} = 0: offsets (h, j) from level N_r − j.
+		pops := make([]int, r+1)
+		for s := 0; s <= r; s++ {
+			pops[s] = p.m.Classes[p.act[order[s]]].Population
+		}
+		nb := newBasis(M, pops)
+		init = p.transfer(b, nb, hist, M, prec)
+		b = nb
+	}
+	return nil, fmt.Errorf("comom: internal error: no class stepped")
+}
+
+// walk steps class order[r] from 0 to N and returns the last min(N, M) + 1 levels.
+func (p *comom) walk(b *basis, sy *system, order []int, r int, init *level, N, M int, prec uint) []*level {
+	nh := len(b.h)
+	a := order[r]
+	zr := new(big.Float).SetPrec(prec).SetFloat64(p.z[a])
+	cd := make([]big.Float, M) // c_k·D_kr
+	dr := make([]big.Float, M)
+	for k := range cd {
+		dr[k].SetPrec(prec).SetFloat64(p.d[a][k])
+		cd[k].SetPrec(prec).SetFloat64(p.count[k])
+		cd[k].Mul(&cd[k], &dr[k])
+	}
+	// PC_s rows: (N_s − h_s) and Z_s.
+	ns := make([]big.Float, len(sy.piv))
+	zs := make([]big.Float, len(sy.piv))
+	for j, q := range sy.piv {
+		if sy.kind[q] == 1 {
+			s, i := sy.a[q], sy.i[q]
+			ns[j].SetPrec(prec).SetInt64(int64(p.m.Classes[p.act[order[s]]].Population - b.h[i][s]))
+			zs[j].SetPrec(prec).SetFloat64(p.z[order[s]])
+		}
+	}
+	keep := min(N, M) + 1
+	hist := []*level{init}
+	prev := init
+	rhs := make([]big.Float, len(sy.piv))
+	for j := range rhs {
+		rhs[j].SetPrec(prec)
+	}
+	var t, s, nf big.Float
+	t.SetPrec(prec)
+	s.SetPrec(prec)
+	nf.SetPrec(prec)
+	var free []*level
+	for n := 1; n <= N; n++ {
+		var cur *level
+		if len(free) > 0 {
+			cur, free = free[len(free)-1], free[:len(free)-1]
+		} else {
+			cur = newLevel(len(prev.v), prec)
+		}
+		g0, pg0 := cur.v[:nh], prev.v[:nh]
+		// 1. PC of class r: n·G(c, n − h) = Z_r·G(c, n − h − 1_r) + Σ_k c_k·D_kr·G(c + 1_k, n − h − 1_r).
+		nf.SetInt64(int64(n))
+		for i := 0; i < nh; i++ {
+			s.Mul(zr, &pg0[i])
+			for k := 0; k < M; k++ {
+				t.Mul(&cd[k], &prev.v[(1+k)*nh+i])
+				s.Add(&s, &t)
+			}
+			g0[i].Quo(&s, &nf)
+		}
+		// 2. Right-hand sides of the pivot rows: CE G(c, n − h) + D_kr·G(c + 1_k, n − h − 1_r);
+		// PC_s (N_s − h_s)·G(c, n − h) − Z_s·G(c, n − h − 1_s).
+		for j, q := range sy.piv {
+			i := sy.i[q]
+			if sy.kind[q] == 0 {
+				k := sy.a[q]
+				rhs[j].Mul(&dr[k], &prev.v[(1+k)*nh+i])
+				rhs[j].Add(&rhs[j], &g0[i])
+				continue
+			}
+			up := b.up[i][sy.a[q]]
+			rhs[j].Mul(&ns[j], &g0[i])
+			t.Mul(&zs[j], &g0[up])
+			rhs[j].Sub(&rhs[j], &t)
+		}
+		sy.solveInto(rhs, cur.v[nh:], &t)
+		hist = append(hist, cur)
+		if len(hist) > keep {
+			if hist[0] != init {
+				free = append(free, hist[0])
+			}
+			hist = hist[1:]
+		}
+		prev = cur
+	}
+	return hist
+}
+
+// transfer builds the level of the next class at population 0 from the last levels of the
+// current class: G(a, (N_S − h, N_r − j)) is entry h of level N_r − j.
+func (p *comom) transfer(b, nb *basis, hist []*level, M int, prec uint) *level {
+	nh, nnh := len(b.h), len(nb.h)
+	out := newLevel((M+1)*nnh, prec)
+	idx := map[string]int{}
+	for i, h := range b.h {
+		idx[fmt.Sprint(h)] = i
+	}
+	for i, h := range nb.h {
+		j := h[len(h)-1]
+		if j >= len(hist) {
+			continue // population below 0: G = 0
+		}
+		src := hist[len(hist)-1-j]
+		si, ok := idx[fmt.Sprint(h[:len(h)-1])]
+		if !ok {
+			continue
+		}
+		for k := 0; k <= M; k++ {
+			out.v[k*nnh+i].Set(&src.v[k*nh+si])
+		}
+	}
+	return out
+}
+
+// result turns the final levels (cur at N, prev at N − 1_last) into a Result.
+func (p *comom) result(order []int, b *basis, cur, prev *level, steps int, prec uint) (*Result, error) {
+	m := p.m
+	K, C := len(m.Stations), len(m.Classes)
+	res := newResult("comom", C, K)
+	res.Status = Status{Converged: true, Iterations: steps}
+	qPerCopy := make([][]float64, K) // [k][c] at queue stations
+	for k := range qPerCopy {
+		qPerCopy[k] = make([]float64, C)
+	}
+	x := make([]float64, C)
+	if cur != nil {
+		nh := len(b.h)
+		G := &cur.v[0]
+		if G.Sign() <= 0 {
+			return nil, fmt.Errorf("%w: non-positive normalising constant at %d bits", errComomPrecision, prec)
+		}
+		var t big.Float
+		t.SetPrec(prec)
+		last := len(order) - 1
+		for pos, a := range order {
+			c := p.act[a]
+			src, i := cur, 0
+			if pos == last {
+				src = prev
+			} else {
+				for ; i < nh; i++ {
+					if hsum(b.h[i]) == 1 && b.h[i][pos] == 1 {
+						break
+					}
+				}
+			}
+			t.Quo(&src.v[i], G)
+			xv, _ := t.Float64()
+			x[c] = math.Ldexp(xv, -p.e[a])
+			for g, ks := range p.groups {
+				t.Quo(&src.v[(1+g)*nh+i], G)
+				gv, _ := t.Float64()
+				q := p.d[a][g] * gv
+				for _, k := range ks {
+					qPerCopy[k][c] = q
+				}
+			}
+		}
+	}
+	// Classes without queue demand cycle through the delays only: X = N/Z.
+	for c, cl := range m.Classes {
+		if cl.Population > 0 && !p.isActive(c) {
+			x[c] = float64(cl.Population) / p.zeff[c]
+		}
+	}
+	qTot := make([]float64, K)
+	for k := range m.Stations {
+		for c := range m.Classes {
+			qTot[k] += qPerCopy[k][c]
+		}
+	}
+	for c, cl := range m.Classes {
+		res.Throughput[c] = x[c]
+		for k, s := range m.Stations {
+			d := m.Demand[c][k]
+			r := d
+			if s.Kind != Delay {
+				switch {
+				case cl.Population == 0:
+					r = d * (1 + qTot[k]) // what one arriving job would see
+				case x[c] > 0:
+					r = qPerCopy[k][c] / x[c]
+				}
+			}
+			res.Residence[k][c] = r
+			res.QueueLength[k][c] = x[c] * r
+			res.ResponseTime[c] += float64(s.Copies()) * r
+			res.Utilization[k][c] = x[c] * d
+		}
+	}
+	for c := range m.Classes {
+		for _, v := range []float64{res.Throughput[c], res.ResponseTime[c]} {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+				return nil, fmt.Errorf("%w: class %q: result %v at %d bits", errComomPrecision, m.Classes[c].Name, v, prec)
+			}
+		}
+	}
+	return res, nil
+}
+
+func (p *comom) isActive(c int) bool {
+	for _, a := range p.act {
+		if a == c {
+			return true
+		}
+	}
+	return false
+}
+
+func hsum(h []int) int {
+	s := 0
+	for _, v := range h {
+		s += v
+	}
+	return s
+}
