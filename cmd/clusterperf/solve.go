@@ -233,7 +233,7 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 		return err
 	}
 	if o.sweep != "" || (in.whatIf != nil && o.distribution == "" && !o.validate) {
-		return runSweep(in, o, opt, stdout, stderr)
+		return runSweep(ctx, in, o, opt, stdout, stderr)
 	}
 	if o.measured != "" {
 		return badInputf("--measured %s: the measurements are compared with a sweep: give --sweep (or a .jmva file with a what-if analysis)", o.measured)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +17,7 @@ import (
 	"github.com/clusterperf/clusterperf/report"
 )
 
-func runSweep(in *solveInput, o solveOptions, opt qn.AMVAOptions, stdout, stderr io.Writer) error {
+func runSweep(ctx context.Context, in *solveInput, o solveOptions, opt qn.AMVAOptions, stdout, stderr io.Writer) error {
 	m := in.model
 	p, vals, err := sweepParam(in, o.sweep)
 	if err != nil {
@@ -31,8 +33,10 @@ func runSweep(in *solveInput, o solveOptions, opt qn.AMVAOptions, stdout, stderr
 			return err
 		}
 	}
-	pts, err := qn.Sweep(m, p, vals, o.solver, opt, progressFunc(o.progress, "sweep"))
-	if err != nil {
+	pts, err := qn.SweepContext(ctx, m, p, vals, o.solver, opt, progressFunc(o.progress, "sweep"))
+	stopped := err // fault.ErrInterrupted: the points solved before Ctrl-C are printed
+	interrupted := errors.Is(err, fault.ErrInterrupted) && len(pts) > 0
+	if err != nil && !interrupted {
 		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
 			return badInputf("--exact: %w", err)
 		}
@@ -45,6 +49,10 @@ func runSweep(in *solveInput, o solveOptions, opt qn.AMVAOptions, stdout, stderr
 		return finding(fault.ErrSaturated, fmt.Errorf("sweep of %s: no point of the sweep has a steady state (%s); nothing printed, no plot written", p.Label, out.Points[0].Finding))
 	}
 	out.Notes = append(out.Notes, in.notes...)
+	if interrupted {
+		out.Partial = true
+		out.Notes = append(out.Notes, fmt.Sprintf("partial: interrupted after %d of the %d sweep points (the first ones); no plot or JMVA export written", len(pts), len(vals)))
+	}
 	if meas != nil {
 		if out.Measured, err = qn.CompareSweep(o.measured, m, pts, meas); err != nil {
 			return err
@@ -54,8 +62,8 @@ func runSweep(in *solveInput, o solveOptions, opt qn.AMVAOptions, stdout, stderr
 		fmt.Fprintf(stderr, "clusterperf solve: %s\n", d)
 	}
 	out.compact = o.out.format == "table" && !o.all
-	if err := render(stdout, out, o.out); err != nil {
-		return err
+	if err := render(stdout, out, o.out); err != nil || interrupted {
+		return cmp.Or(err, stopped)
 	}
 	if o.plot != "" {
 		if err := sweepPlot(o.plot, out); err != nil {
@@ -151,6 +159,9 @@ type sweepResult struct {
 	Exact     bool         `json:"exact"`
 	Classes   []string     `json:"classes"`
 	Points    []sweepPoint `json:"points"`
+	// Partial is true when the sweep was interrupted (Ctrl-C): Points are the first ones
+	// solved, a note says how many; the command exits 130.
+	Partial bool `json:"partial,omitempty"`
 	// Measured are the --measured points beside the model's values, with rel_error.
 	Measured []qn.SweepComparison `json:"measured,omitempty"`
 	Notes    []string             `json:"notes"`
