@@ -10,10 +10,15 @@ import (
 // progressInterval is the least time between two progress lines (a few updates a second).
 const progressInterval = 250 * time.Millisecond
 
+// progressDelay is how long a run goes before its first progress line: a run that ends
+// sooner prints none (progress is for runs of more than a second or two).
+const progressDelay = time.Second
+
 // progressFunc reports progress on stderr when it is a terminal, nil otherwise (a pipe or a
 // file gets no carriage returns). Each update shows done/total, the percentage, the elapsed
 // time and an estimate of the time left: remaining × elapsed/done, the mean rate so far.
-// Updates are throttled to one per progressInterval; the line is cleared when done == total.
+// Nothing is shown during the first progressDelay; then updates are throttled to one per
+// progressInterval, and the line is cleared when done == total.
 func progressFunc(enabled bool, label string) func(done, total int) {
 	if !enabled {
 		return nil
@@ -42,7 +47,7 @@ func newProgress(w io.Writer, label string, now func() time.Time) func(done, tot
 			}
 			return
 		}
-		if t.Sub(last) < progressInterval {
+		if t.Sub(start) < progressDelay || t.Sub(last) < progressInterval {
 			return
 		}
 		last, shown = t, true

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"cmp"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -11,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/shard"
@@ -76,7 +80,7 @@ The replications of --validate can be split over machines: --shard I/N --out DIR
 			if o.sim.study.active() {
 				return runSpeedupStudy(cmd, *o, args, stdout)
 			}
-			return runSpeedup(*o, args[0], stdout, stderr)
+			return runSpeedup(cmd.Context(), *o, args[0], stdout)
 		},
 	}
 	f := cmd.Flags()
@@ -86,7 +90,7 @@ The replications of --validate can be split over machines: --shard I/N --out DIR
 	f.BoolVar(&o.all, "all", false, fmt.Sprintf("print every (p, d) in the table even when there are more than %d (JSON and CSV always have every point)", speedupSummaryRows))
 	f.StringVar(&o.plot, "plot", "", "write plots to FILE.svg or FILE.png")
 	o.sizing.register(cmd)
-	f.BoolVar(&o.progress, "progress", true, "show progress of large surfaces on stderr (only on a terminal)")
+	f.BoolVar(&o.progress, "progress", true, "show the progress of a surface that takes more than a second, with the time left, on stderr (only on a terminal)")
 	f.BoolVar(&o.validate, "validate", false, "also simulate the program directly at the best point and the range's ends and compare")
 	f.Uint64Var(&o.sim.seed, "seed", 1, "--validate: random seed")
 	f.IntVar(&o.sim.reps, "reps", 10, "--validate: replications, ≥ 2")
@@ -120,16 +124,25 @@ func (o speedupOptions) check() (ps, ds []int, err error) {
 
 // speedupResult is speedup's one result value.
 type speedupResult struct {
-	Model        string           `json:"model,omitempty"`
-	Architecture string           `json:"architecture"`
-	Points       []spmd.Point     `json:"points"`
-	Best         spmd.Point       `json:"best"`
-	Sizing       *sizing.Advice   `json:"sizing"`
-	LimitP       speedupLimit     `json:"limit_p_infinite"`
-	LimitD       speedupLimit     `json:"limit_d_infinite"`
-	Skipped      []speedupSkipped `json:"skipped,omitempty"`
-	Validation   *validate.Report `json:"validation,omitempty"`
-	Notes        []string         `json:"notes"`
+	Model        string `json:"model,omitempty"`
+	Architecture string `json:"architecture"`
+	// Method is how the times were computed, Exact whether they are the exact solution of
+	// the documents' model (SIO architectures: 000 eq. 16's approximation, with its measured
+	// ErrorEstimate); spmd.Model.Method.
+	Method        string              `json:"method"`
+	Exact         bool                `json:"exact"`
+	ErrorEstimate *spmd.ErrorEstimate `json:"error_estimate,omitempty"`
+	// Partial is true when Ctrl-C cut the surface short (exit 130): Points are those of
+	// the values of p finished.
+	Partial    bool             `json:"partial,omitempty"`
+	Points     []spmd.Point     `json:"points"`
+	Best       spmd.Point       `json:"best"`
+	Sizing     *sizing.Advice   `json:"sizing"`
+	LimitP     speedupLimit     `json:"limit_p_infinite"`
+	LimitD     speedupLimit     `json:"limit_d_infinite"`
+	Skipped    []speedupSkipped `json:"skipped,omitempty"`
+	Validation *validate.Report `json:"validation,omitempty"`
+	Notes      []string         `json:"notes"`
 	// condensed: the text table shows a summary of the grid, not every point.
 	condensed bool
 }
@@ -160,10 +173,13 @@ func newLimit(l spmd.Limit) speedupLimit {
 	return out
 }
 
-func runSpeedup(o speedupOptions, path string, stdout, stderr io.Writer) error {
-	sp, err := prepareSpeedup(o, path)
+func runSpeedup(ctx context.Context, o speedupOptions, path string, stdout io.Writer) error {
+	sp, err := prepareSpeedup(ctx, o, path)
 	if err != nil {
 		return err
+	}
+	if sp.stopped != nil { // Ctrl-C: the points evaluated so far, no validation or plot
+		return cmp.Or(render(stdout, sp.out, o.out), sp.stopped)
 	}
 	if sp.pds != nil {
 		if sp.out.Validation, err = simulateSPMD(sp.m, sp.e, sp.pds, o.sim); err != nil {
@@ -187,9 +203,12 @@ type speedupRun struct {
 	pts []spmd.Point
 	out *speedupResult
 	pds [][2]int
+	// stopped is the interruption (fault.ErrInterrupted) that cut the surface short: out
+	// holds the values of p finished, marked partial.
+	stopped error
 }
 
-func prepareSpeedup(o speedupOptions, path string) (*speedupRun, error) {
+func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedupRun, error) {
 	ps, ds, err := o.check()
 	if err != nil {
 		return nil, err
@@ -205,8 +224,10 @@ func prepareSpeedup(o speedupOptions, path string) (*speedupRun, error) {
 	if sp.e, err = spmd.NewEvaluator(sp.m); err != nil {
 		return nil, badInput(err)
 	}
-	pts, skipped, err := sp.e.Surface(ps, ds, progressFunc(o.progress && len(ps)*len(ds) > 20000, "surface"))
-	if err != nil {
+	pts, skipped, err := sp.e.SurfaceContext(ctx, ps, ds, progressFunc(o.progress, "surface: values of p"))
+	if errors.Is(err, fault.ErrInterrupted) && len(pts) > 0 {
+		sp.stopped = err
+	} else if err != nil {
 		return nil, libError(err)
 	}
 	if len(pts) == 0 {
@@ -219,6 +240,12 @@ func prepareSpeedup(o speedupOptions, path string) (*speedupRun, error) {
 	sp.pts = pts
 	if sp.out, err = newSpeedupResult(sp.m, sp.e, pts, skipped, o.sizing, ds[len(ds)-1]); err != nil {
 		return nil, err
+	}
+	if sp.stopped != nil {
+		done, _ := axes(pts)
+		sp.out.Partial = true
+		sp.out.Notes = append(sp.out.Notes, fmt.Sprintf("partial: interrupted after %d of the %d values of p (up to p = %d); the best point and the sizing are over those only", len(done), len(ps), done[len(done)-1]))
+		return sp, nil
 	}
 	if o.out.format == "table" && !o.all && len(pts) > speedupSummaryRows {
 		sp.out.condensed = true
@@ -248,6 +275,10 @@ func newSpeedupResult(m *spmd.Model, e *spmd.Evaluator, pts []spmd.Point, skippe
 	}
 	out := &speedupResult{Model: m.Name, Architecture: m.Arch.String(), Points: pts, Best: best, Sizing: adv,
 		LimitP: newLimit(limP), LimitD: newLimit(limD), Notes: []string{}}
+	out.Method, out.Exact, out.ErrorEstimate = m.Method()
+	if e := out.ErrorEstimate; e != nil {
+		out.Notes = append(out.Notes, fmt.Sprintf("approximate: %s uses 000 eq. 16's fork/join approximation, measured %+.1f %% … %+.1f %% against a direct simulation under the model's own assumptions (exponential bursts, geometric burst count) for p 4–64, d 1–16, c 1–4 (error_estimate in JSON); programs that break those assumptions differ more (docs/studies.md §2)", m.Arch, 100*e.MinRelError, 100*e.MaxRelError))
+	}
 	out.LimitP.D, out.LimitD.P = dmax, best.P
 	if slices.ContainsFunc(pts, func(pt spmd.Point) bool { return pt.Efficiency > 1 }) {
 		out.Notes = append(out.Notes, "efficiency = speedup/p counts processors only: the speedup is against one processor with one disk, so extra disks alone raise it above 1 (e.g. I/O-bound programs at small p); the sizing table's efficiency is against the smallest p at its fastest d")
@@ -442,9 +473,12 @@ func runSpeedupStudy(cmd *cobra.Command, o speedupOptions, args []string, stdout
 	if o.plot != "" {
 		return badInputf("--plot with --shard/--slurm: give it to the one-machine run")
 	}
-	sp, err := prepareSpeedup(o, args[0])
+	sp, err := prepareSpeedup(cmd.Context(), o, args[0])
 	if err != nil {
 		return err
+	}
+	if sp.stopped != nil {
+		return sp.stopped
 	}
 	if sp.pds == nil {
 		return badInputf("%s: the optimistic architectures are bounds, not simulated: nothing to shard", args[0])
@@ -479,7 +513,7 @@ func mergeSpeedup(p shard.Plan, items []json.RawMessage) (any, error) {
 	if len(pos) != 1 || !o.validate || o.sim.seed != p.Seed {
 		return nil, badInputf("the plan's arguments %q are not a speedup --validate study with seed %d", p.Args, p.Seed)
 	}
-	sp, err := prepareSpeedup(o, pos[0])
+	sp, err := prepareSpeedup(context.Background(), o, pos[0])
 	if err != nil {
 		return nil, err
 	}

@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/clusterperf/clusterperf/spmd"
 )
 
 // runOut runs clusterperf with args and returns stdout (failing the test on a non-zero exit).
@@ -75,6 +79,60 @@ func TestHelpCitesAuthors(t *testing.T) {
 			if bare.MatchString(line) {
 				t.Errorf("help %s cites a document by number only: %q", cmd, line)
 			}
+		}
+	}
+}
+
+// TestSpeedupInterrupted: a surface cancelled mid-way (Ctrl-C cancels the root context)
+// prints the points of the values of p finished, marked partial with a note, and exits 130.
+// 5000 × 20 points of argos (2.5e8 MVA steps) take many seconds here; the context ends after 0.5 s.
+func TestSpeedupInterrupted(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"speedup", ex + "spmd/argos.yaml", "--p", "1:5000", "--d", "1:20", "--format", "json"}, &out, &errb)
+	if code != 130 {
+		t.Fatalf("exit %d, want 130; stderr %s", code, errb.String())
+	}
+	var v struct {
+		Partial bool       `json:"partial"`
+		Points  []struct{} `json:"points"`
+		Notes   []string   `json:"notes"`
+		Method  string     `json:"method"`
+		Exact   bool       `json:"exact"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if !v.Partial || len(v.Points) == 0 || len(v.Points)%20 != 0 || len(v.Points) >= 100000 || !strings.HasPrefix(v.Notes[len(v.Notes)-1], "partial: interrupted after") {
+		t.Errorf("partial %v, %d points (want whole rows of 20), notes %q", v.Partial, len(v.Points), v.Notes)
+	}
+	if !v.Exact || !strings.Contains(v.Method, "exact MVA") {
+		t.Errorf("argos (bus-aio): method %q exact %v, want exact MVA", v.Method, v.Exact)
+	}
+}
+
+// TestSpeedupMethod: every architecture states its method; the SIO ones (000 eq. 16) are
+// approximate with the measured error estimate, the others exact for their model.
+func TestSpeedupMethod(t *testing.T) {
+	for _, tc := range []struct {
+		file  string
+		exact bool
+	}{{"btio.yaml", false}, {"hybrid.yaml", false}, {"argos.yaml", true}, {"fig59-clu.yaml", true}, {"optimistic-aio.yaml", true}} {
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), []string{"speedup", ex + "spmd/" + tc.file, "--p", "4:8", "--d", "4", "--format", "json"}, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.file, code, errb.String())
+		}
+		var v struct {
+			Method   string              `json:"method"`
+			Exact    *bool               `json:"exact"`
+			Estimate *spmd.ErrorEstimate `json:"error_estimate"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+			t.Fatal(err)
+		}
+		if v.Method == "" || v.Exact == nil || *v.Exact != tc.exact || (v.Estimate != nil) == tc.exact {
+			t.Errorf("%s: method %q exact %v estimate %v; want exact %v with an estimate iff approximate", tc.file, v.Method, v.Exact, v.Estimate, tc.exact)
 		}
 	}
 }
