@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -28,6 +29,7 @@ type speedupOptions struct {
 	p, d     string
 	out      outOptions
 	plot     string
+	measured string
 	sizing   sizingFlags
 	progress bool
 	validate bool
@@ -66,7 +68,11 @@ only, so with more disks than one an I/O-bound program can show an efficiency ab
 The sizing table's speedup and efficiency are instead against the smallest p at its
 fastest d.
 
-CSV tables (--csv-table): points (default), summary, trade_off, validation.
+--measured F.csv (columns p, time and optionally d; times in seconds or with a unit such
+as 750ms) puts measured runs beside the model at the same (p, d), with the measured
+speedup T_ref/time and rel_error = (model − measured)/measured, and draws them on the plot.
+
+CSV tables (--csv-table): points (default), summary, trade_off, measured, validation.
 
 --plot FILE.svg|png draws the speedup surface as a heat map (when d varies), speedup
 against p for several d, and the stacked time components against p.
@@ -89,6 +95,7 @@ The replications of --validate can be split over machines: --shard I/N --out DIR
 	addOutFlags(cmd, &o.out)
 	f.BoolVar(&o.all, "all", false, fmt.Sprintf("print every (p, d) in the table even when there are more than %d (JSON and CSV always have every point)", speedupSummaryRows))
 	f.StringVar(&o.plot, "plot", "", "write plots to FILE.svg or FILE.png")
+	f.StringVar(&o.measured, "measured", "", "CSV of measured runs (columns p, time, optional d) to compare with the model")
 	o.sizing.register(cmd)
 	f.BoolVar(&o.progress, "progress", true, "show the progress of a surface that takes more than a second, with the time left, on stderr (only on a terminal)")
 	f.BoolVar(&o.validate, "validate", false, "also simulate the program directly at the best point and the range's ends and compare")
@@ -134,15 +141,17 @@ type speedupResult struct {
 	ErrorEstimate *spmd.ErrorEstimate `json:"error_estimate,omitempty"`
 	// Partial is true when Ctrl-C cut the surface short (exit 130): Points are those of
 	// the values of p finished.
-	Partial    bool             `json:"partial,omitempty"`
-	Points     []spmd.Point     `json:"points"`
-	Best       spmd.Point       `json:"best"`
-	Sizing     *sizing.Advice   `json:"sizing"`
-	LimitP     speedupLimit     `json:"limit_p_infinite"`
-	LimitD     speedupLimit     `json:"limit_d_infinite"`
-	Skipped    []speedupSkipped `json:"skipped,omitempty"`
-	Validation *validate.Report `json:"validation,omitempty"`
-	Notes      []string         `json:"notes"`
+	Partial bool             `json:"partial,omitempty"`
+	Points  []spmd.Point     `json:"points"`
+	Best    spmd.Point       `json:"best"`
+	Sizing  *sizing.Advice   `json:"sizing"`
+	LimitP  speedupLimit     `json:"limit_p_infinite"`
+	LimitD  speedupLimit     `json:"limit_d_infinite"`
+	Skipped []speedupSkipped `json:"skipped,omitempty"`
+	// Measured are the --measured runs beside the model, rel_error signed.
+	Measured   []spmd.Comparison `json:"measured,omitempty"`
+	Validation *validate.Report  `json:"validation,omitempty"`
+	Notes      []string          `json:"notes"`
 	// condensed: the text table shows a summary of the grid, not every point.
 	condensed bool
 }
@@ -190,7 +199,7 @@ func runSpeedup(ctx context.Context, o speedupOptions, path string, stdout io.Wr
 		return err
 	}
 	if o.plot != "" {
-		return speedupPlot(o.plot, sp.m, sp.pts)
+		return speedupPlot(o.plot, sp.m, sp.pts, sp.out.Measured)
 	}
 	return nil
 }
@@ -221,6 +230,10 @@ func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedu
 	if sp.m, err = spmd.ParseModel(path, data); err != nil {
 		return nil, badInput(err)
 	}
+	meas, err := readSpeedupMeasured(o.measured)
+	if err != nil {
+		return nil, err
+	}
 	if sp.e, err = spmd.NewEvaluator(sp.m); err != nil {
 		return nil, badInput(err)
 	}
@@ -241,6 +254,15 @@ func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedu
 	if sp.out, err = newSpeedupResult(sp.m, sp.e, pts, skipped, o.sizing, ds[len(ds)-1]); err != nil {
 		return nil, err
 	}
+	if meas != nil {
+		in := map[[2]int]bool{}
+		for _, pt := range pts {
+			in[[2]int{pt.P, pt.D}] = true
+		}
+		if sp.out.Measured, err = sp.e.Compare(o.measured, meas, func(p, d int) bool { return in[[2]int{p, d}] }); err != nil {
+			return nil, libError(err)
+		}
+	}
 	if sp.stopped != nil {
 		done, _ := axes(pts)
 		sp.out.Partial = true
@@ -255,6 +277,19 @@ func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedu
 		sp.pds = [][2]int{{sp.out.Best.P, sp.out.Best.D}, {pts[0].P, pts[0].D}, {pts[len(pts)-1].P, pts[len(pts)-1].D}}
 	}
 	return sp, nil
+}
+
+// readSpeedupMeasured reads the --measured CSV (nil: no flag).
+func readSpeedupMeasured(path string) ([]spmd.Measurement, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := readInput(path)
+	if err != nil {
+		return nil, err
+	}
+	meas, err := spmd.ReadMeasurements(path, bytes.NewReader(b))
+	return meas, badInput(err)
 }
 
 // newSpeedupResult assembles the library's answers: best point, largest efficient p per d,
@@ -318,10 +353,28 @@ func (r *speedupResult) Tables() []*report.Table {
 	s.Add("p → ∞", report.TextOnly("∞"), r.LimitP.D, report.TextOnly(""), optNum(r.LimitP.Speedup), r.LimitP.Note)
 	s.Add("d → ∞", r.LimitD.P, report.TextOnly("∞"), report.TextOnly(""), optNum(r.LimitD.Speedup), r.LimitD.Note)
 	ts := []*report.Table{t, s, tradeOffTable(r.Sizing, "Sizing")}
+	if len(r.Measured) > 0 {
+		ts = append(ts, speedupMeasuredTable(r.Measured))
+	}
 	if r.Validation != nil {
 		ts = append(ts, report.ValidationTable(r.Validation))
 	}
 	return ts
+}
+
+// speedupMeasuredTable is the --measured runs beside the model (rel_error as a percentage
+// in the text table, a signed fraction in CSV).
+func speedupMeasuredTable(cs []spmd.Comparison) *report.Table {
+	t := &report.Table{Name: "measured", Title: "Measured runs against the model (rel_error = (model − measured)/measured)",
+		Header: []string{"p", "d", "measured_s", "model_s", "measured_speedup", "model_speedup", "rel_error", "note"}}
+	for _, c := range cs {
+		note := ""
+		if c.OutsideSurface {
+			note = "outside --p/--d"
+		}
+		t.Add(c.P, c.D, c.MeasuredTime, c.ModelTime, c.MeasuredSpeedup, c.ModelSpeedup, report.Percent(c.RelError), note)
+	}
+	return t
 }
 
 // gridSummary are the points of a large grid worth printing: the corners of the (p, d)
@@ -371,7 +424,7 @@ func spmdSizingPoints(pts []spmd.Point) []sizing.Point {
 	return out
 }
 
-func speedupPlot(path string, m *spmd.Model, pts []spmd.Point) error {
+func speedupPlot(path string, m *spmd.Model, pts []spmd.Point, meas []spmd.Comparison) error {
 	ps, ds := axes(pts)
 	var panels []report.Panel
 	if len(ds) > 1 && len(ps) > 1 {
@@ -397,6 +450,13 @@ func speedupPlot(path string, m *spmd.Model, pts []spmd.Point) error {
 				s.X = append(s.X, float64(pt.P))
 				s.Y = append(s.Y, pt.Speedup)
 			}
+		}
+		curves.Series = append(curves.Series, s)
+	}
+	if len(meas) > 0 {
+		s := report.Series{Name: "measured", Points: true}
+		for _, c := range meas {
+			s.X, s.Y = append(s.X, float64(c.P)), append(s.Y, c.MeasuredSpeedup)
 		}
 		curves.Series = append(curves.Series, s)
 	}

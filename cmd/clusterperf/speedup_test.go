@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -134,5 +137,51 @@ func TestSpeedupMethod(t *testing.T) {
 		if v.Method == "" || v.Exact == nil || *v.Exact != tc.exact || (v.Estimate != nil) == tc.exact {
 			t.Errorf("%s: method %q exact %v estimate %v; want exact %v with an estimate iff approximate", tc.file, v.Method, v.Exact, v.Estimate, tc.exact)
 		}
+	}
+}
+
+// TestSpeedupMeasured: --measured puts each run beside the model at its (p, d): the CSV
+// table "measured" has rel_error = (model − measured)/measured as a signed fraction (model
+// time from the points table of the same run), a run outside --p is still compared and
+// flagged, and a bad row is refused naming the file and line.
+func TestSpeedupMeasured(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "m.csv")
+	if err := os.WriteFile(csv, []byte("p,time\n1,36.5\n4,21s\n32,9000ms\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Points []struct {
+			P     int     `json:"p"`
+			TimeS float64 `json:"time_s"`
+		} `json:"points"`
+		Measured []spmd.Comparison `json:"measured"`
+	}
+	out := runOut(t, "speedup", ex+"spmd/btio.yaml", "--p", "1:16", "--measured", csv, "--format", "json")
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Measured) != 3 {
+		t.Fatalf("%d measured rows, want 3", len(v.Measured))
+	}
+	for _, c := range v.Measured[:2] {
+		model := v.Points[c.P-1].TimeS
+		if want := (model - c.MeasuredTime) / c.MeasuredTime; c.ModelTime != model || math.Abs(c.RelError-want) > 1e-12 || c.OutsideSurface {
+			t.Errorf("p = %d: %+v, want model %v rel_error %v", c.P, c, model, want)
+		}
+	}
+	if c := v.Measured[2]; c.MeasuredTime != 9 || !c.OutsideSurface {
+		t.Errorf("p = 32 (outside 1:16, 9000ms): %+v", c)
+	}
+	table := runOut(t, "speedup", ex+"spmd/btio.yaml", "--p", "1:16", "--measured", csv, "--format", "csv", "--csv-table", "measured")
+	if !strings.HasPrefix(table, "p,d,measured_s,model_s,measured_speedup,model_speedup,rel_error,note\n1,1,36.5,") {
+		t.Errorf("measured CSV table:\n%s", table)
+	}
+	if err := os.WriteFile(csv, []byte("p,time\n1,36.5\n4,-2\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	var o, e bytes.Buffer
+	if code := run(context.Background(), []string{"speedup", ex + "spmd/btio.yaml", "--measured", csv}, &o, &e); code != 2 || !strings.Contains(e.String(), "m.csv:3") {
+		t.Errorf("bad row: exit %d, stderr %q; want 2 naming m.csv:3", code, e.String())
 	}
 }
