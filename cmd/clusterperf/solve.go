@@ -137,6 +137,9 @@ func (o solveOptions) check() error {
 	o.out.check(&c)
 	c.output("plot", o.plot, ".svg", ".png")
 	c.output("export-jmva", o.exportJMVA, ".jmva")
+	if o.all && o.sweep == "" {
+		c.add("--all needs --sweep (it prints every swept value's bounds; one model prints them all anyway)")
+	}
 	if o.plot != "" && o.sweep == "" {
 		c.add("--plot needs --sweep (the plot shows results against the swept value)")
 	}

@@ -269,6 +269,9 @@ func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedu
 		sp.out.Notes = append(sp.out.Notes, fmt.Sprintf("partial: interrupted after %d of the %d values of p (up to p = %d); the best point and the sizing are over those only", len(done), len(ps), done[len(done)-1]))
 		return sp, nil
 	}
+	if o.all && (o.out.format != "table" || len(pts) <= speedupSummaryRows) {
+		sp.out.Notes = append(sp.out.Notes, fmt.Sprintf("--all changes nothing here: the table is condensed only beyond %d points in table format, and JSON and CSV always have every point", speedupSummaryRows))
+	}
 	if o.out.format == "table" && !o.all && len(pts) > speedupSummaryRows {
 		sp.out.condensed = true
 		sp.out.Notes = append(sp.out.Notes, fmt.Sprintf("%d (p, d) points: the table shows the corners, the best point and where each bottleneck region starts; --all prints every point (JSON and CSV always have them)", len(pts)))

@@ -185,3 +185,16 @@ func TestSpeedupMeasured(t *testing.T) {
 		t.Errorf("bad row: exit %d, stderr %q; want 2 naming m.csv:3", code, e.String())
 	}
 }
+
+// TestAllWithoutGrid: --all is refused on solve without --sweep (exit 2, naming the flag)
+// and noted on speedup when the table would not be condensed anyway (issue 21's review:
+// it was accepted silently).
+func TestAllWithoutGrid(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"solve", ex + "qn/central-server.yaml", "--all"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--all needs --sweep") {
+		t.Errorf("solve --all: exit %d, stderr %q; want 2 saying --all needs --sweep", code, errb.String())
+	}
+	if got := runOut(t, "speedup", ex+"spmd/btio.yaml", "--p", "1:4", "--all"); !strings.Contains(got, "--all changes nothing here") {
+		t.Errorf("speedup --all on 4 points: no note\n%s", got)
+	}
+}
