@@ -40,7 +40,7 @@ sizing's, the same in every command: the first p from which no larger p saves --
 (default 10 %) of the time per doubling; the first p within 1 % of the least time is
 printed too, as "within 1 % of least".
 
---measured F.csv (columns p,time) puts measured times beside the predictions with relative
+--measured F.csv (columns p,time; times in seconds or with a unit, 750ms) puts measured times beside the predictions with relative
 errors rel_error = (model − measured)/measured (the opposite sign of 003's
 tables, which divide by the prediction); --fit c_m,b_gather fits those constants of a
 sort model to the measurements (runs that overflow memory are left out).
