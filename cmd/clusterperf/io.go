@@ -23,11 +23,21 @@ func progressFunc(enabled bool, label string) func(done, total int) {
 	if !enabled {
 		return nil
 	}
-	fi, err := os.Stderr.Stat()
-	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+	if !isTerminal(os.Stderr) {
 		return nil
 	}
 	return newProgress(os.Stderr, label, time.Now)
+}
+
+// isTerminal reports whether w is a terminal (a character device): only there are
+// carriage returns and line clearing written.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // newProgress is progressFunc's reporter writing to w with the clock now (a test passes a
