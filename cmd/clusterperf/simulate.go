@@ -164,6 +164,9 @@ intervals, optionally until a relative precision. Distributions: ` + sim.DistNam
 The analytic answer is printed beside the simulated one with whether it falls inside the
 interval. A replication's length (--events) includes its warm-up, which MSER-5 chooses
 from the data; the notes say how long it was and whether the run was too short.
+Progress (stderr, on a terminal) counts events, with the time left. Ctrl-C stops the run and
+prints the replications finished (batch means: the part of the run simulated), marked
+partial: true, and exits 130.
 
 A queueing-network study with a fixed --reps can be split over machines: --shard I/N
 --out DIR computes replications of shard I, --slurm --out DIR submits all shards as a
