@@ -232,7 +232,11 @@ func (s *Simulator) notes(res *Result) []string {
 	if s.cfg.WarmupFrac > 0 {
 		n = append(n, fmt.Sprintf("warm-up: a fixed %.3g of each replication discarded (Config.WarmupFrac)", s.cfg.WarmupFrac))
 	} else {
-		n = append(n, fmt.Sprintf("warm-up: chosen from the data by MSER-5 (White 1997), %.3g %% of the %d events per replication on average", 100*res.WarmupEvents/float64(s.cfg.Events), s.cfg.Events))
+		if res.Method == "batch means" {
+			n = append(n, fmt.Sprintf("warm-up: chosen from the data by MSER-5 (White 1997), %.3g %% of the run's %d events", 100*res.WarmupEvents/float64(res.EventsPerRep), res.EventsPerRep))
+		} else {
+			n = append(n, fmt.Sprintf("warm-up: chosen from the data by MSER-5 (White 1997), %.3g %% of the %d events per replication on average", 100*res.WarmupEvents/float64(s.cfg.Events), s.cfg.Events))
+		}
 	}
 	if def := DefaultEvents(s.m); s.cfg.Events < def {
 		n = append(n, fmt.Sprintf("run shorter than this model's default length: %d events per replication, where %d give every job about %d cycles (DefaultEvents) — the initial transient may not be over even where MSER-5 does not see it; drop Config.Events (--events) for the default", s.cfg.Events, def, CyclesPerJob))

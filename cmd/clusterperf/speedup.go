@@ -254,14 +254,8 @@ func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedu
 	if sp.out, err = newSpeedupResult(sp.m, sp.e, pts, skipped, o.sizing, ds[len(ds)-1]); err != nil {
 		return nil, err
 	}
-	if meas != nil {
-		in := map[[2]int]bool{}
-		for _, pt := range pts {
-			in[[2]int{pt.P, pt.D}] = true
-		}
-		if sp.out.Measured, err = sp.e.Compare(o.measured, meas, func(p, d int) bool { return in[[2]int{p, d}] }); err != nil {
-			return nil, libError(err)
-		}
+	if sp.out.Measured, err = compareMeasured(sp.e, o.measured, meas, pts); err != nil {
+		return nil, err
 	}
 	if sp.stopped != nil {
 		done, _ := axes(pts)
@@ -280,6 +274,20 @@ func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedu
 		sp.pds = [][2]int{{sp.out.Best.P, sp.out.Best.D}, {pts[0].P, pts[0].D}, {pts[len(pts)-1].P, pts[len(pts)-1].D}}
 	}
 	return sp, nil
+}
+
+// compareMeasured compares the --measured runs with the model (nil: none), flagging those
+// outside the surface pts.
+func compareMeasured(e *spmd.Evaluator, file string, meas []spmd.Measurement, pts []spmd.Point) ([]spmd.Comparison, error) {
+	if meas == nil {
+		return nil, nil
+	}
+	in := map[[2]int]bool{}
+	for _, pt := range pts {
+		in[[2]int{pt.P, pt.D}] = true
+	}
+	cs, err := e.Compare(file, meas, func(p, d int) bool { return in[[2]int{p, d}] })
+	return cs, libError(err)
 }
 
 // readSpeedupMeasured reads the --measured CSV (nil: no flag).
@@ -457,11 +465,7 @@ func speedupPlot(path string, m *spmd.Model, pts []spmd.Point, meas []spmd.Compa
 		curves.Series = append(curves.Series, s)
 	}
 	if len(meas) > 0 {
-		s := report.Series{Name: "measured", Points: true}
-		for _, c := range meas {
-			s.X, s.Y = append(s.X, float64(c.P)), append(s.Y, c.MeasuredSpeedup)
-		}
-		curves.Series = append(curves.Series, s)
+		curves.Series = append(curves.Series, speedupMeasuredSeries(meas))
 	}
 	panels = append(panels, curves)
 	// stacked components for the largest d
@@ -487,6 +491,15 @@ func speedupPlot(path string, m *spmd.Model, pts []spmd.Point, meas []spmd.Compa
 		panels = append(panels, st)
 	}
 	return report.SaveFigure(path, panels...)
+}
+
+// speedupMeasuredSeries are the --measured runs as points: measured speedup against p.
+func speedupMeasuredSeries(meas []spmd.Comparison) report.Series {
+	s := report.Series{Name: "measured", Points: true}
+	for _, c := range meas {
+		s.X, s.Y = append(s.X, float64(c.P)), append(s.Y, c.MeasuredSpeedup)
+	}
+	return s
 }
 
 // speedupHeatMap draws s(p, d) over the grid ps × ds (NaN where a point was skipped).
