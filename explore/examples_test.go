@@ -1,11 +1,14 @@
 package explore
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/mpip"
 	"github.com/clusterperf/clusterperf/pipeline"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/spmd"
@@ -24,6 +27,7 @@ type cell struct {
 // otherwise the number input) and the library's numbers at the moved point.
 type example struct {
 	name, file, cluster string
+	more                []string // further files (mpiP reports of the same program)
 	param               string
 	value               float64
 	slider              bool
@@ -103,30 +107,98 @@ var examples = []example{
 		return out
 	}},
 	{name: "tpn-matmul", file: "../examples/tpn/matmul.yaml", cluster: "../examples/tpn/cluster.yaml", param: "net.bandwidth", value: 2.5e6, want: func(t *testing.T) []cell {
-		prog, err := tpn.ParseProgram("matmul.yaml", read(t, "../examples/tpn/matmul.yaml"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cl, err := tpn.ParseCluster("cluster.yaml", read(t, "../examples/tpn/cluster.yaml"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cl.Network.Bandwidth = 2.5e6
-		net, err := tpn.Build(prog, cl)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := net.Run(tpn.Options{Record: true})
-		if err != nil || res.Outcome != tpn.Completed {
-			t.Fatal(err, res.Outcome)
-		}
-		times, _ := tpn.Times(net, res)
-		var out []cell
-		for _, p := range times {
-			out = append(out, cell{"Processes", p.Name, "finish (s)", p.Finish}, cell{"Processes", p.Name, "computing (s)", p.Computing})
-		}
-		return out
+		return tpnCells(t, "../examples/tpn/matmul.yaml", "../examples/tpn/cluster.yaml", 2.5e6)
 	}},
+	{name: "tpn-mw48", file: "testdata/mw48.yaml", cluster: "testdata/cluster8.yaml", param: "net.bandwidth", value: 2.5e6, want: func(t *testing.T) []cell {
+		return tpnCells(t, "testdata/mw48.yaml", "testdata/cluster8.yaml", 2.5e6)
+	}},
+	// mpiP: one report, latency typed (the bandwidth is the assumed default: the runs' one
+	// message size cannot separate it)
+	{name: "mpip-driver", file: driverReport, param: "latency", value: 5e-5, want: func(t *testing.T) []cell {
+		r, err := mpip.Solve(summaryInputs(t, driverReport, 5e-5, defaultBandwidth))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mpipCells(r, true)
+	}},
+	// three AMG2013 reports (P = 16, 32, 64): the P slider to 100, a prediction
+	{name: "mpip-amg", file: amgReports[0], more: amgReports[1:], param: "p", value: 100, slider: true, want: func(t *testing.T) []cell {
+		var runs []mpip.Inputs
+		for _, p := range amgReports {
+			runs = append(runs, summaryInputs(t, p, 0, defaultBandwidth))
+		}
+		c, err := mpip.Calibrate(runs, mpip.CalibrateOptions{BandwidthBytesPerS: defaultBandwidth})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range runs {
+			runs[i].Lat = c.LatencyS
+		}
+		pr, _, err := mpip.Predict(runs, mpip.ConstNetwork(c.LatencyS, defaultBandwidth), []int{100}, 1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mpipCells(pr[0].Result, false)
+	}},
+	// 004's CG A collected values: the bandwidth slider to 2× each run's
+	{name: "mpip-cg-a", file: cgACSV, param: "bandwidth", value: 2, slider: true, want: func(t *testing.T) []cell {
+		ins, err := mpip.ReadInputs(cgACSV, bytes.NewReader(read(t, cgACSV)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := ins[len(ins)-1]
+		last.BW *= 2
+		r, err := mpip.Solve(last)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mpipCells(r, true)
+	}},
+}
+
+func tpnCells(t *testing.T, progPath, clusterPath string, bw float64) []cell {
+	prog, err := tpn.ParseProgram(progPath, read(t, progPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := tpn.ParseCluster(clusterPath, read(t, clusterPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.Network.Bandwidth = bw
+	net, err := tpn.Build(prog, cl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := net.Run(tpn.Options{Record: true})
+	if err != nil || res.Outcome != tpn.Completed {
+		t.Fatal(err, res.Outcome)
+	}
+	times, _ := tpn.Times(net, res)
+	var out []cell
+	for _, p := range times {
+		out = append(out, cell{"Processes", p.Name, "finish (s)", p.Finish}, cell{"Processes", p.Name, "computing (s)", p.Computing})
+	}
+	return out
+}
+
+// mpipCells are the 004 components per process (Components / P, 004's graphical views) and
+// the wall time AT = R·M/P of a solved run; measured: also its row of the runs table.
+func mpipCells(r *mpip.Result, measured bool) []cell {
+	P := float64(r.Inputs.P)
+	tb := fmt.Sprintf("Wall time at P = %d", r.Inputs.P)
+	out := []cell{
+		{tb, "switch delay", "time (s)", r.Model.SwitchDelay / P},
+		{tb, "MPI contention", "time (s)", r.Model.MPIContention / P},
+		{tb, "MPI active", "time (s)", r.Model.MPIActive / P},
+		{tb, "computation", "time (s)", r.Model.Compute / P},
+		{tb, "wall time AT = R·M/P", "time (s)", r.AppTime.Model},
+	}
+	if measured {
+		row := strconv.Itoa(r.Inputs.P)
+		out = append(out, cell{"Measured runs", row, "wall time model (s)", r.AppTime.Model}, cell{"Measured runs", row, "wall time measured (s)", r.AppTime.Observed})
+	}
+	return out
 }
 
 func loadExample(t testing.TB, ex example) Model {
@@ -134,6 +206,21 @@ func loadExample(t testing.TB, ex example) Model {
 	data, err := os.ReadFile(ex.file)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(ex.more) > 0 {
+		paths, datas := []string{ex.file}, [][]byte{data}
+		for _, p := range ex.more {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			paths, datas = append(paths, p), append(datas, b)
+		}
+		m, err := LoadMpip(paths, datas, MpipOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
 	}
 	var cdata []byte
 	if ex.cluster != "" {

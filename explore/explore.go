@@ -2,7 +2,7 @@
 // a local net/http server with one page and its script embedded (go:embed, no CDN, no
 // network access). The page shows a model's parameters as sliders and number inputs; every
 // change is posted to /api/eval, which re-evaluates the model with the library (qn, spmd,
-// pipeline, tpn) and answers tables, the bottleneck, the best configuration and chart series.
+// pipeline, tpn, mpip) and answers tables, the bottleneck, the best configuration and chart series.
 // The page draws the charts itself as SVG. /api/model returns the parameters with their
 // ranges; /api/save the model file of the current point; /api/report the htmlreport page of it.
 package explore
@@ -51,9 +51,11 @@ type Series struct {
 	Dash bool      `json:"dash,omitempty"` // bounds and asymptotes
 }
 
-// Bar is one span of a Gantt chart (tpn).
+// Bar is one span of a Gantt chart (tpn). Group is the row's group for the page's grouping
+// by node (the workstation the process runs on); the page can also group rows by name prefix.
 type Bar struct {
 	Row   string  `json:"row"`
+	Group string  `json:"group,omitempty"`
 	Kind  string  `json:"kind"`
 	Start float64 `json:"start_s"`
 	End   float64 `json:"end_s"`
@@ -74,12 +76,16 @@ type Chart struct {
 
 // Result is the answer of /api/eval: everything the page shows for one point.
 type Result struct {
-	Kind       string `json:"kind"`
-	Model      string `json:"model"`
-	Method     string `json:"method"`
-	Exact      bool   `json:"exact"`
-	Bottleneck string `json:"bottleneck"`
-	Best       string `json:"best"`
+	Kind   string `json:"kind"`
+	Model  string `json:"model"`
+	Method string `json:"method"`
+	Exact  bool   `json:"exact"`
+	// ErrorEstimate is an approximation's error estimate (the output contract's key): its
+	// relative error and what it was measured against; nil for an exact result or when none
+	// can be given (the notes say why).
+	ErrorEstimate any    `json:"error_estimate,omitempty"`
+	Bottleneck    string `json:"bottleneck"`
+	Best          string `json:"best"`
 	// BestPending: the best configuration is searched apart (BestSearcher); the page asks
 	// /api/best after drawing the point.
 	BestPending bool               `json:"best_pending,omitempty"`
@@ -115,11 +121,15 @@ type BestSearcher interface {
 type Values map[string]float64
 
 // Load detects the kind of the model file and reads it with the library's parser: a
-// Petri-net program when cluster is given (tpn), else by its top-level keys: stations → qn,
-// architecture → spmd, sort/stages → pipeline.
+// Petri-net program when cluster is given (tpn), an mpiP report or a CSV of 004's collected
+// values (mpip, see LoadMpip), else by its top-level keys: stations → qn, architecture →
+// spmd, sort/stages → pipeline.
 func Load(path string, data []byte, clusterPath string, clusterData []byte) (Model, error) {
 	if clusterPath != "" {
 		return loadTPN(path, data, clusterPath, clusterData)
+	}
+	if isMpip(path, data) {
+		return LoadMpip([]string{path}, [][]byte{data}, MpipOptions{})
 	}
 	keys := topKeys(data)
 	switch {
@@ -132,7 +142,7 @@ func Load(path string, data []byte, clusterPath string, clusterData []byte) (Mod
 	case keys["processes"]:
 		return nil, fmt.Errorf("%s: %w: a Petri-net program needs its cluster file: clusterperf explore %s --cluster CLUSTER.yaml", path, fault.ErrInput, path)
 	}
-	return nil, fmt.Errorf("%s: %w: not a model explore knows: want a queueing network (stations:), an SPMD model (architecture:), a pipeline model (sort: or stages:) or a Petri-net program with --cluster", path, fault.ErrInput)
+	return nil, fmt.Errorf("%s: %w: not a model explore knows: want a queueing network (stations:), an SPMD model (architecture:), a pipeline model (sort: or stages:), a Petri-net program with --cluster, mpiP reports or a CSV of 004's collected values", path, fault.ErrInput)
 }
 
 // topKeys returns the top-level keys of a YAML (block) or JSON document, by a shallow scan:
@@ -238,11 +248,15 @@ type Server struct {
 	params  []Param
 	version string
 	mux     *http.ServeMux
+	// bestSem lets one best-configuration search run at a time: a search (tpn: up to
+	// adviseBudget simulations, seconds for 49 processes) cannot be interrupted, so searches
+	// the page abandoned must not pile up on the CPU the updates need.
+	bestSem chan struct{}
 }
 
 // NewServer returns the explorer's handler.
 func NewServer(m Model, version string) *Server {
-	s := &Server{m: m, params: m.Params(), version: version, mux: http.NewServeMux()}
+	s := &Server{m: m, params: m.Params(), version: version, mux: http.NewServeMux(), bestSem: make(chan struct{}, 1)}
 	sub, _ := fs.Sub(static, "static")
 	s.mux.Handle("GET /", http.FileServerFS(sub))
 	s.mux.HandleFunc("GET /api/model", s.model)
@@ -297,7 +311,9 @@ func (s *Server) eval(w http.ResponseWriter, r *http.Request) {
 		res.Warnings = []string{}
 	}
 	for i := range res.Charts {
-		res.Charts[i].SVG = string(ChartSVG(res.Charts[i]))
+		if len(res.Charts[i].Bars) == 0 { // the page draws Gantt charts itself (grouping, zoom)
+			res.Charts[i].SVG = string(ChartSVG(res.Charts[i]))
+		}
 	}
 	writeJSON(w, res)
 }
@@ -310,6 +326,15 @@ func (s *Server) best(w http.ResponseWriter, r *http.Request) {
 	bs, ok := s.m.(BestSearcher)
 	if !ok {
 		httpError(w, fmt.Errorf("%w: a %s model has its best configuration in /api/eval", fault.ErrInput, s.m.Kind()))
+		return
+	}
+	select {
+	case s.bestSem <- struct{}{}:
+		defer func() { <-s.bestSem }()
+	case <-r.Context().Done(): // the page went on to another point
+		return
+	}
+	if r.Context().Err() != nil {
 		return
 	}
 	best, vals, err := bs.Best(v)
@@ -330,7 +355,11 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 		httpError(w, err)
 		return
 	}
-	w.Header().Set("Content-Type", "application/yaml; charset=utf-8")
+	ct := "application/yaml; charset=utf-8"
+	if strings.HasSuffix(name, ".csv") {
+		ct = "text/csv; charset=utf-8"
+	}
+	w.Header().Set("Content-Type", ct)
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
 	w.Write(b)
 }

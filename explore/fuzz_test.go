@@ -19,6 +19,9 @@ func FuzzEval(f *testing.F) {
 	f.Add(uint8(3), `{"values":{"s_par.0":0,"sr_io.0":0}}`)
 	f.Add(uint8(4), `{"values":{"p":1,"n":1,"c_q":0.0001}}`)
 	f.Add(uint8(5), `{"values":{"bg.3":0.95,"power.0":0.05,"net.startup":0}}`)
+	f.Add(uint8(7), `{"values":{"latency":0,"bandwidth":7.8125e+07}}`)
+	f.Add(uint8(8), `{"values":{"p":1024,"p_max":1024,"latency":0}}`)
+	f.Add(uint8(9), `{"values":{"p":2,"p_max":4,"bandwidth":0.125,"latency":4}}`)
 	f.Fuzz(func(t *testing.T, which uint8, body string) {
 		s := servers[int(which)%len(servers)]
 		rec := httptest.NewRecorder()

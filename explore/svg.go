@@ -36,19 +36,21 @@ func niceTicks(lo, hi float64, n int) []float64 {
 // same charts in its script): axes with round ticks, the legend below the plot area (never
 // over the data), the current point as a grey line and the best as a green dashed one; a
 // Gantt chart has one row per process, bars coloured by activity.
+//
+// A Gantt chart of more than 16 processes whose bars name their node (Bar.Group) has its rows
+// ordered by node, each node's rows on a shaded or plain band with the node's name at the left
+// (the static form of the explorer's grouping, for report pages).
 func ChartSVG(c Chart) []byte {
-	const W, L, R, T = 720.0, 70.0, 20.0, 30.0
+	const W, R, T = 720.0, 20.0, 30.0
+	L := 70.0
 	H := 360.0
 	var b bytes.Buffer
-	rows := []string{}
-	if len(c.Bars) > 0 {
-		seen := map[string]bool{}
-		for _, br := range c.Bars {
-			if !seen[br.Row] {
-				seen[br.Row] = true
-				rows = append(rows, br.Row)
-			}
-		}
+	rows, group := ganttRows(c.Bars)
+	grouped := len(rows) > 16 && len(distinct(group)) > 1
+	if grouped {
+		L = 110
+		first := groupOrder(c.Bars)
+		sort.SliceStable(rows, func(i, j int) bool { return first[group[rows[i]]] < first[group[rows[j]]] })
 	}
 	legendN := len(c.Series)
 	kinds := []string{}
@@ -105,8 +107,23 @@ func ChartSVG(c Chart) []byte {
 	if len(c.Bars) > 0 {
 		rh := (H - T - B) / float64(len(rows))
 		idx := map[string]int{}
+		band := 0
 		for i, r := range rows {
 			idx[r] = i
+			if grouped && (i == 0 || group[r] != group[rows[i-1]]) {
+				band++
+				n := 0
+				for _, q := range rows[i:] {
+					if group[q] != group[r] {
+						break
+					}
+					n++
+				}
+				if band%2 == 0 {
+					fmt.Fprintf(&b, `<rect x="2" y="%.1f" width="%g" height="%.1f" fill="#f1f4f8"/>`, T+rh*float64(i), W-R-2, rh*float64(n))
+				}
+				fmt.Fprintf(&b, `<text x="4" y="%.1f" font-weight="bold" class="group">%s</text>`, T+rh*(float64(i)+0.5)+4, html.EscapeString(group[r]))
+			}
 			fmt.Fprintf(&b, `<text x="%g" y="%.1f" text-anchor="end">%s</text>`, L-4, T+rh*(float64(i)+0.5)+4, html.EscapeString(r))
 		}
 		kc := map[string]string{}
@@ -151,6 +168,40 @@ func ChartSVG(c Chart) []byte {
 	mark(c.BestX, "#0a7d32", ` stroke-dasharray="6 3"`, "best")
 	b.WriteString("</svg>")
 	return b.Bytes()
+}
+
+// ganttRows returns the rows of a Gantt chart in order of first appearance and each row's
+// group (node).
+func ganttRows(bars []Bar) ([]string, map[string]string) {
+	rows := []string{}
+	group := map[string]string{}
+	for _, br := range bars {
+		if _, ok := group[br.Row]; !ok {
+			group[br.Row] = br.Group
+			rows = append(rows, br.Row)
+		}
+	}
+	return rows, group
+}
+
+func distinct(m map[string]string) map[string]bool {
+	out := map[string]bool{}
+	for _, v := range m {
+		out[v] = true
+	}
+	return out
+}
+
+// groupOrder maps each group to the position of its first bar: groups keep the order the
+// bars give.
+func groupOrder(bars []Bar) map[string]int {
+	out := map[string]int{}
+	for i, br := range bars {
+		if _, ok := out[br.Group]; !ok {
+			out[br.Group] = i
+		}
+	}
+	return out
 }
 
 func legend(b *bytes.Buffer, i int, L, top float64, col string, dash bool, name string) {

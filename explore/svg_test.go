@@ -40,3 +40,31 @@ func TestChartSVGLayout(t *testing.T) {
 		}
 	}
 }
+
+// A Gantt chart of 48 processes on 8 nodes (round robin) has its rows ordered by node, each
+// node named once; every process still labelled.
+func TestChartSVGGrouped(t *testing.T) {
+	var bars []Bar
+	for p := 0; p < 48; p++ {
+		bars = append(bars, Bar{Row: fmt.Sprintf("P%d", p), Group: fmt.Sprintf("n%d", p%8), Kind: "compute", Start: float64(p), End: float64(p) + 1})
+	}
+	svg := string(ChartSVG(Chart{Title: "g", XLabel: "t", Bars: bars}))
+	labels := regexp.MustCompile(`text-anchor="end">(P\d+)<`).FindAllStringSubmatch(svg, -1)
+	if len(labels) != 48 {
+		t.Fatalf("%d process labels, want 48", len(labels))
+	}
+	// rows in node order: n0's processes P0, P8, …, P40 first, then n1's
+	for i, m := range labels {
+		want := fmt.Sprintf("P%d", (i%6)*8+i/6)
+		if m[1] != want {
+			t.Fatalf("row %d is %s, want %s (rows ordered by node)", i, m[1], want)
+		}
+	}
+	if n := strings.Count(svg, `class="group">n`); n != 8 {
+		t.Errorf("%d node labels, want 8", n)
+	}
+	// 16 processes or fewer: no grouping
+	if strings.Contains(string(ChartSVG(Chart{Bars: bars[:16]})), `class="group"`) {
+		t.Errorf("16 processes grouped")
+	}
+}

@@ -159,9 +159,10 @@ func (t *tpnModel) Eval(v Values) (*Result, error) {
 	}
 	r.Tables = append(r.Tables, pt, ct)
 	r.Best, r.BestPending = "searching allocations…", true
+	host := t.hosts()
 	var bars []Bar
 	for _, s := range spans {
-		bars = append(bars, Bar{Row: s.Process, Kind: s.Kind, Start: s.Start, End: s.End})
+		bars = append(bars, Bar{Row: s.Process, Group: host[s.Process], Kind: s.Kind, Start: s.Start, End: s.End})
 	}
 	r.Charts = append(r.Charts, Chart{ID: "gantt", Title: "Processes over time (Gantt)", XLabel: "time (s)", YLabel: "process", Bars: bars})
 	bw := Series{Name: "makespan"}
@@ -179,6 +180,20 @@ func (t *tpnModel) Eval(v Values) (*Result, error) {
 	return r, nil
 }
 
+// hosts maps each process to its workstation: the program's allocation, else round robin
+// over the cluster's workstations in process order (tpn.Build's rule).
+func (t *tpnModel) hosts() map[string]string {
+	out := make(map[string]string, len(t.prog.Processes))
+	for i, p := range t.prog.Processes {
+		if w, ok := t.prog.Allocation[p.Name]; ok {
+			out[p.Name] = w
+		} else {
+			out[p.Name] = t.cl.Workstations[i%len(t.cl.Workstations)].Name
+		}
+	}
+	return out
+}
+
 // Best searches allocations of the processes to the workstations for the least makespan
 // (tpn.Advise: every mapping when there are at most tpn.MaxExhaustive, else greedy and local
 // search within adviseBudget simulations). It runs apart from Eval because it simulates the
@@ -192,12 +207,32 @@ func (t *tpnModel) Best(v Values) (string, map[string]float64, error) {
 	if !a.Exhaustive {
 		how = fmt.Sprintf("greedy + local search, at most %.1f %% above the lower bound", 100*a.Gap)
 	}
-	names := make([]string, 0, len(a.Allocation))
-	for _, p := range t.prog.Processes {
-		names = append(names, p.Name+"→"+a.Allocation[p.Name])
-	}
-	return fmt.Sprintf("allocation %s: %.4g s instead of %.4g s (%s, %d simulations)", strings.Join(names, ", "), a.Time, a.Given, how, a.Evaluated),
+	return fmt.Sprintf("allocation %s: %.4g s instead of %.4g s (%s, %d simulations)", t.allocationText(a.Allocation), a.Time, a.Given, how, a.Evaluated),
 		map[string]float64{"best_time_s": a.Time, "given_time_s": a.Given}, nil
+}
+
+// allocationText lists an allocation process by process ("P0→ws2, P1→ws1") up to a dozen
+// processes, beyond that by workstation ("ws1: master, W7, W15 (3); ws2: …"), which stays
+// readable at 64 processes.
+func (t *tpnModel) allocationText(alloc map[string]string) string {
+	if len(t.prog.Processes) <= 12 {
+		names := make([]string, 0, len(alloc))
+		for _, p := range t.prog.Processes {
+			names = append(names, p.Name+"→"+alloc[p.Name])
+		}
+		return strings.Join(names, ", ")
+	}
+	on := map[string][]string{}
+	for _, p := range t.prog.Processes {
+		on[alloc[p.Name]] = append(on[alloc[p.Name]], p.Name)
+	}
+	var parts []string
+	for _, w := range t.cl.Workstations {
+		if ps := on[w.Name]; len(ps) > 0 {
+			parts = append(parts, fmt.Sprintf("%s: %s (%d)", w.Name, strings.Join(ps, ", "), len(ps)))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // File writes the cluster of the point (the program is unchanged).

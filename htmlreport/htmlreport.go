@@ -66,18 +66,27 @@ type Plot struct {
 
 // Page is everything a report shows.
 type Page struct {
-	Title      string
-	Command    string // the command line that produced the result
-	Version    string
-	Inputs     []Input
-	Method     string
-	Exact      *bool // nil: the result does not say
-	Tables     []Table
-	Plots      []Plot
-	Notes      []string
-	Warnings   []string
-	Validation []Table
-	JSON       any // the result document, shown verbatim (indented)
+	Title   string
+	Command string // the command line that produced the result
+	Version string
+	Inputs  []Input
+	Method  string
+	Exact   *bool // nil: the result does not say
+	// ErrorEstimate is an approximation's stated error (the contract's "error_estimate"):
+	// name/value pairs in the order given ("rel_error", "against", …); nil: none stated.
+	ErrorEstimate []Field
+	Tables        []Table
+	Plots         []Plot
+	Notes         []string
+	Warnings      []string
+	Validation    []Table
+	JSON          any // the result document, shown verbatim (indented)
+}
+
+// Field is one name/value pair of an error estimate, the value formatted for the page.
+type Field struct {
+	Name  string
+	Value string
 }
 
 // FromTables converts the report package's tables.
@@ -111,6 +120,9 @@ func FromResult(title, command, version string, result any, tables []Table, plot
 		}
 		_ = json.Unmarshal(top["notes"], &p.Notes)
 		_ = json.Unmarshal(top["warnings"], &p.Warnings)
+		if raw, ok := top["error_estimate"]; ok {
+			p.ErrorEstimate = errorFields(raw)
+		}
 	}
 	if p.Method == "" || p.Exact == nil {
 		var v any
@@ -125,6 +137,61 @@ func FromResult(title, command, version string, result any, tables []Table, plot
 		}
 	}
 	return p, nil
+}
+
+// errorFields formats the contract's "error_estimate" for the page, whatever its shape: a
+// string or number is one field "estimate"; an object gives one field per key in the
+// document's order, numbers keyed rel_error or *_rel also as a percentage, nested values as
+// compact JSON; null gives nil.
+func errorFields(raw json.RawMessage) []Field {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	if raw[0] != '{' {
+		return []Field{{Name: "estimate", Value: fieldValue("", raw)}}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil { // {
+		return []Field{{Name: "estimate", Value: string(raw)}}
+	}
+	var out []Field
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		key, _ := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			break
+		}
+		out = append(out, Field{Name: key, Value: fieldValue(key, v)})
+	}
+	return out
+}
+
+// fieldValue formats one value: strings as they are, numbers with Num (relative errors also
+// as a percentage, unsigned unless negative: an estimate is usually a magnitude), anything
+// else as compact JSON.
+func fieldValue(key string, v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s
+	}
+	var x float64
+	if json.Unmarshal(v, &x) == nil {
+		if key == "" || key == "rel_error" || strings.HasSuffix(key, "_rel") || strings.HasSuffix(key, "rel_error") {
+			return fmt.Sprintf("%s (%.2g %%)", Num(x), 100*x)
+		}
+		return Num(x)
+	}
+	var c bytes.Buffer
+	if json.Compact(&c, v) != nil {
+		return string(v)
+	}
+	return c.String()
 }
 
 // nestedMethod finds the contract's "method" (or, lacking one, "solver") and "exact" keys in
@@ -203,12 +270,14 @@ type viewPlot struct {
 
 type view struct {
 	*Page
-	ExactText  string
-	PlotsView  []viewPlot
-	JSONText   string
-	Tables     []Table
-	Validation []Table
-	Warnings   []string
+	ExactText string
+	// Approximate: the result says it is not exact, so a missing error estimate is shown
+	Approximate bool
+	PlotsView   []viewPlot
+	JSONText    string
+	Tables      []Table
+	Validation  []Table
+	Warnings    []string
 }
 
 // svgBody returns the <svg …>…</svg> element of an SVG document (the XML prolog and DOCTYPE
@@ -254,6 +323,7 @@ func Bytes(p *Page) ([]byte, error) {
 	v := view{Page: p, ExactText: "not stated"}
 	if p.Exact != nil {
 		v.ExactText = map[bool]string{true: "exact", false: "approximate"}[*p.Exact]
+		v.Approximate = !*p.Exact
 	}
 	v.Warnings = append([]string(nil), p.Warnings...)
 	v.Tables = cutTables(p.Tables, &v.Warnings)

@@ -2,7 +2,9 @@ package htmlreport
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"html"
 	"os"
 	"path/filepath"
 	"strings"
@@ -175,6 +177,77 @@ func TestFromResultNested(t *testing.T) {
 		}
 		if p.Method != tc.method || ex != tc.exact {
 			t.Errorf("%v: method %q exact %s, want %q %s", tc.doc, p.Method, ex, tc.method, tc.exact)
+		}
+	}
+}
+
+// A result with the contract's top-level method, exact and error_estimate keys shows all three
+// in the method box at the top of the page: the estimate's fields in the document's order,
+// a relative error also as a percentage. An approximate result without an estimate says so;
+// one without method/exact keys says "not stated".
+func TestMethodExactErrorEstimate(t *testing.T) {
+	res := map[string]any{
+		"method":         "linearizer (Chandy–Neuse)",
+		"exact":          false,
+		"error_estimate": json.RawMessage(`{"rel_error": 0.021, "against": "exact MVA at N = 40", "spread_method": "bard-schweitzer", "spread_rel": -0.004}`),
+	}
+	p, err := FromResult("t", "cmd", "v", res, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Field{{"rel_error", "0.021 (2.1 %)"}, {"against", "exact MVA at N = 40"}, {"spread_method", "bard-schweitzer"}, {"spread_rel", "-0.004 (-0.4 %)"}}
+	if len(p.ErrorEstimate) != len(want) {
+		t.Fatalf("error estimate %+v, want %+v", p.ErrorEstimate, want)
+	}
+	for i := range want {
+		if p.ErrorEstimate[i] != want[i] {
+			t.Errorf("field %d = %+v, want %+v", i, p.ErrorEstimate[i], want[i])
+		}
+	}
+	b, err := Bytes(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := html.UnescapeString(string(b))
+	for _, w := range []string{`<span id="method">linearizer (Chandy–Neuse)</span>`, `<span id="exact" class="approximate">approximate</span>`,
+		`<div id="error-estimate"><b>Error estimate</b>`, `rel_error: 0.021 (2.1 %)`, `against: exact MVA at N = 40`} {
+		if !strings.Contains(s, w) {
+			t.Errorf("page lacks %q", w)
+		}
+	}
+	// the box comes before the results
+	if i, j := strings.Index(s, `id="method-box"`), strings.Index(s, "<h2>"); i < 0 || (j >= 0 && j < i) {
+		t.Errorf("method box at %d, first section at %d: not at the top", i, j)
+	}
+	// a string estimate, a bare number
+	for raw, w := range map[string]string{`"±3 % against the simulation"`: "estimate: ±3 % against the simulation", `0.05`: "estimate: 0.05 (5 %)"} {
+		p, _ := FromResult("t", "c", "v", map[string]any{"method": "m", "exact": false, "error_estimate": json.RawMessage(raw)}, nil, nil)
+		b, _ := Bytes(p)
+		if !strings.Contains(html.UnescapeString(string(b)), w) {
+			t.Errorf("error_estimate %s: page lacks %q", raw, w)
+		}
+	}
+	// approximate without an estimate; exact; no keys at all
+	for _, c := range []struct {
+		res  map[string]any
+		want []string
+		not  []string
+	}{
+		{map[string]any{"method": "amva", "exact": false}, []string{`class="approximate"><b>Error estimate</b> not stated`}, nil},
+		{map[string]any{"method": "mva", "exact": true}, []string{`class="exact">exact</span>`}, []string{"Error estimate"}},
+		{map[string]any{"x": 1}, []string{`<span id="method">not stated</span>`, `class="not stated">not stated</span>`}, []string{"Error estimate"}},
+	} {
+		p, _ := FromResult("t", "c", "v", c.res, nil, nil)
+		b, _ := Bytes(p)
+		for _, w := range c.want {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%v: page lacks %q", c.res, w)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(string(b), w) {
+				t.Errorf("%v: page has %q", c.res, w)
+			}
 		}
 	}
 }

@@ -18,6 +18,7 @@ th,td{border:1px solid #d6d9dd;padding:.2em .55em;text-align:right;white-space:n
 div.tbl{overflow:auto;max-height:32em;margin:.3em 0 1em;max-width:100%}div.tbl table{margin:0}
 td:first-child,th:first-child{text-align:left}
 tr.hl td{background:#fff3c4;font-weight:600}
+.method-box{display:grid;gap:.25em;background:#f3f7fb;border:1px solid #b9cde0;border-left:5px solid #1f3b57;padding:.55em .9em;margin:.6em 0 1em;font-size:15px}
 .exact{color:#0a6b2f;font-weight:600}.approximate{color:#9a5b00;font-weight:600}
 ul.warn li{color:#8a1c1c}
 figure{margin:1em 0}figure svg,figure img{max-width:100%;height:auto;border:1px solid #eee}
@@ -27,10 +28,14 @@ details{margin:.4em 0}
 <h1>{{.Title}}</h1>
 <dl class="meta">
 {{if .Command}}<dt>Command</dt><dd><code>{{.Command}}</code></dd>{{end}}
-<dt>Method</dt><dd id="method">{{if .Method}}{{.Method}}{{else}}not stated{{end}}</dd>
-<dt>Result</dt><dd id="exact" class="{{.ExactText}}">{{.ExactText}}</dd>
 {{if .Version}}<dt>clusterperf</dt><dd>{{.Version}}</dd>{{end}}
 </dl>
+<div class="method-box" id="method-box">
+<div><b>Method</b> <span id="method">{{if .Method}}{{.Method}}{{else}}not stated{{end}}</span></div>
+<div><b>Result</b> <span id="exact" class="{{.ExactText}}">{{.ExactText}}</span></div>
+{{if .ErrorEstimate}}<div id="error-estimate"><b>Error estimate</b> {{range $i, $f := .ErrorEstimate}}{{if $i}}; {{end}}<span class="ee" data-name="{{$f.Name}}">{{$f.Name}}: {{$f.Value}}</span>{{end}}</div>
+{{else if .Approximate}}<div id="error-estimate" class="approximate"><b>Error estimate</b> not stated</div>{{end}}
+</div>
 {{if .Warnings}}<h2>Warnings</h2><ul class="warn">{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Tables}}<h2>Results</h2>{{range $t := .Tables}}
 {{if $t.Title}}<h3>{{$t.Title}}</h3>{{end}}

@@ -47,4 +47,8 @@
 // non-numbers, negative times and a class count that disagrees with number= are errors
 // naming the file and line (a *spec.Error, fault.ErrInput). The what-if analysis is kept and
 // written back unchanged; WhatIf.Sweep maps the kinds clusterperf's --sweep can run.
+//
+// Checked against JMVA itself: examples/jmt/jmt-*.jmva carry the results JMVA saved for
+// three of JMT's own regression models (load dependent, mixed, a service-demand what-if);
+// clusterperf's solution agrees with every saved measure to 1e-9 (jmt_test.go).
 package jmva

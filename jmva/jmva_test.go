@@ -142,21 +142,28 @@ func TestExampleLoadDependent(t *testing.T) {
 	}
 }
 
+// rewrite writes d and reads the file back (the round trip every writer test makes).
+func rewrite(t *testing.T, name string, d *Document) *Document {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Write(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(name, buf.Bytes())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	return back
+}
+
 // TestRoundTrip: writing a model and reading it back gives the same model (demands, visits,
 // kinds, servers, load-dependent rates, open and closed classes) and the same what-if and
 // reference stations; a think time comes back as a delay station with the same solution.
 func TestRoundTrip(t *testing.T) {
-	for _, name := range []string{"central.jmva", "ld.jmva"} {
+	for _, name := range []string{"central.jmva", "ld.jmva", "jmt-loaddep.jmva", "jmt-mixed.jmva", "jmt-whatif.jmva"} {
 		d := readExample(t, name)
-		var buf bytes.Buffer
-		if err := Write(&buf, d); err != nil {
-			t.Fatal(err)
-		}
-		back, err := Read(name+" (written)", buf.Bytes())
-		if err != nil {
-			t.Fatalf("%v\n%s", err, buf.String())
-		}
-		if !reflect.DeepEqual(back.Model, d.Model) || !reflect.DeepEqual(back.WhatIf, d.WhatIf) || !reflect.DeepEqual(back.Reference, d.Reference) || back.Description != d.Description {
+		back := rewrite(t, name+" (written)", d)
+		if !reflect.DeepEqual(back.Model, d.Model) || !reflect.DeepEqual(back.WhatIf, d.WhatIf) || !reflect.DeepEqual(back.Reference, d.Reference) || back.Description != d.Description || !reflect.DeepEqual(back.Solutions, d.Solutions) {
 			t.Errorf("%s: round trip changed the document:\n%+v\n%+v", name, d.Model, back.Model)
 		}
 	}
@@ -166,28 +173,14 @@ func TestRoundTrip(t *testing.T) {
 		Demand:   [][]float64{{0.01, 0.8, 0.2}, {0.01, 0.5, 0.1}},
 		Visits:   [][]float64{{1, 2, 4}, {1, 1, 2}},
 	}
-	var buf bytes.Buffer
-	if err := Write(&buf, &Document{Model: open, Description: "open <test> & \"quotes\" ]]> end"}); err != nil {
-		t.Fatal(err)
-	}
-	back, err := Read("open.jmva", buf.Bytes())
-	if err != nil {
-		t.Fatalf("%v\n%s", err, buf.String())
-	}
+	back := rewrite(t, "open.jmva", &Document{Model: open, Description: "open <test> & \"quotes\" ]]> end"})
 	if !reflect.DeepEqual(back.Model, open) || back.Description != "open <test> & \"quotes\" ]]> end" {
 		t.Errorf("open model changed:\n%+v\n%+v\n%q", open, back.Model, back.Description)
 	}
 	// think time → delay station "think": same class throughputs and response times
 	thinker := &qn.Model{Classes: []qn.Class{{Name: "u", Population: 5, ThinkTime: 3}},
 		Stations: []qn.Station{{Name: "cpu"}, {Name: "disk", Count: 2}}, Demand: [][]float64{{0.2, 0.3}}}
-	buf.Reset()
-	if err := Write(&buf, &Document{Model: thinker}); err != nil {
-		t.Fatal(err)
-	}
-	tb, err := Read("think.jmva", buf.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tb := rewrite(t, "think.jmva", &Document{Model: thinker})
 	r1, _ := qn.Solve(thinker, "mva", qn.AMVAOptions{})
 	r2, _ := qn.Solve(tb.Model, "mva", qn.AMVAOptions{})
 	if len(tb.Model.Stations) != 4 || math.Abs(r1.Throughput[0]-r2.Throughput[0]) > 1e-12*r1.Throughput[0] ||
@@ -206,14 +199,7 @@ func TestSolutions(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Solutions = []Solution{SolutionOf(d.Model, r)}
-	var buf bytes.Buffer
-	if err := Write(&buf, d); err != nil {
-		t.Fatal(err)
-	}
-	back, err := Read("solved.jmva", buf.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := rewrite(t, "solved.jmva", d)
 	if !reflect.DeepEqual(back.Solutions, d.Solutions) {
 		t.Errorf("solutions changed:\n%+v\n%+v", d.Solutions, back.Solutions)
 	}
@@ -379,14 +365,7 @@ func TestSolutionOfGroupsAndThink(t *testing.T) {
 	}
 	sol := SolutionOf(m, r)
 	d := &Document{Model: m, Solutions: []Solution{sol}}
-	var buf bytes.Buffer
-	if err := Write(&buf, d); err != nil {
-		t.Fatal(err)
-	}
-	back, err := Read("solved.jmva", buf.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := rewrite(t, "solved.jmva", d)
 	if len(back.Solutions) != 1 {
 		t.Fatalf("%d solutions read back, want 1", len(back.Solutions))
 	}

@@ -190,3 +190,124 @@ func BacktestRuns(runs []Inputs, o CalibrateOptions) (*Backtest, error) {
 	}
 	return bt, nil
 }
+
+// Forecast kinds (ForecastKind.Kind).
+const (
+	KindWallTime   = "wall_time"          // AT* = App_Time/P extrapolated directly
+	KindModel004   = "model_004"          // 004's model solved with extrapolated M, L, D_k, D_{P+1}
+	KindCalibrated = "calibrated_profile" // 004's model of the run's own profile, calibrated network
+)
+
+// ForecastKind is one way to forecast the wall time at an unmeasured P and how it did in the
+// leave-one-out backtest on the user's runs.
+type ForecastKind struct {
+	Kind        string `json:"kind"`
+	Description string `json:"description"`
+	// Forecast is false for calibrated_profile: it needs the held-out run's own profile (M,
+	// L, D_k), which an unmeasured P does not have; shown for comparison, never used to size.
+	Forecast bool `json:"forecast"`
+	// BacktestRelErrors: (forecast − observed)/observed per split, in held-out P order; empty
+	// without a backtest.
+	BacktestRelErrors      []float64 `json:"backtest_rel_errors"`
+	BacktestMaxAbsRelError *float64  `json:"backtest_max_abs_rel_error"`
+	// BacktestInSpread: splits whose observed wall time lay inside the kind's spread of
+	// plausible models (nil for calibrated_profile, which has none).
+	BacktestInSpread *int `json:"backtest_in_spread,omitempty"`
+	UsedForSizing    bool `json:"used_for_sizing"`
+}
+
+// ForecastChoice says which forecast sizes the run at unmeasured P and why, with every kind's
+// backtest error, and how many runs an interval needs.
+type ForecastChoice struct {
+	Used   string         `json:"used"`
+	Reason string         `json:"reason"`
+	Splits int            `json:"backtest_splits"`
+	Kinds  []ForecastKind `json:"kinds"`
+	// Runs at different P > 1, and how many a prediction interval needs (MinRunsForInterval):
+	// below it the forecasts carry spreads of plausible models, which are not intervals.
+	Runs            int      `json:"runs"`
+	RunsForInterval int      `json:"runs_for_interval"`
+	Notes           []string `json:"notes,omitempty"`
+}
+
+// CGBacktestMaxAbs is the largest |rel_error| of each forecast kind over the leave-one-out
+// splits of 004's CG A, B and C collected values (examples/mpip/keck_cg_{a,b,c}.csv, P = 4,
+// 16, 64; the P = 1 rows have no messages), measured by TestChooseForecastCG: the default when
+// the user's runs allow no backtest.
+var CGBacktestMaxAbs = map[string][3]float64{KindWallTime: {0.26, 0.24, 0.84}, KindModel004: {3.89, 5.62, 6.86}}
+
+// ChooseForecast picks the forecast kind that sizes the run: with a backtest (runs at three
+// or more different P), the forecast kind with the smaller largest |rel_error| on these runs
+// (wall_time on a tie); without one, wall_time, because on 004's CG runs it erred far less
+// (CGBacktestMaxAbs). runs is the number of runs at different P > 1.
+func ChooseForecast(bt *Backtest, runs int) ForecastChoice {
+	ch := ForecastChoice{Runs: runs, RunsForInterval: MinRunsForInterval}
+	kinds := []ForecastKind{
+		{Kind: KindWallTime, Forecast: true, Description: "the measured wall time AT* = App_Time/P extrapolated in P (package scaling: Amdahl, USL, Gustafson, Extra-P forms chosen by held-out error)"},
+		{Kind: KindModel004, Forecast: true, Description: "Elliott's (004) model solved at P with messages M, size L, D_k and D_{P+1} each extrapolated in P (the backtest uses the network calibrated on the other runs)"},
+		{Kind: KindCalibrated, Description: "Elliott's (004) model of the held-out run's own measured profile with the network calibrated on the others: how well the calibration transfers; not a forecast (an unmeasured P has no profile)"},
+	}
+	if bt != nil {
+		ch.Splits = len(bt.Splits)
+		in := [2]int{}
+		for _, s := range bt.Splits {
+			for k, e := range []float64{s.WallTimeRelError, s.ModelRelError, s.Calibrated.RelError} {
+				kinds[k].BacktestRelErrors = append(kinds[k].BacktestRelErrors, e)
+			}
+			if s.ObservedInWallTimeSpread {
+				in[0]++
+			}
+			if s.ObservedInModelSpread {
+				in[1]++
+			}
+		}
+		for k := range kinds {
+			m := 0.0
+			for _, e := range kinds[k].BacktestRelErrors {
+				m = math.Max(m, math.Abs(e))
+			}
+			kinds[k].BacktestMaxAbsRelError = &m
+			if k < 2 {
+				n := in[k]
+				kinds[k].BacktestInSpread = &n
+				if n < ch.Splits {
+					ch.Notes = append(ch.Notes, fmt.Sprintf("%s: the spread of plausible models held the observed wall time in %d of %d backtest splits: it is no interval and understates the uncertainty; read the backtest error (largest %.0f %%) instead", kinds[k].Kind, n, ch.Splits, 100*m))
+				}
+			}
+		}
+	}
+	w, m := kinds[0].BacktestMaxAbsRelError, kinds[1].BacktestMaxAbsRelError
+	switch {
+	case w == nil:
+		ch.Used = KindWallTime
+		cg := CGBacktestMaxAbs
+		ch.Reason = fmt.Sprintf("no backtest on these runs (it needs runs at three or more different P > 1, have %d); on Elliott's (004) CG A, B, C runs the direct extrapolation's largest backtest error was %.0f, %.0f, %.0f %% against %.0f, %.0f, %.0f %% through the 004 model",
+			runs, 100*cg[KindWallTime][0], 100*cg[KindWallTime][1], 100*cg[KindWallTime][2], 100*cg[KindModel004][0], 100*cg[KindModel004][1], 100*cg[KindModel004][2])
+	case *m < *w:
+		ch.Used = KindModel004
+		ch.Reason = fmt.Sprintf("on these runs' leave-one-out backtest the 004 model route erred less: largest |rel_error| %.0f %% against %.0f %% for the direct extrapolation", 100**m, 100**w)
+	default:
+		ch.Used = KindWallTime
+		ch.Reason = fmt.Sprintf("on these runs' leave-one-out backtest the direct extrapolation erred less: largest |rel_error| %.0f %% against %.0f %% through the 004 model", 100**w, 100**m)
+	}
+	for k := range kinds {
+		kinds[k].UsedForSizing = kinds[k].Kind == ch.Used
+	}
+	ch.Kinds = kinds
+	if runs < MinRunsForInterval {
+		ch.Notes = append(ch.Notes, fmt.Sprintf("no prediction interval: it needs runs at ≥ %d different P (have %d); the forecasts' spreads are ranges of plausible scaling models, and the backtest error is the honest guide to their accuracy", MinRunsForInterval, runs))
+	}
+	return ch
+}
+
+// WallForecast extrapolates the measured wall time AT* = App_Time/P of the runs (P > 1) to
+// target directly (the wall_time kind).
+func WallForecast(runs []Inputs, target int) (Extrapolation, error) {
+	var ps, at []float64
+	for _, r := range runs {
+		if r.P > 1 {
+			ps, at = append(ps, float64(r.P)), append(at, r.AppTime/float64(r.P))
+		}
+	}
+	return Extrapolate("wall time AT* = App_Time/P", "s", ps, at, target)
+}

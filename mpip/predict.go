@@ -208,7 +208,7 @@ func Predict(runs []Inputs, net Network, targets []int, samples int, seed uint64
 			// With n − 2 < 3 degrees of freedom the t quantile (12.7 for one) on a log scale gives
 			// intervals over orders of magnitude (issue 16: 0.0012 … 6.03e7 s): none is given.
 			pr.ATMedian, pr.ATLow, pr.ATHigh = best.AppTime.Model, best.AppTime.Model, best.AppTime.Model
-			pr.Note = strings.TrimPrefix(pr.Note+fmt.Sprintf("; no interval: it needs ≥ %d runs at different P (have %d); see the spread of plausible scaling models (Calibration.Forecast)", MinRunsForInterval, len(seenP)), "; ")
+			pr.Note = strings.TrimPrefix(pr.Note+fmt.Sprintf("; no interval: it needs ≥ %d runs at different P (have %d); the forecasts table gives the direct wall-time extrapolation with the spread of its plausible scaling models", MinRunsForInterval, len(seenP)), "; ")
 			out = append(out, pr)
 			continue
 		}

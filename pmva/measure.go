@@ -48,23 +48,19 @@ type Sample struct {
 	Q          float64   `json:"q_s"`          // q(p), eqs. 6.6–6.7, of the median run
 	K          float64   `json:"k_s"`          // k(p), eq. 6.4, of the median run (0 at p = 1)
 	Points     float64   `json:"points"`       // Π(N_c+1)
-	Order      []string  `json:"class_order"`  // the order the solver used (largest class first)
+	Order      []string  `json:"class_order"`  // the order the solver walked the classes in
 	Throughput float64   `json:"points_per_s"` // points / median
 }
 
-// Order is the class order qn's solvers use for m: the class with the largest population
-// first (the first such on a tie), the others in the model's order. It is the pipeline order
-// of eqs. (6.3)–(6.5).
-func Order(m *qn.Model) (names []string, N []int) {
-	big := 0
-	for c, cl := range m.Classes {
-		if cl.Population > m.Classes[big].Population {
-			big = c
-		}
-	}
-	idx := []int{big}
-	for c := range m.Classes {
-		if c != big {
+// Order is the class order of qn's exact lattice walk, with populations: by default
+// qn.LargestFirst (the class with the largest population first, the others in the model's
+// order: the pipeline order of eqs. (6.3)–(6.5)); with modelOrder the model's own class
+// order (after Reordered, the order a user asked for: the Fig. 6.8 experiment).
+func Order(m *qn.Model, modelOrder bool) (names []string, N []int) {
+	idx := qn.LargestFirst(m)
+	if modelOrder {
+		idx = idx[:0]
+		for c := range m.Classes {
 			idx = append(idx, c)
 		}
 	}
@@ -75,12 +71,26 @@ func Order(m *qn.Model) (names []string, N []int) {
 	return names, N
 }
 
+// walkOption is the qn option for Order(m, modelOrder).
+func walkOption(m *qn.Model, modelOrder bool) []qn.ExactOption {
+	if !modelOrder {
+		return nil
+	}
+	idx := make([]int, len(m.Classes))
+	for c := range idx {
+		idx[c] = c
+	}
+	return []qn.ExactOption{qn.WithClassOrder(idx)}
+}
+
 // Measure runs alg with p workers repeats times on m (closed, queue and delay stations) and
-// returns the wall times with q(p) and k(p) of the median run. The runs are sequential;
-// ctx is checked between runs. The work is refused above maxPoints population vectors per
-// run (fault.ErrTooLarge).
-func Measure(ctx context.Context, m *qn.Model, alg Algorithm, p, repeats int, maxPoints float64) (*Sample, error) {
-	names, N := Order(m)
+// returns the wall times with q(p) and k(p) of the median run. The lattice is walked in
+// Order(m, modelOrder): the answer is the same in every order, the time is not (Fig. 6.8).
+// The runs are sequential; ctx is checked between runs. The work is refused above
+// maxPoints population vectors per run (fault.ErrTooLarge).
+func Measure(ctx context.Context, m *qn.Model, alg Algorithm, p, repeats int, maxPoints float64, modelOrder bool) (*Sample, error) {
+	names, N := Order(m, modelOrder)
+	opts := walkOption(m, modelOrder)
 	if err := checkShape(N, p); err != nil {
 		return nil, err
 	}
@@ -99,9 +109,9 @@ func Measure(ctx context.Context, m *qn.Model, alg Algorithm, p, repeats int, ma
 		var st *qn.ParallelStats
 		var err error
 		if alg == Interleaved {
-			_, st, err = qn.MVAMultiInterleaved(m, p)
+			_, st, err = qn.MVAMultiInterleaved(m, p, opts...)
 		} else {
-			_, st, err = qn.MVAMultiParallel(m, p)
+			_, st, err = qn.MVAMultiParallel(m, p, opts...)
 		}
 		if err != nil {
 			return nil, err

@@ -29,12 +29,12 @@ func TestMeasure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, N := Order(m); N[0] != 64 || N[1] != 3 || N[2] != 2 {
+	if _, N := Order(m, false); N[0] != 64 || N[1] != 3 || N[2] != 2 {
 		t.Fatalf("scaled N = %v, want (64, 3, 2) = round(N/64)", N)
 	}
 	for _, alg := range []Algorithm{Pipelined, Interleaved} {
 		for _, p := range []int{1, 2} {
-			s, err := Measure(context.Background(), m, alg, p, 3, MaxPoints)
+			s, err := Measure(context.Background(), m, alg, p, 3, MaxPoints, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -43,7 +43,7 @@ func TestMeasure(t *testing.T) {
 			}
 		}
 	}
-	if _, err := Measure(context.Background(), thesisModel(t), Pipelined, 2, 1, 1e6); !errors.Is(err, fault.ErrTooLarge) {
+	if _, err := Measure(context.Background(), thesisModel(t), Pipelined, 2, 1, 1e6, false); !errors.Is(err, fault.ErrTooLarge) {
 		t.Errorf("budget: %v", err)
 	}
 }
@@ -59,8 +59,12 @@ func TestReordered(t *testing.T) {
 		t.Errorf("%+v %v", r.Classes, r.Demand)
 	}
 	// the solver still takes the largest class first
-	if names, _ := Order(r); names[0] != "A" || names[1] != "C" {
+	if names, _ := Order(r, false); names[0] != "A" || names[1] != "C" {
 		t.Errorf("order %v", names)
+	}
+	// in the model's order (the Fig. 6.8 experiment) the small class C is class 1
+	if names, N := Order(r, true); names[0] != "C" || names[1] != "A" || N[0] != 127 {
+		t.Errorf("model order %v %v", names, N)
 	}
 	for _, bad := range [][]string{{"A", "B"}, {"A", "A", "B"}, {"A", "B", "X"}} {
 		if _, err := Reordered(m, bad); !errors.Is(err, fault.ErrInput) {
@@ -69,11 +73,39 @@ func TestReordered(t *testing.T) {
 	}
 }
 
+// TestMeasureModelOrder: timed runs walk the classes in the order asked for — the pipelined
+// solver's class 1 is the small class C, so it has N_C + 1 = 3 populations to split and runs
+// at most 3 workers (4 are refused, naming class 1's populations) — while the default order
+// runs 4.
+func TestMeasureModelOrder(t *testing.T) {
+	m, err := Scaled(thesisModel(t), 64) // N = (64, 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Reordered(m, []string{"C", "A", "B"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Measure(context.Background(), r, Pipelined, 2, 1, MaxPoints, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Order[0] != "C" || s.Points != 65*4*3 {
+		t.Errorf("order %v, %v points", s.Order, s.Points)
+	}
+	if _, err := Measure(context.Background(), r, Pipelined, 4, 1, MaxPoints, true); err == nil {
+		t.Error("4 workers on a class 1 of 3 populations: no error")
+	}
+	if _, err := Measure(context.Background(), r, Pipelined, 4, 1, MaxPoints, false); err != nil {
+		t.Errorf("default order, 4 workers: %v", err)
+	}
+}
+
 // BenchmarkMeasureThesis16: one pipelined run with 2 workers on the thesis network /16 (N = (256, 11, 8)).
 func BenchmarkMeasureThesis16(b *testing.B) {
 	m, _ := Scaled(thesisModel(b), 16)
 	for b.Loop() {
-		if _, err := Measure(context.Background(), m, Pipelined, 2, 1, MaxPoints); err != nil {
+		if _, err := Measure(context.Background(), m, Pipelined, 2, 1, MaxPoints, false); err != nil {
 			b.Fatal(err)
 		}
 	}

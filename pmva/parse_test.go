@@ -1,23 +1,13 @@
 package pmva
 
 import (
-	"os"
 	"testing"
-
-	"github.com/clusterperf/clusterperf/qn"
 )
 
 // TestThesisNetworkFile: the model file has the shape of 001 §6.1.4.
 func TestThesisNetworkFile(t *testing.T) {
-	data, err := os.ReadFile("testdata/thesis-network.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, _, err := qn.ParseModel("thesis-network.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	names, N := Order(m)
+	m := thesisModel(t)
+	names, N := Order(m, false)
 	if len(N) != 3 || N[0] != 4095 || N[1] != 177 || N[2] != 127 || names[0] != "A" || len(m.Stations) != 5 {
 		t.Fatalf("order %v, N %v, K %d", names, N, len(m.Stations))
 	}

@@ -77,6 +77,9 @@ type Config struct {
 	Workers    []int // p values to predict
 	Repeats    int
 	MaxPoints  float64
+	// ModelOrder walks the classes in the models' own order (see Order) instead of the
+	// largest population first.
+	ModelOrder bool
 	// Progress, if not nil, is told before each measurement (network "calibration" or
 	// "target").
 	Progress func(network string, alg Algorithm, p, repeats int)
@@ -92,7 +95,7 @@ type Study struct {
 // predicts target's time with them (eq. 6.5) and measures target at the same p: the
 // prediction never sees the runs it is compared with.
 func Run(ctx context.Context, target, calib *qn.Model, cfg Config) (*Study, error) {
-	_, N := Order(target)
+	_, N := Order(target, cfg.ModelOrder)
 	ps := slices.Clone(cfg.Workers)
 	calPs := ps
 	if !slices.Contains(calPs, 1) {
@@ -105,7 +108,7 @@ func Run(ctx context.Context, target, calib *qn.Model, cfg Config) (*Study, erro
 			if cfg.Progress != nil {
 				cfg.Progress("calibration", alg, p, cfg.Repeats)
 			}
-			s, err := Measure(ctx, calib, alg, p, cfg.Repeats, cfg.MaxPoints)
+			s, err := Measure(ctx, calib, alg, p, cfg.Repeats, cfg.MaxPoints, cfg.ModelOrder)
 			if err != nil {
 				return nil, err
 			}
@@ -120,7 +123,7 @@ func Run(ctx context.Context, target, calib *qn.Model, cfg Config) (*Study, erro
 			if cfg.Progress != nil {
 				cfg.Progress("target", alg, pts[i].P, cfg.Repeats)
 			}
-			s, err := Measure(ctx, target, alg, pts[i].P, cfg.Repeats, cfg.MaxPoints)
+			s, err := Measure(ctx, target, alg, pts[i].P, cfg.Repeats, cfg.MaxPoints, cfg.ModelOrder)
 			if err != nil {
 				return nil, err
 			}

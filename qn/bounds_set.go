@@ -75,36 +75,36 @@ func AllBounds(m *Model) (*BoundSet, error) {
 		return set.scaleTimes(e), nil
 	}
 	set := &BoundSet{}
+	var err error
 	switch {
 	case open > 0 && closed > 0:
 		set.Notes = append(set.Notes, "bounds are for open or closed networks; this mixed network has none")
 		return set, nil
 	case open > 0:
-		for _, f := range []func(*Model) ([]Bound, error){OpenABA, OpenBJB} {
-			b, err := f(m)
-			if err != nil {
-				if isNotApplicable(err) {
-					set.Notes = append(set.Notes, err.Error())
-					continue
-				}
-				return nil, err
-			}
-			set.Bounds = append(set.Bounds, b...)
-		}
-		return set, nil
+		err = set.add(m, OpenABA, OpenBJB)
+	default:
+		err = set.add(m, ClosedABA, ClosedBJB, ProportionalBounds, GeometricBounds)
 	}
-	for _, f := range []func(*Model) ([]Bound, error){ClosedABA, ClosedBJB, ProportionalBounds, GeometricBounds} {
+	if err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
+// add appends every bound fs give for m; a bound that does not apply becomes a note.
+func (set *BoundSet) add(m *Model, fs ...func(*Model) ([]Bound, error)) error {
+	for _, f := range fs {
 		b, err := f(m)
 		if err != nil {
 			if isNotApplicable(err) {
 				set.Notes = append(set.Notes, err.Error())
 				continue
 			}
-			return nil, err
+			return err
 		}
 		set.Bounds = append(set.Bounds, b...)
 	}
-	return set, nil
+	return nil
 }
 
 // errNotApplicable marks a bound that does not apply to a model (not an input error).

@@ -2,34 +2,53 @@ package qn
 
 import "math"
 
-// singleClassQueues checks that m is a closed single-class network of single-server queues
-// and delay centres, and returns its per-copy queue demands with their copy counts, the
-// think time with delay-centre demand added (Z' = Z + D^IS: for throughput a delay centre
-// is think time), and the delay demand.
-func singleClassQueues(m *Model, what string) (d, cnt []float64, z, dIS float64, err error) {
+// singleClass is what the single-class bounds share: a closed single-class network of
+// single-server queues and delay centres, with its per-copy queue demands D_k and copy
+// counts, the think time with delay-centre demand added (Z' = Z + D^IS: for throughput a
+// delay centre is think time), D = Σ copies·D_k and D_max = max D_k.
+type singleClass struct {
+	cl         Class
+	n          float64   // population N
+	d, cnt     []float64 // per-copy queue demands and their copy counts
+	z          float64   // Z' = Z + D^IS
+	dtot, dmax float64   // D = Σ cnt_k·D_k, D_max = max_k D_k
+}
+
+// singleClassQueues checks that m is such a network and returns its set-up; nil (and no
+// error) for a population of 0, which has no bounds to give.
+func singleClassQueues(m *Model, what string) (*singleClass, error) {
 	if len(m.Classes) != 1 || m.Classes[0].Open {
-		return nil, nil, 0, 0, notApplicable("%s bounds: for closed single-class networks only", what)
+		return nil, notApplicable("%s bounds: for closed single-class networks only", what)
 	}
+	sc := &singleClass{cl: m.Classes[0], n: float64(m.Classes[0].Population), z: m.Classes[0].ThinkTime}
 	for k, s := range m.Stations {
 		dk := m.Demand[0][k]
 		switch {
 		case s.Kind == Delay:
-			dIS += float64(s.Copies()) * dk
+			sc.z += float64(s.Copies()) * dk
 		case s.Kind == Queue || (s.Kind == MultiServer && s.Servers == 1):
-			d = append(d, dk)
-			cnt = append(cnt, float64(s.Copies()))
+			sc.d = append(sc.d, dk)
+			sc.cnt = append(sc.cnt, float64(s.Copies()))
+			sc.dtot += float64(s.Copies()) * dk
+			sc.dmax = math.Max(sc.dmax, dk)
 		default:
-			return nil, nil, 0, 0, notApplicable("%s bounds: station %q: single-server queues and delay centres only", what, s.Name)
+			return nil, notApplicable("%s bounds: station %q: single-server queues and delay centres only", what, s.Name)
 		}
 	}
-	dmax := 0.0
-	for _, v := range d {
-		dmax = math.Max(dmax, v)
+	if sc.dmax == 0 {
+		return nil, notApplicable("%s bounds: no demand at any queueing station", what)
 	}
-	if dmax == 0 {
-		return nil, nil, 0, 0, notApplicable("%s bounds: no demand at any queueing station", what)
+	if sc.cl.Population == 0 {
+		return nil, nil
 	}
-	return d, cnt, m.Classes[0].ThinkTime + dIS, dIS, nil
+	return sc, nil
+}
+
+// bound is the Bound from throughput bounds xl ≤ X ≤ xu: R = N/X − Z for the opposite one.
+func (sc *singleClass) bound(name, method string, xl, xu float64) []Bound {
+	ru := sc.n/xl - sc.cl.ThinkTime
+	return []Bound{{Name: name, Method: method, Class: sc.cl.Name,
+		ThroughputLower: xl, ThroughputUpper: xu, ResponseTimeLower: sc.n/xu - sc.cl.ThinkTime, ResponseTimeUpper: &ru}}
 }
 
 // ProportionalBounds returns Hsieh and Lam's proportional bounds of a closed single-class
@@ -45,20 +64,11 @@ func singleClassQueues(m *Model, what string) (d, cnt []float64, z, dIS float64,
 // (the asymptotic bound) is added to Octave's formula: with large think time the last term's
 // factor goes negative and the formula alone exceeds it.
 func ProportionalBounds(m *Model) ([]Bound, error) {
-	d, cnt, z, _, err := singleClassQueues(m, "proportional")
-	if err != nil {
+	sc, err := singleClassQueues(m, "proportional")
+	if sc == nil {
 		return nil, err
 	}
-	cl := m.Classes[0]
-	if cl.Population == 0 {
-		return nil, nil
-	}
-	n := float64(cl.Population)
-	dtot, dmax := 0.0, 0.0
-	for i, v := range d {
-		dtot += cnt[i] * v
-		dmax = math.Max(dmax, v)
-	}
+	n, d, cnt, z, dtot, dmax := sc.n, sc.d, sc.cnt, sc.z, sc.dtot, sc.dmax
 	var sN, sN1, s2, s1 float64
 	for i, v := range d {
 		r := v / dmax
@@ -70,9 +80,7 @@ func ProportionalBounds(m *Model) ([]Bound, error) {
 	xl := n / (z + dtot + (n-1)*dmax*sN/sN1)
 	xu := math.Min(1/dmax, n/(dtot+z))
 	xu = math.Min(xu, n/(z+dtot+(n-1-z/dmax)*s2/s1))
-	ru := n/xl - cl.ThinkTime
-	return []Bound{{Name: BoundProportional, Method: "proportional bounds (Hsieh & Lam 1987; Octave qncspb)", Class: cl.Name,
-		ThroughputLower: xl, ThroughputUpper: xu, ResponseTimeLower: n/xu - cl.ThinkTime, ResponseTimeUpper: &ru}}, nil
+	return sc.bound(BoundProportional, "proportional bounds (Hsieh & Lam 1987; Octave qncspb)", xl, xu), nil
 }
 
 // GeometricBounds returns the geometric bounds of a closed single-class network of
@@ -95,20 +103,11 @@ func ProportionalBounds(m *Model) ([]Bound, error) {
 // R = N/X − Z for the opposite throughput bound. Octave 1.2.7's qncsgb returns its two
 // response-time bounds in the swapped order; here the lower is the lower.
 func GeometricBounds(m *Model) ([]Bound, error) {
-	d, cnt, z, _, err := singleClassQueues(m, "geometric")
-	if err != nil {
+	sc, err := singleClassQueues(m, "geometric")
+	if sc == nil {
 		return nil, err
 	}
-	cl := m.Classes[0]
-	if cl.Population == 0 {
-		return nil, nil
-	}
-	n := float64(cl.Population)
-	ltot, lmax := 0.0, 0.0
-	for i, v := range d {
-		ltot += cnt[i] * v
-		lmax = math.Max(lmax, v)
-	}
+	n, d, cnt, z, ltot, lmax := sc.n, sc.d, sc.cnt, sc.z, sc.dtot, sc.dmax
 	xminus := n / (n*ltot + z)
 	xplus := math.Min(1/lmax, n/(ltot+z))
 	// Σ_{L_k < L_max} (L_max − L_k)·Q_k(N − 1) for the lower and upper queue bounds.
@@ -135,9 +134,7 @@ func GeometricBounds(m *Model) ([]Bound, error) {
 	}
 	xu = math.Min(xu, xplus)
 	xl = math.Max(xl, xminus)
-	ru := n/xl - cl.ThinkTime
-	return []Bound{{Name: BoundGeometric, Method: "geometric bounds (Casale, Muntz & Serazzi 2008; Octave qncsgb)", Class: cl.Name,
-		ThroughputLower: xl, ThroughputUpper: xu, ResponseTimeLower: n/xu - cl.ThinkTime, ResponseTimeUpper: &ru}}, nil
+	return sc.bound(BoundGeometric, "geometric bounds (Casale, Muntz & Serazzi 2008; Octave qncsgb)", xl, xu), nil
 }
 
 // geomQ is y(1 − yⁿ)/(1 − y), the mean of a geometric queue truncated at n (y < 1).

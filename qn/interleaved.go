@@ -17,14 +17,12 @@ import (
 // cannot overwrite (n₁−1, s) with (n₁−1+p, s) before this worker has finished (n₁, s),
 // because that point depends on it through the other p − 1 workers. Memory: p slices of
 // K_q·Π_{c≥2}(N_c+1) numbers — the cache footprint of the sequential solver per worker —
-// and bit-identical results (the same kernel in the same order).
-func MVAMultiInterleaved(m *Model, workers int) (*Result, *ParallelStats, error) {
-	p, err := newMulti(m)
+// and bit-identical results (the same kernel in the same order). WithClassOrder picks another
+// walk order.
+func MVAMultiInterleaved(m *Model, workers int, opts ...ExactOption) (*Result, *ParallelStats, error) {
+	p, workers, err := newParallel(m, workers, opts)
 	if err != nil {
 		return nil, nil, err
-	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
 	}
 	if len(p.N) >= 2 && p.Kq >= 1 {
 		res, st := p.interleavedRows(workers)
@@ -32,12 +30,8 @@ func MVAMultiInterleaved(m *Model, workers int) (*Result, *ParallelStats, error)
 	}
 	C, Kq := len(p.N), p.Kq
 	n1 := p.N[0] + 1
-	workers = max(1, min(workers, n1))
 	S := p.slice
-	bufs := make([][]float64, workers)
-	for j := range bufs {
-		bufs[j] = make([]float64, S*Kq)
-	}
+	workers, bufs := p.sliceBuffers(workers)
 	zero := make([]float64, Kq)
 	progress := make([]atomic.Int64, workers) // points finished, counted over the worker's own slices
 	// A worker that must wait spins briefly, then blocks on its predecessor's notify channel:

@@ -38,11 +38,13 @@ func LatticeSize(m *Model) float64 {
 //
 // Multi-server and load-dependent stations are solved by the marginal-probability
 // recursion of mvaMultiLD (see there), with reduced networks for the stable p_k(0|n).
-func MVAMulti(m *Model) (*Result, error) {
+//
+// WithClassOrder sets another walk order (the same answer, another time and memory).
+func MVAMulti(m *Model, opts ...ExactOption) (*Result, error) {
 	if hasMarginal(m) {
-		return mvaMultiLD(m)
+		return mvaMultiLD(m, opts)
 	}
-	p, err := newMulti(m)
+	p, err := newMulti(m, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +56,7 @@ func MVAMulti(m *Model) (*Result, error) {
 
 type multi struct {
 	m       *Model
-	order   []int // class indices, largest population first
+	order   []int // class indices in walk order (default: largest population first)
 	N       []int // populations in order
 	K       int
 	d       [][]float64 // d[ci][k] demand, in order
@@ -72,17 +74,10 @@ type multi struct {
 	zeff []float64   // Z_c + Σ_{delay k} count_k·D_{c,k}
 }
 
-func newMulti(m *Model) (*multi, error) {
-	if err := m.solvable(); err != nil {
+func newMulti(m *Model, opts []ExactOption) (*multi, error) {
+	order, err := exactClosed(m, opts)
+	if err != nil {
 		return nil, err
-	}
-	if err := m.checkClosedDemand(); err != nil {
-		return nil, err
-	}
-	for _, c := range m.Classes {
-		if c.Open {
-			return nil, unsupported("exact multi-class MVA solves closed networks; class %q is open (use the mixed solver)", c.Name)
-		}
 	}
 	for _, s := range m.Stations {
 		if s.Kind == LoadDependent || (s.Kind == MultiServer && s.Servers > 1) {
@@ -91,9 +86,9 @@ func newMulti(m *Model) (*multi, error) {
 	}
 	C := len(m.Classes)
 	p := &multi{m: m, K: len(m.Stations)}
-	// The class with the largest population goes first (001 §6.1.6: it should be class 1 of
-	// the pipeline); the others keep their order, which the thesis finds matters little.
-	p.order = largestFirst(m)
+	// By default the class with the largest population goes first (001 §6.1.6: it should be
+	// class 1 of the pipeline); the others keep their order (WithClassOrder: any order).
+	p.order = order
 	for _, c := range p.order {
 		p.N = append(p.N, m.Classes[c].Population)
 		p.d = append(p.d, m.Demand[c])
@@ -232,23 +227,4 @@ func (p *multi) result(x, rk, qN []float64, points int) *Result {
 		}
 	}
 	return res
-}
-
-// largestFirst is the order in which the exact lattice walks (MVAMulti and the
-// load-dependent recursion) take the classes: the class with the largest population first
-// (001 §6.1.6), the others in their model order.
-func largestFirst(m *Model) []int {
-	big := 0
-	for c, cl := range m.Classes {
-		if cl.Population > m.Classes[big].Population {
-			big = c
-		}
-	}
-	order := []int{big}
-	for c := range m.Classes {
-		if c != big {
-			order = append(order, c)
-		}
-	}
-	return order
 }

@@ -17,7 +17,7 @@ func TestRowsIdentical(t *testing.T) {
 		if i%7 == 3 {
 			m.Classes[rng.IntN(C)].Population = 0
 		}
-		p, err := newMulti(m)
+		p, err := newMulti(m, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

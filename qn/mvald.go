@@ -40,8 +40,8 @@ const MaxLDWork = 2e10
 //
 // Cost: Π_c(N_c+1) points × networks × C·(K + Σ L_k); memory 2·Π_{c>1}(N_c+1) × networks ×
 // (K + Σ L_k) floats.
-func mvaMultiLD(m *Model) (*Result, error) {
-	s, err := newLDSolver(m, -1)
+func mvaMultiLD(m *Model, opts []ExactOption) (*Result, error) {
+	s, err := newLDSolver(m, -1, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -117,20 +117,13 @@ type ldSolver struct {
 
 // newLDSolver prepares the solver; distK ≥ 0 asks for the whole queue-length distribution
 // of station distK (see QueueLengthDistribution).
-func newLDSolver(m *Model, distK int) (*ldSolver, error) {
-	if err := m.solvable(); err != nil {
+func newLDSolver(m *Model, distK int, opts ...ExactOption) (*ldSolver, error) {
+	order, err := exactClosed(m, opts)
+	if err != nil {
 		return nil, err
-	}
-	if err := m.checkClosedDemand(); err != nil {
-		return nil, err
-	}
-	for _, c := range m.Classes {
-		if c.Open {
-			return nil, unsupported("exact multi-class MVA solves closed networks; class %q is open (use the mixed solver)", c.Name)
-		}
 	}
 	s := &ldSolver{m: m, C: len(m.Classes), K: len(m.Stations), full: -1}
-	s.order = largestFirst(m)
+	s.order = order
 	for _, c := range s.order {
 		s.N = append(s.N, m.Classes[c].Population)
 		s.d = append(s.d, m.Demand[c])

@@ -241,7 +241,7 @@ func TestMVAMultiLDvsSingleLargeN(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := mvaMultiLD(m)
+		got, err := mvaMultiLD(m, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

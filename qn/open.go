@@ -1,12 +1,17 @@
 package qn
 
-import "math"
+import (
+	"fmt"
+	"math"
+
+	"github.com/clusterperf/clusterperf/queue"
+)
 
 // Open solves an open multi-class network in steady state (QSP §6.2; BGdMT §6.2):
 //
 //	U_k = Σ_c λ_c·D_{k,c}   (offered load, busy servers)
 //	queue:        R_{k,c} = D_{k,c} / (1 − U_k)
-//	multi-server: R_{k,c} = D_{k,c}·(1 + C(m, U_k) / (m − U_k))   (M/M/m, Erlang C)
+//	multi-server: R_{k,c} = D_{k,c}·(1 + C(m, U_k) / (m − U_k))   (M/M/m, queue.ErlangC)
 //	delay:        R_{k,c} = D_{k,c}
 //	Q_{k,c} = λ_c·R_{k,c}
 //
@@ -65,30 +70,16 @@ func openFactor(s Station, u float64) (factor, perServer float64, err error) {
 		if u/m >= 1 {
 			return 0, 0, &SaturationError{Station: s.Name, Utilization: u / m}
 		}
-		return 1 + ErlangC(s.Servers, u)/(m-u), m, nil
+		c, err := queue.ErlangC(u, s.Servers) // u < m here
+		if err != nil {
+			return 0, 0, fmt.Errorf("station %q: %w", s.Name, err)
+		}
+		return 1 + c/(m-u), m, nil
 	}
 	if u >= 1 {
 		return 0, 0, &SaturationError{Station: s.Name, Utilization: u}
 	}
 	return 1 / (1 - u), 1, nil
-}
-
-// ErlangC returns the probability that an arrival waits in an M/M/m queue with offered load
-// a = λ·S < m (Erlang's C formula), computed through the stable Erlang-B recursion
-// B(0) = 1, B(j) = a·B(j−1)/(j + a·B(j−1)), C = B/(1 − (a/m)(1 − B)).
-func ErlangC(m int, a float64) float64 {
-	if a <= 0 {
-		return 0
-	}
-	b := 1.0
-	for j := 1; j <= m; j++ {
-		b = a * b / (float64(j) + a*b)
-	}
-	rho := a / float64(m)
-	if rho >= 1 {
-		return 1
-	}
-	return b / (1 - rho*(1-b))
 }
 
 // Mixed solves a network with open and closed classes (QSP §7.4; Octave's qnmix): the open

@@ -21,6 +21,30 @@ type ParallelStats struct {
 	Range     []int           // class-1 subscripts per worker
 }
 
+// newParallel prepares a parallel exact walk: the set-up of newMulti and the worker count
+// (≤ 0: runtime.GOMAXPROCS(0)).
+func newParallel(m *Model, workers int, opts []ExactOption) (*multi, int, error) {
+	p, err := newMulti(m, opts)
+	if err != nil {
+		return nil, 0, err
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	return p, workers, nil
+}
+
+// sliceBuffers caps workers at the n₁ values there are (at least 1) and gives each worker
+// one slice buffer of Π_{c≥2}(N_c+1)·K_q numbers, the interleaved walks' memory.
+func (p *multi) sliceBuffers(workers int) (int, [][]float64) {
+	workers = max(1, min(workers, p.N[0]+1))
+	bufs := make([][]float64, workers)
+	for j := range bufs {
+		bufs[j] = make([]float64, p.slice*p.Kq)
+	}
+	return workers, bufs
+}
+
 // MVAMultiParallel solves a closed multi-class network exactly, like MVAMulti, with the
 // pipelined algorithm of 001 §6.1: the class with the largest population is class 1 (001
 // §6.1.6); worker j owns a contiguous range of its populations n₁ and walks the sub-lattice of
@@ -29,14 +53,12 @@ type ParallelStats struct {
 // batches over a channel); Q(n − e_c), c ≥ 2, from the worker's own ring buffer of the last
 // Π_{c≥3}(N_c+1)+1 positions. Memory: (N₁+1)·(Π_{c≥3}(N_c+1)+1)·K numbers in all.
 // Every point is computed with the same arithmetic in the same order as MVAMulti, so the
-// results are identical. workers ≤ 0 means runtime.GOMAXPROCS(0).
-func MVAMultiParallel(m *Model, workers int) (*Result, *ParallelStats, error) {
-	p, err := newMulti(m)
+// results are identical. workers ≤ 0 means runtime.GOMAXPROCS(0). WithClassOrder picks
+// another class 1 and order (001 Fig. 6.8).
+func MVAMultiParallel(m *Model, workers int, opts ...ExactOption) (*Result, *ParallelStats, error) {
+	p, workers, err := newParallel(m, workers, opts)
 	if err != nil {
 		return nil, nil, err
-	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
 	}
 	C, K := len(p.N), p.Kq // points store queue-station queue lengths only
 	n1 := p.N[0] + 1

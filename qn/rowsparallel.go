@@ -18,12 +18,8 @@ import (
 func (p *multi) interleavedRows(workers int) (*Result, *ParallelStats) {
 	Kq := p.Kq
 	n1 := p.N[0] + 1
-	workers = max(1, min(workers, n1))
 	S := p.slice
-	bufs := make([][]float64, workers)
-	for j := range bufs {
-		bufs[j] = make([]float64, S*Kq)
-	}
+	workers, bufs := p.sliceBuffers(workers)
 	rows := S / (p.N[len(p.N)-1] + 1)
 	progress := make([]atomic.Int64, workers) // rows finished, over the worker's own slices
 	notify := make([]chan struct{}, workers)

@@ -32,9 +32,9 @@ func TestExactScalingTable(t *testing.T) {
 		solve func(*Model) (*Result, error)
 	}
 	methods := []method{
-		{"mva rows (MVAMulti)", MVAMulti},
+		{"mva rows (MVAMulti)", func(m *Model) (*Result, error) { return MVAMulti(m) }},
 		{"mva point-by-point (before issue 20)", func(m *Model) (*Result, error) {
-			p, err := newMulti(m)
+			p, err := newMulti(m, nil)
 			if err != nil {
 				return nil, err
 			}

@@ -50,8 +50,8 @@ func Render(w io.Writer, doc Document, o Options) error {
 	return CheckFormat(o.Format)
 }
 
-// TableNames lists the names --csv-table accepts for doc's tables.
-func TableNames(ts []*Table) []string {
+// tableNames lists the names --csv-table accepts for the tables ts.
+func tableNames(ts []*Table) []string {
 	var names []string
 	for _, t := range ts {
 		if t.Name != "" {
@@ -73,7 +73,7 @@ func pickCSV(ts []*Table, name string) (*Table, error) {
 			return t, nil
 		}
 	}
-	return nil, &TableError{Name: name, Allowed: TableNames(ts)}
+	return nil, &TableError{Name: name, Allowed: tableNames(ts)}
 }
 
 // TableError is a --csv-table name the result does not have.

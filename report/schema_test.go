@@ -90,7 +90,7 @@ func TestCheckFinite(t *testing.T) {
 	}
 	var b bytes.Buffer
 	doc := &finiteDoc{X: math.NaN()}
-	for _, f := range Formats {
+	for _, f := range formats {
 		if err := Render(&b, doc, Options{Format: f}); err == nil || b.Len() > 0 {
 			t.Errorf("%s: NaN rendered: %v %q", f, err, b.String())
 		}

@@ -64,7 +64,7 @@ func (t *Table) Add(cells ...any) {
 // fraction itself in CSV and JSON.
 type Percent float64
 
-// A fraction of magnitude below PercentNoise prints as "0%": a relative difference of
+// A fraction of magnitude below percentNoise prints as "0%": a relative difference of
 // two float64 values computed from inputs of at most 12 significant digits (every file
 // and flag clusterperf reads) is then below the inputs' own resolution — rounding noise
 // of the arithmetic (double precision: 2.2e-16 per operation), not a finding. CSV and
@@ -73,14 +73,14 @@ func (p Percent) String() string {
 	if math.IsNaN(float64(p)) {
 		return "-"
 	}
-	if math.Abs(float64(p)) < PercentNoise {
+	if math.Abs(float64(p)) < percentNoise {
 		return "0%"
 	}
 	return fmt.Sprintf("%+.3g%%", 100*float64(p))
 }
 
-// PercentNoise is the magnitude below which a Percent prints as 0 in text tables.
-const PercentNoise = 1e-12
+// percentNoise is the magnitude below which a Percent prints as 0 in text tables.
+const percentNoise = 1e-12
 
 // List is several numbers in one cell, separated by spaces (e.g. repeated measurements);
 // Percent shows them as percentages in text tables.
@@ -179,15 +179,15 @@ func WriteJSON(w io.Writer, v any) error {
 	return err
 }
 
-// Formats lists the values --format accepts.
-var Formats = []string{"table", "json", "csv"}
+// formats lists the values --format accepts (CheckFormat).
+var formats = []string{"table", "json", "csv"}
 
-// CheckFormat returns an error unless f is one of Formats.
+// CheckFormat returns an error unless f is one of "table", "json" or "csv" (--format).
 func CheckFormat(f string) error {
-	for _, ok := range Formats {
+	for _, ok := range formats {
 		if f == ok {
 			return nil
 		}
 	}
-	return fmt.Errorf("unknown format %q (allowed: %s)", f, strings.Join(Formats, ", "))
+	return fmt.Errorf("unknown format %q (allowed: %s)", f, strings.Join(formats, ", "))
 }

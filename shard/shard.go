@@ -122,6 +122,22 @@ type Plan struct {
 	Seed     uint64   `json:"seed"`
 	Spec
 	Version string `json:"version"`
+	// Dir is the absolute working directory the plan was made in (where relative paths in
+	// Args are resolved); Inputs are the files the arguments name, with their contents'
+	// hashes, so that merge can read them from any directory and refuse a file changed
+	// since the study was planned. Both are empty in plans of older versions.
+	Dir    string  `json:"dir,omitempty"`
+	Inputs []Input `json:"inputs,omitempty"`
+}
+
+// Input is one file a study's arguments name: the argument as given (relative paths stay
+// relative, because the command's output may name the file so), its absolute path when the
+// plan was made, its size and the hex SHA-256 of its contents.
+type Input struct {
+	Arg       string `json:"arg"`
+	Path      string `json:"path"`
+	SizeBytes int64  `json:"size_bytes"`
+	SHA256    string `json:"sha256"`
 }
 
 // NewPlan fills Format and ArgsHash and validates the spec.
@@ -148,7 +164,7 @@ func HashArgs(command string, args []string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// same reports the first field in which two plans differ ("" when they agree).
+// diff reports the first field in which two plans differ ("" when they agree).
 func (p Plan) diff(q Plan) string {
 	switch {
 	case p.Format != q.Format:
@@ -165,6 +181,15 @@ func (p Plan) diff(q Plan) string {
 		return fmt.Sprintf("shards %d vs %d", p.N, q.N)
 	case p.Version != q.Version:
 		return fmt.Sprintf("version %q vs %q", p.Version, q.Version)
+	case len(p.Inputs) != len(q.Inputs):
+		return fmt.Sprintf("input files %d vs %d", len(p.Inputs), len(q.Inputs))
+	}
+	// the working directory and absolute paths may differ between machines that share
+	// the files under other mount points; the files' contents must not
+	for k, a := range p.Inputs {
+		if b := q.Inputs[k]; a.Arg != b.Arg || a.SHA256 != b.SHA256 {
+			return fmt.Sprintf("input %s (sha256 %.12s… vs %s %.12s…): the file changed between the two", a.Arg, a.SHA256, b.Arg, b.SHA256)
+		}
 	}
 	return ""
 }

@@ -250,6 +250,7 @@ func TestFailedAndMissing(t *testing.T) {
 func TestMergeRefusesMixedStudies(t *testing.T) {
 	work := func(k int) (json.RawMessage, error) { return json.RawMessage(fmt.Sprint(k)), nil }
 	base := toyPlan(t, 10, 2)
+	base.Inputs = []Input{{Arg: "m.yaml", Path: "/a/m.yaml", SHA256: "aa"}}
 	other := func(f func(*Plan)) Plan { q := base; f(&q); q.ArgsHash = HashArgs(q.Command, q.Args); return q }
 	cases := []struct {
 		name string
@@ -260,6 +261,8 @@ func TestMergeRefusesMixedStudies(t *testing.T) {
 		{"args", other(func(q *Plan) { q.Args = []string{"--samples", "3000"} }), "arguments"},
 		{"version", other(func(q *Plan) { q.Version = "v2" }), "version"},
 		{"n", other(func(q *Plan) { q.N = 5 }), "shards 2 vs 5"},
+		{"input changed", other(func(q *Plan) { q.Inputs = []Input{{Arg: "m.yaml", Path: "/a/m.yaml", SHA256: "bb"}} }), "input m.yaml"},
+		{"input count", other(func(q *Plan) { q.Inputs = nil }), "input files 1 vs 0"},
 	}
 	for _, c := range cases {
 		dir := t.TempDir()
@@ -387,4 +390,59 @@ func FuzzParseShard(f *testing.F) {
 			t.Fatalf("%q accepted as %d/%d", v, i, n)
 		}
 	})
+}
+
+// TestInputs: an input is hashed where the plan was made and found there from any
+// directory (Resolve); the same contents under another directory are the same study (the
+// plans agree), changed or removed contents are refused by CheckInputs naming the file;
+// what is not a regular file is refused by HashInput. The SHA-256 of "abc" is FIPS 180-2's
+// example (appendix B.1).
+func TestInputs(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "m.yaml"), []byte("abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := HashInput(dir, "m.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Input{Arg: "m.yaml", Path: filepath.Join(dir, "m.yaml"), SizeBytes: 3, SHA256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"}
+	if in != want {
+		t.Fatalf("HashInput: %+v, want %+v", in, want)
+	}
+	p := toyPlan(t, 10, 2)
+	p.Dir, p.Inputs = dir, []Input{in}
+	if err := p.CheckInputs(); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Resolve("m.yaml"); got != want.Path {
+		t.Errorf("Resolve(m.yaml) = %q", got)
+	}
+	if got := p.Resolve("other.yaml"); got != "other.yaml" {
+		t.Errorf("Resolve(other.yaml) = %q", got)
+	}
+	// the same file mounted elsewhere: another Dir and Path, one study
+	q := p
+	q.Dir, q.Inputs = "/mnt/x", []Input{{Arg: "m.yaml", Path: "/mnt/x/m.yaml", SizeBytes: 3, SHA256: in.SHA256}}
+	if d := p.diff(q); d != "" {
+		t.Errorf("same contents under another directory: plans differ in %s", d)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "m.yaml"), []byte("abd"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.CheckInputs(); !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), "m.yaml") || !strings.Contains(err.Error(), "changed since") {
+		t.Errorf("changed input: %v", err)
+	}
+	os.Remove(filepath.Join(dir, "m.yaml"))
+	if err := p.CheckInputs(); !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), "cannot be read") {
+		t.Errorf("removed input: %v", err)
+	}
+	if _, err := HashInput(dir, "."); !errors.Is(err, fault.ErrInput) {
+		t.Errorf("a directory as input: %v", err)
+	}
+	// plans of older versions (no inputs) still read and merge
+	old := toyPlan(t, 10, 2)
+	if err := WritePlan(t.TempDir(), old); err != nil || old.CheckInputs() != nil {
+		t.Errorf("a plan without inputs: %v", err)
+	}
 }

@@ -1,7 +1,6 @@
 package slurm
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -157,30 +156,11 @@ func TestSlurmAdvise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exe, _ := os.Executable()
-	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	t1 := time.Now()
-	if _, err := c.SubmitStudy(ctx, plan, Job{Executable: exe, Command: "tpn-advise", Args: args, Dir: dir, Shards: n}); err != nil {
-		t.Fatal(err)
-	}
-	st, err := c.Wait(ctx, dir, 100*time.Millisecond)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(st.Indices(StateDone)) != n {
-		t.Fatalf("%+v %s", st.Shards, logs(dir, 0))
-	}
-	m, err := shard.Merge(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, sharded := submitWaitMerge(t, c, plan, args)
 	alloc, tm, err := mergeAdvise(p, cl, m.Items)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sharded := time.Since(t1)
 	if !reflect.DeepEqual(alloc, local.Allocation) || math.Float64bits(tm) != math.Float64bits(local.Time) {
 		t.Errorf("sharded advice %v %v s, local %v %v s", alloc, tm, local.Allocation, local.Time)
 	}

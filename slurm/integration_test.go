@@ -7,13 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,35 +19,6 @@ import (
 	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/sim"
 )
-
-// The integration test submits array tasks that run this test binary: started as
-// "<test binary> simulate --seed S --reps R --events E --shard i/n --out DIR" it is a shard
-// worker (what `clusterperf simulate … --shard i/n --out DIR` will be once the simulate
-// command is wired), not a test run.
-func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == "simulate" {
-		if err := simulateWorker(os.Args[2:]); err != nil {
-			fmt.Fprintln(os.Stderr, "shard worker:", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	if len(os.Args) > 1 && os.Args[1] == "sweep-validate" {
-		if err := sweepWorker(os.Args[2:]); err != nil {
-			fmt.Fprintln(os.Stderr, "shard worker:", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	if len(os.Args) > 1 && os.Args[1] == "tpn-advise" {
-		if err := adviseWorker(os.Args[2:]); err != nil {
-			fmt.Fprintln(os.Stderr, "shard worker:", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
 
 // workerModel is testdata/models/disk-group.yaml: a CPU and 4 disks by routing, 12 users.
 const workerModel = `classes: [{name: u, population: 12, think_time: 2}]
@@ -116,35 +85,6 @@ func simulateWorker(args []string) error {
 		first = false
 		return repJSON(r)
 	})
-}
-
-// controllerDown asks sinfo once per test binary (it takes seconds to time out) and returns
-// why the controller cannot be used, or "".
-var controllerDown = sync.OnceValue(func() string {
-	if out, err := exec.Command("sinfo", "-h", "-o", "%T").CombinedOutput(); err != nil {
-		return fmt.Sprintf("Slurm is installed but its controller does not answer (sinfo: %v: %s)", err, strings.TrimSpace(string(out)))
-	}
-	return ""
-})
-
-// requireSlurm skips the test when sbatch is absent, unless CLUSTERPERF_REQUIRE_SLURM=1 (as
-// in CI), where a missing Slurm is a failure.
-func requireSlurm(t *testing.T) Client {
-	t.Helper()
-	c := Client{}
-	why := ""
-	if !c.Available() {
-		why = "sbatch not on PATH: no local Slurm"
-	} else {
-		why = controllerDown()
-	}
-	if why != "" {
-		if os.Getenv("CLUSTERPERF_REQUIRE_SLURM") == "1" {
-			t.Fatal("CLUSTERPERF_REQUIRE_SLURM=1 but " + why + ": run scripts/slurm-up.sh first")
-		}
-		t.Skip(why + " (start one as root with scripts/slurm-up.sh; CI sets CLUSTERPERF_REQUIRE_SLURM=1 to make this a failure)")
-	}
-	return c
 }
 
 // TestSlurmSimulateStudy runs a 120-replication simulation study as 8 array tasks on the
@@ -236,15 +176,24 @@ func TestSlurmSimulateStudy(t *testing.T) {
 		t.Fatal("merge of an incomplete study succeeded")
 	}
 
-	// rerun shard 5 alone
+	// what a user sees: clusterperf merge --status names the killed shard (failed: Slurm
+	// ended it without a shard file), merge refuses (the shard file is missing, and it
+	// points to --status), and merge --resubmit reruns shard 5 alone
+	cp := buildCLI(t)
+	if code, out, errs := cli(cp, t.TempDir(), "merge", "--status", dir); code != 0 ||
+		!bytes.Contains(out, []byte("done 7, active 0, failed 1, missing 0")) || !bytes.Contains(out, []byte("CANCELLED")) {
+		t.Errorf("merge --status: exit %d\n%s%s", code, out, errs)
+	}
+	if code, _, errs := cli(cp, t.TempDir(), "merge", dir); code != 2 || !strings.Contains(errs, "missing: 5") || !strings.Contains(errs, "merge --status") {
+		t.Errorf("merge of the incomplete study: exit %d: %s", code, errs)
+	}
 	os.Remove(hold)
 	t2 := time.Now()
-	sub2, ok, err := c.Resubmit(ctx, dir)
-	if err != nil || !ok {
-		t.Fatalf("resubmit: %v %v", ok, err)
+	if out := cliOut(t, cp, t.TempDir(), "merge", "--resubmit", dir); !bytes.HasPrefix(out, []byte("resubmitted shards "+strconv.Itoa(held)+" as job ")) {
+		t.Errorf("merge --resubmit printed %q, want shard %d alone", out, held)
 	}
-	if sub2.Array != strconv.Itoa(held) {
-		t.Errorf("resubmitted array %q, want %q", sub2.Array, strconv.Itoa(held))
+	if subs, err := Submissions(dir); err != nil || len(subs) != 2 || subs[1].Array != strconv.Itoa(held) {
+		t.Errorf("submissions %+v %v: want the second for array %d alone", subs, err, held)
 	}
 	st, err = c.Wait(ctx, dir, 250*time.Millisecond)
 	if err != nil {
@@ -294,8 +243,6 @@ func TestSlurmClean(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv("CLUSTERPERF_SLURM_EVENTS")); err == nil && v > 0 {
 		events = v
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
 	s, err := simulator(int64(events))
 	if err != nil {
 		t.Fatal(err)
@@ -306,26 +253,9 @@ func TestSlurmClean(t *testing.T) {
 		t.Fatal(err)
 	}
 	localWall := time.Since(t0)
-	exe, _ := os.Executable()
-	dir := t.TempDir()
 	study := []string{"--seed", strconv.Itoa(seed), "--reps", strconv.Itoa(reps), "--events", strconv.Itoa(events)}
 	p, _ := shard.NewPlan("simulate", study, seed, shard.Spec{Items: reps, N: n}, "test")
-	t1 := time.Now()
-	if _, err := c.SubmitStudy(ctx, p, Job{Executable: exe, Command: "simulate", Args: study, Dir: dir, Shards: n}); err != nil {
-		t.Fatal(err)
-	}
-	st, err := c.Wait(ctx, dir, 100*time.Millisecond)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(st.Indices(StateDone)) != n {
-		t.Fatalf("%+v", st.Shards)
-	}
-	m, err := shard.Merge(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sharded := time.Since(t1)
+	m, sharded := submitWaitMerge(t, c, p, study)
 	for k, it := range m.Items {
 		want, _ := repJSON(local.Reps[k])
 		if !bytes.Equal(it, want) {
@@ -334,14 +264,4 @@ func TestSlurmClean(t *testing.T) {
 	}
 	t.Logf("%d replications × %d events: local %v, sharded over %d Slurm array tasks (submit, run, poll, merge) %v",
 		reps, events, localWall.Round(time.Millisecond), n, sharded.Round(time.Millisecond))
-}
-
-// logs returns the Slurm output of task i, for failure messages.
-func logs(dir string, i int) string {
-	var b bytes.Buffer
-	for _, ext := range []string{"out", "err"} {
-		data, _ := os.ReadFile(filepath.Join(LogDir(dir), fmt.Sprintf("task-%d.%s", i, ext)))
-		fmt.Fprintf(&b, "task-%d.%s: %s\n", i, ext, data)
-	}
-	return b.String()
 }

@@ -52,6 +52,9 @@ type Job struct {
 	Opts        []string
 	MaxParallel int   // if > 0, at most this many tasks at once (--array=…%k)
 	Indices     []int // the array indices to run; nil: all 0..Shards−1
+	// WorkDir, when set, is the absolute directory every task changes to before it runs
+	// (where the study's relative file arguments were given), whatever sbatch's --chdir.
+	WorkDir string
 }
 
 var (
@@ -86,6 +89,8 @@ func (j Job) validate() error {
 		return fmt.Errorf("%w: executable %q must be an absolute path (array tasks start elsewhere)", fault.ErrInput, j.Executable)
 	case !filepath.IsAbs(j.Dir):
 		return fmt.Errorf("%w: --out %q must be an absolute path for a Slurm run", fault.ErrInput, j.Dir)
+	case j.WorkDir != "" && !filepath.IsAbs(j.WorkDir):
+		return fmt.Errorf("%w: working directory %q must be an absolute path", fault.ErrInput, j.WorkDir)
 	case j.Command == "":
 		return fmt.Errorf("%w: no command to run", fault.ErrInput)
 	case j.Shards < 1 || j.Shards > shard.MaxShards:
@@ -93,7 +98,7 @@ func (j Job) validate() error {
 	case j.MaxParallel < 0:
 		return fmt.Errorf("%w: max parallel %d must not be negative", fault.ErrInput, j.MaxParallel)
 	}
-	for _, s := range append([]string{j.Executable, j.Dir, j.Command}, j.Args...) {
+	for _, s := range append([]string{j.Executable, j.Dir, j.WorkDir, j.Command}, j.Args...) {
 		if unsafeVal.MatchString(s) {
 			return fmt.Errorf("%w: argument %q: control characters are not allowed in a batch script", fault.ErrInput, s)
 		}
@@ -169,6 +174,9 @@ func Script(j Job) (string, error) {
 		fmt.Fprintf(&b, "#SBATCH %s\n", opt)
 	}
 	fmt.Fprintf(&b, "set -euo pipefail\n")
+	if j.WorkDir != "" {
+		fmt.Fprintf(&b, "cd %s\n", quote(j.WorkDir))
+	}
 	fmt.Fprintf(&b, "exec %s %s", quote(j.Executable), quote(j.Command))
 	for _, a := range j.Args {
 		fmt.Fprintf(&b, " %s", quote(a))
@@ -247,6 +255,7 @@ type jobJSON struct {
 	Shards      int      `json:"shards"`
 	Opts        []string `json:"slurm_opts"`
 	MaxParallel int      `json:"max_parallel"`
+	WorkDir     string   `json:"work_dir,omitempty"`
 }
 
 var jobIDLine = regexp.MustCompile(`^(\d+)(;\S+)?$`)
@@ -300,7 +309,7 @@ func (c Client) Submit(ctx context.Context, j Job) (Submission, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return s, err
 	}
-	jf.Job = jobJSON{Executable: j.Executable, Command: j.Command, Args: j.Args, Dir: j.Dir, Shards: j.Shards, Opts: j.Opts, MaxParallel: j.MaxParallel}
+	jf.Job = jobJSON{Executable: j.Executable, Command: j.Command, Args: j.Args, Dir: j.Dir, Shards: j.Shards, Opts: j.Opts, MaxParallel: j.MaxParallel, WorkDir: j.WorkDir}
 	jf.Submissions = append(jf.Submissions, s)
 	return s, writeJobs(j.Dir, jf)
 }

@@ -40,6 +40,20 @@ exec '/opt/cp/clusterperf' 'simulate' 'model.yaml' '--reps' '100' '--label' 'it'
 	}
 }
 
+// TestScriptWorkDir: with WorkDir every task changes to it (quoted) before it runs, so the
+// study's relative file arguments name the files of the submission's directory.
+func TestScriptWorkDir(t *testing.T) {
+	j := Job{Executable: "/opt/cp/clusterperf", Command: "solve", Args: []string{"model.yaml"}, Dir: "/scratch/s", Shards: 2, WorkDir: "/home/me/it's"}
+	got, err := Script(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "set -euo pipefail\ncd '/home/me/it'\\''s'\nexec '/opt/cp/clusterperf' 'solve' 'model.yaml' --shard"
+	if !strings.Contains(got, want) {
+		t.Errorf("script:\n%s\nwant it to contain:\n%s", got, want)
+	}
+}
+
 func TestArraySpec(t *testing.T) {
 	for _, c := range []struct {
 		j    Job
@@ -73,6 +87,8 @@ func TestScriptRefused(t *testing.T) {
 	}{
 		{"relative exe", func(j *Job) { j.Executable = "clusterperf" }},
 		{"relative dir", func(j *Job) { j.Dir = "out" }},
+		{"relative work dir", func(j *Job) { j.WorkDir = "src" }},
+		{"control character in work dir", func(j *Job) { j.WorkDir = "/src\nrm -rf /" }},
 		{"no shards", func(j *Job) { j.Shards = 0 }},
 		{"too many", func(j *Job) { j.Shards = 1001 }},
 		{"index out", func(j *Job) { j.Indices = []int{4} }},

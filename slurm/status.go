@@ -255,7 +255,7 @@ func (c Client) Resubmit(ctx context.Context, dir string) (s Submission, ok bool
 		return s, false, fmt.Errorf("resubmit needs the job recorded at submission: %w", err)
 	}
 	j := Job{Executable: jf.Job.Executable, Command: jf.Job.Command, Args: jf.Job.Args, Dir: jf.Job.Dir,
-		Shards: jf.Job.Shards, Opts: jf.Job.Opts, MaxParallel: jf.Job.MaxParallel, Indices: todo}
+		Shards: jf.Job.Shards, Opts: jf.Job.Opts, MaxParallel: jf.Job.MaxParallel, Indices: todo, WorkDir: jf.Job.WorkDir}
 	s, err = c.Submit(ctx, j)
 	return s, err == nil, err
 }

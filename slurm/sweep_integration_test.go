@@ -2,10 +2,8 @@ package slurm
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
-	"os"
 	"strconv"
 	"testing"
 	"time"
@@ -127,26 +125,7 @@ func TestSlurmSweepValidate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exe, _ := os.Executable()
-	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	t1 := time.Now()
-	if _, err := c.SubmitStudy(ctx, plan, Job{Executable: exe, Command: "sweep-validate", Args: args, Dir: dir, Shards: n}); err != nil {
-		t.Fatal(err)
-	}
-	st, err := c.Wait(ctx, dir, 100*time.Millisecond)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(st.Indices(StateDone)) != n {
-		t.Fatalf("%+v %s", st.Shards, logs(dir, 0))
-	}
-	m, err := shard.Merge(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sharded := time.Since(t1)
+	m, sharded := submitWaitMerge(t, c, plan, args)
 	for k, it := range m.Items {
 		if !bytes.Equal(it, local[k]) {
 			t.Fatalf("point %d: sharded %s, local %s", k, it, local[k])

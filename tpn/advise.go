@@ -1,6 +1,7 @@
 package tpn
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -15,7 +16,68 @@ type Advice struct {
 	LowerBound float64           `json:"lower_bound_s"` // s, no mapping can do better
 	Gap        float64           `json:"gap"`           // (Time − LowerBound)/LowerBound
 	Given      float64           `json:"given_time_s"`  // s, the program's own allocation (0 if it does not complete)
-	Notes      []string          `json:"notes,omitempty"`
+	// ByWorkstations is, for each number k of workstations used, the best mapping found that
+	// uses exactly k of them (the points sizing rules choose from: how many workstations to
+	// book). Exhaustive: over every mapping; heuristic: over the mappings simulated, which
+	// include a greedy start on the k most effective workstations for each k.
+	ByWorkstations []KBest  `json:"by_workstations"`
+	Partial        bool     `json:"partial,omitempty"` // interrupted: the best of the mappings simulated so far
+	Notes          []string `json:"notes,omitempty"`
+}
+
+// KBest is the best mapping found that uses exactly Workstations workstations.
+type KBest struct {
+	Workstations int               `json:"workstations"`
+	TimeS        float64           `json:"time_s"`
+	Allocation   map[string]string `json:"allocation"`
+}
+
+// byK keeps the best mapping per number of distinct workstations (first found on ties).
+type byK struct {
+	t    []float64
+	best [][]int
+}
+
+func newByK(W int) *byK {
+	b := &byK{t: make([]float64, W+1), best: make([][]int, W+1)}
+	for i := range b.t {
+		b.t[i] = math.Inf(1)
+	}
+	return b
+}
+
+// add records mapping m (workstation per process) of time t.
+func (b *byK) add(m []int, t float64) {
+	seen := map[int]bool{}
+	for _, w := range m {
+		seen[w] = true
+	}
+	k := len(seen)
+	if t < b.t[k] {
+		b.t[k] = t
+		b.best[k] = append(b.best[k][:0], m...)
+	}
+}
+
+// list is the recorded bests in increasing k.
+func (b *byK) list(p *Program, c *Cluster) []KBest {
+	var out []KBest
+	for k, t := range b.t {
+		if math.IsInf(t, 1) {
+			continue
+		}
+		out = append(out, KBest{Workstations: k, TimeS: t, Allocation: allocation(p, c, b.best[k])})
+	}
+	return out
+}
+
+// allocation names mapping m.
+func allocation(p *Program, c *Cluster, m []int) map[string]string {
+	a := map[string]string{}
+	for i, pr := range p.Processes {
+		a[pr.Name] = c.Workstations[m[i]].Name
+	}
+	return a
 }
 
 // MaxExhaustive is the largest number of mappings Advise simulates one by one.
@@ -51,14 +113,29 @@ func Advise(p *Program, c *Cluster, budget int) (*Advice, error) {
 }
 
 // AdviseOptions: Budget simulations for the heuristic (0: 2000); MaxFirings the total
-// simulated firings allowed (0: MaxAdviseFirings).
+// simulated firings allowed (0: MaxAdviseFirings); Progress, if set, is called after each
+// simulation with the simulations done and the most the search will run (W^P, or the budget).
 type AdviseOptions struct {
 	Budget     int
 	MaxFirings float64
+	Progress   func(done, total int)
 }
 
 // AdviseWith is Advise with explicit budgets.
 func AdviseWith(p *Program, c *Cluster, o AdviseOptions) (*Advice, error) {
+	return AdviseContext(context.Background(), p, c, o)
+}
+
+// errStop ends a search whose context was cancelled.
+type errStop struct{ err error }
+
+func (e errStop) Error() string { return e.err.Error() }
+func (e errStop) Unwrap() error { return e.err }
+
+// AdviseContext is AdviseWith stopping when ctx is cancelled: it then returns the best of
+// the mappings simulated so far, marked Partial, with ctx's error (nil advice if none
+// completed).
+func AdviseContext(ctx context.Context, p *Program, c *Cluster, o AdviseOptions) (*Advice, error) {
 	budget := o.Budget
 	maxF := o.MaxFirings
 	if maxF <= 0 {
@@ -112,7 +189,26 @@ func AdviseWith(p *Program, c *Cluster, o AdviseOptions) (*Advice, error) {
 		biggest = math.Max(biggest, works[i])
 	}
 	adv := &Advice{LowerBound: math.Max(biggest/maxEff, total/totalEff), Notes: notes}
-	eval := func(assign []int) (float64, error) {
+	P, W := len(p.Processes), len(c.Workstations)
+	kb := newByK(W)
+	most := budget
+	m := math.Pow(float64(W), float64(P))
+	exhaustive := m <= MaxExhaustive && m*perSim <= maxF
+	if exhaustive {
+		most = int(m)
+	}
+	eval := func(assign []int) (t float64, err error) {
+		if err := ctx.Err(); err != nil {
+			return 0, errStop{err}
+		}
+		defer func() {
+			if err == nil {
+				kb.add(assign, t)
+				if o.Progress != nil {
+					o.Progress(adv.Evaluated, most)
+				}
+			}
+		}()
 		q := *p
 		q.Allocation = map[string]string{}
 		for i, pr := range p.Processes {
@@ -132,7 +228,6 @@ func AdviseWith(p *Program, c *Cluster, o AdviseOptions) (*Advice, error) {
 		}
 		return Seconds(r.Time), nil
 	}
-	P, W := len(p.Processes), len(c.Workstations)
 	if n, err := Build(p, c); err == nil {
 		if r, err := n.Run(Options{}); err == nil && r.Outcome == Completed {
 			adv.Given = Seconds(r.Time)
@@ -140,16 +235,46 @@ func AdviseWith(p *Program, c *Cluster, o AdviseOptions) (*Advice, error) {
 	}
 	best := make([]int, P)
 	bestT := math.Inf(1)
-	if m := math.Pow(float64(W), float64(P)); m <= MaxExhaustive && m*perSim <= maxF {
+	err = search(adv, eval, best, &bestT, works, eff, budget, exhaustive)
+	var stop errStop
+	if se, ok := err.(errStop); ok {
+		if math.IsInf(bestT, 1) {
+			return nil, se.err
+		}
+		stop = se
+		adv.Partial = true
+		adv.Notes = append(adv.Notes, fmt.Sprintf("interrupted after %d simulations: the best mapping simulated so far", adv.Evaluated))
+	} else if err != nil {
+		return nil, err
+	}
+	adv.Time = bestT
+	adv.Allocation = allocation(p, c, best)
+	adv.ByWorkstations = kb.list(p, c)
+	if adv.LowerBound > 0 {
+		adv.Gap = (adv.Time - adv.LowerBound) / adv.LowerBound
+	}
+	if stop.err != nil {
+		return adv, stop.err
+	}
+	return adv, nil
+}
+
+// search runs AdviseWith's exhaustive search (every mapping, in base-W order) or its
+// heuristic (greedy start, a greedy start on the k most effective workstations for each k,
+// then moves and swaps until none helps or the budget is spent), keeping the best in best
+// and bestT.
+func search(adv *Advice, eval func([]int) (float64, error), best []int, bestT *float64, works, eff []float64, budget int, exhaustive bool) error {
+	P, W := len(works), len(eff)
+	if exhaustive {
 		adv.Exhaustive = true
 		cur := make([]int, P)
 		for {
 			t, err := eval(cur)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			if t < bestT {
-				bestT = t
+			if t < *bestT {
+				*bestT = t
 				copy(best, cur)
 			}
 			i := 0
@@ -161,78 +286,95 @@ func AdviseWith(p *Program, c *Cluster, o AdviseOptions) (*Advice, error) {
 				cur[i] = 0
 			}
 			if i == P {
-				break
+				return nil
 			}
 		}
-	} else {
-		order := make([]int, P)
-		for i := range order {
-			order[i] = i
-		}
-		sort.SliceStable(order, func(a, b int) bool { return works[order[a]] > works[order[b]] })
+	}
+	order := make([]int, P)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return works[order[a]] > works[order[b]] })
+	// greedy: largest work first to the workstation (of the allowed) that would finish it soonest
+	greedy := func(allowed []int) []int {
+		m := make([]int, P)
 		load := make([]float64, W)
 		for _, i := range order {
-			bw := 0
-			for w := range load {
+			bw := allowed[0]
+			for _, w := range allowed {
 				if (load[w]+works[i])/eff[w] < (load[bw]+works[i])/eff[bw] {
 					bw = w
 				}
 			}
-			best[i] = bw
+			m[i] = bw
 			load[bw] += works[i]
 		}
-		var err error
-		if bestT, err = eval(best); err != nil {
-			return nil, err
+		return m
+	}
+	all := make([]int, W)
+	for w := range all {
+		all[w] = w
+	}
+	start := greedy(all)
+	copy(best, start)
+	t, err := eval(best)
+	if err != nil {
+		return err
+	}
+	*bestT = t
+	// a start on the k most effective workstations for each k (the sizing points)
+	byEff := append([]int(nil), all...)
+	sort.SliceStable(byEff, func(a, b int) bool { return eff[byEff[a]] > eff[byEff[b]] })
+	for k := 1; k < min(P, W) && adv.Evaluated < budget; k++ {
+		m := greedy(byEff[:k])
+		t, err := eval(m)
+		if err != nil {
+			return err
 		}
-		for improved := true; improved && adv.Evaluated < budget; {
-			improved = false
-			cand := make([]int, P)
-			try := func() error {
-				t, err := eval(cand)
-				if err != nil {
+		if t < *bestT*(1-1e-12) {
+			*bestT = t
+			copy(best, m)
+		}
+	}
+	cand := make([]int, P)
+	for improved := true; improved && adv.Evaluated < budget; {
+		improved = false
+		try := func() error {
+			t, err := eval(cand)
+			if err != nil {
+				return err
+			}
+			if t < *bestT*(1-1e-12) {
+				*bestT = t
+				copy(best, cand)
+				improved = true
+			}
+			return nil
+		}
+		for i := 0; i < P && adv.Evaluated < budget; i++ {
+			for w := 0; w < W && adv.Evaluated < budget; w++ {
+				if w == best[i] {
+					continue
+				}
+				copy(cand, best)
+				cand[i] = w
+				if err := try(); err != nil {
 					return err
 				}
-				if t < bestT*(1-1e-12) {
-					bestT = t
-					copy(best, cand)
-					improved = true
-				}
-				return nil
 			}
-			for i := 0; i < P && adv.Evaluated < budget; i++ {
-				for w := 0; w < W && adv.Evaluated < budget; w++ {
-					if w == best[i] {
-						continue
-					}
-					copy(cand, best)
-					cand[i] = w
-					if err := try(); err != nil {
-						return nil, err
-					}
+		}
+		for i := 0; i < P && adv.Evaluated < budget; i++ {
+			for j := i + 1; j < P && adv.Evaluated < budget; j++ {
+				if best[i] == best[j] {
+					continue
 				}
-			}
-			for i := 0; i < P && adv.Evaluated < budget; i++ {
-				for j := i + 1; j < P && adv.Evaluated < budget; j++ {
-					if best[i] == best[j] {
-						continue
-					}
-					copy(cand, best)
-					cand[i], cand[j] = cand[j], cand[i]
-					if err := try(); err != nil {
-						return nil, err
-					}
+				copy(cand, best)
+				cand[i], cand[j] = cand[j], cand[i]
+				if err := try(); err != nil {
+					return err
 				}
 			}
 		}
 	}
-	adv.Time = bestT
-	adv.Allocation = map[string]string{}
-	for i, pr := range p.Processes {
-		adv.Allocation[pr.Name] = c.Workstations[best[i]].Name
-	}
-	if adv.LowerBound > 0 {
-		adv.Gap = (adv.Time - adv.LowerBound) / adv.LowerBound
-	}
-	return adv, nil
+	return nil
 }

@@ -1,9 +1,11 @@
 package tpn
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -86,5 +88,88 @@ func TestAdviseWorkBudget(t *testing.T) {
 	}
 	if _, err := AdviseWith(p, c, AdviseOptions{MaxFirings: 500}); !errors.Is(err, fault.ErrTooLarge) {
 		t.Errorf("500 firings allowed: %v", err)
+	}
+}
+
+// TestAdviseByWorkstations: the best mapping per number of workstations used (the sizing
+// points) — each entry's allocation uses exactly that many workstations and, simulated
+// again, takes the time recorded; the overall best is the least of them; exhaustively, no
+// mapping of the same k is better (checked against every mapping of AdviseStudy.Eval).
+func TestAdviseByWorkstations(t *testing.T) {
+	p, c := load(t, "../examples/tpn/masterworker.yaml", "../examples/tpn/cluster.yaml")
+	a, err := Advise(p, c, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewAdviseStudy(p, c, AdviseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	brute := map[int]float64{}
+	for k := 0; k < s.Items(); k++ {
+		mt, err := s.Eval(k)
+		if err != nil || !mt.Completed {
+			t.Fatal(err)
+		}
+		used := map[int]bool{}
+		for _, w := range s.mapping(k) {
+			used[w] = true
+		}
+		if v, ok := brute[len(used)]; !ok || Seconds(mt.TimeNs) < v {
+			brute[len(used)] = Seconds(mt.TimeNs)
+		}
+	}
+	least := math.Inf(1)
+	for _, kb := range a.ByWorkstations {
+		used := map[string]bool{}
+		for _, w := range kb.Allocation {
+			used[w] = true
+		}
+		q := *p
+		q.Allocation = kb.Allocation
+		n, err := Build(&q, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _ := n.Run(Options{})
+		if len(used) != kb.Workstations || Seconds(r.Time) != kb.TimeS || kb.TimeS != brute[kb.Workstations] {
+			t.Errorf("k = %d: %d workstations used, time %g (again %g, every mapping's best %g)", kb.Workstations, len(used), kb.TimeS, Seconds(r.Time), brute[kb.Workstations])
+		}
+		least = math.Min(least, kb.TimeS)
+	}
+	if len(a.ByWorkstations) != len(brute) || least != a.Time {
+		t.Errorf("%d entries (want %d), least %g, best %g", len(a.ByWorkstations), len(brute), least, a.Time)
+	}
+}
+
+// TestAdviseCancel: a search whose context is cancelled returns the best mapping simulated
+// so far, marked partial, with the context's error; Progress counts simulations up to W^P.
+func TestAdviseCancel(t *testing.T) {
+	p, c := load(t, "../examples/tpn/masterworker.yaml", "../examples/tpn/cluster.yaml")
+	ctx, cancel := context.WithCancel(context.Background())
+	var calls, total int
+	a, err := AdviseContext(ctx, p, c, AdviseOptions{Progress: func(done, tot int) {
+		calls, total = done, tot
+		if done == 10 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) || a == nil || !a.Partial || a.Evaluated != 10 || calls != 10 || total != 256 {
+		t.Fatalf("%v %+v (progress %d/%d)", err, a, calls, total)
+	}
+	full, _ := Advise(p, c, 0)
+	if a.Time < full.Time {
+		t.Errorf("partial %g below the full search's %g", a.Time, full.Time)
+	}
+}
+
+// BenchmarkAdvise: the exhaustive search of the master/worker example (4⁴ = 256 mappings),
+// with the best mapping per number of workstations kept.
+func BenchmarkAdvise(b *testing.B) {
+	p, c := load(b, "../examples/tpn/masterworker.yaml", "../examples/tpn/cluster.yaml")
+	for b.Loop() {
+		if _, err := Advise(p, c, 0); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

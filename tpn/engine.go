@@ -30,6 +30,15 @@ type Options struct {
 	MaxFirings int64
 	Record     bool // keep every firing (Gantt charts, critical path)
 	Trace      int  // firings kept for deadlock reports (default 10)
+	// Sample, if set, runs a program net with its background load sampled (sampled.go):
+	// each CPU is a processor-sharing server whose background jobs arrive and leave during
+	// the run, instead of every compute step taking its mean-expanded Delay.
+	Sample *Sample
+	// MaxEvents bounds a sampled run's background events (arrivals and departures, the
+	// warm-up included): beyond it Run returns fault.ErrTooLarge. 0: no limit.
+	MaxEvents int64
+	// Cancel, if set, stops the run soon after it is closed: Run returns ErrCancelled.
+	Cancel <-chan struct{}
 }
 
 // Firing is one firing of a transition.
@@ -98,11 +107,14 @@ type engine struct {
 	schedAt   []int64 // atomic mode: when it was scheduled
 	// fluid media: active transfers with remaining bytes
 	fluid    []fluidMedium
-	err      error // the first end time beyond MaxTicks (the run stops with it)
-	onMedium []int // transfers in progress per medium
-	started  int64 // firings started
-	limit    int64 // Options.MaxFirings (MaxInt64: none)
-	prio     []int // transition priorities, compact for the candidate sort
+	err      error   // the first end time beyond MaxTicks (the run stops with it)
+	onMedium []int   // transfers in progress per medium
+	started  int64   // firings started
+	limit    int64   // Options.MaxFirings (MaxInt64: none)
+	prio     []int   // transition priorities, compact for the candidate sort
+	cpus     []psCPU // sampled runs: the processor-sharing CPUs (nil otherwise)
+	busy     int64   // sampled runs: firings in progress
+	events   int64   // sampled runs: background events so far
 }
 
 // end returns the instant now + d for transition ti, checking that it stays within the
@@ -198,6 +210,11 @@ func (n *Net) Run(o Options) (*Result, error) {
 	if e.limit < 0 {
 		e.limit = math.MaxInt64
 	}
+	if o.Sample != nil {
+		if err := e.initCPUs(*o.Sample); err != nil {
+			return nil, err
+		}
+	}
 	res := &Result{}
 	final := func() bool {
 		if !n.FinalSet {
@@ -223,7 +240,7 @@ func (n *Net) Run(o Options) (*Result, error) {
 			res.Outcome = Completed
 			break
 		}
-		if e.h.q.Len() == 0 {
+		if e.idle() {
 			res.Outcome = Deadlock
 			if !n.FinalSet {
 				res.Outcome = Completed // no final marking declared: the net ran dry
@@ -239,6 +256,12 @@ func (n *Net) Run(o Options) (*Result, error) {
 		e.now = next
 		for e.h.q.Len() > 0 && e.h.q.Top().t == e.now {
 			e.complete(e.h.pop())
+		}
+		if o.Cancel != nil && e.cancelled() {
+			return nil, ErrCancelled
+		}
+		if o.MaxEvents > 0 && e.events > o.MaxEvents {
+			return nil, errTooLarge("a sampled run took more than %d background events by t = %.4g s (Options.MaxEvents): the background is far busier than the run's length suggested", o.MaxEvents, Seconds(e.now))
 		}
 		if e.err != nil {
 			return nil, e.err
@@ -342,6 +365,11 @@ func (e *engine) start(ti int32) {
 	}
 	e.started++
 	e.inflight[ti]++
+	e.busy++
+	if t.CPU > 0 && e.cpus != nil {
+		e.cpuJoin(ti, id)
+		return
+	}
 	if t.Medium > 0 {
 		e.onMedium[t.Medium-1]++
 		e.startTransfer(ti, id)
@@ -395,6 +423,12 @@ func (e *engine) fluidSchedule(mi int) {
 }
 
 func (e *engine) complete(c completion) {
+	if c.phase >= phaseCPU {
+		var fg bool
+		if c, fg = e.cpuEvent(c); !fg {
+			return // a background arrival or departure, or a superseded schedule
+		}
+	}
 	t := &e.n.Transitions[c.tr]
 	if e.o.AtomicFiring {
 		if c.ver != e.ver[c.tr] {
@@ -443,6 +477,7 @@ func (e *engine) complete(c completion) {
 		e.fluidSchedule(mi)
 	}
 	e.inflight[c.tr]--
+	e.busy--
 	if t.Medium > 0 && !e.o.AtomicFiring {
 		e.onMedium[t.Medium-1]--
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/internal/units"
+	"github.com/clusterperf/clusterperf/sim"
 )
 
 // ProgramFormat documents the program and cluster files (shown by `clusterperf help tpn`).
@@ -41,6 +42,11 @@ A cluster file describes the workstations and the network:
       benchmark_time: 14.2   # seconds for the serial benchmark (the fastest's time / this = ρ)
       background:            # background job streams: U = Σ λ·D, expansion 1/(1 − U)
         - {arrival_rate: 0.2, demand: 1.5}
+        # --background sampled draws the jobs during the run: arrivals and demands are the
+        # distributions of the inter-arrival times and CPU demands, with the means above
+        # (default exponential; gamma:SHAPE, hyperexp:SCV, erlang:K, pareto:ALPHA,
+        # lognormal:SCV, deterministic, uniform, empirical:v1;v2;…)
+        - {arrival_rate: 0.1, demand: 1.0, arrivals: exponential, demands: gamma:0.5}
   network:
     startup: 1ms             # t_s (units: s, ms, us)
     bandwidth: 1.25MB/s      # B
@@ -200,6 +206,19 @@ func parseSegments(n spec.Node) []Segment {
 	return out
 }
 
+// parseDist decodes a background distribution (sim.ParseDist's names; absent: exponential).
+func parseDist(n spec.Node) sim.Dist {
+	if !n.Valid() {
+		return nil
+	}
+	d, err := sim.ParseDist(n.String())
+	if err != nil {
+		n.Errorf("%v", err)
+		return nil
+	}
+	return d
+}
+
 // parseMedium decodes one network (named, in a networks: list).
 func parseMedium(nn spec.Node, named bool) Medium {
 	keys := []string{"startup", "bandwidth", "shared", "policy"}
@@ -288,8 +307,10 @@ func ParseCluster(file string, data []byte) (*Cluster, error) {
 			wn.Errorf("needs power or benchmark_time")
 		}
 		for _, bn := range f["background"].List() {
-			g := bn.Map("arrival_rate", "demand")
-			w.Background = append(w.Background, BgClass{ArrivalRate: g["arrival_rate"].NonNeg(), Demand: g["demand"].NonNeg()})
+			g := bn.Map("arrival_rate", "demand", "arrivals", "demands")
+			b := BgClass{ArrivalRate: g["arrival_rate"].NonNeg(), Demand: g["demand"].NonNeg()}
+			b.Arrivals, b.Demands = parseDist(g["arrivals"]), parseDist(g["demands"])
+			w.Background = append(w.Background, b)
 		}
 		if u := w.Utilization(); !(u < 1) {
 			wn.Errorf("workstation %q: background utilisation %.3g ≥ 1 saturates the CPU (allowed: Σ arrival_rate·demand < 1)", w.Name, u)

@@ -2,6 +2,7 @@ package tpn
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -78,6 +79,18 @@ func FuzzProgramCluster(f *testing.F) {
 		}
 		r, err := n.Run(Options{Record: true, MaxFirings: fuzzBudget.MaxFirings})
 		checkOutcome(t, r, err)
+		if err != nil || r.Outcome != Completed {
+			return
+		}
+		// the sampled background (two replications, small budgets): refused, or finite
+		st, err := Replicate(context.Background(), n, ReplicateOptions{Reps: 2, Seed: 1, Baseline: r, MaxEvents: 2e6, Run: Options{MaxFirings: fuzzBudget.MaxFirings}})
+		if err != nil {
+			checkOutcome(t, nil, err)
+			return
+		}
+		if !(st.MeanS >= 0) || math.IsInf(st.MeanS, 0) || !(st.HalfWidthS >= 0) || math.IsInf(st.HalfWidthS, 0) || st.Done != 2 {
+			t.Fatalf("sampled: %+v", st)
+		}
 	})
 }
 

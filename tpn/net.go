@@ -74,7 +74,12 @@ type Transition struct {
 	Medium   int     // 0: none; i ≥ 1: a transfer on Net.Media[i−1] (its delay comes from the medium)
 	Bytes    float64 // transfer size
 	Work     float64 // compute: seconds of dedicated CPU on the reference machine (reports)
-	Source   string  // where it comes from ("prog.yaml:12"), named in run-time errors
+	// CPU ≥ 1: a compute step on Net.CPUs[CPU−1], needing Dedicated seconds of that CPU
+	// alone. A deterministic run uses Delay (Dedicated·1/(1 − U), 002's mean expansion); a
+	// sampled run (Options.Sample) shares the CPU with sampled background jobs instead.
+	CPU       int
+	Dedicated float64
+	Source    string // where it comes from ("prog.yaml:12"), named in run-time errors
 }
 
 // where names a transition in an error: its source location if known, then its name.
@@ -109,7 +114,17 @@ type Net struct {
 	Places      []Place
 	Transitions []Transition
 	Media       []Medium
-	FinalSet    bool // Places' Final fields define the final marking
+	CPUs        []CPU // workstations' processors (program nets; for sampled background load)
+	FinalSet    bool  // Places' Final fields define the final marking
+}
+
+// CPU is a workstation's processor in a program net: a processor-sharing server shared by
+// the compute steps allocated to it (Transition.CPU) and, in a sampled run, by the
+// workstation's background job streams (002 §3's contention model, sampled instead of
+// averaged).
+type CPU struct {
+	Name       string
+	Background []BgClass
 }
 
 // AddPlace appends a place and returns its index.
@@ -153,6 +168,12 @@ func (n *Net) Validate() error {
 					errs = append(errs, fmt.Errorf("transition %q: arc weight %d with place %q must be ≥ 1", t.Name, a.Weight, n.Places[a.Place].Name))
 				}
 			}
+		}
+		if t.CPU < 0 || t.CPU > len(n.CPUs) {
+			errs = append(errs, fmt.Errorf("%s: CPU #%d does not exist", t.where(), t.CPU))
+		}
+		if !(t.Dedicated >= 0) || t.Dedicated > MaxSeconds {
+			errs = append(errs, fmt.Errorf("%s: dedicated CPU time %g s (allowed: 0 … %.4g s)", t.where(), t.Dedicated, MaxSeconds))
 		}
 		if t.Medium < 0 || t.Medium > len(n.Media) {
 			errs = append(errs, fmt.Errorf("transition %q: medium #%d does not exist", t.Name, t.Medium))

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/clusterperf/clusterperf/sim"
 )
 
 // Segment is one step of a process: compute, send, recv, or a loop with a known count.
@@ -54,9 +56,13 @@ type Program struct {
 }
 
 // BgClass is a background job stream on a workstation (002): arrivals per second and mean
-// CPU demand in seconds.
+// CPU demand in seconds (of that workstation's CPU). Arrivals and Demands are the
+// distributions of the inter-arrival times and of the demands, with those means (nil:
+// exponential, 002's eq. assumption); only a sampled run (RunSampled, Replicate) draws from
+// them — the mean expansion factor 1/(1 − U) uses the means alone.
 type BgClass struct {
 	ArrivalRate, Demand float64
+	Arrivals, Demands   sim.Dist
 }
 
 // Workstation of a cluster.
@@ -317,9 +323,14 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 	// Each workstation's CPU is a place with one token that a compute step takes and gives
 	// back: processes allocated to the same workstation take turns (one at a time, in
 	// priority/declaration order at equal instants) instead of each getting a whole CPU.
+	// Net.CPUs (1-based by Transition.CPU) carry each workstation's background streams for
+	// a sampled run.
 	cpu := map[string]int{}
+	cpuIdx := map[string]int{}
 	for _, w := range c.Workstations {
 		cpu[w.Name] = n.AddPlace(Place{Name: "cpu@" + w.Name, Initial: 1, Label: "cpu"})
+		n.CPUs = append(n.CPUs, CPU{Name: w.Name, Background: append([]BgClass(nil), w.Background...)})
+		cpuIdx[w.Name] = len(n.CPUs)
 	}
 	// a channel is blocking if its sends are; mixing modes on one channel is refused
 	type mode struct {
@@ -485,13 +496,14 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 							work = s.Ops / c.ReferenceRate
 						}
 					}
-					d := work * ref.Power / w.Power * ef
+					dedicated := work * ref.Power / w.Power
+					d := dedicated * ef
 					ticks, err := Ticks(d)
 					if err != nil {
 						report(at(pf, s.Line, "process %q: %g s of reference work on workstation %q (power %g, background expansion %.4g) takes %.4g s, beyond the representable horizon %.4g s (2^62 ticks of 1 ns)", pr.Name, work, w.Name, w.Power, ef, d, MaxSeconds))
 					}
 					cp := cpu[w.Name]
-					n.AddTransition(Transition{Name: fmt.Sprintf("%s.compute#%d", pr.Name, step), Delay: ticks, In: []Arc{{ctl, 1}, {cp, 1}}, Out: []Arc{{next, 1}, {cp, 1}}, Process: pr.Name, Kind: "compute", Work: work, Source: src(s.Line)})
+					n.AddTransition(Transition{Name: fmt.Sprintf("%s.compute#%d", pr.Name, step), Delay: ticks, In: []Arc{{ctl, 1}, {cp, 1}}, Out: []Arc{{next, 1}, {cp, 1}}, Process: pr.Name, Kind: "compute", Work: work, CPU: cpuIdx[w.Name], Dedicated: dedicated, Source: src(s.Line)})
 				}
 				ctl = next
 			}

@@ -147,6 +147,7 @@ func (s *AdviseStudy) Merge(times []MappingTime) (*Advice, error) {
 	adv.Notes = append([]string(nil), s.adv.Notes...)
 	adv.Exhaustive, adv.Evaluated = true, s.items
 	bestT, bestK := math.Inf(1), 0
+	kb := newByK(s.W)
 	for k, t := range times {
 		if !t.Completed {
 			continue
@@ -154,15 +155,15 @@ func (s *AdviseStudy) Merge(times []MappingTime) (*Advice, error) {
 		if t.TimeNs < 0 || t.TimeNs > MaxTicks {
 			return nil, fmt.Errorf("%w: mapping %d: time %d ns outside 0 … 2^62", fault.ErrInput, k, t.TimeNs)
 		}
-		if v := Seconds(t.TimeNs); v < bestT {
+		v := Seconds(t.TimeNs)
+		if v < bestT {
 			bestT, bestK = v, k
 		}
+		kb.add(s.mapping(k), v)
 	}
 	adv.Time = bestT
-	adv.Allocation = map[string]string{}
-	for i, w := range s.mapping(bestK) {
-		adv.Allocation[s.p.Processes[i].Name] = s.c.Workstations[w].Name
-	}
+	adv.Allocation = allocation(s.p, s.c, s.mapping(bestK))
+	adv.ByWorkstations = kb.list(s.p, s.c)
 	if adv.LowerBound > 0 {
 		adv.Gap = (adv.Time - adv.LowerBound) / adv.LowerBound
 	}

@@ -73,6 +73,7 @@ func contractCases() []contractCase {
 		add("tpn-"+f, "tpn", "tpn", "--cluster", ex+"tpn/cluster.yaml", ex+"tpn/"+f+".yaml")
 	}
 	add("tpn-advise-matmul", "tpn", "tpn", "--advise", "--budget", "50", "--cluster", ex+"tpn/cluster.yaml", ex+"tpn/matmul.yaml")
+	add("tpn-sampled-masterworker", "tpn", "tpn", "--background", "sampled", "--reps", "20", "--seed", "3", "--cluster", ex+"tpn/cluster.yaml", ex+"tpn/masterworker.yaml")
 	scalingData, _ := filepath.Glob("../../testdata/scaling/*.csv")
 	for _, f := range scalingData {
 		// fit DATA.csv (alias extrapolate); wavetrisk_bbserv_2560 included: the sizing grid

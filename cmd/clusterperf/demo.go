@@ -279,10 +279,12 @@ func demoMpipCalibrated(w io.Writer, ins []mpip.Inputs) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "   Backtest — each P predicted from the others (calibrated model; forecast of the wall time):")
+	fmt.Fprintln(w, "   Backtest — each P predicted from the others (calibrated model on the run's own profile; forecasts: wall time direct, through 004's model):")
 	for _, s := range bt.Splits {
-		fmt.Fprintf(w, "     P = %3d from %v: %+.1f %%; forecast %+.1f %%\n", s.HeldOutP, s.FromP, 100*s.Calibrated.RelError, 100*s.WallTimeRelError)
+		fmt.Fprintf(w, "     P = %3d from %v: %+.1f %%; forecasts %+.1f %% direct, %+.1f %% through the model\n", s.HeldOutP, s.FromP, 100*s.Calibrated.RelError, 100*s.WallTimeRelError, 100*s.ModelRelError)
 	}
+	ch := mpip.ChooseForecast(bt, len(bt.Splits))
+	fmt.Fprintf(w, "   Sizing at an unmeasured P uses the %s forecast: %s.\n", ch.Used, ch.Reason)
 	return nil
 }
 

@@ -17,35 +17,87 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/explore"
+	"github.com/clusterperf/clusterperf/internal/units"
 )
 
 type exploreOptions struct {
-	cluster string
-	addr    string
-	open    bool
+	cluster            string
+	latency, bandwidth string
+	addr               string
+	open               bool
 }
 
 func newExploreCmd(stdout, stderr io.Writer) *cobra.Command {
 	var o exploreOptions
 	cmd := &cobra.Command{
-		Use:   "explore MODEL [--cluster CLUSTER.yaml]",
+		Use:   "explore MODEL [--cluster CLUSTER.yaml] | explore REPORT.mpiP... [--latency T --bandwidth B]",
 		Short: "Serve a live what-if page for a model (sliders, tables, charts) on localhost",
 		Long: `Serve a what-if page for a model file on a local address: a queueing network
-(stations:), an SPMD model (architecture:), a pipeline model (sort:/stages:), or a Petri-net
-program with --cluster. Moving a slider re-evaluates the model with the library; the page
+(stations:), an SPMD model (architecture:), a pipeline model (sort:/stages:), a Petri-net
+program with --cluster, or mpiP reports of one program (or a CSV of Elliott's (004) collected
+values) as Elliott's (004) queueing model, with sliders for P, latency and bandwidth: the
+network is --latency/--bandwidth, or fitted to the runs' wall times (a bandwidth of 10 Gb/s
+assumed when their message sizes cannot separate it; the page says so). Moving a slider re-evaluates the model with the library; the page
 shows the tables, the bottleneck, the best configuration and charts, and can save the point
 as a model file or export it as a self-contained HTML report. Everything is served from the
 binary: no network access is needed. Stop with Ctrl-C.`,
-		Args: cobra.ExactArgs(1),
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runExplore(cmd.Context(), o, args[0], stdout, stderr)
+			return runExplore(cmd.Context(), o, args, stdout, stderr)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.cluster, "cluster", "", "cluster file of a Petri-net program")
+	f.StringVar(&o.latency, "latency", "", "network latency of mpiP reports, e.g. 5us (default: fitted to the runs)")
+	f.StringVar(&o.bandwidth, "bandwidth", "", "network bandwidth of mpiP reports, e.g. 10Gb/s (default: fitted, or 10 Gb/s assumed)")
 	f.StringVar(&o.addr, "addr", "127.0.0.1:0", "address to listen on (port 0: any free port)")
 	f.BoolVar(&o.open, "open", false, "open the page in the default browser (xdg-open)")
 	return cmd
+}
+
+// loadExplore reads the model: several files or a network given are mpiP reports (LoadMpip),
+// one file is any kind explore.Load detects.
+func loadExplore(o exploreOptions, paths []string) (explore.Model, error) {
+	datas := make([][]byte, len(paths))
+	for i, p := range paths {
+		var err error
+		if datas[i], err = readInput(p); err != nil {
+			return nil, err
+		}
+	}
+	var mo explore.MpipOptions
+	var err error
+	if o.latency != "" {
+		if mo.LatencyS, err = units.Duration(o.latency); err != nil {
+			return nil, badInputf("--latency %q: %v", o.latency, err)
+		}
+	}
+	if o.bandwidth != "" {
+		if mo.BandwidthBytesPerS, err = units.Bandwidth(o.bandwidth); err != nil {
+			return nil, badInputf("--bandwidth %q: %v", o.bandwidth, err)
+		}
+	}
+	if len(paths) > 1 || o.latency != "" || o.bandwidth != "" {
+		if o.cluster != "" {
+			return nil, badInputf("--cluster belongs to a Petri-net program (one file), not to mpiP reports")
+		}
+		m, err := explore.LoadMpip(paths, datas, mo)
+		if err != nil {
+			return nil, badInput(err)
+		}
+		return m, nil
+	}
+	var cdata []byte
+	if o.cluster != "" {
+		if cdata, err = readInput(o.cluster); err != nil {
+			return nil, err
+		}
+	}
+	m, err := explore.Load(paths[0], datas[0], o.cluster, cdata)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	return m, nil
 }
 
 func buildVersion() string {
@@ -55,20 +107,10 @@ func buildVersion() string {
 	return "devel"
 }
 
-func runExplore(ctx context.Context, o exploreOptions, path string, stdout, stderr io.Writer) error {
-	data, err := readInput(path)
+func runExplore(ctx context.Context, o exploreOptions, paths []string, stdout, stderr io.Writer) error {
+	m, err := loadExplore(o, paths)
 	if err != nil {
 		return err
-	}
-	var cdata []byte
-	if o.cluster != "" {
-		if cdata, err = readInput(o.cluster); err != nil {
-			return err
-		}
-	}
-	m, err := explore.Load(path, data, o.cluster, cdata)
-	if err != nil {
-		return badInput(err)
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {

@@ -333,6 +333,7 @@ func TestSameSeedEveryCommand(t *testing.T) {
 		{"simulate", "--format", "csv", "--precision", "0.2", "--reps", "2", "--events", "2000", "--seed", "3", ex + "qn/central-server.yaml"},
 		{"simulate", "--format", "csv", "--batches", "10", "--events", "5000", ex + "qn/central-server.yaml"},
 		{"solve", "--format", "csv", "--validate", "--reps", "3", "--events", "3000", "--seed", "5", ex + "qn/central-server.yaml"},
+		{"solve", "--format", "json", "--sweep", "population=1:4", "--validate", "--reps", "3", "--events", "3000", "--seed", "5", ex + "qn/striped-write.yaml"},
 		{"speedup", "--format", "json", "--validate", "--reps", "2", "--cycles", "50", "--p", "1:8", ex + "spmd/fig59-bus.yaml"},
 		{"fit", "--format", "json", "--bootstrap", "5", ex + "fit/qcrd.yaml", ex + "fit/qcrd.csv"},
 		{"tpn", "--format", "json", "--advise", "--budget", "50", prog, "--cluster", ex + "tpn/cluster.yaml"},

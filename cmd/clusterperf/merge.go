@@ -16,14 +16,24 @@ import (
 type mergeOptions struct {
 	status   bool
 	resubmit bool
+	plot     string
 	out      outOptions
 }
 
 // studyMergers is the explicit map from a sharded command to the function that turns its
 // merged items into the command's one-machine result (rendered by that command's renderer).
 // Commands are added here as they learn --shard; until then merge prints the raw items.
-func studyMergers() shard.Mergers {
-	return shard.Mergers{"simulate": mergeSimulate, "tpn": mergeTpn, "speedup": mergeSpeedup}
+// Each is checked first against the study's input files (checkedMerge).
+func studyMergers() shard.Mergers { return studyMergersTo(io.Discard) }
+
+// studyMergersTo is studyMergers with the merges' accounts (e.g. of approximate points)
+// written to stderr, as the one-machine runs write them.
+func studyMergersTo(stderr io.Writer) shard.Mergers {
+	ms := shard.Mergers{"simulate": mergeSimulate, "tpn": mergeTpn, "speedup": mergeSpeedup, "solve": mergeSolveTo(stderr)}
+	for name, f := range ms {
+		ms[name] = checkedMerge(f)
+	}
+	return ms
 }
 
 func newMergeCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -49,6 +59,7 @@ submission.`,
 	f := cmd.Flags()
 	f.BoolVar(&o.status, "status", false, "show which shards are done, active, failed or missing")
 	f.BoolVar(&o.resubmit, "resubmit", false, "submit the failed and missing shards again (sbatch)")
+	f.StringVar(&o.plot, "plot", "", "write the merged study's plot to FILE.svg or FILE.png (a sweep's, as solve --plot draws it)")
 	addOutFlags(cmd, &o.out)
 	return cmd
 }
@@ -56,8 +67,12 @@ submission.`,
 func runMerge(cmd *cobra.Command, o mergeOptions, dir string, stdout, stderr io.Writer) error {
 	var fc flagCheck
 	o.out.check(&fc)
+	fc.output("plot", o.plot, ".svg", ".png")
 	if (o.status || o.resubmit) && o.out.format == "csv" {
 		fc.add("--format csv: --status and --resubmit print a table or JSON")
+	}
+	if (o.status || o.resubmit) && o.plot != "" {
+		fc.add("--plot draws a merged result: not with --status or --resubmit")
 	}
 	if err := fc.err(); err != nil {
 		return err
@@ -79,7 +94,7 @@ func runMerge(cmd *cobra.Command, o mergeOptions, dir string, stdout, stderr io.
 	if o.status {
 		return mergeStatus(ctx, c, dir, o, stdout)
 	}
-	ms := studyMergers()
+	ms := studyMergersTo(stderr)
 	v, m, err := ms.Merge(dir)
 	if m == nil || (err != nil && ms[m.Plan.Command] != nil) {
 		return classify(err)
@@ -89,11 +104,30 @@ func runMerge(cmd *cobra.Command, o mergeOptions, dir string, stdout, stderr io.
 		fmt.Fprintf(stderr, "clusterperf: note: %v; printing the merged items (JSON) instead\n", err)
 		return report.WriteJSON(stdout, m)
 	}
+	return renderMerged(stdout, v, o)
+}
+
+// renderMerged prints a merged study's result as the one-machine run prints it: its
+// format-dependent layout set first (a sweep's compact table), then --plot.
+func renderMerged(stdout io.Writer, v any, o mergeOptions) error {
+	pl, canPlot := v.(interface{ plot(path string) error })
+	if o.plot != "" && !canPlot {
+		return badInputf("--plot %s: this study's result has no plot (sweeps do)", o.plot)
+	}
+	if f, ok := v.(interface{ forFormat(format string) }); ok {
+		f.forFormat(o.out.format)
+	}
 	doc, ok := v.(report.Document)
 	if !ok {
 		return report.WriteJSON(stdout, v)
 	}
-	return render(stdout, doc, o.out)
+	if err := render(stdout, doc, o.out); err != nil {
+		return err
+	}
+	if o.plot != "" {
+		return pl.plot(o.plot)
+	}
+	return nil
 }
 
 // mergeStatus prints the state of every shard of the study in dir.

@@ -107,7 +107,9 @@ MPI wait time is the time in --wait-ops (default: ` + strings.Join(mpip.DefaultW
 polling (Test*, Iprobe) counts because it can dominate. Messages M are point-to-point sends
 (` + strings.Join(mpip.P2PSendOps, ",") + `); --collectives adds collective sends.
 CSV tables (--csv-table): across_p (default), views, trends, profiles, calibration, forecasts,
-backtest, explanations, trade_off.`
+forecast_kinds (each forecast kind's backtest error and the one used for sizing, with why),
+backtest, explanations, trade_off, analysis (Elliott's (004) appendix B analysis views: aggregate,
+per CPU, per sent message and per CPU per sent message).`
 
 func (o mpipOptions) check() ([]int, error) {
 	var c flagCheck
@@ -158,25 +160,39 @@ type mpipRun struct {
 	Profile    *mpip.ProfileSummary `json:"profile,omitempty"` // nil for a CSV row
 	Model      *mpip.Result         `json:"model,omitempty"`   // nil without a network
 	Calibrated *mpip.Result         `json:"calibrated_model,omitempty"`
-	Notes      []string             `json:"notes,omitempty"`
-	inputs     mpip.Inputs
-	rep        *mpip.Report
+	// Analysis: 004's analysis views of the measured times (aggregate, per CPU, per message,
+	// per CPU per message); no network needed.
+	Analysis []mpip.AnalysisView `json:"analysis_views"`
+	Notes    []string            `json:"notes,omitempty"`
+	inputs   mpip.Inputs
+	rep      *mpip.Report
+	class    string // CSV rows: the label (004's class), or the file when rows carry none
 }
 
 // mpipResult is mpip's one result value.
 type mpipResult struct {
-	WaitOps      []string           `json:"wait_ops"`
-	Program      *mpip.ProgramCheck `json:"program,omitempty"`
-	Network      *mpipNetwork       `json:"network,omitempty"`
-	Runs         []*mpipRun         `json:"runs"`
-	Calibration  *mpip.Calibration  `json:"calibration,omitempty"`
-	Predictions  []mpip.Prediction  `json:"predictions,omitempty"`
-	Trends       []mpip.Trend       `json:"trends,omitempty"`
-	Forecasts    []*mpip.Forecast   `json:"forecasts,omitempty"`
-	Backtest     *mpip.Backtest     `json:"backtest,omitempty"`
-	Sizing       *sizing.Advice     `json:"sizing,omitempty"`
-	Explanations []mpip.Explanation `json:"explanations,omitempty"`
-	Notes        []string           `json:"notes"`
+	// Method, Exact, ErrorEstimate: the output contract's labels (mpip.Steps.Method).
+	Method        string              `json:"method"`
+	Exact         bool                `json:"exact"`
+	ErrorEstimate *mpip.ErrorEstimate `json:"error_estimate,omitempty"`
+	WaitOps       []string            `json:"wait_ops"`
+	Program       *mpip.ProgramCheck  `json:"program,omitempty"`
+	Network       *mpipNetwork        `json:"network,omitempty"`
+	Runs          []*mpipRun          `json:"runs"`
+	Calibration   *mpip.Calibration   `json:"calibration,omitempty"`
+	Predictions   []mpip.Prediction   `json:"predictions,omitempty"`
+	Trends        []mpip.Trend        `json:"trends,omitempty"`
+	Forecasts     []*mpip.Forecast    `json:"forecasts,omitempty"`
+	// WallTimeForecasts: the measured wall time extrapolated directly to each --predict P
+	// (without --calibrate; with it, each forecast's wall_time holds it).
+	WallTimeForecasts []mpip.Extrapolation `json:"wall_time_forecasts,omitempty"`
+	Backtest          *mpip.Backtest       `json:"backtest,omitempty"`
+	// ForecastChoice: which forecast sizes the run at an unmeasured P, why, and every
+	// forecast kind's backtest error.
+	ForecastChoice *mpip.ForecastChoice `json:"forecast_choice,omitempty"`
+	Sizing         *sizing.Advice       `json:"sizing,omitempty"`
+	Explanations   []mpip.Explanation   `json:"explanations,omitempty"`
+	Notes          []string             `json:"notes"`
 }
 
 func runMpip(o mpipOptions, files []string, stdout io.Writer) error {
@@ -197,11 +213,18 @@ func runMpip(o mpipOptions, files []string, stdout io.Writer) error {
 		}
 	}
 	out.explain(o)
+	out.label()
+	var panels []report.Panel
+	if o.plot != "" {
+		if panels, err = out.plotPanels(); err != nil {
+			return err
+		}
+	}
 	if err := render(stdout, out, o.out); err != nil {
 		return err
 	}
 	if o.plot != "" {
-		return mpipPlot(o.plot, out.Runs, out.Predictions)
+		return report.SaveFigure(o.plot, panels...)
 	}
 	return nil
 }
@@ -235,7 +258,11 @@ func (r *mpipResult) load(o mpipOptions, files []string) error {
 				return badInput(err)
 			}
 			for _, in := range ins {
-				r.Runs = append(r.Runs, &mpipRun{Label: in.Label, P: in.P, inputs: in})
+				class := in.Label
+				if strings.HasPrefix(class, path+":") { // no label: ReadInputs names the row file:line
+					class = path
+				}
+				r.Runs = append(r.Runs, &mpipRun{Label: in.Label, P: in.P, inputs: in, class: class})
 			}
 			continue
 		}
@@ -290,6 +317,7 @@ func (r *mpipResult) solve(o mpipOptions) error {
 	}
 	r.Network = net
 	for _, run := range r.Runs {
+		run.Analysis = run.inputs.AnalysisViews()
 		if run.Summary != nil {
 			if net == nil {
 				continue
@@ -348,6 +376,9 @@ func (r *mpipResult) calibrateOptions() mpip.CalibrateOptions {
 // more runs, and the sizing of measured and predicted wall times.
 func (r *mpipResult) predict(o mpipOptions, targets []int) error {
 	ins := r.inputs()
+	if cl := r.csvClasses(); len(cl) > 1 {
+		return badInputf("--predict forecasts one application: the collected values hold %d classes (%s); give one class's rows per call (--calibrate alone may fit one network to all of them)", len(cl), strings.Join(cl, ", "))
+	}
 	var err error
 	switch {
 	case r.Calibration != nil:
@@ -364,6 +395,13 @@ func (r *mpipResult) predict(o mpipOptions, targets []int) error {
 		if r.Predictions, r.Trends, err = mpip.Predict(ins, r.predictNet(), targets, o.samples, o.seed); err != nil {
 			return libError(err)
 		}
+		for _, p := range targets {
+			e, err := mpip.WallForecast(ins, p)
+			if err != nil {
+				return libError(err)
+			}
+			r.WallTimeForecasts = append(r.WallTimeForecasts, e)
+		}
 	}
 	if distinctP(ins) >= 3 {
 		if r.Backtest, err = mpip.BacktestRuns(ins, r.calibrateOptions()); err != nil {
@@ -372,7 +410,20 @@ func (r *mpipResult) predict(o mpipOptions, targets []int) error {
 	} else {
 		r.Notes = append(r.Notes, "no backtest: it needs runs at three or more different P > 1")
 	}
+	ch := mpip.ChooseForecast(r.Backtest, distinctP(ins))
+	r.ForecastChoice = &ch
 	return r.size(o)
+}
+
+// csvClasses lists the distinct labels of the CSV rows (004's classes, e.g. CG A, CG B).
+func (r *mpipResult) csvClasses() []string {
+	var out []string
+	for _, run := range r.Runs {
+		if run.Summary == nil && !slices.Contains(out, run.class) {
+			out = append(out, run.class)
+		}
+	}
+	return out
 }
 
 // predictNet is the network of the power-law prediction: the given one, or (CSV rows) the
@@ -399,6 +450,10 @@ func distinctP(ins []mpip.Inputs) int {
 // size applies the sizing rule to the measured wall times AT* = App_Time/P and the
 // predicted ones (the 004 model's AT at each target not measured).
 func (r *mpipResult) size(o mpipOptions) error {
+	if r.Program != nil && r.Program.Mixed {
+		r.Notes = append(r.Notes, "no sizing: the runs are of different programs (--allow-mixed); their times are not one program's scaling, and the forecasts across them are comparisons, not predictions")
+		return nil
+	}
 	if r.Program != nil && r.Program.ArgumentsDiffer {
 		r.Notes = append(r.Notes, "no sizing: the runs have different arguments (see the note above), so their times are probably not one problem's (weak scaling, e.g. a process grid that grows with P); the sizing rules compare times of one problem size (strong scaling). Size with runs of one input, or read the scaling of the time per unit of work yourself")
 		return nil
@@ -409,18 +464,13 @@ func (r *mpipResult) size(o mpipOptions) error {
 			at[run.P] = run.inputs.AppTime / float64(run.P)
 		}
 	}
-	for _, f := range r.Forecasts {
-		if _, ok := at[f.P]; !ok {
-			at[f.P] = f.WallTime.Value
+	for p, t := range r.forecastTimes() {
+		if _, ok := at[p]; !ok {
+			at[p] = t
 		}
 	}
-	if len(r.Forecasts) > 0 {
-		r.Notes = append(r.Notes, "sizing: at a forecast P the direct extrapolation of the wall time is used (its backtest errs less than the queueing model's on Elliott's (004) CG runs)")
-	}
-	for _, p := range r.Predictions {
-		if _, ok := at[p.P]; !ok && p.Result != nil {
-			at[p.P] = p.Result.AppTime.Model
-		}
+	if ch := r.ForecastChoice; ch != nil {
+		r.Notes = append(r.Notes, fmt.Sprintf("sizing: at an unmeasured P the %s forecast is used: %s", ch.Used, ch.Reason))
 	}
 	var pts []sizing.Point
 	for p, t := range at {
@@ -430,6 +480,36 @@ func (r *mpipResult) size(o mpipOptions) error {
 	var err error
 	r.Sizing, err = sizing.Advise(pts, o.sizing.options())
 	return classify(err)
+}
+
+// label sets the result's method, exact and error_estimate from what was computed.
+func (r *mpipResult) label() {
+	st := mpip.Steps{Calibrated: r.Calibration != nil, Predictions: len(r.Predictions) > 0, Forecasts: len(r.Forecasts) > 0, Choice: r.ForecastChoice}
+	for _, run := range r.Runs {
+		st.Model = st.Model || run.Model != nil
+	}
+	r.Method, r.Exact, r.ErrorEstimate = st.Method(r.Calibration)
+}
+
+// forecastTimes: the wall time at each --predict P by the chosen forecast kind.
+func (r *mpipResult) forecastTimes() map[int]float64 {
+	out := map[int]float64{}
+	wall := r.ForecastChoice == nil || r.ForecastChoice.Used == mpip.KindWallTime
+	for _, f := range r.Forecasts {
+		out[f.P] = f.ModelAppTimeS
+		if wall {
+			out[f.P] = f.WallTime.Value
+		}
+	}
+	for i, p := range r.Predictions {
+		if p.Result != nil {
+			out[p.P] = p.Result.AppTime.Model
+		}
+		if wall && i < len(r.WallTimeForecasts) {
+			out[p.P] = r.WallTimeForecasts[i].Value
+		}
+	}
+	return out
 }
 
 // explain: mpip.Explain on the views (calibrated ones with --calibrate) beyond the threshold.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -85,4 +86,18 @@ func TestMpipMixedPrograms(t *testing.T) {
 	if !v["program"].(map[string]any)["mixed"].(bool) {
 		t.Error("--allow-mixed: program.mixed is false")
 	}
+	// mixed programs are compared, never sized as one program's scaling
+	c := mpipSamples + "hpc-mpip__driver.8.253.1.mpiP"
+	v = mpipJSON(t, "--allow-mixed", "--calibrate", "--predict", "64", c, b)
+	if v["sizing"] != nil || !strings.Contains(strings.Join(toStrings(v["notes"]), "\n"), "no sizing: the runs are of different programs") {
+		t.Errorf("--allow-mixed --predict: sizing %v, notes %v", v["sizing"], v["notes"])
+	}
+}
+
+func toStrings(v any) []string {
+	var out []string
+	for _, x := range v.([]any) {
+		out = append(out, x.(string))
+	}
+	return out
 }

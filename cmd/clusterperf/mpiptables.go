@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/clusterperf/clusterperf/mpip"
+	"github.com/clusterperf/clusterperf/mpip/mpipplot"
 	"github.com/clusterperf/clusterperf/report"
 )
 
@@ -43,6 +44,9 @@ func (r *mpipResult) NoteLines() []string {
 			}
 		}
 	}
+	if r.ForecastChoice != nil {
+		out = append(out, r.ForecastChoice.Notes...)
+	}
 	if r.Sizing != nil {
 		out = append(out, r.Sizing.Notes...)
 	}
@@ -63,8 +67,8 @@ func (r *mpipResult) explanationSteps() []string {
 }
 
 // Tables: "across_p" (default; 004's spreadsheet; "profiles" without a network), "views" (observed against model per
-// run), "trends", "profiles", "calibration", "forecasts", "backtest", "explanations",
-// "trade_off".
+// run), "trends", "profiles", "calibration", "forecasts", "forecast_kinds", "backtest",
+// "explanations", "analysis", "trade_off".
 func (r *mpipResult) Tables() []*report.Table {
 	t := acrossP(r.Runs, r.Predictions)
 	t.Name, t.Title = "across_p", "Across P (Elliott's (004) spreadsheet): observed and modelled wall time AT = App_Time/P and R·M/P"
@@ -72,7 +76,7 @@ func (r *mpipResult) Tables() []*report.Table {
 	for _, x := range r.Trends {
 		tr.Add(x.Name, x.A, x.B, x.S, x.N)
 	}
-	out := []*report.Table{t, r.viewsTable(), tr, r.profilesTable(), r.calibrationTable(), r.forecastTable(), r.backtestTable(), r.explanationTable()}
+	out := []*report.Table{t, r.viewsTable(), tr, r.profilesTable(), r.calibrationTable(), r.forecastTable(), r.forecastKindsTable(), r.backtestTable(), r.explanationTable(), r.analysisTable()}
 	if len(t.Rows) == 0 { // profiles only (no network): the profiles are the default table
 		out[0], out[3] = out[3], out[0]
 	}
@@ -103,6 +107,18 @@ func (r *mpipResult) viewsTable() *report.Table {
 		}
 	}
 	return v
+}
+
+// analysisTable: Elliott's (004) appendix B "Analysis Views" of every run.
+func (r *mpipResult) analysisTable() *report.Table {
+	t := &report.Table{Name: "analysis", Title: "Analysis views (Elliott's (004) appendix B): measured times aggregate and divided by P, M, P·M",
+		Header: []string{"label", "p", "view", "divided_by", "app_time_s", "mpi_time_s", "non_mpi_time_s", "mpi_wait_s", "mpi_active_s"}}
+	for _, run := range r.Runs {
+		for _, v := range run.Analysis {
+			t.Add(run.Label, run.P, v.View, v.Divisor, v.AppTime, v.MPITime, v.NonMPITime, v.MPIWait, v.MPIActive)
+		}
+	}
+	return t
 }
 
 func (r *mpipResult) profilesTable() *report.Table {
@@ -150,9 +166,51 @@ func (r *mpipResult) calibrationTable() *report.Table {
 
 func (r *mpipResult) forecastTable() *report.Table {
 	t := &report.Table{Name: "forecasts", Title: "Forecasts (kind extrapolation; spreads are ranges of plausible scaling models, not confidence intervals)",
-		Header: []string{"p", "kind", "wall_time_s", "wall_spread_low_s", "wall_spread_high_s", "model_app_time_s", "model_spread_low_s", "model_spread_high_s"}}
+		Header: []string{"p", "kind", "wall_time_s", "wall_spread_low_s", "wall_spread_high_s", "model_app_time_s", "model_spread_low_s", "model_spread_high_s", "used_for_sizing", "interval"}}
+	used, interval := "", ""
+	if ch := r.ForecastChoice; ch != nil {
+		used = ch.Used
+		interval = fmt.Sprintf("none: needs runs at ≥ %d different P (have %d)", ch.RunsForInterval, ch.Runs)
+	}
 	for _, f := range r.Forecasts {
-		t.Add(f.P, f.Kind, f.WallTime.Value, f.WallTime.SpreadLow, f.WallTime.SpreadHigh, f.ModelAppTimeS, f.ModelAppTimeLowS, f.ModelAppTimeHighS)
+		t.Add(f.P, f.Kind, f.WallTime.Value, f.WallTime.SpreadLow, f.WallTime.SpreadHigh, f.ModelAppTimeS, f.ModelAppTimeLowS, f.ModelAppTimeHighS, used, interval)
+	}
+	for i, p := range r.Predictions {
+		if i >= len(r.WallTimeForecasts) || p.Result == nil {
+			continue
+		}
+		w := r.WallTimeForecasts[i]
+		lo, hi, iv := any(p.ATLow), any(p.ATHigh), "95 % Monte Carlo over the power laws' prediction intervals"
+		if !p.Interval {
+			lo, hi, iv = "", "", interval
+		}
+		t.Add(p.P, "power_law", w.Value, w.SpreadLow, w.SpreadHigh, p.Result.AppTime.Model, lo, hi, used, iv)
+	}
+	return t
+}
+
+// forecastKindsTable: each forecast kind's backtest error and which one sizes the run.
+func (r *mpipResult) forecastKindsTable() *report.Table {
+	t := &report.Table{Name: "forecast_kinds", Title: "Forecast kinds: backtest error on these runs and the one used for sizing",
+		Header: []string{"kind", "forecast", "backtest_rel_errors", "backtest_max_abs_rel_error", "observed_in_spread", "used_for_sizing", "description"}, Left: true}
+	ch := r.ForecastChoice
+	if ch == nil {
+		return t
+	}
+	t.Title += fmt.Sprintf(" — used: %s (%s)", ch.Used, ch.Reason)
+	for _, k := range ch.Kinds {
+		errs := make([]string, len(k.BacktestRelErrors))
+		for i, e := range k.BacktestRelErrors {
+			errs[i] = report.Percent(e).String()
+		}
+		var maxAbs, in any = "no backtest", ""
+		if k.BacktestMaxAbsRelError != nil {
+			maxAbs = report.Percent(*k.BacktestMaxAbsRelError)
+		}
+		if k.BacktestInSpread != nil {
+			in = fmt.Sprintf("%d of %d", *k.BacktestInSpread, ch.Splits)
+		}
+		t.Add(k.Kind, k.Forecast, strings.Join(errs, " "), maxAbs, in, k.UsedForSizing, k.Description)
 	}
 	return t
 }
@@ -232,50 +290,21 @@ func acrossP(runs []*mpipRun, preds []mpip.Prediction) *report.Table {
 	return t
 }
 
-func mpipPlot(path string, runs []*mpipRun, preds []mpip.Prediction) error {
-	wall := report.Panel{Title: "Wall time per process: measured vs Elliott's (004) model", XLabel: "P", YLabel: "s", LogX: true}
-	var xs, obs, mod []float64
-	var modeled []*mpipRun
-	for _, r := range runs {
-		if r.Model != nil {
-			modeled = append(modeled, r)
-			xs = append(xs, float64(r.P))
-			obs = append(obs, r.Model.AppTime.Observed)
-			mod = append(mod, r.Model.AppTime.Model)
+// mpipPlot draws the wall-time and component figures of each class (package mpipplot); what
+// the wall-time panel clipped is added to the notes before the result is rendered.
+func (r *mpipResult) plotPanels() ([]report.Panel, error) {
+	in := mpipplot.Input{Predictions: r.Predictions, Forecasts: r.Forecasts}
+	for _, run := range r.Runs {
+		class := run.class
+		if run.Profile != nil {
+			class = run.Profile.Executable
 		}
+		in.Runs = append(in.Runs, mpipplot.Run{Class: class, P: run.P, Inputs: run.inputs, Model: run.Model, Calibrated: run.Calibrated})
 	}
-	if len(modeled) == 0 {
-		return badInputf("--plot needs a model: give a network (--latency/--bandwidth, --network, --osu/--imb)")
+	panels, notes, err := mpipplot.Panels(in)
+	if err != nil {
+		return nil, err
 	}
-	wall.Series = append(wall.Series, report.Series{Name: "model AT = R·M/P", X: xs, Y: mod}, report.Series{Name: "measured AT* = App_Time/P", X: xs, Y: obs, Points: true})
-	if len(preds) > 0 {
-		var px, py, lo, hi []float64
-		for _, p := range preds {
-			px = append(px, float64(p.P))
-			py = append(py, p.Result.AppTime.Model)
-			lo = append(lo, p.ATLow)
-			hi = append(hi, p.ATHigh)
-		}
-		wall.Series = append(wall.Series, report.Series{Name: "predicted", X: px, Y: py, Points: true})
-		if preds[0].Interval {
-			wall.Series = append(wall.Series, report.Series{Name: "95 % low", X: px, Y: lo, Points: true}, report.Series{Name: "95 % high", X: px, Y: hi, Points: true})
-		}
-	}
-	names := []string{"switch delay", "MPI contention", "MPI active", "compute"}
-	ys := make([][]float64, 4)
-	for _, r := range modeled {
-		c := r.Model.Model
-		for i, v := range []float64{c.SwitchDelay, c.MPIContention, c.MPIActive, c.Compute} {
-			ys[i] = append(ys[i], v)
-		}
-	}
-	panels := []report.Panel{wall}
-	if len(xs) > 1 {
-		st, err := report.Stacked("Modelled components (aggregate seconds)", "P", "s", xs, names, ys)
-		if err != nil {
-			return err
-		}
-		panels = append(panels, st)
-	}
-	return report.SaveFigure(path, panels...)
+	r.Notes = append(r.Notes, prefixed("plot", notes)...)
+	return panels, nil
 }

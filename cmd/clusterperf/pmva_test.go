@@ -56,8 +56,8 @@ func TestPmvaRefusals(t *testing.T) {
 }
 
 // TestPmvaClassOrder: with --q/--k the formulas take the requested order (Fig. 6.8): B
-// first is slower than A first at p = 64; the timed path keeps the largest class first and
-// says so.
+// first is slower than A first at p = 64; the timed runs walk the lattice in the requested
+// order too (B is class 1) and the note says class 1 is not the largest class.
 func TestPmvaClassOrder(t *testing.T) {
 	time := func(order string) float64 {
 		var out, errb bytes.Buffer
@@ -78,8 +78,22 @@ func TestPmvaClassOrder(t *testing.T) {
 		t.Errorf("ABC %v not faster than BAC %v", a, b)
 	}
 	var out, errb bytes.Buffer
-	args := []string{"pmva", "--scale", "64", "--repeats", "1", "--algorithm", "pipelined", "--class-order", "B,A,C", "../../pmva/testdata/thesis-network.yaml"}
-	if code := run(context.Background(), args, &out, &errb); code != 0 || !strings.Contains(out.String(), "pipeline order is A,B,C") {
-		t.Errorf("exit %d: %s", code, out.String())
+	args := []string{"pmva", "--format", "json", "--scale", "64", "--repeats", "1", "--algorithm", "pipelined", "--class-order", "B,A,C", "../../pmva/testdata/thesis-network.yaml"}
+	if code := run(context.Background(), args, &out, &errb); code != 0 || !strings.Contains(out.String(), "class 1 is not the class with the largest population (A)") {
+		t.Fatalf("exit %d: %s %s", code, out.String(), errb.String())
+	}
+	var r pmvaResult
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	for _, pt := range r.Results {
+		if pt.Measured == nil || strings.Join(pt.Measured.Order, ",") != "B,A,C" {
+			t.Errorf("p = %d: timed run's order %+v", pt.P, pt.Measured)
+		}
+	}
+	for _, s := range r.Calibration.Samples {
+		if strings.Join(s.Order, ",") != "B,A,C" {
+			t.Errorf("calibration p = %d: order %v", s.P, s.Order)
+		}
 	}
 }

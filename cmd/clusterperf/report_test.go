@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"os"
 	"path/filepath"
@@ -118,6 +120,7 @@ func TestReportEveryCommand(t *testing.T) {
 			if len(page) >= htmlreport.MaxBytes {
 				t.Errorf("page %d bytes ≥ %d", len(page), htmlreport.MaxBytes)
 			}
+			t.Logf("report page %d bytes", len(page))
 			text := checkHTML(t, page)
 			s := string(page)
 			for _, bad := range []string{"<script", "src=\"http", "href=\"http", "url(http"} {
@@ -156,6 +159,7 @@ func TestReportEveryCommand(t *testing.T) {
 			if !text.has(version()) {
 				t.Errorf("page lacks the version %q", version())
 			}
+			checkMethodBox(t, s)
 			for _, a := range c.args[1:] {
 				if fi, err := os.Stat(a); err == nil && fi.Mode().IsRegular() && !text.has(a) {
 					t.Errorf("page lacks the input %s", a)
@@ -173,6 +177,46 @@ func TestReportEveryCommand(t *testing.T) {
 }
 
 var gap = regexp.MustCompile(`\s{2,}`)
+
+var (
+	jsonPre   = regexp.MustCompile(`(?s)<pre id="json">(.*?)</pre>`)
+	methodBox = regexp.MustCompile(`(?s)<span id="method">(.*?)</span>.*?<span id="exact" class="[^"]*">(.*?)</span>`)
+)
+
+// checkMethodBox: the page's method box shows the result document's top-level method and
+// exact keys (the output contract's), and its error_estimate when the document has one; a
+// result without them says "not stated" (logged: the commands still to adopt the keys).
+func checkMethodBox(t *testing.T, page string) {
+	t.Helper()
+	box := methodBox.FindStringSubmatch(page)
+	if box == nil {
+		t.Fatal("page has no method box")
+	}
+	method, exact := html.UnescapeString(box[1]), html.UnescapeString(box[2])
+	doc := jsonPre.FindStringSubmatch(page)
+	if doc == nil {
+		t.Logf("no result document on the page: method box %q, %q not checked", method, exact)
+		return
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(html.UnescapeString(doc[1])), &top); err != nil {
+		return // an array or a scalar document: no top-level keys
+	}
+	var m string
+	if json.Unmarshal(top["method"], &m) == nil && m != "" && method != m {
+		t.Errorf("method box says %q, the result's method is %q", method, m)
+	}
+	var e bool
+	if raw, ok := top["exact"]; ok && json.Unmarshal(raw, &e) == nil && exact != map[bool]string{true: "exact", false: "approximate"}[e] {
+		t.Errorf("method box says %q, the result's exact is %v", exact, e)
+	}
+	if raw, ok := top["error_estimate"]; ok && string(raw) != "null" && !strings.Contains(page, `<div id="error-estimate"><b>Error estimate</b>`) {
+		t.Errorf("the result has an error_estimate, the page does not show it")
+	}
+	if m == "" {
+		t.Logf("method: %q (no top-level method key), result: %s", method, exact)
+	}
+}
 
 // The report is refused before any work when its file cannot be written or is not .html,
 // and a command that fails writes no page.

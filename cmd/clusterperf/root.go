@@ -107,18 +107,33 @@ func markUsage(c *cobra.Command) {
 	}
 }
 
-// version is the module version and VCS revision of the binary (debug.ReadBuildInfo).
+// buildRevision is the source revision stamped at link time, for builds that record no VCS
+// information (-buildvcs=false, as under CI's GOFLAGS, or a build outside the checkout):
+//
+//	go build -ldflags "-X main.buildRevision=$(git describe --always --dirty)" ./cmd/clusterperf
+//
+// It is set only by the linker and never changes at run time.
+var buildRevision string
+
+// version is the module version and VCS revision of the binary: debug.ReadBuildInfo's
+// vcs.revision when the build recorded it, else the link-time buildRevision, else a
+// "(devel)" that says how to get a revision.
 func version() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "(unknown version: built without module information)"
 	}
-	v := bi.Main.Version
+	return versionOf(bi.Main.Version, bi.GoVersion, bi.Settings, buildRevision)
+}
+
+// versionOf formats the version from the build information and the link-time revision.
+func versionOf(module, goVersion string, settings []debug.BuildSetting, stamped string) string {
+	v := module
 	if v == "" {
 		v = "(devel)"
 	}
 	rev, dirty, when := "", false, ""
-	for _, s := range bi.Settings {
+	for _, s := range settings {
 		switch s.Key {
 		case "vcs.revision":
 			rev = s.Value
@@ -128,7 +143,8 @@ func version() string {
 			when = s.Value
 		}
 	}
-	if rev != "" {
+	switch {
+	case rev != "":
 		v += " " + rev
 		if dirty {
 			v += "+modified"
@@ -136,6 +152,10 @@ func version() string {
 		if when != "" {
 			v += " (" + when + ")"
 		}
+	case stamped != "":
+		v += " " + stamped
+	case v == "(devel)":
+		v += ` (this build recorded no source revision: see README "Build")`
 	}
-	return fmt.Sprintf("%s, %s", v, bi.GoVersion)
+	return fmt.Sprintf("%s, %s", v, goVersion)
 }

@@ -478,7 +478,7 @@ func runSimulateStudy(cmd *cobra.Command, o *simOptions, args []string, stdout i
 // prepareSimulate parses a queueing-network model for a study and builds its simulator,
 // refusing (before any shard runs) what the one-machine run would refuse.
 func prepareSimulate(o *simOptions, path string) (*qn.ModelFile, string, *sim.Simulator, error) {
-	data, err := readInput(path)
+	data, err := o.study.read(path)
 	if err != nil {
 		return nil, "", nil, err
 	}
@@ -505,7 +505,7 @@ func prepareSimulate(o *simOptions, path string) (*qn.ModelFile, string, *sim.Si
 func mergeSimulate(p shard.Plan, items []json.RawMessage) (any, error) {
 	var o simOptions
 	cmd := simulateCmd(&o, io.Discard, io.Discard)
-	pos, err := reparse(cmd, p.Args)
+	pos, err := reparseStudy(cmd, p, &o.study)
 	if err != nil {
 		return nil, err
 	}

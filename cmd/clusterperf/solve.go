@@ -91,26 +91,37 @@ swept value), class (may be left out for a one-class model) and throughput_per_s
 response_time_s; the table "measured" (JSON "measured") puts each beside the model's value
 with the relative error (model − measured)/measured, and the plot draws them as points.
 
---validate simulates the model and compares it with the solution of the chosen --solver.
+--validate simulates the model and compares it with the solution of the chosen --solver;
+with a sweep, every point with a steady state is simulated and compared (table
+"validation"; JSON "validation", one report per point).
 A file with class switching (routing: switch:) is solved by its routing chains, one with
 capacities (capacity:) by the exact CTMC of blocking after service when it has at most 1000
 states, else by --solver mvablo (approximate, with its measured error; --solver exact
 insists on the CTMC); neither takes --sweep, --distribution, --export-jmva or bounds.
 A solver that does not converge, or a saturated open station, is a finding (exit 3).
 CSV tables (--csv-table): classes (default), stations, bounds, distribution, validation;
-sweeps: sweep (default), sweep_bounds, measured.
+sweeps: sweep (default), sweep_bounds, measured, validation.
 
 `
 
 func newSolveCmd(stdout, stderr io.Writer) *cobra.Command {
 	var o solveOptions
+	return solveCmd(&o, stdout, stderr)
+}
+
+// solveCmd is the solve command with its flags bound to o (merge parses a study's
+// arguments with it).
+func solveCmd(o *solveOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "solve MODEL.yaml|MODEL.jmva",
 		Short: "Solve a queueing network (exact/approximate MVA, open, mixed, bounds)",
-		Long:  solveLong + qn.FileFormat,
+		Long:  solveLong + solveStudyLong + qn.FileFormat,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSolve(cmd.Context(), o, args[0], stdout, stderr)
+			if o.sim.study.active() {
+				return runSolveStudy(cmd, o, args, stdout, stderr)
+			}
+			return runSolve(cmd.Context(), *o, args[0], stdout, stderr)
 		},
 	}
 	f := cmd.Flags()
@@ -129,6 +140,7 @@ func newSolveCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.StringVar(&o.measured, "measured", "", "with a sweep: measured points to overlay (CSV value,class,throughput_per_s,response_time_s)")
 	f.BoolVar(&o.all, "all", false, "with a sweep, table format: print the bounds at every swept value (default: the first and last value; JSON and CSV always carry every row)")
 	addRunFlags(f, &o.sim)
+	addStudyFlags(f, &o.sim.study, "--validate replications or --sweep points")
 	return cmd
 }
 
@@ -143,11 +155,11 @@ func (o solveOptions) check() error {
 	if o.plot != "" && o.sweep == "" {
 		c.add("--plot needs --sweep (the plot shows results against the swept value)")
 	}
-	if o.measured != "" && (o.distribution != "" || o.validate) {
-		c.add("--measured is compared with a sweep: it cannot be combined with --distribution or --validate")
+	if o.measured != "" && (o.distribution != "" || (o.validate && o.sweep == "")) {
+		c.add("--measured is compared with a sweep: it cannot be combined with --distribution or with --validate of one model")
 	}
-	if o.sweep != "" && (o.distribution != "" || o.validate) {
-		c.add("--sweep cannot be combined with --distribution or --validate (they take one model)")
+	if o.sweep != "" && o.distribution != "" {
+		c.add("--sweep cannot be combined with --distribution (it takes one model)")
 	}
 	if !slices.Contains(qn.SolverNames(), strings.ToLower(o.solver)) {
 		c.add("--solver: unknown solver %q (allowed: %s)", o.solver, strings.Join(qn.SolverNames(), ", "))
@@ -157,7 +169,8 @@ func (o solveOptions) check() error {
 	}
 	c.nonNegative("tol", o.tol, "the default 1e-10")
 	c.atLeast("max-iter", int64(o.maxIter), 0)
-	o.sim.checkRun(&c) // --validate, and the simulated error estimate of fork/join results
+	o.sim.checkRun(&c)    // --validate, and the simulated error estimate of fork/join results
+	o.sim.study.check(&c) // --shard, --out, --slurm*
 	return c.err()
 }
 
@@ -231,41 +244,18 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	if err := checkExport(o.exportJMVA, m); err != nil {
 		return err
 	}
-	special := in.file != nil && (in.file.Switch != nil || in.file.Capacity != nil)
 	if err := o.checkSpecial(in, path); err != nil {
 		return err
 	}
-	if o.sweep != "" || (in.whatIf != nil && o.distribution == "" && !o.validate) {
+	if o.isSweep(in) {
 		return runSweep(ctx, in, o, opt, stdout, stderr)
 	}
 	if o.measured != "" {
 		return badInputf("--measured %s: the measurements are compared with a sweep: give --sweep (or a .jmva file with a what-if analysis)", o.measured)
 	}
-	var dist *distributionResult // first: a model it does not apply to is refused before solving
-	if o.distribution != "" {
-		if dist, err = distribution(m, o.distribution); err != nil {
-			return err
-		}
-	}
-	res, err := solveLabelled(in.solver(m), m, o.solver, opt, o.sim, stderr)
+	out, res, err := solveOne(in, o, nil, stderr)
 	if err != nil {
 		return err
-	}
-	out := &solveResult{View: qn.NewView(in.name, m, res), Bounds: []qn.Bound{}, Distribution: dist, Notes: append([]string{}, res.Notes...)}
-	out.Notes = append(out.Notes, in.notes...)
-	if in.whatIf != nil {
-		out.Notes = append(out.Notes, "the file's what-if analysis was not run: --validate and --distribution take the model as written")
-	}
-	if special {
-		out.Notes = append(out.Notes, "bounds: not computed: the asymptotic, balanced-job, proportional and geometric bounds assume independent classes and unlimited capacities; this model has "+fileFeatures(in.file))
-	} else if err := out.addBounds(m); err != nil {
-		return err
-	}
-	if o.validate {
-		o.sim.progress = o.progress
-		if out.Validation, err = simulateQN(in.file, m, o.solver, res, nil, o.sim); err != nil {
-			return err
-		}
 	}
 	if err := render(stdout, out, o.out); err != nil {
 		return err
@@ -276,6 +266,56 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	return nil
 }
 
+// isSweep reports whether the run is a sweep: --sweep, or a .jmva file's what-if analysis
+// when neither --distribution nor --validate asks for the model as written.
+func (o solveOptions) isSweep(in *solveInput) bool {
+	return o.sweep != "" || (in.whatIf != nil && o.distribution == "" && !o.validate)
+}
+
+// solveOne is the result of one model (no sweep): the solution, its bounds, --distribution
+// and --validate. sr is the simulation of a sharded --validate, merged from its shards
+// (nil: the model is simulated here); a fork/join result's error estimate then comes from
+// it too, as it is the same simulation.
+func solveOne(in *solveInput, o solveOptions, sr *sim.Result, stderr io.Writer) (*solveResult, *qn.Result, error) {
+	m, opt := in.model, o.amvaOptions()
+	special := in.file != nil && (in.file.Switch != nil || in.file.Capacity != nil)
+	var dist *distributionResult // first: a model it does not apply to is refused before solving
+	if o.distribution != "" {
+		var err error
+		if dist, err = distribution(m, o.distribution); err != nil {
+			return nil, nil, err
+		}
+	}
+	estimate := func(r *qn.Result) { simulatedEstimate(m, r, o.sim) }
+	if sr != nil && !special {
+		estimate = func(r *qn.Result) { observedEstimate(r, sr, o.sim.seed) }
+	}
+	res, err := solveLabelledWith(in.solver(m), m, o.solver, opt, estimate, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := &solveResult{View: qn.NewView(in.name, m, res), Bounds: []qn.Bound{}, Distribution: dist, Notes: append([]string{}, res.Notes...)}
+	out.Notes = append(out.Notes, in.notes...)
+	if in.whatIf != nil {
+		out.Notes = append(out.Notes, "the file's what-if analysis was not run: --validate and --distribution take the model as written")
+	}
+	if special {
+		out.Notes = append(out.Notes, "bounds: not computed: the asymptotic, balanced-job, proportional and geometric bounds assume independent classes and unlimited capacities; this model has "+fileFeatures(in.file))
+	} else if err := out.addBounds(m); err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case o.validate && sr != nil:
+		out.Validation = qnReport(m, o.solver, res, nil, sr, o.sim.seed)
+	case o.validate:
+		o.sim.progress = o.progress
+		if out.Validation, err = simulateQN(in.file, m, o.solver, res, nil, o.sim); err != nil {
+			return nil, nil, err
+		}
+	}
+	return out, res, nil
+}
+
 // solveFunc solves a model with the named solver (qn.Solve, or a model file's
 // qn.ModelFile.Solve, which covers class switching and finite capacities).
 type solveFunc func(solver string, opt qn.AMVAOptions) (*qn.Result, error)
@@ -283,6 +323,11 @@ type solveFunc func(solver string, opt qn.AMVAOptions) (*qn.Result, error)
 // solveLabelled solves m by solve and refuses what must not be printed (a solver that did
 // not converge: exit 3); an approximate result's method and error estimate go to stderr too.
 func solveLabelled(solve solveFunc, m *qn.Model, solver string, opt qn.AMVAOptions, so simOptions, stderr io.Writer) (*qn.Result, error) {
+	return solveLabelledWith(solve, m, solver, opt, func(r *qn.Result) { simulatedEstimate(m, r, so) }, stderr)
+}
+
+// solveLabelledWith is solveLabelled with the fork/join error estimate made by estimate.
+func solveLabelledWith(solve solveFunc, m *qn.Model, solver string, opt qn.AMVAOptions, estimate func(*qn.Result), stderr io.Writer) (*qn.Result, error) {
 	res, err := solve(solver, opt)
 	if err != nil {
 		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
@@ -294,7 +339,7 @@ func solveLabelled(solve solveFunc, m *qn.Model, solver string, opt qn.AMVAOptio
 		return nil, finding(fault.ErrNotConverged, fmt.Errorf("%s did not converge after %d iterations (residual %.3g): no result printed; raise --max-iter or use an exact solver", res.Solver, res.Status.Iterations, res.Status.Residual))
 	}
 	if !res.Exact && res.ErrorEstimate == nil && len(m.ForkJoins) > 0 {
-		simulatedEstimate(m, res, so)
+		estimate(res)
 	}
 	if !res.Exact {
 		fmt.Fprintf(stderr, "clusterperf solve: %s\n", res.Describe())
@@ -323,6 +368,12 @@ func simulatedEstimate(m *qn.Model, res *qn.Result, o simOptions) {
 		fail(err)
 		return
 	}
+	observedEstimate(res, sr, o.seed)
+}
+
+// observedEstimate sets res's error estimate from the simulation sr of its model (seed:
+// the simulation's seed): the difference plus the 95 % half-width.
+func observedEstimate(res *qn.Result, sr *sim.Result, seed uint64) {
 	obs := func(es []sim.Estimate) []qn.Observed {
 		out := make([]qn.Observed, len(es))
 		for i, e := range es {
@@ -330,9 +381,9 @@ func simulatedEstimate(m *qn.Model, res *qn.Result, o simOptions) {
 		}
 		return out
 	}
-	method := fmt.Sprintf("simulation (%d replications of %d events, seed %d; 95 %% half-width added)", sr.Replications, sr.EventsPerRep, o.seed)
+	method := fmt.Sprintf("simulation (%d replications of %d events, seed %d; 95 %% half-width added)", sr.Replications, sr.EventsPerRep, seed)
 	if err := qn.SetObservedEstimate(res, method, obs(sr.Throughput), obs(sr.ResponseTime)); err != nil {
-		fail(err)
+		res.Notes = append(res.Notes, "no error estimate by simulation: "+err.Error())
 	}
 }
 
@@ -442,7 +493,13 @@ func (in *solveInput) description() string {
 
 // parseSolveModel reads and parses a model file (once): *.jmva through package jmva.
 func parseSolveModel(path string) (*solveInput, error) {
-	data, err := readInput(path)
+	return parseSolveModelWith(readInput, path)
+}
+
+// parseSolveModelWith is parseSolveModel reading the file with read (a study's merge reads
+// it where its plan recorded it).
+func parseSolveModelWith(read func(string) ([]byte, error), path string) (*solveInput, error) {
+	data, err := read(path)
 	if err != nil {
 		return nil, err
 	}

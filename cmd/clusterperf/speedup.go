@@ -222,7 +222,7 @@ func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedu
 	if err != nil {
 		return nil, err
 	}
-	data, err := readInput(path)
+	data, err := o.sim.study.read(path)
 	if err != nil {
 		return nil, err
 	}
@@ -582,7 +582,7 @@ func runSpeedupStudy(cmd *cobra.Command, o speedupOptions, args []string, stdout
 // speedup's result: the one-machine run's value, byte for byte in every format.
 func mergeSpeedup(p shard.Plan, items []json.RawMessage) (any, error) {
 	var o speedupOptions
-	pos, err := reparse(speedupCmd(&o, io.Discard, io.Discard), p.Args)
+	pos, err := reparseStudy(speedupCmd(&o, io.Discard, io.Discard), p, &o.sim.study)
 	if err != nil {
 		return nil, err
 	}

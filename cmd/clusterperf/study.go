@@ -25,12 +25,28 @@ type studyOptions struct {
 	slurmOpts []string
 	arraySize int
 	dryRun    bool
+	// from is the plan of the study being merged (nil while a study runs): input files
+	// named in its arguments are read at their recorded absolute paths (read), so merge
+	// works from any directory.
+	from *shard.Plan
+}
+
+// read reads a file named on the command line: while merging, at the absolute path the
+// study's plan recorded for that argument; otherwise as readInput does.
+func (o studyOptions) read(path string) ([]byte, error) {
+	if o.from != nil {
+		return readInput(o.from.Resolve(path))
+	}
+	return readInput(path)
 }
 
 // studyFlags are the flags that say where and how a study runs, not what it computes: they
 // are left out of the plan's arguments (with the output format, which merge chooses).
 var studyFlags = map[string]bool{"shard": true, "out": true, "slurm": true, "slurm-opt": true, "slurm-array-size": true,
-	"slurm-dry-run": true, "format": true, "csv-table": true, "progress": true}
+	"slurm-dry-run": true, "format": true, "csv-table": true, "progress": true, "report": true}
+
+// studyOutputFlags name files a command writes, never inputs of a study.
+var studyOutputFlags = map[string]bool{"plot": true, "export-jmva": true, "export-pnml": true, "report": true}
 
 func addStudyFlags(f *pflag.FlagSet, o *studyOptions, what string) {
 	f.StringVar(&o.shard, "shard", "", "compute only shard I/N of the "+what+" (0 ≤ I < N) into --out DIR; merge with \"clusterperf merge DIR\"")
@@ -92,7 +108,15 @@ func runStudy(ctx context.Context, o studyOptions, p shard.Plan, work func(k int
 		if err := shard.WritePlan(o.out, p); err != nil {
 			return classify(err)
 		}
-		if err := shard.Run(o.out, p, i, work); err != nil {
+		// an interrupted shard (Ctrl-C cancels the command's context) stops before its next
+		// item and leaves a failure marker saying so, never a partial result file
+		interruptible := func(k int) (json.RawMessage, error) {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("interrupted before item %d: %w", k, err)
+			}
+			return work(k)
+		}
+		if err := shard.Run(o.out, p, i, interruptible); err != nil {
 			return classify(err)
 		}
 		r, _ := p.Spec.Range(i)
@@ -107,7 +131,7 @@ func runStudy(ctx context.Context, o studyOptions, p shard.Plan, work func(k int
 	if err != nil {
 		return badInput(err)
 	}
-	j := slurm.Job{Executable: exe, Command: p.Command, Args: p.Args, Dir: dir, Shards: p.N, Opts: o.slurmOpts}
+	j := slurm.Job{Executable: exe, Command: p.Command, Args: p.Args, Dir: dir, Shards: p.N, Opts: o.slurmOpts, WorkDir: p.Dir}
 	if o.dryRun {
 		s, err := slurm.DryRun(p, j)
 		if err != nil {
@@ -134,7 +158,52 @@ func studyPlan(cmd *cobra.Command, positional []string, o studyOptions, seed uin
 		n = slurm.DefaultArraySize(items)
 	}
 	p, err := shard.NewPlan(cmd.Name(), studyArgs(cmd, positional), seed, shard.Spec{Items: items, N: n}, version())
-	return p, classify(err)
+	if err != nil {
+		return p, classify(err)
+	}
+	if p.Dir, err = os.Getwd(); err != nil {
+		return p, err
+	}
+	p.Inputs, err = studyInputs(cmd, positional, p.Dir)
+	return p, err
+}
+
+// studyInputs are the files a study reads: the positional arguments and the values of flags
+// (other than the output flags) that name regular files, hashed so that merge can find them
+// from any directory and refuse them when they changed.
+func studyInputs(cmd *cobra.Command, positional []string, dir string) ([]shard.Input, error) {
+	var args []string
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if studyFlags[f.Name] || studyOutputFlags[f.Name] {
+			return
+		}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			args = append(args, sv.GetSlice()...)
+			return
+		}
+		args = append(args, f.Value.String())
+	})
+	var out []shard.Input
+	seen := map[string]bool{}
+	for _, a := range append(args, positional...) {
+		if a == "" || seen[a] {
+			continue
+		}
+		path := a
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		seen[a] = true
+		in, err := shard.HashInput(dir, a)
+		if err != nil {
+			return nil, classify(err)
+		}
+		out = append(out, in)
+	}
+	return out, nil
 }
 
 // reparse parses a plan's arguments with a fresh command of the plan's kind (for merge):
@@ -144,4 +213,23 @@ func reparse(cmd *cobra.Command, args []string) ([]string, error) {
 		return nil, badInputf("the study's arguments %q: %v", args, err)
 	}
 	return cmd.Flags().Args(), nil
+}
+
+// reparseStudy is reparse of the plan's arguments, with so (the study options the command's
+// flags are bound to) set to read the plan's input files where the plan recorded them.
+func reparseStudy(cmd *cobra.Command, p shard.Plan, so *studyOptions) ([]string, error) {
+	pos, err := reparse(cmd, p.Args)
+	so.from = &p
+	return pos, err
+}
+
+// checkedMerge is f after a check that the study's input files are the ones its shards
+// were computed from (shard.Plan.CheckInputs).
+func checkedMerge(f shard.MergeFunc) shard.MergeFunc {
+	return func(p shard.Plan, items []json.RawMessage) (any, error) {
+		if err := p.CheckInputs(); err != nil {
+			return nil, classify(err)
+		}
+		return f(p, items)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/shard"
 )
 
 // cli runs clusterperf with args and returns the exit code, stdout and stderr.
@@ -250,5 +251,169 @@ func TestSpeedupShardMerge(t *testing.T) {
 	}
 	if code, _, errs := cli("speedup", model, "--shard", "0/2", "--out", t.TempDir()); code != fault.ExitInput || !strings.Contains(errs, "--validate") {
 		t.Errorf("a study without --validate: exit %d, %q", code, errs)
+	}
+}
+
+// shardAll runs every shard of the study args into dir, failing t on an error.
+func shardAll(t *testing.T, dir string, n int, args ...string) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		if code, _, errs := cli(append(args, "--shard", fmt.Sprintf("%d/%d", i, n), "--out", dir)...); code != 0 {
+			t.Fatalf("shard %d/%d: exit %d: %s", i, n, code, errs)
+		}
+	}
+}
+
+// sameAsLocal checks that merge DIR prints, in each form (format flags), what the
+// one-machine run of args prints, on stdout and on stderr.
+func sameAsLocal(t *testing.T, dir string, args []string, forms ...[]string) {
+	t.Helper()
+	for _, f := range forms {
+		code, local, lerr := cli(append(args, f...)...)
+		if code != 0 {
+			t.Fatalf("%v: one machine: exit %d: %s", f, code, lerr)
+		}
+		code, merged, merr := cli(append([]string{"merge", dir}, f...)...)
+		if code != 0 {
+			t.Fatalf("%v: merge: exit %d: %s", f, code, merr)
+		}
+		if merged != local || merr != lerr {
+			t.Errorf("%v: merged output differs from the one-machine run\nmerged:\n%s%s\nlocal:\n%s%s", f, merged, merr, local, lerr)
+		}
+	}
+}
+
+// TestSolveSweepValidateShardMerge (issue 18): solve --sweep population=1:16 --validate
+// (16 points, each solved by exact MVA and simulated by 4 replications on streams 0–3 of the
+// seed) over 8 shards, run in one directory and merged from another, prints exactly the
+// one-machine result in table, JSON, every CSV table and the plot (byte for byte). The
+// disk-group network is product form, so exact MVA is the simulated system's mean: the
+// model lies inside most 95 % intervals (a check that the points were really simulated).
+// Then the model file changes: merge refuses, naming it.
+func TestSolveSweepValidateShardMerge(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "models", "disk-group.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	work, elsewhere := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(work, "dg.yaml"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(work) // the study names its model relative to the submit directory
+	args := []string{"solve", "dg.yaml", "--sweep", "population=1:16", "--validate", "--seed", "7", "--reps", "4", "--events", "4000"}
+	dir := filepath.Join(work, "study")
+	shardAll(t, dir, 8, args...)
+	plan, err := shard.ReadPlan(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Inputs) != 1 || plan.Inputs[0].Arg != "dg.yaml" || plan.Inputs[0].Path != filepath.Join(work, "dg.yaml") || plan.Items != 16 || plan.N != 8 {
+		t.Errorf("plan: %d items over %d shards, inputs %+v; want 16 over 8, dg.yaml at %s", plan.Items, plan.N, plan.Inputs, work)
+	}
+	code, local, errs := cli(append(args, "--format", "json", "--plot", filepath.Join(work, "local.svg"))...)
+	if code != 0 {
+		t.Fatalf("one machine: exit %d: %s", code, errs)
+	}
+	t.Chdir(elsewhere) // merge reads dg.yaml where the plan recorded it
+	code, merged, errs := cli("merge", dir, "--format", "json", "--plot", filepath.Join(work, "merged.svg"))
+	if code != 0 || merged != local {
+		t.Fatalf("merge from another directory: exit %d: %s\nmerged:\n%.400s\nlocal:\n%.400s", code, errs, merged, local)
+	}
+	a, _ := os.ReadFile(filepath.Join(work, "local.svg"))
+	b, _ := os.ReadFile(filepath.Join(work, "merged.svg"))
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("merge --plot differs from solve --plot (%d and %d bytes)", len(b), len(a))
+	}
+	t.Chdir(work)
+	sameAsLocal(t, dir, args, []string{"--format", "table"}, []string{"--format", "csv"},
+		[]string{"--format", "csv", "--csv-table", "validation"}, []string{"--format", "csv", "--csv-table", "sweep_bounds"})
+	var res struct {
+		Points     []json.RawMessage
+		Validation []struct {
+			Value float64
+			Rows  []struct {
+				Quantity string
+				Inside   *bool `json:"analytic_inside"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(local), &res); err != nil {
+		t.Fatal(err)
+	}
+	inside, rows := 0, 0
+	for _, v := range res.Validation {
+		for _, r := range v.Rows {
+			rows++
+			if r.Inside != nil && *r.Inside {
+				inside++
+			}
+		}
+	}
+	if len(res.Points) != 16 || len(res.Validation) != 16 || rows != 16*6 || inside < rows*3/4 {
+		t.Errorf("%d points, %d validated, %d of %d rows inside their 95 %% interval", len(res.Points), len(res.Validation), inside, rows)
+	}
+	// the model changes after the study: merge refuses rather than mix two models
+	if err := os.WriteFile(filepath.Join(work, "dg.yaml"), append(src, "# edited\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := cli("merge", dir); code != fault.ExitInput || !strings.Contains(errs, "dg.yaml") || !strings.Contains(errs, "changed since the study was planned") {
+		t.Errorf("merge after the model changed: exit %d: %s", code, errs)
+	}
+	if code, _, errs := cli(append(args, "--shard", "0/8", "--out", dir)...); code != fault.ExitInput || !strings.Contains(errs, "another study") {
+		t.Errorf("a shard of the changed model into the old study: exit %d: %s", code, errs)
+	}
+}
+
+// TestSolveShardMerge (issue 18): solve --validate of one model (the fork/join striped
+// write: its error estimate is measured against the same simulation) with 16 replications
+// over 8 shards, and solve --sweep without --validate over 5 shards (fork/join points, each
+// with its simulated error estimate), merge to exactly the one-machine output, stderr's
+// account of the approximation included; what is not a study is refused.
+func TestSolveShardMerge(t *testing.T) {
+	model := filepath.Join("..", "..", "examples", "qn", "striped-write.yaml")
+	validateArgs := []string{"solve", model, "--validate", "--seed", "3", "--reps", "16", "--events", "3000"}
+	dir := t.TempDir()
+	shardAll(t, dir, 8, validateArgs...)
+	sameAsLocal(t, dir, validateArgs, []string{"--format", "table"}, []string{"--format", "json"}, []string{"--format", "csv", "--csv-table", "validation"})
+
+	sweepArgs := []string{"solve", model, "--sweep", "population=1:5", "--seed", "3", "--reps", "3", "--events", "3000"}
+	dir = t.TempDir()
+	shardAll(t, dir, 5, sweepArgs...)
+	sameAsLocal(t, dir, sweepArgs, []string{"--format", "table"}, []string{"--format", "json"}, []string{"--format", "csv", "--csv-table", "sweep_bounds"})
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"solve", model, "--shard", "0/2", "--out", t.TempDir()}, "solving one model is not a study"},
+		{[]string{"solve", model, "--sweep", "population=1:4", "--plot", "x.svg", "--shard", "0/2", "--out", t.TempDir()}, "merge DIR --plot FILE"},
+		{[]string{"solve", model, "--validate", "--precision", "0.1", "--shard", "0/2", "--out", t.TempDir()}, "precision"},
+		{[]string{"solve", model, "--sweep", "population=1:4", "--shard", "0/5", "--out", t.TempDir()}, "5 shards for 4 items"},
+	} {
+		if code, _, errs := cli(c.args...); code != fault.ExitInput || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d: %s (want exit 2 naming %q)", c.args, code, errs, c.want)
+		}
+	}
+}
+
+// TestShardInterrupted: a shard whose command is cancelled (Ctrl-C) stops before its next
+// item, leaves a failure marker saying it was interrupted and no shard file; merge --status
+// lists it as failed.
+func TestShardInterrupted(t *testing.T) {
+	model := filepath.Join("..", "..", "testdata", "models", "disk-group.yaml")
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"solve", model, "--validate", "--reps", "4", "--events", "3000", "--shard", "1/2", "--out", dir}, &out, &errb)
+	if code == 0 || !strings.Contains(errb.String(), "interrupted before item 2") {
+		t.Fatalf("cancelled shard: exit %d: %s", code, errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, shard.FileName(1, 2))); err == nil {
+		t.Error("the interrupted shard left a result file")
+	}
+	code, status, _ := cli("merge", "--status", dir)
+	if code != 0 || !strings.Contains(status, "failed 1, missing 1") || !strings.Contains(status, "interrupted") {
+		t.Errorf("merge --status: exit %d\n%s", code, status)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/validate"
 )
 
 func runSweep(ctx context.Context, in *solveInput, o solveOptions, opt qn.AMVAOptions, stdout, stderr io.Writer) error {
@@ -23,15 +24,9 @@ func runSweep(ctx context.Context, in *solveInput, o solveOptions, opt qn.AMVAOp
 	if err != nil {
 		return err
 	}
-	var meas []qn.SweepMeasurement
-	if o.measured != "" {
-		f, err := readInput(o.measured)
-		if err != nil {
-			return err
-		}
-		if meas, err = qn.ReadSweepMeasurements(o.measured, bytes.NewReader(f), m); err != nil {
-			return err
-		}
+	meas, err := sweepMeasurements(m, o, readInput)
+	if err != nil {
+		return err
 	}
 	pts, err := qn.SweepContext(ctx, m, p, vals, o.solver, opt, progressFunc(o.progress, "sweep"))
 	stopped := err // fault.ErrInterrupted: the points solved before Ctrl-C are printed
@@ -44,24 +39,21 @@ func runSweep(ctx context.Context, in *solveInput, o solveOptions, opt qn.AMVAOp
 	}
 	o.sim.progress = o.progress
 	estimateSweep(m, p, pts, o.sim)
-	out := newSweepResult(m, p, o.solver, pts)
-	if out.solved == 0 {
-		return finding(fault.ErrSaturated, fmt.Errorf("sweep of %s: no point of the sweep has a steady state (%s); nothing printed, no plot written", p.Label, out.Points[0].Finding))
+	var checks []*validate.Report
+	if o.validate && !interrupted {
+		if checks, err = validateSweep(ctx, m, p, pts, o); err != nil {
+			return err
+		}
 	}
-	out.Notes = append(out.Notes, in.notes...)
+	out, err := sweepOutput(in, o, p, pts, checks, meas, stderr)
+	if err != nil {
+		return err
+	}
 	if interrupted {
 		out.Partial = true
 		out.Notes = append(out.Notes, fmt.Sprintf("partial: interrupted after %d of the %d sweep points (the first ones); no plot or JMVA export written", len(pts), len(vals)))
 	}
-	if meas != nil {
-		if out.Measured, err = qn.CompareSweep(o.measured, m, pts, meas); err != nil {
-			return err
-		}
-	}
-	if d := out.describeApprox(); d != "" {
-		fmt.Fprintf(stderr, "clusterperf solve: %s\n", d)
-	}
-	out.compact = o.out.format == "table" && !o.all
+	out.forFormat(o.out.format)
 	if err := render(stdout, out, o.out); err != nil || interrupted {
 		return cmp.Or(err, stopped)
 	}
@@ -74,6 +66,73 @@ func runSweep(ctx context.Context, in *solveInput, o solveOptions, opt qn.AMVAOp
 		return exportJMVA(o.exportJMVA, sweepDocument(in, p, pts))
 	}
 	return nil
+}
+
+// sweepMeasurements reads --measured (nil without it) with read.
+func sweepMeasurements(m *qn.Model, o solveOptions, read func(string) ([]byte, error)) ([]qn.SweepMeasurement, error) {
+	if o.measured == "" {
+		return nil, nil
+	}
+	f, err := read(o.measured)
+	if err != nil {
+		return nil, err
+	}
+	return qn.ReadSweepMeasurements(o.measured, bytes.NewReader(f), m)
+}
+
+// sweepOutput is the sweep's result value from its solved points pts, their validations
+// checks (nil without --validate; one per point, nil where a point has no steady state)
+// and the measurements meas; the account of its approximate points goes to stderr. A
+// sweep with no solved point is the finding ErrSaturated.
+func sweepOutput(in *solveInput, o solveOptions, p qn.SweepParam, pts []qn.SweepPoint, checks []*validate.Report, meas []qn.SweepMeasurement, stderr io.Writer) (*sweepRes, error) {
+	m := in.model
+	out := newSweepResult(m, p, o.solver, pts)
+	if out.solved == 0 {
+		return nil, finding(fault.ErrSaturated, fmt.Errorf("sweep of %s: no point of the sweep has a steady state (%s); nothing printed, no plot written", p.Label, out.Points[0].Finding))
+	}
+	out.Notes = append(out.Notes, in.notes...)
+	out.all = o.all
+	if meas != nil {
+		var err error
+		if out.Measured, err = qn.CompareSweep(o.measured, m, pts, meas); err != nil {
+			return nil, err
+		}
+	}
+	for k, c := range checks {
+		if c != nil {
+			out.Validation = append(out.Validation, sweepValidation{Value: pts[k].Value, Report: *c})
+		}
+	}
+	if d := out.describeApprox(); d != "" {
+		fmt.Fprintf(stderr, "clusterperf solve: %s\n", d)
+	}
+	return out, nil
+}
+
+// validateSweep is --sweep with --validate: every point with a steady state is simulated
+// (the flags' seed, replications and events, so replication r uses stream r of the seed at
+// every point) and compared with its solution; checks[k] is point k's report (nil for a
+// point without a steady state). A simulation that fails fails the sweep, as --validate of
+// one model does.
+func validateSweep(ctx context.Context, m *qn.Model, p qn.SweepParam, pts []qn.SweepPoint, o solveOptions) ([]*validate.Report, error) {
+	checks := make([]*validate.Report, len(pts))
+	progress := progressFunc(o.progress, "validation by simulation")
+	so := o.sim
+	so.progress = false // one progress line for the points, not one per point's replications
+	for k, pt := range pts {
+		if pt.Result != nil && pt.Err == nil {
+			mm := p.Apply(m, pt.Value)
+			res, err := simulateQNRun(ctx, nil, mm, so)
+			if err != nil {
+				return nil, fmt.Errorf("--validate at %s = %g: %w", p.Label, pt.Value, err)
+			}
+			checks[k] = qnReport(mm, o.solver, pt.Result, nil, res, so.seed)
+		}
+		if progress != nil {
+			progress(k+1, len(pts))
+		}
+	}
+	return checks, nil
 }
 
 // estimateSweep gives every fork/join point its error estimate against a simulation of
@@ -164,7 +223,15 @@ type sweepResult struct {
 	Partial bool `json:"partial,omitempty"`
 	// Measured are the --measured points beside the model's values, with rel_error.
 	Measured []qn.SweepComparison `json:"measured,omitempty"`
-	Notes    []string             `json:"notes"`
+	// Validation (--validate) is each solved point against its simulation.
+	Validation []sweepValidation `json:"validation,omitempty"`
+	Notes      []string          `json:"notes"`
+}
+
+// sweepValidation is one swept value's validation report (validate.Report's fields).
+type sweepValidation struct {
+	Value float64 `json:"value"`
+	validate.Report
 }
 
 // sweepPoint is one swept value: the class results and how they were obtained (status:
@@ -202,7 +269,14 @@ type sweepRes struct {
 	// out of the sweep table and the bounds table shows the first and last swept value
 	// only (JSON and CSV keep every column and row).
 	compact bool
+	all     bool // --all: compact never applies
 }
+
+// forFormat sets what depends on the output format: compact tables unless --all.
+func (r *sweepRes) forFormat(format string) { r.compact = format == "table" && !r.all }
+
+// plot draws the sweep to path (SVG or PNG): merge --plot of a sharded sweep.
+func (r *sweepRes) plot(path string) error { return sweepPlot(path, r) }
 
 func newSweepResult(m *qn.Model, p qn.SweepParam, solver string, pts []qn.SweepPoint) *sweepRes {
 	out := &sweepRes{sweepResult: sweepResult{Parameter: p.Label, Solver: solver, Exact: true, Notes: []string{}}}
@@ -293,7 +367,29 @@ func (r *sweepRes) describeApprox() string {
 	return fmt.Sprintf("%d of %d points APPROXIMATE; the largest estimated error at %s = %.6g: %s", n, len(r.Points), r.Parameter, r.Points[worst].Value, res.Describe())
 }
 
-func (r *sweepRes) NoteLines() []string { return r.Notes }
+// NoteLines are the sweep's notes, then the validated points' (JSON: each point's own), a
+// note once with the values it applies to, in order of first appearance.
+func (r *sweepRes) NoteLines() []string {
+	lines := slices.Clone(r.Notes)
+	var order []string
+	at := map[string][]string{}
+	for _, v := range r.Validation {
+		for _, n := range v.Notes {
+			if at[n] == nil {
+				order = append(order, n)
+			}
+			at[n] = append(at[n], report.Num(v.Value))
+		}
+	}
+	for _, n := range order {
+		where := fmt.Sprintf("at %s = %s", r.Parameter, strings.Join(at[n], ", "))
+		if len(at[n]) == len(r.Validation) && len(at[n]) > 1 {
+			where = "at every point"
+		}
+		lines = append(lines, "validation "+where+": "+n)
+	}
+	return lines
+}
 
 // Tables: the "sweep" table (a row per swept value, with its method and estimated error)
 // and the "sweep_bounds" table (a row per value and bound).
@@ -332,7 +428,30 @@ func (r *sweepRes) Tables() []*report.Table {
 	if r.compact {
 		t, bt = dropEmptyColumns(t), r.compactBounds(bt)
 	}
-	return []*report.Table{t, bt, r.measuredTable()}
+	return []*report.Table{t, bt, r.measuredTable(), r.validationTable()}
+}
+
+// validationTable is the "validation" table: the columns of report.ValidationTable after
+// the swept value, a row per quantity of every validated point.
+func (r *sweepRes) validationTable() *report.Table {
+	t := &report.Table{Name: "validation", Title: "Validation of every solved point by simulation",
+		Header: []string{"value", "quantity", "unit", "analytic", "simulated", "half_width_95", "inside", "rel_error"}}
+	for i, v := range r.Validation {
+		if i == 0 {
+			t.Title = fmt.Sprintf("Validation of every solved point by simulation (%d replications, seed %d; each point's method and events in JSON \"validation\")", v.Simulation.Replications, v.Simulation.Seed)
+		}
+		for _, row := range v.Rows {
+			var a, in, e any = "", "", ""
+			if row.Analytic != nil {
+				a, in = *row.Analytic, fmt.Sprint(*row.Inside)
+			}
+			if row.RelError != nil {
+				e = report.Percent(*row.RelError)
+			}
+			t.Add(v.Value, row.Quantity, row.Unit, a, row.Simulated, row.HalfWidth, in, e)
+		}
+	}
+	return t
 }
 
 // dropEmptyColumns is t without the columns that are empty in every row (text form: the

@@ -2,10 +2,12 @@
 // current values to /api/eval on every change (one request in flight; the latest values win)
 // and shows the answer: tables, bottleneck, best configuration, charts (SVG drawn by the
 // server). window.cpExplore exposes the state and the measured update latencies (ms, from the
-// request to the rendered chart) for the browser tests.
+// request to the rendered chart) for the browser tests. Gantt charts (tpn) are drawn here by
+// gantt.js, with grouping and zoom.
 "use strict";
 (function () {
-  const st = { params: [], values: {}, seq: 0, done: 0, inflight: false, pending: false, latencies: [], last: null, error: "" };
+  // bestDelay: ms of quiet after an update before the slow best-configuration search starts
+  const st = { params: [], values: {}, seq: 0, done: 0, inflight: false, pending: false, latencies: [], fetches: [], last: null, error: "", bestDelay: 300, bestAbort: null };
   window.cpExplore = st;
   const $ = (id) => document.getElementById(id);
   const el = (tag, attrs, text) => {
@@ -69,7 +71,8 @@
     const charts = $("charts");
     charts.replaceChildren(...r.charts.map((c) => {
       const f = el("figure", { id: "chart-" + c.id, class: "chart" });
-      f.innerHTML = c.svg;
+      if (c.bars && c.bars.length) window.cpGantt.draw(f, c);
+      else f.innerHTML = c.svg;
       return f;
     }));
     const tabs = $("tables");
@@ -85,6 +88,7 @@
     try {
       const resp = await fetch("api/eval", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ values: st.values }) });
       const body = await resp.json();
+      st.fetches.push(performance.now() - t0); // request, server, JSON: the rest is drawing
       if (!resp.ok) {
         st.error = body.error || resp.statusText;
         $("error").textContent = st.error;
@@ -97,7 +101,8 @@
         document.querySelectorAll("#charts svg").forEach((s) => s.getBoundingClientRect());
         st.last = body;
         clearTimeout(st.bestTimer);
-        if (body.best_pending) st.bestTimer = setTimeout(() => bestSearch(seq), 300);
+        if (st.bestAbort) st.bestAbort.abort();
+        if (body.best_pending) st.bestTimer = setTimeout(() => bestSearch(seq), st.bestDelay);
       }
       const ms = performance.now() - t0;
       st.latencies.push(ms);
@@ -120,11 +125,17 @@
   async function bestSearch(seq) {
     if (seq !== st.seq) return;
     st.bestDone = 0;
-    const resp = await fetch("api/best", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ values: st.values }) });
-    const body = await resp.json();
-    if (seq !== st.seq) return;
-    $("best").textContent = resp.ok ? body.best : "no allocation advice: " + body.error;
-    st.bestDone = seq;
+    const ctl = new AbortController();
+    st.bestAbort = ctl;
+    try {
+      const resp = await fetch("api/best", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ values: st.values }), signal: ctl.signal });
+      const body = await resp.json();
+      if (seq !== st.seq) return;
+      $("best").textContent = resp.ok ? body.best : "no allocation advice: " + body.error;
+      st.bestDone = seq;
+    } catch (e) {
+      if (e.name !== "AbortError") $("best").textContent = "no allocation advice: " + e;
+    }
   }
 
   async function download(path, fallback) {

@@ -65,7 +65,15 @@ func New(t testing.TB) *Browser {
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
+	// the browser lives as long as the test may (a loaded machine stretches a test of ten
+	// examples past the two minutes this was once), at most 10 minutes without a -timeout
+	limit := time.Now().Add(10 * time.Minute)
+	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if dl, ok := d.Deadline(); ok && dl.Before(limit) {
+			limit = dl
+		}
+	}
+	ctx, cancelT := context.WithDeadline(ctx, limit)
 	b := &Browser{Ctx: ctx}
 	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
 	// Console subscribes now; the goroutine collects errors, exceptions and error log

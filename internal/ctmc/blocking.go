@@ -153,16 +153,7 @@ func SolveBlocking(net BlockingNetwork, maxStates int) (*BlockingSolution, error
 	if err != nil {
 		return nil, err
 	}
-	flow := make([]float64, S)
-	for _, t := range trs {
-		f := pi[t.from] * t.r
-		flow[t.to] += f
-		flow[t.from] -= f
-	}
-	res := 0.0
-	for _, f := range flow {
-		res = math.Max(res, math.Abs(f))
-	}
+	res := residual(S, pi, trs)
 	sol := &BlockingSolution{States: S, Residual: res / math.Max(maxRate, 1e-300),
 		QueueLength: make([]float64, K), Throughput: make([]float64, K), Busy: make([]float64, K), Blocked: make([]float64, K)}
 	for i, s := range states {

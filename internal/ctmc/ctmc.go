@@ -152,17 +152,7 @@ func solve(net Network, maxStates int, useLU bool) (*Solution, error) {
 			return nil, err
 		}
 	}
-	// Residual of the balance equations.
-	flow := make([]float64, S)
-	for _, t := range trs {
-		f := pi[t.from] * t.r
-		flow[t.to] += f
-		flow[t.from] -= f
-	}
-	res := 0.0
-	for _, f := range flow {
-		res = math.Max(res, math.Abs(f))
-	}
+	res := residual(S, pi, trs)
 	N := 0
 	for _, n := range net.Population {
 		N += n
@@ -289,6 +279,22 @@ func (s *Solution) ClassThroughput(c int, D [][]float64, Z []float64) float64 {
 type rate struct {
 	from, to int
 	r        float64
+}
+
+// residual is max_s |Σ inflow − Σ outflow| of the balance equations πQ = 0 at π, in the
+// rates' unit (callers divide by the largest rate).
+func residual(S int, pi []float64, trs []rate) float64 {
+	flow := make([]float64, S)
+	for _, t := range trs {
+		f := pi[t.from] * t.r
+		flow[t.to] += f
+		flow[t.from] -= f
+	}
+	res := 0.0
+	for _, f := range flow {
+		res = math.Max(res, math.Abs(f))
+	}
+	return res
 }
 
 // gth solves πQ = 0, Σπ = 1 by the Grassmann–Taksar–Heyman state reduction (Grassmann,

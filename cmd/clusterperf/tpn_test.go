@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const tpnEx = "../../examples/tpn/"
+
+// tpnJSON runs tpn with args and decodes its JSON document.
+func tpnJSON(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	code, out, errs := cli(append([]string{"tpn", "--format", "json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// TestTpnSampledNoBackground: on a cluster without background load the sampled mode's mean
+// is the deterministic answer exactly (every replication is the same run), and the output
+// states the method: simulation, not exact, with its error estimate (here 0).
+func TestTpnSampledNoBackground(t *testing.T) {
+	b, err := os.ReadFile(tpnEx + "cluster.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keep []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if !strings.Contains(l, "background") && !strings.Contains(l, "arrival_rate") {
+			keep = append(keep, l)
+		}
+	}
+	cl := filepath.Join(t.TempDir(), "quiet.yaml")
+	if err := os.WriteFile(cl, []byte(strings.Join(keep, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mean := tpnJSON(t, "--cluster", cl, tpnEx+"matmul.yaml")
+	s := tpnJSON(t, "--cluster", cl, "--background", "sampled", "--reps", "5", tpnEx+"matmul.yaml")
+	bg := s["background"].(map[string]any)
+	if s["time_s"] != mean["time_s"] || bg["mean_expansion_time_s"] != mean["time_s"] || bg["std_dev_s"] != 0.0 {
+		t.Errorf("sampled %v (background %v), mean expansion %v: want equal, no spread", s["time_s"], bg, mean["time_s"])
+	}
+	if mean["exact"] != true || s["exact"] != false || !strings.HasPrefix(s["method"].(string), "simulation, 5 replications") || s["error_estimate"] == nil {
+		t.Errorf("method/exact: %v %v / %v %v %v", mean["method"], mean["exact"], s["method"], s["exact"], s["error_estimate"])
+	}
+}
+
+// TestTpnFlags: bad --background values and combinations are refused before any work,
+// naming the flag (exit 2).
+func TestTpnFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--background", "poisson"}, `--background "poisson": allowed mean (default) or sampled`},
+		{[]string{"--background", "sampled", "--reps", "1"}, "--reps 1: want a whole number from 2"},
+		{[]string{"--background", "sampled", "--atomic"}, "--atomic with --background sampled"},
+		{[]string{"--advise", "--rule", "widest"}, `--rule "widest"`},
+		{[]string{"--reps", "50"}, "--reps and --seed belong to --background sampled"},
+	} {
+		code, out, errs := cli(append([]string{"tpn", "--cluster", tpnEx + "cluster.yaml", tpnEx + "matmul.yaml"}, tc.args...)...)
+		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, %q, want %q", tc.args, code, errs, tc.want)
+		}
+	}
+	dir := t.TempDir()
+	net := filepath.Join(dir, "net.pnml")
+	if code, _, errs := cli("tpn", "--cluster", tpnEx+"cluster.yaml", "--export-pnml", net, tpnEx+"matmul.yaml"); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, _, errs := cli("tpn", "--background", "sampled", net); code != 2 || !strings.Contains(errs, "needs a program and its cluster") {
+		t.Errorf("sampled PNML: exit %d %q", code, errs)
+	}
+}
+
+// TestTpnAdviseSizing: --advise's best mapping per number of workstations goes through the
+// sizing rules; --rule fastest recommends the fastest mapping's workstation count, and the
+// recommended mapping uses that many workstations.
+func TestTpnAdviseSizing(t *testing.T) {
+	for _, rule := range []string{"fastest", "balanced", "core-hours"} {
+		doc := tpnJSON(t, "--advise", "--rule", rule, "--cluster", tpnEx+"cluster.yaml", tpnEx+"masterworker.yaml")
+		adv, sz := doc["advice"].(map[string]any), doc["sizing"].(map[string]any)
+		rec := sz["recommended"].(map[string]any)["config"].(map[string]any)
+		used := map[any]bool{}
+		for _, w := range doc["sizing_allocation"].(map[string]any) {
+			used[w] = true
+		}
+		if float64(len(used)) != rec["p"].(float64) {
+			t.Errorf("%s: recommended p = %v but the mapping uses %d workstations", rule, rec["p"], len(used))
+		}
+		if rule == "fastest" && rec["time_s"] != adv["time_s"] {
+			t.Errorf("fastest: recommended %v s, the advice's best %v s", rec["time_s"], adv["time_s"])
+		}
+	}
+}
+
+// TestTpnInterrupted: a cancelled context (Ctrl-C) stops the replications; with fewer than
+// two finished there is no interval and no result, only the interruption.
+func TestTpnInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out bytes.Buffer
+	o := tpnOptions{cluster: tpnEx + "cluster.yaml", background: "sampled", reps: 10, seed: 1, budget: 1}
+	o.out.format = "json"
+	o.sizing.rule, o.sizing.efficiency, o.sizing.kneeGain, o.sizing.within = "balanced", 0.5, 0.1, 0.1
+	err := runTpn(ctx, o, tpnEx+"matmul.yaml", &out, io.Discard)
+	if !errors.Is(err, context.Canceled) || out.Len() != 0 {
+		t.Errorf("%v, printed %q", err, out.String())
+	}
+}

@@ -1,0 +1,244 @@
+package tpn
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/sim"
+)
+
+// onePS is one process of compute segments (seconds) on one workstation of power 1 with one
+// background class at utilisation U (mean demand 1 s).
+func onePS(t testing.TB, segs []float64, U float64, arr, dem sim.Dist) *Net {
+	t.Helper()
+	pr := Process{Name: "A"}
+	for _, s := range segs {
+		pr.Segments = append(pr.Segments, Segment{Compute: s})
+	}
+	c := &Cluster{Workstations: []Workstation{{Name: "w", Power: 1, Background: []BgClass{{ArrivalRate: U, Demand: 1, Arrivals: arr, Demands: dem}}}}}
+	n, err := Build(&Program{Processes: []Process{pr}}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestSampledNoBackgroundExact: with no background load (or streams of rate 0) a sampled run
+// is the deterministic run, to the tick, on 002's matrix-multiplication ring in both segment
+// orders (heterogeneous powers, shared Ethernet): the processor-sharing CPU serves a lone
+// compute step at full speed, so its end is the same Ticks(dedicated time).
+func TestSampledNoBackgroundExact(t *testing.T) {
+	for _, file := range []string{"testdata/matmul-doc.yaml", "../examples/tpn/matmul.yaml"} {
+		p, c := load(t, file, "../examples/tpn/cluster.yaml")
+		for i := range c.Workstations {
+			for k := range c.Workstations[i].Background {
+				c.Workstations[i].Background[k].ArrivalRate = 0 // U = 0, expansion 1
+			}
+		}
+		n, err := Build(p, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		det, err := n.Run(Options{})
+		if err != nil || det.Outcome != Completed {
+			t.Fatal(err)
+		}
+		for rep := uint64(0); rep < 3; rep++ {
+			r, err := n.Run(Options{Sample: &Sample{Seed: 7, Rep: rep}})
+			if err != nil || r.Outcome != Completed || r.Time != det.Time || r.Firings != det.Firings {
+				t.Errorf("%s rep %d: %v %v at %d ticks, %d firings; deterministic %d ticks, %d firings", file, rep, err, r.Outcome, r.Time, r.Firings, det.Time, det.Firings)
+			}
+		}
+		st, err := Replicate(context.Background(), n, ReplicateOptions{Reps: 4, Seed: 1})
+		if err != nil || st.MeanS != Seconds(det.Time) || st.StdDevS != 0 || st.HalfWidthS != 0 {
+			t.Errorf("%s: %v %+v, want mean %g exactly with no spread", file, err, st, Seconds(det.Time))
+		}
+	}
+}
+
+// TestSampledProcessorSharing: the sampled mean converges to the closed forms of a
+// processor-sharing CPU with Poisson background arrivals (M/G/1-PS; Kleinrock 1976,
+// Queueing Systems vol. 2, §4.4): a job needing x seconds alone takes x/(1 − U) on average
+// whatever the demand distribution (insensitivity) — 002's expansion factor; and k segments
+// back to back take k·x/(1 − U) (a closed class of one job with no think time in a mixed
+// BCMP network: residence D_c/(1 − U_open)). Accepted: within 3.29 standard errors (99.9 %).
+func TestSampledProcessorSharing(t *testing.T) {
+	reps := 1500
+	if testing.Short() {
+		reps = 400
+	}
+	for _, tc := range []struct {
+		name string
+		segs []float64
+		U    float64
+		dem  sim.Dist
+	}{
+		{"exp U=0.2", []float64{5}, 0.2, nil},
+		{"exp U=0.5", []float64{5}, 0.5, nil},
+		{"exp U=0.8", []float64{5}, 0.8, nil},
+		{"gamma:0.5 U=0.5", []float64{5}, 0.5, sim.Gamma{Shape: 0.5}},
+		{"hyperexp:4 U=0.5", []float64{5}, 0.5, sim.HyperExp{C2: 4}},
+		{"erlang:4 U=0.8", []float64{5}, 0.8, sim.Erlang{K: 4}},
+		{"3 segments, gamma:0.5 U=0.5", []float64{1, 2, 2}, 0.5, sim.Gamma{Shape: 0.5}},
+	} {
+		n := onePS(t, tc.segs, tc.U, nil, tc.dem)
+		r, err := Replicate(context.Background(), n, ReplicateOptions{Reps: reps, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := 0.0
+		for _, s := range tc.segs {
+			x += s
+		}
+		want := x / (1 - tc.U)
+		se := r.HalfWidthS / 1.96 // ≈ s/√n for these n
+		if math.Abs(r.MeanS-want) > 3.29*se {
+			t.Errorf("%s: sampled mean %.4f ± %.4f (95 %%), closed form x/(1 − U) = %.4f", tc.name, r.MeanS, r.HalfWidthS, want)
+		}
+	}
+}
+
+// TestSampledVariability: 002's qualitative findings, §4 and §5 — the run-to-run spread of
+// the execution time grows with the coefficient of variation of the background. With
+// Poisson arrivals at U = 0.5 the mean is the same for exponential and gamma (shape 0.25,
+// SCV 4) demands (insensitivity), but gamma's standard deviation is larger (F test of the
+// variances, 99.9 %: F(0.999; 1499, 1499) ≈ 1.17). Gamma inter-arrival times (shape 0.5,
+// SCV 2) at the same U raise the mean above 1/(1 − U) (docs/studies.md §1 finds the same
+// sign) and the spread too; smoother ones (shape 4, SCV 0.25) lower both.
+func TestSampledVariability(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1500 replications per case")
+	}
+	run := func(arr, dem sim.Dist) *Replications {
+		r, err := Replicate(context.Background(), onePS(t, []float64{5}, 0.5, arr, dem), ReplicateOptions{Reps: 1500, Seed: 11})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	exp, gd := run(nil, nil), run(nil, sim.Gamma{Shape: 0.25})
+	if d, se := gd.MeanS-exp.MeanS, math.Hypot(gd.HalfWidthS, exp.HalfWidthS)/1.96; math.Abs(d) > 3.29*se {
+		t.Errorf("gamma demands moved the mean: %.4f against %.4f (insensitivity says equal)", gd.MeanS, exp.MeanS)
+	}
+	if f := (gd.StdDevS * gd.StdDevS) / (exp.StdDevS * exp.StdDevS); !(f > 1.17) {
+		t.Errorf("gamma:0.25 demands: variance ratio %.3f against exponential, want > 1.17 (F test)", f)
+	}
+	bursty, smooth := run(sim.Gamma{Shape: 0.5}, nil), run(sim.Gamma{Shape: 4}, nil)
+	for _, c := range []struct {
+		name   string
+		r      *Replications
+		higher bool
+	}{{"gamma:0.5 arrivals", bursty, true}, {"gamma:4 arrivals", smooth, false}} {
+		d := c.r.MeanS - 10
+		if (d > 0) != c.higher || math.Abs(d) < c.r.HalfWidthS {
+			t.Errorf("%s: mean %.4f ± %.4f against 1/(1 − U)·5 = 10 (want %s)", c.name, c.r.MeanS, c.r.HalfWidthS, map[bool]string{true: "above", false: "below"}[c.higher])
+		}
+		if f := (c.r.StdDevS * c.r.StdDevS) / (exp.StdDevS * exp.StdDevS); (f > 1.17) != c.higher || (f < 1/1.17) == c.higher {
+			t.Errorf("%s: variance ratio %.3f against Poisson arrivals", c.name, f)
+		}
+	}
+}
+
+// TestReplicateDeterministic: a seed gives the same replications whatever the number of
+// workers; another seed gives others.
+func TestReplicateDeterministic(t *testing.T) {
+	p, c := load(t, "../examples/tpn/matmul.yaml", "../examples/tpn/cluster.yaml")
+	n, err := Build(p, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err1 := Replicate(context.Background(), n, ReplicateOptions{Reps: 20, Seed: 5, Workers: 1})
+	b, err2 := Replicate(context.Background(), n, ReplicateOptions{Reps: 20, Seed: 5, Workers: 3})
+	d, err3 := Replicate(context.Background(), n, ReplicateOptions{Reps: 20, Seed: 6, Workers: 3})
+	if err := errors.Join(err1, err2, err3); err != nil {
+		t.Fatal(err)
+	}
+	for i := range a.TimesS {
+		if a.TimesS[i] != b.TimesS[i] {
+			t.Fatalf("replication %d: %v with 1 worker, %v with 3", i, a.TimesS[i], b.TimesS[i])
+		}
+	}
+	if a.MeanS == d.MeanS || a.StdDevS == 0 {
+		t.Errorf("seeds 5 and 6 gave mean %v and %v (sd %v): the background is not sampled", a.MeanS, d.MeanS, a.StdDevS)
+	}
+}
+
+// TestReplicateCancel: a cancelled study returns the replications that finished, marked
+// partial, with the context's error; one cancelled before it starts runs none.
+func TestReplicateCancel(t *testing.T) {
+	n := onePS(t, []float64{5}, 0.5, nil, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	r, err := Replicate(ctx, n, ReplicateOptions{Reps: 1000, Seed: 1, Workers: 1, Progress: func(done, _ int) {
+		if done == 5 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) || r == nil || !r.Partial || r.Done < 5 || r.Done >= 1000 || math.IsNaN(r.MeanS) {
+		t.Fatalf("%v %+v: want a partial result of ≥ 5 replications", err, r)
+	}
+	r, err = Replicate(ctx, n, ReplicateOptions{Reps: 10, Seed: 1})
+	if !errors.Is(err, context.Canceled) || r.Done != 0 || !r.Partial {
+		t.Errorf("cancelled before the start: %v %+v", err, r)
+	}
+}
+
+// TestSampledRefusals: budgets and what a sampled run cannot do are input errors.
+func TestSampledRefusals(t *testing.T) {
+	n := onePS(t, []float64{5}, 0.5, nil, nil)
+	if _, err := Replicate(context.Background(), n, ReplicateOptions{Reps: 1000, Seed: 1, MaxEvents: 1e4}); !errors.Is(err, fault.ErrTooLarge) {
+		t.Errorf("over the event budget: %v", err)
+	}
+	if _, err := Replicate(context.Background(), n, ReplicateOptions{Reps: 1}); !errors.Is(err, fault.ErrInput) {
+		t.Errorf("one replication: %v", err)
+	}
+	if _, err := n.Run(Options{Sample: &Sample{}, AtomicFiring: true}); !errors.Is(err, fault.ErrInput) {
+		t.Errorf("atomic: %v", err)
+	}
+	bare := &Net{FinalSet: true}
+	bare.AddPlace(Place{Name: "a", Initial: 1})
+	if _, err := bare.Run(Options{Sample: &Sample{}}); !errors.Is(err, fault.ErrInput) {
+		t.Errorf("a net without CPUs: %v", err)
+	}
+}
+
+// BenchmarkSampled: one sampled replication of the matrix-multiplication ring on the example
+// cluster (ws4 loaded, U = 0.2), warm-up included.
+func BenchmarkSampled(b *testing.B) {
+	p, c := load(b, "../examples/tpn/matmul.yaml", "../examples/tpn/cluster.yaml")
+	n, err := Build(p, c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := n.Run(Options{Sample: &Sample{Seed: 1, Rep: uint64(i)}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReplicate: 30 sampled replications of the matrix-multiplication ring with every
+// workstation loaded at U = 0.5 (the study's set-up) on all cores.
+func BenchmarkReplicate(b *testing.B) {
+	p, _ := load(b, "testdata/matmul-doc.yaml", "../examples/tpn/cluster.yaml")
+	c := &Cluster{Network: Medium{Startup: 0.001, Bandwidth: 12.5e6}}
+	for _, w := range []string{"ws1", "ws2", "ws3", "ws4"} {
+		c.Workstations = append(c.Workstations, Workstation{Name: w, Power: 1, Background: []BgClass{{ArrivalRate: 1, Demand: 0.5}}})
+	}
+	n, err := Build(p, c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ev := 0.0
+	for i := 0; b.Loop(); i++ {
+		r, err := Replicate(context.Background(), n, ReplicateOptions{Reps: 30, Seed: uint64(i)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ev += r.EventsEstimate
+	}
+	b.ReportMetric(ev/b.Elapsed().Seconds(), "est-events/s")
+}
