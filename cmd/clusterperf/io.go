@@ -29,6 +29,14 @@ func progressFunc(enabled bool, label string) func(done, total int) {
 	return newProgress(os.Stderr, label, time.Now)
 }
 
+// clearProgress clears a progress line a run left on a terminal's stderr when it stopped
+// before done == total (Ctrl-C), so the partial result does not follow it on the screen.
+func clearProgress() {
+	if isTerminal(os.Stderr) {
+		fmt.Fprint(os.Stderr, "\r\033[K")
+	}
+}
+
 // isTerminal reports whether w is a terminal (a character device): only there are
 // carriage returns and line clearing written.
 func isTerminal(w io.Writer) bool {

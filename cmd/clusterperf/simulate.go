@@ -361,6 +361,9 @@ func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writ
 	if runErr != nil && (res == nil || !res.Partial) {
 		return runErr
 	}
+	if res.Partial {
+		clearProgress()
+	}
 	out.Report = qnReport(mf.Model, "auto", an, anErr, res, o.seed)
 	out.setRun(res)
 	if err := render(stdout, out, o.out); err != nil {

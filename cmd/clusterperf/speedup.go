@@ -188,6 +188,7 @@ func runSpeedup(ctx context.Context, o speedupOptions, path string, stdout io.Wr
 		return err
 	}
 	if sp.stopped != nil { // Ctrl-C: the points evaluated so far, no validation or plot
+		clearProgress()
 		return cmp.Or(render(stdout, sp.out, o.out), sp.stopped)
 	}
 	if sp.pds != nil {

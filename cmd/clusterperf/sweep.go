@@ -50,6 +50,7 @@ func runSweep(ctx context.Context, in *solveInput, o solveOptions, opt qn.AMVAOp
 		return err
 	}
 	if interrupted {
+		clearProgress()
 		out.Partial = true
 		out.Notes = append(out.Notes, fmt.Sprintf("partial: interrupted after %d of the %d sweep points (the first ones); no plot or JMVA export written", len(pts), len(vals)))
 	}
