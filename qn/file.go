@@ -537,7 +537,7 @@ func rate(n spec.Node) float64 {
 	}
 	v, err := units.Rate(n.String())
 	if err != nil {
-		n.Errorf("%v (a rate such as 0.8, 0.8/s, 48/min)", err)
+		n.Errorf("%v", err)
 		return 0
 	}
 	return v
