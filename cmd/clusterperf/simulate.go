@@ -373,9 +373,9 @@ func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writ
 }
 
 // simulateQN simulates m and compares it with the solution an of the named solver (nil:
-// the solver failed with anErr, said in a note).
-func simulateQN(mf *qn.ModelFile, m *qn.Model, solver string, an *qn.Result, anErr error, o simOptions) (*validate.Report, error) {
-	res, err := simulateQNRun(context.Background(), mf, m, o)
+// the solver failed with anErr, said in a note). A cancelled ctx stops it (exit 130).
+func simulateQN(ctx context.Context, mf *qn.ModelFile, m *qn.Model, solver string, an *qn.Result, anErr error, o simOptions) (*validate.Report, error) {
+	res, err := simulateQNRun(ctx, mf, m, o)
 	if err != nil {
 		return nil, err
 	}

@@ -201,7 +201,7 @@ func mergeSolveTo(stderr io.Writer) shard.MergeFunc {
 		if err != nil {
 			return nil, libError(err)
 		}
-		out, _, err := solveOne(in, o, sr, stderr)
+		out, _, err := solveOne(context.Background(), in, o, sr, stderr) // sr given: nothing to simulate
 		return out, err
 	}
 }
