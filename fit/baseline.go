@@ -29,6 +29,14 @@ func (b *BaselineResult) Value(p int) float64 { return b.f(b.x, float64(p)) }
 //	Amdahl: s(p) = 1/(f + (1−f)/p)                          T(p) = T₁·(f + (1−f)/p)
 //	USL:    s(p) = p/(1 + σ(p−1) + κ·p(p−1))                T(p) = T₁·(1 + σ(p−1) + κ·p(p−1))/p
 func FitBaselines(data *Data) ([]*BaselineResult, error) {
+	return FitBaselinesObjective(data, "relative")
+}
+
+// FitBaselinesObjective is FitBaselines minimising objective ("relative" or "absolute", as
+// Spec.Objective): Run fits the baselines with the SPMD fit's objective, so that their AICc
+// values, computed from the same kind of residuals, can be ranked together.
+func FitBaselinesObjective(data *Data, objective string) ([]*BaselineResult, error) {
+	absolute := objective == "absolute"
 	speed := data.Target == "speedup"
 	t1 := 0.0
 	for _, o := range data.Obs {
@@ -69,7 +77,10 @@ func FitBaselines(data *Data) ([]*BaselineResult, error) {
 		}
 		pr := Problem{M: len(data.Obs), Lower: m.lo, Upper: m.hi, Residuals: func(x, r []float64) error {
 			for i, o := range data.Obs {
-				r[i] = (m.f(x, float64(o.P)) - o.Value) / o.Value
+				r[i] = m.f(x, float64(o.P)) - o.Value
+				if !absolute {
+					r[i] /= o.Value
+				}
 			}
 			return nil
 		}}

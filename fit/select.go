@@ -66,7 +66,7 @@ func Run(sp Spec, data *Data) (*Report, error) {
 	if len(rep.Candidates) == 0 {
 		return nil, firstErr
 	}
-	bl, err := FitBaselines(data)
+	bl, err := FitBaselinesObjective(data, sp.Objective)
 	if err != nil {
 		return nil, err
 	}

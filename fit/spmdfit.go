@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -46,6 +47,12 @@ type Spec struct {
 	// "absolute", the thesis's ε = Σ_{p,d} [s(p, d) − s_{p,d}]² (001 §6.2), which weighs the
 	// large speedups (or long times) most. AIC/BIC are computed from the chosen objective.
 	Objective string
+	// Progress, if set, is called with (done, B) as the bootstrap replicates of one
+	// candidate finish (from one goroutine at a time).
+	Progress func(done, total int)
+	// Context, if set, stops the bootstrap when it is cancelled (Ctrl-C): the replicates
+	// started finish, and the intervals rest on those (SPMDResult.BootstrapPartial).
+	Context context.Context
 }
 
 // Objectives are the values Spec.Objective accepts.
@@ -124,14 +131,26 @@ type SPMDResult struct {
 	// Unidentified lists, for each direction of parameter space the data do not determine,
 	// the parameters moving along it with their relative weights (e.g. "+1 s_ser −1 s_par").
 	Unidentified []string `json:"unidentified,omitempty"`
+	// BootstrapReplicates and BootstrapFailed count the residual-bootstrap replicates run
+	// and those whose refit failed (SetBootstrap).
+	BootstrapReplicates int `json:"bootstrap_replicates,omitempty"`
+	BootstrapFailed     int `json:"bootstrap_failed,omitempty"`
+	// BootstrapPartial: the bootstrap was interrupted (Spec.Context cancelled) after
+	// BootstrapReplicates of Spec.Bootstrap replicates.
+	BootstrapPartial bool `json:"bootstrap_partial,omitempty"`
 
-	spec  Spec
-	arch  spmd.Architecture
-	x     []float64 // free parameters
-	cov   *mat.SymDense
-	s2    float64
-	dof   int
-	model *spmd.Model
+	problem func() Problem // the least-squares problem of the fit (fresh buffers per call)
+	data    *Data
+	idxOf   map[point]int // observation (p, d) → index of its unique point
+	fittedU []float64     // the fitted values at the unique points
+	nulls   [][]float64   // the undetermined directions over the free parameters (Unidentified)
+	spec    Spec
+	arch    spmd.Architecture
+	x       []float64 // free parameters
+	cov     *mat.SymDense
+	s2      float64
+	dof     int
+	model   *spmd.Model
 }
 
 // Model returns the fitted SPMD model.
@@ -333,6 +352,7 @@ func FitSPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 	}
 	var nulls [][]float64
 	res.cov, res.s2, _, nulls = covariance(best, freeMask)
+	res.nulls = nulls
 	freeNames := make([]string, 0, k)
 	for _, i := range free {
 		freeNames = append(freeNames, sp.Params[i].Name)
@@ -377,8 +397,9 @@ func FitSPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 	res.Metrics = Compare(f, a)
 	res.AIC, res.AICc, res.BIC = InformationCriteria(best.Cost, len(data.Obs), k)
 	res.model = &spmd.Model{Name: sp.Name, Arch: arch, Phases: []spmd.Phase{sp.phase(best.X)}}
+	res.problem, res.data, res.idxOf, res.fittedU = makeProblem, data, idxOf, fitted
 	if sp.Bootstrap > 0 {
-		res.bootstrap(makeProblem, data, idxOf, fitted, sp.Bootstrap, sp.Seed)
+		res.bootstrap(sp.Bootstrap)
 	}
 	return res, nil
 }
@@ -391,44 +412,68 @@ func startVector(sp Spec) []float64 {
 	return x
 }
 
-// bootstrap refits B resampled data sets — fitted values times resampled relative residuals
-// (residual bootstrap) — from the optimum and stores 2.5/97.5 % percentile intervals.
-func (r *SPMDResult) bootstrap(makeProblem func() Problem, data *Data, idxOf map[point]int, fitted []float64, B int, seed uint64) {
-	rng := rand.New(rand.NewPCG(seed, 0xb007))
-	k := len(r.x)
-	draws := make([][]float64, k)
-	rel := make([]float64, len(data.Obs))
+// Replicate is replicate b of the residual bootstrap: a data set of the fitted values
+// divided by (1 + e), e drawn with replacement from the fit's relative residuals, refitted by
+// Levenberg–Marquardt from the optimum. It returns the refitted free parameters, or ok false
+// when the refit fails. The draws come from a generator seeded by (Spec.Seed, b) alone, so
+// replicate b is the same numbers on any machine, in any order and in any shard (issue 18:
+// a sharded bootstrap merges to exactly the one-machine result).
+func (r *SPMDResult) Replicate(b int) (x []float64, ok bool) {
+	rng := rand.New(rand.NewPCG(r.spec.Seed, bootstrapStream+uint64(b)))
+	obs := r.data.Obs
+	rel := make([]float64, len(obs))
 	for i, res := range r.Residuals {
 		rel[i] = res.RelError
 	}
-	for b := 0; b < B; b++ {
-		bd := &Data{Target: data.Target}
-		for _, o := range data.Obs {
-			e := rel[rng.IntN(len(rel))]
-			v := fitted[idxOf[point{o.P, o.D}]] / (1 + e)
-			if v <= 0 {
-				v = fitted[idxOf[point{o.P, o.D}]]
-			}
-			bd.Obs = append(bd.Obs, Observation{P: o.P, D: o.D, Value: v})
+	resampled := make([]float64, len(obs))
+	for i, o := range obs {
+		f := r.fittedU[r.idxOf[point{o.P, o.D}]]
+		v := f / (1 + rel[rng.IntN(len(rel))])
+		if !(v > 0) || math.IsInf(v, 0) {
+			v = f
 		}
-		pr := makeProblem()
-		base := pr.Residuals
-		pr.Residuals = func(x, rr []float64) error {
-			if err := base(x, rr); err != nil {
-				return err
-			}
-			for i, o := range data.Obs { // re-target: base used data.Obs values
-				fit := rr[i]*o.Value + o.Value
-				rr[i] = (fit - bd.Obs[i].Value) / bd.Obs[i].Value
-			}
-			return nil
+		resampled[i] = v
+	}
+	pr := r.problem()
+	base := pr.Residuals
+	absolute := r.spec.Objective == "absolute"
+	pr.Residuals = func(x, rr []float64) error {
+		if err := base(x, rr); err != nil {
+			return err
 		}
-		br, err := LevenbergMarquardt(pr, r.x, Settings{MaxIter: 100, FTol: 1e-10})
-		if err != nil {
+		for i, o := range obs { // re-target: base measured against the observed values
+			if absolute {
+				rr[i] = rr[i] + o.Value - resampled[i]
+			} else {
+				rr[i] = (rr[i]*o.Value + o.Value - resampled[i]) / resampled[i]
+			}
+		}
+		return nil
+	}
+	br, err := LevenbergMarquardt(pr, r.x, Settings{MaxIter: 100, FTol: 1e-10})
+	if err != nil {
+		return nil, false
+	}
+	return br.X, true
+}
+
+// bootstrapStream is the PCG stream of bootstrap replicate 0; replicate b uses stream
+// bootstrapStream + b.
+const bootstrapStream = 0xb007 << 32
+
+// SetBootstrap stores the 2.5/97.5 % percentile intervals of the replicates' free
+// parameters (draws[b] from Replicate(b); nil for a failed refit) in Parameters' BootLow and
+// BootHi. A parameter gets no interval from fewer than 10 successful replicates.
+func (r *SPMDResult) SetBootstrap(draws [][]float64) {
+	r.BootstrapReplicates, r.BootstrapFailed = len(draws), 0
+	cols := make([][]float64, len(r.x))
+	for _, x := range draws {
+		if x == nil {
+			r.BootstrapFailed++
 			continue
 		}
-		for j := range br.X {
-			draws[j] = append(draws[j], br.X[j])
+		for j := range cols {
+			cols[j] = append(cols[j], x[j])
 		}
 	}
 	j := 0
@@ -436,8 +481,9 @@ func (r *SPMDResult) bootstrap(makeProblem func() Problem, data *Data, idxOf map
 		if r.Parameters[i].Fixed {
 			continue
 		}
-		d := draws[j]
+		d := cols[j]
 		j++
+		r.Parameters[i].BootLow, r.Parameters[i].BootHi = nil, nil
 		if len(d) < 10 {
 			continue
 		}
@@ -445,6 +491,55 @@ func (r *SPMDResult) bootstrap(makeProblem func() Problem, data *Data, idxOf map
 		l, h := d[int(0.025*float64(len(d)))], d[int(math.Min(float64(len(d)-1), 0.975*float64(len(d))))]
 		r.Parameters[i].BootLow, r.Parameters[i].BootHi = &l, &h
 	}
+}
+
+// bootstrap runs replicates 0 … B−1 on all cores and stores their intervals. When
+// Spec.Context is cancelled no further replicate starts; those started (always 0 … n−1, as
+// they are handed out in order) finish and the intervals rest on them (BootstrapPartial).
+func (r *SPMDResult) bootstrap(B int) {
+	ctx := r.spec.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	draws := make([][]float64, B)
+	var wg sync.WaitGroup
+	next, done := make(chan int), make(chan struct{})
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range next {
+				draws[b], _ = r.Replicate(b)
+				done <- struct{}{}
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for b := 0; b < B; b++ {
+			if ctx.Err() != nil {
+				return
+			}
+			select {
+			case next <- b:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	n := 0
+	for range done {
+		n++
+		if r.spec.Progress != nil {
+			r.spec.Progress(n, B)
+		}
+	}
+	r.SetBootstrap(draws[:n])
+	r.BootstrapPartial = n < B
 }
 
 // Predict returns the fitted quantity (time or speedup) at (p, d) with a 95 % prediction

@@ -20,8 +20,8 @@ type AnalysisView struct {
 	MPIActive  float64 `json:"mpi_active_s"`
 }
 
-// AnalysisViewNames are the views in 004's order.
-var AnalysisViewNames = []string{"aggregate", "per_cpu", "per_message", "per_cpu_per_message"}
+// analysisViewNames are the views in 004's order.
+var analysisViewNames = []string{"aggregate", "per_cpu", "per_message", "per_cpu_per_message"}
 
 // AnalysisViews computes the four views of one run's collected values (004 appendix B,
 // "Analysis Views": Aggregate, Per CPU, Per Sent Message, Per CPU per Sent Message).
@@ -34,7 +34,7 @@ func (in Inputs) AnalysisViews() []AnalysisView {
 	}{{"1", 1}, {"P", p}, {"M", m}, {"P·M", p * m}}
 	out := make([]AnalysisView, 0, len(div))
 	for i, d := range div {
-		out = append(out, AnalysisView{View: AnalysisViewNames[i], Divisor: d.name,
+		out = append(out, AnalysisView{View: analysisViewNames[i], Divisor: d.name,
 			AppTime: in.AppTime / d.by, MPITime: in.MPITime / d.by, NonMPITime: (in.AppTime - in.MPITime) / d.by,
 			MPIWait: in.MPIWait / d.by, MPIActive: (in.MPITime - in.MPIWait) / d.by})
 	}

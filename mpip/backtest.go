@@ -230,16 +230,16 @@ type ForecastChoice struct {
 	Notes           []string `json:"notes,omitempty"`
 }
 
-// CGBacktestMaxAbs is the largest |rel_error| of each forecast kind over the leave-one-out
+// cgBacktestMaxAbs is the largest |rel_error| of each forecast kind over the leave-one-out
 // splits of 004's CG A, B and C collected values (examples/mpip/keck_cg_{a,b,c}.csv, P = 4,
 // 16, 64; the P = 1 rows have no messages), measured by TestChooseForecastCG: the default when
 // the user's runs allow no backtest.
-var CGBacktestMaxAbs = map[string][3]float64{KindWallTime: {0.26, 0.24, 0.84}, KindModel004: {3.89, 5.62, 6.86}}
+var cgBacktestMaxAbs = map[string][3]float64{KindWallTime: {0.26, 0.24, 0.84}, KindModel004: {3.89, 5.62, 6.86}}
 
 // ChooseForecast picks the forecast kind that sizes the run: with a backtest (runs at three
 // or more different P), the forecast kind with the smaller largest |rel_error| on these runs
 // (wall_time on a tie); without one, wall_time, because on 004's CG runs it erred far less
-// (CGBacktestMaxAbs). runs is the number of runs at different P > 1.
+// (cgBacktestMaxAbs). runs is the number of runs at different P > 1.
 func ChooseForecast(bt *Backtest, runs int) ForecastChoice {
 	ch := ForecastChoice{Runs: runs, RunsForInterval: MinRunsForInterval}
 	kinds := []ForecastKind{
@@ -280,7 +280,7 @@ func ChooseForecast(bt *Backtest, runs int) ForecastChoice {
 	switch {
 	case w == nil:
 		ch.Used = KindWallTime
-		cg := CGBacktestMaxAbs
+		cg := cgBacktestMaxAbs
 		ch.Reason = fmt.Sprintf("no backtest on these runs (it needs runs at three or more different P > 1, have %d); on Elliott's (004) CG A, B, C runs the direct extrapolation's largest backtest error was %.0f, %.0f, %.0f %% against %.0f, %.0f, %.0f %% through the 004 model",
 			runs, 100*cg[KindWallTime][0], 100*cg[KindWallTime][1], 100*cg[KindWallTime][2], 100*cg[KindModel004][0], 100*cg[KindModel004][1], 100*cg[KindModel004][2])
 	case *m < *w:

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestChooseForecastCG measures CGBacktestMaxAbs: the leave-one-out backtest of 004's CG A, B
+// TestChooseForecastCG measures cgBacktestMaxAbs: the leave-one-out backtest of 004's CG A, B
 // and C collected values (examples/mpip/keck_cg_{a,b,c}.csv; P = 4, 16, 64 — the P = 1 rows
 // have no messages and are left out by BacktestRuns). The constant is what the tool quotes
 // when the user's runs allow no backtest, so it must equal the measurement (to the rounding
@@ -23,9 +23,9 @@ func TestChooseForecastCG(t *testing.T) {
 			t.Errorf("CG %s: used %s, %d splits, %d kinds", class, ch.Used, ch.Splits, len(ch.Kinds))
 		}
 		for _, k := range ch.Kinds[:2] {
-			want := CGBacktestMaxAbs[k.Kind][i]
+			want := cgBacktestMaxAbs[k.Kind][i]
 			if math.Abs(*k.BacktestMaxAbsRelError-want) > 0.005 {
-				t.Errorf("CG %s %s: largest |rel_error| %.4f, CGBacktestMaxAbs says %.2f", class, k.Kind, *k.BacktestMaxAbsRelError, want)
+				t.Errorf("CG %s %s: largest |rel_error| %.4f, cgBacktestMaxAbs says %.2f", class, k.Kind, *k.BacktestMaxAbsRelError, want)
 			}
 			if k.UsedForSizing != (k.Kind == KindWallTime) {
 				t.Errorf("CG %s %s: used_for_sizing %v", class, k.Kind, k.UsedForSizing)

@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// CollectiveOps are the MPI collectives (blocking and non-blocking) as mpiP names them.
-var CollectiveOps = []string{"Allgather", "Allgatherv", "Allreduce", "Alltoall", "Alltoallv", "Alltoallw", "Barrier", "Bcast",
+// collectiveOps are the MPI collectives (blocking and non-blocking) as mpiP names them.
+var collectiveOps = []string{"Allgather", "Allgatherv", "Allreduce", "Alltoall", "Alltoallv", "Alltoallw", "Barrier", "Bcast",
 	"Exscan", "Gather", "Gatherv", "Reduce", "Reduce_scatter", "Reduce_scatter_block", "Scan", "Scatter", "Scatterv",
 	"Iallgather", "Iallgatherv", "Iallreduce", "Ialltoall", "Ialltoallv", "Ibarrier", "Ibcast", "Igather", "Igatherv",
 	"Ireduce", "Ireduce_scatter", "Iscan", "Iscatter", "Iscatterv"}
@@ -77,7 +77,7 @@ type ProfileSummary struct {
 // Profile summarises a parsed report and its 004 summary s (from r.Summarize) with the top
 // operations by time (top ≤ 0: all). Every number is finite for any report Parse accepts.
 func Profile(r *Report, s Summary, top int) ProfileSummary {
-	ps := ProfileSummary{File: r.File, Command: r.Command, Executable: Executable(r.Command), Ranks: r.Ranks,
+	ps := ProfileSummary{File: r.File, Command: r.Command, Executable: executable(r.Command), Ranks: r.Ranks,
 		AppTimeS: r.TotalApp, MPITimeS: r.TotalMPI, WallTimeS: r.WallTime(), WaitTimeS: s.MPIWait,
 		Messages: s.Messages, BytesSent: s.Bytes, MeanSizeBytes: s.AvgSize,
 		CollectiveCalls: s.CollMessages, CollectiveBytes: s.CollBytes, Notes: append([]string(nil), s.Notes...)}
@@ -90,7 +90,7 @@ func Profile(r *Report, s Summary, top int) ProfileSummary {
 		ps.WaitOps = append(ps.WaitOps, op)
 	}
 	sort.Strings(ps.WaitOps)
-	isColl := set(CollectiveOps)
+	isColl := set(collectiveOps)
 	var ops []OpShare
 	minSize, maxSize := math.Inf(1), 0.0
 	for _, name := range r.OpNames() {
@@ -165,8 +165,8 @@ func set(names []string) map[string]bool {
 	return m
 }
 
-// Executable is the program of an "@ Command" line: the base name of its first word.
-func Executable(command string) string {
+// executable is the program of an "@ Command" line: the base name of its first word.
+func executable(command string) string {
 	f := strings.Fields(command)
 	if len(f) == 0 {
 		return ""
@@ -196,7 +196,7 @@ func CheckSameProgram(reps []*Report, allowMixed bool) (ProgramCheck, error) {
 	first := map[string]*Report{}
 	var ref *Report
 	for _, r := range reps {
-		exe := Executable(r.Command)
+		exe := executable(r.Command)
 		if exe == "" {
 			pc.Notes = append(pc.Notes, fmt.Sprintf("%s: no \"@ Command\" line: cannot check that it comes from the same program", r.File))
 			continue
@@ -209,7 +209,7 @@ func CheckSameProgram(reps []*Report, allowMixed bool) (ProgramCheck, error) {
 			ref = r
 			continue
 		}
-		if exe != Executable(ref.Command) {
+		if exe != executable(ref.Command) {
 			pc.Mixed = true
 			if !allowMixed {
 				return pc, inputErrorf("reports of different programs: %s runs %q but %s runs %q; give reports of one program, or --allow-mixed to compare them anyway", ref.File, strings.TrimSpace(ref.Command), r.File, strings.TrimSpace(r.Command))

@@ -458,16 +458,6 @@ func (r *Report) OpNames() []string {
 	return names
 }
 
-// CallsiteMPITime is Σ over operations of the cumulative time (s) from the Callsite Time
-// statistics; it should equal TotalMPI to the report's precision.
-func (r *Report) CallsiteMPITime() float64 {
-	s := 0.0
-	for _, n := range r.OpNames() { // sorted: the same sum on every run
-		s += r.Ops[n].TimeMS
-	}
-	return s / 1000
-}
-
 // WallTime is max_r AppTime(r) (verbose reports), else TotalApp/Ranks.
 func (r *Report) WallTime() float64 {
 	if len(r.AppTime) == 0 {

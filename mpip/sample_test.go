@@ -57,7 +57,7 @@ func TestSamples(t *testing.T) {
 			near("Σ AppTime", r.TotalApp, tc.app, 0.005)
 			near("Σ MPITime", r.TotalMPI, tc.mpi, 0.005)
 			// Callsite totals vs the * row: 3 significant digits on both sides.
-			near("callsite Σ Count×Mean vs MPI Time *", r.CallsiteMPITime(), r.TotalMPI, 0.01)
+			near("callsite Σ Count×Mean vs MPI Time *", callsiteMPITime(r), r.TotalMPI, 0.01)
 			s, err := r.Summarize(Options{IncludeCollectives: true})
 			if err != nil {
 				t.Fatal(err)

@@ -95,8 +95,8 @@ func (r *Report) Summarize(o Options) (Summary, error) {
 	return s, nil
 }
 
-// WaitOpsString lists the wait operations in a stable order, for reports.
-func WaitOpsString(ops []string) string {
+// waitOpsString lists the wait operations in a stable order, for reports.
+func waitOpsString(ops []string) string {
 	c := append([]string(nil), ops...)
 	sort.Strings(c)
 	return strings.Join(c, ",")

@@ -47,10 +47,10 @@ func (t *Table) Samples() ([]Sample, []string) {
 type LinearFit struct {
 	Method   string  `json:"method"`
 	Exact    bool    `json:"exact"`
-	Points   int     `json:"points"`
-	MinSize  float64 `json:"min_size_bytes"`
-	MaxSize  float64 `json:"max_size_bytes"`
-	LatencyS float64 `json:"latency_s"` // t_s
+	Points   int     `json:"points"`         // samples fitted
+	MinSize  float64 `json:"min_size_bytes"` // smallest message size fitted, bytes
+	MaxSize  float64 `json:"max_size_bytes"` // largest, bytes
+	LatencyS float64 `json:"latency_s"`      // t_s
 	// 95 % interval of t_s; equal to t_s when there are no degrees of freedom (then Notes say so).
 	LatencyLowS  float64 `json:"latency_low_s"`
 	LatencyHighS float64 `json:"latency_high_s"`
@@ -157,12 +157,12 @@ func FitLinear(samples []Sample) (LinearFit, error) {
 type Piecewise struct {
 	Method       string    `json:"method"`
 	Exact        bool      `json:"exact"`
-	BreakBytes   float64   `json:"break_size_bytes"` // first size of the upper range
-	Chosen       bool      `json:"break_chosen_from_data"`
+	BreakBytes   float64   `json:"break_size_bytes"`       // first size of the upper range
+	Chosen       bool      `json:"break_chosen_from_data"` // the break was chosen from the data (breakBytes ≤ 0)
 	Below        LinearFit `json:"below"`
 	Above        LinearFit `json:"above"`
-	SingleRelRMS float64   `json:"single_fit_rel_rms"`
-	RelRMS       float64   `json:"rel_rms"` // of the piecewise model over all samples
+	SingleRelRMS float64   `json:"single_fit_rel_rms"` // of one t_s + n/B over all samples, for comparison
+	RelRMS       float64   `json:"rel_rms"`            // of the piecewise model over all samples
 	Notes        []string  `json:"notes,omitempty"`
 }
 

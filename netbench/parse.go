@@ -30,11 +30,12 @@ import (
 // Kind names the benchmark a table comes from.
 type Kind string
 
+// The benchmarks Parse recognises; the value is the table's "kind" in JSON.
 const (
-	OSULatency     Kind = "osu_latency"
-	OSUBandwidth   Kind = "osu_bw"
-	OSUBiBandwidth Kind = "osu_bibw"
-	IMBPingPong    Kind = "imb_pingpong"
+	OSULatency     Kind = "osu_latency"  // osu_latency: one-way time by message size
+	OSUBandwidth   Kind = "osu_bw"       // osu_bw: streaming bandwidth, one direction
+	OSUBiBandwidth Kind = "osu_bibw"     // osu_bibw: bandwidth of both directions summed
+	IMBPingPong    Kind = "imb_pingpong" // IMB PingPong: half the round trip, and its bandwidth
 )
 
 // Limits of the readers: one line, and the rows of a table.

@@ -40,6 +40,8 @@ func (t *Table) Add(cells ...any) {
 			row[i], full[i] = Num(v), FullNum(v)
 		case Percent:
 			row[i], full[i] = v.String(), FullNum(float64(v))
+		case Magnitude:
+			row[i], full[i] = v.String(), FullNum(float64(v))
 		case TextOnly:
 			row[i], full[i] = string(v), ""
 			t.blank = append(t.blank, [2]int{len(t.Rows), i})
@@ -77,6 +79,17 @@ func (p Percent) String() string {
 		return "0%"
 	}
 	return fmt.Sprintf("%+.3g%%", 100*float64(p))
+}
+
+// Magnitude is an unsigned fraction (a spread, an RMS error, a noise level) shown as a
+// percentage without a sign in text tables ("6.27%") and as the fraction in CSV and JSON.
+type Magnitude float64
+
+func (m Magnitude) String() string {
+	if math.IsNaN(float64(m)) {
+		return "-"
+	}
+	return strings.TrimPrefix(Percent(m).String(), "+")
 }
 
 // percentNoise is the magnitude below which a Percent prints as 0 in text tables.

@@ -46,7 +46,10 @@ type Model struct {
 	LLO   *float64 `json:"llo_rms_log_error,omitempty"`
 	Score *float64 `json:"cv_score,omitempty"` // absent when no fold could be fitted
 	AICc  *float64 `json:"aicc,omitempty"`
-	K     int      `json:"free_parameters"`
+	// K counts the coefficients fitted away from zero (AICc's k); Coefficients counts all
+	// the formula's coefficients, those held at zero (their bound) included.
+	K            int `json:"free_parameters"`
+	Coefficients int `json:"coefficients"`
 }
 
 // Result is a fitted scaling data set: the chosen model and the plausible alternatives.
@@ -403,7 +406,7 @@ func lloErrors(c *candidate, pts []Point, ps []int, fitRows func([]int, bool) *f
 
 func report(s scored, n int) Model {
 	f := s.f
-	m := Model{Name: f.c.name, Formula: f.c.formula(), Terms: f.c.terms, RMSRelError: math.Sqrt(f.ssr / float64(n))}
+	m := Model{Name: f.c.name, Formula: f.c.formula(), Terms: f.c.terms, RMSRelError: math.Sqrt(f.ssr / float64(n)), Coefficients: len(f.x)}
 	if !math.IsInf(s.score, 0) && !math.IsNaN(s.score) {
 		v := s.score
 		m.Score = &v

@@ -96,7 +96,7 @@ func Run(dir string, p Plan, i int, work func(k int) (json.RawMessage, error)) e
 		}
 		if err != nil {
 			fl := Failure{Manifest: m, Item: k, Error: err.Error(), Time: time.Now().UTC().Format(time.RFC3339)}
-			if werr := writeJSON(filepath.Join(dir, FailedName(i, p.N)), fl); werr != nil {
+			if werr := writeJSON(filepath.Join(dir, failedName(i, p.N)), fl); werr != nil {
 				return errors.Join(err, werr)
 			}
 			return fmt.Errorf("shard %d/%d, item %d: %w", i, p.N, k, err)
@@ -106,7 +106,7 @@ func Run(dir string, p Plan, i int, work func(k int) (json.RawMessage, error)) e
 	if err := writeJSON(filepath.Join(dir, FileName(i, p.N)), f); err != nil {
 		return err
 	}
-	if err := os.Remove(filepath.Join(dir, FailedName(i, p.N))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := os.Remove(filepath.Join(dir, failedName(i, p.N))); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	return nil

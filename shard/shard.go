@@ -108,8 +108,8 @@ func ParseShard(v string) (i, n int, err error) {
 // FileName is the name of shard i's result file: shard-i-of-n.json.
 func FileName(i, n int) string { return fmt.Sprintf("shard-%d-of-%d.json", i, n) }
 
-// FailedName is the name of shard i's failure marker: shard-i-of-n.failed.
-func FailedName(i, n int) string { return fmt.Sprintf("shard-%d-of-%d.failed", i, n) }
+// failedName is the name of shard i's failure marker: shard-i-of-n.failed.
+func failedName(i, n int) string { return fmt.Sprintf("shard-%d-of-%d.failed", i, n) }
 
 // Plan is what every shard of one study shares: the command and its study arguments (without
 // --shard, --out and the Slurm flags), their hash, the seed, the Spec and the program version.

@@ -25,7 +25,7 @@ func FuzzParsers(f *testing.F) {
 				}
 			}
 		}
-		if id, err := ParseJobID([]byte(sbatch)); err == nil && id == "" {
+		if id, err := parseJobID([]byte(sbatch)); err == nil && id == "" {
 			t.Fatalf("empty job id from %q", sbatch)
 		}
 	})

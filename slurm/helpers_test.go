@@ -128,7 +128,7 @@ func submitWaitMerge(t *testing.T, c Client, plan shard.Plan, args []string) (*s
 func logs(dir string, i int) string {
 	var b bytes.Buffer
 	for _, ext := range []string{"out", "err"} {
-		data, _ := os.ReadFile(filepath.Join(LogDir(dir), fmt.Sprintf("task-%d.%s", i, ext)))
+		data, _ := os.ReadFile(filepath.Join(logDir(dir), fmt.Sprintf("task-%d.%s", i, ext)))
 		fmt.Fprintf(&b, "task-%d.%s: %s\n", i, ext, data)
 	}
 	return b.String()
@@ -185,4 +185,10 @@ func cliOut(t *testing.T, exe, dir string, args ...string) []byte {
 		t.Fatalf("clusterperf %v: exit %d\n%s", args, code, errs)
 	}
 	return out
+}
+
+// cancelTask cancels one array task (scancel JOB_i): how the integration test kills a task.
+func cancelTask(ctx context.Context, c Client, jobID string, index int) error {
+	_, err := c.run(ctx, "scancel", fmt.Sprintf("%s_%d", jobID, index))
+	return err
 }

@@ -138,7 +138,7 @@ func TestSlurmSimulateStudy(t *testing.T) {
 	j := Job{Executable: exe, Command: "simulate", Args: study, Dir: dir, Shards: n}
 
 	t1 := time.Now()
-	sub, err := c.Submit(ctx, j)
+	sub, err := c.submit(ctx, j)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestSlurmSimulateStudy(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if err := c.Cancel(ctx, sub.JobID, held); err != nil {
+	if err := cancelTask(ctx, c, sub.JobID, held); err != nil {
 		t.Fatal(err)
 	}
 	st, err := c.Wait(ctx, dir, 250*time.Millisecond)

@@ -63,9 +63,9 @@ var (
 	unsafeVal = regexp.MustCompile(`[\x00-\x1f\x7f]`)
 )
 
-// ParseOpt reads one --slurm-opt value, "name=value" or "--name=value" or "name" (a flag),
+// parseOpt reads one --slurm-opt value, "name=value" or "--name=value" or "name" (a flag),
 // and returns the sbatch option "--name=value".
-func ParseOpt(v string) (string, error) {
+func parseOpt(v string) (string, error) {
 	s := strings.TrimPrefix(v, "--")
 	name, val, hasVal := strings.Cut(s, "=")
 	if !optName.MatchString(name) {
@@ -111,9 +111,9 @@ func (j Job) validate() error {
 	return nil
 }
 
-// ArraySpec is the --array value: "0-7", or a compressed list of the given indices such as
+// arraySpec is the --array value: "0-7", or a compressed list of the given indices such as
 // "1,3-5", with "%k" when MaxParallel is set.
-func (j Job) ArraySpec() string {
+func (j Job) arraySpec() string {
 	idx := j.Indices
 	if idx == nil {
 		idx = make([]int, j.Shards)
@@ -146,11 +146,11 @@ func (j Job) ArraySpec() string {
 // quote single-quotes s for bash.
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// LogDir is where the tasks' output and the submitted scripts go: DIR/slurm.
-func LogDir(dir string) string { return filepath.Join(dir, "slurm") }
+// logDir is where the tasks' output and the submitted scripts go: DIR/slurm.
+func logDir(dir string) string { return filepath.Join(dir, "slurm") }
 
-// Script is the batch script of the job array (what --slurm-dry-run prints).
-func Script(j Job) (string, error) {
+// script is the batch script of the job array (what --slurm-dry-run prints).
+func script(j Job) (string, error) {
 	if err := j.validate(); err != nil {
 		return "", err
 	}
@@ -158,16 +158,16 @@ func Script(j Job) (string, error) {
 		return "", fmt.Errorf("%w: no array indices to run", fault.ErrInput)
 	}
 	var b strings.Builder
-	logs := LogDir(j.Dir)
+	logs := logDir(j.Dir)
 	fmt.Fprintf(&b, "#!/bin/bash\n")
 	fmt.Fprintf(&b, "# clusterperf %s as a Slurm job array: task i computes shard i of %d into %s.\n", j.Command, j.Shards, j.Dir)
 	fmt.Fprintf(&b, "# Merge with: clusterperf merge %s   (progress: clusterperf merge --status %s)\n", j.Dir, j.Dir)
 	fmt.Fprintf(&b, "#SBATCH --job-name=clusterperf-%s\n", j.Command)
-	fmt.Fprintf(&b, "#SBATCH --array=%s\n", j.ArraySpec())
+	fmt.Fprintf(&b, "#SBATCH --array=%s\n", j.arraySpec())
 	fmt.Fprintf(&b, "#SBATCH --output=%s\n", filepath.Join(logs, "task-%a.out"))
 	fmt.Fprintf(&b, "#SBATCH --error=%s\n", filepath.Join(logs, "task-%a.err"))
 	for _, o := range j.Opts {
-		opt, err := ParseOpt(o)
+		opt, err := parseOpt(o)
 		if err != nil {
 			return "", err
 		}
@@ -260,8 +260,8 @@ type jobJSON struct {
 
 var jobIDLine = regexp.MustCompile(`^(\d+)(;\S+)?$`)
 
-// ParseJobID reads sbatch --parsable output, "12345" or "12345;cluster".
-func ParseJobID(out []byte) (string, error) {
+// parseJobID reads sbatch --parsable output, "12345" or "12345;cluster".
+func parseJobID(out []byte) (string, error) {
 	s := strings.TrimSpace(string(out))
 	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
 		s = s[i+1:] // sbatch may print warnings before the id
@@ -273,14 +273,14 @@ func ParseJobID(out []byte) (string, error) {
 	return g[1], nil
 }
 
-// Submit writes the script to DIR/slurm/submit-<time>.sh, submits it with sbatch and records
+// submit writes the script to DIR/slurm/submit-<time>.sh, submits it with sbatch and records
 // the submission (and the job, for Resubmit) in DIR/slurm/jobs.json.
-func (c Client) Submit(ctx context.Context, j Job) (Submission, error) {
-	text, err := Script(j)
+func (c Client) submit(ctx context.Context, j Job) (Submission, error) {
+	text, err := script(j)
 	if err != nil {
 		return Submission{}, err
 	}
-	logs := LogDir(j.Dir)
+	logs := logDir(j.Dir)
 	if err := os.MkdirAll(logs, 0o755); err != nil {
 		return Submission{}, err
 	}
@@ -300,11 +300,11 @@ func (c Client) Submit(ctx context.Context, j Job) (Submission, error) {
 	if err != nil {
 		return Submission{}, err
 	}
-	id, err := ParseJobID(out)
+	id, err := parseJobID(out)
 	if err != nil {
 		return Submission{}, err
 	}
-	s := Submission{JobID: id, Array: j.ArraySpec(), Script: f.Name(), Time: now.Format(time.RFC3339), Shards: j.Shards, Command: j.Command}
+	s := Submission{JobID: id, Array: j.arraySpec(), Script: f.Name(), Time: now.Format(time.RFC3339), Shards: j.Shards, Command: j.Command}
 	jf, err := readJobs(j.Dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return s, err
@@ -314,7 +314,7 @@ func (c Client) Submit(ctx context.Context, j Job) (Submission, error) {
 	return s, writeJobs(j.Dir, jf)
 }
 
-func jobsPath(dir string) string { return filepath.Join(LogDir(dir), "jobs.json") }
+func jobsPath(dir string) string { return filepath.Join(logDir(dir), "jobs.json") }
 
 func readJobs(dir string) (jobsFile, error) {
 	var jf jobsFile

@@ -17,7 +17,7 @@ import (
 func TestScript(t *testing.T) {
 	j := Job{Executable: "/opt/cp/clusterperf", Command: "simulate", Args: []string{"model.yaml", "--reps", "100", "--label", "it's"},
 		Dir: "/scratch/study", Shards: 8, Opts: []string{"partition=debug", "--account=proj1", "time=01:00:00", "exclusive"}}
-	got, err := Script(j)
+	got, err := script(j)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ exec '/opt/cp/clusterperf' 'simulate' 'model.yaml' '--reps' '100' '--label' 'it'
 // study's relative file arguments name the files of the submission's directory.
 func TestScriptWorkDir(t *testing.T) {
 	j := Job{Executable: "/opt/cp/clusterperf", Command: "solve", Args: []string{"model.yaml"}, Dir: "/scratch/s", Shards: 2, WorkDir: "/home/me/it's"}
-	got, err := Script(j)
+	got, err := script(j)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,11 +65,11 @@ func TestArraySpec(t *testing.T) {
 		{Job{Shards: 8, Indices: []int{5, 1, 3, 4}}, "1,3-5"},
 		{Job{Shards: 8, Indices: []int{7}}, "7"},
 	} {
-		if got := c.j.ArraySpec(); got != c.want {
+		if got := c.j.arraySpec(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.j, got, c.want)
 		}
-		// the index parser reads back what ArraySpec writes
-		idx, err := expandIndices(c.j.ArraySpec())
+		// the index parser reads back what arraySpec writes
+		idx, err := expandIndices(c.j.arraySpec())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,11 +101,11 @@ func TestScriptRefused(t *testing.T) {
 	} {
 		j := ok
 		c.f(&j)
-		if _, err := Script(j); !errors.Is(err, fault.ErrInput) {
+		if _, err := script(j); !errors.Is(err, fault.ErrInput) {
 			t.Errorf("%s: %v, want an input error", c.name, err)
 		}
 	}
-	if _, err := Script(ok); err != nil {
+	if _, err := script(ok); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -115,7 +115,7 @@ func TestParseJobID(t *testing.T) {
 		{"12345\n", "12345"}, {"12345;cluster\n", "12345"}, {"sbatch: warning: x\n678\n", "678"},
 		{"Submitted batch job 5\n", ""}, {"", ""},
 	} {
-		got, err := ParseJobID([]byte(c.out))
+		got, err := parseJobID([]byte(c.out))
 		if got != c.want || (c.want == "") != (err != nil) {
 			t.Errorf("%q: %q %v", c.out, got, err)
 		}
@@ -186,7 +186,7 @@ func TestSubmitStatusResubmit(t *testing.T) {
 		t.Fatal(err)
 	}
 	j := Job{Executable: "/usr/bin/true", Command: "toy", Args: []string{"x"}, Dir: dir, Shards: 4, Opts: []string{"partition=debug"}}
-	sub, err := c.Submit(context.Background(), j)
+	sub, err := c.submit(context.Background(), j)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,11 +32,11 @@ func (t Task) Active() bool {
 	return false
 }
 
-// Tasks reads the states of the array job's tasks: from sacct when it answers (Slurm with
+// tasks reads the states of the array job's tasks: from sacct when it answers (Slurm with
 // accounting storage), otherwise from scontrol show job, which knows the jobs still in the
 // controller's memory (queued, running, and finished within MinJobAge, 300 s by default).
 // A job neither knows yields no tasks and an error.
-func (c Client) Tasks(ctx context.Context, jobID string) (map[int]Task, error) {
+func (c Client) tasks(ctx context.Context, jobID string) (map[int]Task, error) {
 	if _, err := strconv.ParseUint(jobID, 10, 64); err != nil {
 		return nil, fmt.Errorf("%w: job id %q is not a number", fault.ErrInput, jobID)
 	}
@@ -190,7 +190,7 @@ func (c Client) Status(ctx context.Context, dir string) (*StudyStatus, error) {
 		return nil, err
 	default:
 		for _, s := range subs {
-			ts, err := c.Tasks(ctx, s.JobID)
+			ts, err := c.tasks(ctx, s.JobID)
 			if err != nil {
 				st.Notes = append(st.Notes, fmt.Sprintf("job %s: Slurm does not know it any more (%v); its shards are judged by their files", s.JobID, err))
 				continue
@@ -238,7 +238,7 @@ func (c Client) Status(ctx context.Context, dir string) (*StudyStatus, error) {
 }
 
 // Resubmit submits a job array of only the failed and missing shards of the study in dir,
-// with the job recorded by the first Submit. It returns the submission, or ok=false when
+// with the job recorded by the first SubmitStudy. It returns the submission, or ok=false when
 // nothing needs rerunning (every shard done or active).
 func (c Client) Resubmit(ctx context.Context, dir string) (s Submission, ok bool, err error) {
 	st, err := c.Status(ctx, dir)
@@ -256,7 +256,7 @@ func (c Client) Resubmit(ctx context.Context, dir string) (s Submission, ok bool
 	}
 	j := Job{Executable: jf.Job.Executable, Command: jf.Job.Command, Args: jf.Job.Args, Dir: jf.Job.Dir,
 		Shards: jf.Job.Shards, Opts: jf.Job.Opts, MaxParallel: jf.Job.MaxParallel, Indices: todo, WorkDir: jf.Job.WorkDir}
-	s, err = c.Submit(ctx, j)
+	s, err = c.submit(ctx, j)
 	return s, err == nil, err
 }
 
@@ -276,10 +276,4 @@ func (c Client) Wait(ctx context.Context, dir string, poll time.Duration) (*Stud
 		case <-time.After(poll):
 		}
 	}
-}
-
-// Cancel cancels one array task (scancel JOB_i).
-func (c Client) Cancel(ctx context.Context, jobID string, index int) error {
-	_, err := c.run(ctx, "scancel", fmt.Sprintf("%s_%d", jobID, index))
-	return err
 }

@@ -12,17 +12,6 @@ import (
 	"github.com/clusterperf/clusterperf/shard"
 )
 
-func TestStripFlags(t *testing.T) {
-	valued := []string{"shard", "out", "slurm-opt", "slurm-array-size"}
-	boolean := []string{"slurm", "slurm-dry-run"}
-	in := []string{"model.yaml", "--reps", "100", "--slurm", "--slurm-opt", "partition=x", "--slurm-opt=time=1:00:00",
-		"--shard", "0/8", "--out=/d", "--seed", "7", "--slurm-dry-run=true", "--", "--out"}
-	want := []string{"model.yaml", "--reps", "100", "--seed", "7", "--", "--out"}
-	if got := StripFlags(in, valued, boolean); !reflect.DeepEqual(got, want) {
-		t.Errorf("%q, want %q", got, want)
-	}
-}
-
 func TestSubmitStudy(t *testing.T) {
 	bin := fakeSlurm(t)
 	dir := t.TempDir()

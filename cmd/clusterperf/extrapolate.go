@@ -27,12 +27,17 @@ type scalingOptions struct {
 
 // extrapolateResult is the command's one result value (JSON as is).
 type extrapolateResult struct {
-	Fit         *scaling.Result       `json:"fit"`
-	Predictions []*scaling.Prediction `json:"predictions"`
-	Backtest    *scaling.Backtest     `json:"backtest,omitempty"`
-	Sizing      *sizing.Advice        `json:"sizing"`
-	Notes       []string              `json:"notes"`
-	data        string
+	// Method, Exact and ErrorEstimate are the output contract's: which model was chosen and
+	// how it was fitted; a fit is never exact; its error measured by the backtest.
+	Method        string                `json:"method"`
+	Exact         bool                  `json:"exact"`
+	ErrorEstimate *errorEstimate        `json:"error_estimate"`
+	Fit           *scaling.Result       `json:"fit"`
+	Predictions   []*scaling.Prediction `json:"predictions"`
+	Backtest      *scaling.Backtest     `json:"backtest,omitempty"`
+	Sizing        *sizing.Advice        `json:"sizing"`
+	Notes         []string              `json:"notes"`
+	data          string
 }
 
 func (o scalingOptions) check() ([]int, error) {
@@ -76,7 +81,7 @@ func runFitScaling(o scalingOptions, path string, stdout io.Writer) error {
 	if err != nil {
 		return classify(err)
 	}
-	res := &extrapolateResult{Fit: fr, Notes: []string{}, data: d.Name}
+	res := &extrapolateResult{Fit: fr, Notes: []string{}, data: d.Name, Method: fr.Chosen.Name + ": " + fr.Method}
 	for _, p := range ps {
 		pr, err := fr.Predict(p)
 		if err != nil {
@@ -94,6 +99,7 @@ func runFitScaling(o scalingOptions, path string, stdout io.Writer) error {
 	if res.Sizing, err = advise(d, fr, o); err != nil {
 		return err
 	}
+	res.ErrorEstimate = scalingErrorEstimate(fr, res.Backtest)
 	return render(stdout, res, o.out)
 }
 
@@ -166,14 +172,14 @@ func (r *extrapolateResult) Tables() []*report.Table {
 		}
 		pt.Add(p.Name, p.Value, optNum(p.Low95), optNum(p.High95), note)
 	}
-	ct := &report.Table{Name: "plausible", Title: "Plausible models (cross-validation, RMS of log(pred/obs))", Header: []string{"model", "k", "cv_score", "llo", "loo", "formula"}}
+	ct := &report.Table{Name: "plausible", Title: "Plausible models (cross-validation, RMS of log(pred/obs); coefficients: in the formula; free: not held at zero, AICc's k)", Header: []string{"model", "coefficients", "free", "cv_score", "llo", "loo", "formula"}}
 	for i, c := range f.Plausible {
 		if i == 5 {
 			break
 		}
-		ct.Add(c.Name, c.K, optPercent(c.Score), optPercent(c.LLO), optPercent(c.LOO), c.Formula)
+		ct.Add(c.Name, c.Coefficients, c.K, optMagnitude(c.Score), optMagnitude(c.LLO), optMagnitude(c.LOO), c.Formula)
 	}
-	t := &report.Table{Name: "predictions", Title: "Predictions", Header: []string{"p", "time_s", "low95_s", "high95_s", "plausible_low_s", "plausible_high_s", "extrapolation"}}
+	t := &report.Table{Name: "predictions", Title: "Predictions (times_largest_p: p ÷ the largest measured p)", Header: []string{"p", "time_s", "low95_s", "high95_s", "plausible_low_s", "plausible_high_s", "times_largest_p"}}
 	for _, p := range r.Predictions {
 		var lo, hi any = "none", "none"
 		if p.Interval {
@@ -184,11 +190,39 @@ func (r *extrapolateResult) Tables() []*report.Table {
 	return []*report.Table{r.summaryTable(), pt, ct, t, r.tradeOffTable()}
 }
 
-func optPercent(v *float64) any {
+func optMagnitude(v *float64) any {
 	if v == nil {
 		return ""
 	}
-	return report.Percent(*v)
+	return report.Magnitude(*v)
+}
+
+// errorEstimate is a fit's measured error (output contract: an approximation states its
+// error estimate and against what it was measured). Fractions; rel_error is signed,
+// (model − observed)/observed.
+type errorEstimate struct {
+	// HeldOutRelError: the largest measured p predicted from the other points (fit DATA.csv).
+	HeldOutRelError *float64 `json:"held_out_rel_error,omitempty"`
+	// CVRMSLogError: the chosen model's cross-validation score, RMS of log(pred/obs).
+	CVRMSLogError *float64 `json:"cv_rms_log_error,omitempty"`
+	// RMSRelError: RMS of the relative residuals on the fitted observations (in-sample).
+	RMSRelError float64 `json:"rms_rel_error"`
+	// LOORMSRelError: leave-one-out RMS relative error (fit MODEL.yaml --loo).
+	LOORMSRelError *float64 `json:"loo_rms_rel_error,omitempty"`
+	Against        string   `json:"against"`
+}
+
+// scalingErrorEstimate is fit DATA.csv's: the backtest of the largest p, the
+// cross-validation score and the in-sample residuals.
+func scalingErrorEstimate(fr *scaling.Result, bt *scaling.Backtest) *errorEstimate {
+	e := &errorEstimate{CVRMSLogError: fr.Chosen.Score, RMSRelError: fr.Chosen.RMSRelError,
+		Against: fmt.Sprintf("the %d measured points: rms_rel_error in-sample, cv_rms_log_error by cross-validation", fr.Points)}
+	if bt != nil {
+		v := bt.RelError
+		e.HeldOutRelError = &v
+		e.Against += fmt.Sprintf(", held_out_rel_error at the largest p = %d predicted from the other %d points", bt.HeldOutP, bt.TrainingPoints)
+	}
+	return e
 }
 
 func (r *extrapolateResult) summaryTable() *report.Table {
@@ -206,7 +240,7 @@ func (r *extrapolateResult) summaryTable() *report.Table {
 		t.Add("USL N_max = sqrt((1−σ)/κ)", *m.NMax)
 	}
 	if f.NoiseRelSD != nil {
-		t.Add("relative noise", report.Percent(*f.NoiseRelSD))
+		t.Add("relative noise (SD of one run)", report.Magnitude(*f.NoiseRelSD))
 	}
 	if bt := r.Backtest; bt != nil {
 		t.Add(fmt.Sprintf("backtest: p = %d from the other %d points, rel_error", bt.HeldOutP, bt.TrainingPoints), report.Percent(bt.RelError))
@@ -219,4 +253,11 @@ func (r *extrapolateResult) summaryTable() *report.Table {
 
 func (r *extrapolateResult) tradeOffTable() *report.Table {
 	return tradeOffTable(r.Sizing, "Trade-off (model times)")
+}
+
+func optPercent(v *float64) any {
+	if v == nil {
+		return ""
+	}
+	return report.Percent(*v)
 }

@@ -87,7 +87,8 @@ func TestExtrapolateBadInput(t *testing.T) {
 
 // USL data (T₁ = 100, σ = 0.05, κ = 0.0005, N_max = sqrt(0.95/0.0005) = 43.6) with 2 %
 // multiplicative noise from a seeded source, 3 replicates at 12 p: extrapolate keeps USL,
-// prints σ, κ and N_max, and sizes on the USL curve (balanced: efficiency ≥ 0.5).
+// prints σ, κ and N_max, recovers σ and κ within their 95 % intervals, and sizes on the USL
+// curve (method names usl; balanced: efficiency ≥ 0.5) — issue 21's must-show.
 func TestExtrapolateUSL(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 0))
 	var b strings.Builder
@@ -109,7 +110,34 @@ func TestExtrapolateUSL(t *testing.T) {
 	if !strings.Contains(out.String(), "Chosen model (held-out error): usl") || !strings.Contains(out.String(), "USL N_max = sqrt((1−σ)/κ)") {
 		t.Fatalf("USL not chosen or not reported:\n%s", out.String())
 	}
-	t.Log(out.String())
+	var res struct {
+		Method string `json:"method"`
+		Fit    struct {
+			Chosen scaling.Model `json:"chosen"`
+		} `json:"fit"`
+		Sizing struct {
+			Recommended struct {
+				Config struct {
+					Efficiency float64 `json:"efficiency"`
+				} `json:"config"`
+			} `json:"recommended"`
+		} `json:"sizing"`
+	}
+	if err := json.Unmarshal([]byte(runOut(t, "fit", path, "--format", "json")), &res); err != nil {
+		t.Fatal(err)
+	}
+	truth := map[string]float64{"sigma": 0.05, "kappa": 0.0005}
+	for _, p := range res.Fit.Chosen.Parameters {
+		if v, ok := truth[p.Name]; ok {
+			delete(truth, p.Name)
+			if p.Low95 == nil || !(*p.Low95 <= v && v <= *p.High95) {
+				t.Errorf("%s = %g, interval %v … %v, truth %g", p.Name, p.Value, p.Low95, p.High95, v)
+			}
+		}
+	}
+	if len(truth) != 0 || !strings.HasPrefix(res.Method, "usl:") || res.Sizing.Recommended.Config.Efficiency < 0.5 {
+		t.Errorf("missing %v; method %q; recommended efficiency %v", truth, res.Method, res.Sizing.Recommended.Config.Efficiency)
+	}
 }
 
 // The sizing grid follows the data: never below the smallest measured p (on

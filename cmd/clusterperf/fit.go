@@ -3,15 +3,18 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/fit"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/sizing"
@@ -26,15 +29,13 @@ type fitOptions struct {
 	sizing     sizingFlags
 	loo        bool
 	bootstrap  int
+	band       bool
+	objective  string
+	study      studyOptions
 }
 
-func newFitCmd(stdout, stderr io.Writer) *cobra.Command {
-	var o fitOptions
-	cmd := &cobra.Command{
-		Use:     "fit [MODEL.yaml] DATA.csv",
-		Aliases: []string{"extrapolate"},
-		Short:   "Fit scaling or SPMD models to measurements, predict untried p with the backtest, and size the run",
-		Long: `fit DATA.csv (a plain "p,time" CSV; repeated p are replicates; "# scaling: strong|weak"
+// fitLong is fit's help text (the model file's format follows it).
+const fitLong = `fit DATA.csv (a plain "p,time" CSV; repeated p are replicates; "# scaling: strong|weak"
 optional), no model file: Amdahl, USL, Gustafson and the Extra-P normal form fitted to
 relative error, the model chosen by held-out prediction error (forward-chaining and
 leave-one-out cross-validation). Prints the chosen model with its parameters (Amdahl's
@@ -55,31 +56,62 @@ predictions with 95 % prediction intervals (--predict 128x8,256x16), and the rec
 configuration within --pmax/--dmax. The model that wins the AICc ranking (an SPMD family,
 Amdahl or USL) drives the predictions, the bottleneck and the sizing; when Amdahl or USL
 wins, its parameters are printed.
-CSV tables (--csv-table): residuals (default), parameters, ranking, predictions, summary, trade_off.
+--objective (or objective: in the model file) chooses what the least squares minimise:
+relative errors (default) or the thesis's absolute errors ε = Σ[s(p,d) − s_pd]² (Gennaro
+(001) §6.2); the output names it. --band adds the optimistic (w = 0: the network a pure
+delay) and pessimistic (w = 1: a pure queue) contention band of the fitted SPMD model at the
+measured and predicted configurations, to the table, JSON and plot.
+Parameters the data do not determine are named with the direction they move along, how far
+the bounds and the data let them move, whether the predictions move with them, and which
+runs (p, d) would determine them.
+--bootstrap replicates can be split over machines: --shard I/N --out DIR (or --slurm --out
+DIR), then "clusterperf merge DIR" prints the one-machine result (replicate b is drawn from
+the seed and b alone).
+CSV tables (--csv-table): residuals (default), parameters, ranking, predictions, summary, trade_off, band.
 
 Sizing (both forms): --rule balanced (default: the fastest at or below the knee with
 efficiency ≥ --efficiency), fastest, knee (where doubling p gains less than --knee-gain),
 efficiency (the largest p with efficiency ≥ --efficiency), cheapest (fewest core-hours within
 --within of the fastest time), core-hours (fewest core-hours).
 
-` + fit.FileFormat,
-		Args: cobra.RangeArgs(1, 2),
+`
+
+func newFitCmd(stdout, stderr io.Writer) *cobra.Command {
+	var o fitOptions
+	return fitCmd(&o, stdout, stderr)
+}
+
+// fitCmd is the fit command with its flags bound to o (merge parses a study's arguments
+// with it).
+func fitCmd(o *fitOptions, stdout, stderr io.Writer) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "fit [MODEL.yaml] DATA.csv",
+		Aliases: []string{"extrapolate"},
+		Short:   "Fit scaling or SPMD models to measurements, predict untried p with the backtest, and size the run",
+		Long:    fitLong + fit.FileFormat,
+		Args:    cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
-				return runFitCSV(o, args[0], stdout)
+				return runFitCSV(*o, args[0], stdout)
 			}
-			return runFit(o, args[0], args[1], stdout, stderr)
+			if o.study.active() {
+				return runFitStudy(cmd, *o, args, stdout)
+			}
+			return runFit(cmd.Context(), *o, args[0], args[1], stdout, stderr)
 		},
 	}
 	f := cmd.Flags()
 	addOutFlags(cmd, &o.out)
 	f.StringVar(&o.plot, "plot", "", "write observed vs fitted to FILE.svg or FILE.png")
+	f.StringVar(&o.objective, "objective", "", "relative or absolute (the thesis's ε, Gennaro (001) §6.2); overrides the model file's objective")
+	f.BoolVar(&o.band, "band", false, "also print and draw the w = 0 (optimistic) / w = 1 (pessimistic) contention band of the fitted SPMD model")
 	f.StringVar(&o.predict, "predict", "", "configurations to predict: p x d with a model file (128x8,256x16), process counts without (128,256)")
 	f.IntVar(&o.pmax, "pmax", 0, "recommend within p ≤ pmax (default: twice the largest measured p)")
 	f.IntVar(&o.dmax, "dmax", 0, "recommend within d ≤ dmax (default: the largest measured d; model file only)")
 	o.sizing.register(cmd)
 	f.BoolVar(&o.loo, "loo", false, "leave-one-out cross-validation of every candidate (slower)")
 	f.IntVar(&o.bootstrap, "bootstrap", -1, "bootstrap replicates (overrides the model file)")
+	addStudyFlags(f, &o.study, "--bootstrap replicates")
 	return cmd
 }
 
@@ -98,8 +130,8 @@ type prediction struct {
 // refused).
 func runFitCSV(o fitOptions, path string, stdout io.Writer) error {
 	var c flagCheck
-	if o.plot != "" || o.dmax != 0 || o.loo || o.bootstrap != -1 {
-		c.add("--plot, --dmax, --loo and --bootstrap need a model file: fit MODEL.yaml DATA.csv")
+	if o.plot != "" || o.dmax != 0 || o.loo || o.bootstrap != -1 || o.band || o.objective != "" || o.study.active() {
+		c.add("--plot, --dmax, --loo, --bootstrap, --band, --objective, --shard and --slurm need a model file: fit MODEL.yaml DATA.csv")
 	}
 	if err := c.err(); err != nil {
 		return err
@@ -135,8 +167,12 @@ func (o fitOptions) check() ([][2]int, error) {
 	}
 	o.sizing.check(&c)
 	if o.bootstrap < -1 || o.bootstrap > maxBootstrap {
-		c.add("--bootstrap %d: want 0 … %d replicates (-1: the model file's); each replicate is a full multi-start fit", o.bootstrap, maxBootstrap)
+		c.add("--bootstrap %d: want 0 … %d replicates (-1: the model file's); each replicate refits every candidate from its optimum", o.bootstrap, maxBootstrap)
 	}
+	if o.objective != "" && !slices.Contains(fit.Objectives, o.objective) {
+		c.add("--objective %q: allowed %s", o.objective, strings.Join(fit.Objectives, ", "))
+	}
+	o.study.check(&c)
 	var configs [][2]int
 	if o.predict != "" {
 		var err error
@@ -149,6 +185,15 @@ func (o fitOptions) check() ([][2]int, error) {
 
 // fitResult is fit's one result value.
 type fitResult struct {
+	// Method, Exact and ErrorEstimate are the output contract's: the winning model and how
+	// it was fitted and chosen; a fit is never exact; its residual error (and --loo's).
+	Method        string         `json:"method"`
+	Exact         bool           `json:"exact"`
+	ErrorEstimate *errorEstimate `json:"error_estimate"`
+	// Partial: Ctrl-C stopped the bootstrap; the bootstrap ranges rest on the replicates run.
+	Partial bool `json:"partial,omitempty"`
+	// Objective is what the least squares minimised: "relative" or "absolute" (001 §6.2).
+	Objective    string                `json:"objective"`
 	Model        string                `json:"model,omitempty"`
 	Architecture string                `json:"architecture"`
 	Target       string                `json:"target"`
@@ -176,49 +221,93 @@ type fitResult struct {
 	DMax             int                 `json:"recommend_dmax"`
 	Sizing           *sizing.Advice      `json:"sizing"`
 	Skipped          []string            `json:"skipped,omitempty"`
+	// BootstrapReplicates: residual-bootstrap replicates behind the parameters' boot_low/high.
+	BootstrapReplicates int `json:"bootstrap_replicates,omitempty"`
+	// Identifiability: every direction of the SPMD family's parameters the data do not
+	// determine, how far it reaches and which runs would determine it.
+	Identifiability []fit.Direction `json:"identifiability,omitempty"`
+	// Band (--band): the SPMD family at the measured and predicted configurations with
+	// contention w as fitted, w = 0 (optimistic) and w = 1 (pessimistic).
+	Band             []fit.BandPoint     `json:"band,omitempty"`
+	BandArchitecture string              `json:"band_architecture,omitempty"`
 	baseline         *fit.BaselineResult // the winner when Amdahl or USL wins
 	best             *fit.SPMDResult
 	Notes            []string `json:"notes"`
 }
 
-func runFit(o fitOptions, modelPath, dataPath string, stdout, stderr io.Writer) error {
+func runFit(ctx context.Context, o fitOptions, modelPath, dataPath string, stdout, stderr io.Writer) error {
 	configs, err := o.check()
 	if err != nil {
 		return err
 	}
-	sp, data, err := parseFit(modelPath, dataPath)
+	sp, data, err := parseFit(modelPath, dataPath, o)
 	if err != nil {
 		return err
 	}
-	if o.bootstrap >= 0 {
-		sp.Bootstrap = o.bootstrap
-	}
+	sp.Context = ctx
 	rep, err := fit.Run(sp, data)
 	if err != nil {
 		return badInput(err)
 	}
-	out, err := newFitResult(sp, data, rep, o)
+	out, err := finishFit(sp, data, rep, o, configs)
 	if err != nil {
 		return err
 	}
-	for _, c := range configs {
-		pr, err := out.predict(c[0], c[1])
-		if err != nil {
-			return err
-		}
-		out.Predictions = append(out.Predictions, pr)
-	}
+	stopped := out.interrupted(rep, sp.Bootstrap)
 	if err := render(stdout, out, o.out); err != nil {
 		return err
 	}
+	if stopped != nil {
+		return stopped
+	}
 	if o.plot != "" {
-		return fitPlot(o.plot, rep.Best, rep, data)
+		return fitPlot(o.plot, rep.Best, rep, data, out.Band)
 	}
 	return nil
 }
 
-func parseFit(modelPath, dataPath string) (fit.Spec, *fit.Data, error) {
-	mb, err := readInput(modelPath)
+// interrupted marks the result partial when Ctrl-C stopped a candidate's bootstrap, with a
+// note, and returns the error (fault.ErrInterrupted, exit 130) to give after printing it.
+func (r *fitResult) interrupted(rep *fit.Report, b int) error {
+	for _, c := range rep.Candidates {
+		if c.BootstrapPartial {
+			r.Partial = true
+			r.Notes = append(r.Notes, fmt.Sprintf("partial: interrupted after %d of %d bootstrap replicates of %s; its bootstrap ranges rest on those", c.BootstrapReplicates, b, c.Architecture))
+		}
+	}
+	if !r.Partial {
+		return nil
+	}
+	return fmt.Errorf("%w: fit --bootstrap stopped before every replicate ran (the partial result is printed)", fault.ErrInterrupted)
+}
+
+// finishFit turns a fit report into the command's result: the winner, sizing, predictions,
+// identifiability and (--band) the contention band. merge calls it with the bootstrap
+// intervals of the merged shards in rep.
+func finishFit(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions, configs [][2]int) (*fitResult, error) {
+	out, err := newFitResult(sp, data, rep, o)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range configs {
+		pr, err := out.predict(c[0], c[1])
+		if err != nil {
+			return nil, err
+		}
+		out.Predictions = append(out.Predictions, pr)
+	}
+	out.explainIdentifiability()
+	if o.band {
+		if err := out.addBand(data); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// parseFit reads the model file and the data, with --bootstrap and --objective applied.
+func parseFit(modelPath, dataPath string, o fitOptions) (fit.Spec, *fit.Data, error) {
+	mb, err := o.study.read(modelPath)
 	if err != nil {
 		return fit.Spec{}, nil, err
 	}
@@ -226,7 +315,7 @@ func parseFit(modelPath, dataPath string) (fit.Spec, *fit.Data, error) {
 	if err != nil {
 		return fit.Spec{}, nil, badInput(err)
 	}
-	db, err := readInput(dataPath)
+	db, err := o.study.read(dataPath)
 	if err != nil {
 		return fit.Spec{}, nil, err
 	}
@@ -234,6 +323,13 @@ func parseFit(modelPath, dataPath string) (fit.Spec, *fit.Data, error) {
 	if err != nil {
 		return fit.Spec{}, nil, badInput(err)
 	}
+	if o.bootstrap >= 0 {
+		sp.Bootstrap = o.bootstrap
+	}
+	if o.objective != "" {
+		sp.Objective = o.objective
+	}
+	sp.Progress = progressFunc(sp.Bootstrap > 0, "bootstrap replicates")
 	return sp, data, nil
 }
 
@@ -246,7 +342,7 @@ func newFitResult(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions) (*
 		maxP, maxD = max(maxP, ob.P), max(maxD, ob.D)
 	}
 	o.pmax, o.dmax = cmp.Or(o.pmax, 2*maxP), cmp.Or(o.dmax, maxD)
-	out := &fitResult{Model: sp.Name, Architecture: best.Architecture, Target: string(data.Target), Observations: len(data.Obs),
+	out := &fitResult{Objective: cmp.Or(sp.Objective, "relative"), BootstrapReplicates: best.BootstrapReplicates, Model: sp.Name, Architecture: best.Architecture, Target: string(data.Target), Observations: len(data.Obs),
 		Parameters: best.Parameters, Unidentified: best.Unidentified, AverageError: best.Metrics.AverageError, Metrics: best.Metrics,
 		Status: best.Status, Converged: best.Converged, Iterations: best.Iterations, Ranking: rep.Ranking, Baselines: rep.Baselines,
 		Inference: fit.Inference(best, maxP, maxD), Residuals: best.Residuals, PMax: o.pmax, DMax: o.dmax,
@@ -265,11 +361,9 @@ func newFitResult(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions) (*
 	if out.Sizing, err = sizing.Advise(pts, o.sizing.options()); err != nil {
 		return nil, classify(err)
 	}
+	out.speedupUnits(sp)
 	if rk := rep.Ranking; len(rk) > 1 {
 		out.Notes = append(out.Notes, fmt.Sprintf("%s explains the data best; the next, %s, is %.1f AICc units worse (weight %.3g)", rk[0].Name, rk[1].Name, rk[1].DeltaAICc, rk[1].Weight))
-	}
-	for _, u := range best.Unidentified {
-		out.Notes = append(out.Notes, fmt.Sprintf("the data do not determine the direction %s (moving along it leaves the fit unchanged)", u))
 	}
 	if o.loo {
 		out.LOO = map[string]float64{}
@@ -279,7 +373,46 @@ func newFitResult(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions) (*
 			}
 		}
 	}
+	out.setMethod(sp, rep)
 	return out, nil
+}
+
+// speedupUnits says, for speedup data, what the sizing's times are (T_ref/s, in seconds only
+// if reference_time is), and when the fitted s(1, 1) is far from 1 that the trade-off's
+// speedups are against the model's own T(1, 1), not the data's s = 1.
+func (r *fitResult) speedupUnits(sp fit.Spec) {
+	if r.Target != "speedup" {
+		return
+	}
+	r.Notes = append(r.Notes, fmt.Sprintf("the data are speedups: the sizing's times (time_s, core_hours) are T(p, d) = T_ref/s(p, d) with T_ref = reference_time = %g (seconds only if the model file's reference_time is)", sp.Reference))
+	if r.baseline != nil {
+		return
+	}
+	if v, _, _, err := r.best.Predict(1, 1); err == nil && math.Abs(v-1) > 0.05 {
+		r.Notes = append(r.Notes, fmt.Sprintf("the fitted %s gives s(1, 1) = %.4g, not 1: the trade-off's speedup and efficiency are against the model's own T(1, 1) = %.4g T_ref", r.Architecture, v, 1/v))
+	}
+}
+
+// setMethod states the output contract's method (the winner, how it was fitted, how it was
+// chosen) and error estimate (the winner's in-sample relative residuals; --loo's
+// cross-validated error when the SPMD family wins).
+func (r *fitResult) setMethod(sp fit.Spec, rep *fit.Report) {
+	var names []string
+	for _, x := range rep.Ranking {
+		names = append(names, x.Name)
+	}
+	how := fmt.Sprintf("bounded Levenberg–Marquardt on %s residuals from %d starts", r.Objective, r.best.Starts)
+	m := r.Metrics
+	if r.baseline != nil {
+		how = fmt.Sprintf("nonlinear least squares (Levenberg–Marquardt) on %s residuals", r.Objective)
+		m = r.baseline.Metrics
+	}
+	r.Method = fmt.Sprintf("%s, %s, selected by AICc among %s", r.Chosen, how, strings.Join(names, ", "))
+	r.ErrorEstimate = &errorEstimate{RMSRelError: m.RMSRel, Against: fmt.Sprintf("the %d observations it was fitted to (in-sample relative residuals)", m.N)}
+	if v, ok := r.LOO[r.Chosen]; ok && r.baseline == nil {
+		r.ErrorEstimate.LOORMSRelError = &v
+		r.ErrorEstimate.Against += "; loo_rms_rel_error: each observation predicted from a fit to the others"
+	}
 }
 
 // useBaseline makes Amdahl or USL (the AICc winner) drive the result: its parameters, and
@@ -371,7 +504,11 @@ func (r *fitResult) Tables() []*report.Table {
 	for _, p := range r.Predictions {
 		pt.Add(p.P, p.D, p.Model, p.Value, optNum(p.Low), optNum(p.High))
 	}
-	return []*report.Table{res, r.paramTable(), r.rankTable(), pt, r.summaryTable(), tradeOffTable(r.Sizing, "Trade-off (winning model's times)")}
+	ts := []*report.Table{res, r.paramTable(), r.rankTable(), pt, r.summaryTable(), tradeOffTable(r.Sizing, "Trade-off (winning model's times)")}
+	if r.Band != nil {
+		ts = append(ts, r.bandTable())
+	}
+	return ts
 }
 
 func (r *fitResult) paramTable() *report.Table {
@@ -395,7 +532,11 @@ func (r *fitResult) paramTable() *report.Table {
 			note = strings.TrimPrefix(note+"; not identifiable from these data", "; ")
 		}
 		if p.BootLow != nil {
-			note = strings.TrimPrefix(note+fmt.Sprintf("; bootstrap %s … %s", report.Num(*p.BootLow), report.Num(*p.BootHi)), "; ")
+			cond := ""
+			if p.CILow == nil && !p.Fixed {
+				cond = " (conditional: see the notes)"
+			}
+			note = strings.TrimPrefix(note+fmt.Sprintf("; bootstrap %s … %s%s", report.Num(*p.BootLow), report.Num(*p.BootHi), cond), "; ")
 		}
 		t.Add(p.Name, p.Value, optNum(p.CILow), optNum(p.CIHigh), note)
 	}
@@ -403,13 +544,13 @@ func (r *fitResult) paramTable() *report.Table {
 }
 
 func (r *fitResult) rankTable() *report.Table {
-	t := &report.Table{Name: "ranking", Title: "Which model explains the data (AICc; Akaike weights)", Header: []string{"model", "k", "average_error", "aicc", "delta_aicc", "weight", "loo_rms_rel_error", "note"}}
+	t := &report.Table{Name: "ranking", Title: "Which model explains the data (AICc; Akaike weights; " + r.Objective + " residuals)", Header: []string{"model", "free_parameters", "average_error", "aicc", "delta_aicc", "weight", "loo_rms_rel_error", "note"}}
 	for _, x := range r.Ranking {
 		var l any = ""
 		if v, ok := r.LOO[x.Name]; ok {
-			l = report.Percent(v)
+			l = report.Magnitude(v)
 		}
-		t.Add(x.Name, x.K, report.Percent(x.AvgError), x.AICc, x.DeltaAICc, x.Weight, l, x.Note)
+		t.Add(x.Name, x.K, report.Magnitude(x.AvgError), x.AICc, x.DeltaAICc, x.Weight, l, x.Note)
 	}
 	return t
 }
@@ -417,9 +558,19 @@ func (r *fitResult) rankTable() *report.Table {
 func (r *fitResult) summaryTable() *report.Table {
 	m := r.Metrics
 	t := &report.Table{Name: "summary", Title: "Summary", Header: []string{"what", "value"}, Left: true}
-	t.Add("average error (Cremonesi & Gennaro (000) §5.2)", report.Percent(r.AverageError))
-	t.Add("SMAPE %", m.SMAPE)
-	t.Add("R²", m.R2)
+	t.Add("method", r.Method)
+	t.Add("objective", objectiveText(r.Objective))
+	of := ""
+	if r.baseline != nil { // the winner's own figures, then the SPMD family's
+		b := r.baseline.Metrics
+		t.Add(fmt.Sprintf("average error of %s (Cremonesi & Gennaro (000) §5.2)", r.Chosen), report.Magnitude(b.AverageError))
+		t.Add(fmt.Sprintf("SMAPE %% of %s", r.Chosen), b.SMAPE)
+		t.Add(fmt.Sprintf("R² of %s", r.Chosen), b.R2)
+		of = " of " + r.Architecture
+	}
+	t.Add("average error"+of+" (Cremonesi & Gennaro (000) §5.2)", report.Magnitude(r.AverageError))
+	t.Add("SMAPE %"+of, m.SMAPE)
+	t.Add("R²"+of, m.R2)
 	t.Add("what limits the program", r.Inference)
 	t.Add("model driving predictions and sizing", r.Chosen)
 	rec := r.Sizing.Recommended.Config
@@ -430,7 +581,22 @@ func (r *fitResult) summaryTable() *report.Table {
 	return t
 }
 
-func fitPlot(path string, best *fit.SPMDResult, rep *fit.Report, data *fit.Data) error {
+// objectiveText is the least-squares objective in words.
+func objectiveText(o string) string {
+	if o == "absolute" {
+		return "absolute: ε = Σ[model − observed]², Gennaro (001) §6.2 (weighs the large values most)"
+	}
+	return "relative: Σ((model − observed)/observed)²"
+}
+
+func fitPlot(path string, best *fit.SPMDResult, rep *fit.Report, data *fit.Data, band []fit.BandPoint) error {
+	return report.SaveFigure(path, fitPanel(best, rep, data, band))
+}
+
+// fitPanel is the observed-vs-fitted plot: at most 6 disk counts (3 with the band), each a colour group (its
+// fit, its observed points and its band lines), and the baselines dashed — at most 8
+// colours, the palette's size, so no two series of different groups share a colour.
+func fitPanel(best *fit.SPMDResult, rep *fit.Report, data *fit.Data, band []fit.BandPoint) report.Panel {
 	byD := map[int][]fit.Residual{}
 	var ds []int
 	for _, r := range best.Residuals {
@@ -440,10 +606,14 @@ func fitPlot(path string, best *fit.SPMDResult, rep *fit.Report, data *fit.Data)
 		byD[r.D] = append(byD[r.D], r)
 	}
 	sort.Ints(ds)
-	if len(ds) > 6 {
+	show := 6 // disk counts drawn; with the band (4 series each) 3, so the legend fits
+	if len(band) > 0 {
+		show = 3
+	}
+	if len(ds) > show {
 		var pick []int
-		for i := 0; i < 6; i++ {
-			pick = append(pick, ds[i*(len(ds)-1)/5])
+		for i := 0; i < show; i++ {
+			pick = append(pick, ds[i*(len(ds)-1)/(show-1)])
 		}
 		ds = pick
 	}
@@ -455,7 +625,9 @@ func fitPlot(path string, best *fit.SPMDResult, rep *fit.Report, data *fit.Data)
 		for _, r := range rs {
 			x, yo, yf = append(x, float64(r.P)), append(yo, r.Observed), append(yf, r.Fitted)
 		}
-		panel.Series = append(panel.Series, report.Series{Name: fmt.Sprintf("fit d = %d", d), X: x, Y: yf}, report.Series{Name: fmt.Sprintf("observed d = %d", d), X: x, Y: yo, Points: true})
+		g := fmt.Sprintf("d%d", d) // a fit, its observations and its band share one colour
+		panel.Series = append(panel.Series, report.Series{Name: fmt.Sprintf("fit d = %d", d), X: x, Y: yf, Group: g}, report.Series{Name: fmt.Sprintf("observed d = %d", d), X: x, Y: yo, Points: true, Group: g})
+		panel.Series = append(panel.Series, bandSeries(band, d, g)...)
 	}
 	if len(rep.Baselines) > 0 {
 		pmax := 1
@@ -470,7 +642,22 @@ func fitPlot(path string, best *fit.SPMDResult, rep *fit.Report, data *fit.Data)
 			panel.Series = append(panel.Series, report.Series{Name: b.Name, X: x, Y: y, Dashed: true})
 		}
 	}
-	return report.SaveFigure(path, panel)
+	return panel
+}
+
+// bandSeries are the w = 0 and w = 1 lines of the band at disk count d (none without --band).
+func bandSeries(band []fit.BandPoint, d int, group string) []report.Series {
+	var x, y0, y1 []float64
+	for _, b := range band {
+		if b.D == d {
+			x, y0, y1 = append(x, float64(b.P)), append(y0, b.W0), append(y1, b.W1)
+		}
+	}
+	if len(x) == 0 {
+		return nil
+	}
+	return []report.Series{{Name: fmt.Sprintf("w = 0 (optimistic) d = %d", d), X: x, Y: y0, Dashed: true, Group: group},
+		{Name: fmt.Sprintf("w = 1 (pessimistic) d = %d", d), X: x, Y: y1, Dashed: true, Group: group}}
 }
 
 // span is a, a+1, …, b.

@@ -336,6 +336,7 @@ func TestSameSeedEveryCommand(t *testing.T) {
 		{"solve", "--format", "json", "--sweep", "population=1:4", "--validate", "--reps", "3", "--events", "3000", "--seed", "5", ex + "qn/striped-write.yaml"},
 		{"speedup", "--format", "json", "--validate", "--reps", "2", "--cycles", "50", "--p", "1:8", ex + "spmd/fig59-bus.yaml"},
 		{"fit", "--format", "json", "--bootstrap", "5", ex + "fit/qcrd.yaml", ex + "fit/qcrd.csv"},
+		{"fit", "--format", "json", "--band", "--objective", "absolute", "--bootstrap", "8", "--predict", "128x1", ex + "fit/qcrd.yaml", ex + "fit/qcrd.csv"},
 		{"tpn", "--format", "json", "--advise", "--budget", "50", prog, "--cluster", ex + "tpn/cluster.yaml"},
 		{"mpip", "--format", "json", "--latency", "5us", "--bandwidth", "200MB/s", "--predict", "128,256", "--samples", "200", "--seed", "9", amg[0], amg[1], amg[2]},
 		{"demo"},

@@ -29,7 +29,7 @@ func studyMergers() shard.Mergers { return studyMergersTo(io.Discard) }
 // studyMergersTo is studyMergers with the merges' accounts (e.g. of approximate points)
 // written to stderr, as the one-machine runs write them.
 func studyMergersTo(stderr io.Writer) shard.Mergers {
-	ms := shard.Mergers{"simulate": mergeSimulate, "tpn": mergeTpn, "speedup": mergeSpeedup, "solve": mergeSolveTo(stderr)}
+	ms := shard.Mergers{"simulate": mergeSimulate, "tpn": mergeTpn, "speedup": mergeSpeedup, "solve": mergeSolveTo(stderr), "fit": mergeFit}
 	for name, f := range ms {
 		ms[name] = checkedMerge(f)
 	}

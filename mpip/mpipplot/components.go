@@ -22,10 +22,10 @@ type ComponentRow struct {
 	Modelled *[4]float64 // nil without a model
 }
 
-// MeasuredNames and ModelledNames are the components' legend names (004 "Graphical View").
+// measuredNames and modelledNames are the components' legend names (004 "Graphical View").
 var (
-	MeasuredNames = [3]string{"measured: MPI wait", "measured: MPI active", "measured: computation"}
-	ModelledNames = [4]string{"model: switch delay R_0·M", "model: MPI contention (R_k − D_k)·M·P", "model: MPI active D_k·M·P", "model: compute D_{P+1}·M"}
+	measuredNames = [3]string{"measured: MPI wait", "measured: MPI active", "measured: computation"}
+	modelledNames = [4]string{"model: switch delay R_0·M", "model: MPI contention (R_k − D_k)·M·P", "model: MPI active D_k·M·P", "model: compute D_{P+1}·M"}
 )
 
 // Components lists the component rows of a class's runs in P order; the model is the
@@ -93,7 +93,7 @@ func componentPlot(runs []Run, class string) (*plot.Plot, error) {
 	if modelled {
 		off = -width / 2
 	}
-	if err := stack(meas, MeasuredNames[:], 0, off); err != nil {
+	if err := stack(meas, measuredNames[:], 0, off); err != nil {
 		return nil, err
 	}
 	if modelled {
@@ -107,7 +107,7 @@ func componentPlot(runs []Run, class string) (*plot.Plot, error) {
 				mod[k] = append(mod[k], v)
 			}
 		}
-		if err := stack(mod, ModelledNames[:], 3, width/2); err != nil {
+		if err := stack(mod, modelledNames[:], 3, width/2); err != nil {
 			return nil, err
 		}
 	}

@@ -10,8 +10,8 @@ import (
 	"github.com/clusterperf/clusterperf/report"
 )
 
-// ViewNames are 004's four validation views (appendix B "Validation View").
-var ViewNames = [4]string{"app (wall) time AT", "MPI time MT", "MPI wait time WT", "throughput X"}
+// viewNames are 004's four validation views (appendix B "Validation View").
+var viewNames = [4]string{"app (wall) time AT", "MPI time MT", "MPI wait time WT", "throughput X"}
 
 // ViewErrors lists, per validation view, the relative errors (model − observed)/observed in
 // percent by P of a class's runs (the calibrated model where there is one); a view whose
@@ -28,7 +28,7 @@ func ViewErrors(runs []Run) [4][]Mark {
 		}
 		for k, v := range []float64{m.AppTime.Rel(), m.MPITime.Rel(), m.WaitTime.Rel(), m.Throughput.Rel()} {
 			if !math.IsNaN(v) {
-				out[k] = append(out[k], Mark{ViewNames[k], float64(r.P), 100 * v})
+				out[k] = append(out[k], Mark{viewNames[k], float64(r.P), 100 * v})
 			}
 		}
 	}
@@ -61,7 +61,7 @@ func viewPlot(runs []Run, class string) (*plot.Plot, error) {
 		}
 		l.Color, l.Width, s.Color, s.Radius = report.Color(k), vg.Points(1.5), report.Color(k), vg.Points(2.5)
 		pl.Add(l, s)
-		pl.Legend.Add(ViewNames[k], l, s)
+		pl.Legend.Add(viewNames[k], l, s)
 		for _, m := range ms {
 			lo, hi = math.Min(lo, m.Y), math.Max(hi, m.Y)
 		}

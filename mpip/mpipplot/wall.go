@@ -83,8 +83,8 @@ const (
 	minDecades = 0.2
 )
 
-// Classes lists the classes of the runs in first-seen order.
-func Classes(in Input) []string {
+// classesOf lists the classes of the runs in first-seen order.
+func classesOf(in Input) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, r := range in.Runs {
@@ -99,7 +99,7 @@ func Classes(in Input) []string {
 // Walls lays out the wall-time panel of each class. Predictions and forecasts belong to the
 // runs they were made from: drawn with a single class, left out (with a note) with several.
 func Walls(in Input) []Wall {
-	classes := Classes(in)
+	classes := classesOf(in)
 	var out []Wall
 	for _, c := range classes {
 		w := Wall{Class: c, Lines: map[string][]Mark{}, Points: map[string][]Mark{}}

@@ -241,12 +241,12 @@ func TestComponents(t *testing.T) {
 	for i, r := range rows[1:] {
 		for k := range 4 {
 			if got, want := r.Modelled[k], wantMod[i][k]; math.Abs(got-want) > 6e-3*want {
-				t.Errorf("P = %d %s = %.5g, 004 prints %.5g", r.P, ModelledNames[k], got, want)
+				t.Errorf("P = %d %s = %.5g, 004 prints %.5g", r.P, modelledNames[k], got, want)
 			}
 		}
 		for k := range 3 {
 			if got, want := r.Measured[k], wantMeas[i][k]; math.Abs(got-want) > 6e-3*want {
-				t.Errorf("P = %d %s = %.5g, 004 prints %.5g", r.P, MeasuredNames[k], got, want)
+				t.Errorf("P = %d %s = %.5g, 004 prints %.5g", r.P, measuredNames[k], got, want)
 			}
 		}
 	}
@@ -269,11 +269,11 @@ func TestViewErrors(t *testing.T) {
 	got := ViewErrors(input(t, "CG A", keck(t, "a"), false).Runs)
 	for k := range want {
 		if len(got[k]) != len(want[k]) {
-			t.Fatalf("%s: %d points, want %d", ViewNames[k], len(got[k]), len(want[k]))
+			t.Fatalf("%s: %d points, want %d", viewNames[k], len(got[k]), len(want[k]))
 		}
 		for i, m := range got[k] {
 			if math.Abs(m.Y-want[k][i]) > 0.5 {
-				t.Errorf("%s at P = %g: %.2f %%, 004 prints %.1f %%", ViewNames[k], m.X, m.Y, want[k][i])
+				t.Errorf("%s at P = %g: %.2f %%, 004 prints %.1f %%", viewNames[k], m.X, m.Y, want[k][i])
 			}
 		}
 	}
