@@ -78,7 +78,14 @@ func TestReadMeasurements(t *testing.T) {
 	if err != nil || len(ms) != 3 || ms[2].Time != 6.2 {
 		t.Fatalf("%v %+v", err, ms)
 	}
+	// the units rule of every time field: 1.5min = 90 s, 750ms = 0.75 s
+	ms, err = ReadMeasurements("m.csv", strings.NewReader("p,time\n1,1.5min\n2,750ms\n"))
+	if err != nil || ms[0].Time != 90 || ms[1].Time != 0.75 {
+		t.Fatalf("times with units: %v %+v", err, ms)
+	}
 	for _, tc := range []struct{ in, want string }{
+		{"p,time\n1,5MB\n", "m.csv:2: time = \"5MB\""},
+		{"p,time\n1,1e308min\n", "m.csv:2: time = \"1e308min\""},
 		{"q,time\n1,2\n", "needs a column p"},
 		{"p,time\n0,2\n", "m.csv:2: p = \"0\""},
 		{"p,time\n1,-2\n", "m.csv:2: time = \"-2\""},

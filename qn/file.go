@@ -135,6 +135,13 @@ func ParseModelFile(file string, data []byte) (*ModelFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	return DecodeModelFile(d, root)
+}
+
+// DecodeModelFile is ParseModelFile from a file spec.Parse has already read (a caller that
+// looked at its top-level fields to tell a model file from another kind decodes it once).
+func DecodeModelFile(d *spec.Decoder, root spec.Node) (*ModelFile, error) {
+	file := d.File
 	mf := &ModelFile{File: file}
 	top := root.Map("name", "classes", "stations", "fork_joins", "routing")
 	name := top["name"].String()
@@ -530,7 +537,7 @@ func rate(n spec.Node) float64 {
 	}
 	v, err := units.Rate(n.String())
 	if err != nil {
-		n.Errorf("%v (a rate such as 0.8, 0.8/s, 48/min)", err)
+		n.Errorf("%v", err)
 		return 0
 	}
 	return v

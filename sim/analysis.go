@@ -232,7 +232,11 @@ func (s *Simulator) notes(res *Result) []string {
 	if s.cfg.WarmupFrac > 0 {
 		n = append(n, fmt.Sprintf("warm-up: a fixed %.3g of each replication discarded (Config.WarmupFrac)", s.cfg.WarmupFrac))
 	} else {
-		n = append(n, fmt.Sprintf("warm-up: chosen from the data by MSER-5 (White 1997), %.3g %% of the %d events per replication on average", 100*res.WarmupEvents/float64(s.cfg.Events), s.cfg.Events))
+		if res.Method == "batch means" {
+			n = append(n, fmt.Sprintf("warm-up: chosen from the data by MSER-5 (White 1997), %.3g %% of the run's %d events", 100*res.WarmupEvents/float64(res.EventsPerRep), res.EventsPerRep))
+		} else {
+			n = append(n, fmt.Sprintf("warm-up: chosen from the data by MSER-5 (White 1997), %.3g %% of the %d events per replication on average", 100*res.WarmupEvents/float64(s.cfg.Events), s.cfg.Events))
+		}
 	}
 	if def := DefaultEvents(s.m); s.cfg.Events < def {
 		n = append(n, fmt.Sprintf("run shorter than this model's default length: %d events per replication, where %d give every job about %d cycles (DefaultEvents) — the initial transient may not be over even where MSER-5 does not see it; drop Config.Events (--events) for the default", s.cfg.Events, def, CyclesPerJob))
@@ -267,12 +271,14 @@ func (s *Simulator) replicate(ctx context.Context, o Options) (*Result, error) {
 	for {
 		round := make([]*RepResult, target-len(reps))
 		errs := make([]error, len(round))
+		started := make([]bool, len(round))
 		first := len(reps)
 		parallelForN(o.Workers, len(round), func(i int) {
 			if ctx.Err() != nil {
 				errs[i] = fmt.Errorf("%w: %w", fault.ErrInterrupted, ctx.Err())
 				return
 			}
+			started[i] = true
 			out, err := s.run(o.Seed, uint64(first+i), 1, h)
 			if err == nil {
 				round[i] = out[0]
@@ -280,7 +286,7 @@ func (s *Simulator) replicate(ctx context.Context, o Options) (*Result, error) {
 			errs[i] = err
 		})
 		if ctx.Err() != nil {
-			return s.interrupted(ctx, reps, round, errs, target)
+			return s.interrupted(ctx, reps, round, errs, started, target)
 		}
 		for _, err := range errs {
 			if err != nil {
@@ -331,14 +337,16 @@ func (s *Simulator) summariseReps(reps []*RepResult) *Result {
 // and those of this round that finished (kept in replication order), marked Partial, with
 // an error wrapping fault.ErrInterrupted. A replication that failed for another reason
 // (saturation, no steady state) is still that error. Fewer than two: no result.
-func (s *Simulator) interrupted(ctx context.Context, reps, round []*RepResult, errs []error, target int) (*Result, error) {
+func (s *Simulator) interrupted(ctx context.Context, reps, round []*RepResult, errs []error, started []bool, target int) (*Result, error) {
 	lost := 0
 	for i, err := range errs {
 		switch {
 		case err == nil && round[i] != nil:
 			reps = append(reps, round[i])
 		case errors.Is(err, fault.ErrInterrupted):
-			lost++
+			if started[i] {
+				lost++
+			}
 		default:
 			return nil, err
 		}
@@ -349,7 +357,7 @@ func (s *Simulator) interrupted(ctx context.Context, reps, round []*RepResult, e
 	}
 	res := s.summariseReps(reps)
 	res.Partial = true
-	res.Notes = append(res.Notes, fmt.Sprintf("partial: interrupted after %d of the %d replications planned; the intervals are those of the %d finished (%d abandoned while running)", len(reps), target, len(reps), lost))
+	res.Notes = append(res.Notes, fmt.Sprintf("partial: interrupted after %d of the %d replications planned; the intervals are those of the %d finished (%d stopped while running)", len(reps), target, len(reps), lost))
 	return res, stop
 }
 

@@ -114,3 +114,35 @@ func TestBatchMeansCancelled(t *testing.T) {
 	checkAgrees(t, "X", res.Throughput[0], exact.Throughput[0], 0.02)
 	checkAgrees(t, "R", res.ResponseTime[0], exact.ResponseTime[0], 0.02)
 }
+
+// TestReplicateProgressEvents: progress counts events over all replications, from two
+// workers at once: it only grows, ends at Reps × Events (every replication runs its
+// Config.Events), and the result is the same as without progress (progress never changes
+// the numbers).
+func TestReplicateProgressEvents(t *testing.T) {
+	const events = 20000
+	s, err := New(cancelModel(), Config{Events: events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, total := 0, 0
+	res, err := s.Replicate(Options{Seed: 3, Reps: 6, Workers: 2, Progress: func(done, tot int) {
+		if done < last {
+			t.Errorf("progress went back from %d to %d", last, done)
+		}
+		last, total = done, tot
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last != 6*events || total != 6*events {
+		t.Errorf("progress ended at %d/%d, want %d/%d", last, total, 6*events, 6*events)
+	}
+	plain, err := s.Replicate(Options{Seed: 3, Reps: 6, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Throughput[0] != plain.Throughput[0] || res.ResponseTime[0] != plain.ResponseTime[0] {
+		t.Errorf("with progress X %v R %v, without %v %v", res.Throughput[0], res.ResponseTime[0], plain.Throughput[0], plain.ResponseTime[0])
+	}
+}

@@ -69,6 +69,13 @@ func ParseModel(file string, data []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	return DecodeModel(d, root)
+}
+
+// DecodeModel is ParseModel from a file spec.Parse has already read (a caller that looked at
+// its top-level fields to tell an SPMD model from another kind decodes it once).
+func DecodeModel(d *spec.Decoder, root spec.Node) (*Model, error) {
+	file := d.File
 	top := root.Map(append([]string{"architecture", "phases"}, phaseFields...)...)
 	m := &Model{Name: top["name"].String()}
 	if a := top["architecture"]; a.Valid() {

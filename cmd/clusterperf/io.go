@@ -10,19 +10,42 @@ import (
 // progressInterval is the least time between two progress lines (a few updates a second).
 const progressInterval = 250 * time.Millisecond
 
+// progressDelay is how long a run goes before its first progress line: a run that ends
+// sooner prints none (progress is for runs of more than a second or two).
+const progressDelay = time.Second
+
 // progressFunc reports progress on stderr when it is a terminal, nil otherwise (a pipe or a
 // file gets no carriage returns). Each update shows done/total, the percentage, the elapsed
 // time and an estimate of the time left: remaining × elapsed/done, the mean rate so far.
-// Updates are throttled to one per progressInterval; the line is cleared when done == total.
+// Nothing is shown during the first progressDelay; then updates are throttled to one per
+// progressInterval, and the line is cleared when done == total.
 func progressFunc(enabled bool, label string) func(done, total int) {
 	if !enabled {
 		return nil
 	}
-	fi, err := os.Stderr.Stat()
-	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+	if !isTerminal(os.Stderr) {
 		return nil
 	}
 	return newProgress(os.Stderr, label, time.Now)
+}
+
+// clearProgress clears a progress line a run left on a terminal's stderr when it stopped
+// before done == total (Ctrl-C), so the partial result does not follow it on the screen.
+func clearProgress() {
+	if isTerminal(os.Stderr) {
+		fmt.Fprint(os.Stderr, "\r\033[K")
+	}
+}
+
+// isTerminal reports whether w is a terminal (a character device): only there are
+// carriage returns and line clearing written.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // newProgress is progressFunc's reporter writing to w with the clock now (a test passes a
@@ -42,7 +65,7 @@ func newProgress(w io.Writer, label string, now func() time.Time) func(done, tot
 			}
 			return
 		}
-		if t.Sub(last) < progressInterval {
+		if t.Sub(start) < progressDelay || t.Sub(last) < progressInterval {
 			return
 		}
 		last, shown = t, true

@@ -36,12 +36,18 @@ func TestProgressTimeLeft(t *testing.T) {
 	}
 }
 
-// TestProgressNoRateYet: before the first unit is done there is no rate, so no estimate.
+// TestProgressNoRateYet: nothing is shown before progressDelay (a short run prints no
+// progress); before the first unit is done there is no rate, so no estimate.
 func TestProgressNoRateYet(t *testing.T) {
 	var b strings.Builder
 	now := time.Unix(0, 0)
 	p := newProgress(&b, "sweep", func() time.Time { return now })
-	now = now.Add(time.Second)
+	now = now.Add(progressDelay / 2)
+	p(0, 5)
+	if b.Len() != 0 {
+		t.Fatalf("progress within %v of the start: %q", progressDelay, b.String())
+	}
+	now = now.Add(progressDelay)
 	p(0, 5)
 	if got := b.String(); strings.Contains(got, "left") || !strings.Contains(got, "sweep 0/5") {
 		t.Errorf("progress line %q", got)

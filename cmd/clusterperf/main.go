@@ -15,17 +15,24 @@ import (
 )
 
 func main() {
-	os.Exit(run(interruptible(context.Background()), os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(interruptible(context.Background(), os.Stderr), os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // interruptible is parent cancelled on the first SIGINT (Ctrl-C): long runs read
 // cmd.Context() and stop, printing what they finished, marked partial. After the first
-// SIGINT the default handling is restored, so a second Ctrl-C kills the process at once.
-func interruptible(parent context.Context) context.Context {
+// SIGINT the default handling is restored, so a second Ctrl-C kills the process at once;
+// stderr says so (a step that does not watch the context finishes first).
+func interruptible(parent context.Context, stderr io.Writer) context.Context {
 	ctx, stop := signal.NotifyContext(parent, os.Interrupt)
 	go func() {
 		<-ctx.Done()
 		stop()
+		if parent.Err() == nil {
+			if isTerminal(stderr) {
+				fmt.Fprint(stderr, "\r\033[K") // over the progress line
+			}
+			fmt.Fprintln(stderr, "clusterperf: interrupted — stopping after the current step (Ctrl-C again to kill)")
+		}
 	}()
 	return ctx
 }
@@ -40,9 +47,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return fault.ExitOK
-	}
-	if ctx.Err() != nil {
-		fmt.Fprint(stderr, "\n") // end a progress line the interruption left behind
 	}
 	fmt.Fprintln(stderr, "clusterperf:", err)
 	return fault.ExitCode(err)

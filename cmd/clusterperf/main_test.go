@@ -10,7 +10,9 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"clusterperf": func() { os.Exit(run(interruptible(context.Background()), os.Args[1:], os.Stdout, os.Stderr)) },
+		"clusterperf": func() {
+			os.Exit(run(interruptible(context.Background(), os.Stderr), os.Args[1:], os.Stdout, os.Stderr))
+		},
 	})
 }
 

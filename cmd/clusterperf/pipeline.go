@@ -24,12 +24,7 @@ type pipelineOptions struct {
 	out      outOptions
 	plot     string
 	fit      string
-	// sizing (the flags of package sizing's rules; written here until a shared
-	// sizingflags.go lands on main)
-	rule       string
-	efficiency float64
-	kneeGain   float64
-	within     float64
+	sizing   sizingFlags
 }
 
 func newPipelineCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -39,10 +34,13 @@ func newPipelineCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Bottleneck model of overlapped read/distribute/process/gather/write after Juhász & Charaf (003), and the optimal cluster size",
 		Long: `Predict the run time of a job fed in and collected at one node, after Juhász & Charaf (003): every stage runs at
 the speed of its slowest resource. Prints the time at every cluster size p, each stage's
-bottleneck, the optimal cluster size (least time; the knee within 1 %; the closed form of
-003 eq. (19) where it applies) and flags sizes whose data overflow node memory.
+bottleneck, the optimal cluster size (least time; the knee; the closed form of 003 eq. (19)
+where it applies) and flags sizes whose data overflow node memory. The knee is package
+sizing's, the same in every command: the first p from which no larger p saves --knee-gain
+(default 10 %) of the time per doubling; the first p within 1 % of the least time is
+printed too, as "within 1 % of least".
 
---measured F.csv (columns p,time) puts measured times beside the predictions with relative
+--measured F.csv (columns p,time; times in seconds or with a unit, 750ms) puts measured times beside the predictions with relative
 errors rel_error = (model − measured)/measured (the opposite sign of 003's
 tables, which divide by the prediction); --fit c_m,b_gather fits those constants of a
 sort model to the measurements (runs that overflow memory are left out).
@@ -69,14 +67,11 @@ CSV tables (--csv-table): points (default), optimum, trade_off.
 	addOutFlags(cmd, &o.out)
 	f.StringVar(&o.plot, "plot", "", "write time against p to FILE.svg or FILE.png")
 	f.StringVar(&o.fit, "fit", "", "comma-separated sort constants to fit to --measured (c_q, c_m, b_io, l_n, b_n, b_gather)")
-	f.StringVar(&o.rule, "rule", string(sizing.DefaultRule), "sizing rule: balanced, fastest, knee, efficiency, cheapest, core_hours")
-	f.Float64Var(&o.efficiency, "efficiency", sizing.DefaultMinEfficiency, "minimum efficiency of the efficiency and balanced rules, in (0, 1]")
-	f.Float64Var(&o.kneeGain, "knee-gain", sizing.DefaultKneeGain, "the knee: below this time reduction per doubling of p, in (0, 1)")
-	f.Float64Var(&o.within, "within", sizing.DefaultWithinFastest, "cheapest rule: within this fraction of the fastest time, > 0")
+	o.sizing.register(cmd)
 	return cmd
 }
 
-func (o pipelineOptions) check() (ps []int, rule sizing.Rule, err error) {
+func (o pipelineOptions) check() (ps []int, err error) {
 	var c flagCheck
 	o.out.check(&c)
 	c.output("plot", o.plot, ".svg", ".png")
@@ -87,23 +82,17 @@ func (o pipelineOptions) check() (ps []int, rule sizing.Rule, err error) {
 	if o.fit != "" && o.measured == "" {
 		c.add("--fit needs --measured")
 	}
-	rule, err = sizing.ParseRule(strings.ReplaceAll(o.rule, "-", "_"))
-	if err != nil {
-		c.add("--rule: %v", err)
-	}
-	c.fraction("efficiency", o.efficiency, 0, 1)
-	if !(o.kneeGain > 0 && o.kneeGain < 1) {
-		c.add("--knee-gain %v: want a number in (0, 1)", o.kneeGain)
-	}
-	if !(o.within > 0 && o.within <= 10) {
-		c.add("--within %v: want a number in (0, 10]", o.within)
-	}
-	return ps, rule, c.err()
+	o.sizing.check(&c)
+	return ps, c.err()
 }
 
 // pipelineResult is pipeline's one result value (003's bottleneck model).
 type pipelineResult struct {
-	Model   string          `json:"model,omitempty"`
+	Model string `json:"model,omitempty"`
+	// Method and Exact: 003's bottleneck model evaluated in closed form, exact for that model
+	// (its error against a real run is what --measured shows).
+	Method  string          `json:"method"`
+	Exact   bool            `json:"exact"`
 	Points  []pipelinePoint `json:"points"`
 	Optimum pipelineOptimum `json:"optimum"`
 	Fit     *pipelineFit    `json:"fit,omitempty"`
@@ -137,14 +126,20 @@ type pipelineMeasured struct {
 }
 
 type pipelineOptimum struct {
-	P           int      `json:"p"`
-	TimeS       float64  `json:"time_s"`
-	SavedPrevS  *float64 `json:"saved_vs_p_minus_1_s,omitempty"`
-	SavedNextS  *float64 `json:"saved_vs_p_plus_1_s,omitempty"`
-	KneeP       int      `json:"knee_p"`
-	KneeTimeS   float64  `json:"knee_time_s"`
-	ClosedFormP *float64 `json:"closed_form_p,omitempty"`
-	ClosedNote  string   `json:"closed_form_note"`
+	P          int      `json:"p"`
+	TimeS      float64  `json:"time_s"`
+	SavedPrevS *float64 `json:"saved_vs_p_minus_1_s,omitempty"`
+	SavedNextS *float64 `json:"saved_vs_p_plus_1_s,omitempty"`
+	// KneeP is package sizing's knee (the first p from which no larger p saves
+	// KneeGain of the time per doubling), the knee of every command; KneeDefinition says so.
+	KneeP          int     `json:"knee_p"`
+	KneeTimeS      float64 `json:"knee_time_s"`
+	KneeDefinition string  `json:"knee_definition"`
+	// NearLeastP is the first p whose time is within 1 % of the least (pipeline.Optimum.Knee).
+	NearLeastP     int      `json:"within_1_percent_of_least_p"`
+	NearLeastTimeS float64  `json:"within_1_percent_of_least_time_s"`
+	ClosedFormP    *float64 `json:"closed_form_p,omitempty"`
+	ClosedNote     string   `json:"closed_form_note"`
 	// StorageBoundS is 003 eq. (21): reading and writing the data through storage alone
 	// (2N/b_io for the sort), a lower bound on the time at every p; absent without storage.
 	StorageBoundS *float64 `json:"storage_bound_s,omitempty"`
@@ -160,7 +155,7 @@ type pipelineFit struct {
 }
 
 func runPipeline(o pipelineOptions, path string, stdout, stderr io.Writer) error {
-	ps, rule, err := o.check()
+	ps, err := o.check()
 	if err != nil {
 		return err
 	}
@@ -185,11 +180,12 @@ func runPipeline(o pipelineOptions, path string, stdout, stderr io.Writer) error
 		pts = append(pts, m.Predict(p))
 	}
 	out := newPipelineResult(m, pts, m.Optimal(pts), meas, fr)
-	if out.Sizing, err = pipelineSizing(pts, rule, o); err != nil {
+	if out.Sizing, err = pipelineSizing(pts, o.sizing); err != nil {
 		return badInput(err)
 	}
+	out.setKnee()
 	if ps[len(ps)-1]-ps[0]+1 != len(ps) {
-		out.Notes = append(out.Notes, "--p is not contiguous: saved_vs_p_minus_1_s and saved_vs_p_plus_1_s compare with the neighbouring p given, and the knee is the first p given within 1 % of the least time")
+		out.Notes = append(out.Notes, "--p is not contiguous: saved_vs_p_minus_1_s and saved_vs_p_plus_1_s compare with the neighbouring p given, and within 1 % of least is the first p given within 1 % of the least time")
 	}
 	if err := render(stdout, out, o.out); err != nil {
 		return err
@@ -224,7 +220,7 @@ func parsePipeline(path, measured string) (*pipeline.Model, *pipeline.SortParams
 }
 
 func newPipelineResult(m *pipeline.Model, pts []pipeline.Point, opt pipeline.Optimum, meas []pipeline.Measurement, fr *pipeline.FitResult) *pipelineResult {
-	out := &pipelineResult{Model: m.Name, Optimum: newPipelineOptimum(opt), Notes: []string{}}
+	out := &pipelineResult{Model: m.Name, Method: "bottleneck model of Juhász and Charaf (003), closed form", Exact: true, Optimum: newPipelineOptimum(opt), Notes: []string{}}
 	for _, st := range m.Stages {
 		out.stages = append(out.stages, st.Name)
 	}
@@ -256,7 +252,7 @@ func newPipelineResult(m *pipeline.Model, pts []pipeline.Point, opt pipeline.Opt
 }
 
 func newPipelineOptimum(opt pipeline.Optimum) pipelineOptimum {
-	o := pipelineOptimum{P: opt.P, TimeS: opt.Time, KneeP: opt.Knee, KneeTimeS: opt.KneeTime, ClosedNote: opt.ClosedNote}
+	o := pipelineOptimum{P: opt.P, TimeS: opt.Time, NearLeastP: opt.Knee, NearLeastTimeS: opt.KneeTime, ClosedNote: opt.ClosedNote}
 	ptr := func(v float64) *float64 {
 		if math.IsNaN(v) {
 			return nil
@@ -269,12 +265,23 @@ func newPipelineOptimum(opt pipeline.Optimum) pipelineOptimum {
 }
 
 // pipelineSizing applies package sizing's rule to the predicted times.
-func pipelineSizing(pts []pipeline.Point, rule sizing.Rule, o pipelineOptions) (*sizing.Advice, error) {
+func pipelineSizing(pts []pipeline.Point, sf sizingFlags) (*sizing.Advice, error) {
 	sp := make([]sizing.Point, len(pts))
 	for i, pt := range pts {
 		sp[i] = sizing.Point{P: pt.P, TimeS: pt.Time}
 	}
-	return sizing.Advise(sp, sizing.Options{Rule: rule, MinEfficiency: o.efficiency, KneeGain: o.kneeGain, WithinFastest: o.within})
+	return sizing.Advise(sp, sf.options())
+}
+
+// setKnee takes the optimum's knee from the sizing advice's knee pick: one knee definition
+// in the whole output (and in every command), said in KneeDefinition.
+func (r *pipelineResult) setKnee() {
+	for _, c := range r.Sizing.Choices {
+		if c.Rule == sizing.Knee {
+			r.Optimum.KneeP, r.Optimum.KneeTimeS = c.Config.P, c.Config.TimeS
+		}
+	}
+	r.Optimum.KneeDefinition = fmt.Sprintf("the first p from which no larger p saves %.3g %% of the time per doubling (--knee-gain; package sizing)", 100*r.Sizing.Options.KneeGain)
 }
 
 func (r *pipelineResult) NoteLines() []string { return r.Notes }
@@ -292,7 +299,7 @@ func (r *pipelineResult) Tables() []*report.Table {
 	for _, pt := range r.Points {
 		t.Add(r.pointRow(pt)...)
 	}
-	return []*report.Table{t, r.optimumTable(), r.tradeOffTable()}
+	return []*report.Table{t, r.optimumTable(), tradeOffTable(r.Sizing, "Trade-off around the recommendation (speedup and efficiency relative to the smallest p)")}
 }
 
 func (r *pipelineResult) pointRow(pt pipelinePoint) []any {
@@ -315,7 +322,10 @@ func (r *pipelineResult) pointRow(pt pipelinePoint) []any {
 		notes = append(notes, "least time")
 	}
 	if pt.P == r.Optimum.KneeP {
-		notes = append(notes, "knee (within 1 % of least)")
+		notes = append(notes, fmt.Sprintf("knee (gain < %.3g %% per doubling beyond)", 100*r.Sizing.Options.KneeGain))
+	}
+	if pt.P == r.Optimum.NearLeastP && pt.P != r.Optimum.P {
+		notes = append(notes, "within 1 % of least")
 	}
 	return append(row, ms, es, strings.Join(notes, "; "))
 }
@@ -324,7 +334,8 @@ func (r *pipelineResult) optimumTable() *report.Table {
 	o := r.Optimum
 	t := &report.Table{Name: "optimum", Title: "Optimal cluster size", Header: []string{"what", "p", "time_s", "note"}}
 	t.Add("least predicted time", o.P, o.TimeS, "")
-	t.Add("knee", o.KneeP, o.KneeTimeS, "more nodes gain less than 1 %")
+	t.Add("knee", o.KneeP, o.KneeTimeS, o.KneeDefinition)
+	t.Add("within 1 % of least", o.NearLeastP, o.NearLeastTimeS, "the first p whose time is within 1 % of the least")
 	t.Add("closed form p* (003 eq. 19)", optNum(o.ClosedFormP), "", o.ClosedNote)
 	if o.StorageBoundS != nil {
 		t.Add("storage bound (003 eq. 21)", "", *o.StorageBoundS, "reading and writing through storage alone: no p is faster")
@@ -337,26 +348,6 @@ func (r *pipelineResult) optimumTable() *report.Table {
 		for _, n := range slices.Sorted(maps.Keys(f.Constants)) {
 			t.Add("fitted "+n, "", f.Constants[n], fmt.Sprintf("Nelder–Mead on %d measurements (%s): rms relative error %.3g → %.3g", f.Used, f.Status, f.RMSBefore, f.RMSAfter))
 		}
-	}
-	return t
-}
-
-func (r *pipelineResult) tradeOffTable() *report.Table {
-	t := &report.Table{Name: "trade_off", Title: "Trade-off around the recommendation (speedup and efficiency relative to the smallest p)",
-		Header: []string{"p", "time_s", "speedup", "efficiency", "core_hours", "gain_per_doubling", "picked_by"}}
-	if r.Sizing == nil {
-		return t
-	}
-	for _, c := range r.Sizing.TradeOff {
-		gain := any("-")
-		if c.GainPerDoubling != nil {
-			gain = report.Percent(*c.GainPerDoubling)
-		}
-		var by []string
-		for _, b := range c.PickedBy {
-			by = append(by, string(b))
-		}
-		t.Add(c.P, c.TimeS, c.Speedup, c.Efficiency, c.CoreHours, gain, strings.Join(by, ","))
 	}
 	return t
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,7 +12,6 @@ import (
 	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/clusterperf/clusterperf/internal/units"
 	"github.com/clusterperf/clusterperf/qn"
@@ -164,6 +164,9 @@ intervals, optionally until a relative precision. Distributions: ` + sim.DistNam
 The analytic answer is printed beside the simulated one with whether it falls inside the
 interval. A replication's length (--events) includes its warm-up, which MSER-5 chooses
 from the data; the notes say how long it was and whether the run was too short.
+Progress (stderr, on a terminal) counts events, with the time left. Ctrl-C stops the run and
+prints the replications finished (batch means: the part of the run simulated), marked
+partial: true, and exits 130.
 
 A queueing-network study with a fixed --reps can be split over machines: --shard I/N
 --out DIR computes replications of shard I, --slurm --out DIR submits all shards as a
@@ -176,7 +179,7 @@ with the same seed.`,
 			if o.study.active() {
 				return runSimulateStudy(cmd, o, args, stdout)
 			}
-			return runSimulate(o, args[0], stdout, stderr)
+			return runSimulate(cmd.Context(), o, args[0], stdout)
 		},
 	}
 	addSimFlags(cmd, o)
@@ -253,21 +256,34 @@ func (o simOptions) config(m *qn.Model) (sim.Config, error) {
 	return cfg, nil
 }
 
-// modelKind tells a queueing-network file from an SPMD one by its top-level fields.
-// A file over spec.MaxFileSize is not decoded here: the parser it goes to refuses it with
-// the limit (decoding 50 MB of YAML first took minutes).
-func modelKind(data []byte) string {
-	if len(data) > spec.MaxFileSize {
-		return "qn"
+// simModel is simulate's input file decoded once: an SPMD model (a file with a top-level
+// architecture field) or a queueing-network model file.
+type simModel struct {
+	kind string // "spmd" or "qn"
+	spmd *spmd.Model
+	qn   *qn.ModelFile
+}
+
+// parseSimModel reads the YAML of path once, tells its kind by its top-level fields,
+// refuses the flags of the other kind (o.checkKind), and decodes the model.
+func parseSimModel(o *simOptions, path string, data []byte) (simModel, error) {
+	d, root, err := spec.Parse(path, data)
+	if err != nil {
+		return simModel{}, badInput(err)
 	}
-	var top map[string]any
-	if yaml.Unmarshal(data, &top) != nil {
-		return ""
+	sm := simModel{kind: "qn"}
+	if root.Has("architecture") {
+		sm.kind = "spmd"
 	}
-	if _, ok := top["architecture"]; ok {
-		return "spmd"
+	if err := o.checkKind(sm.kind, path); err != nil {
+		return sm, err
 	}
-	return "qn"
+	if sm.kind == "spmd" {
+		sm.spmd, err = spmd.DecodeModel(d, root)
+	} else {
+		sm.qn, err = qn.DecodeModelFile(d, root)
+	}
+	return sm, badInput(err)
 }
 
 // simulateResult is simulate's result value: the model's name and the validation report
@@ -277,6 +293,10 @@ type simulateResult struct {
 	Kind  string `json:"kind"` // "qn" or "spmd"
 	// Exact is false: a simulation is an estimate (its intervals are in the rows).
 	Exact bool `json:"exact"`
+	// Partial is true when the run was interrupted (Ctrl-C): the rows are those of the
+	// replications finished by then (batch means: of the part of the run simulated), and a
+	// note says how many; the command then exits 130.
+	Partial bool `json:"partial,omitempty"`
 	// Queueing networks: sim.Result's run length, warm-up and too-short count.
 	EventsPerRep *int64   `json:"events_per_replication,omitempty"`
 	WarmupEvents *float64 `json:"warmup_events_mean,omitempty"`
@@ -288,14 +308,28 @@ type simulateResult struct {
 // simulation into the result.
 func (r *simulateResult) setRun(res *sim.Result) {
 	r.EventsPerRep, r.WarmupEvents, r.TooShort = &res.EventsPerRep, &res.WarmupEvents, &res.TooShort
+	r.Partial = res.Partial
 }
 
+// Tables is the validation table, titled with the run length per replication (as the
+// warm-up note counts it) and in all.
 func (r *simulateResult) Tables() []*report.Table {
-	return []*report.Table{report.ValidationTable(r.Report)}
+	t := report.ValidationTable(r.Report)
+	if s := r.Simulation; r.EventsPerRep != nil {
+		how := fmt.Sprintf("%d replications of %d events each, %d in all", s.Replications, *r.EventsPerRep, s.Events)
+		if s.Method == "batch means" {
+			how = fmt.Sprintf("batch means: one run of %d events cut into %d batches after its warm-up", *r.EventsPerRep, s.Replications)
+		}
+		if r.Partial {
+			how += "; PARTIAL: interrupted"
+		}
+		t.Title = fmt.Sprintf("Validation of %s by simulation (%s, seed %d):", r.AnalyticMethod, how, s.Seed)
+	}
+	return []*report.Table{t}
 }
 func (r *simulateResult) NoteLines() []string { return r.Notes }
 
-func runSimulate(o *simOptions, path string, stdout, stderr io.Writer) error {
+func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writer) error {
 	var c flagCheck
 	o.out.check(&c)
 	o.check(&c)
@@ -308,41 +342,40 @@ func runSimulate(o *simOptions, path string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	out := &simulateResult{Model: path, Kind: modelKind(data)}
-	if err := o.checkKind(out.Kind, path); err != nil {
+	sm, err := parseSimModel(o, path, data)
+	if err != nil {
 		return err
 	}
-	if out.Kind == "spmd" {
-		m, err := spmd.ParseModel(path, data)
-		if err != nil {
-			return badInput(err)
-		}
-		out.Model = cmp.Or(m.Name, path)
-		if out.Report, err = simulateSPMD(m, nil, [][2]int{{o.p, o.d}}, *o); err != nil {
+	out := &simulateResult{Model: path, Kind: sm.kind}
+	if sm.kind == "spmd" {
+		out.Model = cmp.Or(sm.spmd.Name, path)
+		if out.Report, err = simulateSPMD(sm.spmd, nil, [][2]int{{o.p, o.d}}, *o); err != nil {
 			return err
 		}
 		return render(stdout, out, o.out)
 	}
-	mf, err := qn.ParseModelFile(path, data)
-	if err != nil {
-		return badInput(err)
-	}
-	m := mf.Model
+	mf := sm.qn
 	out.Model = cmp.Or(mf.Name, path)
 	an, anErr := mf.Solve("auto", qn.AMVAOptions{})
-	res, err := simulateQNRun(mf, m, *o)
-	if err != nil {
+	res, runErr := simulateQNRun(ctx, mf, mf.Model, *o)
+	if runErr != nil && (res == nil || !res.Partial) {
+		return runErr
+	}
+	if res.Partial {
+		clearProgress()
+	}
+	out.Report = qnReport(mf.Model, "auto", an, anErr, res, o.seed)
+	out.setRun(res)
+	if err := render(stdout, out, o.out); err != nil {
 		return err
 	}
-	out.Report = qnReport(m, "auto", an, anErr, res, o.seed)
-	out.setRun(res)
-	return render(stdout, out, o.out)
+	return runErr // nil, or interrupted (exit 130) after printing the partial result
 }
 
 // simulateQN simulates m and compares it with the solution an of the named solver (nil:
-// the solver failed with anErr, said in a note).
-func simulateQN(mf *qn.ModelFile, m *qn.Model, solver string, an *qn.Result, anErr error, o simOptions) (*validate.Report, error) {
-	res, err := simulateQNRun(mf, m, o)
+// the solver failed with anErr, said in a note). A cancelled ctx stops it (exit 130).
+func simulateQN(ctx context.Context, mf *qn.ModelFile, m *qn.Model, solver string, an *qn.Result, anErr error, o simOptions) (*validate.Report, error) {
+	res, err := simulateQNRun(ctx, mf, m, o)
 	if err != nil {
 		return nil, err
 	}
@@ -366,17 +399,21 @@ func newSimulator(mf *qn.ModelFile, m *qn.Model, o simOptions) (*sim.Simulator, 
 // simOpts are the replication options of the flags.
 func (o simOptions) simOpts() sim.Options {
 	return sim.Options{Seed: o.seed, Reps: o.reps, Precision: o.precision, Batches: o.batches, MaxTotalEvents: o.maxEvents,
-		Progress: progressFunc(o.progress, "replications")}
+		Progress: progressFunc(o.progress, "events")}
 }
 
-// simulateQNRun simulates m as the flags say; the library classifies its errors
-// (saturation and no steady state are findings, budgets and options input).
-func simulateQNRun(mf *qn.ModelFile, m *qn.Model, o simOptions) (*sim.Result, error) {
+// simulateQNRun simulates m as the flags say until ctx is cancelled; the library classifies
+// its errors (saturation and no steady state are findings, budgets and options input). An
+// interrupted run returns the partial result with its error (fault.ErrInterrupted).
+func simulateQNRun(ctx context.Context, mf *qn.ModelFile, m *qn.Model, o simOptions) (*sim.Result, error) {
 	s, err := newSimulator(mf, m, o)
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.Replicate(o.simOpts())
+	res, err := s.ReplicateContext(ctx, o.simOpts())
+	if res != nil && res.Partial {
+		return res, err
+	}
 	return res, libError(err)
 }
 
@@ -448,16 +485,14 @@ func prepareSimulate(o *simOptions, path string) (*qn.ModelFile, string, *sim.Si
 	if err != nil {
 		return nil, "", nil, err
 	}
-	if modelKind(data) == "spmd" {
+	sm, err := parseSimModel(o, path, data)
+	if sm.kind == "spmd" {
 		return nil, "", nil, badInputf("%s: an SPMD model: --shard/--slurm split the replications of a queueing network only (an SPMD simulation is short; run it on one machine)", path)
 	}
-	if err := o.checkKind("qn", path); err != nil {
+	if err != nil {
 		return nil, "", nil, err
 	}
-	mf, err := qn.ParseModelFile(path, data)
-	if err != nil {
-		return nil, "", nil, badInput(err)
-	}
+	mf := sm.qn
 	s, err := newSimulator(mf, mf.Model, *o)
 	if err != nil {
 		return nil, "", nil, err

@@ -152,6 +152,9 @@ func (o solveOptions) check() error {
 	o.out.check(&c)
 	c.output("plot", o.plot, ".svg", ".png")
 	c.output("export-jmva", o.exportJMVA, ".jmva")
+	if o.all && o.sweep == "" {
+		c.add("--all needs --sweep (it prints every swept value's bounds; one model prints them all anyway)")
+	}
 	if o.plot != "" && o.sweep == "" {
 		c.add("--plot needs --sweep (the plot shows results against the swept value)")
 	}
@@ -248,12 +251,12 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 		return err
 	}
 	if o.isSweep(in) {
-		return runSweep(in, o, opt, stdout, stderr)
+		return runSweep(ctx, in, o, opt, stdout, stderr)
 	}
 	if o.measured != "" {
 		return badInputf("--measured %s: the measurements are compared with a sweep: give --sweep (or a .jmva file with a what-if analysis)", o.measured)
 	}
-	out, res, err := solveOne(in, o, nil, stderr)
+	out, res, err := solveOne(ctx, in, o, nil, stderr)
 	if err != nil {
 		return err
 	}
@@ -276,7 +279,7 @@ func (o solveOptions) isSweep(in *solveInput) bool {
 // and --validate. sr is the simulation of a sharded --validate, merged from its shards
 // (nil: the model is simulated here); a fork/join result's error estimate then comes from
 // it too, as it is the same simulation.
-func solveOne(in *solveInput, o solveOptions, sr *sim.Result, stderr io.Writer) (*solveResult, *qn.Result, error) {
+func solveOne(ctx context.Context, in *solveInput, o solveOptions, sr *sim.Result, stderr io.Writer) (*solveResult, *qn.Result, error) {
 	m, opt := in.model, o.amvaOptions()
 	special := in.file != nil && (in.file.Switch != nil || in.file.Capacity != nil)
 	var dist *distributionResult // first: a model it does not apply to is refused before solving
@@ -309,7 +312,7 @@ func solveOne(in *solveInput, o solveOptions, sr *sim.Result, stderr io.Writer) 
 		out.Validation = qnReport(m, o.solver, res, nil, sr, o.sim.seed)
 	case o.validate:
 		o.sim.progress = o.progress
-		if out.Validation, err = simulateQN(in.file, m, o.solver, res, nil, o.sim); err != nil {
+		if out.Validation, err = simulateQN(ctx, in.file, m, o.solver, res, nil, o.sim); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -8,8 +8,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
@@ -551,5 +553,34 @@ func TestModelFileFeaturesRefused(t *testing.T) {
 		if code != 2 || !strings.Contains(errb.String(), tc.want) {
 			t.Errorf("solve %q: exit %d, stderr %q; want exit 2 saying %q", tc.args, code, errb.String(), tc.want)
 		}
+	}
+}
+
+// TestSweepInterrupted: a sweep cancelled mid-way (Ctrl-C cancels the root context) prints
+// the points solved so far, marked partial with a note, and exits 130. population=1:30000
+// takes tens of seconds here; the context ends after 1.5 s.
+func TestSweepInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.yaml")
+	if err := os.WriteFile(model, []byte("classes:\n  - {name: u, population: 8, think_time: 1}\nstations:\n  - {name: cpu, demand: 0.1}\n  - {name: disk, demand: 5ms}\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"solve", model, "--sweep", "population=1:30000", "--format", "json"}, &out, &errb)
+	if code != 130 {
+		t.Fatalf("exit %d, want 130; stderr %s", code, errb.String())
+	}
+	var v struct {
+		Partial bool       `json:"partial"`
+		Points  []struct{} `json:"points"`
+		Notes   []string   `json:"notes"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if !v.Partial || len(v.Points) == 0 || len(v.Points) >= 30000 || !slices.ContainsFunc(v.Notes, func(n string) bool { return strings.HasPrefix(n, "partial: interrupted after") }) {
+		t.Errorf("partial %v, %d points, notes %q", v.Partial, len(v.Points), v.Notes)
 	}
 }

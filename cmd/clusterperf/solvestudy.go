@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -154,7 +155,7 @@ func sweepPointItem(m *qn.Model, p qn.SweepParam, pt qn.SweepPoint, o solveOptio
 		return nil, libError(pt.Err)
 	}
 	if o.validate {
-		checks, err := validateSweep(m, p, []qn.SweepPoint{pt}, o)
+		checks, err := validateSweep(context.Background(), m, p, []qn.SweepPoint{pt}, o) // the study stops between items
 		if err != nil {
 			return nil, err
 		}
@@ -200,7 +201,7 @@ func mergeSolveTo(stderr io.Writer) shard.MergeFunc {
 		if err != nil {
 			return nil, libError(err)
 		}
-		out, _, err := solveOne(in, o, sr, stderr)
+		out, _, err := solveOne(context.Background(), in, o, sr, stderr) // sr given: nothing to simulate
 		return out, err
 	}
 }

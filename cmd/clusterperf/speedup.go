@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"cmp"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -11,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/shard"
@@ -24,6 +29,7 @@ type speedupOptions struct {
 	p, d     string
 	out      outOptions
 	plot     string
+	measured string
 	sizing   sizingFlags
 	progress bool
 	validate bool
@@ -62,7 +68,11 @@ only, so with more disks than one an I/O-bound program can show an efficiency ab
 The sizing table's speedup and efficiency are instead against the smallest p at its
 fastest d.
 
-CSV tables (--csv-table): points (default), summary, trade_off, validation.
+--measured F.csv (columns p, time and optionally d; times in seconds or with a unit such
+as 750ms) puts measured runs beside the model at the same (p, d), with the measured
+speedup T_ref/time and rel_error = (model − measured)/measured, and draws them on the plot.
+
+CSV tables (--csv-table): points (default), summary, trade_off, measured, validation.
 
 --plot FILE.svg|png draws the speedup surface as a heat map (when d varies), speedup
 against p for several d, and the stacked time components against p.
@@ -76,7 +86,7 @@ The replications of --validate can be split over machines: --shard I/N --out DIR
 			if o.sim.study.active() {
 				return runSpeedupStudy(cmd, *o, args, stdout)
 			}
-			return runSpeedup(*o, args[0], stdout, stderr)
+			return runSpeedup(cmd.Context(), *o, args[0], stdout)
 		},
 	}
 	f := cmd.Flags()
@@ -85,8 +95,9 @@ The replications of --validate can be split over machines: --shard I/N --out DIR
 	addOutFlags(cmd, &o.out)
 	f.BoolVar(&o.all, "all", false, fmt.Sprintf("print every (p, d) in the table even when there are more than %d (JSON and CSV always have every point)", speedupSummaryRows))
 	f.StringVar(&o.plot, "plot", "", "write plots to FILE.svg or FILE.png")
+	f.StringVar(&o.measured, "measured", "", "CSV of measured runs (columns p, time, optional d) to compare with the model")
 	o.sizing.register(cmd)
-	f.BoolVar(&o.progress, "progress", true, "show progress of large surfaces on stderr (only on a terminal)")
+	f.BoolVar(&o.progress, "progress", true, "show the progress of a surface that takes more than a second, with the time left, on stderr (only on a terminal)")
 	f.BoolVar(&o.validate, "validate", false, "also simulate the program directly at the best point and the range's ends and compare")
 	f.Uint64Var(&o.sim.seed, "seed", 1, "--validate: random seed")
 	f.IntVar(&o.sim.reps, "reps", 10, "--validate: replications, ≥ 2")
@@ -120,16 +131,27 @@ func (o speedupOptions) check() (ps, ds []int, err error) {
 
 // speedupResult is speedup's one result value.
 type speedupResult struct {
-	Model        string           `json:"model,omitempty"`
-	Architecture string           `json:"architecture"`
-	Points       []spmd.Point     `json:"points"`
-	Best         spmd.Point       `json:"best"`
-	Sizing       *sizing.Advice   `json:"sizing"`
-	LimitP       speedupLimit     `json:"limit_p_infinite"`
-	LimitD       speedupLimit     `json:"limit_d_infinite"`
-	Skipped      []speedupSkipped `json:"skipped,omitempty"`
-	Validation   *validate.Report `json:"validation,omitempty"`
-	Notes        []string         `json:"notes"`
+	Model        string `json:"model,omitempty"`
+	Architecture string `json:"architecture"`
+	// Method is how the times were computed, Exact whether they are the exact solution of
+	// the documents' model (SIO architectures: 000 eq. 16's approximation, with its measured
+	// ErrorEstimate); spmd.Model.Method.
+	Method        string              `json:"method"`
+	Exact         bool                `json:"exact"`
+	ErrorEstimate *spmd.ErrorEstimate `json:"error_estimate,omitempty"`
+	// Partial is true when Ctrl-C cut the surface short (exit 130): Points are those of
+	// the values of p finished.
+	Partial bool             `json:"partial,omitempty"`
+	Points  []spmd.Point     `json:"points"`
+	Best    spmd.Point       `json:"best"`
+	Sizing  *sizing.Advice   `json:"sizing"`
+	LimitP  speedupLimit     `json:"limit_p_infinite"`
+	LimitD  speedupLimit     `json:"limit_d_infinite"`
+	Skipped []speedupSkipped `json:"skipped,omitempty"`
+	// Measured are the --measured runs beside the model, rel_error signed.
+	Measured   []spmd.Comparison `json:"measured,omitempty"`
+	Validation *validate.Report  `json:"validation,omitempty"`
+	Notes      []string          `json:"notes"`
 	// condensed: the text table shows a summary of the grid, not every point.
 	condensed bool
 }
@@ -160,10 +182,14 @@ func newLimit(l spmd.Limit) speedupLimit {
 	return out
 }
 
-func runSpeedup(o speedupOptions, path string, stdout, stderr io.Writer) error {
-	sp, err := prepareSpeedup(o, path)
+func runSpeedup(ctx context.Context, o speedupOptions, path string, stdout io.Writer) error {
+	sp, err := prepareSpeedup(ctx, o, path)
 	if err != nil {
 		return err
+	}
+	if sp.stopped != nil { // Ctrl-C: the points evaluated so far, no validation or plot
+		clearProgress()
+		return cmp.Or(render(stdout, sp.out, o.out), sp.stopped)
 	}
 	if sp.pds != nil {
 		if sp.out.Validation, err = simulateSPMD(sp.m, sp.e, sp.pds, o.sim); err != nil {
@@ -174,7 +200,7 @@ func runSpeedup(o speedupOptions, path string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if o.plot != "" {
-		return speedupPlot(o.plot, sp.m, sp.pts)
+		return speedupPlot(o.plot, sp.m, sp.pts, sp.out.Measured)
 	}
 	return nil
 }
@@ -187,9 +213,12 @@ type speedupRun struct {
 	pts []spmd.Point
 	out *speedupResult
 	pds [][2]int
+	// stopped is the interruption (fault.ErrInterrupted) that cut the surface short: out
+	// holds the values of p finished, marked partial.
+	stopped error
 }
 
-func prepareSpeedup(o speedupOptions, path string) (*speedupRun, error) {
+func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedupRun, error) {
 	ps, ds, err := o.check()
 	if err != nil {
 		return nil, err
@@ -202,11 +231,17 @@ func prepareSpeedup(o speedupOptions, path string) (*speedupRun, error) {
 	if sp.m, err = spmd.ParseModel(path, data); err != nil {
 		return nil, badInput(err)
 	}
+	meas, err := readSpeedupMeasured(o.measured)
+	if err != nil {
+		return nil, err
+	}
 	if sp.e, err = spmd.NewEvaluator(sp.m); err != nil {
 		return nil, badInput(err)
 	}
-	pts, skipped, err := sp.e.Surface(ps, ds, progressFunc(o.progress && len(ps)*len(ds) > 20000, "surface"))
-	if err != nil {
+	pts, skipped, err := sp.e.SurfaceContext(ctx, ps, ds, progressFunc(o.progress, "surface: values of p"))
+	if errors.Is(err, fault.ErrInterrupted) && len(pts) > 0 {
+		sp.stopped = err
+	} else if err != nil {
 		return nil, libError(err)
 	}
 	if len(pts) == 0 {
@@ -220,6 +255,18 @@ func prepareSpeedup(o speedupOptions, path string) (*speedupRun, error) {
 	if sp.out, err = newSpeedupResult(sp.m, sp.e, pts, skipped, o.sizing, ds[len(ds)-1]); err != nil {
 		return nil, err
 	}
+	if sp.out.Measured, err = compareMeasured(sp.e, o.measured, meas, pts); err != nil {
+		return nil, err
+	}
+	if sp.stopped != nil {
+		done, _ := axes(pts)
+		sp.out.Partial = true
+		sp.out.Notes = append(sp.out.Notes, fmt.Sprintf("partial: interrupted after %d of the %d values of p (up to p = %d); the best point and the sizing are over those only", len(done), len(ps), done[len(done)-1]))
+		return sp, nil
+	}
+	if o.all && (o.out.format != "table" || len(pts) <= speedupSummaryRows) {
+		sp.out.Notes = append(sp.out.Notes, fmt.Sprintf("--all changes nothing here: the table is condensed only beyond %d points in table format, and JSON and CSV always have every point", speedupSummaryRows))
+	}
 	if o.out.format == "table" && !o.all && len(pts) > speedupSummaryRows {
 		sp.out.condensed = true
 		sp.out.Notes = append(sp.out.Notes, fmt.Sprintf("%d (p, d) points: the table shows the corners, the best point and where each bottleneck region starts; --all prints every point (JSON and CSV always have them)", len(pts)))
@@ -228,6 +275,33 @@ func prepareSpeedup(o speedupOptions, path string) (*speedupRun, error) {
 		sp.pds = [][2]int{{sp.out.Best.P, sp.out.Best.D}, {pts[0].P, pts[0].D}, {pts[len(pts)-1].P, pts[len(pts)-1].D}}
 	}
 	return sp, nil
+}
+
+// compareMeasured compares the --measured runs with the model (nil: none), flagging those
+// outside the surface pts.
+func compareMeasured(e *spmd.Evaluator, file string, meas []spmd.Measurement, pts []spmd.Point) ([]spmd.Comparison, error) {
+	if meas == nil {
+		return nil, nil
+	}
+	in := map[[2]int]bool{}
+	for _, pt := range pts {
+		in[[2]int{pt.P, pt.D}] = true
+	}
+	cs, err := e.Compare(file, meas, func(p, d int) bool { return in[[2]int{p, d}] })
+	return cs, libError(err)
+}
+
+// readSpeedupMeasured reads the --measured CSV (nil: no flag).
+func readSpeedupMeasured(path string) ([]spmd.Measurement, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := readInput(path)
+	if err != nil {
+		return nil, err
+	}
+	meas, err := spmd.ReadMeasurements(path, bytes.NewReader(b))
+	return meas, badInput(err)
 }
 
 // newSpeedupResult assembles the library's answers: best point, largest efficient p per d,
@@ -248,6 +322,10 @@ func newSpeedupResult(m *spmd.Model, e *spmd.Evaluator, pts []spmd.Point, skippe
 	}
 	out := &speedupResult{Model: m.Name, Architecture: m.Arch.String(), Points: pts, Best: best, Sizing: adv,
 		LimitP: newLimit(limP), LimitD: newLimit(limD), Notes: []string{}}
+	out.Method, out.Exact, out.ErrorEstimate = m.Method()
+	if e := out.ErrorEstimate; e != nil {
+		out.Notes = append(out.Notes, fmt.Sprintf("approximate: %s uses 000 eq. 16's fork/join approximation, measured %+.1f %% … %+.1f %% against a direct simulation under the model's own assumptions (exponential bursts, geometric burst count) for p 4–64, d 1–16, c 1–4 (error_estimate in JSON); programs that break those assumptions differ more (docs/studies.md §2)", m.Arch, 100*e.MinRelError, 100*e.MaxRelError))
+	}
 	out.LimitP.D, out.LimitD.P = dmax, best.P
 	if slices.ContainsFunc(pts, func(pt spmd.Point) bool { return pt.Efficiency > 1 }) {
 		out.Notes = append(out.Notes, "efficiency = speedup/p counts processors only: the speedup is against one processor with one disk, so extra disks alone raise it above 1 (e.g. I/O-bound programs at small p); the sizing table's efficiency is against the smallest p at its fastest d")
@@ -287,10 +365,28 @@ func (r *speedupResult) Tables() []*report.Table {
 	s.Add("p → ∞", report.TextOnly("∞"), r.LimitP.D, report.TextOnly(""), optNum(r.LimitP.Speedup), r.LimitP.Note)
 	s.Add("d → ∞", r.LimitD.P, report.TextOnly("∞"), report.TextOnly(""), optNum(r.LimitD.Speedup), r.LimitD.Note)
 	ts := []*report.Table{t, s, tradeOffTable(r.Sizing, "Sizing")}
+	if len(r.Measured) > 0 {
+		ts = append(ts, speedupMeasuredTable(r.Measured))
+	}
 	if r.Validation != nil {
 		ts = append(ts, report.ValidationTable(r.Validation))
 	}
 	return ts
+}
+
+// speedupMeasuredTable is the --measured runs beside the model (rel_error as a percentage
+// in the text table, a signed fraction in CSV).
+func speedupMeasuredTable(cs []spmd.Comparison) *report.Table {
+	t := &report.Table{Name: "measured", Title: "Measured runs against the model (rel_error = (model − measured)/measured)",
+		Header: []string{"p", "d", "measured_s", "model_s", "measured_speedup", "model_speedup", "rel_error", "note"}}
+	for _, c := range cs {
+		note := ""
+		if c.OutsideSurface {
+			note = "outside --p/--d"
+		}
+		t.Add(c.P, c.D, c.MeasuredTime, c.ModelTime, c.MeasuredSpeedup, c.ModelSpeedup, report.Percent(c.RelError), note)
+	}
+	return t
 }
 
 // gridSummary are the points of a large grid worth printing: the corners of the (p, d)
@@ -340,7 +436,7 @@ func spmdSizingPoints(pts []spmd.Point) []sizing.Point {
 	return out
 }
 
-func speedupPlot(path string, m *spmd.Model, pts []spmd.Point) error {
+func speedupPlot(path string, m *spmd.Model, pts []spmd.Point, meas []spmd.Comparison) error {
 	ps, ds := axes(pts)
 	var panels []report.Panel
 	if len(ds) > 1 && len(ps) > 1 {
@@ -369,6 +465,9 @@ func speedupPlot(path string, m *spmd.Model, pts []spmd.Point) error {
 		}
 		curves.Series = append(curves.Series, s)
 	}
+	if len(meas) > 0 {
+		curves.Series = append(curves.Series, speedupMeasuredSeries(meas))
+	}
 	panels = append(panels, curves)
 	// stacked components for the largest d
 	dl := ds[len(ds)-1]
@@ -393,6 +492,15 @@ func speedupPlot(path string, m *spmd.Model, pts []spmd.Point) error {
 		panels = append(panels, st)
 	}
 	return report.SaveFigure(path, panels...)
+}
+
+// speedupMeasuredSeries are the --measured runs as points: measured speedup against p.
+func speedupMeasuredSeries(meas []spmd.Comparison) report.Series {
+	s := report.Series{Name: "measured", Points: true}
+	for _, c := range meas {
+		s.X, s.Y = append(s.X, float64(c.P)), append(s.Y, c.MeasuredSpeedup)
+	}
+	return s
 }
 
 // speedupHeatMap draws s(p, d) over the grid ps × ds (NaN where a point was skipped).
@@ -442,9 +550,12 @@ func runSpeedupStudy(cmd *cobra.Command, o speedupOptions, args []string, stdout
 	if o.plot != "" {
 		return badInputf("--plot with --shard/--slurm: give it to the one-machine run")
 	}
-	sp, err := prepareSpeedup(o, args[0])
+	sp, err := prepareSpeedup(cmd.Context(), o, args[0])
 	if err != nil {
 		return err
+	}
+	if sp.stopped != nil {
+		return sp.stopped
 	}
 	if sp.pds == nil {
 		return badInputf("%s: the optimistic architectures are bounds, not simulated: nothing to shard", args[0])
@@ -479,7 +590,7 @@ func mergeSpeedup(p shard.Plan, items []json.RawMessage) (any, error) {
 	if len(pos) != 1 || !o.validate || o.sim.seed != p.Seed {
 		return nil, badInputf("the plan's arguments %q are not a speedup --validate study with seed %d", p.Args, p.Seed)
 	}
-	sp, err := prepareSpeedup(o, pos[0])
+	sp, err := prepareSpeedup(context.Background(), o, pos[0])
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,7 +18,7 @@ import (
 	"github.com/clusterperf/clusterperf/validate"
 )
 
-func runSweep(in *solveInput, o solveOptions, opt qn.AMVAOptions, stdout, stderr io.Writer) error {
+func runSweep(ctx context.Context, in *solveInput, o solveOptions, opt qn.AMVAOptions, stdout, stderr io.Writer) error {
 	m := in.model
 	p, vals, err := sweepParam(in, o.sweep)
 	if err != nil {
@@ -26,8 +28,10 @@ func runSweep(in *solveInput, o solveOptions, opt qn.AMVAOptions, stdout, stderr
 	if err != nil {
 		return err
 	}
-	pts, err := qn.Sweep(m, p, vals, o.solver, opt, progressFunc(o.progress, "sweep"))
-	if err != nil {
+	pts, err := qn.SweepContext(ctx, m, p, vals, o.solver, opt, progressFunc(o.progress, "sweep"))
+	stopped := err // fault.ErrInterrupted: the points solved before Ctrl-C are printed
+	interrupted := errors.Is(err, fault.ErrInterrupted) && len(pts) > 0
+	if err != nil && !interrupted {
 		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
 			return badInputf("--exact: %w", err)
 		}
@@ -36,8 +40,8 @@ func runSweep(in *solveInput, o solveOptions, opt qn.AMVAOptions, stdout, stderr
 	o.sim.progress = o.progress
 	estimateSweep(m, p, pts, o.sim)
 	var checks []*validate.Report
-	if o.validate {
-		if checks, err = validateSweep(m, p, pts, o); err != nil {
+	if o.validate && !interrupted {
+		if checks, err = validateSweep(ctx, m, p, pts, o); err != nil {
 			return err
 		}
 	}
@@ -45,9 +49,14 @@ func runSweep(in *solveInput, o solveOptions, opt qn.AMVAOptions, stdout, stderr
 	if err != nil {
 		return err
 	}
+	if interrupted {
+		clearProgress()
+		out.Partial = true
+		out.Notes = append(out.Notes, fmt.Sprintf("partial: interrupted after %d of the %d sweep points (the first ones); no plot or JMVA export written", len(pts), len(vals)))
+	}
 	out.forFormat(o.out.format)
-	if err := render(stdout, out, o.out); err != nil {
-		return err
+	if err := render(stdout, out, o.out); err != nil || interrupted {
+		return cmp.Or(err, stopped)
 	}
 	if o.plot != "" {
 		if err := sweepPlot(o.plot, out); err != nil {
@@ -106,7 +115,7 @@ func sweepOutput(in *solveInput, o solveOptions, p qn.SweepParam, pts []qn.Sweep
 // every point) and compared with its solution; checks[k] is point k's report (nil for a
 // point without a steady state). A simulation that fails fails the sweep, as --validate of
 // one model does.
-func validateSweep(m *qn.Model, p qn.SweepParam, pts []qn.SweepPoint, o solveOptions) ([]*validate.Report, error) {
+func validateSweep(ctx context.Context, m *qn.Model, p qn.SweepParam, pts []qn.SweepPoint, o solveOptions) ([]*validate.Report, error) {
 	checks := make([]*validate.Report, len(pts))
 	progress := progressFunc(o.progress, "validation by simulation")
 	so := o.sim
@@ -114,7 +123,7 @@ func validateSweep(m *qn.Model, p qn.SweepParam, pts []qn.SweepPoint, o solveOpt
 	for k, pt := range pts {
 		if pt.Result != nil && pt.Err == nil {
 			mm := p.Apply(m, pt.Value)
-			res, err := simulateQNRun(nil, mm, so)
+			res, err := simulateQNRun(ctx, nil, mm, so)
 			if err != nil {
 				return nil, fmt.Errorf("--validate at %s = %g: %w", p.Label, pt.Value, err)
 			}
@@ -210,6 +219,9 @@ type sweepResult struct {
 	Exact     bool         `json:"exact"`
 	Classes   []string     `json:"classes"`
 	Points    []sweepPoint `json:"points"`
+	// Partial is true when the sweep was interrupted (Ctrl-C): Points are the first ones
+	// solved, a note says how many; the command exits 130.
+	Partial bool `json:"partial,omitempty"`
 	// Measured are the --measured points beside the model's values, with rel_error.
 	Measured []qn.SweepComparison `json:"measured,omitempty"`
 	// Validation (--validate) is each solved point against its simulation.

@@ -192,6 +192,20 @@ func (n Node) Map(allowed ...string) map[string]Node {
 	return out
 }
 
+// Has reports whether n is a mapping with the key, recording nothing: a caller can tell one
+// kind of file from another by its top-level fields before decoding it with Map.
+func (n Node) Has(key string) bool {
+	if !n.IsMap() {
+		return false
+	}
+	for i := 0; i+1 < len(n.n.Content); i += 2 {
+		if n.n.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
+}
+
 // List returns the items of a sequence node.
 func (n Node) List() []Node {
 	if n.n == nil {
