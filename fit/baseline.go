@@ -3,6 +3,8 @@ package fit
 import (
 	"fmt"
 	"math"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 // BaselineResult is a fitted Amdahl or Universal Scalability Law model.
@@ -12,7 +14,7 @@ type BaselineResult struct {
 	Parameters []ParamEstimate `json:"parameters"`
 	Metrics    Metrics         `json:"metrics"`
 	AIC        float64         `json:"aic"`
-	AICc       float64         `json:"aicc"`
+	AICc       *float64        `json:"aicc"` // nil when undefined: n ≤ k + 1
 	BIC        float64         `json:"bic"`
 	K          int             `json:"free_parameters"`
 	Note       string          `json:"note,omitempty"`
@@ -73,7 +75,7 @@ func FitBaselinesObjective(data *Data, objective string) ([]*BaselineResult, err
 	for _, m := range ms {
 		k := len(m.x0)
 		if len(data.Obs) < k {
-			return nil, fmt.Errorf("fit: %w for %s", ErrTooFewObservations, m.name)
+			return nil, fmt.Errorf("fit: %w: %w for %s: %d observations for %d free parameters", fault.ErrInput, ErrTooFewObservations, m.name, len(data.Obs), k)
 		}
 		pr := Problem{M: len(data.Obs), Lower: m.lo, Upper: m.hi, Residuals: func(x, r []float64) error {
 			for i, o := range data.Obs {
@@ -121,7 +123,8 @@ func FitBaselinesObjective(data *Data, objective string) ([]*BaselineResult, err
 			f, a = append(f, m.f(best.X, float64(o.P))), append(a, o.Value)
 		}
 		b.Metrics = Compare(f, a)
-		b.AIC, b.AICc, b.BIC = InformationCriteria(best.Cost, len(data.Obs), k)
+		b.AIC, _, b.BIC = InformationCriteria(best.Cost, len(data.Obs), k)
+		b.AICc = AICcOf(best.Cost, len(data.Obs), k)
 		if distinctD(data) > 1 {
 			b.Note = "fitted against p only; it cannot see the disks"
 		}

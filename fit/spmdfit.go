@@ -118,7 +118,7 @@ type SPMDResult struct {
 	Parameters      []ParamEstimate `json:"parameters"`
 	Metrics         Metrics         `json:"metrics"`
 	AIC             float64         `json:"aic"`
-	AICc            float64         `json:"aicc"`
+	AICc            *float64        `json:"aicc"` // nil when undefined: n ≤ k + 1
 	BIC             float64         `json:"bic"`
 	K               int             `json:"free_parameters"`
 	Status          string          `json:"status"`
@@ -395,7 +395,8 @@ func FitSPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 		f, a = append(f, v), append(a, o.Value)
 	}
 	res.Metrics = Compare(f, a)
-	res.AIC, res.AICc, res.BIC = InformationCriteria(best.Cost, len(data.Obs), k)
+	res.AIC, _, res.BIC = InformationCriteria(best.Cost, len(data.Obs), k)
+	res.AICc = AICcOf(best.Cost, len(data.Obs), k)
 	res.model = &spmd.Model{Name: sp.Name, Arch: arch, Phases: []spmd.Phase{sp.phase(best.X)}}
 	res.problem, res.data, res.idxOf, res.fittedU = makeProblem, data, idxOf, fitted
 	if sp.Bootstrap > 0 {

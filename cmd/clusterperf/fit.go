@@ -362,8 +362,13 @@ func newFitResult(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions) (*
 		return nil, classify(err)
 	}
 	out.speedupUnits(sp)
-	if rk := rep.Ranking; len(rk) > 1 {
-		out.Notes = append(out.Notes, fmt.Sprintf("%s explains the data best; the next, %s, is %.1f AICc units worse (weight %.3g)", rk[0].Name, rk[1].Name, rk[1].DeltaAICc, rk[1].Weight))
+	if rk := rep.Ranking; len(rk) > 1 && rk[1].DeltaAICc != nil {
+		out.Notes = append(out.Notes, fmt.Sprintf("%s explains the data best; the next, %s, is %.1f AICc units worse (weight %.3g)", rk[0].Name, rk[1].Name, *rk[1].DeltaAICc, *rk[1].Weight))
+	}
+	for _, x := range rep.Ranking {
+		if x.AICc == nil {
+			out.Notes = append(out.Notes, x.Name+": "+x.Note)
+		}
 	}
 	if o.loo {
 		out.LOO = map[string]float64{}
@@ -550,7 +555,7 @@ func (r *fitResult) rankTable() *report.Table {
 		if v, ok := r.LOO[x.Name]; ok {
 			l = report.Magnitude(v)
 		}
-		t.Add(x.Name, x.K, report.Magnitude(x.AvgError), x.AICc, x.DeltaAICc, x.Weight, l, x.Note)
+		t.Add(x.Name, x.K, report.Magnitude(x.AvgError), optNum(x.AICc), optNum(x.DeltaAICc), optNum(x.Weight), l, x.Note)
 	}
 	return t
 }
