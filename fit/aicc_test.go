@@ -110,10 +110,10 @@ func TestRunTooFewToRank(t *testing.T) {
 }
 
 // TestFitBaselinesTooFew: fewer observations than USL's parameters (3 on times) is an
-// input error, as in FitSPMD.
+// input error, as in SPMD.
 func TestFitBaselinesTooFew(t *testing.T) {
 	data := &Data{Target: "time", Obs: []Observation{{P: 1, D: 1, Value: 10}, {P: 2, D: 1, Value: 6}}}
-	_, err := FitBaselines(data)
+	_, err := Baselines(data)
 	if !errors.Is(err, fault.ErrInput) || !errors.Is(err, ErrTooFewObservations) {
 		t.Errorf("err = %v, want fault.ErrInput and ErrTooFewObservations", err)
 	}

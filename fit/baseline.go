@@ -25,19 +25,19 @@ type BaselineResult struct {
 // Value evaluates the fitted baseline at p processors.
 func (b *BaselineResult) Value(p int) float64 { return b.f(b.x, float64(p)) }
 
-// FitBaselines fits Amdahl's law and Gunther's Universal Scalability Law to the data
+// Baselines fits Amdahl's law and Gunther's Universal Scalability Law to the data
 // against p alone (they know nothing of disks: with several d the fit is across all of them).
 //
 //	Amdahl: s(p) = 1/(f + (1−f)/p)                          T(p) = T₁·(f + (1−f)/p)
 //	USL:    s(p) = p/(1 + σ(p−1) + κ·p(p−1))                T(p) = T₁·(1 + σ(p−1) + κ·p(p−1))/p
-func FitBaselines(data *Data) ([]*BaselineResult, error) {
-	return FitBaselinesObjective(data, "relative")
+func Baselines(data *Data) ([]*BaselineResult, error) {
+	return BaselinesObjective(data, "relative")
 }
 
-// FitBaselinesObjective is FitBaselines minimising objective ("relative" or "absolute", as
+// BaselinesObjective is Baselines minimising objective ("relative" or "absolute", as
 // Spec.Objective): Run fits the baselines with the SPMD fit's objective, so that their AICc
 // values, computed from the same kind of residuals, can be ranked together.
-func FitBaselinesObjective(data *Data, objective string) ([]*BaselineResult, error) {
+func BaselinesObjective(data *Data, objective string) ([]*BaselineResult, error) {
 	absolute := objective == "absolute"
 	speed := data.Target == "speedup"
 	t1 := 0.0

@@ -38,16 +38,18 @@ type Report struct {
 	Skipped    []string          `json:"skipped,omitempty"`
 }
 
-// AutoArchitectures are the families tried by "auto": CLU-SIO has BUS-SIO's formulas (001
-// §5.4), so it is not a separate candidate.
-var AutoArchitectures = []spmd.Architecture{spmd.BusSIO, spmd.BusAIO, spmd.CluAIO}
+// AutoArchitectures returns (a fresh slice of) the families tried by "auto": CLU-SIO has
+// BUS-SIO's formulas (001 §5.4), so it is not a separate candidate.
+func AutoArchitectures() []spmd.Architecture {
+	return []spmd.Architecture{spmd.BusSIO, spmd.BusAIO, spmd.CluAIO}
+}
 
 // Run fits the spec's architecture (or every one for "auto") and the baselines, and ranks
 // everything by AICc (small samples), with Akaike weights.
 func Run(sp Spec, data *Data) (*Report, error) {
 	var archs []spmd.Architecture
 	if sp.Arch == "auto" {
-		archs = AutoArchitectures
+		archs = AutoArchitectures()
 	} else {
 		a, err := spmd.ParseArchitecture(sp.Arch)
 		if err != nil {
@@ -58,7 +60,7 @@ func Run(sp Spec, data *Data) (*Report, error) {
 	rep := &Report{}
 	var firstErr error
 	for _, a := range archs {
-		r, err := FitSPMD(sp, a, data)
+		r, err := SPMD(sp, a, data)
 		if err != nil {
 			if errors.Is(err, ErrTooFewObservations) {
 				return nil, err
@@ -84,7 +86,7 @@ func Run(sp Spec, data *Data) (*Report, error) {
 		k := rep.Candidates[0].K
 		return nil, fmt.Errorf("fit: %w: %w: %d observations for k = %d free parameter(s); AICc needs n ≥ k + 2 = %d (give more points, or fix a parameter)", fault.ErrInput, ErrTooFewToRank, n, k, k+2)
 	}
-	bl, err := FitBaselinesObjective(data, sp.Objective)
+	bl, err := BaselinesObjective(data, sp.Objective)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +153,7 @@ func LeaveOneOut(full *SPMDResult, data *Data) (float64, error) {
 	for i := range data.Obs {
 		sub := &Data{Target: data.Target}
 		sub.Obs = append(append(sub.Obs, data.Obs[:i]...), data.Obs[i+1:]...)
-		r, err := FitSPMD(sp, full.arch, sub)
+		r, err := SPMD(sp, full.arch, sub)
 		if err != nil {
 			return math.NaN(), err
 		}

@@ -169,8 +169,8 @@ func (o fitOptions) check() ([][2]int, error) {
 	if o.bootstrap < -1 || o.bootstrap > maxBootstrap {
 		c.add("--bootstrap %d: want 0 … %d replicates (-1: the model file's); each replicate refits every candidate from its optimum", o.bootstrap, maxBootstrap)
 	}
-	if o.objective != "" && !slices.Contains(fit.Objectives, o.objective) {
-		c.add("--objective %q: allowed %s", o.objective, strings.Join(fit.Objectives, ", "))
+	if o.objective != "" && !slices.Contains(fit.Objectives(), o.objective) {
+		c.add("--objective %q: allowed %s", o.objective, strings.Join(fit.Objectives(), ", "))
 	}
 	o.study.check(&c)
 	var configs [][2]int
