@@ -15,6 +15,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/htmlreport"
 	"github.com/clusterperf/clusterperf/htmlreport/browsertest"
+	"github.com/clusterperf/clusterperf/internal/atomicfile"
 )
 
 // latencyMoves is how many slider moves each example's latency is measured over (median).
@@ -217,7 +218,7 @@ func TestExplorerInBrowser(t *testing.T) {
 				if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 					t.Fatal(err)
 				}
-				if err := htmlreport.WriteFileAtomic(path, png); err != nil {
+				if err := atomicfile.WriteBytes(path, png); err != nil {
 					t.Fatal(err)
 				}
 				t.Logf("screenshot %s (%d bytes)", path, len(png))
@@ -394,7 +395,7 @@ func TestGanttInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		path := filepath.Join("..", "docs", "screenshots", "explore-tpn-mw48-gantt.png")
-		if err := htmlreport.WriteFileAtomic(path, png); err != nil {
+		if err := atomicfile.WriteBytes(path, png); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("screenshot %s (%d bytes)", path, len(png))

@@ -267,6 +267,7 @@ func NewServer(m Model, version string) *Server {
 	return s
 }
 
+// ServeHTTP serves the page, its static files and the /api endpoints (http.Handler).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
 
 func (s *Server) model(w http.ResponseWriter, _ *http.Request) {

@@ -3,6 +3,8 @@ package fit
 import (
 	"fmt"
 	"math"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 // BaselineResult is a fitted Amdahl or Universal Scalability Law model.
@@ -12,7 +14,7 @@ type BaselineResult struct {
 	Parameters []ParamEstimate `json:"parameters"`
 	Metrics    Metrics         `json:"metrics"`
 	AIC        float64         `json:"aic"`
-	AICc       float64         `json:"aicc"`
+	AICc       *float64        `json:"aicc"` // nil when undefined: n ≤ k + 1
 	BIC        float64         `json:"bic"`
 	K          int             `json:"free_parameters"`
 	Note       string          `json:"note,omitempty"`
@@ -23,19 +25,19 @@ type BaselineResult struct {
 // Value evaluates the fitted baseline at p processors.
 func (b *BaselineResult) Value(p int) float64 { return b.f(b.x, float64(p)) }
 
-// FitBaselines fits Amdahl's law and Gunther's Universal Scalability Law to the data
+// Baselines fits Amdahl's law and Gunther's Universal Scalability Law to the data
 // against p alone (they know nothing of disks: with several d the fit is across all of them).
 //
 //	Amdahl: s(p) = 1/(f + (1−f)/p)                          T(p) = T₁·(f + (1−f)/p)
 //	USL:    s(p) = p/(1 + σ(p−1) + κ·p(p−1))                T(p) = T₁·(1 + σ(p−1) + κ·p(p−1))/p
-func FitBaselines(data *Data) ([]*BaselineResult, error) {
-	return FitBaselinesObjective(data, "relative")
+func Baselines(data *Data) ([]*BaselineResult, error) {
+	return BaselinesObjective(data, "relative")
 }
 
-// FitBaselinesObjective is FitBaselines minimising objective ("relative" or "absolute", as
+// BaselinesObjective is Baselines minimising objective ("relative" or "absolute", as
 // Spec.Objective): Run fits the baselines with the SPMD fit's objective, so that their AICc
 // values, computed from the same kind of residuals, can be ranked together.
-func FitBaselinesObjective(data *Data, objective string) ([]*BaselineResult, error) {
+func BaselinesObjective(data *Data, objective string) ([]*BaselineResult, error) {
 	absolute := objective == "absolute"
 	speed := data.Target == "speedup"
 	t1 := 0.0
@@ -73,7 +75,7 @@ func FitBaselinesObjective(data *Data, objective string) ([]*BaselineResult, err
 	for _, m := range ms {
 		k := len(m.x0)
 		if len(data.Obs) < k {
-			return nil, fmt.Errorf("fit: %w for %s", ErrTooFewObservations, m.name)
+			return nil, fmt.Errorf("fit: %w: %w for %s: %d observations for %d free parameters", fault.ErrInput, ErrTooFewObservations, m.name, len(data.Obs), k)
 		}
 		pr := Problem{M: len(data.Obs), Lower: m.lo, Upper: m.hi, Residuals: func(x, r []float64) error {
 			for i, o := range data.Obs {
@@ -121,7 +123,8 @@ func FitBaselinesObjective(data *Data, objective string) ([]*BaselineResult, err
 			f, a = append(f, m.f(best.X, float64(o.P))), append(a, o.Value)
 		}
 		b.Metrics = Compare(f, a)
-		b.AIC, b.AICc, b.BIC = InformationCriteria(best.Cost, len(data.Obs), k)
+		b.AIC, _, b.BIC = InformationCriteria(best.Cost, len(data.Obs), k)
+		b.AICc = AICcOf(best.Cost, len(data.Obs), k)
 		if distinctD(data) > 1 {
 			b.Note = "fitted against p only; it cannot see the disks"
 		}

@@ -113,8 +113,8 @@ func ParseSpec(file string, data []byte) (Spec, error) {
 	if !ps.Valid() {
 		root.Errorf("missing parameters (each fixed, or {start, min, max})")
 	}
-	given := ps.Map(ParamNames...)
-	for _, name := range ParamNames {
+	given := ps.Map(paramNames...)
+	for _, name := range paramNames {
 		n, ok := given[name]
 		if !ok {
 			continue

@@ -29,7 +29,7 @@ func TestIdentifyStructural(t *testing.T) {
 	}}
 	truth := map[string]float64{"s_par": 0.8, "s_ser": 0.03, "s0_com": 0.02}
 	data := surface(t, sp, spmd.BusAIO, truth, []int{1, 2, 4, 8, 16, 32}, []int{1}, 0.01, 3)
-	r, err := FitSPMD(sp, spmd.BusAIO, data)
+	r, err := SPMD(sp, spmd.BusAIO, data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,12 +135,12 @@ func TestReplicateIndependent(t *testing.T) {
 		{Name: "g_exponent", Value: -0.5},
 	}}
 	data := surface(t, sp, spmd.BusAIO, map[string]float64{"s_par": 0.8, "sr_com": 0.1, "sr_io": 0.2}, []int{1, 2, 4, 8, 16, 32}, []int{1, 2, 4}, 0.02, 5)
-	whole, err := FitSPMD(sp, spmd.BusAIO, data)
+	whole, err := SPMD(sp, spmd.BusAIO, data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sp.Bootstrap = 0
-	bare, err := FitSPMD(sp, spmd.BusAIO, data)
+	bare, err := SPMD(sp, spmd.BusAIO, data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func qcrdExample(b testing.TB) *SPMDResult {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r, err := FitSPMD(sp, spmd.BusAIO, data)
+	r, err := SPMD(sp, spmd.BusAIO, data)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestIdentifyExactData(t *testing.T) {
 		{Name: "g_exponent", Value: -1},
 	}}
 	data := surface(t, sp, spmd.BusAIO, map[string]float64{"s_par": 0.8, "s_ser": 0.03, "s0_com": 0.02}, []int{1, 2, 4, 8, 16, 32}, []int{1}, 0, 1)
-	r, err := FitSPMD(sp, spmd.BusAIO, data)
+	r, err := SPMD(sp, spmd.BusAIO, data)
 	if err != nil {
 		t.Fatal(err)
 	}

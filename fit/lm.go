@@ -50,11 +50,16 @@ func (s Settings) withDefaults() Settings {
 type Status string
 
 const (
+	// FunctionConvergence: an accepted step reduced the cost by less than FTol relative.
 	FunctionConvergence Status = "cost converged"
-	StepConvergence     Status = "step converged"
+	// StepConvergence: the step fell below XTol relative to ‖x‖, or no step could reduce
+	// the cost any more.
+	StepConvergence Status = "step converged"
+	// GradientConvergence: the projected gradient's largest component fell below GTol.
 	GradientConvergence Status = "gradient converged"
-	IterationLimit      Status = "iteration limit reached"
-	Failure             Status = "failed"
+	// IterationLimit: Settings.MaxIter iterations ran without meeting a convergence test
+	// (not converged: Status.Converged is false).
+	IterationLimit Status = "iteration limit reached"
 )
 
 // Converged reports whether s is a convergence status.

@@ -16,7 +16,7 @@ func TestBaselinesRecover(t *testing.T) {
 		pf := float64(p)
 		d.Obs = append(d.Obs, Observation{P: p, D: 1, Value: pf / (1 + 0.03*(pf-1) + 2e-4*pf*(pf-1))})
 	}
-	bs, err := FitBaselines(d)
+	bs, err := Baselines(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestBaselinesRecover(t *testing.T) {
 	for p := 1; p <= 64; p *= 2 {
 		d2.Obs = append(d2.Obs, Observation{P: p, D: 1, Value: 100 * (0.1 + 0.9/float64(p))})
 	}
-	bs, err = FitBaselines(d2)
+	bs, err = Baselines(d2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestBootstrapAndLOO(t *testing.T) {
 	}}
 	truth := map[string]float64{"s_par": 0.8, "sr_com": 0.1, "sr_io": 0.2}
 	data := surface(t, sp, spmd.BusAIO, truth, []int{1, 2, 4, 8, 16, 32}, []int{1, 2, 4}, 0.02, 5)
-	r, err := FitSPMD(sp, spmd.BusAIO, data)
+	r, err := SPMD(sp, spmd.BusAIO, data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,13 +23,13 @@ func TestObjectives(t *testing.T) {
 		t.Fatal(err)
 	}
 	costs := map[string][2]float64{} // objective → (Σ abs², Σ rel²)
-	for _, obj := range Objectives {
+	for _, obj := range Objectives() {
 		sp, err := ParseSpec("qcrd.yaml", append(mb, []byte("objective: "+obj+"\n")...))
 		if err != nil {
 			t.Fatal(err)
 		}
 		sp.Starts = 8
-		r, err := FitSPMD(sp, spmd.BusAIO, data)
+		r, err := SPMD(sp, spmd.BusAIO, data)
 		if err != nil {
 			t.Fatal(err)
 		}

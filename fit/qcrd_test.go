@@ -17,7 +17,7 @@ func BenchmarkFitQCRD(b *testing.B) {
 		b.Fatalf("%d observations", len(data.Obs))
 	}
 	for b.Loop() {
-		if _, err := FitSPMD(sp, spmd.BusAIO, data); err != nil {
+		if _, err := SPMD(sp, spmd.BusAIO, data); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -88,7 +88,7 @@ func TestRecovery(t *testing.T) {
 	for _, ac := range archs {
 		start := time.Now()
 		sp := spec(ac.a)
-		r, err := FitSPMD(sp, ac.a, surface(t, sp, ac.a, truth, ac.ps, ac.ds, 0, 1))
+		r, err := SPMD(sp, ac.a, surface(t, sp, ac.a, truth, ac.ps, ac.ds, 0, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +100,7 @@ func TestRecovery(t *testing.T) {
 		for _, noise := range []float64{0.01, 0.05} {
 			covered, total := 0, 0
 			for seed := uint64(1); seed <= 4; seed++ {
-				r, err := FitSPMD(sp, ac.a, surface(t, sp, ac.a, truth, ac.ps, ac.ds, noise, 100+seed))
+				r, err := SPMD(sp, ac.a, surface(t, sp, ac.a, truth, ac.ps, ac.ds, noise, 100+seed))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -5,21 +5,29 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/spmd"
 )
 
-// Ranked is one candidate of a model selection.
+// Ranked is one candidate of a model selection. AICc, DeltaAICc and Weight are nil for a
+// candidate that cannot be ranked: AICc is undefined when n ≤ k + 1 (its correction term
+// 2k(k+1)/(n−k−1) has no finite value), and Note says so; such candidates come last.
 type Ranked struct {
-	Name      string  `json:"name"`
-	AICc      float64 `json:"aicc"`
-	BIC       float64 `json:"bic"`
-	DeltaAICc float64 `json:"delta_aicc"` // AICc − best AICc
-	Weight    float64 `json:"akaike_weight"`
-	AvgError  float64 `json:"average_error"`
-	K         int     `json:"free_parameters"`
-	Note      string  `json:"note,omitempty"`
+	Name      string   `json:"name"`
+	AICc      *float64 `json:"aicc"`
+	BIC       float64  `json:"bic"`
+	DeltaAICc *float64 `json:"delta_aicc"`    // AICc − best AICc
+	Weight    *float64 `json:"akaike_weight"` // exp(−Δ/2) / Σ exp(−Δ/2) over the ranked candidates
+	AvgError  float64  `json:"average_error"`
+	K         int      `json:"free_parameters"`
+	Note      string   `json:"note,omitempty"`
 }
+
+// ErrTooFewToRank is returned by Run when no SPMD candidate has an AICc: every one has
+// n ≤ k + 1 observations for its k free parameters. It is wrapped with fault.ErrInput.
+var ErrTooFewToRank = errors.New("too few observations to rank the models by AICc")
 
 // Report is the outcome of a fit: the chosen SPMD model, every candidate, the baselines.
 type Report struct {
@@ -30,16 +38,18 @@ type Report struct {
 	Skipped    []string          `json:"skipped,omitempty"`
 }
 
-// AutoArchitectures are the families tried by "auto": CLU-SIO has BUS-SIO's formulas (001
-// §5.4), so it is not a separate candidate.
-var AutoArchitectures = []spmd.Architecture{spmd.BusSIO, spmd.BusAIO, spmd.CluAIO}
+// AutoArchitectures returns (a fresh slice of) the families tried by "auto": CLU-SIO has
+// BUS-SIO's formulas (001 §5.4), so it is not a separate candidate.
+func AutoArchitectures() []spmd.Architecture {
+	return []spmd.Architecture{spmd.BusSIO, spmd.BusAIO, spmd.CluAIO}
+}
 
 // Run fits the spec's architecture (or every one for "auto") and the baselines, and ranks
 // everything by AICc (small samples), with Akaike weights.
 func Run(sp Spec, data *Data) (*Report, error) {
 	var archs []spmd.Architecture
 	if sp.Arch == "auto" {
-		archs = AutoArchitectures
+		archs = AutoArchitectures()
 	} else {
 		a, err := spmd.ParseArchitecture(sp.Arch)
 		if err != nil {
@@ -50,7 +60,7 @@ func Run(sp Spec, data *Data) (*Report, error) {
 	rep := &Report{}
 	var firstErr error
 	for _, a := range archs {
-		r, err := FitSPMD(sp, a, data)
+		r, err := SPMD(sp, a, data)
 		if err != nil {
 			if errors.Is(err, ErrTooFewObservations) {
 				return nil, err
@@ -66,34 +76,64 @@ func Run(sp Spec, data *Data) (*Report, error) {
 	if len(rep.Candidates) == 0 {
 		return nil, firstErr
 	}
-	bl, err := FitBaselinesObjective(data, sp.Objective)
+	n := len(data.Obs)
+	for _, c := range rep.Candidates { // the best queueing model, even if a baseline ranks above it
+		if c.AICc != nil && (rep.Best == nil || *c.AICc < *rep.Best.AICc) {
+			rep.Best = c
+		}
+	}
+	if rep.Best == nil {
+		k := rep.Candidates[0].K
+		return nil, fmt.Errorf("fit: %w: %w: %d observations for k = %d free parameter(s); AICc needs n ≥ k + 2 = %d (give more points, or fix a parameter)", fault.ErrInput, ErrTooFewToRank, n, k, k+2)
+	}
+	bl, err := BaselinesObjective(data, sp.Objective)
 	if err != nil {
 		return nil, err
 	}
 	rep.Baselines = bl
 	for _, c := range rep.Candidates {
-		rep.Ranking = append(rep.Ranking, Ranked{Name: c.Architecture, AICc: c.AICc, BIC: c.BIC, AvgError: c.Metrics.AverageError, K: c.K})
+		rep.Ranking = append(rep.Ranking, ranked(Ranked{Name: c.Architecture, AICc: c.AICc, BIC: c.BIC, AvgError: c.Metrics.AverageError, K: c.K}, n))
 	}
 	for _, b := range bl {
-		rep.Ranking = append(rep.Ranking, Ranked{Name: b.Name, AICc: b.AICc, BIC: b.BIC, AvgError: b.Metrics.AverageError, K: b.K, Note: b.Note})
+		rep.Ranking = append(rep.Ranking, ranked(Ranked{Name: b.Name, AICc: b.AICc, BIC: b.BIC, AvgError: b.Metrics.AverageError, K: b.K, Note: b.Note}, n))
 	}
-	sort.SliceStable(rep.Ranking, func(i, j int) bool { return rep.Ranking[i].AICc < rep.Ranking[j].AICc })
-	best := rep.Ranking[0].AICc
+	rankByAICc(rep.Ranking)
+	return rep, nil
+}
+
+// ranked adds the reason to the note of a candidate without an AICc.
+func ranked(r Ranked, n int) Ranked {
+	if r.AICc == nil {
+		why := fmt.Sprintf("not ranked: AICc is undefined with n = %d observations for k = %d free parameters (needs n ≥ k + 2 = %d)", n, r.K, r.K+2)
+		r.Note = strings.TrimPrefix(r.Note+"; "+why, "; ")
+	}
+	return r
+}
+
+// rankByAICc sorts the candidates by AICc (those without one last, in their order) and
+// sets ΔAICc and the Akaike weights w_i = exp(−Δ_i/2) / Σ_j exp(−Δ_j/2) (Burnham &
+// Anderson 2002, §2.9) over the candidates that have an AICc. At least the first must.
+func rankByAICc(rk []Ranked) {
+	sort.SliceStable(rk, func(i, j int) bool {
+		a, b := rk[i].AICc, rk[j].AICc
+		return a != nil && (b == nil || *a < *b)
+	})
+	best := *rk[0].AICc
 	sum := 0.0
-	for i := range rep.Ranking {
-		rep.Ranking[i].DeltaAICc = rep.Ranking[i].AICc - best
-		rep.Ranking[i].Weight = math.Exp(-rep.Ranking[i].DeltaAICc / 2)
-		sum += rep.Ranking[i].Weight
+	for i := range rk {
+		if rk[i].AICc == nil {
+			break
+		}
+		d := *rk[i].AICc - best
+		w := math.Exp(-d / 2)
+		rk[i].DeltaAICc, rk[i].Weight = &d, &w
+		sum += w
 	}
-	for i := range rep.Ranking {
-		rep.Ranking[i].Weight /= sum
-	}
-	for _, c := range rep.Candidates { // the best queueing model, even if a baseline ranks above it
-		if rep.Best == nil || c.AICc < rep.Best.AICc {
-			rep.Best = c
+	for i := range rk {
+		if rk[i].Weight != nil {
+			*rk[i].Weight /= sum
 		}
 	}
-	return rep, nil
 }
 
 // LeaveOneOut returns the leave-one-out cross-validated root-mean-square relative error of
@@ -113,7 +153,7 @@ func LeaveOneOut(full *SPMDResult, data *Data) (float64, error) {
 	for i := range data.Obs {
 		sub := &Data{Target: data.Target}
 		sub.Obs = append(append(sub.Obs, data.Obs[:i]...), data.Obs[i+1:]...)
-		r, err := FitSPMD(sp, full.arch, sub)
+		r, err := SPMD(sp, full.arch, sub)
 		if err != nil {
 			return math.NaN(), err
 		}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -17,10 +18,12 @@ import (
 	"github.com/clusterperf/clusterperf/spmd"
 )
 
-// ParamNames are the SPMD phase parameters a fit can fix or free (seconds form of 000
-// Table 1; with a speedup target and reference_time 1 they are in units of T1, as 000
-// Table 4).
-var ParamNames = []string{"s_par", "s_ser", "n_io", "s0_com", "s0_com_exponent", "sr_com", "g_exponent", "w", "s0_io", "sr_io"}
+// ParamNames returns (a fresh slice of) the SPMD phase parameters a fit can fix or free
+// (seconds form of 000 Table 1; with a speedup target and reference_time 1 they are in
+// units of T1, as 000 Table 4).
+func ParamNames() []string { return slices.Clone(paramNames) }
+
+var paramNames = []string{"s_par", "s_ser", "n_io", "s0_com", "s0_com_exponent", "sr_com", "g_exponent", "w", "s0_io", "sr_io"}
 
 // Param is one parameter: fixed at Value, or free from the start Value within [Min, Max].
 type Param struct {
@@ -55,8 +58,8 @@ type Spec struct {
 	Context context.Context
 }
 
-// Objectives are the values Spec.Objective accepts.
-var Objectives = []string{"relative", "absolute"}
+// Objectives returns (a fresh slice of) the values Spec.Objective accepts.
+func Objectives() []string { return []string{"relative", "absolute"} }
 
 // ParamEstimate is a fitted parameter; CI fields are nil when not identifiable or fixed.
 type ParamEstimate struct {
@@ -118,7 +121,7 @@ type SPMDResult struct {
 	Parameters      []ParamEstimate `json:"parameters"`
 	Metrics         Metrics         `json:"metrics"`
 	AIC             float64         `json:"aic"`
-	AICc            float64         `json:"aicc"`
+	AICc            *float64        `json:"aicc"` // nil when undefined: n ≤ k + 1
 	BIC             float64         `json:"bic"`
 	K               int             `json:"free_parameters"`
 	Status          string          `json:"status"`
@@ -218,11 +221,11 @@ func predictor(sp Spec, arch spmd.Architecture, target string, pts []point) func
 // ErrTooFewObservations is returned when there are fewer observations than free parameters.
 var ErrTooFewObservations = errors.New("fewer observations than free parameters")
 
-// FitSPMD fits one architecture to the data: relative residuals (model − observed)/observed,
+// SPMD fits one architecture to the data: relative residuals (model − observed)/observed,
 // bounded Levenberg–Marquardt from Spec.Starts starting points (the given starts first, then
 // seeded draws within the bounds, alternately uniform and log-uniform; run on all cores),
 // the best kept.
-func FitSPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
+func SPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 	if sp.Reference <= 0 {
 		sp.Reference = 1
 	}
@@ -395,7 +398,8 @@ func FitSPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 		f, a = append(f, v), append(a, o.Value)
 	}
 	res.Metrics = Compare(f, a)
-	res.AIC, res.AICc, res.BIC = InformationCriteria(best.Cost, len(data.Obs), k)
+	res.AIC, _, res.BIC = InformationCriteria(best.Cost, len(data.Obs), k)
+	res.AICc = AICcOf(best.Cost, len(data.Obs), k)
 	res.model = &spmd.Model{Name: sp.Name, Arch: arch, Phases: []spmd.Phase{sp.phase(best.X)}}
 	res.problem, res.data, res.idxOf, res.fittedU = makeProblem, data, idxOf, fitted
 	if sp.Bootstrap > 0 {

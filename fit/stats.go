@@ -155,7 +155,13 @@ func Compare(f, a []float64) Metrics {
 }
 
 // InformationCriteria returns AIC, AICc and BIC of a least-squares fit with k parameters
-// to n points and residual sum of squares ssr (Gaussian errors).
+// to n points and residual sum of squares ssr (Gaussian errors):
+//
+//	AIC = n·ln(ssr/n) + 2k,  AICc = AIC + 2k(k+1)/(n−k−1),  BIC = n·ln(ssr/n) + k·ln n
+//
+// (Burnham & Anderson 2002, eqs. 2.1–2.4 up to constants common to all models). AICc is
+// undefined when n ≤ k + 1 and is then returned as +Inf (its limit as n ↓ k + 1): callers
+// that print it use AICcOf, which answers nil there.
 func InformationCriteria(ssr float64, n, k int) (aic, aicc, bic float64) {
 	nf, kf := float64(n), float64(k)
 	ll := nf * math.Log(math.Max(ssr, 1e-300)/nf)
@@ -168,4 +174,14 @@ func InformationCriteria(ssr float64, n, k int) (aic, aicc, bic float64) {
 	}
 	bic = ll + kf*math.Log(nf)
 	return
+}
+
+// AICcOf is InformationCriteria's AICc as a pointer: nil when it is undefined (n ≤ k + 1),
+// so that a result never carries +Inf.
+func AICcOf(ssr float64, n, k int) *float64 {
+	_, aicc, _ := InformationCriteria(ssr, n, k)
+	if math.IsInf(aicc, 0) || math.IsNaN(aicc) {
+		return nil
+	}
+	return &aicc
 }

@@ -12,21 +12,18 @@ package htmlreport
 
 import (
 	"bytes"
-	"crypto/rand"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/internal/atomicfile"
 	"github.com/clusterperf/clusterperf/report"
 )
 
@@ -375,42 +372,15 @@ func Bytes(p *Page) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// Write renders the page to path atomically (a temporary file in the same directory, then a
-// rename), created with mode 0666 less the process's umask like any file the user writes.
+// Write renders the page to path atomically (internal/atomicfile: a temporary file in the
+// same directory, synced, then a rename), created with mode 0666 less the process's umask
+// like any file the user writes.
 func Write(path string, p *Page) error {
 	b, err := Bytes(p)
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(path, b)
-}
-
-// WriteFileAtomic writes data to path through a temporary file and a rename; the file gets
-// the umask's mode (0666 &^ umask), unlike os.CreateTemp's 0600.
-func WriteFileAtomic(path string, data []byte) error {
-	var rnd [8]byte
-	if _, err := rand.Read(rnd[:]); err != nil {
-		return err
-	}
-	tmp := filepath.Join(filepath.Dir(path), ".clusterperf-"+hex.EncodeToString(rnd[:]))
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return atomicfile.WriteBytes(path, b)
 }
 
 // Num formats a number for a table cell: 6 significant digits, "-" for NaN, and never an

@@ -8,13 +8,18 @@ import (
 	"strings"
 )
 
-// DefaultWaitOps are the operations whose time counts as MPI wait time: completion waits,
-// barriers, and busy polling, which can dominate (NWChem: Iprobe + Test are 75 % of its MPI
-// time). See the format notes §7, method 1.
-var DefaultWaitOps = []string{"Wait", "Waitall", "Waitany", "Waitsome", "Barrier", "Test", "Testall", "Testany", "Testsome", "Iprobe", "Probe"}
+// DefaultWaitOps returns (a fresh slice of) the operations whose time counts as MPI wait
+// time: completion waits, barriers, and busy polling, which can dominate (NWChem: Iprobe +
+// Test are 75 % of its MPI time). See the format notes §7, method 1.
+func DefaultWaitOps() []string { return slices.Clone(defaultWaitOps) }
 
-// P2PSendOps are the point-to-point operations whose calls count as messages sent.
-var P2PSendOps = []string{"Send", "Isend", "Bsend", "Ibsend", "Rsend", "Irsend", "Ssend", "Issend", "Sendrecv", "Sendrecv_replace"}
+var defaultWaitOps = []string{"Wait", "Waitall", "Waitany", "Waitsome", "Barrier", "Test", "Testall", "Testany", "Testsome", "Iprobe", "Probe"}
+
+// P2PSendOps returns (a fresh slice of) the point-to-point operations whose calls count as
+// messages sent.
+func P2PSendOps() []string { return slices.Clone(p2pSendOps) }
+
+var p2pSendOps = []string{"Send", "Isend", "Bsend", "Ibsend", "Rsend", "Irsend", "Ssend", "Issend", "Sendrecv", "Sendrecv_replace"}
 
 // Summary is what the 004 method needs from a report.
 type Summary struct {
@@ -47,14 +52,14 @@ func (r *Report) Summarize(o Options) (Summary, error) {
 	}
 	wait := o.WaitOps
 	if wait == nil {
-		wait = DefaultWaitOps
+		wait = defaultWaitOps
 	}
 	isWait := map[string]bool{}
 	for _, w := range wait {
 		isWait[w] = true
 	}
 	isP2P := map[string]bool{}
-	for _, n := range P2PSendOps {
+	for _, n := range p2pSendOps {
 		isP2P[n] = true
 	}
 	// In sorted order: the sums are then the same on every run (map order would change

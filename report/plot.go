@@ -3,11 +3,11 @@ package report
 import (
 	"fmt"
 	"image/color"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/internal/atomicfile"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -122,47 +122,12 @@ func SaveFigure(path string, panels ...Panel) error {
 	return saveFigure(path, ext, panels)
 }
 
-// WriteAtomic writes a file through a temporary in the same directory and renames it into
-// place, so a failure never leaves a half-written file and never replaces a good one. The
-// file gets the mode a plain create would (0666 less the umask): the temporary is created
-// with that mode by the operating system, not with os.CreateTemp's 0600.
+// WriteAtomic writes a file through a temporary in the same directory, synced and renamed
+// into place, so a failure never leaves a half-written file and never replaces a good one;
+// the file gets the mode a plain create would (0666 less the umask). It is
+// internal/atomicfile.Write, the project's one atomic writer.
 func WriteAtomic(path string, write func(*os.File) error) error {
-	f, err := createTemp(filepath.Dir(path))
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	if err := write(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	return nil
-}
-
-// createTemp creates a new file .clusterperf-NNN in dir with mode 0666 (less the umask).
-func createTemp(dir string) (*os.File, error) {
-	var err error
-	for i := 0; i < 100; i++ {
-		name := filepath.Join(dir, fmt.Sprintf(".clusterperf-%d-%d", os.Getpid(), rand.Uint32()))
-		var f *os.File
-		f, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
-		if err == nil {
-			return f, nil
-		}
-		if !os.IsExist(err) {
-			return nil, err
-		}
-	}
-	return nil, err
+	return atomicfile.Write(path, write)
 }
 
 // CheckWritable reports whether a file can be created in path's directory (by creating
@@ -180,7 +145,7 @@ func CheckWritable(path string) error {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return fmt.Errorf("%s is a directory", path)
 	}
-	f, err := createTemp(dir)
+	f, err := atomicfile.CreateTemp(dir, atomicfile.Prefix)
 	if err != nil {
 		return fmt.Errorf("cannot create a file in %s: %v", dir, err)
 	}

@@ -2,8 +2,11 @@ package report
 
 import "github.com/clusterperf/clusterperf/qn"
 
-// BoundsHeader is the header of a bounds table after any leading columns.
-var BoundsHeader = []string{"bound", "class", "throughput_lower_per_s", "throughput_upper_per_s", "response_time_lower_s", "response_time_upper_s", "method"}
+// BoundsHeader returns (a fresh slice of) the header of a bounds table after any leading
+// columns; callers may append to it.
+func BoundsHeader() []string {
+	return []string{"bound", "class", "throughput_lower_per_s", "throughput_upper_per_s", "response_time_lower_s", "response_time_upper_s", "method"}
+}
 
 // BoundRow is one qn.Bound's cells under BoundsHeader (an upper response-time bound that
 // does not exist is an empty cell).
@@ -13,7 +16,7 @@ func BoundRow(b qn.Bound) []any {
 
 // BoundsTable is the "bounds" table: a row per bound and class, labelled by the bound's name.
 func BoundsTable(bs []qn.Bound) *Table {
-	t := &Table{Name: "bounds", Title: "Bounds (each brackets the exact answer)", Header: BoundsHeader}
+	t := &Table{Name: "bounds", Title: "Bounds (each brackets the exact answer)", Header: BoundsHeader()}
 	for _, b := range bs {
 		t.Add(BoundRow(b)...)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/internal/atomicfile"
 )
 
 // MaxFileBytes bounds one shard file Read accepts (and so the memory a merge can need per
@@ -330,35 +331,18 @@ func joinInts(xs []int) string {
 	return string(b)
 }
 
-// writeJSON writes v to path through a temporary file in the same directory, synced and
-// renamed, so readers see either the old state or the whole new file.
+// writeJSON writes v to path atomically (internal/atomicfile: a temporary in the same
+// directory, synced and renamed), so readers see either the old state or the whole new
+// file. The temporary is named ".tmp-FILE-…", which Status reports as a partial shard.
 func writeJSON(path string, v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-")
-	if err != nil {
+	return atomicfile.WriteTemp(path, ".tmp-"+filepath.Base(path)+"-", func(f *os.File) error {
+		_, err := f.Write(append(data, '\n'))
 		return err
-	}
-	_, err = tmp.Write(append(data, '\n'))
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+	})
 }
 
 // readJSON decodes one JSON value from path strictly (unknown fields and trailing data are

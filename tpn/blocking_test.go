@@ -34,7 +34,7 @@ func TestBlockingSend(t *testing.T) {
 			t.Fatal(err, r.Outcome)
 		}
 		times, _ := Times(n, r)
-		if times[0].Finish != tc.a || times[1].Finish != tc.b || r.Time != ToTicks(max(tc.a, tc.b)) {
+		if times[0].Finish != tc.a || times[1].Finish != tc.b || r.Time != toTicks(max(tc.a, tc.b)) {
 			t.Errorf("blocking %s: A %g s, B %g s; want %g, %g", tc.blocking, times[0].Finish, times[1].Finish, tc.a, tc.b)
 		}
 	}

@@ -332,7 +332,7 @@ func (e *engine) startPhase() {
 			}
 			continue
 		}
-		for (t.Servers == Inf || e.inflight[ti] < t.Servers) && e.enabled(t) {
+		for (t.Servers == InfiniteServers || e.inflight[ti] < t.Servers) && e.enabled(t) {
 			if e.started >= e.limit {
 				break // Run cuts off: an infinite server on a huge marking would fill memory
 			}

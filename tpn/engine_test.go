@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func sec(s float64) int64 { return ToTicks(s) }
+func sec(s float64) int64 { return toTicks(s) }
 
 // gather2 is the PNML example of the notes: two workers (4 s and 6 s) send to a master that
 // receives both messages (0.5 s). Completion: 6 + 0.5 = 6.5 s.
@@ -35,7 +35,7 @@ func TestServerSemantics(t *testing.T) {
 	for _, tc := range []struct {
 		servers int
 		want    float64
-	}{{1, 3}, {2, 2}, {Inf, 1}} {
+	}{{1, 3}, {2, 2}, {InfiniteServers, 1}} {
 		n := &Net{FinalSet: true}
 		a := n.AddPlace(Place{Name: "a", Initial: 3})
 		b := n.AddPlace(Place{Name: "b", Final: 3})

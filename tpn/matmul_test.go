@@ -33,7 +33,7 @@ func TestMatMulDocumentOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 		r, err := n.Run(Options{})
-		if err != nil || r.Outcome != Completed || r.Time != ToTicks(tc.want) {
+		if err != nil || r.Outcome != Completed || r.Time != toTicks(tc.want) {
 			t.Errorf("%s: %v %v at %.9g s, want %.9g", tc.file, err, r.Outcome, Seconds(r.Time), tc.want)
 		}
 		// on the example cluster (heterogeneous, background load, shared Ethernet): reported

@@ -28,9 +28,11 @@ func Ticks(s float64) (int64, error) {
 	return int64(math.Round(s / Tick)), nil
 }
 
-// ToTicks converts seconds to ticks (rounded), saturating: NaN and negative durations give 0,
-// durations beyond MaxSeconds give MaxTicks. Use Ticks where a bad duration must be refused.
-func ToTicks(s float64) int64 {
+// toTicks converts seconds to ticks (rounded), saturating: NaN and negative durations give 0,
+// durations beyond MaxSeconds give MaxTicks. Only for durations drawn from a checked
+// distribution (sampled.go), whose rare far tail the horizon check after it handles; a
+// duration from a file or a caller goes through Ticks, which refuses.
+func toTicks(s float64) int64 {
 	switch {
 	case !(s > 0):
 		return 0
@@ -43,8 +45,9 @@ func ToTicks(s float64) int64 {
 // Seconds converts ticks to seconds.
 func Seconds(t int64) float64 { return float64(t) * Tick }
 
-// Inf is the server count of an infinite-server transition.
-const Inf = -1
+// InfiniteServers is the Transition.Servers value of an infinite-server transition (every
+// enabling fires at once, as a delay station; pnml's "infinite" server semantics).
+const InfiniteServers = -1
 
 // Place of a net.
 type Place struct {
@@ -66,7 +69,7 @@ type Arc struct {
 type Transition struct {
 	Name     string
 	Delay    int64
-	Servers  int // 1 (default if 0), k, or Inf
+	Servers  int // 1 (default if 0), k, or InfiniteServers
 	Priority int // lower fires first among same-instant candidates
 	In, Out  []Arc
 	Process  string
@@ -140,7 +143,7 @@ func (n *Net) AddTransition(t Transition) int {
 }
 
 // Validate reports structural problems: bad arc places or weights, delays outside
-// [0, MaxTicks], negative markings, servers < 1 other than Inf, unknown media, media whose
+// [0, MaxTicks], negative markings, servers < 1 other than InfiniteServers, unknown media, media whose
 // startup or bandwidth is not finite. The errors wrap fault.ErrInput; at most maxErrors are
 // listed.
 func (n *Net) Validate() error {
@@ -157,7 +160,7 @@ func (n *Net) Validate() error {
 		if math.IsNaN(t.Bytes) || math.IsInf(t.Bytes, 0) || t.Bytes < 0 {
 			errs = append(errs, fmt.Errorf("%s: message size %g bytes (allowed: a finite number ≥ 0)", t.where(), t.Bytes))
 		}
-		if t.Servers < 1 && t.Servers != Inf {
+		if t.Servers < 1 && t.Servers != InfiniteServers {
 			errs = append(errs, fmt.Errorf("transition %q: servers %d (allowed: ≥ 1, or infinite)", t.Name, t.Servers))
 		}
 		for _, arcs := range [2][]Arc{t.In, t.Out} {

@@ -47,7 +47,7 @@ func TestSeveralNetworks(t *testing.T) {
 				got[tr.Process] = f.End
 			}
 		}
-		if got["B"] != ToTicks(tc.b) || got["C"] != ToTicks(tc.c) {
+		if got["B"] != toTicks(tc.b) || got["C"] != toTicks(tc.c) {
 			t.Errorf("B on %q, C on %q: received at %g and %g s; want %g and %g", tc.nb, tc.nc, Seconds(got["B"]), Seconds(got["C"]), tc.b, tc.c)
 		}
 	}

@@ -65,7 +65,7 @@ func CriticalPathLength(n *Net) (int64, error) {
 	return end, nil
 }
 
-// MaxCycleRatio is the cycle time of a timed marked graph (every place with exactly one
+// MaxCycleRatio is the cycle time (s) of a timed marked graph (every place with exactly one
 // producer and one consumer): the maximum over directed circuits of (Σ delays)/(Σ tokens)
 // (Ramamoorthy & Ho 1980), single-server transitions adding their own circuit d/1. Found by
 // enumerating the elementary circuits (small nets only: the oracle of the property tests).

@@ -23,7 +23,7 @@ func randomDAG(rng *rand.Rand, T int) *Net {
 		if len(in) == 0 {
 			in = append(in, Arc{n.AddPlace(Place{Name: fmt.Sprintf("s%d", t), Initial: 1}), 1})
 		}
-		n.AddTransition(Transition{Name: fmt.Sprint("t", t), Delay: ToTicks(float64(rng.IntN(1000)) / 100), In: in})
+		n.AddTransition(Transition{Name: fmt.Sprint("t", t), Delay: toTicks(float64(rng.IntN(1000)) / 100), In: in})
 	}
 	return n
 }
@@ -53,7 +53,7 @@ func TestCriticalPathOracle(t *testing.T) {
 func randomMarkedGraph(rng *rand.Rand, T int) *Net {
 	n := &Net{}
 	for t := 0; t < T; t++ {
-		n.AddTransition(Transition{Name: fmt.Sprint("t", t), Delay: ToTicks(float64(1+rng.IntN(9)) / 4)})
+		n.AddTransition(Transition{Name: fmt.Sprint("t", t), Delay: toTicks(float64(1+rng.IntN(9)) / 4)})
 	}
 	link := func(a, b, tokens int) {
 		p := n.AddPlace(Place{Name: fmt.Sprintf("p%d_%d", a, b), Initial: tokens})

@@ -140,7 +140,7 @@ func WritePNML(w io.Writer, n *Net) error {
 		d := ftoa(Seconds(t.Delay))
 		tool := xTool{Tool: toolName, Version: "1", Delay: &d, Process: t.Process, Kind: t.Kind}
 		switch t.Servers {
-		case Inf:
+		case InfiniteServers:
 			tool.Server = "inf"
 		case 1:
 			tool.Server = "1"
@@ -340,7 +340,7 @@ func readPNML(file string, r io.Reader) (*Net, error) {
 			switch tool.Server {
 			case "", "1":
 			case "inf":
-				tr.Servers = Inf
+				tr.Servers = InfiniteServers
 			default:
 				k, err := strconv.Atoi(tool.Server)
 				if err != nil || k < 1 {

@@ -396,7 +396,7 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 		}
 		xp := n.AddPlace(Place{Name: "wire " + name, Label: "in flight"})
 		xfer[k] = xp
-		chanTr[k] = n.AddTransition(Transition{Name: "transfer " + name, Servers: Inf, In: []Arc{{xp, 1}}, Out: []Arc{{ch, 1}}, Process: from, Kind: "transfer", Medium: mi + 1, Source: src(line)})
+		chanTr[k] = n.AddTransition(Transition{Name: "transfer " + name, Servers: InfiniteServers, In: []Arc{{xp, 1}}, Out: []Arc{{ch, 1}}, Process: from, Kind: "transfer", Medium: mi + 1, Source: src(line)})
 		return k
 	}
 	noNet := false

@@ -39,7 +39,7 @@ func TestComputeDelay(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, _ := n.Run(Options{})
-	if r.Outcome != Completed || r.Time != ToTicks(5) {
+	if r.Outcome != Completed || r.Time != toTicks(5) {
 		t.Errorf("%v at %g s, want 5 s", r.Outcome, Seconds(r.Time))
 	}
 	c.Workstations[1].Background[0].ArrivalRate = 2 // U = 1
@@ -141,7 +141,7 @@ func TestPNMLRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, _ := gn.Run(Options{})
-	if r.Time != ToTicks(6.5) {
+	if r.Time != toTicks(6.5) {
 		t.Errorf("gather: %g s, want 6.5", Seconds(r.Time))
 	}
 }
@@ -209,7 +209,7 @@ func TestComputeOps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, _ := n.Run(Options{}); r.Time != ToTicks(0.5) {
+	if r, _ := n.Run(Options{}); r.Time != toTicks(0.5) {
 		t.Errorf("%g s", Seconds(r.Time))
 	}
 	c.ReferenceRate = 0

@@ -11,7 +11,7 @@ import (
 )
 
 // TestTicks: the checked conversion accepts exactly the finite durations in [0, MaxSeconds]
-// and rounds to the nearest nanosecond; ToTicks saturates instead of wrapping.
+// and rounds to the nearest nanosecond; toTicks saturates instead of wrapping.
 func TestTicks(t *testing.T) {
 	for _, tc := range []struct {
 		s    float64
@@ -34,8 +34,8 @@ func TestTicks(t *testing.T) {
 		s    float64
 		want int64
 	}{{math.NaN(), 0}, {-5, 0}, {1e300, MaxTicks}, {math.Inf(1), MaxTicks}, {2, 2e9}} {
-		if got := ToTicks(tc.s); got != tc.want {
-			t.Errorf("ToTicks(%g) = %d, want %d", tc.s, got, tc.want)
+		if got := toTicks(tc.s); got != tc.want {
+			t.Errorf("toTicks(%g) = %d, want %d", tc.s, got, tc.want)
 		}
 	}
 }
@@ -47,7 +47,7 @@ func TestClockOverflow(t *testing.T) {
 	n := &Net{FinalSet: true}
 	a := n.AddPlace(Place{Name: "a", Initial: 1})
 	n.AddPlace(Place{Name: "never", Final: 1})
-	n.AddTransition(Transition{Name: "slow", Delay: ToTicks(4e9), In: []Arc{{a, 1}}, Out: []Arc{{a, 1}}, Source: "x.yaml:7"})
+	n.AddTransition(Transition{Name: "slow", Delay: toTicks(4e9), In: []Arc{{a, 1}}, Out: []Arc{{a, 1}}, Source: "x.yaml:7"})
 	r, err := n.Run(Options{})
 	if err == nil || !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), `x.yaml:7: transition "slow" would end at t = 4e+09 s`) {
 		t.Fatalf("%v, %v", r, err)
@@ -61,13 +61,13 @@ func TestSharedStaticOverflow(t *testing.T) {
 	n := &Net{FinalSet: true, Media: []Medium{{Name: "eth", Bandwidth: 1, Shared: true}}}
 	src := n.AddPlace(Place{Name: "src", Initial: 5})
 	dst := n.AddPlace(Place{Name: "dst", Final: 5})
-	n.AddTransition(Transition{Name: "x", Servers: Inf, Medium: 1, Bytes: 1e9, In: []Arc{{src, 1}}, Out: []Arc{{dst, 1}}})
+	n.AddTransition(Transition{Name: "x", Servers: InfiniteServers, Medium: 1, Bytes: 1e9, In: []Arc{{src, 1}}, Out: []Arc{{dst, 1}}})
 	if _, err := n.Run(Options{}); err == nil || !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), "would take 5e+09 s") {
 		t.Fatalf("%v", err)
 	}
 	n.Places[src].Initial, n.Places[dst].Final = 4, 4 // 4e9 s: representable
 	r, err := n.Run(Options{})
-	if err != nil || r.Time != ToTicks(4e9) {
+	if err != nil || r.Time != toTicks(4e9) {
 		t.Fatalf("%v %v", r, err)
 	}
 }
@@ -103,7 +103,7 @@ func TestSharedBoolean(t *testing.T) {
 			t.Fatal(err)
 		}
 		r, err := n.Run(Options{})
-		if err != nil || r.Time != ToTicks(tc.want) {
+		if err != nil || r.Time != toTicks(tc.want) {
 			t.Errorf("shared: %s: %v at %g s, want %g", tc.v, err, Seconds(r.Time), tc.want)
 		}
 	}
@@ -175,7 +175,7 @@ func TestInfiniteServerBudget(t *testing.T) {
 	n := &Net{FinalSet: true}
 	a := n.AddPlace(Place{Name: "a", Initial: MaxTokens})
 	b := n.AddPlace(Place{Name: "b", Final: MaxTokens})
-	n.AddTransition(Transition{Name: "x", Servers: Inf, Delay: 1, In: []Arc{{a, 1}}, Out: []Arc{{b, 1}}})
+	n.AddTransition(Transition{Name: "x", Servers: InfiniteServers, Delay: 1, In: []Arc{{a, 1}}, Out: []Arc{{b, 1}}})
 	r, err := n.Run(Options{MaxFirings: 100000})
 	if err != nil || r.Outcome != CutOff || !errors.Is(r.Err(), fault.ErrFinding) {
 		t.Fatalf("%v %v", r.Outcome, err)

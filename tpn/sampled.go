@@ -138,7 +138,7 @@ func (e *engine) initCPUs(s Sample) error {
 			return errTooLarge("CPU %q: the background's warm-up took more than %d events (Options.MaxEvents)", c.Name, e.o.MaxEvents)
 		}
 		for k, t := range next {
-			e.h.push(completion{t: ToTicks(t), tr: int32(ci), id: int32(k), phase: phaseArrival})
+			e.h.push(completion{t: toTicks(t), tr: int32(ci), id: int32(k), phase: phaseArrival})
 		}
 		e.cpuSchedule(ci)
 	}
@@ -233,7 +233,7 @@ func (e *engine) cpuSchedule(ci int) {
 		d = MaxSeconds
 	}
 	t := MaxTicks
-	if dt := ToTicks(d); dt <= MaxTicks-e.now {
+	if dt := toTicks(d); dt <= MaxTicks-e.now {
 		t = e.now + dt
 	}
 	e.h.push(completion{t: t, tr: int32(ci), phase: phaseCPU, ver: p.ver})
@@ -260,7 +260,7 @@ func (e *engine) cpuEvent(c completion) (completion, bool) {
 		e.cpuAdvance(ci)
 		p.arrive(int(c.id))
 		b := p.bg[c.id]
-		gap := ToTicks(dist(b.Arrivals).Sample(p.rng, 1/b.ArrivalRate))
+		gap := toTicks(dist(b.Arrivals).Sample(p.rng, 1/b.ArrivalRate))
 		at := MaxTicks
 		if gap <= MaxTicks-e.now {
 			at = e.now + gap

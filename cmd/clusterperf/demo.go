@@ -184,7 +184,9 @@ func demoFit(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "   %s fits with average error %.3g %% (Cremonesi & Gennaro's (000) metric); ranking by AICc:", rep.Best.Architecture, 100*rep.Best.Metrics.AverageError)
 	for _, r := range rep.Ranking {
-		fmt.Fprintf(w, " %s (Δ %.1f)", r.Name, r.DeltaAICc)
+		if r.DeltaAICc != nil {
+			fmt.Fprintf(w, " %s (Δ %.1f)", r.Name, *r.DeltaAICc)
+		}
 	}
 	fmt.Fprintf(w, "\n   %s.\n", fit.Inference(rep.Best, 64, 32))
 	for _, u := range rep.Best.Unidentified {

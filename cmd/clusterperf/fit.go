@@ -169,8 +169,8 @@ func (o fitOptions) check() ([][2]int, error) {
 	if o.bootstrap < -1 || o.bootstrap > maxBootstrap {
 		c.add("--bootstrap %d: want 0 … %d replicates (-1: the model file's); each replicate refits every candidate from its optimum", o.bootstrap, maxBootstrap)
 	}
-	if o.objective != "" && !slices.Contains(fit.Objectives, o.objective) {
-		c.add("--objective %q: allowed %s", o.objective, strings.Join(fit.Objectives, ", "))
+	if o.objective != "" && !slices.Contains(fit.Objectives(), o.objective) {
+		c.add("--objective %q: allowed %s", o.objective, strings.Join(fit.Objectives(), ", "))
 	}
 	o.study.check(&c)
 	var configs [][2]int
@@ -362,8 +362,13 @@ func newFitResult(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions) (*
 		return nil, classify(err)
 	}
 	out.speedupUnits(sp)
-	if rk := rep.Ranking; len(rk) > 1 {
-		out.Notes = append(out.Notes, fmt.Sprintf("%s explains the data best; the next, %s, is %.1f AICc units worse (weight %.3g)", rk[0].Name, rk[1].Name, rk[1].DeltaAICc, rk[1].Weight))
+	if rk := rep.Ranking; len(rk) > 1 && rk[1].DeltaAICc != nil {
+		out.Notes = append(out.Notes, fmt.Sprintf("%s explains the data best; the next, %s, is %.1f AICc units worse (weight %.3g)", rk[0].Name, rk[1].Name, *rk[1].DeltaAICc, *rk[1].Weight))
+	}
+	for _, x := range rep.Ranking {
+		if x.AICc == nil {
+			out.Notes = append(out.Notes, x.Name+": "+x.Note)
+		}
 	}
 	if o.loo {
 		out.LOO = map[string]float64{}
@@ -550,7 +555,7 @@ func (r *fitResult) rankTable() *report.Table {
 		if v, ok := r.LOO[x.Name]; ok {
 			l = report.Magnitude(v)
 		}
-		t.Add(x.Name, x.K, report.Magnitude(x.AvgError), x.AICc, x.DeltaAICc, x.Weight, l, x.Note)
+		t.Add(x.Name, x.K, report.Magnitude(x.AvgError), optNum(x.AICc), optNum(x.DeltaAICc), optNum(x.Weight), l, x.Note)
 	}
 	return t
 }

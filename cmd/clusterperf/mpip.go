@@ -103,9 +103,9 @@ Views whose |rel_error| exceeds --explain-threshold (default 0.15) are explained
 Elliott's (004) assumptions the profile contradicts (imbalance, polling, collectives, message sizes,
 compute scaling) and what to do next.
 
-MPI wait time is the time in --wait-ops (default: ` + strings.Join(mpip.DefaultWaitOps, ",") + `);
+MPI wait time is the time in --wait-ops (default: ` + strings.Join(mpip.DefaultWaitOps(), ",") + `);
 polling (Test*, Iprobe) counts because it can dominate. Messages M are point-to-point sends
-(` + strings.Join(mpip.P2PSendOps, ",") + `); --collectives adds collective sends.
+(` + strings.Join(mpip.P2PSendOps(), ",") + `); --collectives adds collective sends.
 CSV tables (--csv-table): across_p (default), views, trends, profiles, calibration, forecasts,
 forecast_kinds (each forecast kind's backtest error and the one used for sizing, with why),
 backtest, explanations, trade_off, analysis (Elliott's (004) appendix B analysis views: aggregate,
@@ -242,7 +242,7 @@ func (r *mpipResult) load(o mpipOptions, files []string) error {
 	if o.waitOps != "" {
 		opts.WaitOps = strings.Split(o.waitOps, ",")
 	}
-	r.WaitOps = mpip.DefaultWaitOps
+	r.WaitOps = mpip.DefaultWaitOps()
 	if opts.WaitOps != nil {
 		r.WaitOps = opts.WaitOps
 	}

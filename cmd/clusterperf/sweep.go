@@ -400,7 +400,7 @@ func (r *sweepRes) Tables() []*report.Table {
 		t.Header = append(t.Header, "throughput_per_s_"+c, "response_time_s_"+c)
 	}
 	t.Header = append(t.Header, "method", "exact", "est_rel_error", "note")
-	bt := &report.Table{Name: "sweep_bounds", Title: "Bounds at each swept value", Header: append([]string{"value"}, report.BoundsHeader...)}
+	bt := &report.Table{Name: "sweep_bounds", Title: "Bounds at each swept value", Header: append([]string{"value"}, report.BoundsHeader()...)}
 	for _, pt := range r.Points {
 		row := []any{pt.Value}
 		for c := range r.Classes {
