@@ -9,6 +9,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/spec"
+	"github.com/clusterperf/clusterperf/internal/units"
 )
 
 // SweepMeasurement is one measured point of a what-if sweep: at the swept value, one
@@ -57,17 +58,19 @@ func ReadSweepMeasurements(file string, r io.Reader, m *Model) ([]SweepMeasureme
 				return row.Errorf("class = %q is not a class of the model", name)
 			}
 		}
+		// the units rule of every rate and time field (internal/units): 12/min, 250ms
 		for _, f := range []struct {
 			key, what string
+			parse     func(string) (float64, error)
 			dst       **float64
-		}{{"throughput", "throughput_per_s", &pt.Throughput}, {"response", "response_time_s", &pt.ResponseTime}} {
+		}{{"throughput", "throughput_per_s", units.Rate, &pt.Throughput}, {"response", "response_time_s", units.Duration, &pt.ResponseTime}} {
 			s := row.Get(f.key)
 			if s == "" {
 				continue
 			}
-			x, err := strconv.ParseFloat(s, 64)
+			x, err := f.parse(s)
 			if err != nil || !(x > 0) || math.IsInf(x, 0) {
-				return row.Errorf("%s = %q must be a finite number > 0", f.what, s)
+				return row.Errorf("%s = %q must be a finite number > 0 (a unit may follow: 12/min, 250ms)", f.what, s)
 			}
 			*f.dst = &x
 		}
