@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/internal/ranges"
 	"math"
 	"strconv"
 	"strings"
@@ -24,7 +25,8 @@ const MaxSweepPoints = 100000
 // summed over its points (about a few seconds of exact MVA on this project's machines).
 const MaxSweepWork = 2e9
 
-// ParseSweep reads "population[.CLASS]=A:B[:STEP]", "demand.STATION[.CLASS]=A:B[:N]" or
+// ParseSweep reads "population[.CLASS]=RANGE" (RANGE in the one range syntax of internal/ranges:
+// N, FROM:TO, FROM:TO:STEP, FROM:TO:xK, comma-separated), "demand.STATION[.CLASS]=A:B[:N]" or
 // "arrival_rate[.CLASS]=A:B[:N]". Populations step by STEP (default 1); real values take N
 // evenly spaced points (default 21). CLASS may be left out when the model has one class of
 // the kind needed.
@@ -107,9 +109,22 @@ func ParseSweep(s string, m *Model) (SweepParam, []float64, error) {
 }
 
 func parseRange(s string, integer bool) ([]float64, error) {
+	if integer {
+		// Populations take the project's one range syntax (internal/ranges): lists,
+		// FROM:TO, FROM:TO:STEP and FROM:TO:xK, e.g. 1:64, 4:64:4, 1:1024:x2, 1,2,4,8.
+		ns, err := ranges.Parse("population", s, ranges.Limits{Min: 0, Max: 1 << 30, MaxCount: MaxSweepPoints})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]float64, len(ns))
+		for i, n := range ns {
+			out[i] = float64(n)
+		}
+		return out, nil
+	}
 	f := strings.Split(s, ":")
 	if len(f) < 2 || len(f) > 3 {
-		return nil, fmt.Errorf("range %q: want FROM:TO or FROM:TO:%s", s, map[bool]string{true: "STEP", false: "POINTS"}[integer])
+		return nil, fmt.Errorf("range %q: want FROM:TO or FROM:TO:POINTS", s)
 	}
 	num := make([]float64, len(f))
 	for i, x := range f {
@@ -124,22 +139,6 @@ func parseRange(s string, integer bool) ([]float64, error) {
 		return nil, fmt.Errorf("range %q: TO is below FROM", s)
 	}
 	var out []float64
-	if integer {
-		step := 1.0
-		if len(num) == 3 {
-			step = num[2]
-		}
-		if a != math.Trunc(a) || b != math.Trunc(b) || step != math.Trunc(step) || step < 1 {
-			return nil, fmt.Errorf("range %q: populations and their step must be whole numbers (step ≥ 1)", s)
-		}
-		if (b-a)/step+1 > MaxSweepPoints {
-			return nil, fmt.Errorf("range %q: more than %d points", s, MaxSweepPoints)
-		}
-		for v := a; v <= b; v += step {
-			out = append(out, v)
-		}
-		return out, nil
-	}
 	n := 21.0
 	if len(num) == 3 {
 		n = num[2]

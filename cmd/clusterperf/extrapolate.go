@@ -5,11 +5,10 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/clusterperf/clusterperf/internal/ranges"
 	"io"
 	"slices"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/report"
@@ -45,16 +44,8 @@ func (o scalingOptions) check() ([]int, error) {
 	o.out.check(&c)
 	o.sizing.check(&c)
 	var ps []int
-	for _, s := range strings.Split(o.predict, ",") {
-		if o.predict == "" {
-			break
-		}
-		p, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || p < 1 || p > scaling.MaxPredictP {
-			c.add("--predict %q: want process counts 1 … 2^30 separated by commas, e.g. 128,256", o.predict)
-			break
-		}
-		ps = append(ps, p)
+	if o.predict != "" {
+		ps = rangeFlag(&c, "predict", o.predict, ranges.Limits{Min: 1, Max: scaling.MaxPredictP, MaxCount: maxPredictions})
 	}
 	if o.pmax < 0 || o.pmax > scaling.MaxPredictP {
 		c.add("--pmax %d: allowed 0 (twice the largest measured p) or 1 … 2^30", o.pmax)

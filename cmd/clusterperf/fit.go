@@ -105,7 +105,7 @@ func fitCmd(o *fitOptions, stdout, stderr io.Writer) *cobra.Command {
 	f.StringVar(&o.plot, "plot", "", "write observed vs fitted to FILE.svg or FILE.png")
 	f.StringVar(&o.objective, "objective", "", "relative or absolute (the thesis's ε, Gennaro (001) §6.2); overrides the model file's objective")
 	f.BoolVar(&o.band, "band", false, "also print and draw the w = 0 (optimistic) / w = 1 (pessimistic) contention band of the fitted SPMD model")
-	f.StringVar(&o.predict, "predict", "", "configurations to predict: p x d with a model file (128x8,256x16), process counts without (128,256)")
+	f.StringVar(&o.predict, "predict", "", "configurations to predict: p x d pairs with a model file (128x8,256x16); without one, process counts in the range syntax ("+rangeSyntax+", e.g. 128:1024:x2)")
 	f.IntVar(&o.pmax, "pmax", 0, "recommend within p ≤ pmax (default: twice the largest measured p)")
 	f.IntVar(&o.dmax, "dmax", 0, "recommend within d ≤ dmax (default: the largest measured d; model file only)")
 	o.sizing.register(cmd)

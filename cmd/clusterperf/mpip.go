@@ -3,11 +3,11 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/clusterperf/clusterperf/internal/ranges"
 	"io"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -60,7 +60,7 @@ func newMpipCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.StringVar(&o.waitOps, "wait-ops", "", "comma-separated MPI operations counted as wait time")
 	f.BoolVar(&o.collectives, "collectives", false, "count collective sends as messages too")
 	f.BoolVar(&o.calibrate, "calibrate", false, "fit the network (latency, and bandwidth when the sizes allow) to the runs' wall times and solve each run with it")
-	f.StringVar(&o.predict, "predict", "", "comma-separated P to predict (with --calibrate: 2+ runs; else 3+); with 3+ runs also the backtest")
+	f.StringVar(&o.predict, "predict", "", "P to predict ("+rangeSyntax+"; with --calibrate: 2+ runs; else 3+); with 3+ runs also the backtest")
 	f.Float64Var(&o.explain, "explain-threshold", mpip.DefaultExplainThreshold, "explain every view whose |rel_error| exceeds this fraction (0: never)")
 	f.IntVar(&o.samples, "samples", 2000, "Monte Carlo samples for prediction intervals")
 	f.Uint64Var(&o.seed, "seed", 1, "random seed of the prediction intervals")
@@ -137,16 +137,8 @@ func (o mpipOptions) check() ([]int, error) {
 		c.add("--piecewise fits --osu/--imb benchmark outputs: give one")
 	}
 	var targets []int
-	for _, s := range strings.Split(o.predict, ",") {
-		if o.predict == "" {
-			break
-		}
-		p, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || p < 1 || p > 1<<20 {
-			c.add("--predict %q: want whole numbers 1 … 1048576, e.g. 128,256", o.predict)
-			break
-		}
-		targets = append(targets, p)
+	if o.predict != "" {
+		targets = rangeFlag(&c, "predict", o.predict, ranges.Limits{Min: 1, Max: 1 << 20, MaxCount: maxPredictions})
 	}
 	return targets, c.err()
 }

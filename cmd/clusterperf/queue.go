@@ -53,9 +53,9 @@ Examples:
 		},
 	}
 	f := cmd.Flags()
-	f.Float64Var(&o.lambda, "lambda", 0, "arrival rate λ (jobs/s)")
-	f.Float64Var(&o.mu, "mu", 0, "service rate μ of one server (jobs/s)")
-	f.Float64Var(&o.serviceTime, "service-time", 0, "mean service time 1/μ (s), instead of --mu")
+	rateVar(f, &o.lambda, "lambda", "arrival rate λ (jobs/s, or with a unit: 48/min, 2880/h)")
+	rateVar(f, &o.mu, "mu", "service rate μ of one server (jobs/s, or 60/min)")
+	durationVar(f, &o.serviceTime, "service-time", "mean service time 1/μ (s, or with a unit: 5ms, 2min), instead of --mu")
 	f.Float64Var(&o.load, "load", 0, "offered load λ/μ in Erlangs, instead of --lambda and --mu")
 	f.IntVar(&o.servers, "servers", 0, "number of servers m")
 	f.IntVar(&o.capacity, "capacity", 0, "capacity K: most jobs in the station, in service and waiting")

@@ -109,7 +109,7 @@ func (o *tpnOptions) register(cmd *cobra.Command) {
 	f.StringVar(&o.plot, "plot", "", "write a Gantt chart to FILE.svg or FILE.png")
 	f.StringVar(&o.exportPNML, "export-pnml", "", "write the net as PNML (timing in a toolspecific block)")
 	f.BoolVar(&o.atomic, "atomic", false, "atomic firing: tokens stay in the input places until a firing ends")
-	f.Float64Var(&o.maxTime, "max-time", 0, "cut the run off at this simulated time (s), 0 … 4.6e9 (0: no limit)")
+	durationVar(f, &o.maxTime, "max-time", "cut the run off at this simulated time (s, or with a unit: 90min), 0 … 4.6e9 s (0: no limit)")
 	f.BoolVar(&o.advise, "advise", false, "search process-to-workstation mappings for the least predicted time")
 	f.IntVar(&o.budget, "budget", 2000, "--advise: simulations allowed to the heuristic search, ≥ 1")
 	f.Int64Var(&o.maxTrans, "max-transitions", 0, "refuse a program whose net unrolls to more transitions (0: 2000000)")
