@@ -52,16 +52,7 @@ func (s *Simulator) Summarise(reps []*RepResult) (*Result, error) {
 			}
 		}
 	}
-	res := summarise(reps)
-	res.Method = "replications"
-	res.EventsPerRep = s.cfg.Events
-	for _, r := range reps {
-		res.WarmupEvents += float64(r.WarmupEvents) / float64(len(reps))
-		if r.TooShort {
-			res.TooShort++
-		}
-	}
-	res.Notes = s.notes(res)
+	res := s.summariseReps(reps)
 	if res.TooShort*2 > res.Replications {
 		res.Notes = append(res.Notes, fmt.Sprintf("run too short: in %d of %d replications the initial transient (MSER-5) did not end in the first half of the %d events — the estimates are probably biased; raise Config.Events (--events) or set a precision, which lengthens the run", res.TooShort, res.Replications, s.cfg.Events))
 	}

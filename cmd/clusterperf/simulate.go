@@ -519,12 +519,9 @@ func mergeSimulate(p shard.Plan, items []json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	reps := make([]*sim.RepResult, len(items))
-	for k, it := range items {
-		reps[k] = new(sim.RepResult)
-		if err := json.Unmarshal(it, reps[k]); err != nil {
-			return nil, badInputf("replication %d: %v", k, err)
-		}
+	reps, err := decodeReps(items)
+	if err != nil {
+		return nil, err
 	}
 	res, err := s.Summarise(reps)
 	if err != nil {

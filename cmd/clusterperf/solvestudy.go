@@ -12,7 +12,6 @@ import (
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/shard"
-	"github.com/clusterperf/clusterperf/sim"
 	"github.com/clusterperf/clusterperf/validate"
 )
 
@@ -190,12 +189,9 @@ func mergeSolveTo(stderr io.Writer) shard.MergeFunc {
 		if err != nil {
 			return nil, err
 		}
-		reps := make([]*sim.RepResult, len(items))
-		for k, it := range items {
-			reps[k] = new(sim.RepResult)
-			if err := json.Unmarshal(it, reps[k]); err != nil {
-				return nil, badInputf("replication %d: %v", k, err)
-			}
+		reps, err := decodeReps(items)
+		if err != nil {
+			return nil, err
 		}
 		sr, err := s.Summarise(reps)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/clusterperf/clusterperf/shard"
+	"github.com/clusterperf/clusterperf/sim"
 	"github.com/clusterperf/clusterperf/slurm"
 )
 
@@ -232,4 +233,16 @@ func checkedMerge(f shard.MergeFunc) shard.MergeFunc {
 		}
 		return f(p, items)
 	}
+}
+
+// decodeReps reads the shard items of a simulation study, one sim.RepResult per replication.
+func decodeReps(items []json.RawMessage) ([]*sim.RepResult, error) {
+	reps := make([]*sim.RepResult, len(items))
+	for k, it := range items {
+		reps[k] = new(sim.RepResult)
+		if err := json.Unmarshal(it, reps[k]); err != nil {
+			return nil, badInputf("replication %d: %v", k, err)
+		}
+	}
+	return reps, nil
 }
