@@ -264,6 +264,17 @@ func NewServer(m Model, version string) *Server {
 	s.mux.HandleFunc("POST /api/save", s.save)
 	s.mux.HandleFunc("POST /api/best", s.best)
 	s.mux.HandleFunc("POST /api/report", s.report)
+	// A GET of a POST endpoint says which method it takes (405) instead of falling through
+	// to the static files' 404.
+	s.mux.HandleFunc("GET /api/", func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/eval", "/api/save", "/api/best", "/api/report":
+			w.Header().Set("Allow", "POST")
+			http.Error(w, r.URL.Path+" takes POST (a JSON body of parameter values), not GET", http.StatusMethodNotAllowed)
+		default:
+			http.NotFound(w, r)
+		}
+	})
 	return s
 }
 

@@ -148,6 +148,14 @@ func TestCheckAndServerErrors(t *testing.T) {
 			t.Errorf("%s: %d %s", bad, rec.Code, rec.Body)
 		}
 	}
+	// a GET of a POST endpoint is 405 with Allow: POST; an unknown API path stays 404
+	for path, code := range map[string]int{"/api/eval": http.StatusMethodNotAllowed, "/api/report": http.StatusMethodNotAllowed, "/api/nope": http.StatusNotFound} {
+		rec := httptest.NewRecorder()
+		NewServer(m, "test").ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		if rec.Code != code || (code == http.StatusMethodNotAllowed && rec.Header().Get("Allow") != "POST") {
+			t.Errorf("GET %s: %d (Allow %q), want %d", path, rec.Code, rec.Header().Get("Allow"), code)
+		}
+	}
 	if _, err := Check(m.Params(), Values{"pop.0": 1e9}); !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), `"pop.0"`) {
 		t.Errorf("err = %v", err)
 	}
