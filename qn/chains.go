@@ -3,6 +3,7 @@ package qn
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	gmat "gonum.org/v1/gonum/mat"
 
@@ -256,6 +257,17 @@ func (cn *ChainNetwork) Solve(solver string, opt AMVAOptions) (*Result, error) {
 	res := newResult(cr.Solver, C, K)
 	res.Method, res.Exact, res.Reason, res.ErrorEstimate, res.Notes, res.Status = cr.Method, cr.Exact, cr.Reason, cr.ErrorEstimate, cr.Notes, cr.Status
 	res.Notes = append(res.Notes, fmt.Sprintf("class switching: %d routing chains solved as classes", len(cn.Model.Classes)))
+	for h, mc := range cn.Model.Classes {
+		var names []string
+		for c := range cn.Classes {
+			if cn.Chain[c] == h {
+				names = append(names, cn.Classes[c].Name)
+			}
+		}
+		if len(names) > 1 {
+			res.Notes = append(res.Notes, fmt.Sprintf("class switching: chain {%s} holds %d jobs in all (the classes' populations summed); jobs change class as they move, so a class's mean number of jobs need not equal its given population", strings.Join(names, ", "), mc.Population))
+		}
+	}
 	res.Reason = fmt.Sprintf("class switching: %d classes reduced to %d routing chain(s); for the chain model, %s", C, len(cn.Model.Classes), cr.Reason)
 	for c := range cn.Classes {
 		h := cn.Chain[c]

@@ -55,7 +55,7 @@ func (f *ModelFile) Solve(solver string, opt AMVAOptions) (*Result, error) {
 	case f.Switch != nil:
 		res, err := f.Switch.Net.Solve(solver, opt)
 		if err == nil {
-			if st := f.Switch.classDependentQueues(); len(st) > 0 {
+			if st := f.Switch.classDependentQueues(f.PS); len(st) > 0 {
 				res.Notes = append(res.Notes, fmt.Sprintf("class switching: the service times at %s differ by class; the chain solution is exact for processor sharing (type ps), only approximate for FCFS (BCMP)", strings.Join(st, ", ")))
 			}
 		}
@@ -66,12 +66,13 @@ func (f *ModelFile) Solve(solver string, opt AMVAOptions) (*Result, error) {
 	return Solve(f.Model, solver, opt)
 }
 
-// classDependentQueues names the single- or multi-server stations at which classes that
-// visit them have different service times (product form then needs PS, not FCFS).
-func (sw *ClassSwitch) classDependentQueues() []string {
+// classDependentQueues names the single- or multi-server stations, other than those declared
+// type ps, at which classes that visit them have different service times (product form then
+// needs PS, not FCFS).
+func (sw *ClassSwitch) classDependentQueues(ps map[string]bool) []string {
 	var out []string
 	for k, st := range sw.Net.Stations {
-		if st.Kind == Delay {
+		if st.Kind == Delay || ps[st.Name] {
 			continue
 		}
 		first, diff := -1.0, false

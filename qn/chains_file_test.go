@@ -49,10 +49,24 @@ func TestParseClassSwitch(t *testing.T) {
 	if res.Throughput[0] != res.Throughput[1] || math.Abs(q-5) > 1e-9 || !res.Exact {
 		t.Errorf("X %v, Σ Q %v, exact %v", res.Throughput, q, res.Exact)
 	}
-	// class-dependent service times at cpu and disk: the result says the chain solution
-	// needs processor sharing there
-	if n := strings.Join(res.Notes, "\n"); !strings.Contains(n, `"cpu", "disk"`) || !strings.Contains(n, "processor sharing") {
-		t.Errorf("notes %q: want the class-dependent stations named", res.Notes)
+	// class-dependent service times at cpu and disk, declared type ps: the chain solution is
+	// exact there (BCMP), so no caveat; the same stations declared fcfs get the caveat
+	if n := strings.Join(res.Notes, "\n"); strings.Contains(n, "only approximate for FCFS") {
+		t.Errorf("notes %q: type ps stations need no FCFS caveat", res.Notes)
+	}
+	if n := strings.Join(res.Notes, "\n"); !strings.Contains(n, "chain {read, write} holds 5 jobs") {
+		t.Errorf("notes %q: want the chain population explained", res.Notes)
+	}
+	ff, err := ParseModelFile("class-switch-fcfs.yaml", []byte(strings.ReplaceAll(string(data), "type: ps", "type: fcfs")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rf, err := ff.Solve("auto", AMVAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Join(rf.Notes, "\n"); !strings.Contains(n, `"cpu", "disk"`) || !strings.Contains(n, "processor sharing") {
+		t.Errorf("notes %q: want the class-dependent FCFS stations named", rf.Notes)
 	}
 	if _, _, err := ParseModel("class-switch.yaml", data); !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), "switch") {
 		t.Errorf("ParseModel on a switching file: %v, want an input error naming switch", err)
