@@ -86,3 +86,21 @@ func hybridModel(t *testing.T) *Model {
 	}
 	return m
 }
+
+// BenchmarkEvaluateSIOLargeP is one BUS-SIO evaluation at p = 2^22 (the fork/join sum's
+// 4M MVA steps with the context check every 2^20).
+func BenchmarkEvaluateSIOLargeP(b *testing.B) {
+	m, err := ParseModel("hybrid.yaml", []byte("name: hybrid\narchitecture: bus-sio\nc: 1\nw: 0.4\nr: 1\nnormalized: {sigma_p: 0.2, sigma_r0: 0.001, sigma_r: 0.002, sigma_n: 0.02}\n"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		e, err := NewEvaluator(m) // a new evaluator: no cached sum
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := e.EvaluateContext(b.Context(), 1<<22, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
