@@ -355,23 +355,34 @@ func solveLabelledWith(solve solveFunc, m *qn.Model, solver string, opt qn.AMVAO
 // the difference plus the 95 % half-width (qn.SetObservedEstimate). A simulation that
 // cannot run leaves the result without an estimate and says why in a note.
 func simulatedEstimate(m *qn.Model, res *qn.Result, o simOptions) {
+	_ = simulatedEstimateContext(context.Background(), m, res, o)
+}
+
+// simulatedEstimateContext is simulatedEstimate stopped by ctx: when ctx is cancelled the
+// simulation is abandoned, res is left without an estimate and the error wraps
+// fault.ErrInterrupted (any other failure is a note on res, nil returned).
+func simulatedEstimateContext(ctx context.Context, m *qn.Model, res *qn.Result, o simOptions) error {
 	fail := func(err error) { res.Notes = append(res.Notes, "no error estimate by simulation: "+err.Error()) }
 	cfg, err := o.config(m)
 	if err != nil {
 		fail(err)
-		return
+		return nil
 	}
 	s, err := sim.New(m, cfg)
 	if err != nil {
 		fail(err)
-		return
+		return nil
 	}
-	sr, err := s.Replicate(sim.Options{Seed: o.seed, Reps: o.reps})
+	sr, err := s.ReplicateContext(ctx, sim.Options{Seed: o.seed, Reps: o.reps})
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("%w: %w", fault.ErrInterrupted, ctx.Err())
+	}
 	if err != nil {
 		fail(err)
-		return
+		return nil
 	}
 	observedEstimate(res, sr, o.seed)
+	return nil
 }
 
 // observedEstimate sets res's error estimate from the simulation sr of its model (seed:
