@@ -52,7 +52,7 @@ func TestSPMDContextCancelled(t *testing.T) {
 	if got == nil || !got.Partial || !reflect.DeepEqual(got.Rows, want.Rows) || got.Simulation != want.Simulation {
 		t.Fatalf("partial report %+v, want SPMD's of the first point %+v", got, want)
 	}
-	if n := got.Notes[len(got.Notes)-1]; !strings.HasPrefix(n, "partial: interrupted at p=8 d=2 after 0 of its 4 replications (point 2 of 3; the 1 after it not simulated)") {
+	if n := got.Notes[len(got.Notes)-1]; !strings.HasPrefix(n, "partial: interrupted at p=8 d=2 after 0 of its 4 replications planned (point 2 of 3; the 1 after it not simulated)") {
 		t.Errorf("last note %q", n)
 	}
 	ctx, cancel = context.WithCancel(context.Background())

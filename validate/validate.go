@@ -195,6 +195,13 @@ func partialSPMD(m *spmd.Model, cfg sim.SPMDConfig, rep *Report, res *sim.SPMDRe
 	}
 	rep.Partial = true
 	rep.Notes = append(rep.Notes, SPMDNotes(m, cfg, rep.Rows)...)
-	rep.Notes = append(rep.Notes, fmt.Sprintf("partial: interrupted at p=%d d=%d after %d of its %d replications (point %d of %d; the %d after it not simulated); the rows are those of the points finished and, with at least two replications, the interval of the point under way", pds[i][0], pds[i][1], k, reps, i+1, len(pds), len(pds)-i-1))
+	note := fmt.Sprintf("partial: interrupted at p=%d d=%d after %d of its %d replications planned", pds[i][0], pds[i][1], k, reps)
+	if len(pds) > 1 {
+		note += fmt.Sprintf(" (point %d of %d; the %d after it not simulated)", i+1, len(pds), len(pds)-i-1)
+	}
+	if k >= 2 {
+		note += fmt.Sprintf("; its interval is that of the %d finished", k)
+	}
+	rep.Notes = append(rep.Notes, note)
 	return rep, stop
 }

@@ -85,3 +85,54 @@ func TestSimulateInterrupted(t *testing.T) {
 		t.Errorf("stderr %q, want the interruption said", errb.String())
 	}
 }
+
+// TestSimulateSPMDInterrupted: as TestSimulateInterrupted for an SPMD model (simulate of a
+// speedup file) and for speedup --validate: stopped after a second, the replications
+// finished are printed with their interval, marked partial with the partial note, and the
+// command exits 130 (fault.ErrInterrupted); speedup's surface is complete.
+func TestSimulateSPMDInterrupted(t *testing.T) {
+	for _, args := range [][]string{
+		{"simulate", "--format", "json", "--cycles", "20000", "--reps", "100000", ex + "spmd/qcrd.yaml"},
+		{"speedup", "--format", "json", "--p", "1:16", "--validate", "--cycles", "20000", "--reps", "100000", ex + "spmd/qcrd.yaml"},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		var out, errb bytes.Buffer
+		code := run(ctx, args, &out, &errb)
+		cancel()
+		if code != 130 {
+			t.Fatalf("%s: exit %d, want 130; stderr %s", args[0], code, errb.String())
+		}
+		type report struct {
+			Partial    bool     `json:"partial"`
+			Notes      []string `json:"notes"`
+			Simulation struct {
+				Replications int `json:"replications"`
+			} `json:"simulation"`
+			Rows []struct {
+				HalfWidth *float64 `json:"half_width_95"`
+			} `json:"rows"`
+		}
+		var v struct {
+			report
+			Points     []json.RawMessage `json:"points"`
+			Validation *report           `json:"validation"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+			t.Fatalf("%s: %v: %s", args[0], err, out.String())
+		}
+		rep := v.report
+		if args[0] == "speedup" {
+			if v.Validation == nil || !v.Partial || len(v.Points) != 16 {
+				t.Fatalf("speedup: partial %v, %d points, validation %v: want the 16 points and a partial validation", v.Partial, len(v.Points), v.Validation)
+			}
+			rep = *v.Validation
+		}
+		n := rep.Simulation.Replications
+		if !rep.Partial || n < 2 || n >= 100000 || len(rep.Rows) != 1 || rep.Rows[0].HalfWidth == nil || !strings.HasPrefix(rep.Notes[len(rep.Notes)-1], "partial: interrupted at p=16 d=1 after") {
+			t.Errorf("%s: partial %v, %d replications, rows %v, notes %q", args[0], rep.Partial, n, rep.Rows, rep.Notes)
+		}
+		if !strings.Contains(errb.String(), "interrupted after") {
+			t.Errorf("%s: stderr %q, want the interruption said", args[0], errb.String())
+		}
+	}
+}
