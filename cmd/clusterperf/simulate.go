@@ -375,9 +375,15 @@ func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writ
 }
 
 // simulateQN simulates m and compares it with the solution an of the named solver (nil:
-// the solver failed with anErr, said in a note). A cancelled ctx stops it (exit 130).
+// the solver failed with anErr, said in a note). A cancelled ctx stops it: the report of
+// the replications finished (marked Partial; none when fewer than two finished) with the
+// error fault.ErrInterrupted (exit 130).
 func simulateQN(ctx context.Context, mf *qn.ModelFile, m *qn.Model, solver string, an *qn.Result, anErr error, o simOptions) (*validate.Report, error) {
 	res, err := simulateQNRun(ctx, mf, m, o)
+	if res != nil && res.Partial {
+		clearProgress()
+		return qnReport(m, solver, an, anErr, res, o.seed), err
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -431,7 +437,9 @@ func qnReport(m *qn.Model, solver string, an *qn.Result, anErr error, res *sim.R
 	}
 	quiet := *res
 	quiet.Lag1 = 0
-	return validate.QNReport(m, solver, an, anErr, &quiet, seed, res.Notes)
+	rep := validate.QNReport(m, solver, an, anErr, &quiet, seed, res.Notes)
+	rep.Partial = res.Partial
+	return rep
 }
 
 // simulateSPMD simulates the SPMD program directly at each (p, d) and compares the cycle

@@ -136,3 +136,42 @@ func TestSimulateSPMDInterrupted(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveValidateInterrupted: solve --validate stopped after a second prints the
+// solution (complete) and the validation of the replications finished, both marked
+// partial with the partial note, and exits 130 (fault.ErrInterrupted), as simulate does
+// (TestSimulateInterrupted).
+func TestSolveValidateInterrupted(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"solve", "--validate", "--format", "json", "--events", "20000", "--reps", "100000", ex + "qn/central-server.yaml"}, &out, &errb)
+	if code != 130 {
+		t.Fatalf("exit %d, want 130; stderr %s", code, errb.String())
+	}
+	var v struct {
+		Partial    bool              `json:"partial"`
+		Classes    []json.RawMessage `json:"classes"`
+		Validation *struct {
+			Partial    bool     `json:"partial"`
+			Notes      []string `json:"notes"`
+			Simulation struct {
+				Replications int `json:"replications"`
+			} `json:"simulation"`
+			Rows []json.RawMessage `json:"rows"`
+		} `json:"validation"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if !v.Partial || v.Validation == nil || len(v.Classes) == 0 {
+		t.Fatalf("partial %v, classes %d, validation %v: want the solution and a partial validation", v.Partial, len(v.Classes), v.Validation)
+	}
+	r := v.Validation
+	if n := r.Simulation.Replications; !r.Partial || n < 2 || n >= 100000 || len(r.Rows) == 0 || !strings.HasPrefix(r.Notes[len(r.Notes)-1], "partial: interrupted after") {
+		t.Errorf("validation: partial %v, %d replications, %d rows, notes %q", r.Partial, n, len(r.Rows), r.Notes)
+	}
+	if !strings.Contains(errb.String(), "interrupted after") {
+		t.Errorf("stderr %q, want the interruption said", errb.String())
+	}
+}
