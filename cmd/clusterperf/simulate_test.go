@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -173,5 +175,43 @@ func TestSolveValidateInterrupted(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "interrupted after") {
 		t.Errorf("stderr %q, want the interruption said", errb.String())
+	}
+}
+
+// TestSolveSweepValidateInterrupted: solve --sweep --validate stopped after a second
+// prints the whole sweep and the validations made so far, the last one of the replications
+// finished (≥ 2) marked partial, and exits 130.
+func TestSolveSweepValidateInterrupted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.yaml")
+	model := "classes:\n  - {name: u, population: 8, think_time: 1}\nstations:\n  - {name: cpu, demand: 0.1}\n  - {name: disk, demand: 5ms}\n"
+	if err := os.WriteFile(path, []byte(model), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"solve", "--sweep", "population=1:6", "--validate", "--format", "json", "--events", "20000", "--reps", "100000", path}, &out, &errb)
+	if code != 130 {
+		t.Fatalf("exit %d, want 130; stderr %s", code, errb.String())
+	}
+	var v struct {
+		Partial    bool              `json:"partial"`
+		Points     []json.RawMessage `json:"points"`
+		Notes      []string          `json:"notes"`
+		Validation []struct {
+			Partial    bool `json:"partial"`
+			Simulation struct {
+				Replications int `json:"replications"`
+			} `json:"simulation"`
+		} `json:"validation"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if !v.Partial || len(v.Points) != 6 || len(v.Validation) != 1 || !strings.HasPrefix(v.Notes[len(v.Notes)-1], "partial: the validation was interrupted") {
+		t.Fatalf("partial %v, %d points, %d validations, notes %q: want 6 points and the first point's validation", v.Partial, len(v.Points), len(v.Validation), v.Notes)
+	}
+	if r := v.Validation[0]; !r.Partial || r.Simulation.Replications < 2 || r.Simulation.Replications >= 100000 {
+		t.Errorf("validation %+v: want partial with 2 … 99999 replications", r)
 	}
 }

@@ -40,9 +40,10 @@ func runSweep(ctx context.Context, in *solveInput, o solveOptions, opt qn.AMVAOp
 	o.sim.progress = o.progress
 	estimateSweep(m, p, pts, o.sim)
 	var checks []*validate.Report
+	var valStop error // Ctrl-C during --validate: the points validated so far are printed
 	if o.validate && !interrupted {
-		if checks, err = validateSweep(ctx, m, p, pts, o); err != nil {
-			return err
+		if checks, valStop = validateSweep(ctx, m, p, pts, o); valStop != nil && !errors.Is(valStop, fault.ErrInterrupted) {
+			return valStop
 		}
 	}
 	out, err := sweepOutput(in, o, p, pts, checks, meas, stderr)
@@ -53,6 +54,11 @@ func runSweep(ctx context.Context, in *solveInput, o solveOptions, opt qn.AMVAOp
 		clearProgress()
 		out.Partial = true
 		out.Notes = append(out.Notes, fmt.Sprintf("partial: interrupted after %d of the %d sweep points (the first ones); no plot or JMVA export written", len(pts), len(vals)))
+	}
+	if valStop != nil {
+		clearProgress()
+		stopped, interrupted, out.Partial = valStop, true, true
+		out.Notes = append(out.Notes, fmt.Sprintf("partial: the validation was interrupted: %d of the points validated (the last one marked partial when its replications were cut short); the sweep is complete; no plot or JMVA export written", len(out.Validation)))
 	}
 	out.forFormat(o.out.format)
 	if err := render(stdout, out, o.out); err != nil || interrupted {
@@ -114,7 +120,8 @@ func sweepOutput(in *solveInput, o solveOptions, p qn.SweepParam, pts []qn.Sweep
 // (the flags' seed, replications and events, so replication r uses stream r of the seed at
 // every point) and compared with its solution; checks[k] is point k's report (nil for a
 // point without a steady state). A simulation that fails fails the sweep, as --validate of
-// one model does.
+// one model does; Ctrl-C (ctx cancelled) returns the reports so far — the last one of the
+// replications finished, marked partial — with the error fault.ErrInterrupted.
 func validateSweep(ctx context.Context, m *qn.Model, p qn.SweepParam, pts []qn.SweepPoint, o solveOptions) ([]*validate.Report, error) {
 	checks := make([]*validate.Report, len(pts))
 	progress := progressFunc(o.progress, "validation by simulation")
@@ -124,6 +131,12 @@ func validateSweep(ctx context.Context, m *qn.Model, p qn.SweepParam, pts []qn.S
 		if pt.Result != nil && pt.Err == nil {
 			mm := p.Apply(m, pt.Value)
 			res, err := simulateQNRun(ctx, nil, mm, so)
+			if res != nil && res.Partial {
+				checks[k] = qnReport(mm, o.solver, pt.Result, nil, res, so.seed)
+			}
+			if errors.Is(err, fault.ErrInterrupted) {
+				return checks, err // the points validated so far, the last one perhaps partial
+			}
 			if err != nil {
 				return nil, fmt.Errorf("--validate at %s = %g: %w", p.Label, pt.Value, err)
 			}
