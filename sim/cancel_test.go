@@ -50,8 +50,8 @@ func TestReplicateCancelled(t *testing.T) {
 	if res == nil || !res.Partial || res.Replications != 3 {
 		t.Fatalf("result %+v, want 3 finished replications marked partial", res)
 	}
-	if calls < 3*ChunksFor(1) {
-		t.Errorf("%d progress calls, want one per chunk (%d per replication)", calls, ChunksFor(1))
+	if calls < 3*chunksFor(1) {
+		t.Errorf("%d progress calls, want one per chunk (%d per replication)", calls, chunksFor(1))
 	}
 	var want []*RepResult
 	for k := range 3 {
