@@ -205,7 +205,7 @@ func runSpeedup(ctx context.Context, o speedupOptions, path string, stdout io.Wr
 				return stop
 			}
 			sp.out.Partial = true // Ctrl-C: the surface, and the validation of what finished
-			sp.out.Notes = append(sp.out.Notes, "partial: the validation was interrupted (see its notes); the surface is complete")
+			sp.out.Notes = append(sp.out.Notes, "partial: the validation was interrupted (see its notes); the surface is complete; no plot written")
 			return cmp.Or(render(stdout, sp.out, o.out), stop)
 		}
 	}
