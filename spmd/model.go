@@ -13,12 +13,22 @@ import (
 // Architecture is an I/O organisation × I/O synchronisation (000 §3.2–3.3, 001 ch. 5).
 type Architecture int
 
+// The architectures (the package comment gives each one's formulas).
 const (
+	// BusSIO: one shared I/O bus, synchronous I/O (every group waits for the I/O burst);
+	// the fork/join approximation of 000 eq. 16 (001 §5.4).
 	BusSIO Architecture = iota
+	// CluSIO: one disk per cluster, synchronous I/O; the same formulas as BusSIO (001 §5.4).
 	CluSIO
+	// BusAIO: one shared I/O bus, asynchronous I/O; exact MVA (000 eq. 14, 001 eq. 5.11).
 	BusAIO
+	// CluAIO: one disk per cluster, asynchronous I/O; d classes, exact by convolution
+	// (000 §4.3, 001 §5.5).
 	CluAIO
+	// OptimisticAIO: the optimistic bound with asynchronous I/O, a closed form (001 §5.1,
+	// eq. 5.1).
 	OptimisticAIO
+	// OptimisticSIO: the optimistic bound with synchronous I/O, a closed form (001 §5.1).
 	OptimisticSIO
 )
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -96,7 +97,9 @@ with the relative error (model − measured)/measured, and the plot draws them a
 
 --validate simulates the model and compares it with the solution of the chosen --solver;
 with a sweep, every point with a steady state is simulated and compared (table
-"validation"; JSON "validation", one report per point).
+"validation"; JSON "validation", one report per point). Progress (stderr, on a terminal)
+counts events with the time left; Ctrl-C during --validate of one model prints the solution
+and the validation of the replications finished, marked partial: true, and exits 130.
 A file with class switching (routing: switch:) is solved by its routing chains, one with
 capacities (capacity:) by the exact CTMC of blocking after service when it has at most 1000
 states, else by --solver mvablo (approximate, with its measured error; --solver exact
@@ -195,7 +198,10 @@ type solveResult struct {
 	Bounds       []qn.Bound          `json:"bounds"`
 	Distribution *distributionResult `json:"distribution,omitempty"`
 	Validation   *validate.Report    `json:"validation,omitempty"`
-	Notes        []string            `json:"notes"`
+	// Partial is true when Ctrl-C stopped --validate (exit 130): Validation is that of the
+	// replications finished, itself marked partial.
+	Partial bool     `json:"partial,omitempty"`
+	Notes   []string `json:"notes"`
 }
 
 // distributionResult is P(n_k = j) at one copy of a station, with ln G of the network.
@@ -257,11 +263,11 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 		return badInputf("--measured %s: the measurements are compared with a sweep: give --sweep (or a .jmva file with a what-if analysis)", o.measured)
 	}
 	out, res, err := solveOne(ctx, in, o, nil, stderr)
-	if err != nil {
+	if out == nil || (err != nil && !out.Partial) {
 		return err
 	}
-	if err := render(stdout, out, o.out); err != nil {
-		return err
+	if err := cmp.Or(render(stdout, out, o.out), err); err != nil {
+		return err // or, after the partial result, interrupted (exit 130)
 	}
 	if o.exportJMVA != "" {
 		return exportJMVA(o.exportJMVA, &jmva.Document{Description: in.description(), Model: m, Solutions: []jmva.Solution{jmva.SolutionOf(m, res)}})
@@ -313,7 +319,12 @@ func solveOne(ctx context.Context, in *solveInput, o solveOptions, sr *sim.Resul
 	case o.validate:
 		o.sim.progress = o.progress
 		if out.Validation, err = simulateQN(ctx, in.file, m, o.solver, res, nil, o.sim); err != nil {
-			return nil, nil, err
+			if out.Validation == nil {
+				return nil, nil, err
+			}
+			out.Partial = true // Ctrl-C: the solution, and the validation of the replications finished
+			out.Notes = append(out.Notes, "partial: the validation was interrupted (see its notes); the solution is complete")
+			return out, res, err
 		}
 	}
 	return out, res, nil
