@@ -59,8 +59,9 @@ import (
 // systems of step 2 are ill-conditioned (estimate 3e15 at N/16) and the recurrence amplifies
 // rounding exponentially. verified chooses the precision and checks the result at a second,
 // higher one. A system that is singular in exact arithmetic (queues the earlier classes'
-// demands cannot tell apart) is tried in the other class orders (up to 4 classes) and
-// otherwise refused with ErrUnsupported; agreement with MVAMulti is tested to 1e-10 relative
+// demands cannot tell apart: seen when an earlier class has equal demands at two queues, or
+// two earlier classes have proportional queue demands) is tried in the other class orders
+// (up to 4 classes) and otherwise refused with ErrUnsupported naming those patterns; agreement with MVAMulti is tested to 1e-10 relative
 // on random networks (comom_test.go).
 //
 // Refused (ErrUnsupported): open classes, multi-server (m > 1) and load-dependent stations,
@@ -245,7 +246,7 @@ func (p *comom) feasible(res *Result) bool {
 }
 
 // errComomSingular: a class step's system is singular in this class order.
-var errComomSingular = unsupported("comom: singular class step: the queues are not told apart by the earlier classes' demands (equal or zero demands of a class at queues that differ in a later class)")
+var errComomSingular = unsupported("comom: singular class step in this class order (Comom explains a model singular in every order: singularError)")
 
 // errComomPrecision marks a run whose precision was visibly too low (a non-positive
 // normalising constant or result); verified raises the precision.
