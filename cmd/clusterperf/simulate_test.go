@@ -194,24 +194,11 @@ func TestSolveSweepValidateInterrupted(t *testing.T) {
 	if code != 130 {
 		t.Fatalf("exit %d, want 130; stderr %s", code, errb.String())
 	}
-	var v struct {
-		Partial    bool              `json:"partial"`
-		Points     []json.RawMessage `json:"points"`
-		Notes      []string          `json:"notes"`
-		Validation []struct {
-			Partial    bool `json:"partial"`
-			Simulation struct {
-				Replications int `json:"replications"`
-			} `json:"simulation"`
-		} `json:"validation"`
-	}
-	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
-		t.Fatalf("%v: %s", err, out.String())
-	}
-	if !v.Partial || len(v.Points) != 6 || len(v.Validation) != 1 || !strings.HasPrefix(v.Notes[len(v.Notes)-1], "partial: the validation was interrupted") {
-		t.Fatalf("partial %v, %d points, %d validations, notes %q: want 6 points and the first point's validation", v.Partial, len(v.Points), len(v.Validation), v.Notes)
-	}
-	if r := v.Validation[0]; !r.Partial || r.Simulation.Replications < 2 || r.Simulation.Replications >= 100000 {
-		t.Errorf("validation %+v: want partial with 2 … 99999 replications", r)
+	// The first point's validation (100 000 replications) cannot finish in a second: a
+	// stopped sweep prints the points whose validation finished (TestSweepValidateInterrupted:
+	// the first k, byte-identical to the full run's prefix), here none, so nothing is written
+	// on stdout — no half document — and stderr says where it stopped.
+	if out.Len() != 0 || !strings.Contains(errb.String(), "interrupt") {
+		t.Fatalf("stdout %q, stderr %q: want no output and the interruption named", out.String(), errb.String())
 	}
 }
