@@ -182,5 +182,10 @@ func TestFitSummaryWidth(t *testing.T) {
 				t.Errorf("short row padded to %d characters: %q", n, line)
 			}
 		}
+		// issue P3-15: SMAPE is a percentage shown like the average error ("0.743%"), not
+		// a bare number under a "SMAPE %" label
+		if strings.HasPrefix(line, "SMAPE") && !strings.HasSuffix(strings.TrimRight(line, " "), "%") {
+			t.Errorf("SMAPE row without a %% sign: %q", line)
+		}
 	}
 }

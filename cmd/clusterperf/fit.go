@@ -569,12 +569,12 @@ func (r *fitResult) summaryTable() *report.Table {
 	if r.baseline != nil { // the winner's own figures, then the SPMD family's
 		b := r.baseline.Metrics
 		t.Add(fmt.Sprintf("average error of %s (Cremonesi & Gennaro (000) §5.2)", r.Chosen), report.Magnitude(b.AverageError))
-		t.Add(fmt.Sprintf("SMAPE %% of %s", r.Chosen), b.SMAPE)
+		t.Add("SMAPE of "+r.Chosen, report.Magnitude(b.SMAPE/100))
 		t.Add(fmt.Sprintf("R² of %s", r.Chosen), b.R2)
 		of = " of " + r.Architecture
 	}
 	t.Add("average error"+of+" (Cremonesi & Gennaro (000) §5.2)", report.Magnitude(r.AverageError))
-	t.Add("SMAPE %"+of, m.SMAPE)
+	t.Add("SMAPE"+of, report.Magnitude(m.SMAPE/100)) // Metrics.SMAPE is in percent; shown like the average error
 	t.Add("R²"+of, m.R2)
 	t.Add("what limits the program", r.Inference)
 	t.Add("model driving predictions and sizing", r.Chosen)
