@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/report"
@@ -194,6 +195,9 @@ func (r *extrapolateResult) Tables() []*report.Table {
 		note := ""
 		if p.AtZero {
 			note = "at its bound"
+		}
+		if f.IntervalsNotMeaningful && p.Low95 != nil {
+			note = strings.TrimPrefix(note+"; interval not meaningful (see the notes)", "; ")
 		}
 		pt.Add(p.Name, p.Value, optNum(p.Low95), optNum(p.High95), note)
 	}
