@@ -327,6 +327,15 @@ func TestFitBottleneckUndetermined(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
+	var abs struct {
+		Undetermined bool `json:"bottleneck_undetermined"`
+	}
+	if err := json.Unmarshal([]byte(runOut(t, "fit", "../../examples/fit/qcrd.yaml", "../../examples/fit/qcrd.csv", "--objective", "absolute", "--format", "json")), &abs); err != nil {
+		t.Fatal(err)
+	}
+	if !abs.Undetermined {
+		t.Error("--objective absolute: the verdict (communication 23 %) is stated without the caveat")
+	}
 	if !res.Undetermined || !strings.Contains(res.Inference, "not determined by these data") {
 		t.Errorf("verdict without the caveat: %q", res.Inference)
 	}
