@@ -121,11 +121,11 @@ func TQuantile(q float64, dof int) float64 {
 
 // Metrics compare predictions f with observations a.
 type Metrics struct {
-	AverageError float64 `json:"average_error"` // 000 §5.2: (1/N)·sqrt(Σ((f−a)/a)²)
-	SMAPE        float64 `json:"smape"`         // 100/N·Σ|f−a|/((|a|+|f|)/2), percent
-	R2           float64 `json:"r2"`            // 1 − SS_res/SS_tot
-	RMSRel       float64 `json:"rms_relative"`  // sqrt(mean((f−a)/a)²)
-	N            int     `json:"n"`
+	AverageError float64  `json:"average_error"` // 000 §5.2: (1/N)·sqrt(Σ((f−a)/a)²)
+	SMAPE        float64  `json:"smape"`         // 100/N·Σ|f−a|/((|a|+|f|)/2), percent
+	R2           *float64 `json:"r2"`            // 1 − SS_res/SS_tot; nil (null) when the observations are all equal (SS_tot = 0: R² is undefined)
+	RMSRel       float64  `json:"rms_relative"`  // sqrt(mean((f−a)/a)²)
+	N            int      `json:"n"`
 }
 
 // Compare computes the metrics.
@@ -147,9 +147,9 @@ func Compare(f, a []float64) Metrics {
 	m.AverageError = math.Sqrt(rel2) / float64(n)
 	m.RMSRel = math.Sqrt(rel2 / float64(n))
 	m.SMAPE *= 100 / float64(n)
-	m.R2 = 1 - ssr/sst
-	if sst == 0 {
-		m.R2 = math.NaN()
+	if sst > 0 {
+		r2 := 1 - ssr/sst
+		m.R2 = &r2
 	}
 	return m
 }

@@ -38,6 +38,10 @@ func (t *Table) Add(cells ...any) {
 		switch v := c.(type) {
 		case float64:
 			row[i], full[i] = Num(v), FullNum(v)
+		case *float64: // an optional number: empty when absent
+			if v != nil {
+				row[i], full[i] = Num(*v), FullNum(*v)
+			}
 		case Percent:
 			row[i], full[i] = v.String(), FullNum(float64(v))
 		case Magnitude:

@@ -589,12 +589,12 @@ func (r *fitResult) summaryTable() *report.Table {
 		b := r.baseline.Metrics
 		t.Add(fmt.Sprintf("average error of %s (Cremonesi & Gennaro (000) §5.2)", r.Chosen), report.Magnitude(b.AverageError))
 		t.Add("SMAPE of "+r.Chosen, report.Magnitude(b.SMAPE/100))
-		t.Add(fmt.Sprintf("R² of %s", r.Chosen), b.R2)
+		t.Add(fmt.Sprintf("R² of %s", r.Chosen), r2Cell(b.R2))
 		of = " of " + r.Architecture
 	}
 	t.Add("average error"+of+" (Cremonesi & Gennaro (000) §5.2)", report.Magnitude(r.AverageError))
 	t.Add("SMAPE"+of, report.Magnitude(m.SMAPE/100)) // Metrics.SMAPE is in percent; shown like the average error
-	t.Add("R²"+of, m.R2)
+	t.Add("R²"+of, r2Cell(m.R2))
 	t.Add("what limits the program", r.Inference)
 	t.Add("model driving predictions and sizing", r.Chosen)
 	rec := r.Sizing.Recommended.Config
@@ -691,4 +691,12 @@ func span(a, b int) []int {
 		out = append(out, v)
 	}
 	return out
+}
+
+// r2Cell is R² for the summary, or why it has no value (SS_tot = 0: every observation equal).
+func r2Cell(r2 *float64) any {
+	if r2 == nil {
+		return "undefined (every observation equal)"
+	}
+	return *r2
 }
