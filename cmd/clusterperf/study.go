@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/sim"
 	"github.com/clusterperf/clusterperf/slurm"
@@ -231,17 +232,22 @@ func checkedMerge(f shard.MergeFunc) shard.MergeFunc {
 		if err := p.CheckInputs(); err != nil {
 			return nil, classify(err)
 		}
-		return f(p, items)
+		v, err := f(p, items)
+		return v, inShard(p, err)
 	}
 }
 
-// decodeReps reads the shard items of a simulation study, one sim.RepResult per replication.
-func decodeReps(items []json.RawMessage) ([]*sim.RepResult, error) {
+// decodeReps reads the shard items of a simulation study of m, one sim.RepResult per
+// replication, each checked for shape and range (checkRep).
+func decodeReps(items []json.RawMessage, m *qn.Model) ([]*sim.RepResult, error) {
 	reps := make([]*sim.RepResult, len(items))
 	for k, it := range items {
 		reps[k] = new(sim.RepResult)
-		if err := json.Unmarshal(it, reps[k]); err != nil {
-			return nil, badInputf("replication %d: %v", k, err)
+		if err := decodeItem(k, it, reps[k]); err != nil {
+			return nil, err
+		}
+		if err := checkRep(k, reps[k], m); err != nil {
+			return nil, err
 		}
 	}
 	return reps, nil
