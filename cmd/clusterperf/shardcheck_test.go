@@ -123,3 +123,17 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 		})
 	}
 }
+
+// TestStudyOutIsAFile: --out naming an existing regular file is refused before any work,
+// naming --out (it was "mkdir ofile: not a directory", exit 1).
+func TestStudyOutIsAFile(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "ofile")
+	if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ex := filepath.Join("..", "..", "examples", "fit")
+	code, _, errs := cli("fit", filepath.Join(ex, "qcrd.yaml"), filepath.Join(ex, "qcrd.csv"), "--bootstrap", "4", "--shard", "0/2", "--out", f)
+	if code != fault.ExitInput || !strings.Contains(errs, "--out") || !strings.Contains(errs, "not a directory") {
+		t.Errorf("exit %d, %q", code, errs)
+	}
+}

@@ -77,6 +77,11 @@ func (o studyOptions) check(c *flagCheck) {
 			c.add("--shard %q: %v", o.shard, err)
 		}
 	}
+	if o.out != "" {
+		if fi, err := os.Stat(o.out); err == nil && !fi.IsDir() {
+			c.add("--out %s: not a directory (the study directory to create or reuse)", o.out)
+		}
+	}
 	if o.arraySize != 0 && (o.arraySize < 1 || o.arraySize > shard.MaxShards) {
 		c.add("--slurm-array-size %d: want 1 … %d (0: min(%d, items))", o.arraySize, shard.MaxShards, slurm.DefaultShards)
 	}
