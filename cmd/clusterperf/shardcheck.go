@@ -217,3 +217,17 @@ func decodeMapping(k int, raw json.RawMessage, t *tpn.MappingTime) error {
 	*t = tpn.MappingTime{Completed: *v.Completed, TimeNs: *v.TimeNs}
 	return nil
 }
+
+// decodeCycleTime decodes speedup --validate item k: a simulated cycle time, a finite
+// number ≥ 0 (null, which would read as 0, is refused).
+func decodeCycleTime(k int, raw json.RawMessage, x *float64) error {
+	var p *float64
+	if err := decodeItem(k, raw, &p); err != nil {
+		return err
+	}
+	if math.IsNaN(*p) || math.IsInf(*p, 0) || *p < 0 {
+		return badItem(k, "cycle time %g; want a finite time ≥ 0 (seconds)", *p)
+	}
+	*x = *p
+	return nil
+}

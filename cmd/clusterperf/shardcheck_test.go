@@ -76,12 +76,13 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 		t.Fatal(err)
 	}
 	ex := filepath.Join("..", "..", "examples")
-	fitDir, sweepDir, simDir, tpnDir := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
+	fitDir, sweepDir, simDir, tpnDir, spDir := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
 	shardAll(t, fitDir, 3, "fit", filepath.Join(ex, "fit", "qcrd.yaml"), filepath.Join(ex, "fit", "qcrd.csv"), "--bootstrap", "6")
 	shardAll(t, sweepDir, 2, "solve", v, "--sweep", "population=1:4", "--validate", "--events", "20000")
 	shardAll(t, simDir, 2, "simulate", "--reps", "4", "--events", "20000", v)
 	shardAll(t, tpnDir, 3, "tpn", "--advise", "--cluster", filepath.Join(ex, "tpn", "cluster.yaml"), filepath.Join(ex, "tpn", "matmul.yaml"))
-	for _, d := range []string{fitDir, sweepDir, simDir, tpnDir} {
+	shardAll(t, spDir, 2, "speedup", filepath.Join(ex, "spmd", "fig59-bus.yaml"), "--p", "1:4", "--validate", "--reps", "4", "--cycles", "100")
+	for _, d := range []string{fitDir, sweepDir, simDir, tpnDir, spDir} {
 		if code, _, errs := cli("merge", d); code != 0 {
 			t.Fatalf("untampered %s: exit %d: %s", d, code, errs)
 		}
@@ -109,6 +110,8 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 		{"sim negative time", simDir, "shard-0-of-2.json", 1, set(-3.0, "time_s"), "want a finite value ≥ 0"},
 		{"sim overfull", simDir, "shard-0-of-2.json", 0, set([]any{2.0, 0.1}, "utilization"), "want at most 1"},
 		{"sim unknown key", simDir, "shard-1-of-2.json", 1, set(1.0, "Throughput"), "unknown field"},
+		{"speedup null", spDir, "shard-1-of-2.json", 0, to(nil), "null"},
+		{"speedup negative", spDir, "shard-0-of-2.json", 1, to(-2.0), "want a finite time ≥ 0"},
 		{"tpn empty", tpnDir, "shard-1-of-3.json", 0, to(map[string]any{}), "want both completed"},
 		{"tpn null", tpnDir, "shard-2-of-3.json", 2, to(nil), "null"},
 		{"tpn negative", tpnDir, "shard-0-of-3.json", 3, to(map[string]any{"completed": true, "time_ns": -5}), "want 0 …"},
