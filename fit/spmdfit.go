@@ -466,6 +466,27 @@ func (r *SPMDResult) Replicate(b int) (x []float64, ok bool) {
 // bootstrapStream + b.
 const bootstrapStream = 0xb007 << 32
 
+// CheckReplicate reports whether x can be a bootstrap replicate of r (what Replicate
+// returns, e.g. read back from a shard file): one value per free parameter, each finite and
+// within the parameter's [Min, Max] of the model file (the refit is bounded by them). nil
+// (a failed refit) is allowed. The error wraps fault.ErrInput and says what was expected.
+func (r *SPMDResult) CheckReplicate(x []float64) error {
+	if x == nil {
+		return nil
+	}
+	free := r.spec.freeIdx()
+	if len(x) != len(free) {
+		return fmt.Errorf("%w: a replicate of %s holds %d values; want one per free parameter (%d) or null for a failed refit", fault.ErrInput, r.Architecture, len(x), len(free))
+	}
+	for j, i := range free {
+		p := r.spec.Params[i]
+		if math.IsNaN(x[j]) || math.IsInf(x[j], 0) || x[j] < p.Min || x[j] > p.Max {
+			return fmt.Errorf("%w: a replicate of %s gives %s = %g; want a finite value in [%g, %g]", fault.ErrInput, r.Architecture, p.Name, x[j], p.Min, p.Max)
+		}
+	}
+	return nil
+}
+
 // SetBootstrap stores the 2.5/97.5 % percentile intervals of the replicates' free
 // parameters (draws[b] from Replicate(b); nil for a failed refit) in Parameters' BootLow and
 // BootHi. A parameter gets no interval from fewer than 10 successful replicates.

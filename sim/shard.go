@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -128,11 +129,12 @@ func (r *RepResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(j)
 }
 
-// UnmarshalJSON reads what MarshalJSON wrote; unknown keys are ignored by encoding/json,
-// so callers that must be strict decode with DisallowUnknownFields.
+// UnmarshalJSON reads what MarshalJSON wrote, strictly: an unknown key is refused.
 func (r *RepResult) UnmarshalJSON(b []byte) error {
 	var j repJSON
-	if err := json.Unmarshal(b, &j); err != nil {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields() // a decoder's setting does not reach a custom UnmarshalJSON
+	if err := d.Decode(&j); err != nil {
 		return err
 	}
 	*r = RepResult{Throughput: fromJSON(j.Throughput), ResponseTime: fromJSON(j.ResponseTime), Utilization: fromJSON(j.Utilization),

@@ -161,6 +161,9 @@ func (s *AdviseStudy) Merge(times []MappingTime) (*Advice, error) {
 		}
 		kb.add(s.mapping(k), v)
 	}
+	if math.IsInf(bestT, 1) { // never from AdviseWith's own runs: a program no mapping completes deadlocks
+		return nil, fmt.Errorf("%w: none of the %d mappings completes", fault.ErrDeadlock, s.items)
+	}
 	adv.Time = bestT
 	adv.Allocation = allocation(s.p, s.c, s.mapping(bestK))
 	adv.ByWorkstations = kb.list(s.p, s.c)

@@ -55,3 +55,17 @@ func TestAdviseStudyIsAdvise(t *testing.T) {
 		}
 	}
 }
+
+// TestAdviseStudyNoneCompletes: merged outcomes in which no mapping completes (a shard file
+// says so) are a deadlock finding, never an advice with an infinite time.
+func TestAdviseStudyNoneCompletes(t *testing.T) {
+	p, c := load(t, "../examples/tpn/matmul.yaml", "../examples/tpn/cluster.yaml")
+	s, err := NewAdviseStudy(p, c, AdviseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	adv, err := s.Merge(make([]MappingTime, s.Items()))
+	if !errors.Is(err, fault.ErrDeadlock) || adv != nil {
+		t.Errorf("no mapping completes: %v, %v; want fault.ErrDeadlock", adv, err)
+	}
+}

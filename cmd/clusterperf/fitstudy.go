@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -84,8 +85,12 @@ func mergeFit(p shard.Plan, items []json.RawMessage) (any, error) {
 	for i, c := range fs.rep.Candidates {
 		draws := make([][]float64, fs.b)
 		for b := range draws {
-			if err := json.Unmarshal(items[i*fs.b+b], &draws[b]); err != nil {
-				return nil, badInputf("bootstrap replicate %d of %s: %v", b, c.Architecture, err)
+			k := i*fs.b + b
+			if err := decodeReplicate(k, items[k], &draws[b]); err != nil {
+				return nil, err
+			}
+			if err := c.CheckReplicate(draws[b]); err != nil {
+				return nil, &itemError{k: k, err: fmt.Errorf("bootstrap replicate %d: %w", b, err)}
 			}
 		}
 		c.SetBootstrap(draws)

@@ -535,7 +535,7 @@ func mergeSimulate(p shard.Plan, items []json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	reps, err := decodeReps(items)
+	reps, err := decodeReps(items, mf.Model)
 	if err != nil {
 		return nil, err
 	}

@@ -189,7 +189,7 @@ func mergeSolveTo(stderr io.Writer) shard.MergeFunc {
 		if err != nil {
 			return nil, err
 		}
-		reps, err := decodeReps(items)
+		reps, err := decodeReps(items, in.model)
 		if err != nil {
 			return nil, err
 		}
@@ -222,8 +222,11 @@ func mergeSweep(in *solveInput, o solveOptions, items []json.RawMessage, stderr 
 	}
 	for k, raw := range items {
 		var it sweepItem
-		if err := json.Unmarshal(raw, &it); err != nil {
-			return nil, badInputf("point %d: %v", k, err)
+		if err := decodeItem(k, raw, &it); err != nil {
+			return nil, err
+		}
+		if err := checkSweepItem(k, it, in.model, o.validate); err != nil {
+			return nil, err
 		}
 		if math.Float64bits(it.Value) != math.Float64bits(vals[k]) {
 			return nil, badInputf("point %d holds the value %g, the sweep's point %d is %g", k, it.Value, k, vals[k])

@@ -612,8 +612,8 @@ func mergeSpeedup(p shard.Plan, items []json.RawMessage) (any, error) {
 	}
 	xs := make([]float64, len(items))
 	for k, it := range items {
-		if err := json.Unmarshal(it, &xs[k]); err != nil {
-			return nil, badInputf("replication %d: %v", k, err)
+		if err := decodeCycleTime(k, it, &xs[k]); err != nil {
+			return nil, err
 		}
 	}
 	if sp.out.Validation, err = spmdReport(sp.m, sp.e, sp.pds, xs, o.sim); err != nil {

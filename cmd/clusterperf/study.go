@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/sim"
 	"github.com/clusterperf/clusterperf/slurm"
@@ -74,6 +75,11 @@ func (o studyOptions) check(c *flagCheck) {
 	if o.shard != "" {
 		if _, _, err := shard.ParseShard(o.shard); err != nil {
 			c.add("--shard %q: %v", o.shard, err)
+		}
+	}
+	if o.out != "" {
+		if fi, err := os.Stat(o.out); err == nil && !fi.IsDir() {
+			c.add("--out %s: not a directory (the study directory to create or reuse)", o.out)
 		}
 	}
 	if o.arraySize != 0 && (o.arraySize < 1 || o.arraySize > shard.MaxShards) {
@@ -231,17 +237,22 @@ func checkedMerge(f shard.MergeFunc) shard.MergeFunc {
 		if err := p.CheckInputs(); err != nil {
 			return nil, classify(err)
 		}
-		return f(p, items)
+		v, err := f(p, items)
+		return v, inShard(p, err)
 	}
 }
 
-// decodeReps reads the shard items of a simulation study, one sim.RepResult per replication.
-func decodeReps(items []json.RawMessage) ([]*sim.RepResult, error) {
+// decodeReps reads the shard items of a simulation study of m, one sim.RepResult per
+// replication, each checked for shape and range (checkRep).
+func decodeReps(items []json.RawMessage, m *qn.Model) ([]*sim.RepResult, error) {
 	reps := make([]*sim.RepResult, len(items))
 	for k, it := range items {
 		reps[k] = new(sim.RepResult)
-		if err := json.Unmarshal(it, reps[k]); err != nil {
-			return nil, badInputf("replication %d: %v", k, err)
+		if err := decodeItem(k, it, reps[k]); err != nil {
+			return nil, err
+		}
+		if err := checkRep(k, reps[k], m); err != nil {
+			return nil, err
 		}
 	}
 	return reps, nil

@@ -697,8 +697,8 @@ func mergeTpn(p shard.Plan, items []json.RawMessage) (any, error) {
 	}
 	times := make([]tpn.MappingTime, len(items))
 	for k, it := range items {
-		if err := json.Unmarshal(it, &times[k]); err != nil {
-			return nil, badInputf("mapping %d: %v", k, err)
+		if err := decodeMapping(k, it, &times[k]); err != nil {
+			return nil, err
 		}
 	}
 	if out.Advice, err = st.Merge(times); err != nil {

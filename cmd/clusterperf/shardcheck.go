@@ -1,0 +1,233 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/clusterperf/clusterperf/qn"
+	"github.com/clusterperf/clusterperf/shard"
+	"github.com/clusterperf/clusterperf/sim"
+	"github.com/clusterperf/clusterperf/tpn"
+)
+
+// Checks of the items a merge reads from shard files (hostile-input review): every item is
+// checked for shape (the model's classes and stations) and range (finite, non-negative
+// times, throughputs and queue lengths; utilisations of queueing stations at most 1 per
+// server) before use. An item's error is an itemError; checkedMerge names the shard file
+// that holds the item.
+
+// itemError is a refused shard item: item k of the study (its index over all shards).
+type itemError struct {
+	k   int
+	err error
+}
+
+func (e *itemError) Error() string { return fmt.Sprintf("item %d: %v", e.k, e.err) }
+func (e *itemError) Unwrap() error { return e.err }
+
+// badItem is the input error of study item k: what is wrong and what was expected.
+func badItem(k int, format string, a ...any) error {
+	return &itemError{k: k, err: badInputf(format, a...)}
+}
+
+// shardOf names the shard file of plan p that holds study item k.
+func shardOf(p shard.Plan, k int) string {
+	for i := range p.N {
+		if r, err := p.Spec.Range(i); err == nil && k >= r.Lo && k < r.Hi {
+			return shard.FileName(i, p.N)
+		}
+	}
+	return "no shard file"
+}
+
+// inShard is err with the shard file of an item's error named (items[k].result).
+func inShard(p shard.Plan, err error) error {
+	var ie *itemError
+	if !errors.As(err, &ie) {
+		return err
+	}
+	r, _ := p.Spec.Range(0)
+	for i := range p.N {
+		if q, e := p.Spec.Range(i); e == nil && ie.k >= q.Lo && ie.k < q.Hi {
+			r = q
+		}
+	}
+	return badInputf("%s: items[%d].result (study item %d): %w", shardOf(p, ie.k), ie.k-r.Lo, ie.k, ie.err)
+}
+
+// decodeItem decodes study item k strictly into v: unknown keys and a null item are refused.
+func decodeItem(k int, raw json.RawMessage, v any) error {
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return badItem(k, "null; want a result")
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return badItem(k, "%v", err)
+	}
+	return nil
+}
+
+// checkVec reports whether xs has n finite non-negative values.
+func checkVec(name string, xs []float64, n int, what string) error {
+	if len(xs) != n {
+		return fmt.Errorf("%s has %d values; want %d (one per %s)", name, len(xs), n, what)
+	}
+	for i, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			return fmt.Errorf("%s[%d] = %g; want a finite value ≥ 0", name, i, x)
+		}
+	}
+	return nil
+}
+
+// checkMat reports whether xs is a stations × classes matrix of finite non-negative values.
+func checkMat(name string, xs [][]float64, m *qn.Model) error {
+	if len(xs) != len(m.Stations) {
+		return fmt.Errorf("%s has %d rows; want %d (one per station)", name, len(xs), len(m.Stations))
+	}
+	for k, row := range xs {
+		if err := checkVec(fmt.Sprintf("%s[%d]", name, k), row, len(m.Classes), "class"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// queueing reports whether a station's utilisation is a busy fraction per server (≤ 1).
+func queueing(s qn.Station) bool { return s.Kind == qn.Queue || s.Kind == qn.MultiServer }
+
+// utilTol is the rounding allowed above a utilisation of 1.
+const utilTol = 1e-9
+
+// checkQNResult checks a solved point of model m: shape and range.
+func checkQNResult(r *qn.Result, m *qn.Model) error {
+	C := len(m.Classes)
+	errs := []error{checkVec("throughput_per_s", r.Throughput, C, "class"), checkVec("response_time_s", r.ResponseTime, C, "class"),
+		checkMat("queue_length", r.QueueLength, m), checkMat("residence_time_s", r.Residence, m), checkMat("utilization", r.Utilization, m)}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	for k, s := range m.Stations {
+		u := 0.0
+		for _, x := range r.Utilization[k] {
+			u += x
+		}
+		if queueing(s) && u > 1+utilTol {
+			return fmt.Errorf("utilization of station %s sums to %g; want at most 1 (busy fraction per server)", s.Name, u)
+		}
+	}
+	return nil
+}
+
+// checkSweepItem checks point k of a sweep of model m as its shard file holds it: a result
+// or a saturation (not both, not neither), with --validate its validation.
+func checkSweepItem(k int, it sweepItem, m *qn.Model, validate bool) error {
+	switch {
+	case it.Result == nil && it.Saturation == nil:
+		return badItem(k, "neither a result nor a saturation; want one of them")
+	case it.Result != nil && it.Saturation != nil:
+		return badItem(k, "both a result and a saturation; want one of them")
+	case validate && it.Validation == nil:
+		return badItem(k, "no validation; the study ran --validate")
+	case !validate && it.Validation != nil:
+		return badItem(k, "a validation; the study did not run --validate")
+	}
+	if it.Result != nil {
+		if err := checkQNResult(it.Result, m); err != nil {
+			return badItem(k, "result: %v", err)
+		}
+	}
+	return nil
+}
+
+// checkRep checks replication k of a simulation of model m: shape and range (a class's
+// response time is null, NaN, when it completed no cycle).
+func checkRep(k int, r *sim.RepResult, m *qn.Model) error {
+	C, K := len(m.Classes), len(m.Stations)
+	rt := make([]float64, len(r.ResponseTime))
+	for i, x := range r.ResponseTime {
+		if !math.IsNaN(x) {
+			rt[i] = x
+		}
+	}
+	errs := []error{checkVec("throughput_per_s", r.Throughput, C, "class"), checkVec("response_time_s", rt, C, "class"),
+		checkMat("queue_length", r.QueueLength, m), checkVec("utilization", r.Utilization, K, "station")}
+	for _, t := range []struct {
+		name string
+		v    float64
+	}{{"time_s", r.Time}, {"warmup_time_s", r.WarmupTime}, {"events", float64(r.Events)}, {"warmup_events", float64(r.WarmupEvents)}} {
+		if math.IsNaN(t.v) || math.IsInf(t.v, 0) || t.v < 0 {
+			errs = append(errs, fmt.Errorf("%s = %g; want a finite value ≥ 0", t.name, t.v))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return badItem(k, "%v", err)
+	}
+	if !(r.Time > 0) {
+		return badItem(k, "time_s = %g; want the measured simulated time > 0", r.Time)
+	}
+	for i, s := range m.Stations {
+		if queueing(s) && r.Utilization[i] > 1+utilTol {
+			return badItem(k, "utilization of station %s = %g; want at most 1 (busy servers / servers)", s.Name, r.Utilization[i])
+		}
+	}
+	return nil
+}
+
+// decodeReplicate decodes bootstrap replicate item k: null (a failed refit) or an array of
+// numbers, none of them null.
+func decodeReplicate(k int, raw json.RawMessage, x *[]float64) error {
+	var ps []*float64
+	if err := json.Unmarshal(raw, &ps); err != nil {
+		return badItem(k, "%v; want an array of numbers (one per free parameter) or null", err)
+	}
+	if ps == nil {
+		*x = nil
+		return nil
+	}
+	*x = make([]float64, len(ps))
+	for j, p := range ps {
+		if p == nil {
+			return badItem(k, "value %d is null; want a number", j)
+		}
+		(*x)[j] = *p
+	}
+	return nil
+}
+
+// decodeMapping decodes tpn --advise item k: both keys present, time_ns ≥ 0.
+func decodeMapping(k int, raw json.RawMessage, t *tpn.MappingTime) error {
+	var v struct {
+		Completed *bool  `json:"completed"`
+		TimeNs    *int64 `json:"time_ns"`
+	}
+	if err := decodeItem(k, raw, &v); err != nil {
+		return err
+	}
+	if v.Completed == nil || v.TimeNs == nil {
+		return badItem(k, "want both completed (bool) and time_ns (integer ≥ 0)")
+	}
+	if *v.TimeNs < 0 || *v.TimeNs > tpn.MaxTicks {
+		return badItem(k, "time_ns = %d; want 0 … %d", *v.TimeNs, int64(tpn.MaxTicks))
+	}
+	*t = tpn.MappingTime{Completed: *v.Completed, TimeNs: *v.TimeNs}
+	return nil
+}
+
+// decodeCycleTime decodes speedup --validate item k: a simulated cycle time, a finite
+// number ≥ 0 (null, which would read as 0, is refused).
+func decodeCycleTime(k int, raw json.RawMessage, x *float64) error {
+	var p *float64
+	if err := decodeItem(k, raw, &p); err != nil {
+		return err
+	}
+	if math.IsNaN(*p) || math.IsInf(*p, 0) || *p < 0 {
+		return badItem(k, "cycle time %g; want a finite time ≥ 0 (seconds)", *p)
+	}
+	*x = *p
+	return nil
+}
