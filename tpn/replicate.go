@@ -87,6 +87,11 @@ func Replicate(ctx context.Context, n *Net, o ReplicateOptions) (*Replications, 
 	if o.Reps < 2 || o.Reps > MaxReps {
 		return nil, fmt.Errorf("%w: %d replications (allowed: 2 … %d; an interval needs two)", fault.ErrInput, o.Reps, MaxReps)
 	}
+	for _, c := range n.CPUs {
+		if err := checkBackground(c); err != nil {
+			return nil, err
+		}
+	}
 	base := o.Baseline
 	if base == nil {
 		r, err := n.Run(Options{MaxTime: o.Run.MaxTime, MaxFirings: o.Run.MaxFirings})
