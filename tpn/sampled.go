@@ -128,7 +128,11 @@ func checkBackground(c CPU) error {
 			d    sim.Dist
 		}{{"arrivals", b.Arrivals}, {"demands", b.Demands}} {
 			if scv := dist(d.d).SCV(); !(scv <= MaxSampledSCV) {
-				return fmt.Errorf("%w: CPU %q: background class %d: %s %s has SCV %g; a sampled run needs SCV ≤ %d (beyond it, or with infinite variance, the sample mean does not converge within a run and the interval would mislead: pareto needs α ≥ 2.005); use --background mean, which needs only the means", fault.ErrInput, c.Name, i+1, d.what, dist(d.d), scv, MaxSampledSCV)
+				has := fmt.Sprintf("SCV %g", scv)
+				if math.IsInf(scv, 1) {
+					has = "infinite variance"
+				}
+				return fmt.Errorf("%w: CPU %q: background class %d: %s %s has %s; a sampled run needs SCV ≤ %d (beyond it the sample mean does not converge within a run and the interval would mislead: pareto needs α ≥ 2.005); use --background mean, which needs only the means", fault.ErrInput, c.Name, i+1, d.what, dist(d.d), has, MaxSampledSCV)
 			}
 		}
 		u += b.ArrivalRate * b.Demand
