@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -334,5 +335,15 @@ func TestSampledHeavyTailRefused(t *testing.T) {
 		if !tc.ok && (!errors.Is(err, fault.ErrInput) || !errors.Is(rerr, fault.ErrInput)) {
 			t.Errorf("%v/%v: %v, %v; want fault.ErrInput", tc.arr, tc.dem, err, rerr)
 		}
+	}
+}
+
+// TestReplicateRunCapWithinBudget: one replication's event cap is at most the study's budget
+// (ReplicateOptions.MaxEvents), so a replication caught in a zero-gap burst stops there with
+// fault.ErrTooLarge naming that cap (RunEventsFactor·1e5 = 1e7 would be the cap otherwise).
+func TestReplicateRunCapWithinBudget(t *testing.T) {
+	_, err := Replicate(context.Background(), burstNet(t), ReplicateOptions{Reps: 2, Seed: 1, Workers: 1, MaxEvents: 2e6})
+	if !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "more than 2000000 ") {
+		t.Errorf("%v: want fault.ErrTooLarge at the study's budget of 2e6 events", err)
 	}
 }
