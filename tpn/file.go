@@ -44,8 +44,10 @@ A cluster file describes the workstations and the network:
         - {arrival_rate: 0.2, demand: 1.5}
         # --background sampled draws the jobs during the run: arrivals and demands are the
         # distributions of the inter-arrival times and CPU demands, with the means above
-        # (default exponential; gamma:SHAPE, hyperexp:SCV, erlang:K, pareto:ALPHA,
-        # lognormal:SCV, deterministic, uniform, empirical:v1;v2;…)
+        # (default exponential; gamma:SHAPE 0.01…1e6, hyperexp:SCV ≤ 1e4, erlang:K,
+        # pareto:ALPHA > 1, lognormal:SCV ≤ 1e4, deterministic, uniform, empirical:v1;v2;…;
+        # sim.ParseDist's bounds). A sampled run needs each SCV ≤ 100 (MaxSampledSCV:
+        # pareto α ≥ 2.005); the mean expansion takes any of them.
         - {arrival_rate: 0.1, demand: 1.0, arrivals: exponential, demands: gamma:0.5}
   network:
     startup: 1ms             # t_s (units: s, ms, us)

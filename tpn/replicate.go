@@ -18,8 +18,10 @@ import (
 const DefaultMaxSampleEvents = 5e8
 
 // RunEventsFactor: one replication may take this many times its estimated events (at least
-// 1e5 estimated) before it is stopped as too large (a heavy-tailed background can make a
-// run far longer than the deterministic one; none may run unbounded).
+// 1e5 estimated), and never more than the whole study's budget, before it is stopped as too
+// large (a bursty background can make a run far longer than the deterministic one; none may
+// run unbounded). Events are counted as the sampled engine charges them (sampled.go: 1 +
+// jobs/8 per CPU event, so a burst's job scans count).
 const RunEventsFactor = 100
 
 // MaxReps is the largest number of replications Replicate runs.
@@ -87,6 +89,11 @@ func Replicate(ctx context.Context, n *Net, o ReplicateOptions) (*Replications, 
 	if o.Reps < 2 || o.Reps > MaxReps {
 		return nil, fmt.Errorf("%w: %d replications (allowed: 2 … %d; an interval needs two)", fault.ErrInput, o.Reps, MaxReps)
 	}
+	for _, c := range n.CPUs {
+		if err := checkBackground(c); err != nil {
+			return nil, err
+		}
+	}
 	base := o.Baseline
 	if base == nil {
 		r, err := n.Run(Options{MaxTime: o.Run.MaxTime, MaxFirings: o.Run.MaxFirings})
@@ -121,7 +128,7 @@ func Replicate(ctx context.Context, n *Net, o ReplicateOptions) (*Replications, 
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				res.TimesS[i], errs[i] = replicateOne(ctx, n, o, i, est/float64(o.Reps))
+				res.TimesS[i], errs[i] = replicateOne(ctx, n, o, i, est/float64(o.Reps), limit)
 				if errs[i] == nil {
 					mu.Lock()
 					done++
@@ -166,15 +173,16 @@ feed:
 	return res, nil
 }
 
-// replicateOne runs replication i; a cancelled run gives NaN and ErrCancelled.
-func replicateOne(ctx context.Context, n *Net, o ReplicateOptions, i int, perRep float64) (float64, error) {
+// replicateOne runs replication i, its events capped at RunEventsFactor·perRep (at least
+// 1e5 per replication) and at limit; a cancelled run gives NaN and ErrCancelled.
+func replicateOne(ctx context.Context, n *Net, o ReplicateOptions, i int, perRep, limit float64) (float64, error) {
 	if ctx.Err() != nil {
 		return math.NaN(), ctx.Err()
 	}
 	ro := o.Run
 	ro.Record, ro.Sample, ro.Cancel = false, &Sample{Seed: o.Seed, Rep: uint64(i)}, ctx.Done()
 	if ro.MaxEvents == 0 {
-		ro.MaxEvents = int64(min(RunEventsFactor*max(perRep, 1e5), 1e15))
+		ro.MaxEvents = int64(min(RunEventsFactor*max(perRep, 1e5), limit, 1e15))
 	}
 	r, err := n.Run(ro)
 	if err != nil {

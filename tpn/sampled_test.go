@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/sim"
@@ -241,4 +244,106 @@ func BenchmarkReplicate(b *testing.B) {
 		ev += r.EventsEstimate
 	}
 	b.ReportMetric(ev/b.Elapsed().Seconds(), "est-events/s")
+}
+
+// burstDist draws exponential values for its first `after` draws, then 0 forever: a stream
+// whose arrivals collapse onto one instant (what gamma:1e-6 did before ParseDist's bounds),
+// which the engine handles in its same-instant loop without advancing the clock.
+type burstDist struct {
+	draws *int
+	after int
+}
+
+func (b burstDist) Sample(r *rand.Rand, m float64) float64 {
+	if *b.draws++; *b.draws > b.after {
+		return 0
+	}
+	return m * r.ExpFloat64()
+}
+func (burstDist) SCV() float64   { return 1 }
+func (burstDist) String() string { return "burst" }
+
+// burstNet: a 1000 s compute step on a CPU at U = 0.5 whose arrivals collapse to gaps of 0
+// after 300 draws (the warm-up takes ≈ 117 of them, λ·Warmup = 0.5·233 s), i.e. during
+// the run.
+func burstNet(t *testing.T) *Net {
+	draws := 0
+	return onePS(t, []float64{1000}, 0.5, burstDist{&draws, 300}, nil)
+}
+
+// TestSampledBurstBounded (hostile review item 1c): a burst of zero-gap arrivals is stopped
+// by Options.MaxEvents — each event charged 1 + jobs/8 — with fault.ErrTooLarge, instead
+// of looping at one instant with the CPU's job list growing.
+func TestSampledBurstBounded(t *testing.T) {
+	start := time.Now()
+	_, err := burstNet(t).Run(Options{Sample: &Sample{Seed: 1}, MaxEvents: 1e6})
+	if !errors.Is(err, fault.ErrTooLarge) {
+		t.Fatalf("%v: want fault.ErrTooLarge from the event cap", err)
+	}
+	t.Logf("stopped after %v: %v", time.Since(start), err)
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("took %v to hit a cap of 1e6 events", d)
+	}
+}
+
+// TestSampledBurstCancel (hostile review item 1a): with no event cap, closing Options.Cancel
+// stops a run looping at one instant (polled every cancelPoll events), and Replicate
+// returns the context's error with a partial result.
+func TestSampledBurstCancel(t *testing.T) {
+	ch := make(chan struct{})
+	var closed time.Time
+	go func() { time.Sleep(200 * time.Millisecond); closed = time.Now(); close(ch) }()
+	_, err := burstNet(t).Run(Options{Sample: &Sample{Seed: 1}, Cancel: ch})
+	if !errors.Is(err, ErrCancelled) {
+		t.Fatalf("%v: want ErrCancelled", err)
+	}
+	t.Logf("stopped %v after Cancel was closed", time.Since(closed))
+	if d := time.Since(closed); d > 3*time.Second {
+		t.Errorf("stopped %v after Cancel was closed, want well under a second (loaded host: 3 s allowed)", d)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	r, err := Replicate(ctx, burstNet(t), ReplicateOptions{Reps: 4, Seed: 1, Workers: 1, Run: Options{MaxEvents: math.MaxInt64}})
+	if !errors.Is(err, context.DeadlineExceeded) || r == nil || !r.Partial {
+		t.Errorf("Replicate: %v %+v, want the context's error and a partial result", err, r)
+	}
+}
+
+// TestSampledHeavyTailRefused (hostile review item 3): a background distribution whose SCV
+// exceeds MaxSampledSCV (infinite for pareto:α ≤ 2) is refused by a sampled run and by
+// Replicate, as input; pareto:3 (SCV 1/3, 1/(α(α−2))) and gamma:0.01 (SCV 100, the bound)
+// are accepted.
+func TestSampledHeavyTailRefused(t *testing.T) {
+	for _, tc := range []struct {
+		arr, dem sim.Dist
+		ok       bool
+	}{
+		{nil, sim.Pareto{Alpha: 1.0000001}, false},
+		{nil, sim.Pareto{Alpha: 2}, false},
+		{nil, sim.Pareto{Alpha: 2.001}, false}, // SCV 1/(2.001·0.001) ≈ 500
+		{sim.LogNormal{C2: 1000}, nil, false},
+		{sim.HyperExp{C2: 101}, nil, false},
+		{nil, sim.Pareto{Alpha: 3}, true},
+		{sim.Gamma{Shape: 0.01}, nil, true},
+	} {
+		n := onePS(t, []float64{5}, 0.5, tc.arr, tc.dem)
+		_, err := n.Run(Options{Sample: &Sample{Seed: 1}, MaxEvents: 1e7})
+		_, rerr := Replicate(context.Background(), n, ReplicateOptions{Reps: 2, Seed: 1})
+		if tc.ok && (err != nil || rerr != nil) {
+			t.Errorf("%v/%v: %v, %v; want accepted", tc.arr, tc.dem, err, rerr)
+		}
+		if !tc.ok && (!errors.Is(err, fault.ErrInput) || !errors.Is(rerr, fault.ErrInput)) {
+			t.Errorf("%v/%v: %v, %v; want fault.ErrInput", tc.arr, tc.dem, err, rerr)
+		}
+	}
+}
+
+// TestReplicateRunCapWithinBudget: one replication's event cap is at most the study's budget
+// (ReplicateOptions.MaxEvents), so a replication caught in a zero-gap burst stops there with
+// fault.ErrTooLarge naming that cap (RunEventsFactor·1e5 = 1e7 would be the cap otherwise).
+func TestReplicateRunCapWithinBudget(t *testing.T) {
+	_, err := Replicate(context.Background(), burstNet(t), ReplicateOptions{Reps: 2, Seed: 1, Workers: 1, MaxEvents: 2e6})
+	if !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "more than 2000000 ") {
+		t.Errorf("%v: want fault.ErrTooLarge at the study's budget of 2e6 events", err)
+	}
 }
