@@ -291,6 +291,10 @@ func parseSimModel(o *simOptions, path string, data []byte) (simModel, error) {
 type simulateResult struct {
 	Model string `json:"model"`
 	Kind  string `json:"kind"` // "qn" or "spmd"
+	// Method is how the numbers were obtained: discrete-event simulation, and how its
+	// intervals were formed (replications or batch means); the analytic answer it is compared
+	// with names its own method in analytic_method.
+	Method string `json:"method"`
 	// Exact is false: a simulation is an estimate (its intervals are in the rows).
 	Exact bool `json:"exact"`
 	// Partial is true when the run was interrupted (Ctrl-C): the rows are those of the
@@ -302,6 +306,14 @@ type simulateResult struct {
 	WarmupEvents *float64 `json:"warmup_events_mean,omitempty"`
 	TooShort     *int     `json:"too_short_replications,omitempty"`
 	*validate.Report
+}
+
+// setMethod states the result's method from its simulation report.
+func (r *simulateResult) setMethod() {
+	r.Method = "discrete-event simulation"
+	if r.Report != nil && r.Report.Simulation.Method != "" {
+		r.Method += " (" + r.Report.Simulation.Method + ")"
+	}
 }
 
 // setRun copies the run length, warm-up and too-short count of a queueing-network
@@ -354,6 +366,7 @@ func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writ
 			return stop
 		}
 		out.Partial = out.Report.Partial
+		out.setMethod()
 		return cmp.Or(render(stdout, out, o.out), stop) // stop: nil, or interrupted (exit 130) after the partial result
 	}
 	mf := sm.qn
@@ -368,6 +381,7 @@ func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writ
 	}
 	out.Report = qnReport(mf.Model, "auto", an, anErr, res, o.seed)
 	out.setRun(res)
+	out.setMethod()
 	if err := render(stdout, out, o.out); err != nil {
 		return err
 	}
@@ -546,6 +560,7 @@ func mergeSimulate(p shard.Plan, items []json.RawMessage) (any, error) {
 	an, anErr := mf.Solve("auto", qn.AMVAOptions{})
 	out := &simulateResult{Model: name, Kind: "qn", Report: qnReport(mf.Model, "auto", an, anErr, res, o.seed)}
 	out.setRun(res)
+	out.setMethod()
 	return out, nil
 }
 
