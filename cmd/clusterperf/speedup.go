@@ -338,6 +338,9 @@ func newSpeedupResult(m *spmd.Model, e *spmd.Evaluator, pts []spmd.Point, skippe
 	out.Method, out.Exact, out.ErrorEstimate = m.Method()
 	if e := out.ErrorEstimate; e != nil {
 		out.Notes = append(out.Notes, fmt.Sprintf("approximate: %s uses 000 eq. 16's fork/join approximation, measured %+.1f %% … %+.1f %% against a direct simulation under the model's own assumptions (exponential bursts, geometric burst count) for p 4–64, d 1–16, c 1–4 (error_estimate in JSON); programs that break those assumptions differ more (docs/studies.md §2)", m.Arch, 100*e.MinRelError, 100*e.MaxRelError))
+		if slices.ContainsFunc(pts, func(pt spmd.Point) bool { return pt.P > 64 || pt.D > 16 }) {
+			out.Notes = append(out.Notes, "approximate: this surface reaches beyond the grid the estimate was measured on (p > 64 or d > 16), where eq. 16's error can be larger (it grows with d): check those points with --validate")
+		}
 	}
 	out.LimitP.D, out.LimitD.P = dmax, best.P
 	if slices.ContainsFunc(pts, func(pt spmd.Point) bool { return pt.Efficiency > 1 }) {
