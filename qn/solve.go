@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -188,7 +189,7 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 			return reason(MVASingle(m))("one closed class: exact MVA")
 		}
 		why, ok := exactAffordable(m)
-		if res, why2, err := comomIfCheaper(m, ok); res != nil || err != nil {
+		if res, why2, err := comomIfCheaper(opt.ctx(), m, ok); res != nil || err != nil {
 			return reason(res, err)("several closed classes: " + why2)
 		}
 		if ok {
@@ -215,7 +216,7 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		}
 		return multiExact(m)
 	case "comom":
-		r, err := Comom(m)
+		r, err := ComomContext(opt.ctx(), m)
 		if err != nil && errors.Is(err, ErrUnsupported) && !errors.Is(err, fault.ErrInput) {
 			err = fmt.Errorf("%w: %w", fault.ErrInput, err)
 		}
@@ -259,7 +260,8 @@ const mvaSecondsPerOp = 1e-9
 // below exact MVA's (mvaAffordable) or, when MVA is over its budget, below
 // comomAutoSeconds. It returns nil, "", nil when auto should not choose it, and falls back
 // the same way when Comom refuses the model (singular, did not settle).
-func comomIfCheaper(m *Model, mvaAffordable bool) (*Result, string, error) {
+// A cancelled ctx is returned as the error (no fallback).
+func comomIfCheaper(ctx context.Context, m *Model, mvaAffordable bool) (*Result, string, error) {
 	if hasMarginal(m) {
 		return nil, "", nil
 	}
@@ -271,8 +273,11 @@ func comomIfCheaper(m *Model, mvaAffordable bool) (*Result, string, error) {
 	if sec > comomAutoSeconds || (mvaAffordable && sec >= mva) {
 		return nil, "", nil
 	}
-	r, err := Comom(m)
+	r, err := ComomContext(ctx, m)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, "", err
+		}
 		return nil, "", nil
 	}
 	return r, fmt.Sprintf("exact class-oriented Method of Moments (estimated %.2g s; exact MVA over %.3g population vectors: %.2g s)", sec, LatticeSize(m), mva), nil
