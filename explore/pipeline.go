@@ -45,7 +45,7 @@ func (pm *pipelineModel) Params() []Param {
 	}
 	if pm.sp != nil {
 		ps = append(ps, Param{ID: "n", Label: "N, elements to sort", Group: "job", Min: 1, Max: 4 * pm.sp.N, Step: math.Max(1, math.Round(pm.sp.N/400)), Value: pm.sp.N, Integer: true, Unit: "elements"})
-		for _, name := range pipeline.SortParamNames {
+		for _, name := range pipeline.SortParamNames() {
 			v := pm.sortValue(name)
 			_, hi, st := span(v)
 			ps = append(ps, Param{ID: name, Label: name, Group: "constants (003 §5)", Min: st, Max: hi, Step: st, Value: v, Unit: sortUnits[name]})
@@ -151,7 +151,7 @@ func (pm *pipelineModel) File(v Values) ([]byte, string, error) {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# written by clusterperf explore from %s (p = %d)\nname: %s\nn: %s\nblock: %s\nsort:\n", pm.path, int(v["p"]), strconv.Quote(pm.m.Name), f(sp.N), f(sp.S))
-	for _, n := range pipeline.SortParamNames {
+	for _, n := range pipeline.SortParamNames() {
 		fmt.Fprintf(&b, "  %s: %s\n", n, f(map[string]float64{"c_q": sp.CQ, "c_m": sp.CM, "b_io": sp.BIO, "l_n": sp.LN, "b_n": sp.BN, "b_gather": sp.BGather}[n]))
 	}
 	if mem := pm.m.Memory; mem.NodeBytes > 0 {

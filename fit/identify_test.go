@@ -251,3 +251,20 @@ func TestIdentifyExactData(t *testing.T) {
 		t.Fatalf("directions %+v", dirs)
 	}
 }
+
+// TestSeparateAtBound: a parameter at its bound is eliminated from every null direction but
+// the one where its component is largest (P2-5). Basis {(1, 0.5, 0.5), (0.2, 1, −0.4)},
+// parameter 2 at its bound: the pivot is the first (0.5 > 0.4); the second becomes
+// (0.2, 1, −0.4) + 0.8·(1, 0.5, 0.5) = (1, 1.4, 0), normalised to largest +1: (1/1.4, 1, 0)
+// — still in the span, the at-bound component 0. A parameter not at a bound is untouched.
+func TestSeparateAtBound(t *testing.T) {
+	nulls := separateAtBound([][]float64{{1, 0.5, 0.5}, {0.2, 1, -0.4}}, []bool{false, false, true})
+	want := [][]float64{{1, 0.5, 0.5}, {1 / 1.4, 1, 0}}
+	for e := range want {
+		for i := range want[e] {
+			if math.Abs(nulls[e][i]-want[e][i]) > 1e-12 {
+				t.Fatalf("direction %d = %v, want %v", e, nulls[e], want[e])
+			}
+		}
+	}
+}

@@ -72,9 +72,9 @@ func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
 	case srt.Valid() && stages.Valid():
 		root.Errorf("give sort (the 003 sort by its constants) or stages, not both")
 	case srt.Valid():
-		f := srt.Map(SortParamNames...)
+		f := srt.Map(SortParamNames()...)
 		p := SortParams{N: m.N, S: m.S}
-		for _, name := range SortParamNames {
+		for _, name := range SortParamNames() {
 			if v, ok := f[name]; ok && name == "l_n" {
 				p.LN = latency(v)
 			} else if ok && (name == "c_q" || name == "c_m") {

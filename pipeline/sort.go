@@ -14,8 +14,9 @@ type SortParams struct {
 	BGather float64 // b_gather: gathering bandwidth at the sink
 }
 
-// SortParamNames are the names Model files and fits use for the SortParams fields.
-var SortParamNames = []string{"c_q", "c_m", "b_io", "l_n", "b_n", "b_gather"}
+// SortParamNames are the names Model files and fits use for the SortParams fields, in
+// file order (a fresh slice on every call: callers may keep or change it).
+func SortParamNames() []string { return []string{"c_q", "c_m", "b_io", "l_n", "b_n", "b_gather"} }
 
 // Get and Set address a constant by its name in SortParamNames.
 func (sp *SortParams) field(name string) *float64 {

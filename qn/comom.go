@@ -60,8 +60,9 @@ import (
 // systems of step 2 are ill-conditioned (estimate 3e15 at N/16) and the recurrence amplifies
 // rounding exponentially. verified chooses the precision and checks the result at a second,
 // higher one. A system that is singular in exact arithmetic (queues the earlier classes'
-// demands cannot tell apart) is tried in the other class orders (up to 4 classes) and
-// otherwise refused with ErrUnsupported; agreement with MVAMulti is tested to 1e-10 relative
+// demands cannot tell apart: seen when an earlier class has equal demands at two queues, or
+// two earlier classes have proportional queue demands) is tried in the other class orders
+// (up to 4 classes) and otherwise refused with ErrUnsupported naming those patterns; agreement with MVAMulti is tested to 1e-10 relative
 // on random networks (comom_test.go).
 //
 // Refused (ErrUnsupported): open classes, multi-server (m > 1) and load-dependent stations,
@@ -96,7 +97,54 @@ func ComomContext(ctx context.Context, m *Model) (*Result, error) {
 			break // over budget or not settled: another order would not fare better
 		}
 	}
+	if errors.Is(lastErr, errComomSingular) {
+		return nil, p.singularError(len(p.orders()))
+	}
 	return nil, lastErr
+}
+
+// singularError explains a model whose class-step systems are singular in every class order
+// tried. Patterns seen to make the step of a class singular when they come before it (tested
+// on 2- and 3-class networks of 2 queues, comom_test.go): a class with equal demands at two
+// queues, or two classes whose queue demands are proportional. The message names the ones
+// this model has, so the user sees why no order helps.
+func (p *comom) singularError(orders int) error {
+	name := func(g int) string { return p.m.Stations[p.groups[g][0]].Name }
+	cls := func(a int) string { return p.m.Classes[p.act[a]].Name }
+	var causes []string
+	G := len(p.groups)
+	for a := range p.act {
+		for g := 0; g < G; g++ {
+			for h := g + 1; h < G; h++ {
+				if p.d[a][g] == p.d[a][h] {
+					causes = append(causes, fmt.Sprintf("class %s has equal demands at queues %s and %s", cls(a), name(g), name(h)))
+				}
+			}
+		}
+	}
+	for a := range p.act {
+		for b := a + 1; b < len(p.act); b++ {
+			prop := G > 1
+			for g := 0; g < G && prop; g++ {
+				for h := g + 1; h < G && prop; h++ {
+					x, y := p.d[a][g]*p.d[b][h], p.d[b][g]*p.d[a][h]
+					prop = math.Abs(x-y) <= 1e-12*math.Max(math.Abs(x), math.Abs(y))
+				}
+			}
+			if prop {
+				causes = append(causes, fmt.Sprintf("classes %s and %s have proportional queue demands", cls(a), cls(b)))
+			}
+		}
+	}
+	tried := fmt.Sprintf("every one of the %d class orders", orders)
+	if orders == 1 {
+		tried = "the one class order tried (largest population first; other orders are tried up to 4 classes)"
+	}
+	why := "no equal or proportional demands found: the singularity has another cause"
+	if len(causes) > 0 {
+		why = strings.Join(causes, "; ")
+	}
+	return unsupported("comom: a class step's linear system is singular in %s: its step is singular when, among the classes added before it, one has equal demands at two queues or two have proportional queue demands, and here %s (use solver mva or linearizer)", tried, why)
 }
 
 // ComomMaxBits is the largest working precision Comom uses.
@@ -201,7 +249,7 @@ func (p *comom) feasible(res *Result) bool {
 }
 
 // errComomSingular: a class step's system is singular in this class order.
-var errComomSingular = unsupported("comom: singular class step: the queues are not told apart by the earlier classes' demands (equal or zero demands of a class at queues that differ in a later class)")
+var errComomSingular = unsupported("comom: singular class step in this class order (Comom explains a model singular in every order: singularError)")
 
 // errComomPrecision marks a run whose precision was visibly too low (a non-positive
 // normalising constant or result); verified raises the precision.
@@ -446,7 +494,7 @@ func (p *comom) budget(order []int) (float64, error) {
 	}
 	top := rs[len(rs)-1]
 	if b := p.bytes(order, top); b > comomMaxBytes {
-		return math.Inf(1), fmt.Errorf("%w: comom would hold about %.3g GiB of %d-bit values (its dense factorisation of the last class's step system, (M+i)·M·C(M+i, i)² values for M = %d queue groups and i = %d earlier classes: the binomial term explodes with many classes; limit %.3g GiB); use solver mva or linearizer", fault.ErrTooLarge, b/(1<<30), top, len(p.groups), len(order)-1, float64(comomMaxBytes)/(1<<30))
+		return math.Inf(1), fmt.Errorf("%w: comom would hold about %.3g GiB of %d-bit values, over its limit of %.3g GiB: the dense factorisation of the last class's step system holds (M+i)·M·C(M+i, i)² values for M = %d queue groups and i = %d earlier classes, and the binomial term explodes with many classes (use solver mva or linearizer)", fault.ErrTooLarge, b/(1<<30), top, float64(comomMaxBytes)/(1<<30), len(p.groups), len(order)-1)
 	}
 	w := 0.0
 	for _, pr := range rs {
@@ -908,6 +956,7 @@ func (p *comom) result(order []int, b *basis, cur, prev *level, steps int, prec 
 	K, C := len(m.Stations), len(m.Classes)
 	res := newResult("comom", C, K)
 	res.Status = Status{Converged: true, Iterations: steps}
+	res.Notes = append(res.Notes, fmt.Sprintf("comom is direct, not iterative: iterations counts its %d population steps (one per job added, N_1 + … + N_C), and converged only says it finished", steps))
 	qPerCopy := make([][]float64, K) // [k][c] at queue stations
 	for k := range qPerCopy {
 		qPerCopy[k] = make([]float64, C)

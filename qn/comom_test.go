@@ -280,3 +280,82 @@ func TestComomLargeLattice(t *testing.T) {
 	}
 	t.Logf("X %v; %v", r.Throughput, r.Notes)
 }
+
+// few2 is the reviewer's model (review P2-11, /work/s3/nu-outputs/few2.yaml) at population
+// n per class: class a has equal demands at q1 and q2, classes b and c have proportional
+// queue demands (b = 1.5·c at both queues).
+func few2(n int) *Model {
+	return &Model{
+		Classes:  []Class{{Name: "a", Population: n, ThinkTime: 1}, {Name: "b", Population: n}, {Name: "c", Population: n, ThinkTime: 3}},
+		Stations: []Station{{Name: "q1", Kind: Queue}, {Name: "q2", Kind: Queue}, {Name: "z", Kind: Delay}},
+		Demand:   [][]float64{{0.01, 0.01, 0.5}, {0.03, 0.015, 0.2}, {0.02, 0.01, 1}},
+	}
+}
+
+// TestComomSingularEveryOrder (review P2-11): few2 is singular in all 6 class orders — with
+// a before b or c, the step after a is singular (a's equal demands do not tell q1 from q2);
+// with a last, the step of a is singular because b and c, added before it, have
+// proportional demands. The pattern is checked directly: the same model with c's q2 demand
+// changed (0.01 → 0.011, no longer proportional) is singular exactly in the orders that
+// put a before another class, and Comom solves it (agreeing with exact MVA) in an order
+// with a last. The refusal names both causes and the number of orders tried.
+func TestComomSingularEveryOrder(t *testing.T) {
+	m := few2(6)
+	p, err := newComom(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range p.orders() {
+		if err := p.nonSingular(o); !errors.Is(err, errComomSingular) {
+			t.Errorf("order %v: %v, want singular", o, err)
+		}
+	}
+	_, err = Comom(m)
+	if !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("few2: %v, want ErrUnsupported", err)
+	}
+	for _, want := range []string{"every one of the 6 class orders", "class a has equal demands at queues q1 and q2", "classes b and c have proportional queue demands"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("refusal %q lacks %q", err, want)
+		}
+	}
+	m.Demand[2][1] = 0.011
+	p, _ = newComom(m)
+	for _, o := range p.orders() {
+		aBefore := o[0] == 0 || o[1] == 0 // class a (index 0) added before some other class
+		if got := p.nonSingular(o) != nil; got != aBefore {
+			t.Errorf("c not proportional, order %v: singular %v, want %v", o, got, aBefore)
+		}
+	}
+	comomAgainstMVA(t, "few2 with c not proportional to b", m)
+}
+
+// TestComomReasons (review P2-11, P3-12): auto's reason says why comom was not chosen
+// (here: its refusal of few2; at 6 jobs per class: its estimate is not below MVA's), and comom chosen by name has a reason saying it is direct
+// with N_1 + … + N_C population steps (3·6 = 18), not iterations.
+func TestComomReasons(t *testing.T) {
+	// at 150 jobs per class comom's estimate (0.017 s) is below exact MVA's (0.031 s), so
+	// auto tries it and reports its refusal
+	res, err := Solve(few2(150), "auto", AMVAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Reason, "not comom: a class step's linear system is singular") {
+		t.Errorf("auto reason %q does not say why not comom", res.Reason)
+	}
+	if res, err = Solve(few2(6), "auto", AMVAOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Reason, "not comom: estimated") {
+		t.Errorf("auto at 6 jobs: reason %q: want comom's estimate against MVA's", res.Reason)
+	}
+	m := few2(6)
+	m.Demand[2][1] = 0.011
+	res, err = Solve(m, "comom", AMVAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Reason, "direct method (18 population steps") || res.Status.Iterations != 18 {
+		t.Errorf("comom by name: reason %q, iterations %d; want a direct method of 18 steps", res.Reason, res.Status.Iterations)
+	}
+}

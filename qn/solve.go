@@ -189,20 +189,21 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 			return reason(MVASingle(m))("one closed class: exact MVA")
 		}
 		why, ok := exactAffordable(m)
-		if res, why2, err := comomIfCheaper(opt.ctx(), m, ok); res != nil || err != nil {
+		res, why2, err := comomIfCheaper(opt.ctx(), m, ok)
+		if res != nil || err != nil {
 			return reason(res, err)("several closed classes: " + why2)
 		}
 		if ok {
-			return reason(multiExact(m))("several closed classes: exact multi-class MVA (" + why + ")")
+			return reason(multiExact(m))("several closed classes: exact multi-class MVA (" + why + "; " + why2 + ")")
 		}
 		if opt.RequireExact {
 			return nil, fmt.Errorf("%w: exact results required, but %s", fault.ErrTooLarge, why)
 		}
-		res, err := Linearizer(m, opt)
+		res, err = Linearizer(m, opt)
 		if err != nil {
 			return nil, err
 		}
-		res.Reason = why + "; approximated by Linearizer"
+		res.Reason = why + "; " + why2 + "; approximated by Linearizer"
 		return res, nil
 	case "mva", "exact":
 		if open > 0 {
@@ -219,6 +220,9 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		r, err := ComomContext(opt.ctx(), m)
 		if err != nil && errors.Is(err, ErrUnsupported) && !errors.Is(err, fault.ErrInput) {
 			err = fmt.Errorf("%w: %w", fault.ErrInput, err)
+		}
+		if r != nil {
+			r.Reason = fmt.Sprintf("solver comom requested: exact class-oriented Method of Moments, a direct method (%d population steps, one per job added; no iteration)", r.Status.Iterations)
 		}
 		return r, err
 	case "schweitzer", "bs", "bard-schweitzer":
@@ -258,29 +262,43 @@ const mvaSecondsPerOp = 1e-9
 // comomIfCheaper runs Comom when auto should choose it: the model suits it (closed classes,
 // single-server queues and delays) and its estimated time (ComomCost) is
 // below exact MVA's (mvaAffordable) or, when MVA is over its budget, below
-// comomAutoSeconds. It returns nil, "", nil when auto should not choose it, and falls back
-// the same way when Comom refuses the model (singular, did not settle).
-// A cancelled ctx is returned as the error (no fallback).
+// comomAutoSeconds. It returns nil, why not, nil when auto should not choose it, and falls
+// back the same way when Comom refuses the model (singular, did not settle); the why-not
+// joins auto's reason for the solver it chooses instead. A cancelled ctx is returned as the
+// error (no fallback).
 func comomIfCheaper(ctx context.Context, m *Model, mvaAffordable bool) (*Result, string, error) {
 	if hasMarginal(m) {
-		return nil, "", nil
+		return nil, "not comom: it solves single-server queues and delays only", nil
 	}
 	sec, err := ComomCost(m)
 	if err != nil {
-		return nil, "", nil
+		return nil, comomWhyNot(err), nil
 	}
 	mva := exactWork(m) * mvaSecondsPerOp
-	if sec > comomAutoSeconds || (mvaAffordable && sec >= mva) {
-		return nil, "", nil
+	if sec > comomAutoSeconds {
+		return nil, fmt.Sprintf("not comom: estimated %.2g s, over auto's %d s", sec, comomAutoSeconds), nil
+	}
+	if mvaAffordable && sec >= mva {
+		return nil, fmt.Sprintf("not comom: estimated %.2g s, not below exact MVA's %.2g s", sec, mva), nil
 	}
 	r, err := ComomContext(ctx, m)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, "", err
 		}
-		return nil, "", nil
+		return nil, comomWhyNot(err), nil
 	}
 	return r, fmt.Sprintf("exact class-oriented Method of Moments (estimated %.2g s; exact MVA over %.3g population vectors: %.2g s)", sec, LatticeSize(m), mva), nil
+}
+
+// comomWhyNot is Comom's refusal as a clause of auto's reason: "not comom: …" without the
+// error kinds' prefixes and the advice to use another solver (auto is choosing one).
+func comomWhyNot(err error) string {
+	t := err.Error()
+	for _, p := range []string{ErrUnsupported.Error() + ": ", fault.ErrTooLarge.Error() + ": ", "comom: "} {
+		t = strings.TrimPrefix(t, p)
+	}
+	return "not comom: " + strings.TrimSuffix(t, " (use solver mva or linearizer)")
 }
 
 // exactWork estimates the floating-point operations of exact multi-class MVA for m.

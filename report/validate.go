@@ -17,6 +17,9 @@ func ValidationTable(r *validate.Report) *Table {
 	if s.Events > 0 {
 		how += fmt.Sprintf(", %d events", s.Events)
 	}
+	if r.Partial {
+		how += "; PARTIAL: interrupted"
+	}
 	t := &Table{Name: "validation", Title: fmt.Sprintf("Validation of %s by simulation (%s, seed %d):", r.AnalyticMethod, how, s.Seed),
 		Header: []string{"quantity", "unit", "analytic", "simulated", "half_width_95", "inside", "rel_error"}}
 	for _, row := range r.Rows {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -390,5 +391,27 @@ func TestKeepDistinctSimplest(t *testing.T) {
 	kept = keepDistinct(kept, mk(one, 3), ps) // same as the chosen: dropped, chosen stays
 	if len(kept) != 3 || kept[0].f != chosen.f || kept[1].f != small.f || kept[2].f != diff.f {
 		t.Errorf("kept %d models: %+v", len(kept), kept)
+	}
+}
+
+// TestWeakIntervalsNote: P3-19 — T(p) = 4 + 96/p exactly at p = 1, 2, 4 (Amdahl passes
+// through every point: 3 points − 2 coefficients = 1 residual degree of freedom, zero
+// noise) is flagged: the intervals are not meaningful. Noisy data at 6 p (4 residual
+// degrees of freedom for a 2-coefficient model) are not.
+func TestWeakIntervalsNote(t *testing.T) {
+	exact := &Data{Name: "exact", Points: []Point{{P: 1, TimeS: 100}, {P: 2, TimeS: 52}, {P: 4, TimeS: 28}}}
+	r, err := Fit(exact)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.IntervalsNotMeaningful || !slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "not meaningful") }) {
+		t.Errorf("exact 3-point fit: intervals_not_meaningful %v, notes %q", r.IntervalsNotMeaningful, r.Notes)
+	}
+	noisy := &Data{Name: "noisy", Points: []Point{{P: 1, TimeS: 101}, {P: 2, TimeS: 51}, {P: 4, TimeS: 28.6}, {P: 8, TimeS: 15.8}, {P: 16, TimeS: 10.3}, {P: 32, TimeS: 6.9}}}
+	if r, err = Fit(noisy); err != nil {
+		t.Fatal(err)
+	}
+	if r.IntervalsNotMeaningful {
+		t.Errorf("noisy 6-point fit flagged: dof %d, noise %v, notes %q", r.dof, r.NoiseRelSD, r.Notes)
 	}
 }

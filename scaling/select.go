@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/fit"
@@ -69,6 +70,9 @@ type Result struct {
 	Plausible       []Model  `json:"plausible"`
 	CandidatesTried int      `json:"candidates_tried"`
 	Notes           []string `json:"notes,omitempty"`
+	// IntervalsNotMeaningful: at most one residual degree of freedom or zero noise — the
+	// 95 % intervals rest on no measured scatter (see weakIntervals; a note says so).
+	IntervalsNotMeaningful bool `json:"intervals_not_meaningful,omitempty"`
 
 	chosen    *fitted
 	aiccBest  *fitted // the model AICc would have chosen (for the corpus comparison)
@@ -236,6 +240,10 @@ func Fit(d *Data) (*Result, error) {
 	if !math.IsNaN(r.s2) {
 		v := math.Sqrt(r.s2)
 		r.NoiseRelSD = &v
+	}
+	if n := r.weakIntervals(); n != "" {
+		r.IntervalsNotMeaningful = true
+		r.Notes = append(r.Notes, n)
 	}
 	switch {
 	case len(ps) < MinPointsForInterval:
@@ -510,6 +518,9 @@ func (r *Result) Predict(p int) (*Prediction, error) {
 			pr.Interval, pr.Low95S, pr.High95S = true, &lo, &hi
 		}
 	}
+	if pr.Interval && r.IntervalsNotMeaningful {
+		pr.Notes = append(pr.Notes, "its 95 % interval is not meaningful (see the note on the 95 % intervals)")
+	}
 	if !pr.Interval {
 		pr.Notes = append(pr.Notes, fmt.Sprintf("no 95 %% interval (%d distinct p, %d residual degrees of freedom): the plausible models span %.4g … %.4g",
 			r.DistinctP, r.dof, pr.PlausibleLowS, pr.PlausibleHighS))
@@ -589,4 +600,27 @@ func (r *Result) Times(ps []int) ([]sizing.Point, error) {
 		out = append(out, sizing.Point{P: p, TimeS: pr.TimeS})
 	}
 	return out, nil
+}
+
+// zeroNoise is the relative noise SD below which the residuals are the arithmetic's rounding
+// (an exact fit), not a measurement of the run-to-run scatter.
+const zeroNoise = 1e-9
+
+// weakIntervals is the note that the 95 % intervals are not meaningful (P3-19): with at
+// most one residual degree of freedom the noise is estimated from one number (Student's t
+// quantile 12.7), and with zero noise (the model passes through every point) the intervals
+// have zero width — neither says how far a new run would fall. "" when neither holds.
+func (r *Result) weakIntervals() string {
+	var why []string
+	if r.dof <= 1 {
+		why = append(why, fmt.Sprintf("%d residual degrees of freedom (the noise is estimated from at most one residual)", r.dof))
+	}
+	if !math.IsNaN(r.s2) && math.Sqrt(r.s2) < zeroNoise {
+		why = append(why, "zero noise (the model passes through every point: zero-width intervals)")
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return "the 95 % intervals (parameters, predictions) are not meaningful: " + strings.Join(why, " and ") +
+		"; repeat runs or measure more p before trusting any interval"
 }

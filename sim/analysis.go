@@ -176,7 +176,7 @@ func (s *Simulator) batchMeans(ctx context.Context, o Options) (*Result, error) 
 	if s.cfg.Events > o.MaxTotalEvents {
 		return nil, fmt.Errorf("%w: %d events exceed Options.MaxTotalEvents %d (--max-events)", fault.ErrTooLarge, s.cfg.Events, o.MaxTotalEvents)
 	}
-	if o.Batches < 1 || int64(ChunksFor(o.Batches)) > s.cfg.Events {
+	if o.Batches < 1 || int64(chunksFor(o.Batches)) > s.cfg.Events {
 		return nil, fmt.Errorf("%w: batches %d: need 1 … %d (a tenth of the events)", fault.ErrInput, o.Batches, s.cfg.Events/10)
 	}
 	h := &hooks{ctx: ctx, partial: true}

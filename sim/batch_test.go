@@ -49,7 +49,7 @@ func TestBatchMeans(t *testing.T) {
 	if total != 400000 || res.Reps[0].Events < res.Reps[0].WarmupEvents {
 		t.Errorf("batch events add to %d, want the run's 400000; warm-up %d events, first batch %d", total, res.Reps[0].WarmupEvents, res.Reps[0].Events)
 	}
-	one, err := s.RunBatches(3, 4, 1)
+	one, err := s.runBatches(3, 4, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestBatchMeans(t *testing.T) {
 	if _, err := s.Replicate(Options{Batches: 10, Precision: 0.01}); err == nil {
 		t.Error("batches with a precision accepted")
 	}
-	if _, err := s.RunBatches(1, 0, 500000); err == nil {
+	if _, err := s.runBatches(1, 0, 500000); err == nil {
 		t.Error("more batches than events accepted")
 	}
 	if l := lag1([]float64{1, 2, 3, 4, 5, 6}); !(l > 0.4) || math.IsNaN(l) {

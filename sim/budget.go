@@ -23,16 +23,16 @@ const (
 	// every closed job goes through in a default run (DefaultEvents).
 	MinEvents    int64 = 200_000
 	CyclesPerJob       = 10
-	// MaxDefaultEvents caps DefaultEvents; beyond it the run reports itself too short
+	// DefaultEventsCap caps DefaultEvents; beyond it the run reports itself too short
 	// rather than taking hours.
-	MaxDefaultEvents int64 = 20_000_000
+	DefaultEventsCap int64 = 20_000_000
 )
 
 // DefaultEvents is the default length of a replication in events: every closed job should
 // go through about CyclesPerJob cycles, and a cycle of class c costs V_c + 1 events (V_c
 // visits to stations, counting every copy of a group, plus the think time), so
 //
-//	events = max(MinEvents, CyclesPerJob · Σ_c N_c·(V_c + 1)),  at most MaxDefaultEvents.
+//	events = max(MinEvents, CyclesPerJob · Σ_c N_c·(V_c + 1)),  at most DefaultEventsCap.
 //
 // The initial transient of a closed network lasts a few cycle times (every job must have
 // started a cycle after time 0 for the measured cycle times not to be censored), which is
@@ -59,8 +59,8 @@ func DefaultEvents(m *qn.Model) int64 {
 		work += float64(cl.Population) * (v + 1)
 	}
 	ev := CyclesPerJob * work
-	if !(ev < float64(MaxDefaultEvents)) { // also NaN
-		return MaxDefaultEvents
+	if !(ev < float64(DefaultEventsCap)) { // also NaN
+		return DefaultEventsCap
 	}
 	return max(MinEvents, int64(ev))
 }
@@ -165,7 +165,7 @@ func (s *Simulator) memoryEstimate() int64 {
 	C := int64(len(s.m.Classes))
 	jobs := float64(s.closedN) * float64(unsafe.Sizeof(job{})+unsafe.Sizeof(event{})+8)
 	st := float64(s.simStations()) * float64(int64(unsafe.Sizeof(station{}))+C*16+64)
-	snaps := float64(ChunksFor(1)+1) * float64(s.snapWidth()*8+40)
+	snaps := float64(chunksFor(1)+1) * float64(s.snapWidth()*8+40)
 	est := jobs + st + snaps + 64<<10
 	if est > math.MaxInt64/2 {
 		return math.MaxInt64 / 2

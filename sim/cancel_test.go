@@ -3,10 +3,12 @@ package sim
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/qn"
+	"github.com/clusterperf/clusterperf/spmd"
 )
 
 // cancelModel is TestBatchMeans's central-server network (exact MVA is its reference).
@@ -48,8 +50,8 @@ func TestReplicateCancelled(t *testing.T) {
 	if res == nil || !res.Partial || res.Replications != 3 {
 		t.Fatalf("result %+v, want 3 finished replications marked partial", res)
 	}
-	if calls < 3*ChunksFor(1) {
-		t.Errorf("%d progress calls, want one per chunk (%d per replication)", calls, ChunksFor(1))
+	if calls < 3*chunksFor(1) {
+		t.Errorf("%d progress calls, want one per chunk (%d per replication)", calls, chunksFor(1))
 	}
 	var want []*RepResult
 	for k := range 3 {
@@ -144,5 +146,79 @@ func TestReplicateProgressEvents(t *testing.T) {
 	}
 	if res.Throughput[0] != plain.Throughput[0] || res.ResponseTime[0] != plain.ResponseTime[0] {
 		t.Errorf("with progress X %v R %v, without %v %v", res.Throughput[0], res.ResponseTime[0], plain.Throughput[0], plain.ResponseTime[0])
+	}
+}
+
+// TestReplicateSPMDCancelled: on one worker, cancelling once 3.5 replications' cycles are
+// ticked leaves replications 0, 1, 2 finished and 3 abandoned. The partial result is
+// exactly SPMDEstimate of SimulateSPMD(seed, 0…2) (the same streams), marked Partial, and
+// the error is fault.ErrInterrupted wrapping context.Canceled. The ticks never pass the
+// planned total (reps × CyclesPerReplication).
+func TestReplicateSPMDCancelled(t *testing.T) {
+	// one phase of runlength_test.go's BUS-AIO program (c = 1, n_IO = 1)
+	m := &spmd.Model{Arch: spmd.BusAIO, Phases: []spmd.Phase{{C: 1, NIO: 1, SPar: 1, SRIO: 0.1, S0IO: 0.01}}}
+	cfg := SPMDConfig{Cycles: 20000}
+	per := cfg.CyclesPerReplication()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var ticked int64
+	tick := func(c int64) {
+		ticked += c
+		if ticked > 10*per {
+			t.Errorf("ticked %d cycles, above the planned %d", ticked, 10*per)
+		}
+		if ticked >= 3*per+per/2 {
+			cancel()
+		}
+	}
+	res, err := ReplicateSPMDContext(ctx, m, 4, 2, cfg, SPMDOptions{Seed: 5, Reps: 10, Workers: 1, Tick: tick})
+	if !errors.Is(err, fault.ErrInterrupted) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want ErrInterrupted wrapping context.Canceled", err)
+	}
+	if res == nil || !res.Partial || res.Replications != 3 || len(res.CycleTimes) != 3 {
+		t.Fatalf("result %+v, want 3 finished replications marked partial", res)
+	}
+	xs := make([]float64, 3)
+	for k := range xs {
+		r, err := SimulateSPMD(m, 4, 2, cfg, 5, uint64(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		xs[k] = r.CycleTime
+	}
+	want, err := SPMDEstimate(xs)
+	if err != nil || res.Estimate != want {
+		t.Errorf("partial estimate %+v, want SimulateSPMD(5, 0…2)'s %+v (%v)", res.Estimate, want, err)
+	}
+}
+
+// TestReplicateSPMDTicksAndEarlyCancel: an uninterrupted run ticks exactly reps ×
+// CyclesPerReplication cycles (also under SIO, where all groups end a cycle at once) and
+// equals ReplicateSPMD with any number of workers; cancelled before two replications finish
+// there is no interval: no result, ErrInterrupted.
+func TestReplicateSPMDTicksAndEarlyCancel(t *testing.T) {
+	for _, arch := range []spmd.Architecture{spmd.BusAIO, spmd.BusSIO} {
+		m := &spmd.Model{Arch: arch, Phases: []spmd.Phase{{C: 1, NIO: 1, SPar: 1, SRIO: 0.1, S0IO: 0.01}}}
+		cfg := SPMDConfig{Cycles: 3000}
+		var mu sync.Mutex
+		var ticked int64
+		res, err := ReplicateSPMDContext(context.Background(), m, 4, 2, cfg, SPMDOptions{Seed: 2, Reps: 4, Workers: 2, Tick: func(c int64) { mu.Lock(); ticked += c; mu.Unlock() }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ticked != 4*cfg.CyclesPerReplication() {
+			t.Errorf("%v: ticked %d cycles, want 4 × %d", arch, ticked, cfg.CyclesPerReplication())
+		}
+		plain, err := ReplicateSPMD(m, 4, 2, cfg, 2, 4)
+		if err != nil || res.Estimate != plain || res.Partial || res.Replications != 4 {
+			t.Errorf("%v: %+v, ReplicateSPMD %+v (%v)", arch, res, plain, err)
+		}
+	}
+	m := &spmd.Model{Arch: spmd.BusAIO, Phases: []spmd.Phase{{C: 1, NIO: 1, SPar: 1, SRIO: 0.1, S0IO: 0.01}}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := ReplicateSPMDContext(ctx, m, 4, 2, SPMDConfig{}, SPMDOptions{Seed: 1, Reps: 10})
+	if res != nil || !errors.Is(err, fault.ErrInterrupted) {
+		t.Fatalf("result %v, error %v: want none and ErrInterrupted", res, err)
 	}
 }

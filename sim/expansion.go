@@ -5,13 +5,13 @@ import (
 	"math/rand/v2"
 )
 
-// ExpansionRep measures, in one replication, the expansion factor of 002: how much longer a
+// expansionRep measures, in one replication, the expansion factor of 002: how much longer a
 // foreground task of Work seconds of dedicated CPU takes on a processor-sharing CPU that also
 // serves a background stream (inter-arrival times from Arrival with mean 1/λ, CPU demands
 // from Demand with mean D; utilisation U = λD). The task starts at a random instant of the
 // background's steady state; the replication averages Tasks successive tasks (each started
 // after a gap drawn so the background is sampled at random times). 002 predicts 1/(1 − U).
-func ExpansionRep(U, work float64, arrival, demand Dist, tasks int, seed, stream uint64) float64 {
+func expansionRep(U, work float64, arrival, demand Dist, tasks int, seed, stream uint64) float64 {
 	rng := rand.New(rand.NewPCG(seed, stream))
 	const D = 1.0
 	lambda := U / D
@@ -84,6 +84,6 @@ func ExpansionRep(U, work float64, arrival, demand Dist, tasks int, seed, stream
 // replications run on all cores.
 func ExpansionStudy(U, work float64, arrival, demand Dist, tasks, reps int, seed uint64) Estimate {
 	xs := make([]float64, reps)
-	parallelFor(reps, func(i int) { xs[i] = ExpansionRep(U, work, arrival, demand, tasks, seed, uint64(i)) })
+	parallelFor(reps, func(i int) { xs[i] = expansionRep(U, work, arrival, demand, tasks, seed, uint64(i)) })
 	return estimate(xs)
 }

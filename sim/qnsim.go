@@ -365,7 +365,7 @@ type run struct {
 }
 
 // Run simulates one replication with the given seed pair: Config.Events events, of which
-// the initial transient is discarded (MSER-5, see RunBatches).
+// the initial transient is discarded (MSER-5, see runBatches).
 func (s *Simulator) Run(seed, stream uint64) (*RepResult, error) {
 	out, err := s.run(seed, stream, 1, nil)
 	if err != nil {
@@ -374,20 +374,20 @@ func (s *Simulator) Run(seed, stream uint64) (*RepResult, error) {
 	return out[0], nil
 }
 
-// RunBatches simulates one run of Config.Events events and cuts its part after the warm-up
+// runBatches simulates one run of Config.Events events and cuts its part after the warm-up
 // into the given number of equal batches, one RepResult each: the raw material of the
 // batch-means method. Each batch's Events counts the events since the previous batch (the
 // first includes the warm-up).
 //
-// The warm-up: the run is recorded in chunks (ChunksFor(batches) of them, equal in events);
+// The warm-up: the run is recorded in chunks (chunksFor(batches) of them, equal in events);
 // MSER-5 (stats.MSERBatches on batch means of five chunks) is applied to two series per
 // class — its mean cycle time and its time-average number of jobs at the stations — and the
 // largest truncation is discarded. If MSER-5 puts a truncation beyond the first half of the
 // run, TooShort is set; an open class whose population grew over the run (last quarter
 // against second quarter, by more than 10 % and three standard errors) is a finding:
 // fault.ErrNoSteadyState. A class with no completion after the warm-up is one too.
-func (s *Simulator) RunBatches(seed, stream uint64, batches int) ([]*RepResult, error) {
-	if batches < 1 || int64(ChunksFor(batches)) > s.cfg.Events {
+func (s *Simulator) runBatches(seed, stream uint64, batches int) ([]*RepResult, error) {
+	if batches < 1 || int64(chunksFor(batches)) > s.cfg.Events {
 		return nil, fmt.Errorf("%w: batches %d: need 1 … %d (a tenth of the events)", fault.ErrInput, batches, s.cfg.Events/10)
 	}
 	return s.run(seed, stream, batches, nil)
@@ -420,9 +420,9 @@ func (h *hooks) stopped(events int64, last *int64) bool {
 // MSER-5 batches, so the warm-up can still be chosen from the data.
 const minPartialChunks = 10 * stats.MSERBatch
 
-// ChunksFor is the number of chunks a run is recorded in: 500 (100 MSER-5 batches), or 10
+// chunksFor is the number of chunks a run is recorded in: 500 (100 MSER-5 batches), or 10
 // per batch for more than 50 batches.
-func ChunksFor(batches int) int {
+func chunksFor(batches int) int {
 	if batches <= 50 {
 		return 500
 	}
@@ -493,7 +493,7 @@ func (s *Simulator) run(seed, stream uint64, batches int, h *hooks) ([]*RepResul
 			r.h.push(event{t: r.sample(s.cfg.Think[cl.Name], s.think[c]), kind: evThink, job: int32(len(r.jobs) - 1)})
 		}
 	}
-	chunks := ChunksFor(batches)
+	chunks := chunksFor(batches)
 	total := s.cfg.Events
 	r.snaps = make([][]float64, 0, chunks+1)
 	r.snapBuf = make([]float64, 0, (chunks+1)*s.snapWidth())
@@ -581,7 +581,7 @@ type record struct {
 	openC  []int       // their classes
 }
 
-// measure turns the record after d chunks of warm-up into batches results (see RunBatches).
+// measure turns the record after d chunks of warm-up into batches results (see runBatches).
 func (s *Simulator) measure(rec *record, d int, tooShort bool, batches int) ([]*RepResult, error) {
 	m := s.m
 	chunks := rec.chunks

@@ -113,8 +113,8 @@ func TestDefaultEvents(t *testing.T) {
 		{keckModel(1, 1), MinEvents},
 		{keckModel(256, 256), CyclesPerJob * 256 * (258 + 1)}, // V = 1 + 256 + 1 visits
 		{keckModel(4096, 16), CyclesPerJob * 4096 * (18 + 1)}, // V = 18
-		{keckModel(4096, 4096), MaxDefaultEvents},             // 10·4096·4099 = 1.7e8, capped
-		{keckModel(100_000_000, 1), MaxDefaultEvents},         // huge population: capped
+		{keckModel(4096, 4096), DefaultEventsCap},             // 10·4096·4099 = 1.7e8, capped
+		{keckModel(100_000_000, 1), DefaultEventsCap},         // huge population: capped
 	}
 	for i, c := range cases {
 		if got := DefaultEvents(c.m); got != c.want {

@@ -1,9 +1,13 @@
 package sim
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/spmd"
@@ -49,6 +53,28 @@ type SPMDRep struct {
 // Returns the mean cycle time (per group, averaged), comparable with one cycle of
 // spmd's T(p, d).
 func SimulateSPMD(m *spmd.Model, p, d int, cfg SPMDConfig, seed, stream uint64) (*SPMDRep, error) {
+	return simulateSPMD(nil, m, p, d, cfg, seed, stream, nil)
+}
+
+// spmdCheckEvents is how often (in events) a replication reports its cycles and looks
+// for a cancelled context.
+const spmdCheckEvents = 4096
+
+// CyclesPerReplication is the number of cycles one replication of cfg simulates, warm-up
+// included: Cycles (0: 2000) plus a tenth of them (the warm-up). It is the unit of
+// SPMDOptions.Tick: a replication ticks exactly this many in all.
+func (cfg SPMDConfig) CyclesPerReplication() int64 {
+	c := cfg.Cycles
+	if c == 0 {
+		c = 2000
+	}
+	return int64(c + c/10)
+}
+
+// simulateSPMD is SimulateSPMD stopping when ctx (nil: never) is cancelled — then the
+// error wraps fault.ErrInterrupted — and telling tick (nil: no one) the cycles simulated
+// since its last call, every spmdCheckEvents events and at the end.
+func simulateSPMD(ctx context.Context, m *spmd.Model, p, d int, cfg SPMDConfig, seed, stream uint64, tick func(cycles int64)) (*SPMDRep, error) {
 	if err := m.CheckConfig(p, d); err != nil {
 		return nil, err
 	}
@@ -181,10 +207,25 @@ func SimulateSPMD(m *spmd.Model, p, d int, cfg SPMDConfig, seed, stream uint64) 
 		startBurst(g)
 	}
 	target := cfg.Cycles + warm
+	ticked := 0
+	report := func() {
+		if tick != nil {
+			if c := min(cycles, target); c > ticked {
+				tick(int64(c - ticked))
+				ticked = c
+			}
+		}
+	}
 	for cycles < target && h.len() > 0 {
 		e := h.pop()
 		now = e.t
 		events++
+		if events%spmdCheckEvents == 0 {
+			report()
+			if ctx != nil && ctx.Err() != nil {
+				return nil, fmt.Errorf("%w after %d of %d cycles: %w", fault.ErrInterrupted, min(cycles, target), target, ctx.Err())
+			}
+		}
 		g := int(e.job)
 		switch e.kind {
 		case cpuDone:
@@ -246,6 +287,7 @@ func SimulateSPMD(m *spmd.Model, p, d int, cfg SPMDConfig, seed, stream uint64) 
 			endCycle(g)
 		}
 	}
+	report()
 	n := cycles - warm
 	if n <= 0 {
 		return nil, fmt.Errorf("%w: no cycle completed after the warm-up (%d cycles in %d events)", fault.ErrNoSteadyState, cycles, events)
@@ -260,27 +302,90 @@ func SimulateSPMD(m *spmd.Model, p, d int, cfg SPMDConfig, seed, stream uint64) 
 // ReplicateSPMD runs reps replications (stream i for replication i) and returns the mean
 // cycle time with its 95 % interval.
 func ReplicateSPMD(m *spmd.Model, p, d int, cfg SPMDConfig, seed uint64, reps int) (Estimate, error) {
+	r, err := ReplicateSPMDContext(context.Background(), m, p, d, cfg, SPMDOptions{Seed: seed, Reps: reps})
+	if err != nil {
+		return Estimate{}, err
+	}
+	return r.Estimate, nil
+}
+
+// SPMDOptions are the replication options of ReplicateSPMDContext.
+type SPMDOptions struct {
+	Seed uint64
+	Reps int // replications, ≥ 2 (0: 10); replication i uses stream i of Seed
+	// Workers is the number of replications run at once (0: GOMAXPROCS); the result does
+	// not depend on it.
+	Workers int
+	// Tick, when set, is told the cycles simulated since its last call (every few thousand
+	// events of each replication; SPMDConfig.CyclesPerReplication in all per replication),
+	// from the goroutines running replications at once: it must be safe for concurrent use.
+	Tick func(cycles int64)
+}
+
+// SPMDResult is the outcome of ReplicateSPMDContext: the mean cycle time with its 95 %
+// interval over the replications finished, their number, and their cycle times in
+// replication order.
+type SPMDResult struct {
+	Estimate
+	Replications int
+	CycleTimes   []float64
+	// Partial is true when the context was cancelled: the estimate is over the
+	// Replications finished by then (at least two), fewer than asked for.
+	Partial bool
+}
+
+// ReplicateSPMDContext is ReplicateSPMD stopping when ctx is cancelled. An interrupted run
+// returns the replications finished by then (in replication order: with one worker,
+// exactly the first k), Partial, with an error wrapping fault.ErrInterrupted and ctx's
+// error; with fewer than two finished (no interval) it returns no result and that error.
+func ReplicateSPMDContext(ctx context.Context, m *spmd.Model, p, d int, cfg SPMDConfig, o SPMDOptions) (*SPMDResult, error) {
+	reps := o.Reps
 	if reps == 0 {
 		reps = 10
 	}
 	if reps < 2 {
-		return Estimate{}, fmt.Errorf("%w: %d replications: want ≥ 2 (an interval needs two), or 0 for 10", fault.ErrInput, reps)
+		return nil, fmt.Errorf("%w: %d replications: want ≥ 2 (an interval needs two), or 0 for 10", fault.ErrInput, reps)
 	}
-
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var tick func(int64)
+	if o.Tick != nil {
+		var mu sync.Mutex
+		tick = func(c int64) { mu.Lock(); o.Tick(c); mu.Unlock() }
+	}
 	xs := make([]float64, reps)
+	done := make([]bool, reps)
 	errs := make([]error, reps)
-	parallelFor(reps, func(i int) {
-		r, err := SimulateSPMD(m, p, d, cfg, seed, uint64(i))
+	parallelForN(workers, reps, func(i int) {
+		if ctx.Err() != nil {
+			return
+		}
+		r, err := simulateSPMD(ctx, m, p, d, cfg, o.Seed, uint64(i), tick)
 		if err != nil {
 			errs[i] = err
 			return
 		}
-		xs[i] = r.CycleTime
+		xs[i], done[i] = r.CycleTime, true
 	})
 	for _, err := range errs {
-		if err != nil {
-			return Estimate{}, err
+		if err != nil && !errors.Is(err, fault.ErrInterrupted) {
+			return nil, err
 		}
 	}
-	return estimate(xs), nil
+	var fin []float64
+	for i, ok := range done {
+		if ok {
+			fin = append(fin, xs[i])
+		}
+	}
+	if len(fin) == reps {
+		return &SPMDResult{Estimate: estimate(fin), Replications: reps, CycleTimes: fin}, nil
+	}
+	stop := fmt.Errorf("%w after %d of %d replications: %w", fault.ErrInterrupted, len(fin), reps, ctx.Err())
+	if len(fin) < 2 {
+		return nil, fmt.Errorf("%w (an interval needs two finished replications)", stop)
+	}
+	return &SPMDResult{Estimate: estimate(fin), Replications: len(fin), CycleTimes: fin, Partial: true}, stop
 }

@@ -47,17 +47,27 @@ type Point struct {
 // Rule names a sizing rule.
 type Rule string
 
+// The six rules (the package comment gives each one's definition).
 const (
-	Fastest    Rule = "fastest"
-	Knee       Rule = "knee"
+	// Fastest: the smallest time; ties go to fewer processes.
+	Fastest Rule = "fastest"
+	// Knee: the smallest p from which no larger p gains at least Options.KneeGain per
+	// doubling of p.
+	Knee Rule = "knee"
+	// Efficiency: the fastest configuration of parallel efficiency ≥ Options.MinEfficiency.
 	Efficiency Rule = "efficiency"
-	Cheapest   Rule = "cheapest"
-	CoreHours  Rule = "core_hours"
-	Balanced   Rule = "balanced"
+	// Cheapest: the fewest core-hours among the configurations within
+	// Options.WithinFastest of the fastest time.
+	Cheapest Rule = "cheapest"
+	// CoreHours: the fewest core-hours p·T/3600 outright.
+	CoreHours Rule = "core_hours"
+	// Balanced (the default): the fastest configuration at or below the knee and at or above
+	// Options.MinEfficiency.
+	Balanced Rule = "balanced"
 )
 
-// Rules lists every rule, the default first.
-var Rules = []Rule{Balanced, Fastest, Knee, Efficiency, Cheapest, CoreHours}
+// Rules lists every rule, the default first (a fresh slice on every call).
+func Rules() []Rule { return []Rule{Balanced, Fastest, Knee, Efficiency, Cheapest, CoreHours} }
 
 // Defaults of Options.
 const (
@@ -71,7 +81,7 @@ const (
 
 // ParseRule reads a rule name as the CLI flags give it.
 func ParseRule(s string) (Rule, error) {
-	for _, r := range Rules {
+	for _, r := range Rules() {
 		if string(r) == s {
 			return r, nil
 		}
@@ -311,7 +321,7 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 	a := &Advice{Method: "sizing rules on the given configurations (" + string(opt.Rule) + ")", Exact: true, Rule: opt.Rule, BaselineP: p0}
 	a.Options.KneeGain, a.Options.MinEfficiency, a.Options.WithinFastest = opt.KneeGain, opt.MinEfficiency, opt.WithinFastest
 	a.Notes = notes
-	for _, r := range Rules {
+	for _, r := range Rules() {
 		c := cs[picks[r]]
 		ch := Choice{Rule: r, Config: c, Reason: reasons[r]}
 		a.Choices = append(a.Choices, ch)
@@ -352,7 +362,7 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 			g := gainPerDoubling(c, cs[idx[k+1]])
 			c.GainPerDoubling = &g
 		}
-		for _, r := range Rules {
+		for _, r := range Rules() {
 			if picks[r] == i {
 				c.PickedBy = append(c.PickedBy, r)
 			}

@@ -27,8 +27,9 @@ func (e *Evaluator) Surface(ps, ds []int, progress func(done, total int)) ([]Poi
 	return e.SurfaceContext(context.Background(), ps, ds, progress)
 }
 
-// SurfaceContext is Surface stopped by ctx between two values of p: when ctx is cancelled
-// it returns the points of the p values finished (the first ones of ps) with an error
+// SurfaceContext is Surface stopped by ctx between two values of p, or within one (an SIO
+// model's fork/join sum at a large p: see EvaluateContext): when ctx is cancelled it
+// returns the points of the p values finished (the first ones of ps) with an error
 // wrapping fault.ErrInterrupted and ctx's error.
 func (e *Evaluator) SurfaceContext(ctx context.Context, ps, ds []int, progress func(done, total int)) ([]Point, []Skipped, error) {
 	if n := float64(len(ps)) * float64(len(ds)); n > MaxSurfacePoints {
@@ -56,8 +57,12 @@ func (e *Evaluator) SurfaceContext(ctx context.Context, ps, ds []int, progress f
 		if ctx.Err() != nil {
 			return pts, skipped, fmt.Errorf("%w after %d of %d values of p: %w", fault.ErrInterrupted, i, len(ps), ctx.Err())
 		}
+		done, doneSkipped := len(pts), len(skipped)
 		for _, d := range ds {
-			pt, err := e.Evaluate(p, d)
+			pt, err := e.EvaluateContext(ctx, p, d)
+			if errors.Is(err, fault.ErrInterrupted) {
+				return pts[:done], skipped[:doneSkipped], fmt.Errorf("%w after %d of %d values of p: %w", fault.ErrInterrupted, i, len(ps), ctx.Err())
+			}
 			var ce *ConfigError
 			if errors.As(err, &ce) {
 				skipped = append(skipped, Skipped{p, d, ce.Reason})

@@ -106,7 +106,7 @@ func TestSIOAgainstQN(t *testing.T) {
 		}
 		// z = n(h·cpu + start + (1−w)·transfer) = S_par/p; x = n·w·g(p)·SR_COM = x (g = p^0 = 1)
 		z := tc.z / float64(tc.p)
-		c, err := e.sio(0, tc.p, z, tc.x)
+		c, err := e.sio(t.Context(), 0, tc.p, z, tc.x)
 		if err != nil {
 			t.Fatal(err)
 		}

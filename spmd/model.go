@@ -1,6 +1,7 @@
 package spmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -12,12 +13,22 @@ import (
 // Architecture is an I/O organisation × I/O synchronisation (000 §3.2–3.3, 001 ch. 5).
 type Architecture int
 
+// The architectures (the package comment gives each one's formulas).
 const (
+	// BusSIO: one shared I/O bus, synchronous I/O (every group waits for the I/O burst);
+	// the fork/join approximation of 000 eq. 16 (001 §5.4).
 	BusSIO Architecture = iota
+	// CluSIO: one disk per cluster, synchronous I/O; the same formulas as BusSIO (001 §5.4).
 	CluSIO
+	// BusAIO: one shared I/O bus, asynchronous I/O; exact MVA (000 eq. 14, 001 eq. 5.11).
 	BusAIO
+	// CluAIO: one disk per cluster, asynchronous I/O; d classes, exact by convolution
+	// (000 §4.3, 001 §5.5).
 	CluAIO
+	// OptimisticAIO: the optimistic bound with asynchronous I/O, a closed form (001 §5.1,
+	// eq. 5.1).
 	OptimisticAIO
+	// OptimisticSIO: the optimistic bound with synchronous I/O, a closed form (001 §5.1).
 	OptimisticSIO
 )
 
@@ -211,6 +222,15 @@ func (e *Evaluator) tooLarge(what string, w float64) error {
 
 // Evaluate predicts time, speedup and components at (p, d).
 func (e *Evaluator) Evaluate(p, d int) (Point, error) {
+	return e.EvaluateContext(context.Background(), p, d)
+}
+
+// EvaluateContext is Evaluate stopped by ctx: the SIO models' fork/join sum (p/c MVA steps,
+// up to seconds at p ≈ 1e8) checks ctx every sioCheckSteps steps and returns an error
+// wrapping fault.ErrInterrupted and ctx's error when it is cancelled (the other
+// architectures take O(1) or O(d²n²) ≤ MaxWork steps without a check: microseconds at the
+// sizes a surface reaches).
+func (e *Evaluator) EvaluateContext(ctx context.Context, p, d int) (Point, error) {
 	if err := e.m.CheckConfig(p, d); err != nil {
 		return Point{}, err
 	}
@@ -219,7 +239,7 @@ func (e *Evaluator) Evaluate(p, d int) (Point, error) {
 	}
 	pt := Point{P: p, D: d}
 	for i := range e.m.Phases {
-		c, solver, err := e.cycle(i, p, d)
+		c, solver, err := e.cycle(ctx, i, p, d)
 		if err != nil {
 			return Point{}, err
 		}
@@ -252,7 +272,7 @@ func base(ph *Phase, p int) (cpu, start, transfer float64) {
 }
 
 // cycle returns the components of one cycle of phase i at (p, d).
-func (e *Evaluator) cycle(i, p, d int) (Components, string, error) {
+func (e *Evaluator) cycle(ctx context.Context, i, p, d int) (Components, string, error) {
 	ph := &e.m.Phases[i]
 	n := ph.NIO
 	cpu, start, transfer := base(ph, p)
@@ -273,7 +293,7 @@ func (e *Evaluator) cycle(i, p, d int) (Components, string, error) {
 		c = Components{CPU: n * cpu, Sync: (ph.Sync.H(p) - 1) * n * cpu, IO: ph.S0IO + ph.SRIO/float64(d)}
 		return c, "", nil
 	case BusSIO, CluSIO:
-		comp, err := e.sio(i, p, z, x)
+		comp, err := e.sio(ctx, i, p, z, x)
 		if err != nil {
 			return c, "", err
 		}
@@ -308,7 +328,9 @@ func (e *Evaluator) cycle(i, p, d int) (Components, string, error) {
 // sio returns the computation-burst components of the fork/join approximation
 // T_comp = Σ_{i=1}^{p/c} R(i)/i (000 eq. 16 with n_IO folded into z and x; 001 eq. 5.6),
 // R(i) the cycle time of {delay z, queue x} with i jobs, solved by qn's exact MVA.
-func (e *Evaluator) sio(i, p int, z, x float64) (Components, error) {
+// A cancelled ctx (checked every sioCheckSteps steps) stops it with fault.ErrInterrupted;
+// nothing is cached then.
+func (e *Evaluator) sio(ctx context.Context, i, p int, z, x float64) (Components, error) {
 	key := [2]int{i, p}
 	if c, ok := e.sioComp[key]; ok {
 		return c, nil
@@ -320,6 +342,9 @@ func (e *Evaluator) sio(i, p int, z, x float64) (Components, error) {
 	// TestSIOAgainstQN checks it against qn.MVASingleTrajectory.
 	total, cont, q := 0.0, 0.0, 0.0
 	for k := 1; k <= groups; k++ {
+		if k%sioCheckSteps == 0 && ctx.Err() != nil {
+			return Components{}, fmt.Errorf("%w at p = %d after %d of %d fork/join MVA steps: %w", fault.ErrInterrupted, p, k, groups, ctx.Err())
+		}
 		rx := x * (1 + q)
 		r := z + rx
 		total += r / float64(k)
@@ -335,6 +360,9 @@ func (e *Evaluator) sio(i, p int, z, x float64) (Components, error) {
 	e.sioComp[key] = c
 	return c, nil
 }
+
+// sioCheckSteps is how often sio checks its context: 2^20 steps, about 10–45 ms.
+const sioCheckSteps = 1 << 20
 
 // Value returns the component named as Largest names it.
 func (c Components) Value(name string) float64 {

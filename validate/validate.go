@@ -5,8 +5,12 @@
 package validate
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
+
+	"github.com/clusterperf/clusterperf/fault"
 
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/sim"
@@ -93,6 +97,9 @@ type Report struct {
 	Simulation     Simulation `json:"simulation"`
 	Rows           []Row      `json:"rows"`
 	Notes          []string   `json:"notes"`
+	// Partial is true when the simulation was interrupted (Ctrl-C): the rows are those of
+	// what finished, and a note says how much that was.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // Outside counts the rows whose analytic value lies outside the simulation's interval.
@@ -125,6 +132,16 @@ func QNReport(m *qn.Model, solver string, an *qn.Result, anErr error, res *sim.R
 // the evaluator's time divided by the phase's cycles (one cycle when the model gives none).
 // m must have one phase.
 func SPMD(m *spmd.Model, e *spmd.Evaluator, pds [][2]int, cfg sim.SPMDConfig, seed uint64, reps int) (*Report, error) {
+	return SPMDContext(context.Background(), m, e, pds, cfg, seed, reps, nil)
+}
+
+// SPMDContext is SPMD stopping when ctx is cancelled, telling progress (nil: no one) the
+// cycles simulated over all points and replications (done of total; calls are
+// serialised). An interrupted run returns the report of what finished — the rows of the
+// points done, and the row of the point under way over its finished replications when
+// there are at least two — marked Partial with a note, and an error wrapping
+// fault.ErrInterrupted; with no row at all, no report.
+func SPMDContext(ctx context.Context, m *spmd.Model, e *spmd.Evaluator, pds [][2]int, cfg sim.SPMDConfig, seed uint64, reps int, progress func(done, total int)) (*Report, error) {
 	if len(m.Phases) != 1 {
 		return nil, fmt.Errorf("direct simulation takes a one-phase model (this one has %d)", len(m.Phases))
 	}
@@ -132,18 +149,59 @@ func SPMD(m *spmd.Model, e *spmd.Evaluator, pds [][2]int, cfg sim.SPMDConfig, se
 	if cycles <= 0 {
 		cycles = 1
 	}
+	if reps == 0 {
+		reps = 10
+	}
 	rep := &Report{AnalyticMethod: "spmd " + m.Arch.String(), Simulation: Simulation{Method: "direct SPMD simulation", Replications: reps, Seed: seed}, Notes: []string{}}
-	for _, pd := range pds {
+	o := sim.SPMDOptions{Seed: seed, Reps: reps}
+	if progress != nil {
+		var done int64
+		total := int64(len(pds)) * int64(reps) * cfg.CyclesPerReplication()
+		o.Tick = func(c int64) { done += c; progress(int(done), int(total)) } // ReplicateSPMDContext serialises the calls
+	}
+	for i, pd := range pds {
 		pt, err := e.Evaluate(pd[0], pd[1])
 		if err != nil {
 			return nil, err
 		}
-		est, err := sim.ReplicateSPMD(m, pd[0], pd[1], cfg, seed, reps)
+		res, err := sim.ReplicateSPMDContext(ctx, m, pd[0], pd[1], cfg, o)
+		if errors.Is(err, fault.ErrInterrupted) {
+			return partialSPMD(m, cfg, rep, res, pt.Time/cycles, pds, i, reps, err)
+		}
 		if err != nil {
 			return nil, err
 		}
-		rep.Rows = append(rep.Rows, Compare(fmt.Sprintf("cycle time p=%d d=%d", pd[0], pd[1]), "s", est, pt.Time/cycles))
+		rep.Rows = append(rep.Rows, Compare(spmdQuantity(pd), "s", res.Estimate, pt.Time/cycles))
 	}
 	rep.Notes = append(rep.Notes, SPMDNotes(m, cfg, rep.Rows)...)
 	return rep, nil
+}
+
+// spmdQuantity names the row of the cycle time at (p, d).
+func spmdQuantity(pd [2]int) string { return fmt.Sprintf("cycle time p=%d d=%d", pd[0], pd[1]) }
+
+// partialSPMD is SPMDContext's report when the simulation of point i of pds was interrupted
+// (stop): res holds its finished replications (nil: fewer than two), analytic its analytic
+// cycle time. Replications is then the smallest count behind a row.
+func partialSPMD(m *spmd.Model, cfg sim.SPMDConfig, rep *Report, res *sim.SPMDResult, analytic float64, pds [][2]int, i, reps int, stop error) (*Report, error) {
+	k := 0
+	if res != nil {
+		k = res.Replications
+		rep.Rows = append(rep.Rows, Compare(spmdQuantity(pds[i]), "s", res.Estimate, analytic))
+		rep.Simulation.Replications = k
+	}
+	if len(rep.Rows) == 0 {
+		return nil, stop
+	}
+	rep.Partial = true
+	rep.Notes = append(rep.Notes, SPMDNotes(m, cfg, rep.Rows)...)
+	note := fmt.Sprintf("partial: interrupted at p=%d d=%d after %d of its %d replications planned", pds[i][0], pds[i][1], k, reps)
+	if len(pds) > 1 {
+		note += fmt.Sprintf(" (point %d of %d; the %d after it not simulated)", i+1, len(pds), len(pds)-i-1)
+	}
+	if k >= 2 {
+		note += fmt.Sprintf("; its interval is that of the %d finished", k)
+	}
+	rep.Notes = append(rep.Notes, note)
+	return rep, stop
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/scaling"
+	"github.com/clusterperf/clusterperf/sizing"
 	"github.com/clusterperf/clusterperf/spmd"
 	"github.com/clusterperf/clusterperf/tpn"
 )
@@ -38,28 +39,7 @@ func runDemo(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "Model wall time AT = R·M/P = %.4g s (Elliott (004) appendix: 1.613 s; measured 1.578 s)\n\n", res.ResponseTime[0]*269.376e3/64)
 
-	fmt.Fprintln(w, "== 2. How many nodes? The bottleneck model of Juhász & Charaf (003): parallel sort of 2·10⁷ integers ==")
-	fmt.Fprintln(w, "   (examples/pipeline/sort.yaml; clusterperf pipeline … --measured sort.csv --plot t.svg)")
-	pdata, err := examples.FS.ReadFile("pipeline/sort.yaml")
-	if err != nil {
-		return err
-	}
-	pm, _, err := pipeline.ParseModel("examples/pipeline/sort.yaml", pdata)
-	if err != nil {
-		return err
-	}
-	pts, err := pm.PredictRange(1, 11)
-	if err != nil {
-		return err
-	}
-	for _, pt := range pts {
-		flag := ""
-		if pt.MemoryExceeded {
-			flag = "  (data exceed node memory: paging expected)"
-		}
-		fmt.Fprintf(w, "   p = %2d: %7.2f s, bottleneck %s%s\n", pt.P, pt.Time, pt.Bottleneck, flag)
-	}
-	if err := newPipelineResult(pm, pts, pm.Optimal(pts), nil, nil).optimumTable().WriteText(w); err != nil {
+	if err := demoPipeline(w); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
@@ -364,5 +344,41 @@ func demoSpeedup(w io.Writer) error {
 	pt, _ := e.Evaluate(28, 128)
 	fmt.Fprintf(w, "   At p = 28, d = 128 the bottleneck is %s (%.0f %% of the time); the thesis calls this speedup satisfactory.\n\n",
 		pt.Bottleneck, 100*pt.Components.Value(pt.Bottleneck)/pt.Time)
+	return nil
+}
+
+// demoPipeline is section 2: the sort model of (003) over p = 1..11 with the pipeline
+// command's default sizing, so the knee and the recommendation are the command's.
+func demoPipeline(w io.Writer) error {
+	fmt.Fprintln(w, "== 2. How many nodes? The bottleneck model of Juhász & Charaf (003): parallel sort of 2·10⁷ integers ==")
+	fmt.Fprintln(w, "   (examples/pipeline/sort.yaml; clusterperf pipeline … --measured sort.csv --plot t.svg)")
+	pdata, err := examples.FS.ReadFile("pipeline/sort.yaml")
+	if err != nil {
+		return err
+	}
+	pm, _, err := pipeline.ParseModel("examples/pipeline/sort.yaml", pdata)
+	if err != nil {
+		return err
+	}
+	pts, err := pm.PredictRange(1, 11)
+	if err != nil {
+		return err
+	}
+	for _, pt := range pts {
+		flag := ""
+		if pt.MemoryExceeded {
+			flag = "  (data exceed node memory: paging expected)"
+		}
+		fmt.Fprintf(w, "   p = %2d: %7.2f s, bottleneck %s%s\n", pt.P, pt.Time, pt.Bottleneck, flag)
+	}
+	pr := newPipelineResult(pm, pts, pm.Optimal(pts), nil, nil)
+	def := sizingFlags{rule: string(sizing.DefaultRule), efficiency: sizing.DefaultMinEfficiency, kneeGain: sizing.DefaultKneeGain, within: sizing.DefaultWithinFastest}
+	if pr.Sizing, err = pipelineSizing(pts, def); err != nil {
+		return err
+	}
+	pr.setKnee()
+	if err := pr.optimumTable().WriteText(w); err != nil {
+		return err
+	}
 	return nil
 }

@@ -3,11 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/report"
 )
 
 // TestExitCodes: 0 for success, 2 for bad input or usage, 3 for a model finding
@@ -64,5 +69,42 @@ func TestDemoSections(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "10 cpu visits per interactive cycle") { // 1/0.10, see examples TestCentralServerRouting
 		t.Error("routing section: visits not from the traffic equations")
+	}
+}
+
+// TestDemoPipelineKnee (review P2-3): the demo's section 2 prints the knee and the
+// recommendation the pipeline command prints for the same model and p range (the demo used
+// to build its optimum table without sizing, showing knee p = 0). The expected rows are
+// read from the command's own JSON, not hard-coded.
+func TestDemoPipelineKnee(t *testing.T) {
+	var demo bytes.Buffer
+	if err := runDemo(&demo); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Optimum struct {
+			KneeP     int     `json:"knee_p"`
+			KneeTimeS float64 `json:"knee_time_s"`
+		} `json:"optimum"`
+	}
+	js := runOut(t, "pipeline", "../../examples/pipeline/sort.yaml", "--p", "1:11", "--format", "json")
+	if err := json.Unmarshal([]byte(js), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Optimum.KneeP < 1 {
+		t.Fatalf("pipeline command's knee p = %d", got.Optimum.KneeP)
+	}
+	sec := demo.String()
+	sec = sec[strings.Index(sec, "== 2. "):strings.Index(sec, "== 3. ")]
+	re := regexp.MustCompile(`(?m)^\s*knee\s+(\d+)\s+(\S+)\s+\S`)
+	m := re.FindStringSubmatch(sec)
+	if m == nil {
+		t.Fatalf("no knee row with a note in demo section 2:\n%s", sec)
+	}
+	if m[1] != strconv.Itoa(got.Optimum.KneeP) || m[2] != report.Num(got.Optimum.KneeTimeS) {
+		t.Errorf("demo knee p = %s, %s s; pipeline command: p = %d, %s s", m[1], m[2], got.Optimum.KneeP, report.Num(got.Optimum.KneeTimeS))
+	}
+	if !strings.Contains(sec, "recommended (") {
+		t.Error("demo section 2 has no sizing recommendation")
 	}
 }

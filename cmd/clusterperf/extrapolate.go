@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"github.com/clusterperf/clusterperf/internal/ranges"
 	"io"
+	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/report"
@@ -35,8 +37,12 @@ type extrapolateResult struct {
 	Predictions   []*scaling.Prediction `json:"predictions"`
 	Backtest      *scaling.Backtest     `json:"backtest,omitempty"`
 	Sizing        *sizing.Advice        `json:"sizing"`
-	Notes         []string              `json:"notes"`
-	data          string
+	// PMax is the largest p the sizing searched (--pmax; default twice the largest measured
+	// p), PMaxSource which of the two (P2-6: "fastest" is fastest within this range only).
+	PMax       int      `json:"recommend_pmax"`
+	PMaxSource string   `json:"recommend_pmax_source"`
+	Notes      []string `json:"notes"`
+	data       string
 }
 
 func (o scalingOptions) check() ([]int, error) {
@@ -90,6 +96,7 @@ func runFitScaling(o scalingOptions, path string, stdout io.Writer) error {
 	if res.Sizing, err = advise(d, fr, o); err != nil {
 		return err
 	}
+	res.sizingRange(o.pmax)
 	res.ErrorEstimate = scalingErrorEstimate(fr, res.Backtest)
 	return render(stdout, res, o.out)
 }
@@ -106,6 +113,34 @@ func advise(d *scaling.Data, fr *scaling.Result, o scalingOptions) (*sizing.Advi
 	}
 	adv, err := sizing.Advise(pts, o.sizing.options())
 	return adv, classify(err)
+}
+
+// sizingRange records the range the sizing searched and notes every prediction beyond it
+// that is faster than the sizing's fastest (the trade-off's "fastest" is the fastest within
+// p ≤ pmax only).
+func (r *extrapolateResult) sizingRange(pmax int) {
+	r.PMax, r.PMaxSource = pmax, "--pmax"
+	if pmax == 0 {
+		r.PMax, r.PMaxSource = 2*r.Fit.MaxP, "default: twice the largest measured p"
+	}
+	fastest := math.Inf(1)
+	for _, c := range r.Sizing.TradeOff {
+		fastest = math.Min(fastest, c.TimeS)
+	}
+	for _, p := range r.Predictions {
+		if p.P > r.PMax && p.TimeS < fastest {
+			r.Notes = append(r.Notes, fmt.Sprintf("p = %d: predicted %s s, faster than the sizing's fastest (%s s): the sizing searched p ≤ %d only (%s); raise --pmax to include it",
+				p.P, report.Num(p.TimeS), report.Num(fastest), r.PMax, r.PMaxSource))
+		}
+	}
+}
+
+// rangeText is the sizing range in words, for the table.
+func (r *extrapolateResult) rangeText() string {
+	if r.PMaxSource == "--pmax" {
+		return fmt.Sprintf("within p ≤ %d (--pmax)", r.PMax)
+	}
+	return fmt.Sprintf("within p ≤ %d (--pmax; default twice the largest measured p)", r.PMax)
 }
 
 // sizingGrid follows the data: every measured p up to pmax, the powers of two from the
@@ -160,6 +195,9 @@ func (r *extrapolateResult) Tables() []*report.Table {
 		note := ""
 		if p.AtZero {
 			note = "at its bound"
+		}
+		if f.IntervalsNotMeaningful && p.Low95 != nil {
+			note = strings.TrimPrefix(note+"; interval not meaningful (see the notes)", "; ")
 		}
 		pt.Add(p.Name, p.Value, optNum(p.Low95), optNum(p.High95), note)
 	}
@@ -238,12 +276,12 @@ func (r *extrapolateResult) summaryTable() *report.Table {
 		t.Add("in words", fmt.Sprintf("predicting your largest p = %d from the others would have erred by %+.1f %%", bt.HeldOutP, 100*bt.RelError))
 	}
 	a := r.Sizing.Recommended
-	t.Add(fmt.Sprintf("recommended (%s)", r.Sizing.Rule), fmt.Sprintf("p = %d, time %s s, efficiency %.2f, %s core-hours — %s", a.Config.P, report.Num(a.Config.TimeS), a.Config.Efficiency, report.Num(a.Config.CoreHours), a.Reason))
+	t.Add(fmt.Sprintf("recommended (%s) within p ≤ %d", r.Sizing.Rule, r.PMax), fmt.Sprintf("p = %d, time %s s, efficiency %.2f, %s core-hours — %s", a.Config.P, report.Num(a.Config.TimeS), a.Config.Efficiency, report.Num(a.Config.CoreHours), a.Reason))
 	return t
 }
 
 func (r *extrapolateResult) tradeOffTable() *report.Table {
-	return tradeOffTable(r.Sizing, "Trade-off (model times)")
+	return tradeOffTable(r.Sizing, "Trade-off (model times) "+r.rangeText())
 }
 
 func optPercent(v *float64) any {

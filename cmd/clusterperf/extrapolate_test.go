@@ -182,5 +182,37 @@ func TestFitSummaryWidth(t *testing.T) {
 				t.Errorf("short row padded to %d characters: %q", n, line)
 			}
 		}
+		// issue P3-15: SMAPE is a percentage shown like the average error ("0.743%"), not
+		// a bare number under a "SMAPE %" label
+		if strings.HasPrefix(line, "SMAPE") && !strings.HasSuffix(strings.TrimRight(line, " "), "%") {
+			t.Errorf("SMAPE row without a %% sign: %q", line)
+		}
+	}
+}
+
+// TestFitCSVSizingRange: P2-6 — the trade-off's "fastest" is the fastest within the range
+// the sizing searched, so that range is printed (table and JSON), and a predicted p beyond
+// it that is faster is pointed out. Data: T(p) = 4 + 96/p exactly (Amdahl), so the
+// prediction at p = 16 is 10 s, faster than 16 s at the default --pmax = 2·4 = 8.
+func TestFitCSVSizingRange(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.csv")
+	if err := os.WriteFile(path, []byte("p,time\n1,100\n2,52\n4,28\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	txt := runOut(t, "fit", path, "--predict", "8,16")
+	for _, want := range []string{"recommended (balanced) within p ≤ 8 ", "Trade-off (model times) within p ≤ 8 (--pmax; default twice the largest measured p)", "p = 16: predicted 10 s, faster than the sizing's fastest (16 s)"} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("missing %q in:\n%s", want, txt)
+		}
+	}
+	var res struct {
+		PMax   int    `json:"recommend_pmax"`
+		Source string `json:"recommend_pmax_source"`
+	}
+	if err := json.Unmarshal([]byte(runOut(t, "fit", path, "--pmax", "32", "--format", "json")), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.PMax != 32 || res.Source != "--pmax" {
+		t.Errorf("recommend_pmax %d (%s), want 32 (--pmax)", res.PMax, res.Source)
 	}
 }

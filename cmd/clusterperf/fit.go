@@ -124,6 +124,11 @@ type prediction struct {
 	Value float64  `json:"value"`
 	Low   *float64 `json:"low,omitempty"`
 	High  *float64 `json:"high,omitempty"`
+	// UndeterminedRelChange: how far (max − min over the value) the prediction moves along
+	// the parameter directions the data do not determine; BeyondInterval when that exceeds
+	// the interval's half-width — the interval then covers only what the data determine.
+	UndeterminedRelChange *float64 `json:"undetermined_rel_change,omitempty"`
+	BeyondInterval        bool     `json:"beyond_interval,omitempty"`
 }
 
 // runFitCSV is `fit DATA.csv`: the model-free scaling fit (flags of the model-file form
@@ -228,11 +233,16 @@ type fitResult struct {
 	Identifiability []fit.Direction `json:"identifiability,omitempty"`
 	// Band (--band): the SPMD family at the measured and predicted configurations with
 	// contention w as fitted, w = 0 (optimistic) and w = 1 (pessimistic).
-	Band             []fit.BandPoint     `json:"band,omitempty"`
-	BandArchitecture string              `json:"band_architecture,omitempty"`
-	baseline         *fit.BaselineResult // the winner when Amdahl or USL wins
-	best             *fit.SPMDResult
-	Notes            []string `json:"notes"`
+	// BottleneckShares: the shares of the time at the largest measured p and d (fitted, and
+	// their range along the undetermined directions); BottleneckUndetermined when a share
+	// moves by more than 5 points, so the inference's verdict is not determined by the data.
+	BottleneckShares       []fit.Share         `json:"bottleneck_shares,omitempty"`
+	BottleneckUndetermined bool                `json:"bottleneck_undetermined,omitempty"`
+	Band                   []fit.BandPoint     `json:"band,omitempty"`
+	BandArchitecture       string              `json:"band_architecture,omitempty"`
+	baseline               *fit.BaselineResult // the winner when Amdahl or USL wins
+	best                   *fit.SPMDResult
+	Notes                  []string `json:"notes"`
 }
 
 func runFit(ctx context.Context, o fitOptions, modelPath, dataPath string, stdout, stderr io.Writer) error {
@@ -505,9 +515,18 @@ func (r *fitResult) Tables() []*report.Table {
 	for _, x := range r.Residuals {
 		res.Add(x.P, x.D, x.Observed, x.Fitted, report.Percent(x.RelError))
 	}
-	pt := &report.Table{Name: "predictions", Title: "Predictions of the winning model (95 % prediction intervals; none for Amdahl/USL)", Header: []string{"p", "d", "model", r.Target, "low", "high"}}
+	pt := &report.Table{Name: "predictions", Title: "Predictions of the winning model (95 % prediction intervals; none for Amdahl/USL; undetermined_move: how far it moves along the parameter directions the data do not determine)",
+		Header: []string{"p", "d", "model", r.Target, "low", "high", "undetermined_move", "note"}}
 	for _, p := range r.Predictions {
-		pt.Add(p.P, p.D, p.Model, p.Value, optNum(p.Low), optNum(p.High))
+		var mv any = ""
+		if p.UndeterminedRelChange != nil {
+			mv = report.Magnitude(*p.UndeterminedRelChange)
+		}
+		note := ""
+		if p.BeyondInterval {
+			note = "moves beyond its interval: not determined by these data"
+		}
+		pt.Add(p.P, p.D, p.Model, p.Value, optNum(p.Low), optNum(p.High), mv, note)
 	}
 	ts := []*report.Table{res, r.paramTable(), r.rankTable(), pt, r.summaryTable(), tradeOffTable(r.Sizing, "Trade-off (winning model's times)")}
 	if r.Band != nil {
@@ -569,12 +588,12 @@ func (r *fitResult) summaryTable() *report.Table {
 	if r.baseline != nil { // the winner's own figures, then the SPMD family's
 		b := r.baseline.Metrics
 		t.Add(fmt.Sprintf("average error of %s (Cremonesi & Gennaro (000) §5.2)", r.Chosen), report.Magnitude(b.AverageError))
-		t.Add(fmt.Sprintf("SMAPE %% of %s", r.Chosen), b.SMAPE)
+		t.Add("SMAPE of "+r.Chosen, report.Magnitude(b.SMAPE/100))
 		t.Add(fmt.Sprintf("R² of %s", r.Chosen), b.R2)
 		of = " of " + r.Architecture
 	}
 	t.Add("average error"+of+" (Cremonesi & Gennaro (000) §5.2)", report.Magnitude(r.AverageError))
-	t.Add("SMAPE %"+of, m.SMAPE)
+	t.Add("SMAPE"+of, report.Magnitude(m.SMAPE/100)) // Metrics.SMAPE is in percent; shown like the average error
 	t.Add("R²"+of, m.R2)
 	t.Add("what limits the program", r.Inference)
 	t.Add("model driving predictions and sizing", r.Chosen)

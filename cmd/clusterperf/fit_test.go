@@ -306,3 +306,45 @@ func TestFitBandTime(t *testing.T) {
 		t.Errorf("notes:\n%s", notes)
 	}
 }
+
+// TestFitBottleneckUndetermined: P2-5 — on qcrd the relative objective's optimum puts
+// communication at 69 % of the time at p = 64, d = 32 and the absolute objective's at 23 %
+// (computation 77 %), with the same fitted speedups (12.48): the verdict depends on a
+// direction the data do not determine, so it says so and gives the range, which must reach
+// both optima's shares; and the prediction at p = 128 (which moves 26 % along that
+// direction, beyond its ±2.2 % interval) is flagged in the predictions themselves.
+func TestFitBottleneckUndetermined(t *testing.T) {
+	var res struct {
+		Inference    string      `json:"inference"`
+		Undetermined bool        `json:"bottleneck_undetermined"`
+		Shares       []fit.Share `json:"bottleneck_shares"`
+		Predictions  []struct {
+			P      int  `json:"p"`
+			Beyond bool `json:"beyond_interval"`
+		} `json:"predictions"`
+	}
+	out := runOut(t, "fit", "../../examples/fit/qcrd.yaml", "../../examples/fit/qcrd.csv", "--predict", "128x1,64x32", "--format", "json")
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	var abs struct {
+		Undetermined bool `json:"bottleneck_undetermined"`
+	}
+	if err := json.Unmarshal([]byte(runOut(t, "fit", "../../examples/fit/qcrd.yaml", "../../examples/fit/qcrd.csv", "--objective", "absolute", "--format", "json")), &abs); err != nil {
+		t.Fatal(err)
+	}
+	if !abs.Undetermined {
+		t.Error("--objective absolute: the verdict (communication 23 %) is stated without the caveat")
+	}
+	if !res.Undetermined || !strings.Contains(res.Inference, "not determined by these data") {
+		t.Errorf("verdict without the caveat: %q", res.Inference)
+	}
+	for _, s := range res.Shares {
+		if s.Component == "communication" && (s.Low > 0.24 || s.High < 0.69) {
+			t.Errorf("communication share %.3f … %.3f does not reach both objectives' optima (0.23, 0.69)", s.Low, s.High)
+		}
+	}
+	if len(res.Predictions) != 2 || !res.Predictions[0].Beyond || res.Predictions[1].Beyond {
+		t.Errorf("beyond_interval flags %+v, want p = 128 flagged, p = 64 not", res.Predictions)
+	}
+}

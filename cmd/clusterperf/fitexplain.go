@@ -41,7 +41,9 @@ func (r *fitResult) explainIdentifiability() {
 	if r.baseline != nil {
 		return // the predictions are the winning baseline's
 	}
-	for _, pr := range r.Predictions {
+	r.explainBottleneck(dirs)
+	for i := range r.Predictions {
+		pr := &r.Predictions[i]
 		worst := 0.0
 		for _, d := range dirs {
 			if ch, ok := r.best.DirectionChange(d, pr.P, pr.D); ok {
@@ -55,12 +57,75 @@ func (r *fitResult) explainIdentifiability() {
 		if math.IsNaN(half) || math.IsInf(half, 0) {
 			continue // no interval to compare with
 		}
+		pr.UndeterminedRelChange, pr.BeyondInterval = &worst, worst > half
 		if worst > half {
 			r.Notes = append(r.Notes, fmt.Sprintf("p = %d, d = %d: along the undetermined directions the prediction moves by %.2g %%, more than its interval's ±%.2g %%: the interval covers only what the data determine; a run there would settle it", pr.P, pr.D, 100*worst, 100*half))
 		} else {
 			r.Notes = append(r.Notes, fmt.Sprintf("p = %d, d = %d: the prediction moves by at most %.2g %% along the undetermined directions, within its interval's ±%.2g %%", pr.P, pr.D, 100*worst, 100*half))
 		}
 	}
+}
+
+// shareSpread is the largest (high − low) of the shares: above bottleneckSpread the verdict
+// of what limits the program depends on the undetermined directions.
+func shareSpread(sh []fit.Share) float64 {
+	w := 0.0
+	for _, s := range sh {
+		w = math.Max(w, s.High-s.Low)
+	}
+	return w
+}
+
+// bottleneckSpread: a share that moves by more than 5 percentage points along the
+// undetermined directions makes the bottleneck verdict undetermined (P2-5).
+const bottleneckSpread = 0.05
+
+// explainBottleneck qualifies the verdict of what limits the program (at the largest
+// measured p and d) when the shares of the time move along the undetermined directions:
+// the verdict then says the range of each share and which run (or separate measurement)
+// would settle it (P2-5).
+func (r *fitResult) explainBottleneck(dirs []fit.Direction) {
+	p, d := 1, 1
+	for _, x := range r.Residuals {
+		p, d = max(p, x.P), max(d, x.D)
+	}
+	sh, ok := r.best.ShareRanges(dirs, p, d)
+	if !ok {
+		return
+	}
+	r.BottleneckShares = sh
+	if shareSpread(sh) <= bottleneckSpread {
+		return
+	}
+	r.BottleneckUndetermined = true
+	var parts, runs []string
+	for _, s := range sh {
+		if s.High > 0.005 {
+			parts = append(parts, fmt.Sprintf("%s %.0f–%.0f %%", s.Component, 100*s.Low, 100*s.High))
+		}
+	}
+	structural := false
+	for _, dir := range dirs {
+		if one, ok := r.best.ShareRanges([]fit.Direction{dir}, p, d); !ok || shareSpread(one) <= bottleneckSpread {
+			continue
+		}
+		if dir.Structural || len(dir.Identify) == 0 || !dir.Identify[0].Identifies {
+			structural = true
+			continue
+		}
+		if run := fmt.Sprintf("p = %d, d = %d", dir.Identify[0].P, dir.Identify[0].D); !contains(runs, run) {
+			runs = append(runs, run)
+		}
+	}
+	settle := "a run at " + strings.Join(runs, " or ") + " would settle it"
+	switch {
+	case structural && len(runs) > 0:
+		settle += "; for the rest fix one of the parameters in the model file from a separate measurement (e.g. a profile of the communication time)"
+	case structural:
+		settle = "no run at another p or d would settle it: fix one of the parameters in the model file from a separate measurement (e.g. a profile of the communication time)"
+	}
+	r.Inference += fmt.Sprintf(" — but not determined by these data: along the parameter directions they leave undetermined (see the notes), the shares of the time at p = %d, d = %d span %s, with the same fitted %s; %s",
+		p, d, strings.Join(parts, ", "), r.Target, settle)
 }
 
 func contains(xs []string, x string) bool {

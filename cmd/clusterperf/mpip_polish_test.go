@@ -50,3 +50,44 @@ func TestMpipZeroWidthSpreadSaid(t *testing.T) {
 		t.Errorf("no note on the zero-width spread:\n%s", out)
 	}
 }
+
+// TestMpipForecastMethodNames (review P2-10): the same wall-time forecast (the direct AT*
+// extrapolation) was labelled "extrapolation" with --calibrate and "power_law" with
+// --latency/--bandwidth. The forecasts table's second column now names how
+// model_app_time_s was obtained (the route that differs), and the wall time is the same
+// value under both routes.
+func TestMpipForecastMethodNames(t *testing.T) {
+	files := []string{}
+	for _, p := range []string{"16.5362", "32.5386", "64.5412"} {
+		files = append(files, "../../mpip/testdata/samples/mpiP_cm__amg2013."+p+".1.mpiP")
+	}
+	row := func(extra ...string) []string {
+		args := append(append([]string{"mpip"}, files...), "--predict", "128", "--format", "csv", "--csv-table", "forecasts")
+		lines := strings.Split(strings.TrimSpace(runOut(t, append(args, extra...)...)), "\n")
+		if len(lines) != 2 || !strings.HasPrefix(lines[0], "p,model_method,wall_time_s,") {
+			t.Fatalf("forecasts CSV %v:\n%s", extra, strings.Join(lines, "\n"))
+		}
+		return strings.Split(lines[1], ",")
+	}
+	cal, given := row("--calibrate"), row("--latency", "5us", "--bandwidth", "1GB/s")
+	if cal[1] != methodExtrapolated || given[1] != methodPowerLaws {
+		t.Errorf("model_method %q and %q, want %q and %q", cal[1], given[1], methodExtrapolated, methodPowerLaws)
+	}
+	if cal[2] != given[2] {
+		t.Errorf("wall_time_s %s (calibrated) vs %s (given network): the same direct extrapolation should agree", cal[2], given[2])
+	}
+}
+
+// TestMpipSharesUnsigned (review P3-14): shares and imbalances (max/mean − 1 ≥ 0) are
+// magnitudes, printed without the sign of a relative error.
+func TestMpipSharesUnsigned(t *testing.T) {
+	out := runOut(t, "mpip", "../../mpip/testdata/samples/mpiP_cm__amg2013.16.5362.1.mpiP", "--format", "table")
+	i := strings.Index(out, "Profiles")
+	if i < 0 {
+		t.Fatalf("no profiles table:\n%s", out)
+	}
+	lines := strings.SplitN(out[i:], "\n", 4)
+	if len(lines) < 3 || strings.Contains(lines[2], "+") || !strings.Contains(lines[2], "92.4%") {
+		t.Errorf("profile row with a signed share (want 92.4%% unsigned):\n%s", strings.Join(lines, "\n"))
+	}
+}

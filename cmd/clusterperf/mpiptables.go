@@ -135,9 +135,9 @@ func (r *mpipResult) profilesTable() *report.Table {
 		}
 		var mi, ci any = "", ""
 		if p.Imbalance.Available {
-			mi, ci = report.Percent(p.Imbalance.MPIImbalance), report.Percent(p.Imbalance.ComputeImbalance)
+			mi, ci = report.Magnitude(p.Imbalance.MPIImbalance), report.Magnitude(p.Imbalance.ComputeImbalance)
 		}
-		t.Add(filepath.Base(p.File), p.Executable, p.Ranks, p.MeanAppTimeS, report.Percent(p.MPIShare), report.Percent(p.WaitShareOfMPI), report.Percent(p.CollectiveShareOfMPI),
+		t.Add(filepath.Base(p.File), p.Executable, p.Ranks, p.MeanAppTimeS, report.Magnitude(p.MPIShare), report.Magnitude(p.WaitShareOfMPI), report.Magnitude(p.CollectiveShareOfMPI),
 			p.Messages, p.MeanSizeBytes, p.SizeSpreadDecades, mi, ci, strings.Join(top, ", "))
 	}
 	return t
@@ -164,16 +164,24 @@ func (r *mpipResult) calibrationTable() *report.Table {
 	return t
 }
 
+// The forecasts table's model_method: how model_app_time_s was obtained. The wall time
+// (wall_time_s) is the same direct AT* extrapolation whichever route the model takes.
+const (
+	methodExtrapolated = "004_extrapolated_inputs" // M, L, D_k, D_{P+1} extrapolated in P, calibrated D_0, exact MVA at P
+	methodPowerLaws    = "004_power_laws"          // the profile's power laws in P with the given --latency/--bandwidth
+	forecastMethods    = methodExtrapolated + ": M, L, D_k, D_{P+1} extrapolated in P with the calibrated network; " + methodPowerLaws + ": the profile's power laws in P with the network given by --latency/--bandwidth"
+)
+
 func (r *mpipResult) forecastTable() *report.Table {
-	t := &report.Table{Name: "forecasts", Title: "Forecasts (kind extrapolation; spreads are ranges of plausible scaling models, not confidence intervals)",
-		Header: []string{"p", "kind", "wall_time_s", "wall_spread_low_s", "wall_spread_high_s", "model_app_time_s", "model_spread_low_s", "model_spread_high_s", "used_for_sizing", "interval"}}
+	t := &report.Table{Name: "forecasts", Title: "Forecasts: wall_time_s is the measured wall time AT* extrapolated in P (forecast kind wall_time) in every row; model_app_time_s is 004's model by model_method — " + forecastMethods + "; spreads are ranges of plausible scaling models, not confidence intervals",
+		Header: []string{"p", "model_method", "wall_time_s", "wall_spread_low_s", "wall_spread_high_s", "model_app_time_s", "model_spread_low_s", "model_spread_high_s", "used_for_sizing", "interval"}}
 	used, interval := "", ""
 	if ch := r.ForecastChoice; ch != nil {
 		used = ch.Used
 		interval = fmt.Sprintf("none: needs runs at ≥ %d different P (have %d)", ch.RunsForInterval, ch.Runs)
 	}
 	for _, f := range r.Forecasts {
-		t.Add(f.P, f.Kind, f.WallTime.Value, f.WallTime.SpreadLow, f.WallTime.SpreadHigh, f.ModelAppTimeS, f.ModelAppTimeLowS, f.ModelAppTimeHighS, used, interval)
+		t.Add(f.P, methodExtrapolated, f.WallTime.Value, f.WallTime.SpreadLow, f.WallTime.SpreadHigh, f.ModelAppTimeS, f.ModelAppTimeLowS, f.ModelAppTimeHighS, used, interval)
 	}
 	for i, p := range r.Predictions {
 		if i >= len(r.WallTimeForecasts) || p.Result == nil {
@@ -184,7 +192,7 @@ func (r *mpipResult) forecastTable() *report.Table {
 		if !p.Interval {
 			lo, hi, iv = "", "", interval
 		}
-		t.Add(p.P, "power_law", w.Value, w.SpreadLow, w.SpreadHigh, p.Result.AppTime.Model, lo, hi, used, iv)
+		t.Add(p.P, methodPowerLaws, w.Value, w.SpreadLow, w.SpreadHigh, p.Result.AppTime.Model, lo, hi, used, iv)
 	}
 	return t
 }

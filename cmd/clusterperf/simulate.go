@@ -349,10 +349,12 @@ func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writ
 	out := &simulateResult{Model: path, Kind: sm.kind}
 	if sm.kind == "spmd" {
 		out.Model = cmp.Or(sm.spmd.Name, path)
-		if out.Report, err = simulateSPMD(sm.spmd, nil, [][2]int{{o.p, o.d}}, *o); err != nil {
-			return err
+		var stop error
+		if out.Report, stop = simulateSPMD(ctx, sm.spmd, nil, [][2]int{{o.p, o.d}}, *o); out.Report == nil {
+			return stop
 		}
-		return render(stdout, out, o.out)
+		out.Partial = out.Report.Partial
+		return cmp.Or(render(stdout, out, o.out), stop) // stop: nil, or interrupted (exit 130) after the partial result
 	}
 	mf := sm.qn
 	out.Model = cmp.Or(mf.Name, path)
@@ -373,9 +375,15 @@ func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writ
 }
 
 // simulateQN simulates m and compares it with the solution an of the named solver (nil:
-// the solver failed with anErr, said in a note). A cancelled ctx stops it (exit 130).
+// the solver failed with anErr, said in a note). A cancelled ctx stops it: the report of
+// the replications finished (marked Partial; none when fewer than two finished) with the
+// error fault.ErrInterrupted (exit 130).
 func simulateQN(ctx context.Context, mf *qn.ModelFile, m *qn.Model, solver string, an *qn.Result, anErr error, o simOptions) (*validate.Report, error) {
 	res, err := simulateQNRun(ctx, mf, m, o)
+	if res != nil && res.Partial {
+		clearProgress()
+		return qnReport(m, solver, an, anErr, res, o.seed), err
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -429,12 +437,16 @@ func qnReport(m *qn.Model, solver string, an *qn.Result, anErr error, res *sim.R
 	}
 	quiet := *res
 	quiet.Lag1 = 0
-	return validate.QNReport(m, solver, an, anErr, &quiet, seed, res.Notes)
+	rep := validate.QNReport(m, solver, an, anErr, &quiet, seed, res.Notes)
+	rep.Partial = res.Partial
+	return rep
 }
 
 // simulateSPMD simulates the SPMD program directly at each (p, d) and compares the cycle
-// time with the analytic model's (e: the evaluator already built, or nil).
-func simulateSPMD(m *spmd.Model, e *spmd.Evaluator, pds [][2]int, o simOptions) (*validate.Report, error) {
+// time with the analytic model's (e: the evaluator already built, or nil), with progress
+// in cycles on stderr. Ctrl-C (ctx cancelled) returns the report of what finished, marked
+// Partial, with the error fault.ErrInterrupted (nil report: nothing finished).
+func simulateSPMD(ctx context.Context, m *spmd.Model, e *spmd.Evaluator, pds [][2]int, o simOptions) (*validate.Report, error) {
 	cfg, err := spmdConfig(o, m)
 	if err != nil {
 		return nil, err
@@ -444,7 +456,11 @@ func simulateSPMD(m *spmd.Model, e *spmd.Evaluator, pds [][2]int, o simOptions) 
 			return nil, badInput(err)
 		}
 	}
-	rep, err := validate.SPMD(m, e, pds, cfg, o.seed, o.reps)
+	rep, err := validate.SPMDContext(ctx, m, e, pds, cfg, o.seed, o.reps, progressFunc(o.progress, "cycles"))
+	if rep != nil && rep.Partial {
+		clearProgress()
+		return rep, err
+	}
 	if err != nil {
 		return nil, libError(err)
 	}

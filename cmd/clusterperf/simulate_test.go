@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -83,5 +85,120 @@ func TestSimulateInterrupted(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "interrupted after") {
 		t.Errorf("stderr %q, want the interruption said", errb.String())
+	}
+}
+
+// TestSimulateSPMDInterrupted: as TestSimulateInterrupted for an SPMD model (simulate of a
+// speedup file) and for speedup --validate: stopped after a second, the replications
+// finished are printed with their interval, marked partial with the partial note, and the
+// command exits 130 (fault.ErrInterrupted); speedup's surface is complete.
+func TestSimulateSPMDInterrupted(t *testing.T) {
+	for _, args := range [][]string{
+		{"simulate", "--format", "json", "--cycles", "20000", "--reps", "100000", ex + "spmd/qcrd.yaml"},
+		{"speedup", "--format", "json", "--p", "1:16", "--validate", "--cycles", "20000", "--reps", "100000", ex + "spmd/qcrd.yaml"},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		var out, errb bytes.Buffer
+		code := run(ctx, args, &out, &errb)
+		cancel()
+		if code != 130 {
+			t.Fatalf("%s: exit %d, want 130; stderr %s", args[0], code, errb.String())
+		}
+		type report struct {
+			Partial    bool     `json:"partial"`
+			Notes      []string `json:"notes"`
+			Simulation struct {
+				Replications int `json:"replications"`
+			} `json:"simulation"`
+			Rows []struct {
+				HalfWidth *float64 `json:"half_width_95"`
+			} `json:"rows"`
+		}
+		var v struct {
+			report
+			Points     []json.RawMessage `json:"points"`
+			Validation *report           `json:"validation"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+			t.Fatalf("%s: %v: %s", args[0], err, out.String())
+		}
+		rep := v.report
+		if args[0] == "speedup" {
+			if v.Validation == nil || !v.Partial || len(v.Points) != 16 {
+				t.Fatalf("speedup: partial %v, %d points, validation %v: want the 16 points and a partial validation", v.Partial, len(v.Points), v.Validation)
+			}
+			rep = *v.Validation
+		}
+		n := rep.Simulation.Replications
+		if !rep.Partial || n < 2 || n >= 100000 || len(rep.Rows) != 1 || rep.Rows[0].HalfWidth == nil || !strings.HasPrefix(rep.Notes[len(rep.Notes)-1], "partial: interrupted at p=16 d=1 after") {
+			t.Errorf("%s: partial %v, %d replications, rows %v, notes %q", args[0], rep.Partial, n, rep.Rows, rep.Notes)
+		}
+		if !strings.Contains(errb.String(), "interrupted after") {
+			t.Errorf("%s: stderr %q, want the interruption said", args[0], errb.String())
+		}
+	}
+}
+
+// TestSolveValidateInterrupted: solve --validate stopped after a second prints the
+// solution (complete) and the validation of the replications finished, both marked
+// partial with the partial note, and exits 130 (fault.ErrInterrupted), as simulate does
+// (TestSimulateInterrupted).
+func TestSolveValidateInterrupted(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"solve", "--validate", "--format", "json", "--events", "20000", "--reps", "100000", ex + "qn/central-server.yaml"}, &out, &errb)
+	if code != 130 {
+		t.Fatalf("exit %d, want 130; stderr %s", code, errb.String())
+	}
+	var v struct {
+		Partial    bool              `json:"partial"`
+		Classes    []json.RawMessage `json:"classes"`
+		Validation *struct {
+			Partial    bool     `json:"partial"`
+			Notes      []string `json:"notes"`
+			Simulation struct {
+				Replications int `json:"replications"`
+			} `json:"simulation"`
+			Rows []json.RawMessage `json:"rows"`
+		} `json:"validation"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if !v.Partial || v.Validation == nil || len(v.Classes) == 0 {
+		t.Fatalf("partial %v, classes %d, validation %v: want the solution and a partial validation", v.Partial, len(v.Classes), v.Validation)
+	}
+	r := v.Validation
+	if n := r.Simulation.Replications; !r.Partial || n < 2 || n >= 100000 || len(r.Rows) == 0 || !strings.HasPrefix(r.Notes[len(r.Notes)-1], "partial: interrupted after") {
+		t.Errorf("validation: partial %v, %d replications, %d rows, notes %q", r.Partial, n, len(r.Rows), r.Notes)
+	}
+	if !strings.Contains(errb.String(), "interrupted after") {
+		t.Errorf("stderr %q, want the interruption said", errb.String())
+	}
+}
+
+// TestSolveSweepValidateInterrupted: solve --sweep --validate stopped after a second
+// prints the whole sweep and the validations made so far, the last one of the replications
+// finished (≥ 2) marked partial, and exits 130.
+func TestSolveSweepValidateInterrupted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.yaml")
+	model := "classes:\n  - {name: u, population: 8, think_time: 1}\nstations:\n  - {name: cpu, demand: 0.1}\n  - {name: disk, demand: 5ms}\n"
+	if err := os.WriteFile(path, []byte(model), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"solve", "--sweep", "population=1:6", "--validate", "--format", "json", "--events", "20000", "--reps", "100000", path}, &out, &errb)
+	if code != 130 {
+		t.Fatalf("exit %d, want 130; stderr %s", code, errb.String())
+	}
+	// The first point's validation (100 000 replications) cannot finish in a second: a
+	// stopped sweep prints the points whose validation finished (TestSweepValidateInterrupted:
+	// the first k, byte-identical to the full run's prefix), here none, so nothing is written
+	// on stdout — no half document — and stderr says where it stopped.
+	if out.Len() != 0 || !strings.Contains(errb.String(), "interrupt") {
+		t.Fatalf("stdout %q, stderr %q: want no output and the interruption named", out.String(), errb.String())
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -96,7 +97,9 @@ with the relative error (model − measured)/measured, and the plot draws them a
 
 --validate simulates the model and compares it with the solution of the chosen --solver;
 with a sweep, every point with a steady state is simulated and compared (table
-"validation"; JSON "validation", one report per point).
+"validation"; JSON "validation", one report per point). Progress (stderr, on a terminal)
+counts events with the time left; Ctrl-C during --validate of one model prints the solution
+and the validation of the replications finished, marked partial: true, and exits 130.
 A file with class switching (routing: switch:) is solved by its routing chains, one with
 capacities (capacity:) by the exact CTMC of blocking after service when it has at most 1000
 states, else by --solver mvablo (approximate, with its measured error; --solver exact
@@ -195,7 +198,10 @@ type solveResult struct {
 	Bounds       []qn.Bound          `json:"bounds"`
 	Distribution *distributionResult `json:"distribution,omitempty"`
 	Validation   *validate.Report    `json:"validation,omitempty"`
-	Notes        []string            `json:"notes"`
+	// Partial is true when Ctrl-C stopped --validate (exit 130): Validation is that of the
+	// replications finished, itself marked partial.
+	Partial bool     `json:"partial,omitempty"`
+	Notes   []string `json:"notes"`
 }
 
 // distributionResult is P(n_k = j) at one copy of a station, with ln G of the network.
@@ -257,11 +263,11 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 		return badInputf("--measured %s: the measurements are compared with a sweep: give --sweep (or a .jmva file with a what-if analysis)", o.measured)
 	}
 	out, res, err := solveOne(ctx, in, o, nil, stderr)
-	if err != nil {
+	if out == nil || (err != nil && !out.Partial) {
 		return err
 	}
-	if err := render(stdout, out, o.out); err != nil {
-		return err
+	if err := cmp.Or(render(stdout, out, o.out), err); err != nil {
+		return err // or, after the partial result, interrupted (exit 130)
 	}
 	if o.exportJMVA != "" {
 		return exportJMVA(o.exportJMVA, &jmva.Document{Description: in.description(), Model: m, Solutions: []jmva.Solution{jmva.SolutionOf(m, res)}})
@@ -314,7 +320,12 @@ func solveOne(ctx context.Context, in *solveInput, o solveOptions, sr *sim.Resul
 	case o.validate:
 		o.sim.progress = o.progress
 		if out.Validation, err = simulateQN(ctx, in.file, m, o.solver, res, nil, o.sim); err != nil {
-			return nil, nil, err
+			if out.Validation == nil {
+				return nil, nil, err
+			}
+			out.Partial = true // Ctrl-C: the solution, and the validation of the replications finished
+			out.Notes = append(out.Notes, "partial: the validation was interrupted (see its notes); the solution is complete")
+			return out, res, err
 		}
 	}
 	return out, res, nil
@@ -356,23 +367,34 @@ func solveLabelledWith(solve solveFunc, m *qn.Model, solver string, opt qn.AMVAO
 // the difference plus the 95 % half-width (qn.SetObservedEstimate). A simulation that
 // cannot run leaves the result without an estimate and says why in a note.
 func simulatedEstimate(m *qn.Model, res *qn.Result, o simOptions) {
+	_ = simulatedEstimateContext(context.Background(), m, res, o)
+}
+
+// simulatedEstimateContext is simulatedEstimate stopped by ctx: when ctx is cancelled the
+// simulation is abandoned, res is left without an estimate and the error wraps
+// fault.ErrInterrupted (any other failure is a note on res, nil returned).
+func simulatedEstimateContext(ctx context.Context, m *qn.Model, res *qn.Result, o simOptions) error {
 	fail := func(err error) { res.Notes = append(res.Notes, "no error estimate by simulation: "+err.Error()) }
 	cfg, err := o.config(m)
 	if err != nil {
 		fail(err)
-		return
+		return nil
 	}
 	s, err := sim.New(m, cfg)
 	if err != nil {
 		fail(err)
-		return
+		return nil
 	}
-	sr, err := s.Replicate(sim.Options{Seed: o.seed, Reps: o.reps})
+	sr, err := s.ReplicateContext(ctx, sim.Options{Seed: o.seed, Reps: o.reps})
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("%w: %w", fault.ErrInterrupted, ctx.Err())
+	}
 	if err != nil {
 		fail(err)
-		return
+		return nil
 	}
 	observedEstimate(res, sr, o.seed)
+	return nil
 }
 
 // observedEstimate sets res's error estimate from the simulation sr of its model (seed:

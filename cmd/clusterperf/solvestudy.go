@@ -142,7 +142,7 @@ func solveSweepRange(m *qn.Model, p qn.SweepParam, vals []float64, o solveOption
 		}
 		return nil, libError(err)
 	}
-	estimateSweep(m, p, pts, o.sim)
+	_, _ = estimateSweep(context.Background(), m, p, pts, o.sim) // the study stops between items
 	return pts, nil
 }
 

@@ -77,6 +77,11 @@ CSV tables (--csv-table): points (default), summary, trade_off, measured, valida
 --plot FILE.svg|png draws the speedup surface as a heat map (when d varies), speedup
 against p for several d, and the stacked time components against p.
 
+Progress (stderr, on a terminal) shows the values of p evaluated, then the cycles of
+--validate, with the time left. Ctrl-C prints what finished — the values of p evaluated,
+or the surface with the validation of the replications finished — marked partial: true,
+and exits 130.
+
 The replications of --validate can be split over machines: --shard I/N --out DIR (or
 --slurm --out DIR), then "clusterperf merge DIR" prints the one-machine result.
 
@@ -139,8 +144,9 @@ type speedupResult struct {
 	Method        string              `json:"method"`
 	Exact         bool                `json:"exact"`
 	ErrorEstimate *spmd.ErrorEstimate `json:"error_estimate,omitempty"`
-	// Partial is true when Ctrl-C cut the surface short (exit 130): Points are those of
-	// the values of p finished.
+	// Partial is true when Ctrl-C cut the run short (exit 130): Points are those of the
+	// values of p finished, or, with the surface complete, Validation is that of the
+	// replications finished (itself marked partial).
 	Partial bool             `json:"partial,omitempty"`
 	Points  []spmd.Point     `json:"points"`
 	Best    spmd.Point       `json:"best"`
@@ -192,8 +198,15 @@ func runSpeedup(ctx context.Context, o speedupOptions, path string, stdout io.Wr
 		return cmp.Or(render(stdout, sp.out, o.out), sp.stopped)
 	}
 	if sp.pds != nil {
-		if sp.out.Validation, err = simulateSPMD(sp.m, sp.e, sp.pds, o.sim); err != nil {
-			return err
+		o.sim.progress = o.progress
+		var stop error
+		if sp.out.Validation, stop = simulateSPMD(ctx, sp.m, sp.e, sp.pds, o.sim); stop != nil {
+			if sp.out.Validation == nil {
+				return stop
+			}
+			sp.out.Partial = true // Ctrl-C: the surface, and the validation of what finished
+			sp.out.Notes = append(sp.out.Notes, "partial: the validation was interrupted (see its notes); the surface is complete; no plot written")
+			return cmp.Or(render(stdout, sp.out, o.out), stop)
 		}
 	}
 	if err := render(stdout, sp.out, o.out); err != nil {

@@ -29,33 +29,30 @@ func runSweep(ctx context.Context, in *solveInput, o solveOptions, opt qn.AMVAOp
 		return err
 	}
 	pts, err := qn.SweepContext(ctx, m, p, vals, o.solver, opt, progressFunc(o.progress, "sweep"))
-	stopped := err // fault.ErrInterrupted: the points solved before Ctrl-C are printed
-	interrupted := errors.Is(err, fault.ErrInterrupted) && len(pts) > 0
-	if err != nil && !interrupted {
+	stopped := err // fault.ErrInterrupted: the points finished before Ctrl-C are printed
+	if err != nil && !errors.Is(err, fault.ErrInterrupted) {
 		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
 			return badInputf("--exact: %w", err)
 		}
 		return libError(err)
 	}
 	o.sim.progress = o.progress
-	estimateSweep(m, p, pts, o.sim)
-	var checks []*validate.Report
-	if o.validate && !interrupted {
-		if checks, err = validateSweep(ctx, m, p, pts, o); err != nil {
-			return err
-		}
-	}
-	out, err := sweepOutput(in, o, p, pts, checks, meas, stderr)
+	done, err := finishSweep(ctx, m, p, pts, stopped, o)
 	if err != nil {
 		return err
 	}
-	if interrupted {
+	pts, stopped = done.pts, done.stopped
+	out, err := sweepOutput(in, o, p, pts, done.checks, meas, stderr)
+	if err != nil {
+		return err
+	}
+	if stopped != nil {
 		clearProgress()
 		out.Partial = true
-		out.Notes = append(out.Notes, fmt.Sprintf("partial: interrupted after %d of the %d sweep points (the first ones); no plot or JMVA export written", len(pts), len(vals)))
+		out.Notes = append(out.Notes, fmt.Sprintf("partial: interrupted after %d of the %d sweep points (the first ones%s); no plot or JMVA export written", len(pts), len(vals), done.skipped))
 	}
 	out.forFormat(o.out.format)
-	if err := render(stdout, out, o.out); err != nil || interrupted {
+	if err := render(stdout, out, o.out); err != nil || stopped != nil {
 		return cmp.Or(err, stopped)
 	}
 	if o.plot != "" {
@@ -110,25 +107,75 @@ func sweepOutput(in *solveInput, o solveOptions, p qn.SweepParam, pts []qn.Sweep
 	return out, nil
 }
 
+// sweepDone is a sweep's points after their fork/join error estimates and --validate
+// simulations: all of them, or after Ctrl-C (stopped, wrapping fault.ErrInterrupted) the
+// first ones finished by the step interrupted; the later steps are not run (skipped says
+// which, for the partial note).
+type sweepDone struct {
+	pts     []qn.SweepPoint
+	checks  []*validate.Report // one per point with --validate, else nil
+	stopped error
+	skipped string
+}
+
+// finishSweep runs the steps after solving the sweep's points pts (stopped: the solving's
+// interruption, or nil): the fork/join points' error estimates, then --validate. Each step
+// watches ctx; an interrupted step keeps the points it finished (the first ones) and the
+// later steps are skipped. Nothing finished at all is the interruption error itself.
+func finishSweep(ctx context.Context, m *qn.Model, p qn.SweepParam, pts []qn.SweepPoint, stopped error, o solveOptions) (sweepDone, error) {
+	d := sweepDone{pts: pts, stopped: stopped}
+	var later []string
+	if len(m.ForkJoins) > 0 {
+		later = append(later, "fork/join error estimates by simulation")
+	}
+	if o.validate {
+		later = append(later, "--validate simulations")
+	}
+	if stopped == nil && len(m.ForkJoins) > 0 {
+		var k int
+		k, d.stopped = estimateSweep(ctx, m, p, pts, o.sim)
+		d.pts, later = pts[:k], later[1:]
+	}
+	if d.stopped == nil && o.validate {
+		d.checks, d.stopped = validateSweep(ctx, m, p, d.pts, o)
+		if d.stopped != nil && !errors.Is(d.stopped, fault.ErrInterrupted) {
+			return d, d.stopped
+		}
+		d.pts, later = d.pts[:len(d.checks)], nil
+	}
+	if d.stopped != nil && len(d.pts) == 0 {
+		return d, libError(d.stopped)
+	}
+	if d.stopped != nil && len(later) > 0 {
+		d.skipped = "; not run: " + strings.Join(later, ", ")
+	}
+	return d, nil
+}
+
 // validateSweep is --sweep with --validate: every point with a steady state is simulated
 // (the flags' seed, replications and events, so replication r uses stream r of the seed at
 // every point) and compared with its solution; checks[k] is point k's report (nil for a
 // point without a steady state). A simulation that fails fails the sweep, as --validate of
 // one model does.
 func validateSweep(ctx context.Context, m *qn.Model, p qn.SweepParam, pts []qn.SweepPoint, o solveOptions) ([]*validate.Report, error) {
-	checks := make([]*validate.Report, len(pts))
+	checks := make([]*validate.Report, 0, len(pts))
 	progress := progressFunc(o.progress, "validation by simulation")
 	so := o.sim
 	so.progress = false // one progress line for the points, not one per point's replications
 	for k, pt := range pts {
+		var check *validate.Report
 		if pt.Result != nil && pt.Err == nil {
 			mm := p.Apply(m, pt.Value)
 			res, err := simulateQNRun(ctx, nil, mm, so)
+			if err != nil && ctx.Err() != nil {
+				return checks, fmt.Errorf("%w: --validate at %s = %g, after %d of %d points: %w", fault.ErrInterrupted, p.Label, pt.Value, k, len(pts), ctx.Err())
+			}
 			if err != nil {
 				return nil, fmt.Errorf("--validate at %s = %g: %w", p.Label, pt.Value, err)
 			}
-			checks[k] = qnReport(mm, o.solver, pt.Result, nil, res, so.seed)
+			check = qnReport(mm, o.solver, pt.Result, nil, res, so.seed)
 		}
+		checks = append(checks, check)
 		if progress != nil {
 			progress(k+1, len(pts))
 		}
@@ -137,20 +184,25 @@ func validateSweep(ctx context.Context, m *qn.Model, p qn.SweepParam, pts []qn.S
 }
 
 // estimateSweep gives every fork/join point its error estimate against a simulation of
-// the model at that point (see simulatedEstimate): no exact solver can check them.
-func estimateSweep(m *qn.Model, p qn.SweepParam, pts []qn.SweepPoint, o simOptions) {
+// the model at that point (see simulatedEstimate): no exact solver can check them. It
+// returns how many points (the first ones) are done: all of them, or after Ctrl-C fewer,
+// with an error wrapping fault.ErrInterrupted.
+func estimateSweep(ctx context.Context, m *qn.Model, p qn.SweepParam, pts []qn.SweepPoint, o simOptions) (int, error) {
 	if len(m.ForkJoins) == 0 {
-		return
+		return len(pts), nil
 	}
 	progress := progressFunc(o.progress, "fork/join error estimates by simulation")
 	for i, pt := range pts {
 		if r := pt.Result; r != nil && pt.Err == nil && !r.Exact && r.ErrorEstimate == nil {
-			simulatedEstimate(p.Apply(m, pt.Value), r, o)
+			if err := simulatedEstimateContext(ctx, p.Apply(m, pt.Value), r, o); err != nil {
+				return i, fmt.Errorf("fork/join error estimate by simulation at %s = %g, after %d of %d points: %w", p.Label, pt.Value, i, len(pts), err)
+			}
 		}
 		if progress != nil {
 			progress(i+1, len(pts))
 		}
 	}
+	return len(pts), nil
 }
 
 // sweepParam is --sweep, or else the .jmva file's what-if analysis.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -284,6 +285,9 @@ func runTpn(ctx context.Context, o tpnOptions, path string, stdout, stderr io.Wr
 		if err := out.size(o); err != nil {
 			return err
 		}
+		if b := out.Background; b != nil {
+			out.Notes = append(out.Notes, fmt.Sprintf("advice and sizing compare mappings by the deterministic run with 002's mean expansion 1/(1 − U) (the given mapping: %.6g s), not by the sampled background (%.6g s): sampling every mapping would take --reps replications each", b.MeanExpansionS, b.MeanS))
+		}
 	}
 	out.Partial = stop != nil
 	if err := render(stdout, out, o.out); err != nil {
@@ -394,6 +398,7 @@ func (r *tpnResult) size(o tpnOptions) error {
 		}
 	}
 	r.Notes = append(r.Notes, "sizing: p is the number of workstations used; messages between processes on one workstation still cross the network in the model (002 models network communication only), so packing processes is not favoured by cheaper local messages")
+	r.Notes = append(r.Notes, omittedNotes(r.Advice.ByWorkstations, adv)...)
 	if !r.Advice.Exhaustive {
 		r.Notes = append(r.Notes, "sizing: the heuristic search simulated some mappings for each number of workstations, not all; each time is the best found")
 	}
@@ -576,7 +581,11 @@ func (r *tpnResult) adviceTable() *report.Table {
 	if r.SizingAllocation != nil {
 		header = append(header, "recommended_"+string(r.Sizing.Rule))
 	}
-	at := &report.Table{Name: "advice", Title: fmt.Sprintf("Allocation advice (%s, %d simulations): %.6g s instead of %.6g s; lower bound %.6g s", how, a.Evaluated, a.Time, a.Given, a.LowerBound),
+	basis := ""
+	if r.Background != nil {
+		basis = "; times with the mean expansion 1/(1 − U), not sampled (see notes)"
+	}
+	at := &report.Table{Name: "advice", Title: fmt.Sprintf("Allocation advice (%s, %d simulations%s): %.6g s instead of %.6g s; lower bound %.6g s", how, a.Evaluated, basis, a.Time, a.Given, a.LowerBound),
 		Header: header}
 	for _, p := range r.order {
 		if r.SizingAllocation != nil {
@@ -699,4 +708,37 @@ func mergeTpn(p shard.Plan, items []json.RawMessage) (any, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// omittedNotes says why a number of workstations searched by the advice has no row in the
+// sizing trade-off: package sizing keeps a p on its frontier only when it is faster than every
+// smaller p (a dominated p costs more workstations for no less time), and shows the frontier
+// rows around the recommendation plus every rule's pick.
+func omittedNotes(by []tpn.KBest, adv *sizing.Advice) []string {
+	shown := map[int]bool{}
+	for _, c := range adv.TradeOff {
+		shown[c.P] = true
+	}
+	var dominated, far []string
+	best, bestP := math.Inf(1), 0
+	for _, k := range by { // ascending workstations
+		switch {
+		case shown[k.Workstations]:
+		case k.TimeS >= best:
+			dominated = append(dominated, fmt.Sprintf("p = %d (%s s, no faster than p = %d)", k.Workstations, report.Num(k.TimeS), bestP))
+		default:
+			far = append(far, fmt.Sprintf("p = %d (%s s)", k.Workstations, report.Num(k.TimeS)))
+		}
+		if k.TimeS < best {
+			best, bestP = k.TimeS, k.Workstations
+		}
+	}
+	var notes []string
+	if len(dominated) > 0 {
+		notes = append(notes, "sizing: the trade-off leaves out "+strings.Join(dominated, ", ")+": more workstations for no less time; advice.by_workstations lists every p searched")
+	}
+	if len(far) > 0 {
+		notes = append(notes, "sizing: the trade-off shows the rows next to the recommendation and every rule's pick; left out: "+strings.Join(far, ", ")+" (advice.by_workstations lists every p searched)")
+	}
+	return notes
 }

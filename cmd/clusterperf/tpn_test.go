@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -118,5 +119,59 @@ func TestTpnInterrupted(t *testing.T) {
 	err := runTpn(ctx, o, tpnEx+"matmul.yaml", &out, io.Discard)
 	if !errors.Is(err, context.Canceled) || out.Len() != 0 {
 		t.Errorf("%v, printed %q", err, out.String())
+	}
+}
+
+// TestTpnAdviseTradeOffRows (review P2-9): every number of workstations the advice searched
+// is either a row of the sizing trade-off or named in a note saying why it is left out. On
+// matmul.yaml p = 3 and p = 4 are no faster than p = 2 (package sizing's frontier keeps a p
+// only when it is faster than every smaller p), so the note names them.
+func TestTpnAdviseTradeOffRows(t *testing.T) {
+	doc := tpnJSON(t, "--advise", "--cluster", tpnEx+"cluster.yaml", tpnEx+"matmul.yaml")
+	rows := map[float64]bool{}
+	for _, c := range doc["sizing"].(map[string]any)["trade_off"].([]any) {
+		rows[c.(map[string]any)["p"].(float64)] = true
+	}
+	var notes []string
+	for _, n := range doc["notes"].([]any) {
+		notes = append(notes, n.(string))
+	}
+	all := strings.Join(notes, "\n")
+	omitted := 0
+	for _, k := range doc["advice"].(map[string]any)["by_workstations"].([]any) {
+		p := k.(map[string]any)["workstations"].(float64)
+		if rows[p] {
+			continue
+		}
+		omitted++
+		if !strings.Contains(all, "p = "+strconv.Itoa(int(p))+" (") {
+			t.Errorf("p = %v searched but neither in the trade-off nor in a note:\n%s", p, all)
+		}
+	}
+	if omitted == 0 {
+		t.Error("matmul.yaml: expected dominated p (3, 4: no faster than p = 2) to be left out of the trade-off")
+	}
+}
+
+// TestTpnAdviseBasis (review P2-8): with --background sampled the headline is the sampled
+// mean, but the advice compares mappings by the mean-expansion run; the advice table's title
+// and a note say so, and the note's given-mapping time is the mean-expansion time.
+func TestTpnAdviseBasis(t *testing.T) {
+	args := []string{"--advise", "--background", "sampled", "--reps", "8", "--cluster", tpnEx + "cluster.yaml", tpnEx + "matmul.yaml"}
+	doc := tpnJSON(t, args...)
+	me := doc["background"].(map[string]any)["mean_expansion_time_s"].(float64)
+	if given := doc["advice"].(map[string]any)["given_time_s"].(float64); given != me {
+		t.Errorf("advice's given time %v s, the mean-expansion run %v s", given, me)
+	}
+	found := false
+	for _, n := range doc["notes"].([]any) {
+		found = found || strings.Contains(n.(string), "compare mappings by the deterministic run with 002's mean expansion")
+	}
+	if !found {
+		t.Error("no note saying the advice's basis")
+	}
+	code, txt, _ := cli(append([]string{"tpn"}, args...)...)
+	if code != 0 || !strings.Contains(txt, "times with the mean expansion 1/(1 − U), not sampled") {
+		t.Errorf("exit %d; advice title does not say its basis:\n%s", code, txt)
 	}
 }

@@ -25,27 +25,28 @@ import (
 	"github.com/clusterperf/clusterperf/fault"
 )
 
-// Limits bound a range. The zero value means DefaultLimits.
+// Limits bound a range. The zero value means DefaultLimits().
 type Limits struct {
 	Min, Max int // allowed values (default 1 … 2^30)
 	MaxCount int // most values in the range (default 1 000 000)
 }
 
-// DefaultLimits: values 1 … 2^30, at most a million of them.
-var DefaultLimits = Limits{Min: 1, Max: 1 << 30, MaxCount: 1_000_000}
+// DefaultLimits are the limits of the zero Limits: values 1 … 2^30, at most a million of
+// them.
+func DefaultLimits() Limits { return Limits{Min: 1, Max: 1 << 30, MaxCount: 1_000_000} }
 
 // MaxText is the longest range text accepted, in bytes.
 const MaxText = 4096
 
 func (l Limits) orDefault() Limits {
 	if l == (Limits{}) {
-		return DefaultLimits
+		return DefaultLimits()
 	}
 	if l.MaxCount <= 0 {
-		l.MaxCount = DefaultLimits.MaxCount
+		l.MaxCount = DefaultLimits().MaxCount
 	}
 	if l.Max <= 0 {
-		l.Max = DefaultLimits.Max
+		l.Max = DefaultLimits().Max
 	}
 	return l
 }
