@@ -1,6 +1,9 @@
 package qn
 
-import "math"
+import (
+	"context"
+	"math"
+)
 
 // AMVAOptions controls the approximate MVA solvers. The zero value means Tol = 1e-10 and
 // MaxIter = 100000.
@@ -14,6 +17,17 @@ type AMVAOptions struct {
 	// fault.ErrTooLarge when the exact solver's budget is the reason) instead of falling back
 	// to an approximation, and a named approximate solver is refused (fault.ErrInput).
 	RequireExact bool
+	// Context, when set, stops the long exact solvers (Comom: ComomContext) once it is
+	// done; their error then wraps its error (context.Canceled).
+	Context context.Context
+}
+
+// ctx is o.Context, or context.Background() when unset.
+func (o AMVAOptions) ctx() context.Context {
+	if o.Context == nil {
+		return context.Background()
+	}
+	return o.Context
 }
 
 // MSMethod is an approximation for multi-server and load-dependent stations in the

@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -19,9 +20,9 @@ import (
 // queueing networks with large population sizes", SIGMETRICS 2006). The number of its steps
 // grows with the total population Σ_c N_c, not with the population lattice Π_c (N_c + 1)
 // that exact MVA walks; but its arithmetic must be multi-precision, with a precision that
-// grows with the largest population (see verified), so its cost grows about as
-// N_max·Σ_c N_c: on the thesis network N = (4095, 177, 127) it takes seconds, as long as
-// MVA. Solve's auto picks it only where its estimated cost is the lower one.
+// grows with the population (see verified), so its CPU time grows faster than Σ_c N_c:
+// about N^2.3 on 3 classes × 3 queues of N jobs each (work, budget); on the thesis network
+// N = (4095, 177, 127) it takes seconds, as long as MVA. Solve's auto picks it only where its estimated cost is the lower one.
 //
 // Notation. M queue stations k (after merging stations with identical demand rows into one
 // group of c_k copies), classes r with populations N_r, demands D_kr at one copy, and
@@ -67,13 +68,19 @@ import (
 // Refused (ErrUnsupported): open classes, multi-server (m > 1) and load-dependent stations,
 // fork/join nodes. Time and memory are estimated before allocating (ComomCost, work;
 // fault.ErrTooLarge).
-func Comom(m *Model) (*Result, error) {
+func Comom(m *Model) (*Result, error) { return ComomContext(context.Background(), m) }
+
+// ComomContext is Comom stopped by ctx: it checks ctx at every population step and every
+// pivot column of a factorisation (well under a millisecond of work each within the
+// budget) and returns an error wrapping ctx.Err() (context.Canceled: exit 130).
+func ComomContext(ctx context.Context, m *Model) (*Result, error) {
 	p, err := newComom(m)
 	if err != nil {
 		return nil, err
 	}
-	if order, est := p.byPopulation(), p.precision(); p.work(order, est) > ComomMaxWork {
-		return nil, fmt.Errorf("%w: comom at the estimated %d bits would take about %.3g s (limit %.3g s)", fault.ErrTooLarge, est, p.work(order, est)/1e9, float64(ComomMaxWork)/1e9)
+	p.ctx = ctx
+	if _, err := p.budget(p.byPopulation()); err != nil {
+		return nil, err
 	}
 	var lastErr error
 	for _, order := range p.orders() {
@@ -180,11 +187,7 @@ const comomAgree = 1e-13
 // 1/D of the bottleneck (utilisation 3) to 12 digits; the ratio 1.5 between the two
 // precisions and the feasibility test are the guard against such a parasitic solution.
 func (p *comom) verified(order []int) (*Result, error) {
-	est := p.precision()
-	if w := p.work(order, est); w > ComomMaxWork {
-		return nil, fmt.Errorf("%w: comom at the estimated %d bits would take about %.3g s (limit %.3g s)", fault.ErrTooLarge, est, w/1e9, float64(ComomMaxWork)/1e9)
-	}
-	prec := max(128, est/3)
+	prec := max(128, p.precision()/3)
 	var prevRes *Result
 	prevPrec := uint(0)
 	for try := 0; try < 8; try++ {
@@ -304,6 +307,7 @@ func (p *comom) precision() uint {
 }
 
 type comom struct {
+	ctx    context.Context // stops walk and factor (ComomContext); nil: never
 	m      *Model
 	groups [][]int     // queue groups: original station indices with identical demand rows
 	count  []float64   // copies per group
@@ -459,14 +463,57 @@ func ComomCost(m *Model) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	order := p.byPopulation()
-	prec := p.precision()
-	if w := p.work(order, prec); w > ComomMaxWork {
-		return w / 1e9, fmt.Errorf("%w: comom at the estimated %d bits would take about %.3g s (limit %.3g s)", fault.ErrTooLarge, prec, w/1e9, float64(ComomMaxWork)/1e9)
+	return p.budget(p.byPopulation())
+}
+
+// runs lists the precisions of verified's runs up to the first at or above the estimate
+// (precision): est/3, ×1.5 each, rounded up to 64 bits. On the measured networks the two
+// runs that agreed were the last two of this list (cc: 3 classes × 3 queues, N = 400, 800,
+// 1600 per class: 2432/3648, 4800/7168, 9472/14208 bits against estimates 3388, 6648,
+// 13168), so the list includes the verification run at 1.5× the needed precision.
+func (p *comom) runs() []uint {
+	est := p.precision()
+	var out []uint
+	for prec := max(128, est/3); ; prec = prec * 3 / 2 {
+		pr := min((prec+63)/64*64, ComomMaxBits)
+		out = append(out, pr)
+		if pr >= est || pr >= ComomMaxBits || len(out) == 8 {
+			return out
+		}
 	}
-	// verified's runs: the needed precision was 1/5–1/2 of the estimate; the runs up to
-	// the first good one and the one after it cost about 4 times the run at the estimate/2.
-	return 4 * p.work(order, prec/2) / 1e9, nil
+}
+
+// budget estimates Comom's CPU time in seconds on this class order (the sum of work over
+// runs, at least two runs since verified needs two that agree) and refuses, wrapping
+// fault.ErrTooLarge, a run whose values would not fit in comomMaxBytes or a total above
+// ComomMaxWork, naming the estimate, its basis and the limit.
+func (p *comom) budget(order []int) (float64, error) {
+	rs := p.runs()
+	if len(rs) == 1 {
+		rs = append(rs, rs[0]*3/2)
+	}
+	top := rs[len(rs)-1]
+	if b := p.bytes(order, top); b > comomMaxBytes {
+		return math.Inf(1), fmt.Errorf("%w: comom would hold about %.3g GiB of %d-bit values, over its limit of %.3g GiB: the dense factorisation of the last class's step system holds (M+i)·M·C(M+i, i)² values for M = %d queue groups and i = %d earlier classes, and the binomial term explodes with many classes (use solver mva or linearizer)", fault.ErrTooLarge, b/(1<<30), top, float64(comomMaxBytes)/(1<<30), len(p.groups), len(order)-1)
+	}
+	w := 0.0
+	for _, pr := range rs {
+		w += p.work(order, pr)
+	}
+	if w > ComomMaxWork {
+		return w / 1e9, fmt.Errorf("%w: comom would take about %.3g s of CPU time (runs at %v bits, up to the first at or above the estimated precision of %d bits, whose agreement with the one before verifies it; limit %.3g s)", fault.ErrTooLarge, w/1e9, rs, p.precision(), float64(ComomMaxWork)/1e9)
+	}
+	return w / 1e9, nil
+}
+
+// comomMaxBytes is the most memory one Comom run's big.Float values may take: 2 GiB.
+const comomMaxBytes = 2 << 30
+
+// bytes estimates the memory of one run at prec bits: the values held at once (ops) at
+// prec/8 bytes of mantissa plus 64 bytes of big.Float header each.
+func (p *comom) bytes(order []int, prec uint) float64 {
+	_, vals := p.ops(order)
+	return vals * (float64(prec)/8 + 64)
 }
 
 // ops counts, for one class order, the big.Float operations and the big.Float values held
@@ -486,17 +533,19 @@ func (p *comom) ops(order []int) (ops, vals float64) {
 	return ops, vals
 }
 
-// work estimates the time of one run at prec bits in nanoseconds: a big.Float operation on
-// w-word operands took 30 + 2·w^1.2 ns (fitted to the thesis network at N/16, N/4 and N on
-// this 2-vCPU host: 68, 174 and 800 ns at 801, 2835 and 10973 bits). A run whose values
-// would not fit in 2 GiB is +Inf (refused by verified and ComomCost with fault.ErrTooLarge).
+// work estimates the CPU time of one run at prec bits in nanoseconds (finite; memory is
+// bytes): a counted big.Float operation on w-word operands costs 40 + w^1.3 ns of CPU,
+// fitted to runs at 128–8192 bits (w = 2–128) of the cc networks (3 classes × 3 queues,
+// N = 400 and 800 per class: 23–36, 30–32, 90, 221, 549–581 ns per counted operation at
+// w = 2, 8, 32, 64, 128) and of one class at two queues and a delay (N = 1e5: 56, 74,
+// 186, 309, 682 ns) on this 2-vCPU host under load ~20 (CPU time, getrusage). Time grows
+// with the population through ops (linear: steps) and through the precision (linear
+// in N, see precision): about N^2.3 over N = 400–1600 (measured 0.39, 1.76, 8.6 s of
+// CPU for cc at N = 400, 800, 1600).
 func (p *comom) work(order []int, prec uint) float64 {
-	ops, vals := p.ops(order)
+	ops, _ := p.ops(order)
 	w := float64(prec) / 64
-	if vals*(float64(prec)/8+64) > 2<<30 {
-		return math.Inf(1)
-	}
-	return ops * (30 + 2*math.Pow(w, 1.2))
+	return ops * (40 + math.Pow(w, 1.3))
 }
 
 // basis is the set H of population offsets h over the classes added so far, with the
@@ -630,7 +679,7 @@ func (p *comom) newSystem(b *basis, order []int, r int, prec uint) (*system, err
 	if sy.rows < sy.cols {
 		return nil, errComomSingular
 	}
-	if err := sy.factor(A, prec); err != nil {
+	if err := sy.factor(A, prec, p.stopped); err != nil {
 		return nil, err
 	}
 	return sy, nil
@@ -642,7 +691,8 @@ func (p *comom) newSystem(b *basis, order []int, r int, prec uint) (*system, err
 // demands ≤ 1 after scaling) makes the system singular: errComomSingular. (Setting such an
 // unknown to 0 instead was tried: with 4 classes of 100 jobs the results then fail, so the
 // unknowns the dependent equations leave free do matter.)
-func (sy *system) factor(A [][]big.Float, prec uint) error {
+// stop is checked at every pivot column (ComomContext).
+func (sy *system) factor(A [][]big.Float, prec uint, stop func() error) error {
 	rows, cols := sy.rows, sy.cols
 	perm := make([]int, rows)
 	for q := range perm {
@@ -655,6 +705,9 @@ func (sy *system) factor(A [][]big.Float, prec uint) error {
 	var pcol []int // pivot column of pivot row i
 	var inv []big.Float
 	for j := 0; j < cols; j++ {
+		if err := stop(); err != nil {
+			return err
+		}
 		i := len(pcol)
 		bq := -1
 		best.SetInt64(0)
@@ -757,7 +810,10 @@ func (p *comom) solve(order []int, prec uint) (*Result, error) {
 			return nil, err
 		}
 		N := p.m.Classes[p.act[a]].Population
-		hist := p.walk(b, sy, order, r, init, N, M, prec)
+		hist, err := p.walk(b, sy, order, r, init, N, M, prec)
+		if err != nil {
+			return nil, err
+		}
 		steps += N
 		if r == len(order)-1 {
 			return p.result(order, b, hist[len(hist)-1], hist[len(hist)-2], steps, prec)
@@ -775,7 +831,7 @@ func (p *comom) solve(order []int, prec uint) (*Result, error) {
 }
 
 // walk steps class order[r] from 0 to N and returns the last min(N, M) + 1 levels.
-func (p *comom) walk(b *basis, sy *system, order []int, r int, init *level, N, M int, prec uint) []*level {
+func (p *comom) walk(b *basis, sy *system, order []int, r int, init *level, N, M int, prec uint) ([]*level, error) {
 	nh := len(b.h)
 	a := order[r]
 	zr := new(big.Float).SetPrec(prec).SetFloat64(p.z[a])
@@ -809,6 +865,9 @@ func (p *comom) walk(b *basis, sy *system, order []int, r int, init *level, N, M
 	nf.SetPrec(prec)
 	var free []*level
 	for n := 1; n <= N; n++ {
+		if err := p.stopped(); err != nil {
+			return nil, err
+		}
 		var cur *level
 		if len(free) > 0 {
 			cur, free = free[len(free)-1], free[:len(free)-1]
@@ -851,7 +910,18 @@ func (p *comom) walk(b *basis, sy *system, order []int, r int, init *level, N, M
 		}
 		prev = cur
 	}
-	return hist
+	return hist, nil
+}
+
+// stopped returns an error wrapping the context's error once ComomContext's ctx is done.
+func (p *comom) stopped() error {
+	if p.ctx == nil {
+		return nil
+	}
+	if err := p.ctx.Err(); err != nil {
+		return fmt.Errorf("comom stopped: %w", err)
+	}
+	return nil
 }
 
 // transfer builds the level of the next class at population 0 from the last levels of the

@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -188,7 +189,7 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 			return reason(MVASingle(m))("one closed class: exact MVA")
 		}
 		why, ok := exactAffordable(m)
-		res, why2, err := comomIfCheaper(m, ok)
+		res, why2, err := comomIfCheaper(opt.ctx(), m, ok)
 		if res != nil || err != nil {
 			return reason(res, err)("several closed classes: " + why2)
 		}
@@ -216,7 +217,7 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		}
 		return multiExact(m)
 	case "comom":
-		r, err := Comom(m)
+		r, err := ComomContext(opt.ctx(), m)
 		if err != nil && errors.Is(err, ErrUnsupported) && !errors.Is(err, fault.ErrInput) {
 			err = fmt.Errorf("%w: %w", fault.ErrInput, err)
 		}
@@ -263,8 +264,9 @@ const mvaSecondsPerOp = 1e-9
 // below exact MVA's (mvaAffordable) or, when MVA is over its budget, below
 // comomAutoSeconds. It returns nil, why not, nil when auto should not choose it, and falls
 // back the same way when Comom refuses the model (singular, did not settle); the why-not
-// joins auto's reason for the solver it chooses instead.
-func comomIfCheaper(m *Model, mvaAffordable bool) (*Result, string, error) {
+// joins auto's reason for the solver it chooses instead. A cancelled ctx is returned as the
+// error (no fallback).
+func comomIfCheaper(ctx context.Context, m *Model, mvaAffordable bool) (*Result, string, error) {
 	if hasMarginal(m) {
 		return nil, "not comom: it solves single-server queues and delays only", nil
 	}
@@ -279,8 +281,11 @@ func comomIfCheaper(m *Model, mvaAffordable bool) (*Result, string, error) {
 	if mvaAffordable && sec >= mva {
 		return nil, fmt.Sprintf("not comom: estimated %.2g s, not below exact MVA's %.2g s", sec, mva), nil
 	}
-	r, err := Comom(m)
+	r, err := ComomContext(ctx, m)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, "", err
+		}
 		return nil, comomWhyNot(err), nil
 	}
 	return r, fmt.Sprintf("exact class-oriented Method of Moments (estimated %.2g s; exact MVA over %.3g population vectors: %.2g s)", sec, LatticeSize(m), mva), nil

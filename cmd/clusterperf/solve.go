@@ -287,6 +287,7 @@ func (o solveOptions) isSweep(in *solveInput) bool {
 // it too, as it is the same simulation.
 func solveOne(ctx context.Context, in *solveInput, o solveOptions, sr *sim.Result, stderr io.Writer) (*solveResult, *qn.Result, error) {
 	m, opt := in.model, o.amvaOptions()
+	opt.Context = ctx // Ctrl-C stops comom mid-solve (exit 130)
 	special := in.file != nil && (in.file.Switch != nil || in.file.Capacity != nil)
 	var dist *distributionResult // first: a model it does not apply to is refused before solving
 	if o.distribution != "" {

@@ -1,0 +1,120 @@
+//go:build unix
+
+package qn
+
+import (
+	"context"
+	"errors"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// ccModel is the hostile reviewer's cc shape (issue 20/12): 3 classes of n jobs on 3
+// queues, demands spanning a factor 10 within a class (scaled by 10^-200 from the review's
+// 1e199 values: comom scales each class by a power of two, so the cost does not change).
+func ccModel(n int) *Model {
+	return &Model{
+		Classes:  []Class{{Name: "c0", Population: n}, {Name: "c1", Population: n}, {Name: "c2", Population: n}},
+		Stations: []Station{{Name: "s0", Kind: Queue}, {Name: "s1", Kind: Queue}, {Name: "s2", Kind: Queue}},
+		Demand:   [][]float64{{1.34364, 2.55069, 6.51593}, {8.47434, 4.95435, 7.88723}, {7.63775, 4.49491, 0.938596}},
+	}
+}
+
+// oneClassModel: one class of n jobs at queues of 0.01 and 0.02 s and a 5 s delay (the
+// review's h10000000.yaml at a smaller n).
+func oneClassModel(n int) *Model {
+	return &Model{
+		Classes:  []Class{{Name: "a", Population: n}},
+		Stations: []Station{{Name: "cpu", Kind: Queue}, {Name: "d", Kind: Queue}, {Name: "z", Kind: Delay}},
+		Demand:   [][]float64{{0.01, 0.02, 5}},
+	}
+}
+
+// cpuTime is the process's user + system CPU time (getrusage).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestComomCostEstimate: ComomCost (CPU seconds, see budget and work) against the CPU time
+// Comom measurably takes, on the cc shape at 3 populations (its precision grows with N, so
+// the time grows about as N^2.3) and one class: from a third to 4 times the measured time.
+// The estimate counts verified's runs up to the estimated precision; verification settles
+// one run early on some models (cc N = 200: 3 of the 4 runs, 640/896/1280 bits), which is
+// the high end (measured at load ~20 on 2 vCPUs: ratios estimate/measured 1.30–2.37,
+// 3.16–3.54, 1.57–1.63, 0.82–0.83 for N = 100, 200, 400 and one class). CPU time, not wall time, so a loaded host does not make it
+// flake; runs under 100 ms of CPU (N = 100, 200: timer and GC noise) are logged only.
+func TestComomCostEstimate(t *testing.T) {
+	cases := []struct {
+		name string
+		m    *Model
+	}{
+		{"cc N=100", ccModel(100)},
+		{"cc N=200", ccModel(200)},
+		{"cc N=400", ccModel(400)},
+		{"one class N=1e5", oneClassModel(100000)},
+		{"cc N=800", ccModel(800)},
+	}
+	if testing.Short() {
+		cases = cases[:4]
+	}
+	for _, tc := range cases {
+		est, err := ComomCost(tc.m)
+		if err != nil {
+			t.Fatalf("%s: ComomCost: %v", tc.name, err)
+		}
+		c0 := cpuTime()
+		if _, err := Comom(tc.m); err != nil {
+			t.Fatalf("%s: Comom: %v", tc.name, err)
+		}
+		got := (cpuTime() - c0).Seconds()
+		ratio := est / got
+		t.Logf("%s: estimated %.3g s, measured %.3g s CPU, ratio %.2f", tc.name, est, got, ratio)
+		if got > 0.1 && (ratio < 1.0/3 || ratio > 4) {
+			t.Errorf("%s: estimate %.3g s vs measured %.3g s CPU: outside [1/3, 4]×", tc.name, est, got)
+		}
+	}
+}
+
+// TestComomCancel: a cancelled context stops Comom mid-run, directly and through Solve's
+// named solver: the error wraps context.Canceled and comes well within a second of the
+// cancellation (the cc shape at N = 1500 runs for seconds); and auto, when it picks Comom
+// (comomAutoModel), does not fall back to another solver on a cancelled context.
+func TestComomCancel(t *testing.T) {
+	m := ccModel(1500)
+	for _, run := range []struct {
+		name  string
+		solve func(ctx context.Context) error
+	}{
+		{"ComomContext", func(ctx context.Context) error { _, err := ComomContext(ctx, m); return err }},
+		{"Solve comom", func(ctx context.Context) error {
+			_, err := Solve(m, "comom", AMVAOptions{Context: ctx})
+			return err
+		}},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- run.solve(ctx) }()
+		time.Sleep(200 * time.Millisecond)
+		cancel()
+		t0 := time.Now()
+		select {
+		case err := <-done:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("%s: %v, want an error wrapping context.Canceled", run.name, err)
+			}
+			t.Logf("%s: stopped %v after the cancellation: %v", run.name, time.Since(t0), err)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: still running 5 s after the cancellation", run.name)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Solve(comomAutoModel(), "auto", AMVAOptions{Context: ctx}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Solve auto with a cancelled context: %v, want an error wrapping context.Canceled", err)
+	}
+}
