@@ -84,19 +84,31 @@ func NewView(name string, m *Model, r *Result) View {
 		}
 		if len(m.Classes) > 1 {
 			for c, cl := range m.Classes {
-				vis := 1.0
 				var vp *float64
 				if m.Visits != nil {
-					vis = m.Visits[c][k]
 					vp = &m.Visits[c][k]
 				}
-				sv.PerClass = append(sv.PerClass, StationClassView{Class: cl.Name, Visits: vp, Throughput: r.Throughput[c] * vis,
+				sv.PerClass = append(sv.PerClass, StationClassView{Class: cl.Name, Visits: vp, Throughput: r.Throughput[c] * visitsAt(m, c, k),
 					Utilization: r.Utilization[k][c], QueueLength: r.QueueLength[k][c], ResidenceTime: r.Residence[k][c]})
 			}
 		}
 		v.Stations = append(v.Stations, sv)
 	}
 	return v
+}
+
+// visitsAt is V_{c,k}, class c's visits to station k per job: the model's visit count when it
+// has one, else 1 where the class has demand there and 0 where it has none (a class with
+// demand 0 never passes through the station, so its throughput there, X_c·V_{c,k}, is 0 —
+// hostile review: an unvisited station showed the class's system throughput).
+func visitsAt(m *Model, c, k int) float64 {
+	if m.Visits != nil {
+		return m.Visits[c][k]
+	}
+	if m.Demand[c][k] > 0 {
+		return 1
+	}
+	return 0
 }
 
 // stationResidence is StationView.ResidenceTime of station k: throughput-weighted over

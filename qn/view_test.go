@@ -58,3 +58,27 @@ func TestViewZeroConvention(t *testing.T) {
 		}
 	}
 }
+
+// TestViewUnvisitedThroughput: a class with demand 0 at a station never passes through it,
+// so its throughput there is X_c·V_{c,k} = 0 (hostile review: it showed X_c); where it has
+// demand (no visits given) V = 1 and the station throughput is X_c. Every solver.
+func TestViewUnvisitedThroughput(t *testing.T) {
+	m, _, err := ParseModel("c6.yaml", []byte("classes: [{name: a, population: 3}, {name: b, population: 2}]\nstations: [{name: cpu, demand: {a: 1, b: 2}}, {name: nobody, demand: 0}, {name: half, demand: {a: 0.5, b: 0}}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, solver := range []string{"auto", "mva", "comom", "schweitzer", "linearizer"} {
+		r, err := Solve(m, solver, AMVAOptions{})
+		if err != nil {
+			t.Fatal(solver, err)
+		}
+		v := NewView("c6", m, r)
+		for k, want := range [][2]float64{{r.Throughput[0], r.Throughput[1]}, {0, 0}, {r.Throughput[0], 0}} {
+			for c := range 2 {
+				if got := v.Stations[k].PerClass[c].Throughput; got != want[c] {
+					t.Errorf("%s: station %s class %d throughput %v, want %v", solver, v.Stations[k].Name, c, got, want[c])
+				}
+			}
+		}
+	}
+}
