@@ -239,6 +239,18 @@ func (m *Model) classIdx(open bool) []int {
 	return idx
 }
 
+// HasJobs reports whether any job ever enters the network: a closed class with population
+// > 0 or an open class with arrival rate > 0. Without jobs the solution is the zero
+// convention (X = 0, U = 0, Q = 0) and there is nothing to simulate.
+func (m *Model) HasJobs() bool {
+	for _, c := range m.Classes {
+		if c.Open && c.ArrivalRate > 0 || !c.Open && c.Population > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Clone returns a deep copy of the model.
 func (m *Model) Clone() *Model {
 	c := &Model{Classes: append([]Class(nil), m.Classes...)}

@@ -102,6 +102,8 @@ func sweepOutput(in *solveInput, o solveOptions, p qn.SweepParam, pts []qn.Sweep
 	for k, c := range checks {
 		if c != nil {
 			out.Validation = append(out.Validation, sweepValidation{Value: pts[k].Value, Report: *c})
+		} else if pts[k].Result != nil && pts[k].Err == nil {
+			out.Notes = append(out.Notes, fmt.Sprintf("--validate: %s = %g not simulated: no jobs there (the zero convention: X = U = Q = 0)", p.Label, pts[k].Value))
 		}
 	}
 	if d := out.describeApprox(); d != "" {
@@ -121,8 +123,7 @@ func validateSweep(ctx context.Context, m *qn.Model, p qn.SweepParam, pts []qn.S
 	so := o.sim
 	so.progress = false // one progress line for the points, not one per point's replications
 	for k, pt := range pts {
-		if pt.Result != nil && pt.Err == nil {
-			mm := p.Apply(m, pt.Value)
+		if mm := p.Apply(m, pt.Value); pt.Result != nil && pt.Err == nil && mm.HasJobs() {
 			res, err := simulateQNRun(ctx, nil, mm, so)
 			if err != nil {
 				return nil, fmt.Errorf("--validate at %s = %g: %w", p.Label, pt.Value, err)
