@@ -30,14 +30,19 @@ type StationClassView struct {
 // (D/(1 − U) = D at an idle M/M/1, the same as its class's response time), never a 0 beside
 // a class response time that is not.
 type StationView struct {
-	Name          string             `json:"name"`
-	Type          string             `json:"type"`
-	Count         int                `json:"count"`
-	Visits        *float64           `json:"visits,omitempty"` // single-class models with visits or routing
-	Utilization   float64            `json:"utilization"`
-	QueueLength   float64            `json:"queue_length"`
-	ResidenceTime float64            `json:"residence_time_s"`
-	PerClass      []StationClassView `json:"per_class,omitempty"`
+	Name        string   `json:"name"`
+	Type        string   `json:"type"`
+	Count       int      `json:"count"`
+	Visits      *float64 `json:"visits,omitempty"` // single-class models with visits or routing
+	Utilization float64  `json:"utilization"`
+	// UtilizationInfeasible flags an approximate utilisation per server above 1 at a
+	// queueing station: impossible for the real network, so the approximation broke the
+	// bound U ≤ 1 there (the value is the approximation's, not clamped; the result's error
+	// estimate is raised to at least (U − 1)/U and a note says so).
+	UtilizationInfeasible bool               `json:"utilization_infeasible,omitempty"`
+	QueueLength           float64            `json:"queue_length"`
+	ResidenceTime         float64            `json:"residence_time_s"`
+	PerClass              []StationClassView `json:"per_class,omitempty"`
 }
 
 // View is the whole solution. Method, Exact, Reason and ErrorEstimate are the Result's
@@ -78,6 +83,7 @@ func NewView(name string, m *Model, r *Result) View {
 		sv := StationView{Name: s.Name, Type: s.Kind.String(), Count: s.Copies(),
 			Utilization: r.StationUtilization(k), QueueLength: r.StationQueueLength(k)}
 		sv.ResidenceTime = stationResidence(m, r, k)
+		sv.UtilizationInfeasible = !r.Exact && s.Kind != Delay && sv.Utilization > 1+1e-12
 		if m.Visits != nil && len(m.Classes) == 1 {
 			v := m.Visits[0][k]
 			sv.Visits = &v
