@@ -120,6 +120,20 @@ type BestSearcher interface {
 // Values are parameter values by Param.ID.
 type Values map[string]float64
 
+// EvalDefaults evaluates m once at its parameters' default values (the file's own values),
+// as the page does on its first load, so that a model the solver refuses (bad input, exit 2)
+// or finds saturated/deadlocked (exit 3) is reported before the server starts listening
+// rather than as an error inside the page (hostile review: explore served a model that
+// solve refuses). The error is Eval's, classified as the library classified it.
+func EvalDefaults(m Model) error {
+	v := Values{}
+	for _, p := range m.Params() {
+		v[p.ID] = p.Value
+	}
+	_, err := m.Eval(v)
+	return err
+}
+
 // Load detects the kind of the model file and reads it with the library's parser: a
 // Petri-net program when cluster is given (tpn), an mpiP report or a CSV of 004's collected
 // values (mpip, see LoadMpip), else by its top-level keys: stations → qn, architecture →

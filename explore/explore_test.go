@@ -13,6 +13,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/qn"
 )
 
 // At the moved point of every example the explorer's tables show the library's numbers
@@ -278,4 +279,25 @@ func (t *tpnModel) makespan(tb testing.TB) float64 {
 		tb.Fatal(err)
 	}
 	return r.Values["makespan_s"]
+}
+
+// TestEvalDefaultsRefuses: a model solve refuses is refused before the server listens — an
+// open class at 5/ms against a 5 ms demand is saturated (U = λ·D = 25 ≥ 1, qn.SaturationError),
+// and the examples' defaults evaluate.
+func TestEvalDefaultsRefuses(t *testing.T) {
+	m, err := Load("sat.yaml", []byte("classes: [{name: a, arrival_rate: 5/ms}]\nstations: [{name: cpu, demand: 5ms}]\n"), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sat *qn.SaturationError
+	if err := EvalDefaults(m); !errors.As(err, &sat) {
+		t.Fatalf("EvalDefaults: %v, want a saturation", err)
+	}
+	ok, err := Load("ok.yaml", []byte("classes: [{name: a, arrival_rate: 5/s}]\nstations: [{name: cpu, demand: 5ms}]\n"), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := EvalDefaults(ok); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -3,6 +3,7 @@ package qn
 import (
 	"errors"
 	"fmt"
+	"math"
 )
 
 // SaturationError reports an open (or mixed) network in which a station's utilisation by
@@ -13,6 +14,9 @@ type SaturationError struct {
 }
 
 func (e *SaturationError) Error() string {
+	if math.IsInf(e.Utilization, 0) {
+		return fmt.Sprintf("station %q is saturated: utilisation beyond 1.8e308 ≥ 1 (open arrivals exceed its capacity)", e.Station)
+	}
 	return fmt.Sprintf("station %q is saturated: utilisation %.4g ≥ 1 (open arrivals exceed its capacity)", e.Station, e.Utilization)
 }
 

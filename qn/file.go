@@ -2,6 +2,7 @@ package qn
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -300,6 +301,9 @@ func DecodeModelFile(d *spec.Decoder, root spec.Node) (*ModelFile, error) {
 	if haveVisits {
 		m.Visits = visits
 	}
+	if d.Err() == nil {
+		checkDemands(m, top["classes"].List(), in)
+	}
 	mf.Model = m
 	if mf.Capacity != nil && d.Err() == nil {
 		mf.checkCapacity()
@@ -311,6 +315,33 @@ func DecodeModelFile(d *spec.Decoder, root spec.Node) (*ModelFile, error) {
 		return nil, &spec.Error{File: file, Msg: err.Error()}
 	}
 	return mf, nil
+}
+
+// checkDemands refuses, at the line that caused it, a demand visits × service time that left
+// the float64 range (0 or subnormal though both factors are non-zero, or +Inf) and a closed
+// class with jobs that has no think time and no demand anywhere (its throughput would be
+// unbounded). Hostile review: both gave exit 1 with no file or line.
+func checkDemands(m *Model, classes []spec.Node, in *stationInputs) {
+	for c := range m.Classes {
+		for k, d := range m.Demand[c] {
+			v, st := in.visits[c][k], in.svc[c][k]
+			if v > 0 && st > 0 && (d == 0 || math.IsInf(d, 0) || d < 0x1p-1022) {
+				in.nodes[k].Errorf("class %q: demand = visits %g × service_time %g s = %g is out of the float64 range (about 2.2e-308 to 1.8e308 s): express the times in another unit", m.Classes[c].Name, v, st, d)
+			}
+		}
+	}
+	for c, cl := range m.Classes {
+		if cl.Open || cl.Population == 0 || cl.ThinkTime > 0 || c >= len(classes) {
+			continue
+		}
+		tot := 0.0
+		for _, d := range m.Demand[c] {
+			tot += d
+		}
+		if tot == 0 {
+			classes[c].Errorf("class %q has zero think time and zero demand at every station, so its throughput is unbounded: give it a think_time > 0 or a demand > 0 at some station", cl.Name)
+		}
+	}
 }
 
 // stationInputs is what the stations section gave per class c and station k, kept for the

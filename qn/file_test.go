@@ -111,7 +111,7 @@ func TestParseUnitsHostile(t *testing.T) {
 		{"  - {name: s, demand: 5/s}", `f.yaml:5: stations[0].demand: "5/s": unknown time unit "/s"`},
 		{"  - {name: s, demand: 5 parsecs}", `stations[0].demand: "5 parsecs": unknown time unit`},
 		{"  - {name: s, demand: -5ms}", `stations[0].demand: "-5ms": a time must be ≥ 0`},
-		{"  - {name: s, demand: 1e308min}", `stations[0].demand: "1e308min": beyond the float64 range`},
+		{"  - {name: s, demand: 1e308min}", `stations[0].demand: "1e308min" is out of range: beyond the float64 range`},
 		{"  - {name: s, demand: {c: 2MB}}", `stations[0].demand.c: "2MB": unknown time unit`},
 		{"  - {name: s, service_time: 1ms, visits: 3ms}", `stations[0].visits: "3ms" is not a finite number`},
 		{"  - {name: s, demand: [1ms]}", `stations[0].demand`},
@@ -189,4 +189,44 @@ func FuzzParseModel(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestParseDemandRange: a closed class with no demand and no think time, and a demand
+// visits × service_time that leaves the float64 range, are refused at their line as input
+// (hostile review, session 3: both exited 1 without file or line).
+func TestParseDemandRange(t *testing.T) {
+	for _, tc := range []struct{ yaml, want string }{
+		{"classes: [{name: a, population: 3}]\nstations: [{name: cpu, demand: 0}]\n", `f.yaml:1: classes[0]: class "a" has zero think time and zero demand`},
+		{"classes: [{name: a, population: 3}]\nstations: [{name: cpu, demand: 0ms}, {name: d, demand: {a: 0}}]\n", `f.yaml:1: classes[0]`},
+		{"classes: [{name: a, population: 3}]\nstations: [{name: cpu, service_time: 1e-300, visits: 1e-300}]\n", `f.yaml:2: stations[0]: class "a": demand = visits 1e-300 × service_time 1e-300 s = 0 is out of the float64 range`},
+		{"classes: [{name: a, population: 3}]\nstations: [{name: cpu, service_time: 1e300, visits: 1e10}]\n", `f.yaml:2: stations[0]: class "a": demand = visits 1e+10 × service_time 1e+300 s = +Inf`},
+	} {
+		_, _, err := ParseModel("f.yaml", []byte(tc.yaml))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want it to contain %q", tc.yaml, err, tc.want)
+		}
+	}
+	// zero population or a think time makes a zero-demand class fine (X = 0, or X = N/Z)
+	for _, ok := range []string{
+		"classes: [{name: a, population: 0}]\nstations: [{name: cpu, demand: 0}]\n",
+		"classes: [{name: a, population: 2, think_time: 1s}]\nstations: [{name: cpu, demand: 0}]\n",
+	} {
+		if _, _, err := ParseModel("f.yaml", []byte(ok)); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+}
+
+// TestSolveArrivalOverflow: an open arrival rate that the time scaling of Solve takes beyond
+// float64 is a saturation finding (λ·D overflows), not an exit-1 "must be finite".
+func TestSolveArrivalOverflow(t *testing.T) {
+	m, _, err := ParseModel("f.yaml", []byte("classes: [{name: a, arrival_rate: 1e308}]\nstations: [{name: cpu, demand: 10s}, {name: disk, demand: 20s}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Solve(m, "auto", AMVAOptions{})
+	var sat *SaturationError
+	if !errors.As(err, &sat) || sat.Station != "disk" {
+		t.Fatalf("error %v, want saturation at disk", err)
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 // Kind is the kind of a station.
@@ -237,6 +239,18 @@ func (m *Model) classIdx(open bool) []int {
 	return idx
 }
 
+// HasJobs reports whether any job ever enters the network: a closed class with population
+// > 0 or an open class with arrival rate > 0. Without jobs the solution is the zero
+// convention (X = 0, U = 0, Q = 0) and there is nothing to simulate.
+func (m *Model) HasJobs() bool {
+	for _, c := range m.Classes {
+		if c.Open && c.ArrivalRate > 0 || !c.Open && c.Population > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Clone returns a deep copy of the model.
 func (m *Model) Clone() *Model {
 	c := &Model{Classes: append([]Class(nil), m.Classes...)}
@@ -277,7 +291,7 @@ func (m *Model) Clone() *Model {
 // solvable is Validate plus what only ForkJoinMVA handles (fork/join nodes).
 func (m *Model) solvable() error {
 	if err := m.Validate(); err != nil {
-		return err
+		return fmt.Errorf("%w: %w", fault.ErrInput, err)
 	}
 	if len(m.ForkJoins) > 0 {
 		return unsupported("fork/join node %q: this solver does not model fork/join synchronisation; use solver forkjoin (approximate, single closed class) or simulate the model", m.ForkJoins[0].Name)
@@ -286,7 +300,8 @@ func (m *Model) solvable() error {
 }
 
 // checkClosedDemand reports a closed class whose jobs would cycle in zero time (no demand
-// anywhere and no think time), which has unbounded throughput.
+// anywhere and no think time), which has unbounded throughput: bad input (fault.ErrInput).
+// ParseModel reports the same at the class's line; this catches models built in code.
 func (m *Model) checkClosedDemand() error {
 	for c, cl := range m.Classes {
 		if cl.Open || cl.Population == 0 || cl.ThinkTime > 0 {
@@ -297,7 +312,7 @@ func (m *Model) checkClosedDemand() error {
 			tot += d
 		}
 		if tot == 0 {
-			return fmt.Errorf("class %q: zero think time and zero demand at every station: throughput is unbounded", cl.Name)
+			return fmt.Errorf("%w: class %q: zero think time and zero demand at every station: throughput is unbounded (give a think time > 0 or a demand > 0 at some station)", fault.ErrInput, cl.Name)
 		}
 	}
 	return nil

@@ -54,6 +54,9 @@ func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	if e != 0 {
 		ms = m.Clone()
 		ms.scaleTimes(-e)
+		if err := overflowedArrivals(m, ms); err != nil {
+			return nil, err
+		}
 	}
 	res, err := solveEstimated(ms, solver, opt)
 	if err != nil {
@@ -86,6 +89,26 @@ func timeScale(m *Model) int {
 	}
 	_, e := math.Frexp(mx)
 	return e - 1
+}
+
+// overflowedArrivals reports an open class whose arrival rate λ left the float64 range when
+// scaled by 2^e ≤ max demand: then λ·D_max ≥ λ·2^e overflows too, so the station with the
+// largest λ·D is saturated (utilisation beyond 1.8e308 ≥ 1) — a model finding, not a bad
+// number (hostile review: arrival_rate 1e308 gave exit 1 "arrival rate +Inf must be finite").
+func overflowedArrivals(m, scaled *Model) error {
+	for c, cl := range scaled.Classes {
+		if !cl.Open || !math.IsInf(cl.ArrivalRate, 0) {
+			continue
+		}
+		best := 0
+		for k := range m.Stations {
+			if m.Demand[c][k] > m.Demand[c][best] {
+				best = k
+			}
+		}
+		return &SaturationError{Station: m.Stations[best].Name, Utilization: m.Classes[c].ArrivalRate * m.Demand[c][best]}
+	}
+	return nil
 }
 
 // scaleTimes multiplies every time of m (demands, think times) by 2^e and divides rates by

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/ranges"
+	"github.com/clusterperf/clusterperf/internal/units"
 	"math"
 	"strconv"
 	"strings"
@@ -101,14 +102,18 @@ func ParseSweep(s string, m *Model) (SweepParam, []float64, error) {
 	if err != nil {
 		return p, nil, err
 	}
-	vals, err := parseRange(rng, p.What == "population")
+	unit := units.Duration // demand: a time with an optional unit (1ms:50ms:5)
+	if p.What == "arrival_rate" {
+		unit = units.Rate // 1/s:5/s, 60/min:300/min
+	}
+	vals, err := parseRange(rng, p.What == "population", unit)
 	if err != nil {
 		return p, nil, fmt.Errorf("sweep %q: %w", s, err)
 	}
 	return p, vals, nil
 }
 
-func parseRange(s string, integer bool) ([]float64, error) {
+func parseRange(s string, integer bool, unit func(string) (float64, error)) ([]float64, error) {
 	if integer {
 		// Populations take the project's one range syntax (internal/ranges): lists,
 		// FROM:TO, FROM:TO:STEP and FROM:TO:xK, e.g. 1:64, 4:64:4, 1:1024:x2, 1,2,4,8.
@@ -128,6 +133,14 @@ func parseRange(s string, integer bool) ([]float64, error) {
 	}
 	num := make([]float64, len(f))
 	for i, x := range f {
+		if i < 2 { // FROM and TO take the field's units (internal/units), POINTS is a count
+			v, err := unit(x)
+			if err != nil {
+				return nil, fmt.Errorf("range %q: %w", s, err)
+			}
+			num[i] = v
+			continue
+		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
 			return nil, fmt.Errorf("range %q: %q is not a number ≥ 0", s, x)

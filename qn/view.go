@@ -30,14 +30,19 @@ type StationClassView struct {
 // (D/(1 − U) = D at an idle M/M/1, the same as its class's response time), never a 0 beside
 // a class response time that is not.
 type StationView struct {
-	Name          string             `json:"name"`
-	Type          string             `json:"type"`
-	Count         int                `json:"count"`
-	Visits        *float64           `json:"visits,omitempty"` // single-class models with visits or routing
-	Utilization   float64            `json:"utilization"`
-	QueueLength   float64            `json:"queue_length"`
-	ResidenceTime float64            `json:"residence_time_s"`
-	PerClass      []StationClassView `json:"per_class,omitempty"`
+	Name        string   `json:"name"`
+	Type        string   `json:"type"`
+	Count       int      `json:"count"`
+	Visits      *float64 `json:"visits,omitempty"` // single-class models with visits or routing
+	Utilization float64  `json:"utilization"`
+	// UtilizationInfeasible flags an approximate utilisation per server above 1 at a
+	// queueing station: impossible for the real network, so the approximation broke the
+	// bound U ≤ 1 there (the value is the approximation's, not clamped; the result's error
+	// estimate is raised to at least (U − 1)/U and a note says so).
+	UtilizationInfeasible bool               `json:"utilization_infeasible,omitempty"`
+	QueueLength           float64            `json:"queue_length"`
+	ResidenceTime         float64            `json:"residence_time_s"`
+	PerClass              []StationClassView `json:"per_class,omitempty"`
 }
 
 // View is the whole solution. Method, Exact, Reason and ErrorEstimate are the Result's
@@ -78,25 +83,38 @@ func NewView(name string, m *Model, r *Result) View {
 		sv := StationView{Name: s.Name, Type: s.Kind.String(), Count: s.Copies(),
 			Utilization: r.StationUtilization(k), QueueLength: r.StationQueueLength(k)}
 		sv.ResidenceTime = stationResidence(m, r, k)
+		sv.UtilizationInfeasible = !r.Exact && s.Kind != Delay && sv.Utilization > 1+1e-12
 		if m.Visits != nil && len(m.Classes) == 1 {
 			v := m.Visits[0][k]
 			sv.Visits = &v
 		}
 		if len(m.Classes) > 1 {
 			for c, cl := range m.Classes {
-				vis := 1.0
 				var vp *float64
 				if m.Visits != nil {
-					vis = m.Visits[c][k]
 					vp = &m.Visits[c][k]
 				}
-				sv.PerClass = append(sv.PerClass, StationClassView{Class: cl.Name, Visits: vp, Throughput: r.Throughput[c] * vis,
+				sv.PerClass = append(sv.PerClass, StationClassView{Class: cl.Name, Visits: vp, Throughput: r.Throughput[c] * visitsAt(m, c, k),
 					Utilization: r.Utilization[k][c], QueueLength: r.QueueLength[k][c], ResidenceTime: r.Residence[k][c]})
 			}
 		}
 		v.Stations = append(v.Stations, sv)
 	}
 	return v
+}
+
+// visitsAt is V_{c,k}, class c's visits to station k per job: the model's visit count when it
+// has one, else 1 where the class has demand there and 0 where it has none (a class with
+// demand 0 never passes through the station, so its throughput there, X_c·V_{c,k}, is 0 —
+// hostile review: an unvisited station showed the class's system throughput).
+func visitsAt(m *Model, c, k int) float64 {
+	if m.Visits != nil {
+		return m.Visits[c][k]
+	}
+	if m.Demand[c][k] > 0 {
+		return 1
+	}
+	return 0
 }
 
 // stationResidence is StationView.ResidenceTime of station k: throughput-weighted over

@@ -2,6 +2,7 @@ package qn
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
 )
 
@@ -56,5 +57,77 @@ func TestViewZeroConvention(t *testing.T) {
 		if back.Method == "" || !back.Exact {
 			t.Errorf("%s: view labels method %q exact %v, want an exact method", tc.name, back.Method, back.Exact)
 		}
+	}
+}
+
+// TestViewUnvisitedThroughput: a class with demand 0 at a station never passes through it,
+// so its throughput there is X_c·V_{c,k} = 0 (hostile review: it showed X_c); where it has
+// demand (no visits given) V = 1 and the station throughput is X_c. Every solver.
+func TestViewUnvisitedThroughput(t *testing.T) {
+	m, _, err := ParseModel("c6.yaml", []byte("classes: [{name: a, population: 3}, {name: b, population: 2}]\nstations: [{name: cpu, demand: {a: 1, b: 2}}, {name: nobody, demand: 0}, {name: half, demand: {a: 0.5, b: 0}}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, solver := range []string{"auto", "mva", "comom", "schweitzer", "linearizer"} {
+		r, err := Solve(m, solver, AMVAOptions{})
+		if err != nil {
+			t.Fatal(solver, err)
+		}
+		v := NewView("c6", m, r)
+		for k, want := range [][2]float64{{r.Throughput[0], r.Throughput[1]}, {0, 0}, {r.Throughput[0], 0}} {
+			for c := range 2 {
+				if got := v.Stations[k].PerClass[c].Throughput; got != want[c] {
+					t.Errorf("%s: station %s class %d throughput %v, want %v", solver, v.Stations[k].Name, c, got, want[c])
+				}
+			}
+		}
+	}
+}
+
+// TestViewUtilizationInfeasible: Linearizer on /work/s3/hx/c8.yaml (50 classes × population
+// 2, 3 queues) gives station s1 U = 1.00013 — above the bound U ≤ 1 of any single server.
+// The view flags it (utilization_infeasible) and keeps the approximation's value (no clamp);
+// Solve raises the error estimate to at least (U − 1)/U (infeasible). An exact result or a
+// delay station is never flagged.
+func TestViewUtilizationInfeasible(t *testing.T) {
+	data, err := os.ReadFile("testdata/linearizer-u-above-1.yaml") // the reviewer's c8.yaml
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := ParseModel("m.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Solve(m, "linearizer", AMVAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewView("m", m, r)
+	flagged := 0
+	for k, s := range v.Stations {
+		if want := s.Utilization > 1+1e-12; s.UtilizationInfeasible != want {
+			t.Errorf("station %s: U = %v, flagged %v", s.Name, s.Utilization, s.UtilizationInfeasible)
+		}
+		if s.UtilizationInfeasible {
+			flagged++
+		}
+		if s.UtilizationInfeasible && r.ErrorEstimate.RelError < (s.Utilization-1)/s.Utilization {
+			t.Errorf("station %d: error estimate %v below the excess", k, r.ErrorEstimate.RelError)
+		}
+	}
+	if flagged == 0 {
+		t.Error("Linearizer on c8 no longer exceeds U = 1 anywhere: the case lost its point (it gave s1 U = 1.00013)")
+	}
+	// the flag itself, on a hand-made result: approximate U = 1.2 is flagged, exact is not
+	r.Utilization[0][0] = 1.2 * float64(m.Stations[0].Copies())
+	for c := 1; c < len(m.Classes); c++ {
+		r.Utilization[0][c] = 0
+	}
+	if !NewView("m", m, r).Stations[0].UtilizationInfeasible {
+		t.Error("approximate U = 1.2 not flagged")
+	}
+	r.Exact = true
+	if NewView("m", m, r).Stations[0].UtilizationInfeasible {
+		t.Error("exact result flagged")
 	}
 }

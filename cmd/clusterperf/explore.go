@@ -112,6 +112,9 @@ func runExplore(ctx context.Context, o exploreOptions, paths []string, stdout, s
 	if err != nil {
 		return err
 	}
+	if err := explore.EvalDefaults(m); err != nil {
+		return libError(err) // as solve would answer: exit 2 bad input, exit 3 a finding
+	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return badInputf("--addr %q: %v", o.addr, err)

@@ -99,6 +99,8 @@ func sweepOutput(in *solveInput, o solveOptions, p qn.SweepParam, pts []qn.Sweep
 	for k, c := range checks {
 		if c != nil {
 			out.Validation = append(out.Validation, sweepValidation{Value: pts[k].Value, Report: *c})
+		} else if pts[k].Result != nil && pts[k].Err == nil {
+			out.Notes = append(out.Notes, fmt.Sprintf("--validate: %s = %g not simulated: no jobs there (the zero convention: X = U = Q = 0)", p.Label, pts[k].Value))
 		}
 	}
 	if d := out.describeApprox(); d != "" {
@@ -164,8 +166,7 @@ func validateSweep(ctx context.Context, m *qn.Model, p qn.SweepParam, pts []qn.S
 	so.progress = false // one progress line for the points, not one per point's replications
 	for k, pt := range pts {
 		var check *validate.Report
-		if pt.Result != nil && pt.Err == nil {
-			mm := p.Apply(m, pt.Value)
+		if mm := p.Apply(m, pt.Value); pt.Result != nil && pt.Err == nil && mm.HasJobs() {
 			res, err := simulateQNRun(ctx, nil, mm, so)
 			if err != nil && ctx.Err() != nil {
 				return checks, fmt.Errorf("%w: --validate at %s = %g, after %d of %d points: %w", fault.ErrInterrupted, p.Label, pt.Value, k, len(pts), ctx.Err())

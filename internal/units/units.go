@@ -5,6 +5,7 @@
 package units
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -19,10 +20,30 @@ func split(s string) (float64, string, error) {
 		i++
 	}
 	v, err := strconv.ParseFloat(t[:i], 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+	if err != nil && errors.Is(err, strconv.ErrRange) || math.IsInf(v, 0) {
+		return 0, "", fmt.Errorf("%q is out of range (beyond the float64 range, about 1.8e308)", s)
+	}
+	if err != nil || math.IsNaN(v) {
 		return 0, "", fmt.Errorf("%q does not start with a number", s)
 	}
+	if v == 0 && nonZeroDigit(t[:i]) || v != 0 && math.Abs(v) < minNormal {
+		return 0, "", fmt.Errorf("%q is out of range (too small: below the smallest normal float64, about 2.2e-308)", s)
+	}
 	return v, strings.TrimSpace(t[i:]), nil
+}
+
+// nonZeroDigit reports whether the mantissa of a number literal (before any exponent) has a
+// digit other than 0, so that a literal parsing to 0 underflowed rather than being zero.
+func nonZeroDigit(lit string) bool {
+	for _, r := range lit {
+		if r == 'e' || r == 'E' {
+			return false
+		}
+		if r >= '1' && r <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 var timeUnits = map[string]float64{"": 1, "s": 1, "sec": 1, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ns": 1e-9, "min": 60, "h": 3600}
@@ -66,13 +87,22 @@ func Rate(s string) (float64, error) {
 	return finite(s, v/per)
 }
 
-// finite refuses a value the unit took beyond float64 ("1e308min", "1e308TB").
+// finite refuses a value the unit took beyond float64 ("1e308min", "1e308TB") and a
+// non-zero value that came out 0 or subnormal (below math.SmallestNonzeroFloat64's normal
+// range, about 2.2e-308: "1e-320/h", "1e-307ns"), where arithmetic on it loses all or most of
+// its digits and products with it silently become 0.
 func finite(s string, v float64) (float64, error) {
 	if math.IsInf(v, 0) || math.IsNaN(v) {
-		return 0, fmt.Errorf("%q: beyond the float64 range in base units", s)
+		return 0, fmt.Errorf("%q is out of range: beyond the float64 range (about 1.8e308) in base units", s)
+	}
+	if v != 0 && math.Abs(v) < minNormal {
+		return 0, fmt.Errorf("%q is out of range: %g in base units is below the smallest normal float64 (about 2.2e-308)", s, v)
 	}
 	return v, nil
 }
+
+// minNormal is the smallest positive normal float64, 2^-1022.
+const minNormal = 0x1p-1022
 
 func byteFactor(u string) (float64, bool) {
 	if u == "" {

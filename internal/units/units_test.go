@@ -2,6 +2,7 @@ package units
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -32,6 +33,26 @@ func TestUnits(t *testing.T) {
 			t.Errorf("Rate(%q) accepted", bad)
 		}
 	}
+	// out of range, with the reason in the message (hostile review: "1e400" said "does not start
+	// with a number"; "1e-400s" silently became 0; "1e-320/h" became a subnormal 3e-324/s whose
+	// products with anything are 0)
+	for _, tc := range []struct {
+		f  func(string) (float64, error)
+		in string
+	}{
+		{Duration, "1e400"}, {Duration, "1e-400s"}, {Duration, "1e-400"}, {Duration, "1e-310"}, {Duration, "1e-305ns"},
+		{Rate, "1e-320/h"}, {Rate, "1e-400"}, {Rate, "1e400/s"}, {Bytes, "1e-330"}, {Bandwidth, "1e-400MB/s"},
+	} {
+		if _, err := tc.f(tc.in); err == nil || !strings.Contains(err.Error(), "out of range") {
+			t.Errorf("%q: error %v, want out of range", tc.in, err)
+		}
+	}
+	// zero stays zero, in any spelling; the smallest normal value passes
+	for _, ok := range []string{"0", "0ms", "0.000", "0e-400", "2.3e-308"} {
+		if _, err := Duration(ok); err != nil {
+			t.Errorf("Duration(%q): %v", ok, err)
+		}
+	}
 	for _, bad := range []string{"0MB/s", "12 furlongs/s", "-5MB/s"} {
 		if _, err := Bandwidth(bad); err == nil {
 			t.Errorf("Bandwidth(%q) accepted", bad)
@@ -45,7 +66,7 @@ func FuzzUnits(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, fn := range []func(string) (float64, error){Duration, Bytes, Bandwidth, Rate} {
-			if v, err := fn(s); err == nil && (math.IsNaN(v) || math.IsInf(v, 0) || v < 0) {
+			if v, err := fn(s); err == nil && (math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v != 0 && v < 0x1p-1022) {
 				t.Fatalf("%q → %v", s, v)
 			}
 		}
