@@ -323,7 +323,7 @@ func newComom(m *Model) (*comom, error) {
 		return nil, err
 	}
 	if err := m.checkClosedDemand(); err != nil {
-		return nil, fmt.Errorf("%w: %w", fault.ErrInput, err)
+		return nil, err // wraps fault.ErrInput already
 	}
 	for _, c := range m.Classes {
 		if c.Open {
