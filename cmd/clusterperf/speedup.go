@@ -52,41 +52,8 @@ func speedupCmd(o *speedupOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "speedup MODEL.yaml",
 		Short: "SPMD speedup models (Cremonesi & Gennaro (000), Gennaro (001)): time, speedup and bottleneck over p processors and d disks",
-		Long: `Predict the time and speedup of an SPMD program on p processors and d disks (I/O nodes)
-with the queueing-network models of Cremonesi & Gennaro: BUS/CLU × SIO/AIO and the
-optimistic bounds. Prints every (p, d) with its components in seconds (CPU,
-synchronisation, communication startup/transfer/contention, I/O) and bottleneck — a grid
-of more than 200 points as a summary (corners, best, where each bottleneck region
-starts; --all prints them all) — the best configuration, the asymptotic speedups, and
-the recommended configuration with its trade-off table (sizing rules: --rule, see
---efficiency, --knee-gain, --within).
-
---p and --d take lists and ranges: 1,2,4,8 or 1:64 or 1:64:4 (step) or 1:1024:x2 (powers).
-
-Speedup is T(1 processor, 1 disk)/T(p, d) and efficiency = speedup/p counts processors
-only, so with more disks than one an I/O-bound program can show an efficiency above 1.
-The sizing table's speedup and efficiency are instead against the smallest p at its
-fastest d.
-
---measured F.csv (columns p, time and optionally d; times in seconds or with a unit such
-as 750ms) puts measured runs beside the model at the same (p, d), with the measured
-speedup T_ref/time and rel_error = (model − measured)/measured, and draws them on the plot.
-
-CSV tables (--csv-table): points (default), summary, trade_off, measured, validation.
-
---plot FILE.svg|png draws the speedup surface as a heat map (when d varies), speedup
-against p for several d, and the stacked time components against p.
-
-Progress (stderr, on a terminal) shows the values of p evaluated, then the cycles of
---validate, with the time left. Ctrl-C prints what finished — the values of p evaluated,
-or the surface with the validation of the replications finished — marked partial: true,
-and exits 130.
-
-The replications of --validate can be split over machines: --shard I/N --out DIR (or
---slurm --out DIR), then "clusterperf merge DIR" prints the one-machine result.
-
-` + spmd.FileFormat,
-		Args: cobra.ExactArgs(1),
+		Long:  speedupLong,
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.sim.study.active() {
 				return runSpeedupStudy(cmd, *o, args, stdout)
@@ -624,3 +591,39 @@ func mergeSpeedup(p shard.Plan, items []json.RawMessage) (any, error) {
 	}
 	return sp.out, nil
 }
+
+// speedupLong is the speedup command's help text.
+const speedupLong = `Predict the time and speedup of an SPMD program on p processors and d disks (I/O nodes)
+with the queueing-network models of Cremonesi & Gennaro: BUS/CLU × SIO/AIO and the
+optimistic bounds. Prints every (p, d) with its components in seconds (CPU,
+synchronisation, communication startup/transfer/contention, I/O) and bottleneck — a grid
+of more than 200 points as a summary (corners, best, where each bottleneck region
+starts; --all prints them all) — the best configuration, the asymptotic speedups, and
+the recommended configuration with its trade-off table (sizing rules: --rule, see
+--efficiency, --knee-gain, --within).
+
+--p and --d take lists and ranges: 1,2,4,8 or 1:64 or 1:64:4 (step) or 1:1024:x2 (powers).
+
+Speedup is T(1 processor, 1 disk)/T(p, d) and efficiency = speedup/p counts processors
+only, so with more disks than one an I/O-bound program can show an efficiency above 1.
+The sizing table's speedup and efficiency are instead against the smallest p at its
+fastest d.
+
+--measured F.csv (columns p, time and optionally d; times in seconds or with a unit such
+as 750ms) puts measured runs beside the model at the same (p, d), with the measured
+speedup T_ref/time and rel_error = (model − measured)/measured, and draws them on the plot.
+
+CSV tables (--csv-table): points (default), summary, trade_off, measured, validation.
+
+--plot FILE.svg|png draws the speedup surface as a heat map (when d varies), speedup
+against p for several d, and the stacked time components against p.
+
+Progress (stderr, on a terminal) shows the values of p evaluated, then the cycles of
+--validate, with the time left. Ctrl-C prints what finished — the values of p evaluated,
+or the surface with the validation of the replications finished — marked partial: true,
+and exits 130.
+
+The replications of --validate can be split over machines: --shard I/N --out DIR (or
+--slurm --out DIR), then "clusterperf merge DIR" prints the one-machine result.
+
+` + spmd.FileFormat
