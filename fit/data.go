@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"github.com/clusterperf/clusterperf/internal/units"
 	"io"
 	"strconv"
 
@@ -52,7 +53,12 @@ func ReadData(file string, r io.Reader) (*Data, error) {
 				return row.Errorf("d = %q must be a whole number 1 … %d", row.Get("d"), spmd.MaxP)
 			}
 		}
-		v, err := strconv.ParseFloat(row.Get(d.Target), 64)
+		var v float64
+		if d.Target == "time" { // times take the one units rule: 2.5, 2500ms, 1.2min
+			v, err = units.Duration(row.Get(d.Target))
+		} else {
+			v, err = strconv.ParseFloat(row.Get(d.Target), 64)
+		}
 		if err != nil || !(v >= MinValue && v <= MaxValue) {
 			return row.Errorf("%s = %q must be a number > 0 within %g … %g", d.Target, row.Get(d.Target), MinValue, MaxValue)
 		}

@@ -3,6 +3,7 @@ package scaling
 import (
 	"bufio"
 	"fmt"
+	"github.com/clusterperf/clusterperf/internal/units"
 	"io"
 	"math"
 	"sort"
@@ -86,9 +87,9 @@ func ReadCSV(file string, r io.Reader) (*Data, error) {
 		if err != nil || p < 1 || p > 1<<30 {
 			return nil, fmt.Errorf("%w: %s:%d: p %q: want an integer from 1 to 2^30", fault.ErrInput, file, line, f[0])
 		}
-		t, err := strconv.ParseFloat(f[1], 64)
+		t, err := units.Duration(f[1]) // seconds, or with a unit: 2500ms, 1.2min
 		if err != nil || !(t > 0) || math.IsInf(t, 0) {
-			return nil, fmt.Errorf("%w: %s:%d: time %q: want a positive finite number", fault.ErrInput, file, line, f[1])
+			return nil, fmt.Errorf("%w: %s:%d: time %q: want a positive finite time (seconds, or with a unit such as 250ms or 2min)", fault.ErrInput, file, line, f[1])
 		}
 		d.Points = append(d.Points, Point{P: p, TimeS: t})
 	}
