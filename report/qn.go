@@ -9,7 +9,11 @@ import (
 // QNTables renders a queueing-network solution for people: a "classes" table and a
 // "stations" table (one copy of each station; per-class rows under multi-class models).
 func QNTables(v qn.View) []*Table {
-	ct := &Table{Name: "classes", Title: fmt.Sprintf("Classes (solver %s, %s; converged %v, %d iterations)", v.Solver, v.Describe(), v.Converged, v.Iterations),
+	run := fmt.Sprintf("converged %v, %d iterations", v.Converged, v.Iterations)
+	if v.Exact { // a direct method: its count is of recursion steps (population vectors, jobs, states), not iterations
+		run = fmt.Sprintf("direct, %d step%s", v.Iterations, map[bool]string{true: "", false: "s"}[v.Iterations == 1])
+	}
+	ct := &Table{Name: "classes", Title: fmt.Sprintf("Classes (solver %s, %s; %s)", v.Solver, v.Describe(), run),
 		Header: []string{"class", "type", "population", "arrival_rate_per_s", "throughput_per_s", "response_time_s"}}
 	for _, c := range v.Classes {
 		var n, l any = "", ""

@@ -91,7 +91,9 @@ func samePrefix(t *testing.T, got, want sweepDoc) {
 // printed nothing before).
 func TestSweepValidateInterrupted(t *testing.T) {
 	model := "../../testdata/models/disk-group.yaml"
-	args := []string{"--validate", "--reps", "2", "--events", "20000"}
+	// 200 000 events per replication: the 300 points' validation takes well over the 1 s
+	// before the interrupt even on a quiet machine
+	args := []string{"--validate", "--reps", "2", "--events", "200000"}
 	got := interruptedSweep(t, model, 300, time.Second, args...)
 	if len(got.Validation) == 0 {
 		t.Fatal("no validation printed")
@@ -104,7 +106,9 @@ func TestSweepValidateInterrupted(t *testing.T) {
 // whose estimate finished.
 func TestSweepForkJoinInterrupted(t *testing.T) {
 	model := ex + "qn/striped-write.yaml"
-	args := []string{"--reps", "2", "--events", "20000"}
+	// 200 000 events per replication: the 200 points take well over the 1 s before the
+	// interrupt even on a quiet machine (with 20 000 they could all finish first)
+	args := []string{"--reps", "2", "--events", "200000"}
 	got := interruptedSweep(t, model, 200, time.Second, args...)
 	samePrefix(t, got, completeSweep(t, model, len(got.Points), args...))
 	if !bytes.Contains(got.Points[len(got.Points)-1], []byte(`"error_estimate"`)) {
