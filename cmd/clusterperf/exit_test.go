@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -19,13 +18,7 @@ import (
 // (saturation, deadlock, no convergence), by fault.ExitCode.
 func TestExitCodes(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := tempWriter(t, dir)
 	ok := write("ok.yaml", "classes: [{name: c, population: 3}]\nstations: [{name: cpu, demand: 0.1}]\n")
 	bad := write("bad.yaml", "classes: [{name: c, population: -3}]\nstations: [{name: cpu, demand: 0.1}]\n")
 	sat := write("sat.yaml", "classes: [{name: c, arrival_rate: 20}]\nstations: [{name: cpu, demand: 0.1}]\n")

@@ -272,13 +272,7 @@ func TestSweepBoundLines(t *testing.T) {
 // have, an unknown class, or a missing class column is refused with the file's line.
 func TestSweepMeasured(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := tempWriter(t, dir)
 	good := write("good.csv", "value,throughput_per_s,response_time_s\n2,280,0.0072\n4,540,\n")
 	var out, errb bytes.Buffer
 	svg := filepath.Join(dir, "m.svg")

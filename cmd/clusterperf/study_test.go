@@ -129,13 +129,7 @@ func TestSimulateSlurmDryRun(t *testing.T) {
 // too small --max-memory are refused (exit 2); without --events the default length is used.
 func TestSimulateLibraryErrors(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := tempWriter(t, dir)
 	sat := write("sat.yaml", "classes: [{name: o, arrival_rate: 5}]\nstations: [{name: cpu, service_time: 0.25}]\n")
 	if code, _, errs := cli("simulate", "--reps", "2", sat); code != fault.ExitFinding || !strings.Contains(errs, "satur") {
 		t.Errorf("saturated: exit %d, %q (want 3)", code, errs)
@@ -167,22 +161,7 @@ func TestSimulateLibraryErrors(t *testing.T) {
 func TestTpnAdviseShardMerge(t *testing.T) {
 	ex := filepath.Join("..", "..", "examples", "tpn")
 	study := []string{"tpn", "--advise", "--cluster", filepath.Join(ex, "cluster.yaml"), filepath.Join(ex, "matmul.yaml")}
-	dir := t.TempDir()
-	for i := 0; i < 3; i++ {
-		if code, _, errs := cli(append(study, "--shard", fmt.Sprintf("%d/3", i), "--out", dir)...); code != 0 {
-			t.Fatalf("shard %d: exit %d: %s", i, code, errs)
-		}
-	}
-	for _, f := range [][]string{{"--format", "table"}, {"--format", "json"}, {"--format", "csv", "--csv-table", "advice"}} {
-		code, local, errs := cli(append(study, f...)...)
-		if code != 0 {
-			t.Fatalf("%v: one machine: exit %d: %s", f, code, errs)
-		}
-		code, merged, errs := cli(append([]string{"merge", dir}, f...)...)
-		if code != 0 || merged != local {
-			t.Errorf("%v: merge (exit %d, %s) differs from the one-machine run\nmerged:\n%s\nlocal:\n%s", f, code, errs, merged, local)
-		}
-	}
+	shardMergeSame(t, study, 3, [][]string{{"--format", "table"}, {"--format", "json"}, {"--format", "csv", "--csv-table", "advice"}})
 	if code, _, errs := cli("tpn", "--cluster", filepath.Join(ex, "cluster.yaml"), filepath.Join(ex, "matmul.yaml"), "--shard", "0/3", "--out", t.TempDir()); code != fault.ExitInput || !strings.Contains(errs, "--advise") {
 		t.Errorf("a study without --advise: exit %d, %q", code, errs)
 	}
@@ -233,22 +212,7 @@ func TestTpnRunFlags(t *testing.T) {
 func TestSpeedupShardMerge(t *testing.T) {
 	model := filepath.Join("..", "..", "examples", "spmd", "fig59-bus.yaml")
 	study := []string{"speedup", model, "--p", "1:16", "--validate", "--reps", "8", "--cycles", "300", "--seed", "4"}
-	dir := t.TempDir()
-	for i := 0; i < 5; i++ {
-		if code, _, errs := cli(append(study, "--shard", fmt.Sprintf("%d/5", i), "--out", dir)...); code != 0 {
-			t.Fatalf("shard %d: exit %d: %s", i, code, errs)
-		}
-	}
-	for _, f := range [][]string{{"--format", "table"}, {"--format", "json"}, {"--format", "csv", "--csv-table", "validation"}} {
-		code, local, errs := cli(append(study, f...)...)
-		if code != 0 {
-			t.Fatalf("%v: one machine: exit %d: %s", f, code, errs)
-		}
-		code, merged, errs := cli(append([]string{"merge", dir}, f...)...)
-		if code != 0 || merged != local {
-			t.Errorf("%v: merge (exit %d, %s) differs from the one-machine run\nmerged:\n%s\nlocal:\n%s", f, code, errs, merged, local)
-		}
-	}
+	shardMergeSame(t, study, 5, [][]string{{"--format", "table"}, {"--format", "json"}, {"--format", "csv", "--csv-table", "validation"}})
 	if code, _, errs := cli("speedup", model, "--shard", "0/2", "--out", t.TempDir()); code != fault.ExitInput || !strings.Contains(errs, "--validate") {
 		t.Errorf("a study without --validate: exit %d, %q", code, errs)
 	}
@@ -415,5 +379,40 @@ func TestShardInterrupted(t *testing.T) {
 	code, status, _ := cli("merge", "--status", dir)
 	if code != 0 || !strings.Contains(status, "failed 1, missing 1") || !strings.Contains(status, "interrupted") {
 		t.Errorf("merge --status: exit %d\n%s", code, status)
+	}
+}
+
+// tempWriter returns a function writing a file of the given text into dir (a test's
+// temporary directory) and returning its path.
+func tempWriter(t *testing.T, dir string) func(name, text string) string {
+	return func(name, text string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+}
+
+// shardMergeSame runs study as n shards into a temporary directory, merges them, and
+// checks that every format's merged output equals the one-machine run's byte for byte.
+func shardMergeSame(t *testing.T, study []string, n int, formats [][]string) {
+	t.Helper()
+	dir := t.TempDir()
+	for i := 0; i < n; i++ {
+		if code, _, errs := cli(append(study, "--shard", fmt.Sprintf("%d/%d", i, n), "--out", dir)...); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errs)
+		}
+	}
+	for _, f := range formats {
+		code, local, errs := cli(append(study, f...)...)
+		if code != 0 {
+			t.Fatalf("%v: one machine: exit %d: %s", f, code, errs)
+		}
+		code, merged, errs := cli(append([]string{"merge", dir}, f...)...)
+		if code != 0 || merged != local {
+			t.Errorf("%v: merge (exit %d, %s) differs from the one-machine run\nmerged:\n%s\nlocal:\n%s", f, code, errs, merged, local)
+		}
 	}
 }
