@@ -170,7 +170,7 @@ const ComomMaxWork = 3e10
 // nonSingular factorises every class step's system of the order at 256 bits, without
 // walking the populations, so a singular order is skipped before any work; it returns the
 // operations each phase's factorisation did and each of its steps does (work).
-func (p *comom) nonSingular(order []int) (factorOps, stepOps []float64, err error) {
+func (p *comom) nonSingular(order []int) (factorOps, stepShort, stepLong []float64, err error) {
 	M := len(p.groups)
 	for r := range order {
 		if M == 0 {
@@ -183,12 +183,13 @@ func (p *comom) nonSingular(order []int) (factorOps, stepOps []float64, err erro
 		b := newBasis(M, pops)
 		sy, err := p.newSystem(b, order, r, 256)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
+		sh, lo := sy.stepOps(len(b.h), M)
 		factorOps = append(factorOps, float64(sy.factorOps))
-		stepOps = append(stepOps, sy.stepOps(len(b.h), M))
+		stepShort, stepLong = append(stepShort, sh), append(stepLong, lo)
 	}
-	return factorOps, stepOps, nil
+	return factorOps, stepShort, stepLong, nil
 }
 
 // comomAgree is the largest relative difference between the results at two precisions at
@@ -333,12 +334,14 @@ func roundBits(bits float64) uint { return uint(math.Ceil(bits/64)) * 64 }
 // operation counts of its step systems (nonSingular) and its first run, the pilot, at
 // comomFirstBits (128 for one class: its recursion loses nothing).
 type comomPlan struct {
-	p                 *comom
-	order             []int
-	factorOps, stepOp []float64
-	pilot             comomRun
-	prevLost          *comomLost // the pilot before pilot, stopped in the same phase
-	pilotWork         float64    // estimated CPU ns of the pilots
+	p         *comom
+	order     []int
+	factorOps []float64 // per phase: the factorisation's operations (long)
+	stepShort []float64 // per phase: one step's operations with short operands
+	stepLong  []float64 // per phase: one step's multiplications by long factors
+	pilot     comomRun
+	prevLost  *comomLost // the pilot before pilot, stopped in the same phase
+	pilotWork float64    // estimated CPU ns of the pilots
 }
 
 // plan refuses what is over budget before allocating (the dense count of ops at the
@@ -352,11 +355,11 @@ func (p *comom) plan(order []int) (*comomPlan, error) {
 	if err := p.denseBudget(order, first); err != nil {
 		return nil, err
 	}
-	fo, so, err := p.nonSingular(order)
+	fo, ss, sl, err := p.nonSingular(order)
 	if err != nil {
 		return nil, err
 	}
-	pl := &comomPlan{order: order, factorOps: fo, stepOp: so}
+	pl := &comomPlan{order: order, factorOps: fo, stepShort: ss, stepLong: sl}
 	if pl.pilotWork = pl.work(p, first); pl.pilotWork > p.maxWork() {
 		return nil, fmt.Errorf("%w: comom would take about %.3g s of CPU time for its first run at %d bits alone (limit %.3g s)", fault.ErrTooLarge, pl.pilotWork/1e9, first, p.maxWork()/1e9)
 	}
@@ -420,7 +423,7 @@ func (pl *comomPlan) estimate() (float64, []uint, error) {
 		runs = []uint{hi, lo}
 		if hi > ComomMaxBits {
 			l := pl.pilot.lost
-			return math.Inf(1), runs, fmt.Errorf("%w: comom would need about %d bits of precision, over its limit of %d: its first run, at %d bits, ran out of precision at step %d of class %q (added as number %d of %d), and every later step loses more (use solver mva or linearizer)", fault.ErrTooLarge, hi, ComomMaxBits, l.prec, l.step, p.m.Classes[p.act[pl.order[l.phase]]].Name, l.phase+1, len(pl.order))
+			return math.Inf(1), runs, fmt.Errorf("%w: comom would need more than %d bits of precision, its limit: a run at %d bits ran out of precision at step %d of %d of class %q (added as number %d of %d), and the steps after it lose more (extrapolated: about %d bits) (use solver mva or linearizer)", fault.ErrTooLarge, ComomMaxBits, l.prec, l.step, p.m.Classes[p.act[pl.order[l.phase]]].Population, p.m.Classes[p.act[pl.order[l.phase]]].Name, l.phase+1, len(pl.order), hi)
 		}
 	} else {
 		runs = []uint{roundBits(1.5 * float64(pl.pilot.prec))}
@@ -755,42 +758,56 @@ func (p *comom) phaseOps(order []int, i int) (factor, step, vals float64) {
 	return 2 * rows * cols * cols, 2*cols*cols + 2*rows + 2*float64(M+1)*h, rows*cols + cols*cols + float64(M+3)*float64(M+1)*h
 }
 
-// work estimates the CPU time of one run at prec bits in nanoseconds: the operations the
-// factorisations and the steps do (counted by nonSingular), each costing opNanos at its
-// precision; the last class's steps run at the tapering precision of walk.
+// work estimates the CPU time of one run at prec bits in nanoseconds: a·ops + b·Σ w over
+// the short operations + c·Σ w^1.585 over the long ones (stepOps; the factorisation's
+// count as long), w = prec/64 words at each step (the last class's steps run at the
+// tapering precision of walk), with the constants of comomCost.
 func (pl *comomPlan) work(p *comom, prec uint) float64 {
-	w := 0.0
-	for i, a := range pl.order {
-		if i >= len(pl.stepOp) {
-			break
-		}
-		st := pl.stepOp[i]
-		N := p.m.Classes[p.act[a]].Population
-		w += pl.factorOps[i] * opNanos(prec)
-		if i < len(pl.order)-1 || prec <= 128 {
-			w += float64(N) * st * opNanos(prec)
-			continue
-		}
-		// Σ over the steps of the tapering precision's cost, in at most 64 slices.
-		slices := min(N, 64)
-		for j := 0; j < slices; j++ {
-			n := 1 + (2*j+1)*N/(2*slices)
-			pn := 128 + ((prec-128)*uint(N-n+1)/uint(N)+63)/64*64
-			w += float64(N) / float64(slices) * st * opNanos(pn)
-		}
-	}
-	return w
+	n, sw, lw := pl.features(p, prec)
+	return comomCost[0]*n + comomCost[1]*sw + comomCost[2]*lw
 }
 
-// opNanos is the CPU time of one counted operation (work) at prec bits, in nanoseconds:
-// 60 + 2·w^1.3 for w = prec/64 words. Fitted to single runs (CPU time, getrusage, 2-vCPU
-// host at load average 10): with 40 + w^1.3 the model gave 0.36–0.52 of the measured time
-// for the cc networks (3 classes × 3 queues, N = 400 at 2048 and 4096 bits, N = 800 at
-// 4096 and 8192), 0.58–0.61 for the thesis network (N and N/4), 0.75–0.89 for one class
-// (N = 1e5 at 128 and 1024 bits) and 0.57–0.92 for comomAutoModel (512, 768 bits).
-func opNanos(prec uint) float64 {
-	return 60 + 2*math.Pow(float64(prec)/64, 1.3)
+// features are the sums work weighs: operations, Σ w over short ones, Σ w^1.585 over long.
+func (pl *comomPlan) features(p *comom, prec uint) (n, sw, lw float64) {
+	add := func(count, long float64, bits uint, times float64) {
+		w := float64(bits) / 64
+		n += times * (count + long)
+		sw += times * count * w
+		lw += times * long * math.Pow(w, 1.585)
+	}
+	for i, a := range pl.order {
+		if i >= len(pl.stepShort) {
+			break
+		}
+		N := p.m.Classes[p.act[a]].Population
+		add(0, pl.factorOps[i], prec, 1)
+		if i < len(pl.order)-1 || prec <= 128 {
+			add(pl.stepShort[i], pl.stepLong[i], prec, float64(N))
+			continue
+		}
+		slices := min(N, 64) // the tapering precision, in at most 64 slices
+		for j := 0; j < slices; j++ {
+			k := 1 + (2*j+1)*N/(2*slices)
+			pn := 128 + ((prec-128)*uint(N-k+1)/uint(N)+63)/64*64
+			add(pl.stepShort[i], pl.stepLong[i], pn, float64(N)/float64(slices))
+		}
+	}
+	return n, sw, lw
 }
+
+// opNanos is the CPU time of one operation at prec bits with short operands, in ns
+// (comomCost; for denseBudget and comomLowerBound).
+func opNanos(prec uint) float64 {
+	return comomCost[0] + comomCost[1]*float64(prec)/64
+}
+
+// comomCost are the constants of work in ns: per operation, per word of a short operation,
+// per word^1.585 of a long one. Least squares of the relative error over single runs (CPU
+// time, getrusage, 2-vCPU host at load average 16) of the cc networks (N = 400 at 2048 and
+// 4096 bits, N = 800 at 4096 and 8192), the thesis network (N at 6272 and 8192, N/4 at
+// 2048), one class (N = 1e5 at 128 and 1024), comomAutoModel (512, 768) and 4 classes × 100
+// jobs on 4 queues and a delay (16 320): model/measured 0.68–1.28.
+var comomCost = [3]float64{52, 2.6, 3.7}
 
 // basis is the set H of population offsets h over the classes added so far, with the
 // neighbour table up[i][s] = index of h + 1_s (−1 when |h| = M or beyond N_s).
@@ -874,14 +891,29 @@ type system struct {
 }
 
 // stepOps counts the big.Float operations of one step of walk with this system (nh offsets,
-// M queue groups): PC of the stepping class (2M + 2 per offset), the right-hand sides (3
-// per pivot row), the substitutions (2 per factor entry, 1 per pivot) and the checks.
-func (sy *system) stepOps(nh, M int) float64 {
+// M queue groups): PC of the stepping class (2M + 2 per offset), the right-hand sides (4
+// per pivot row), the substitutions (2 per factor entry, 1 per pivot) and the checks. long
+// counts the multiplications by a factor entry of full length (fill-in and inverted
+// pivots: more than 64 significant bits at 256), whose cost grows like Karatsuba's w^1.58
+// in the operands' words w; the others multiply by a short number (a demand, a population,
+// an entry of the original system) or add, in time linear in w.
+func (sy *system) stepOps(nh, M int) (short, long float64) {
 	n := (2*M+2)*nh + 4*len(sy.piv) + (M+1)*nh
+	l := 0
 	for i := range sy.lower {
 		n += 2 * (len(sy.lower[i]) + len(sy.upper[i]))
+		for _, row := range [][]term{sy.lower[i], sy.upper[i]} {
+			for j := range row {
+				if row[j].val.MinPrec() > 64 {
+					l++
+				}
+			}
+		}
+		if sy.invDiag[i].MinPrec() > 64 {
+			l++
+		}
 	}
-	return float64(n)
+	return float64(n - l), float64(l)
 }
 
 // at returns the factors rounded to the lowest of prec, prec/2, prec/4, … (multiples of 64
