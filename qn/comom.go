@@ -21,9 +21,14 @@ import (
 // queueing networks with large population sizes", SIGMETRICS 2006). The number of its steps
 // grows with the total population Σ_c N_c, not with the population lattice Π_c (N_c + 1)
 // that exact MVA walks; but its arithmetic must be multi-precision, with a precision that
-// grows with the population (see verified), so its CPU time grows faster than Σ_c N_c:
-// about N^2.3 on 3 classes × 3 queues of N jobs each (work, budget); on the thesis network
-// N = (4095, 177, 127) it takes seconds, as long as MVA. Solve's auto picks it only where its estimated cost is the lower one.
+// grows with the population of the classes added last (about 48 bits per job of the third
+// class on the thesis network; see verified), so its CPU time grows faster than Σ_c N_c:
+// on the thesis network scaled by 1/f (BenchmarkMomentsThesisScaled, CPU time at load
+// average 10 on 2 vCPUs) 14, 38, 105, 350 ms for f = 8, 4, 2, 1 (answer precision 1536,
+// 2112, 3840, 7552 bits): about N^1.6 from f = 8 to 1, N^1.7 over the last doubling. On
+// the thesis network N = (4095, 177, 127) that is about a third of a second of CPU, two
+// runs at once on two cores, against MVA's second. Solve's auto picks it only where its
+// estimated cost (ComomCost, work) is the lower one.
 //
 // Notation. M queue stations k (after merging stations with identical demand rows into one
 // group of c_k copies), classes r with populations N_r, demands D_kr at one copy, and
@@ -59,8 +64,10 @@ import (
 // binary expansions are exact in it). In float64 the method fails on the thesis network at
 // N/32 = (127, 5, 3) (error 9e-8 against MVA) and gives no finite answer at N/16: the
 // systems of step 2 are ill-conditioned (estimate 3e15 at N/16) and the recurrence amplifies
-// rounding exponentially. verified chooses the precision and checks the result at a second,
-// higher one. A system that is singular in exact arithmetic (queues the earlier classes'
+// rounding exponentially. verified chooses the precision from where low-precision runs
+// stop (levelSane) and checks the result at a second, lower one. The last class's steps
+// taper their precision (walk), since rounding there is amplified only by the steps left.
+// A system that is singular in exact arithmetic (queues the earlier classes'
 // demands cannot tell apart: seen when an earlier class has equal demands at two queues, or
 // two earlier classes have proportional queue demands) is tried in the other class orders
 // (up to 4 classes) and otherwise refused with ErrUnsupported naming those patterns; agreement with MVAMulti is tested to 1e-10 relative
@@ -199,16 +206,21 @@ const comomAgree = 1e-13
 // verified chooses the working precision and checks the result at a second one.
 //
 // The CoMoM recurrences lose bits at a steady rate per step of a class phase, a rate set by
-// that phase's step system (measured on the thesis network, qn/comom_prec_test.go: no loss
-// in the first class's phase, about 1.5 bits per step in the second and 48 bits per step in
-// the third, whose system has 60 unknowns; so the precision it needs, 6208 bits, depends on
-// the last class's population, 127, and hardly on the first's, 4095). A run whose
+// that phase's step system (measured on the thesis network at N/4 by comparing every level
+// at 4096 and 8192 bits: no loss in the first class's phase, about 1.5 bits per step in the
+// second and 48 bits per step in the third, whose system has 60 unknowns; so the precision
+// the full network needs, 6208 bits by bisection, depends on the last class's population,
+// 127, and hardly on the first's, 4095: TestComomLossLastClass). A run whose
 // precision is too low stops at the step where levelSane first fails (comomLost), and the
 // rate it lost bits at so far gives the loss L of the whole run: L = prec·(steps from the
 // start of the failing phase to the end)/(steps done in it). The search:
 //
-//  1. a first run at comomFirstBits (128 for one class: its recursion loses nothing); if it
-//     completes, it is checked at 1.5 times its precision;
+//  1. the pilots (plan): a first run at comomFirstBits (128 for one class: its recursion
+//     loses nothing); while it stops before the last class, again at a precision that
+//     gets it through the phase it stopped in; once it stops in the last class, again at
+//     twice the precision, which gives that phase's loss rate as a difference (the thesis
+//     network: 512 and 1024 bits, stopped at steps 11 and 22 of 127). A pilot that
+//     completes is the answer, checked at 1.5 times its precision;
 //  2. after a stopped run, the answer runs at 1.25·L + 128 bits and the check at
 //     1.05·L + 64 (the lower one: if it agrees, the higher one, whose error is smaller by
 //     2^-(difference), does too); both at once on two goroutines when GOMAXPROCS ≥ 2;

@@ -43,3 +43,11 @@ func BenchmarkMomentsThesisScaled(b *testing.B) {
 		b.Run(fmt.Sprintf("f=%d", f), func(b *testing.B) { benchComomCPU(b, m) })
 	}
 }
+
+// BenchmarkMomentsC4x1000CPU: BenchmarkMomentsC4x1000's network (4 classes × 1000 jobs on
+// 2 queues and 3 delays, 10¹² population vectors) with its CPU time.
+func BenchmarkMomentsC4x1000CPU(b *testing.B) {
+	m := MomentsNetworkC4(1000)
+	m.Stations[2].Kind, m.Stations[3].Kind = Delay, Delay
+	benchComomCPU(b, m)
+}
