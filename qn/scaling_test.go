@@ -46,15 +46,6 @@ func TestExactScalingTable(t *testing.T) {
 		}},
 		{"comom (exact, math/big)", Comom},
 	}
-	load := func() string {
-		b, _ := os.ReadFile("/proc/loadavg")
-		return strings.Join(strings.Fields(string(b))[:3], " ")
-	}
-	userCPU := func() time.Duration {
-		var ru syscall.Rusage
-		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-		return time.Duration(ru.Utime.Nano())
-	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "| f | N | lattice Π(N_c+1) |")
 	for _, me := range methods {
@@ -65,7 +56,7 @@ func TestExactScalingTable(t *testing.T) {
 		b.WriteString("---|---|")
 	}
 	b.WriteString("\n")
-	loadBefore := load()
+	loadBefore := loadAvg()
 	for _, f := range []int{64, 32, 16, 8, 4, 2, 1} {
 		m := thesisScaled(f)
 		var N []int
@@ -104,8 +95,8 @@ func TestExactScalingTable(t *testing.T) {
 		b.WriteString("\n")
 		t.Logf("f=%d done", f)
 	}
-	b2 := fewQueuesTable(t, userCPU)
-	doc := fmt.Sprintf(scalingDoc, runtime.NumCPU(), runtime.Version(), loadBefore, load(), b.String(), b2)
+	b2 := fewQueuesTable(t)
+	doc := fmt.Sprintf(scalingDoc, runtime.NumCPU(), runtime.Version(), loadBefore, loadAvg(), b.String(), b2)
 	if err := os.WriteFile(*scalingTable, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +104,7 @@ func TestExactScalingTable(t *testing.T) {
 
 // fewQueuesTable times exact MVA and Comom on comomAutoModel's shape (3 classes × n jobs,
 // 2 queues and a delay), where Comom's cost grows far more slowly than the lattice.
-func fewQueuesTable(t *testing.T, userCPU func() time.Duration) string {
+func fewQueuesTable(t *testing.T) string {
 	var b strings.Builder
 	b.WriteString("| n | lattice Π(N_c+1) | mva rows (MVAMulti): wall (user CPU) | comom: wall (user CPU) | comom precision | largest rel. difference |\n|---|---|---|---|---|---|\n")
 	for _, n := range []int{50, 100, 200, 400, 800} {
@@ -135,6 +126,22 @@ func fewQueuesTable(t *testing.T, userCPU func() time.Duration) string {
 		t.Logf("few queues n=%d done", n)
 	}
 	return b.String()
+}
+
+// loadAvg is the host's load average over 1, 5 and 15 minutes ("?" where unknown).
+func loadAvg() string {
+	b, _ := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "?"
+}
+
+// userCPU is the user CPU time this process has used, all threads.
+func userCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano())
 }
 
 const scalingDoc = `# How the cost of exact multi-class MVA grows with the population
