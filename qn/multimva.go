@@ -40,6 +40,8 @@ func LatticeSize(m *Model) float64 {
 // recursion of mvaMultiLD (see there), with reduced networks for the stable p_k(0|n).
 //
 // WithClassOrder sets another walk order (the same answer, another time and memory).
+// MVAMultiSplit is the same walk on several cores (bit-identical results); Solve uses it
+// from ParallelThreshold population vectors.
 func MVAMulti(m *Model, opts ...ExactOption) (*Result, error) {
 	if hasMarginal(m) {
 		return mvaMultiLD(m, opts)
