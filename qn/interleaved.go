@@ -52,9 +52,7 @@ func MVAMultiInterleaved(m *Model, workers int, opts ...ExactOption) (*Result, *
 		done := int64(0) // points finished by this worker
 		for n0 := j; n0 < n1; n0 += workers {
 			n[0] = n0
-			for i := 1; i < C; i++ {
-				n[i] = 0
-			}
+			clear(n[1:])
 			// the previous worker's count of finished points when (n0−1, S−1) is done
 			var need int64
 			horizon := S

@@ -144,9 +144,7 @@ func (p *multi) solve() *Result {
 	points := 0
 	for n0 := 0; n0 <= p.N[0]; n0++ {
 		n[0] = n0
-		for i := 1; i < C; i++ {
-			n[i] = 0
-		}
+		clear(n[1:])
 		for idx := 0; idx < p.slice; idx++ {
 			nbs[0] = prev[idx*Kq : (idx+1)*Kq]
 			p.neighbours(n, idx, cur, nbs)
