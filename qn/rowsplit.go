@@ -2,11 +2,8 @@ package qn
 
 import (
 	"context"
-	"fmt"
 	"sync/atomic"
 	"time"
-
-	"github.com/clusterperf/clusterperf/fault"
 )
 
 // MVAMultiSplit solves a closed network of queue and delay stations exactly, like MVAMulti,
@@ -31,7 +28,8 @@ import (
 // 0 means runtime.GOMAXPROCS(0). ctx is checked at every slice: a cancelled ctx stops every
 // worker within one slice and returns ctx's error. The Result's Method is "mva-split" when
 // more than one worker ran, else "mva". Memory: one slice buffer (K_q·Π_{c≥1}(N_c+1)
-// numbers) per worker plus the rings. WithClassOrder picks another walk order.
+// numbers) per worker plus the rings, with no more workers than fit in the sequential
+// walk's budget (two slices within 8 GiB). WithClassOrder picks another walk order.
 func MVAMultiSplit(ctx context.Context, m *Model, workers int, opts ...ExactOption) (*Result, *ParallelStats, error) {
 	p, workers, err := newParallel(m, workers, opts)
 	if err != nil {
@@ -117,13 +115,13 @@ func (p *multi) splitRows(ctx context.Context, workers, maxDepth int) (*Result, 
 	if C >= 3 {
 		back = p.strides[1] / rowLen
 	}
-	lo := p.splitPoints(workers, rows, back)
-	workers = len(lo) - 1
 	slot := back * rowLen * Kq // floats in one ring slot: B rows
 	depth := max(1, min(maxDepth, ringBytes/max(8*slot, 1)))
-	if need := float64(workers)*float64(S*Kq)*8 + float64(workers-1)*float64(depth*slot)*8; need > 8<<30 {
-		return nil, nil, fmt.Errorf("%w: exact multi-class MVA on %d workers would need %.3g GB (limit 8.6 GB); use fewer workers or solver linearizer", fault.ErrTooLarge, workers, need/1e9)
-	}
+	// Each worker holds a slice buffer and a ring: no more workers than fit in the
+	// sequential walk's memory budget (newMulti: two slices within 8 GiB).
+	workers = min(workers, max(1, int((8<<30)/(float64(S*Kq)*8+float64(depth*slot)*8))))
+	lo := p.splitPoints(workers, rows, back)
+	workers = len(lo) - 1
 	n1 := p.N[0] + 1
 	st := newStats(workers, S, n1*S)
 	bufs := make([][]float64, workers)
