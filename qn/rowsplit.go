@@ -14,10 +14,11 @@ import (
 // worker's own) and the rows r − stride_c, c = 1 … C−2, of the same slice. Worker j owns the
 // rows [lo_j, lo_{j+1}) of every slice and updates them in place in a buffer of its own, in
 // the same order and with the same arithmetic as MVAMulti, so the results are bit-identical.
-// Only the first rows of worker j depend on another worker: on the last B = stride_1 rows
-// of worker j−1 in the same slice (B = 1 row for C = 3). After each slice worker j−1 copies
-// those B rows into a ring of ringDepth slices and publishes the count (one atomic store); worker
-// j copies them into its buffer before its slice. So worker j−1 runs freely ahead of j
+// Only the first rows of worker j depend on another worker: on the last B rows of worker
+// j−1 in the same slice, B = Π_{c=2}^{C−2}(N_c+1) the row stride of class 1 (B = 1 for
+// C = 3). After each slice worker j−1 copies those B rows into a ring of ringDepth slices
+// and publishes the count (one atomic store); worker j copies them into its buffer before
+// its slice. So worker j−1 runs freely ahead of j
 // (waiting only when it is ringDepth slices ahead), each slice crosses cores as B rows
 // (4 KB on the thesis network) instead of the whole slice (730 KB: MVAMultiInterleaved),
 // and there are N₀+1 synchronisations per pair of workers. The rows are balanced by work
