@@ -40,6 +40,8 @@ func LatticeSize(m *Model) float64 {
 // recursion of mvaMultiLD (see there), with reduced networks for the stable p_k(0|n).
 //
 // WithClassOrder sets another walk order (the same answer, another time and memory).
+// MVAMultiSplit is the same walk on several cores (bit-identical results); Solve uses it
+// from ParallelThreshold population vectors.
 func MVAMulti(m *Model, opts ...ExactOption) (*Result, error) {
 	if hasMarginal(m) {
 		return mvaMultiLD(m, opts)
@@ -142,9 +144,7 @@ func (p *multi) solve() *Result {
 	points := 0
 	for n0 := 0; n0 <= p.N[0]; n0++ {
 		n[0] = n0
-		for i := 1; i < C; i++ {
-			n[i] = 0
-		}
+		clear(n[1:])
 		for idx := 0; idx < p.slice; idx++ {
 			nbs[0] = prev[idx*Kq : (idx+1)*Kq]
 			p.neighbours(n, idx, cur, nbs)

@@ -301,15 +301,9 @@ func TestMVAMultiLDTooLarge(t *testing.T) {
 
 // Issue 13's benchmark: one 4-server station, C = 2, N = (200, 200), under 1 s.
 func BenchmarkMVAMultiLD200x200(b *testing.B) {
-	m := &Model{
-		Classes: []Class{{Name: "a", Population: 200, ThinkTime: 10}, {Name: "b", Population: 200, ThinkTime: 5}},
-		Stations: []Station{
-			{Name: "cpu", Kind: MultiServer, Servers: 4},
-			{Name: "disk", Kind: Queue},
-			{Name: "net", Kind: Delay},
-		},
-		Demand: [][]float64{{0.2, 0.05, 1}, {0.1, 0.08, 2}},
-	}
+	m := benchLDModel() // with a plain queue for the disk
+	m.Classes[0].Population, m.Classes[1].Population = 200, 200
+	m.Stations[1] = Station{Name: "disk", Kind: Queue}
 	benchSolve(b, m, mvaMulti)
 }
 

@@ -10,16 +10,16 @@ import (
 	"github.com/clusterperf/clusterperf/fault"
 )
 
-// ParallelStats reports how the pipelined solver spent its time (per worker), the inputs
-// of the thesis's performance model (001 eqs. 6.3–6.5).
+// ParallelStats reports how a parallel exact solver spent its time (per worker), the
+// inputs of the thesis's performance model (001 eqs. 6.3–6.5).
 type ParallelStats struct {
 	Workers   int
 	Points    int           // population vectors computed
 	Wall      time.Duration // whole solve
 	Compute   []time.Duration
-	Wait      []time.Duration // time blocked on the predecessor (communication + idling)
-	Positions int             // Π_{c≥2}(N_c+1): pipeline steps
-	Range     []int           // class-1 subscripts per worker
+	Wait      []time.Duration // time blocked on another worker (communication + idling)
+	Positions int             // Π_{c≥2}(N_c+1): pipeline steps (points per slice)
+	Range     []int           // per worker: class-1 subscripts (MVAMultiParallel, MVAMultiInterleaved), rows of every slice (MVAMultiSplit)
 }
 
 // newStats starts the statistics of a parallel walk of points population vectors by workers

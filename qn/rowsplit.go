@@ -2,11 +2,8 @@ package qn
 
 import (
 	"context"
-	"fmt"
 	"sync/atomic"
 	"time"
-
-	"github.com/clusterperf/clusterperf/fault"
 )
 
 // MVAMultiSplit solves a closed network of queue and delay stations exactly, like MVAMulti,
@@ -17,10 +14,11 @@ import (
 // worker's own) and the rows r − stride_c, c = 1 … C−2, of the same slice. Worker j owns the
 // rows [lo_j, lo_{j+1}) of every slice and updates them in place in a buffer of its own, in
 // the same order and with the same arithmetic as MVAMulti, so the results are bit-identical.
-// Only the first rows of worker j depend on another worker: on the last B = stride_1 rows
-// of worker j−1 in the same slice (B = 1 row for C = 3). After each slice worker j−1 copies
-// those B rows into a ring of ringDepth slices and publishes the count (one atomic store); worker
-// j copies them into its buffer before its slice. So worker j−1 runs freely ahead of j
+// Only the first rows of worker j depend on another worker: on the last B rows of worker
+// j−1 in the same slice, B = Π_{c=2}^{C−2}(N_c+1) the row stride of class 1 (B = 1 for
+// C = 3). After each slice worker j−1 copies those B rows into a ring of ringDepth slices
+// and publishes the count (one atomic store); worker j copies them into its buffer before
+// its slice. So worker j−1 runs freely ahead of j
 // (waiting only when it is ringDepth slices ahead), each slice crosses cores as B rows
 // (4 KB on the thesis network) instead of the whole slice (730 KB: MVAMultiInterleaved),
 // and there are N₀+1 synchronisations per pair of workers. The rows are balanced by work
@@ -31,7 +29,8 @@ import (
 // 0 means runtime.GOMAXPROCS(0). ctx is checked at every slice: a cancelled ctx stops every
 // worker within one slice and returns ctx's error. The Result's Method is "mva-split" when
 // more than one worker ran, else "mva". Memory: one slice buffer (K_q·Π_{c≥1}(N_c+1)
-// numbers) per worker plus the rings. WithClassOrder picks another walk order.
+// numbers) per worker plus the rings, with no more workers than fit in the sequential
+// walk's budget (two slices within 8 GiB). WithClassOrder picks another walk order.
 func MVAMultiSplit(ctx context.Context, m *Model, workers int, opts ...ExactOption) (*Result, *ParallelStats, error) {
 	p, workers, err := newParallel(m, workers, opts)
 	if err != nil {
@@ -55,9 +54,11 @@ func MVAMultiSplit(ctx context.Context, m *Model, workers int, opts ...ExactOpti
 }
 
 // ringDepth is how many slices a worker may run ahead of its successor in MVAMultiSplit
-// (fewer when a slice's boundary rows are large: ringBytes).
+// (fewer when a slice's boundary rows are large: at most ringBytes per ring). On the thesis
+// network 128 slices are 512 KB and 16 ms of one worker's work: a successor descheduled by
+// a busy host for a few scheduler time slices does not stop its predecessor.
 const (
-	ringDepth = 32
+	ringDepth = 128
 	ringBytes = 4 << 20
 )
 
@@ -115,13 +116,13 @@ func (p *multi) splitRows(ctx context.Context, workers, maxDepth int) (*Result, 
 	if C >= 3 {
 		back = p.strides[1] / rowLen
 	}
-	lo := p.splitPoints(workers, rows, back)
-	workers = len(lo) - 1
 	slot := back * rowLen * Kq // floats in one ring slot: B rows
 	depth := max(1, min(maxDepth, ringBytes/max(8*slot, 1)))
-	if need := float64(workers)*float64(S*Kq)*8 + float64(workers-1)*float64(depth*slot)*8; need > 8<<30 {
-		return nil, nil, fmt.Errorf("%w: exact multi-class MVA on %d workers would need %.3g GB (limit 8.6 GB); use fewer workers or solver linearizer", fault.ErrTooLarge, workers, need/1e9)
-	}
+	// Each worker holds a slice buffer and a ring: no more workers than fit in the
+	// sequential walk's memory budget (newMulti: two slices within 8 GiB).
+	workers = min(workers, max(1, int((8<<30)/(float64(S*Kq)*8+float64(depth*slot)*8))))
+	lo := p.splitPoints(workers, rows, back)
+	workers = len(lo) - 1
 	n1 := p.N[0] + 1
 	st := newStats(workers, S, n1*S)
 	bufs := make([][]float64, workers)

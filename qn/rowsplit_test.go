@@ -4,10 +4,21 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
+
+// populations lists m's class populations, for messages.
+func populations(m *Model) []int {
+	var N []int
+	for _, c := range m.Classes {
+		N = append(N, c.Population)
+	}
+	return N
+}
 
 // TestSplitIdentical: the row-split walk on any number of workers gives bit-for-bit the
 // results of MVAMulti (the same arithmetic in the same order per point; the boundary rows
@@ -24,12 +35,9 @@ func TestSplitIdentical(t *testing.T) {
 			m.Classes[rng.IntN(C)].Population = 0
 		}
 		want, err := MVAMulti(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := newMulti(m, nil)
-		if err != nil {
-			t.Fatal(err)
+		p, err2 := newMulti(m, nil) // for a ring of one slice
+		if err != nil || err2 != nil {
+			t.Fatal(err, err2)
 		}
 		for _, w := range []int{1, 2, 3, 5} {
 			got, st, err := MVAMultiSplit(context.Background(), m, w)
@@ -151,15 +159,6 @@ func TestSplitCancel(t *testing.T) {
 	}
 }
 
-// populations lists m's class populations, for messages.
-func populations(m *Model) []int {
-	var N []int
-	for _, c := range m.Classes {
-		N = append(N, c.Population)
-	}
-	return N
-}
-
 // BenchmarkMVAMultiSplitThesis: the thesis network on GOMAXPROCS workers (2 here), each
 // slice split by rows; compare BenchmarkMVAMultiThesis (sequential) in paired runs
 // (bench/paired).
@@ -168,4 +167,41 @@ func BenchmarkMVAMultiSplitThesis(b *testing.B) {
 		r, _, err := MVAMultiSplit(context.Background(), m, 0)
 		return r, err
 	})
+}
+
+// TestSolveMVASplit: Solve's exact multi-class MVA uses MVAMultiSplit from
+// ParallelThreshold population vectors (method "mva-split" and the cores in the reason when
+// GOMAXPROCS ≥ 2), MVAMulti below it, with the same numbers; and a ctx deadline stops it.
+func TestSolveMVASplit(t *testing.T) {
+	big := thesisScaled(4) // 1.5e6 vectors
+	small := thesisScaled(8)
+	for _, tc := range []struct {
+		m      *Model
+		solver string
+	}{{big, "mva"}, {big, "auto"}, {small, "mva"}} {
+		r, err := Solve(tc.m, tc.solver, AMVAOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Method == "comom" { // auto may find comom cheaper (its cost model is comom.go's)
+			continue
+		}
+		want, err := MVAMulti(tc.m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := sameResult(r, want); d != 0 {
+			t.Errorf("%s on %v: differs from MVAMulti by %.3g", tc.solver, populations(tc.m), d)
+		}
+		split := LatticeSize(tc.m) >= ParallelThreshold && runtime.GOMAXPROCS(0) >= 2
+		if got := r.Method == "mva-split" && strings.Contains(r.Reason, "cores"); got != split || !r.Exact {
+			t.Errorf("%s on %v: method %q exact %v reason %q; want the split: %v", tc.solver, populations(tc.m), r.Method, r.Exact, r.Reason, split)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
+	defer cancel()
+	t0 := time.Now()
+	if _, err := Solve(thesisScaled(2), "mva", AMVAOptions{Context: ctx}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err %v after %v, want the deadline's", err, time.Since(t0))
+	}
 }
