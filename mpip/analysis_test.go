@@ -2,6 +2,7 @@ package mpip
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strings"
@@ -12,16 +13,22 @@ import (
 func keckRuns(t *testing.T, class string) []Inputs {
 	t.Helper()
 	file := "../examples/mpip/keck_cg_" + class + ".csv"
-	f, err := os.Open(file)
+	return parseFile(t, file, file, ReadInputs)
+}
+
+// parseFile opens path and parses it with parse under the name name, failing t on an error.
+func parseFile[T any](t testing.TB, path, name string, parse func(string, io.Reader) (T, error)) T {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	runs, err := ReadInputs(file, f)
+	v, err := parse(name, f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return runs
+	return v
 }
 
 // TestAnalysisViewsAppendix reproduces 004 appendix B's "Analysis Views" from the collected

@@ -2,7 +2,6 @@ package mpip
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -12,16 +11,7 @@ const sampleDir = "testdata/samples"
 
 func parseSample(t testing.TB, name string) *Report {
 	t.Helper()
-	f, err := os.Open(filepath.Join(sampleDir, name))
-	if err != nil {
-		t.Fatalf("sample report missing: %v", err)
-	}
-	defer f.Close()
-	r, err := Parse(name, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return parseFile(t, filepath.Join(sampleDir, name), name, Parse)
 }
 
 // TestSamples: all eight real reports parse; for each, the Callsite Time statistics add up to

@@ -6,17 +6,24 @@ import (
 	"testing"
 )
 
-func loadBench(b *testing.B, name string) *Data {
-	fh, err := os.Open("../testdata/scaling/" + name + ".csv")
+// loadSet reads the scaling data set at path (ReadCSV), failing tb on an error.
+func loadSet(tb testing.TB, path string) *Data {
+	tb.Helper()
+	fh, err := os.Open(path)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer fh.Close()
-	d, err := ReadCSV(name, fh)
+	d, err := ReadCSV(path, fh)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return d
+}
+
+// loadBench reads testdata/scaling/NAME.csv.
+func loadBench(b *testing.B, name string) *Data {
+	return loadSet(b, "../testdata/scaling/"+name+".csv")
 }
 
 // BenchmarkFitWavetrisk: Fit (548 strong-scaling candidates, LOO + forward chaining) on the
