@@ -2,33 +2,18 @@ package mpip
 
 import (
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/internal/testfile"
 )
 
 // keckRuns reads examples/mpip/keck_cg_<class>.csv (004 appendix B's collected values).
 func keckRuns(t *testing.T, class string) []Inputs {
 	t.Helper()
 	file := "../examples/mpip/keck_cg_" + class + ".csv"
-	return parseFile(t, file, file, ReadInputs)
-}
-
-// parseFile opens path and parses it with parse under the name name, failing t on an error.
-func parseFile[T any](t testing.TB, path, name string, parse func(string, io.Reader) (T, error)) T {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	v, err := parse(name, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return testfile.Parse(t, file, file, ReadInputs)
 }
 
 // TestAnalysisViewsAppendix reproduces 004 appendix B's "Analysis Views" from the collected

@@ -4,6 +4,8 @@ import (
 	"math"
 	"path/filepath"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/internal/testfile"
 )
 
 // sampleDir holds verbatim copies of the eight reports of shared/data/mpip (see its README).
@@ -11,7 +13,7 @@ const sampleDir = "testdata/samples"
 
 func parseSample(t testing.TB, name string) *Report {
 	t.Helper()
-	return parseFile(t, filepath.Join(sampleDir, name), name, Parse)
+	return testfile.Parse(t, filepath.Join(sampleDir, name), name, Parse)
 }
 
 // TestSamples: all eight real reports parse; for each, the Callsite Time statistics add up to

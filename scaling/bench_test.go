@@ -2,23 +2,14 @@ package scaling
 
 import (
 	"math/rand/v2"
-	"os"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/internal/testfile"
 )
 
 // loadSet reads the scaling data set at path (ReadCSV), failing tb on an error.
 func loadSet(tb testing.TB, path string) *Data {
-	tb.Helper()
-	fh, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer fh.Close()
-	d, err := ReadCSV(path, fh)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return d
+	return testfile.Parse(tb, path, path, ReadCSV)
 }
 
 // loadBench reads testdata/scaling/NAME.csv.
