@@ -301,11 +301,7 @@ func BenchmarkMVAMultiLD200x200(b *testing.B) {
 		},
 		Demand: [][]float64{{0.2, 0.05, 1}, {0.1, 0.08, 2}},
 	}
-	for b.Loop() {
-		if _, err := MVAMulti(m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, mvaMulti)
 }
 
 func benchLDModel() *Model {
@@ -322,29 +318,23 @@ func benchLDModel() *Model {
 
 func BenchmarkQueueLengthDistribution(b *testing.B) {
 	m := benchLDModel()
-	for b.Loop() {
-		if _, err := QueueLengthDistribution(m, 0); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, func(m *Model) (*Result, error) {
+		_, err := QueueLengthDistribution(m, 0)
+		return nil, err
+	})
 }
 
 func BenchmarkNormalizingConstant(b *testing.B) {
 	m := benchLDModel()
-	for b.Loop() {
-		if _, err := NormalizingConstant(m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, func(m *Model) (*Result, error) {
+		_, err := NormalizingConstant(m)
+		return nil, err
+	})
 }
 
 func BenchmarkLinearizerMarginal(b *testing.B) {
 	m := benchLDModel()
-	for b.Loop() {
-		if _, err := Linearizer(m, AMVAOptions{}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, withDefaults(Linearizer))
 }
 
 // BenchmarkSolveAutoApprox is auto's approximate path with its error estimate (Linearizer,
@@ -352,11 +342,7 @@ func BenchmarkLinearizerMarginal(b *testing.B) {
 func BenchmarkSolveAutoApprox(b *testing.B) {
 	m := benchLDModel()
 	m.Classes[0].Population, m.Classes[1].Population = 30000, 30000
-	for b.Loop() {
-		if _, err := Solve(m, "auto", AMVAOptions{}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, func(m *Model) (*Result, error) { return Solve(m, "auto", AMVAOptions{}) })
 }
 
 // A class that visits only a multi-server station and has no think time cannot exist

@@ -46,6 +46,8 @@ func (t *Table) Add(cells ...any) {
 			row[i], full[i] = v.String(), FullNum(float64(v))
 		case Magnitude:
 			row[i], full[i] = v.String(), FullNum(float64(v))
+		case Flagged:
+			row[i], full[i] = Num(v.Value)+" "+v.Mark, FullNum(v.Value)
 		case TextOnly:
 			row[i], full[i] = string(v), ""
 			t.blank = append(t.blank, [2]int{len(t.Rows), i})
@@ -64,6 +66,14 @@ func (t *Table) Add(cells ...any) {
 	}
 	t.Rows = append(t.Rows, row)
 	t.full = append(t.full, full)
+}
+
+// Flagged is a number with a mark after it in text tables (e.g. "1.00013 !infeasible") and
+// the bare number in CSV, so a CSV reader still parses the column as numbers while a person
+// reading the table sees the warning on the row it concerns.
+type Flagged struct {
+	Value float64
+	Mark  string
 }
 
 // Percent is a signed fraction shown as a percentage in text tables ("+12.3%") and as the

@@ -147,13 +147,8 @@ func (o simOptions) check(c *flagCheck) {
 	}
 }
 
-func newSimulateCmd(stdout, stderr io.Writer) *cobra.Command {
-	var o simOptions
-	return simulateCmd(&o, stdout, stderr)
-}
-
-// simulateCmd is the simulate command with its flags bound to o (merge parses a study's
-// arguments with it).
+// simulateCmd is the simulate command with its flags bound to o: root gives it a
+// fresh o, merge one that it then reads (reparseStudy parses a study's arguments with it).
 func simulateCmd(o *simOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "simulate MODEL.yaml",
@@ -549,13 +544,9 @@ func mergeSimulate(p shard.Plan, items []json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	reps, err := decodeReps(items, mf.Model)
+	res, err := summariseReps(s, items, mf.Model)
 	if err != nil {
 		return nil, err
-	}
-	res, err := s.Summarise(reps)
-	if err != nil {
-		return nil, libError(err)
 	}
 	an, anErr := mf.Solve("auto", qn.AMVAOptions{})
 	out := &simulateResult{Model: name, Kind: "qn", Report: qnReport(mf.Model, "auto", an, anErr, res, o.seed)}

@@ -110,13 +110,8 @@ sweeps: sweep (default), sweep_bounds, measured, validation.
 
 `
 
-func newSolveCmd(stdout, stderr io.Writer) *cobra.Command {
-	var o solveOptions
-	return solveCmd(&o, stdout, stderr)
-}
-
-// solveCmd is the solve command with its flags bound to o (merge parses a study's
-// arguments with it).
+// solveCmd is the solve command with its flags bound to o: root gives it a
+// fresh o, merge one that it then reads (reparseStudy parses a study's arguments with it).
 func solveCmd(o *solveOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "solve MODEL.yaml|MODEL.jmva",
