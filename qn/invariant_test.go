@@ -38,9 +38,6 @@ func solveWith(t testing.TB, solve func(*Model) (*Result, error), m *Model) *Res
 	return r
 }
 
-// mvaMulti is MVAMulti with its default options, as solveWith takes it.
-func mvaMulti(m *Model) (*Result, error) { return MVAMulti(m) }
-
 // checkInvariants verifies Little's law per station and class, N_c = X_c·(Z_c + R_c), and
 // U = X·D at queue stations.
 func checkInvariants(t *testing.T, m *Model, r *Result, tol float64) {
