@@ -15,14 +15,7 @@ import (
 // error naming that field (hostile review: sweep shards' validation records were not
 // range-checked on merge).
 func TestCheckQN(t *testing.T) {
-	m := &qn.Model{Classes: []qn.Class{{Name: "c", Population: 2}}, Stations: []qn.Station{{Name: "cpu", Kind: qn.Queue}}, Demand: [][]float64{{1}}}
-	an, err := qn.Solve(m, "mva", qn.AMVAOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := func(v float64) sim.Estimate { return sim.Estimate{Mean: v, Half: 0.01} }
-	res := &sim.Result{Method: "replications", Replications: 3, Throughput: []sim.Estimate{e(1)}, ResponseTime: []sim.Estimate{e(2)},
-		Utilization: []sim.Estimate{e(0.999)}, QueueLength: [][]sim.Estimate{{e(2)}}}
+	m, an, res := twoJobsOneQueue(t, 0.999)
 	good, err := json.Marshal(QNReport(m, "mva", an, nil, res, 7, nil))
 	if err != nil {
 		t.Fatal(err)
@@ -64,6 +57,21 @@ func TestCheckQN(t *testing.T) {
 			t.Errorf("%s: error %q does not name %s", tc.name, err, tc.field)
 		}
 	}
+}
+
+// twoJobsOneQueue is TestQN's model (one class of N = 2 at one queue of demand 1 s), its
+// exact MVA solution, and a simulation result estimating X = 1, R = 2, U = u, Q = 2 with
+// half-widths 0.01.
+func twoJobsOneQueue(t *testing.T, u float64) (*qn.Model, *qn.Result, *sim.Result) {
+	t.Helper()
+	m := &qn.Model{Classes: []qn.Class{{Name: "c", Population: 2}}, Stations: []qn.Station{{Name: "cpu", Kind: qn.Queue}}, Demand: [][]float64{{1}}}
+	an, err := qn.Solve(m, "mva", qn.AMVAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := func(v float64) sim.Estimate { return sim.Estimate{Mean: v, Half: 0.01} }
+	return m, an, &sim.Result{Method: "replications", Replications: 3, Throughput: []sim.Estimate{e(1)}, ResponseTime: []sim.Estimate{e(2)},
+		Utilization: []sim.Estimate{e(u)}, QueueLength: [][]sim.Estimate{{e(2)}}}
 }
 
 // TestCheckSaturation: a saturation record names a station of the model and a utilisation
