@@ -2,9 +2,14 @@ package explore
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/chromedp"
+
+	"github.com/clusterperf/clusterperf/htmlreport/browsertest"
 	"github.com/clusterperf/clusterperf/mpip"
 )
 
@@ -71,4 +76,34 @@ func TestMpipPredictionBacktestEstimate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestMpipErrorEstimateShown: the page's method line shows an approximate point's error
+// estimate (rel_error as a percentage, what it was measured against on hover): three AMG
+// reports predicted at P = 100, the backtest estimate of TestMpipPredictionBacktestEstimate.
+func TestMpipErrorEstimateShown(t *testing.T) {
+	b := browsertest.New(t)
+	m := loadMpipFiles(t, MpipOptions{LatencyS: 2e-5, BandwidthBytesPerS: 1e9}, amgReports...)
+	t.Cleanup(func() { b.Do(chromedp.Navigate("about:blank")) })
+	if err := b.Do(chromedp.Navigate(serve(t, m))); err != nil {
+		t.Fatal(err)
+	}
+	waitDone := func(n int) {
+		t.Helper()
+		expr := fmt.Sprintf(`window.cpExplore && window.cpExplore.done >= %d && !window.cpExplore.inflight && !window.cpExplore.pending`, n)
+		if _, err := chromedp.Run(b.Ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			t.Fatalf("waiting for update %d: %v", n, err)
+		}
+	}
+	waitDone(1)
+	if _, err := browsertest.Eval[bool](b, `(() => { const e = document.getElementById("num-p"); e.value = "100"; e.dispatchEvent(new Event("change")); return true; })()`); err != nil {
+		t.Fatal(err)
+	}
+	waitDone(2)
+	text, _ := browsertest.Eval[string](b, `document.getElementById("exact").textContent`)
+	title, _ := browsertest.Eval[string](b, `document.getElementById("exact").title`)
+	if !strings.HasPrefix(text, "approximate, error estimate ") || !strings.HasSuffix(text, " %") || !strings.Contains(title, "leave-one-out backtest") {
+		t.Errorf("method line %q (title %q): want the error estimate and what it is against", text, title)
+	}
+	b.NoErrors(t, "explorer")
 }
