@@ -12,6 +12,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/mpip"
 )
 
@@ -87,7 +88,7 @@ func LoadMpip(paths []string, datas [][]byte, o MpipOptions) (Model, error) {
 		m.inputs = append(m.inputs, htmlreport.InputFile(path, datas[i]))
 		if strings.EqualFold(filepath.Ext(path), ".csv") {
 			if len(paths) > 1 {
-				return nil, fmt.Errorf("%s: %w: explore takes mpiP reports or one CSV of collected values, not both or several CSV files", path, fault.ErrInput)
+				return nil, &spec.Error{File: path, Msg: "explore takes mpiP reports or one CSV of collected values, not both or several CSV files"}
 			}
 			ins, err := mpip.ReadInputs(path, bytes.NewReader(datas[i]))
 			if err != nil {
@@ -97,7 +98,7 @@ func LoadMpip(paths []string, datas [][]byte, o MpipOptions) (Model, error) {
 			m.name = base(path)
 			m.netNote = "each run's network from its BW and Lat columns (004 measured them per P), scaled by the sliders; a prediction interpolates them by P (held at the end rows beyond)"
 			if o.LatencyS != 0 || o.BandwidthBytesPerS != 0 {
-				return nil, fmt.Errorf("%s: %w: a CSV of collected values carries each run's network (BW, Lat columns): --latency/--bandwidth apply to mpiP reports", path, fault.ErrInput)
+				return nil, &spec.Error{File: path, Msg: "a CSV of collected values carries each run's network (BW, Lat columns): --latency/--bandwidth apply to mpiP reports"}
 			}
 			continue
 		}
