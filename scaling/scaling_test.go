@@ -46,6 +46,7 @@ func FuzzReadCSV(f *testing.F) {
 	f.Add("p,time\n1,10\n2,5\n4,3\n")
 	f.Add("# scaling: weak\np,time_s\n1,1\n1,1.1\n8,2\n")
 	f.Add("p,time\n1,1e308\n1073741824,1e-300\n")
+	f.Add("\ufeffp,time\n1,10\n2,6\n") // a UTF-8 BOM
 	f.Fuzz(func(t *testing.T, s string) {
 		d, err := ReadCSV("f.csv", strings.NewReader(s))
 		if err != nil {
