@@ -27,15 +27,20 @@ import (
 //
 // It needs C ≥ 3 classes with at least 2·B rows per slice and a queue station to use more
 // than one worker; otherwise (and with workers = 1) it is the sequential row walk. workers ≤
-// 0 means runtime.GOMAXPROCS(0). ctx is checked at every slice: a cancelled ctx stops every
+// 0 means runtime.GOMAXPROCS(0), but no more than give each worker minSplitPoints points
+// of every slice. ctx is checked at every slice: a cancelled ctx stops every
 // worker within one slice and returns ctx's error. The Result's Method is "mva-split" when
 // more than one worker ran, else "mva". Memory: one slice buffer (K_q·Π_{c≥1}(N_c+1)
 // numbers) per worker plus the rings, with no more workers than fit in the sequential
 // walk's budget (two slices within 8 GiB). WithClassOrder picks another walk order.
 func MVAMultiSplit(ctx context.Context, m *Model, workers int, opts ...ExactOption) (*Result, *ParallelStats, error) {
+	auto := workers <= 0
 	p, workers, err := newParallel(m, workers, opts)
 	if err != nil {
 		return nil, nil, err
+	}
+	if auto { // enough work per slice to pay for a synchronisation (a microsecond or so)
+		workers = max(1, min(workers, p.slice/minSplitPoints))
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -62,6 +67,11 @@ const (
 	ringDepth = 128
 	ringBytes = 4 << 20
 )
+
+// minSplitPoints is the fewest points of every slice a worker gets when MVAMultiSplit
+// chooses the number of workers (≈ 5 µs of work per synchronisation): the thesis network
+// at N/4 (1440 points per slice) runs on 2 workers, at N (22 784) on up to 44.
+const minSplitPoints = 512
 
 // splitPoints returns the row ranges lo[0] = 0 < lo[1] < … < lo[w] = rows of at most workers
 // workers with equal work, each at least back rows long (a worker's rows may depend only on
