@@ -50,7 +50,7 @@ func TestChooseForecastNoBacktest(t *testing.T) {
 	if ch.Used != KindWallTime || ch.Kinds[0].BacktestMaxAbsRelError != nil || ch.RunsForInterval != MinRunsForInterval {
 		t.Fatalf("%+v", ch)
 	}
-	for _, s := range []string{"three or more different P", "have 2", "26, 47, 111 %", "799, 447, 686 %"} {
+	for _, s := range []string{"three or more different P", "have 2", "26, 24, 84 %", "389, 562, 686 %"} {
 		if !strings.Contains(ch.Reason, s) {
 			t.Errorf("reason %q lacks %q", ch.Reason, s)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -177,44 +178,139 @@ func (p *comom) nonSingular(order []int) error {
 // which Comom accepts the higher one.
 const comomAgree = 1e-13
 
-// verified solves at increasing precisions (×1.5 each time, from a third of the estimate
-// of precision, which is 2–5 times what random 3- and 4-class networks needed) until two
-// successive ones agree to comomAgree (relative, every throughput, response time and queue
-// length) and both are feasible (feasible). The CoMoM recurrences lose bits in proportion
-// to the populations (their systems are ill-conditioned and the recurrence amplifies
-// rounding). A run whose precision is too low does not always show it: on the thesis
-// network at N/4 and up to 2048 bits in another class order, every throughput came out as
-// 1/D of the bottleneck (utilisation 3) to 12 digits; the ratio 1.5 between the two
-// precisions and the feasibility test are the guard against such a parasitic solution.
+// verified chooses the working precision and checks the result at a second one.
+//
+// The CoMoM recurrences lose bits at a steady rate per step of a class phase, a rate set by
+// that phase's step system (measured on the thesis network, qn/comom_prec_test.go: no loss
+// in the first class's phase, about 1.5 bits per step in the second and 48 bits per step in
+// the third, whose system has 60 unknowns; so the precision it needs, 6208 bits, depends on
+// the last class's population, 127, and hardly on the first's, 4095). A run whose
+// precision is too low stops at the step where levelSane first fails (comomLost), and the
+// rate it lost bits at so far gives the loss L of the whole run: L = prec·(steps from the
+// start of the failing phase to the end)/(steps done in it). The search:
+//
+//  1. a first run at comomFirstBits (128 for one class: its recursion loses nothing); if it
+//     completes, it is checked at 1.5 times its precision;
+//  2. after a stopped run, the answer runs at 1.25·L + 128 bits and the check at
+//     1.05·L + 64 (the lower one: if it agrees, the higher one, whose error is smaller by
+//     2^-(difference), does too); both at once on two goroutines when GOMAXPROCS ≥ 2;
+//  3. a check that stops, disagrees or is infeasible sends the answer up by 1.5 with the
+//     old answer as its check.
+//
+// A result is accepted when two completed runs agree to comomAgree (relative, every
+// throughput, response time and queue length) and both pass feasible; the note names both
+// precisions. A run whose precision is too low does not always show it in its result: on
+// the thesis network at N/4 and up to 2048 bits in another class order every throughput
+// came out as 1/D of the bottleneck (utilisation 3) to 12 digits. The step checks
+// (levelSane: every such run seen so far stopped at a step) and feasible are the guard
+// against agreement on such a parasitic solution; they are tests of necessary conditions,
+// not a proof.
 func (p *comom) verified(order []int) (*Result, error) {
-	prec := max(128, p.precision()/3)
-	var prevRes *Result
-	prevPrec := uint(0)
-	for try := 0; try < 8; try++ {
-		pr := (prec + 63) / 64 * 64
-		prec = prec * 3 / 2
-		if pr > ComomMaxBits {
-			return nil, fmt.Errorf("%w: comom would need more than %d bits of precision for this model", fault.ErrTooLarge, ComomMaxBits)
-		}
-		if w := p.work(order, pr); w > ComomMaxWork {
-			return nil, fmt.Errorf("%w: comom at %d bits would take about %.3g s (limit %.3g s)", fault.ErrTooLarge, pr, w/1e9, float64(ComomMaxWork)/1e9)
-		}
-		res, err := p.solve(order, pr)
-		if err != nil && !errors.Is(err, errComomPrecision) {
-			return nil, err
-		}
-		if err == nil && !p.feasible(res) {
-			res = nil
-		}
-		if res != nil && prevRes != nil {
-			if d := resultDiff(prevRes, res); d <= comomAgree {
-				res.Notes = append(res.Notes, fmt.Sprintf("comom: exact method in %d-bit arithmetic; the result at %d bits agrees with it to %.1e relative", pr, prevPrec, d))
-				return res, nil
+	type run struct {
+		res  *Result
+		prec uint
+		lost *comomLost
+		err  error
+	}
+	do := func(precs ...uint) ([]run, error) {
+		for _, pr := range precs {
+			if pr > ComomMaxBits {
+				return nil, fmt.Errorf("%w: comom would need more than %d bits of precision for this model", fault.ErrTooLarge, ComomMaxBits)
+			}
+			if w := p.work(order, pr); w > ComomMaxWork {
+				return nil, fmt.Errorf("%w: comom at %d bits would take about %.3g s (limit %.3g s)", fault.ErrTooLarge, pr, w/1e9, float64(ComomMaxWork)/1e9)
 			}
 		}
-		prevRes, prevPrec = res, pr
+		out := make([]run, len(precs))
+		one := func(i int) {
+			res, err := p.solve(order, precs[i])
+			out[i] = run{prec: precs[i]}
+			var lost *comomLost
+			switch {
+			case errors.As(err, &lost):
+				out[i].lost = lost
+			case errors.Is(err, errComomPrecision):
+				out[i].lost = &comomLost{phase: len(order) - 1, step: p.m.Classes[p.act[order[len(order)-1]]].Population, prec: precs[i]}
+			case err != nil:
+				out[i].err = err
+			case !p.feasible(res):
+				out[i].lost = &comomLost{phase: len(order) - 1, step: p.m.Classes[p.act[order[len(order)-1]]].Population, prec: precs[i]}
+			default:
+				out[i].res = res
+			}
+		}
+		if len(precs) == 2 && runtime.GOMAXPROCS(0) >= 2 {
+			done := make(chan struct{})
+			go func() { one(1); close(done) }()
+			one(0)
+			<-done
+		} else {
+			for i := range precs {
+				one(i)
+			}
+		}
+		for _, r := range out {
+			if r.err != nil {
+				return nil, r.err
+			}
+		}
+		return out, nil
 	}
-	return nil, unsupported("comom: results did not settle up to %d bits of precision (use solver mva)", prevPrec)
+	round := func(bits float64) uint { return uint(math.Ceil(bits/64)) * 64 }
+	first := uint(comomFirstBits)
+	if len(order) == 1 {
+		first = 128
+	}
+	rs, err := do(first)
+	if err != nil {
+		return nil, err
+	}
+	ans, chk := rs[0], run{}
+	for try := 0; try < 12; try++ {
+		switch {
+		case ans.lost != nil:
+			L := p.lossEstimate(order, ans.lost)
+			hi, lo := round(1.25*L+128), round(1.05*L+64)
+			hi = max(hi, ans.prec+128)
+			lo = min(max(lo, ans.prec+64), hi-64)
+			if rs, err = do(hi, lo); err != nil {
+				return nil, err
+			}
+			ans, chk = rs[0], rs[1]
+		case chk.res == nil && chk.lost == nil:
+			if rs, err = do(round(1.5 * float64(ans.prec))); err != nil {
+				return nil, err
+			}
+			ans, chk = rs[0], ans // the higher one answers, the first one is its check
+		case ans.res != nil && chk.res != nil:
+			if d := resultDiff(ans.res, chk.res); d <= comomAgree {
+				ans.res.Notes = append(ans.res.Notes, fmt.Sprintf("comom: exact method in %d-bit arithmetic; the result at %d bits agrees with it to %.1e relative, and both passed the checks at every step (G > 0, G(c + 1_k) ≥ G(c)) and of the result (U ≤ 1, X_c ≤ N_c/(Z_c + D_c))", ans.prec, chk.prec, d))
+				return ans.res, nil
+			}
+			fallthrough
+		default: // the check stopped or disagrees: the answer becomes the check of a run 1.5 times higher
+			if rs, err = do(round(1.5 * float64(ans.prec))); err != nil {
+				return nil, err
+			}
+			ans, chk = rs[0], ans
+		}
+	}
+	return nil, unsupported("comom: results did not settle up to %d bits of precision (use solver mva)", ans.prec)
+}
+
+// comomFirstBits is the precision of verified's first run.
+const comomFirstBits = 512
+
+// lossEstimate extrapolates the bits a whole run loses from a run stopped at lost: the rate
+// prec/step of the failing phase, over the steps from that phase's start to the last
+// class's end (the later phases are assumed to lose at the same rate; if they lose faster,
+// the next run stops too and extrapolates again).
+func (p *comom) lossEstimate(order []int, lost *comomLost) float64 {
+	rest := 0
+	for r := lost.phase; r < len(order); r++ {
+		rest += p.m.Classes[p.act[order[r]]].Population
+	}
+	return float64(lost.prec) * float64(rest) / float64(max(1, lost.step))
 }
 
 // feasible checks what every exact solution satisfies: finite non-negative results,
@@ -901,6 +997,9 @@ func (p *comom) walk(b *basis, sy *system, order []int, r int, init *level, N, M
 			rhs[j].Sub(&rhs[j], &t)
 		}
 		sy.solveInto(rhs, cur.v[nh:], &t)
+		if !levelSane(cur.v, nh, M) {
+			return nil, &comomLost{phase: r, step: n, prec: prec}
+		}
 		hist = append(hist, cur)
 		if len(hist) > keep {
 			if hist[0] != init {
@@ -912,6 +1011,43 @@ func (p *comom) walk(b *basis, sy *system, order []int, r int, init *level, N, M
 	}
 	return hist, nil
 }
+
+// levelSane checks what every exact level satisfies, each step: G(c, n − h) > 0 (every
+// population in the basis is non-negative) and G(c + 1_k, n − h) ≥ G(c, n − h) (CE: the
+// added terms are non-negative), with a relative slack of 2^−32 for rounding where the two
+// are equal. Rounding errors amplified by the recurrence (see verified) break one of these
+// long before they reach the throughputs, so a run whose precision is too low stops at the
+// step where it lost its last bits instead of finishing (comomLost).
+func levelSane(v []big.Float, nh, M int) bool {
+	var lo big.Float
+	for i := 0; i < nh; i++ {
+		g := &v[i]
+		if g.Sign() <= 0 {
+			return false
+		}
+		lo.SetPrec(64).SetMantExp(g, -32)
+		lo.Sub(g, &lo)
+		for k := 1; k <= M; k++ {
+			if v[k*nh+i].Cmp(&lo) < 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// comomLost reports a run stopped by levelSane: its precision ran out at step `step` of
+// class phase `phase` (the phase-th class added).
+type comomLost struct {
+	phase, step int
+	prec        uint
+}
+
+func (e *comomLost) Error() string {
+	return fmt.Sprintf("comom: precision too low: %d bits exhausted at step %d of class phase %d", e.prec, e.step, e.phase+1)
+}
+
+func (e *comomLost) Unwrap() error { return errComomPrecision }
 
 // stopped returns an error wrapping the context's error once ComomContext's ctx is done.
 func (p *comom) stopped() error {

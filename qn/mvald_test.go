@@ -237,10 +237,7 @@ func TestMVAMultiLDvsSingleLargeN(t *testing.T) {
 			},
 			Demand: [][]float64{{4, 1.1, 0.2}},
 		}
-		want, err := MVASingle(m)
-		if err != nil {
-			t.Fatal(err)
-		}
+		want := solveWith(t, MVASingle, m)
 		got, err := mvaMultiLD(m, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -265,14 +262,8 @@ func TestMVAMultiLDSymmetricClasses(t *testing.T) {
 		Demand:   [][]float64{{1, 0.3, 5}, {1, 0.3, 5}},
 	}
 	one := &Model{Classes: []Class{{Name: "a", Population: N, ThinkTime: 1}}, Stations: st, Demand: [][]float64{{1, 0.3, 5}}}
-	r2, err := MVAMulti(two)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r1, err := MVASingle(one)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r2 := solveWith(t, mvaMulti, two)
+	r1 := solveWith(t, MVASingle, one)
 	for c := 0; c < 2; c++ {
 		if !closeTo(r2.Throughput[c], r1.Throughput[0]/2, 1e-10) {
 			t.Errorf("X[%d] = %.15g, want half of %.15g", c, r2.Throughput[c], r1.Throughput[0])
@@ -365,9 +356,6 @@ func TestMVAMultiLDDeadClass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := MVAMulti(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := solveWith(t, mvaMulti, m)
 	compareResults(t, "dead class", m, got, want, 1e-9)
 }

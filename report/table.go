@@ -2,7 +2,6 @@ package report
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -197,11 +196,10 @@ func (t *Table) WriteCSV(w io.Writer) error {
 
 // WriteJSON writes v indented. It fails, naming the field, if v holds NaN or ±Inf.
 func WriteJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
+	b, err := jsonBytes(v)
 	if err != nil {
-		return fmt.Errorf("result cannot be written as JSON: %w", err)
+		return err
 	}
-	b = append(b, '\n')
 	_, err = w.Write(b)
 	return err
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -277,15 +276,7 @@ func TestCorpus(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "scaling")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.csv"))
 	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := ReadCSV(f, fh)
-		fh.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := loadSet(t, f)
 		for _, k := range []string{"source", "measured", "units", "real"} {
 			if d.Meta[k] == "" {
 				t.Errorf("%s: no provenance line %q", f, k)
@@ -333,15 +324,7 @@ func TestCorpus(t *testing.T) {
 // score); those rows must collapse into the chosen one. For every pair the check is the
 // definition: predictions at the measured p and far beyond differ by more than rounding.
 func TestPlausibleDistinct(t *testing.T) {
-	f, err := os.Open("../testdata/scaling/wavetrisk_bbserv_2560.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d, err := ReadCSV("wavetrisk_bbserv_2560.csv", f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := loadSet(t, "../testdata/scaling/wavetrisk_bbserv_2560.csv")
 	r, err := Fit(d)
 	if err != nil {
 		t.Fatal(err)

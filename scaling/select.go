@@ -416,17 +416,19 @@ func lloErrors(c *candidate, pts []Point, ps []int, fitRows func([]int, bool) *f
 	return errs
 }
 
-// rescale divides the times by their geometric mean u = exp(mean ln T) so that the fit works
-// on numbers near 1 whatever the time unit: relative least squares and the log errors of the
-// cross-validation are invariant under T → T/u, but their arithmetic is not (squares of
-// 1e-300 or 1e300 underflow or overflow — review: constant times of 1e-300 s exited 3 "not
-// converged" where 10 s fitted). The fitted times are multiplied back by u (fitted.scale).
+// rescale divides the times by u, the power of two nearest their geometric mean
+// (2^round(mean log₂ T)), so that the fit works on numbers near 1 whatever the time unit:
+// relative least squares and the log errors of the cross-validation are invariant under
+// T → T/u, but their arithmetic is not (squares of 1e-300 or 1e300 underflow or overflow —
+// review: constant times of 1e-300 s exited 3 "not converged" where 10 s fitted). A power of
+// two divides exactly, so times already near 1 give bit-identical fits. The fitted times are
+// multiplied back by u (fitted.scale).
 func rescale(pts []Point) (u float64, scaled []Point) {
 	lsum := 0.0
 	for _, pt := range pts {
-		lsum += math.Log(pt.TimeS)
+		lsum += math.Log2(pt.TimeS)
 	}
-	u = math.Exp(lsum / float64(len(pts)))
+	u = math.Ldexp(1, int(math.Round(lsum/float64(len(pts)))))
 	if !(u > 0) || math.IsInf(u, 0) {
 		u = 1
 	}

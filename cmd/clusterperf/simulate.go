@@ -300,6 +300,11 @@ type simulateResult struct {
 	EventsPerRep *int64   `json:"events_per_replication,omitempty"`
 	WarmupEvents *float64 `json:"warmup_events_mean,omitempty"`
 	TooShort     *int     `json:"too_short_replications,omitempty"`
+	// PrecisionTarget is --precision, the relative 95 % half-width asked of every class's X
+	// and R; PrecisionMet whether the simulation's achieved_precision (the largest such
+	// half-width) is within it. Both absent without --precision.
+	PrecisionTarget *float64 `json:"precision_target,omitempty"`
+	PrecisionMet    *bool    `json:"precision_met,omitempty"`
 	*validate.Report
 }
 
@@ -318,6 +323,30 @@ func (r *simulateResult) setRun(res *sim.Result) {
 	r.Partial = res.Partial
 }
 
+// setPrecision records the --precision target (0: none) and whether the run met it: an
+// interrupted run, or one whose replications were too short to estimate from, may stop
+// above it.
+func (r *simulateResult) setPrecision(target float64, res *sim.Result) {
+	if target <= 0 {
+		return
+	}
+	met := res.Precision <= target && !res.Partial
+	r.PrecisionTarget, r.PrecisionMet = &target, &met
+}
+
+// precisionText is the table's account of a --precision target: met or not, and what was
+// achieved.
+func (r *simulateResult) precisionText() string {
+	if r.PrecisionTarget == nil {
+		return ""
+	}
+	verdict := "met"
+	if !*r.PrecisionMet {
+		verdict = "NOT met"
+	}
+	return fmt.Sprintf("; precision target %.3g %%: %s (achieved %.3g %%)", 100**r.PrecisionTarget, verdict, 100*r.Simulation.Precision)
+}
+
 // Tables is the validation table, titled with the run length per replication (as the
 // warm-up note counts it) and in all.
 func (r *simulateResult) Tables() []*report.Table {
@@ -327,6 +356,7 @@ func (r *simulateResult) Tables() []*report.Table {
 		if s.Method == "batch means" {
 			how = fmt.Sprintf("batch means: one run of %d events cut into %d batches after its warm-up", *r.EventsPerRep, s.Replications)
 		}
+		how += r.precisionText()
 		if r.Partial {
 			how += "; PARTIAL: interrupted"
 		}
@@ -376,6 +406,7 @@ func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writ
 	}
 	out.Report = qnReport(mf.Model, "auto", an, anErr, res, o.seed)
 	out.setRun(res)
+	out.setPrecision(o.precision, res)
 	out.setMethod()
 	if err := render(stdout, out, o.out); err != nil {
 		return err

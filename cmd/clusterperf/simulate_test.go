@@ -60,16 +60,7 @@ func TestSimulateSPMDNote(t *testing.T) {
 // dozen are done (each takes ~10 ms here).
 func TestSimulateInterrupted(t *testing.T) {
 	out, stderr := runInterrupted(t, time.Second, "simulate", "--format", "json", "--events", "20000", "--reps", "100000", ex+"qn/central-server.yaml")
-	var v struct {
-		Partial    bool     `json:"partial"`
-		Notes      []string `json:"notes"`
-		Simulation struct {
-			Replications int `json:"replications"`
-		} `json:"simulation"`
-		Rows []struct {
-			HalfWidth float64 `json:"half_width"`
-		} `json:"rows"`
-	}
+	var v partialSimJSON
 	decodeJSON(t, out, &v)
 	n := v.Simulation.Replications
 	if !v.Partial || n < 2 || n >= 100000 || len(v.Rows) == 0 || !strings.HasPrefix(v.Notes[len(v.Notes)-1], "partial: interrupted after") {
@@ -90,23 +81,13 @@ func TestSimulateSPMDInterrupted(t *testing.T) {
 		{"speedup", "--format", "json", "--p", "1:16", "--validate", "--cycles", "20000", "--reps", "100000", ex + "spmd/qcrd.yaml"},
 	} {
 		out, stderr := runInterrupted(t, time.Second, args...)
-		type report struct {
-			Partial    bool     `json:"partial"`
-			Notes      []string `json:"notes"`
-			Simulation struct {
-				Replications int `json:"replications"`
-			} `json:"simulation"`
-			Rows []struct {
-				HalfWidth *float64 `json:"half_width_95"`
-			} `json:"rows"`
-		}
 		var v struct {
-			report
+			partialSimJSON
 			Points     []json.RawMessage `json:"points"`
-			Validation *report           `json:"validation"`
+			Validation *partialSimJSON   `json:"validation"`
 		}
 		decodeJSON(t, out, &v)
-		rep := v.report
+		rep := v.partialSimJSON
 		if args[0] == "speedup" {
 			if v.Validation == nil || !v.Partial || len(v.Points) != 16 {
 				t.Fatalf("speedup: partial %v, %d points, validation %v: want the 16 points and a partial validation", v.Partial, len(v.Points), v.Validation)
@@ -132,14 +113,7 @@ func TestSolveValidateInterrupted(t *testing.T) {
 	var v struct {
 		Partial    bool              `json:"partial"`
 		Classes    []json.RawMessage `json:"classes"`
-		Validation *struct {
-			Partial    bool     `json:"partial"`
-			Notes      []string `json:"notes"`
-			Simulation struct {
-				Replications int `json:"replications"`
-			} `json:"simulation"`
-			Rows []json.RawMessage `json:"rows"`
-		} `json:"validation"`
+		Validation *partialSimJSON   `json:"validation"`
 	}
 	decodeJSON(t, out, &v)
 	if !v.Partial || v.Validation == nil || len(v.Classes) == 0 {
@@ -193,4 +167,17 @@ func decodeJSON(t *testing.T, doc []byte, v any) {
 	if err := json.Unmarshal(doc, v); err != nil {
 		t.Fatalf("%v: %s", err, doc)
 	}
+}
+
+// partialSimJSON is the part of a simulation report (simulate's document, or the validation
+// of solve and speedup) that says how far an interrupted run got.
+type partialSimJSON struct {
+	Partial    bool     `json:"partial"`
+	Notes      []string `json:"notes"`
+	Simulation struct {
+		Replications int `json:"replications"`
+	} `json:"simulation"`
+	Rows []struct {
+		HalfWidth *float64 `json:"half_width_95"`
+	} `json:"rows"`
 }

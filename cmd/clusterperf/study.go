@@ -74,7 +74,7 @@ func (o studyOptions) check(c *flagCheck) {
 	}
 	if o.shard != "" {
 		if _, _, err := shard.ParseShard(o.shard); err != nil {
-			c.add("--shard %q: %v", o.shard, err)
+			c.add("--shard %q: want I/N, shard I of N numbered from 0 (0 ≤ I < N ≤ %d: the shards of 8 are 0/8 … 7/8)", o.shard, shard.MaxShards)
 		}
 	}
 	if o.out != "" {
