@@ -18,6 +18,10 @@ package qn
 // class's constants in fixed-size arrays. The arithmetic is (*multi).kernel's in the same
 // order (classes 0 … C−1, stations in order), so results are bit-identical to the generic
 // point-by-point walk (TestRowsIdentical).
+//
+// rowWalker.slice walks any range of a slice's rows, so the parallel forms run this same
+// code: MVAMultiSplit (rowsplit.go) gives each worker a range of rows of every slice,
+// MVAMultiInterleaved (rowsparallel.go) whole slices in turn.
 
 // rowPlan holds one row's active classes (among 0 … C−2) and their neighbour offsets.
 type rowPlan struct {

@@ -2,6 +2,7 @@ package qn
 
 import (
 	"context"
+	"runtime"
 	"sync/atomic"
 	"time"
 )
@@ -26,15 +27,20 @@ import (
 //
 // It needs C ≥ 3 classes with at least 2·B rows per slice and a queue station to use more
 // than one worker; otherwise (and with workers = 1) it is the sequential row walk. workers ≤
-// 0 means runtime.GOMAXPROCS(0). ctx is checked at every slice: a cancelled ctx stops every
+// 0 means runtime.GOMAXPROCS(0), but no more than give each worker minSplitPoints points
+// of every slice. ctx is checked at every slice: a cancelled ctx stops every
 // worker within one slice and returns ctx's error. The Result's Method is "mva-split" when
 // more than one worker ran, else "mva". Memory: one slice buffer (K_q·Π_{c≥1}(N_c+1)
 // numbers) per worker plus the rings, with no more workers than fit in the sequential
 // walk's budget (two slices within 8 GiB). WithClassOrder picks another walk order.
 func MVAMultiSplit(ctx context.Context, m *Model, workers int, opts ...ExactOption) (*Result, *ParallelStats, error) {
+	auto := workers <= 0
 	p, workers, err := newParallel(m, workers, opts)
 	if err != nil {
 		return nil, nil, err
+	}
+	if auto { // enough work per slice to pay for a synchronisation (a microsecond or so)
+		workers = max(1, min(workers, p.slice/minSplitPoints))
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -61,6 +67,11 @@ const (
 	ringDepth = 128
 	ringBytes = 4 << 20
 )
+
+// minSplitPoints is the fewest points of every slice a worker gets when MVAMultiSplit
+// chooses the number of workers (≈ 5 µs of work per synchronisation): the thesis network
+// at N/4 (1440 points per slice) runs on 2 workers, at N (22 784) on up to 44.
+const minSplitPoints = 512
 
 // splitPoints returns the row ranges lo[0] = 0 < lo[1] < … < lo[w] = rows of at most workers
 // workers with equal work, each at least back rows long (a worker's rows may depend only on
@@ -134,9 +145,15 @@ func (p *multi) splitRows(ctx context.Context, workers, maxDepth int) (*Result, 
 		}
 		st.Range = append(st.Range, lo[j+1]-lo[j])
 	}
-	done := make([]atomic.Int64, workers)  // slices worker j has finished and published
-	taken := make([]atomic.Int64, workers) // slices worker j has copied out of rings[j]
-	wake := wakeChans(workers)
+	done := make([]gate, workers)  // slices worker j has finished and published
+	taken := make([]gate, workers) // slices worker j has copied out of rings[j]
+	for j := range done {
+		done[j].wake, taken[j].wake = make(chan struct{}, 1), make(chan struct{}, 1)
+	}
+	// A blocked worker sleeps until its neighbour is batch slices past what it needs, so
+	// that on a busy host it is woken once per batch, not once per slice. batch < depth:
+	// the neighbour can always get that far (it is never more than depth slices apart).
+	batch := int64(min(16, depth-1))
 	errs := make([]error, workers)
 	var nb0 []float64 // Q at N − e₀ (position S−1, the last worker's), kept before slice N₀
 	st.Wall = runWorkers(workers, func(j int) {
@@ -158,7 +175,7 @@ func (p *multi) splitRows(ctx context.Context, workers, maxDepth int) (*Result, 
 				return
 			}
 			if j > 0 { // worker j−1's boundary rows of this slice
-				dt, err := await(ctx, func() bool { return done[j-1].Load() > int64(n0) }, wake[j])
+				dt, err := done[j-1].wait(ctx, int64(n0)+1, min(int64(n0)+1+batch, int64(n1)))
 				waitT += dt
 				if err != nil {
 					errs[j] = err
@@ -166,15 +183,15 @@ func (p *multi) splitRows(ctx context.Context, workers, maxDepth int) (*Result, 
 				}
 				at := (n0 % depth) * slot
 				copy(buf[(a-back)*rowLen*Kq:a*rowLen*Kq], rings[j][at:at+slot])
-				taken[j].Store(int64(n0) + 1)
-				signal(wake[j-1])
+				taken[j].publish(int64(n0) + 1)
 			}
 			if j == workers-1 && n0 == n1-1 && n0 > 0 {
 				nb0 = append([]float64(nil), buf[(S-1)*Kq:S*Kq]...)
 			}
 			w.slice(n0, buf, buf, a, b, nil, nil)
 			if j+1 < workers { // publish this slice's last back rows for worker j+1
-				dt, err := await(ctx, func() bool { return taken[j+1].Load() > int64(n0-depth) }, wake[j])
+				need := int64(n0-depth) + 1 // slot n0 % depth last held slice n0 − depth
+				dt, err := taken[j+1].wait(ctx, need, need+batch)
 				waitT += dt
 				if err != nil {
 					errs[j] = err
@@ -182,8 +199,7 @@ func (p *multi) splitRows(ctx context.Context, workers, maxDepth int) (*Result, 
 				}
 				at := (n0 % depth) * slot
 				copy(rings[j+1][at:at+slot], buf[(b-back)*rowLen*Kq:b*rowLen*Kq])
-				done[j].Store(int64(n0) + 1)
-				signal(wake[j+1])
+				done[j].publish(int64(n0) + 1)
 			}
 		}
 	})
@@ -201,4 +217,47 @@ func (p *multi) splitRows(ctx context.Context, workers, maxDepth int) (*Result, 
 		res.Method = "mva-split"
 	}
 	return res, st, nil
+}
+
+// gate is a count one worker publishes and one other worker waits on (MVAMultiSplit).
+type gate struct {
+	n    atomic.Int64 // the published count
+	want atomic.Int64 // what the blocked waiter waits for; 0: not blocked
+	wake chan struct{}
+}
+
+// publish makes the count n and wakes the waiter if it is blocked and n is what it wants.
+func (g *gate) publish(n int64) {
+	g.n.Store(n)
+	if w := g.want.Load(); w != 0 && n >= w {
+		signal(g.wake)
+	}
+}
+
+// wait returns once the count is at least need, with the time waited. It yields the
+// processor spinLimit times while the count is short; then it blocks until the count is
+// at least until (≥ need, and a count the publisher is sure to reach) or ctx is done.
+// The order of the two atomics (want stored, then n loaded; n stored, then want loaded)
+// guarantees that a publish either is seen by the check or sends the wake-up.
+func (g *gate) wait(ctx context.Context, need, until int64) (time.Duration, error) {
+	if g.n.Load() >= need {
+		return 0, nil
+	}
+	t0 := time.Now()
+	for range spinLimit {
+		runtime.Gosched()
+		if g.n.Load() >= need {
+			return time.Since(t0), nil
+		}
+	}
+	g.want.Store(until)
+	defer g.want.Store(0)
+	for g.n.Load() < until {
+		select {
+		case <-g.wake:
+		case <-ctx.Done():
+			return time.Since(t0), ctx.Err()
+		}
+	}
+	return time.Since(t0), nil
 }

@@ -152,8 +152,10 @@ func TestSplitCancel(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("%d workers: err %v after %v, want the deadline's", w, err, time.Since(t0))
 		}
-		// a slice of N/2 is 89 rows of 64 points: ~0.1 ms; allow for a loaded host
-		if dt := time.Since(t0); dt > 100*time.Millisecond {
+		// The error alone shows the walk stopped: run to the end it returns nil. A slice of
+		// N/2 is 89 rows of 64 points (~0.1 ms); the bound allows for a host so loaded that
+		// the process waits for a CPU for hundreds of milliseconds.
+		if dt := time.Since(t0); dt > time.Second {
 			t.Errorf("%d workers: stopped %v after the call, want within a few slices of 5 ms", w, dt)
 		}
 	}
