@@ -21,9 +21,14 @@ import (
 // queueing networks with large population sizes", SIGMETRICS 2006). The number of its steps
 // grows with the total population Σ_c N_c, not with the population lattice Π_c (N_c + 1)
 // that exact MVA walks; but its arithmetic must be multi-precision, with a precision that
-// grows with the population (see verified), so its CPU time grows faster than Σ_c N_c:
-// about N^2.3 on 3 classes × 3 queues of N jobs each (work, budget); on the thesis network
-// N = (4095, 177, 127) it takes seconds, as long as MVA. Solve's auto picks it only where its estimated cost is the lower one.
+// grows with the population of the classes added last (about 48 bits per job of the third
+// class on the thesis network; see verified), so its CPU time grows faster than Σ_c N_c:
+// on the thesis network scaled by 1/f (BenchmarkMomentsThesisScaled, CPU time at load
+// average 10 on 2 vCPUs) 14, 38, 105, 350 ms for f = 8, 4, 2, 1 (answer precision 1536,
+// 2112, 3840, 7552 bits): about N^1.6 from f = 8 to 1, N^1.7 over the last doubling. On
+// the thesis network N = (4095, 177, 127) that is about a third of a second of CPU, two
+// runs at once on two cores, against MVA's second. Solve's auto picks it only where its
+// estimated cost (ComomCost, work) is the lower one.
 //
 // Notation. M queue stations k (after merging stations with identical demand rows into one
 // group of c_k copies), classes r with populations N_r, demands D_kr at one copy, and
@@ -59,8 +64,10 @@ import (
 // binary expansions are exact in it). In float64 the method fails on the thesis network at
 // N/32 = (127, 5, 3) (error 9e-8 against MVA) and gives no finite answer at N/16: the
 // systems of step 2 are ill-conditioned (estimate 3e15 at N/16) and the recurrence amplifies
-// rounding exponentially. verified chooses the precision and checks the result at a second,
-// higher one. A system that is singular in exact arithmetic (queues the earlier classes'
+// rounding exponentially. verified chooses the precision from where low-precision runs
+// stop (levelSane) and checks the result at a second, lower one. The last class's steps
+// taper their precision (walk), since rounding there is amplified only by the steps left.
+// A system that is singular in exact arithmetic (queues the earlier classes'
 // demands cannot tell apart: seen when an earlier class has equal demands at two queues, or
 // two earlier classes have proportional queue demands) is tried in the other class orders
 // (up to 4 classes) and otherwise refused with ErrUnsupported naming those patterns; agreement with MVAMulti is tested to 1e-10 relative
@@ -75,23 +82,35 @@ func Comom(m *Model) (*Result, error) { return ComomContext(context.Background()
 // pivot column of a factorisation (well under a millisecond of work each within the
 // budget) and returns an error wrapping ctx.Err() (context.Canceled: exit 130).
 func ComomContext(ctx context.Context, m *Model) (*Result, error) {
+	res, _, err := comomWithin(ctx, m, ComomMaxWork, true)
+	return res, err
+}
+
+// comomWithin plans Comom on m (the pilot runs, plan) in the first class order that is not
+// singular and, when solve is set, runs it (verified); it refuses with fault.ErrTooLarge
+// what its estimate puts over limit ns of CPU time (Solve's auto passes a smaller limit
+// than ComomMaxWork). It returns the estimate in seconds.
+func comomWithin(ctx context.Context, m *Model, limit float64, solve bool) (*Result, float64, error) {
 	p, err := newComom(m)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	p.ctx = ctx
-	if _, err := p.budget(p.byPopulation()); err != nil {
-		return nil, err
-	}
+	p.ctx, p.limit = ctx, limit
 	var lastErr error
 	for _, order := range p.orders() {
-		if err := p.nonSingular(order); err != nil {
-			lastErr = err
-			continue
-		}
-		res, err := p.verified(order)
+		pl, err := p.plan(order)
+		est := 0.0
 		if err == nil {
-			return res, nil
+			est, _, err = pl.estimate()
+		}
+		if err == nil && !solve {
+			return nil, est / 1e9, nil
+		}
+		if err == nil {
+			var res *Result
+			if res, err = p.verified(pl); err == nil {
+				return res, est / 1e9, nil
+			}
 		}
 		lastErr = err
 		if !errors.Is(err, errComomSingular) {
@@ -99,9 +118,9 @@ func ComomContext(ctx context.Context, m *Model) (*Result, error) {
 		}
 	}
 	if errors.Is(lastErr, errComomSingular) {
-		return nil, p.singularError(len(p.orders()))
+		return nil, 0, p.singularError(len(p.orders()))
 	}
-	return nil, lastErr
+	return nil, 0, lastErr
 }
 
 // singularError explains a model whose class-step systems are singular in every class order
@@ -156,22 +175,28 @@ const ComomMaxBits = 1 << 16
 const ComomMaxWork = 3e10
 
 // nonSingular factorises every class step's system of the order at 256 bits, without
-// walking the populations, so a singular order is skipped before any work.
-func (p *comom) nonSingular(order []int) error {
+// walking the populations, so a singular order is skipped before any work; it returns the
+// operations each phase's factorisation did and each of its steps does (work).
+func (p *comom) nonSingular(order []int) (factorOps, stepShort, stepLong []float64, err error) {
 	M := len(p.groups)
-	if M == 0 {
-		return nil
-	}
 	for r := range order {
+		if M == 0 {
+			break
+		}
 		pops := make([]int, r)
 		for s := 0; s < r; s++ {
 			pops[s] = p.m.Classes[p.act[order[s]]].Population
 		}
-		if _, err := p.newSystem(newBasis(M, pops), order, r, 256); err != nil {
-			return err
+		b := newBasis(M, pops)
+		sy, err := p.newSystem(b, order, r, 256)
+		if err != nil {
+			return nil, nil, nil, err
 		}
+		sh, lo := sy.stepOps(len(b.h), M)
+		factorOps = append(factorOps, float64(sy.factorOps))
+		stepShort, stepLong = append(stepShort, sh), append(stepLong, lo)
 	}
-	return nil
+	return factorOps, stepShort, stepLong, nil
 }
 
 // comomAgree is the largest relative difference between the results at two precisions at
@@ -181,16 +206,21 @@ const comomAgree = 1e-13
 // verified chooses the working precision and checks the result at a second one.
 //
 // The CoMoM recurrences lose bits at a steady rate per step of a class phase, a rate set by
-// that phase's step system (measured on the thesis network, qn/comom_prec_test.go: no loss
-// in the first class's phase, about 1.5 bits per step in the second and 48 bits per step in
-// the third, whose system has 60 unknowns; so the precision it needs, 6208 bits, depends on
-// the last class's population, 127, and hardly on the first's, 4095). A run whose
+// that phase's step system (measured on the thesis network at N/4 by comparing every level
+// at 4096 and 8192 bits: no loss in the first class's phase, about 1.5 bits per step in the
+// second and 48 bits per step in the third, whose system has 60 unknowns; so the precision
+// the full network needs, 6208 bits by bisection, depends on the last class's population,
+// 127, and hardly on the first's, 4095: TestComomLossLastClass). A run whose
 // precision is too low stops at the step where levelSane first fails (comomLost), and the
 // rate it lost bits at so far gives the loss L of the whole run: L = prec·(steps from the
 // start of the failing phase to the end)/(steps done in it). The search:
 //
-//  1. a first run at comomFirstBits (128 for one class: its recursion loses nothing); if it
-//     completes, it is checked at 1.5 times its precision;
+//  1. the pilots (plan): a first run at comomFirstBits (128 for one class: its recursion
+//     loses nothing); while it stops before the last class, again at a precision that
+//     gets it through the phase it stopped in; once it stops in the last class, again at
+//     twice the precision, which gives that phase's loss rate as a difference (the thesis
+//     network: 512 and 1024 bits, stopped at steps 11 and 22 of 127). A pilot that
+//     completes is the answer, checked at 1.5 times its precision;
 //  2. after a stopped run, the answer runs at 1.25·L + 128 bits and the check at
 //     1.05·L + 64 (the lower one: if it agrees, the higher one, whose error is smaller by
 //     2^-(difference), does too); both at once on two goroutines when GOMAXPROCS ≥ 2;
@@ -205,48 +235,27 @@ const comomAgree = 1e-13
 // (levelSane: every such run seen so far stopped at a step) and feasible are the guard
 // against agreement on such a parasitic solution; they are tests of necessary conditions,
 // not a proof.
-func (p *comom) verified(order []int) (*Result, error) {
-	type run struct {
-		res  *Result
-		prec uint
-		lost *comomLost
-		err  error
-	}
-	do := func(precs ...uint) ([]run, error) {
+func (p *comom) verified(pl *comomPlan) (*Result, error) {
+	order := pl.order
+	spent := pl.pilotWork
+	do := func(precs ...uint) ([]comomRun, error) {
 		for _, pr := range precs {
 			if pr > ComomMaxBits {
 				return nil, fmt.Errorf("%w: comom would need more than %d bits of precision for this model", fault.ErrTooLarge, ComomMaxBits)
 			}
-			if w := p.work(order, pr); w > ComomMaxWork {
-				return nil, fmt.Errorf("%w: comom at %d bits would take about %.3g s (limit %.3g s)", fault.ErrTooLarge, pr, w/1e9, float64(ComomMaxWork)/1e9)
+			if spent += pl.work(p, pr); spent > p.maxWork() {
+				return nil, fmt.Errorf("%w: comom would take about %.3g s of CPU time with its run at %d bits (limit %.3g s)", fault.ErrTooLarge, spent/1e9, pr, p.maxWork()/1e9)
 			}
 		}
-		out := make([]run, len(precs))
-		one := func(i int) {
-			res, err := p.solve(order, precs[i])
-			out[i] = run{prec: precs[i]}
-			var lost *comomLost
-			switch {
-			case errors.As(err, &lost):
-				out[i].lost = lost
-			case errors.Is(err, errComomPrecision):
-				out[i].lost = &comomLost{phase: len(order) - 1, step: p.m.Classes[p.act[order[len(order)-1]]].Population, prec: precs[i]}
-			case err != nil:
-				out[i].err = err
-			case !p.feasible(res):
-				out[i].lost = &comomLost{phase: len(order) - 1, step: p.m.Classes[p.act[order[len(order)-1]]].Population, prec: precs[i]}
-			default:
-				out[i].res = res
-			}
-		}
+		out := make([]comomRun, len(precs))
 		if len(precs) == 2 && runtime.GOMAXPROCS(0) >= 2 {
 			done := make(chan struct{})
-			go func() { one(1); close(done) }()
-			one(0)
+			go func() { out[1] = p.run(order, precs[1]); close(done) }()
+			out[0] = p.run(order, precs[0])
 			<-done
 		} else {
 			for i := range precs {
-				one(i)
+				out[i] = p.run(order, precs[i])
 			}
 		}
 		for _, r := range out {
@@ -256,29 +265,20 @@ func (p *comom) verified(order []int) (*Result, error) {
 		}
 		return out, nil
 	}
-	round := func(bits float64) uint { return uint(math.Ceil(bits/64)) * 64 }
-	first := uint(comomFirstBits)
-	if len(order) == 1 {
-		first = 128
-	}
-	rs, err := do(first)
-	if err != nil {
-		return nil, err
-	}
-	ans, chk := rs[0], run{}
+	ans, chk, prev := pl.pilot, comomRun{}, pl.prevLost
+	var rs []comomRun
+	var err error
 	for try := 0; try < 12; try++ {
 		switch {
 		case ans.lost != nil:
-			L := p.lossEstimate(order, ans.lost)
-			hi, lo := round(1.25*L+128), round(1.05*L+64)
-			hi = max(hi, ans.prec+128)
-			lo = min(max(lo, ans.prec+64), hi-64)
+			hi, lo := p.nextPair(order, ans, prev)
+			prev = ans.lost
 			if rs, err = do(hi, lo); err != nil {
 				return nil, err
 			}
 			ans, chk = rs[0], rs[1]
 		case chk.res == nil && chk.lost == nil:
-			if rs, err = do(round(1.5 * float64(ans.prec))); err != nil {
+			if rs, err = do(roundBits(1.5 * float64(ans.prec))); err != nil {
 				return nil, err
 			}
 			ans, chk = rs[0], ans // the higher one answers, the first one is its check
@@ -289,7 +289,7 @@ func (p *comom) verified(order []int) (*Result, error) {
 			}
 			fallthrough
 		default: // the check stopped or disagrees: the answer becomes the check of a run 1.5 times higher
-			if rs, err = do(round(1.5 * float64(ans.prec))); err != nil {
+			if rs, err = do(roundBits(1.5 * float64(ans.prec))); err != nil {
 				return nil, err
 			}
 			ans, chk = rs[0], ans
@@ -298,17 +298,179 @@ func (p *comom) verified(order []int) (*Result, error) {
 	return nil, unsupported("comom: results did not settle up to %d bits of precision (use solver mva)", ans.prec)
 }
 
+// comomRun is one run of solve: its result, or where it lost its precision, or another
+// error (singular, cancelled).
+type comomRun struct {
+	res  *Result
+	prec uint
+	lost *comomLost
+	err  error
+}
+
+// run solves at prec bits and classifies the outcome; an infeasible result or one
+// solve finds visibly wrong counts as lost at the last step.
+func (p *comom) run(order []int, prec uint) comomRun {
+	res, err := p.solve(order, prec)
+	out := comomRun{prec: prec}
+	atEnd := &comomLost{phase: len(order) - 1, step: p.m.Classes[p.act[order[len(order)-1]]].Population, prec: prec}
+	var lost *comomLost
+	switch {
+	case errors.As(err, &lost):
+		out.lost = lost
+	case errors.Is(err, errComomPrecision):
+		out.lost = atEnd
+	case err != nil:
+		out.err = err
+	case !p.feasible(res):
+		out.lost = atEnd
+	default:
+		out.res = res
+	}
+	return out
+}
+
+// nextPair is the answer's and the check's precision after run a stopped: 1.25·L + 128 and
+// 1.05·L + 64 bits for the extrapolated loss L (lossEstimate), the answer at least 128 bits
+// above the stopped run and the check between the two.
+func (p *comom) nextPair(order []int, a comomRun, prev *comomLost) (hi, lo uint) {
+	L := p.lossEstimate(order, a.lost, prev)
+	hi = max(roundBits(1.25*L+128), a.prec+128, roundBits(1.25*float64(a.prec)))
+	lo = min(max(roundBits(1.05*L+64), a.prec+64), hi-64)
+	return hi, lo
+}
+
+// roundBits rounds a precision up to a multiple of 64 bits.
+func roundBits(bits float64) uint { return uint(math.Ceil(bits/64)) * 64 }
+
+// comomPlan is what Comom knows about one class order before its verified runs: the
+// operation counts of its step systems (nonSingular) and its first run, the pilot, at
+// comomFirstBits (128 for one class: its recursion loses nothing).
+type comomPlan struct {
+	p         *comom
+	order     []int
+	factorOps []float64 // per phase: the factorisation's operations (long)
+	stepShort []float64 // per phase: one step's operations with short operands
+	stepLong  []float64 // per phase: one step's multiplications by long factors
+	pilot     comomRun
+	prevLost  *comomLost // the pilot before pilot, stopped in the same phase
+	pilotWork float64    // estimated CPU ns of the pilots
+}
+
+// plan refuses what is over budget before allocating (the dense count of ops at the
+// pilot's precision: time and memory), factorises the order's systems (a singular one:
+// errComomSingular) and does the pilot run.
+func (p *comom) plan(order []int) (*comomPlan, error) {
+	first := uint(comomFirstBits)
+	if len(order) == 1 {
+		first = 128
+	}
+	if err := p.denseBudget(order, first); err != nil {
+		return nil, err
+	}
+	fo, ss, sl, err := p.nonSingular(order)
+	if err != nil {
+		return nil, err
+	}
+	pl := &comomPlan{order: order, factorOps: fo, stepShort: ss, stepLong: sl}
+	if pl.pilotWork = pl.work(p, first); pl.pilotWork > p.maxWork() {
+		return nil, fmt.Errorf("%w: comom would take about %.3g s of CPU time for its first run at %d bits alone (limit %.3g s)", fault.ErrTooLarge, pl.pilotWork/1e9, first, p.maxWork()/1e9)
+	}
+	pl.p = p
+	if pl.pilot = p.run(order, first); pl.pilot.err != nil {
+		return nil, pl.pilot.err
+	}
+	// A pilot that ran out before the last class says nothing of the later phases' loss
+	// rates (on the cc networks the last phase loses faster than the second): run it again
+	// at a precision that gets it through the failing phase at the rate it lost there, until
+	// it stops in the last phase or finishes.
+	for tries := 0; tries < len(order); tries++ {
+		l := pl.pilot.lost
+		if l == nil || l.phase == len(order)-1 {
+			break
+		}
+		N := p.m.Classes[p.act[order[l.phase]]].Population
+		next := roundBits(1.1*float64(l.prec)*float64(N)/float64(max(1, l.step)) + 256)
+		if next > ComomMaxBits {
+			break // estimate refuses it
+		}
+		// this run, the answer and the check all need at least next bits
+		w := pl.work(p, next)
+		if pl.pilotWork+3*w > p.maxWork() {
+			return nil, fmt.Errorf("%w: comom would take more than %.3g s of CPU time: its first run, at %d bits, ran out of precision at step %d of class %q (added as number %d of %d), so its runs need more than %d bits (limit %.3g s)", fault.ErrTooLarge, (pl.pilotWork+3*w)/1e9, l.prec, l.step, p.m.Classes[p.act[order[l.phase]]].Name, l.phase+1, len(order), next, p.maxWork()/1e9)
+		}
+		pl.pilotWork += w
+		if pl.pilot = p.run(order, next); pl.pilot.err != nil {
+			return nil, pl.pilot.err
+		}
+	}
+	// A second pilot at twice the precision, stopped in the same phase, gives that phase's
+	// loss rate free of the earlier phases' loss (lossEstimate).
+	if l := pl.pilot.lost; l != nil && l.phase == len(order)-1 {
+		next := 2 * l.prec
+		if w := pl.work(p, next); next <= ComomMaxBits && pl.pilotWork+w <= p.maxWork() {
+			pl.pilotWork += w
+			second := p.run(order, next)
+			switch {
+			case second.err != nil:
+				return nil, second.err
+			case second.lost == nil:
+				pl.pilot = second
+			case second.lost.phase == l.phase:
+				pl.pilot, pl.prevLost = second, l
+			}
+		}
+	}
+	return pl, nil
+}
+
+// estimate is the plan's estimated CPU time in ns (the pilot and the runs verified will do
+// next if each settles as planned: the pair of nextPair after a stopped pilot, else one run
+// at 1.5 times the pilot's precision) and the precisions of those runs; it wraps
+// fault.ErrTooLarge when they are over ComomMaxBits, comomMaxBytes or ComomMaxWork.
+func (pl *comomPlan) estimate() (float64, []uint, error) {
+	p := pl.p
+	var runs []uint
+	if pl.pilot.lost != nil {
+		hi, lo := p.nextPair(pl.order, pl.pilot, pl.prevLost)
+		runs = []uint{hi, lo}
+		if hi > ComomMaxBits {
+			l := pl.pilot.lost
+			return math.Inf(1), runs, fmt.Errorf("%w: comom would need more than %d bits of precision, its limit: a run at %d bits ran out of precision at step %d of %d of class %q (added as number %d of %d), and the steps after it lose more (extrapolated: about %d bits) (use solver mva or linearizer)", fault.ErrTooLarge, ComomMaxBits, l.prec, l.step, p.m.Classes[p.act[pl.order[l.phase]]].Population, p.m.Classes[p.act[pl.order[l.phase]]].Name, l.phase+1, len(pl.order), hi)
+		}
+	} else {
+		runs = []uint{roundBits(1.5 * float64(pl.pilot.prec))}
+	}
+	if b := 2 * p.bytes(pl.order, runs[0]); b > comomMaxBytes {
+		return math.Inf(1), runs, fmt.Errorf("%w: comom's two runs at %v bits would hold about %.3g GiB, over its limit of %.3g GiB (use solver mva or linearizer)", fault.ErrTooLarge, runs, b/(1<<30), float64(comomMaxBytes)/(1<<30))
+	}
+	w := pl.pilotWork
+	for _, pr := range runs {
+		w += pl.work(p, pr)
+	}
+	if w > p.maxWork() {
+		return w, runs, fmt.Errorf("%w: comom would take about %.3g s of CPU time (a first run at %d bits, then runs at %v bits; limit %.3g s)", fault.ErrTooLarge, w/1e9, pl.pilot.prec, runs, p.maxWork()/1e9)
+	}
+	return w, runs, nil
+}
+
 // comomFirstBits is the precision of verified's first run.
 const comomFirstBits = 512
 
-// lossEstimate extrapolates the bits a whole run loses from a run stopped at lost: the rate
-// prec/step of the failing phase, over the steps from that phase's start to the last
-// class's end (the later phases are assumed to lose at the same rate; if they lose faster,
-// the next run stops too and extrapolates again).
-func (p *comom) lossEstimate(order []int, lost *comomLost) float64 {
+// lossEstimate extrapolates the bits a whole run loses from the last run stopped (lost),
+// given the one stopped before it (prev, or nil). Two runs stopped in the same phase give
+// its loss rate as a difference, (prec₂ − prec₁)/(step₂ − step₁) bits per step, free of
+// what the earlier phases lost; one run gives only prec/step, which counts the earlier
+// phases' loss as this phase's (an overestimate: on the cc network at N = 4000, 98 624
+// bits against about 40 000). The later phases are assumed to lose at the same rate (plan
+// runs its pilot until it stops in the last phase).
+func (p *comom) lossEstimate(order []int, lost, prev *comomLost) float64 {
 	rest := 0
 	for r := lost.phase; r < len(order); r++ {
 		rest += p.m.Classes[p.act[order[r]]].Population
+	}
+	if prev != nil && prev.phase == lost.phase && lost.step > prev.step && lost.prec > prev.prec {
+		rate := float64(lost.prec-prev.prec) / float64(lost.step-prev.step)
+		return max(0, float64(lost.prec)-rate*float64(lost.step)) + rate*float64(rest)
 	}
 	return float64(lost.prec) * float64(rest) / float64(max(1, lost.step))
 }
@@ -371,39 +533,9 @@ func resultDiff(a, b *Result) float64 {
 	return d
 }
 
-// precision estimates the working precision: 128 bits plus 1.25·log2(max D/min D) bits per
-// job of the largest class (measured on the thesis network, whose demands span a factor 4:
-// N/4 = (1023, 44, 31) needs more than 1024 bits and 2048 suffice; N = (4095, 177, 127)
-// needs more than 6144 and 8192 suffice), plus 2 bits per job of the later classes.
-func (p *comom) precision() uint {
-	ratio := 1.0
-	for _, row := range p.d {
-		lo, hi := math.Inf(1), 0.0
-		for _, v := range row {
-			if v > 0 {
-				lo, hi = math.Min(lo, v), math.Max(hi, v)
-			}
-		}
-		if hi > 0 {
-			ratio = math.Max(ratio, hi/lo)
-		}
-	}
-	nmax, later := 0, 0
-	for _, a := range p.act {
-		n := p.m.Classes[a].Population
-		later += n
-		nmax = max(nmax, n)
-	}
-	later -= nmax
-	if len(p.act) == 1 {
-		return 128 // one class: the step's system is the identity, the recursion MVA's
-	}
-	bits := 128 + 2*float64(later) + 1.25*float64(nmax)*math.Max(1, math.Log2(ratio))
-	return uint(math.Min(bits, ComomMaxBits))
-}
-
 type comom struct {
 	ctx    context.Context // stops walk and factor (ComomContext); nil: never
+	limit  float64         // CPU ns Comom may take (ComomMaxWork, less for auto); 0: ComomMaxWork
 	m      *Model
 	groups [][]int     // queue groups: original station indices with identical demand rows
 	count  []float64   // copies per group
@@ -551,55 +683,58 @@ func binom(n, k int) float64 {
 	return b
 }
 
-// ComomCost estimates Comom's time on m in seconds (all of its runs, see verified) and returns an error wrapping ErrUnsupported when the method
-// does not apply or fault.ErrTooLarge when it is over budget. Solve's auto uses it to choose
-// between Comom and the lattice walk of MVAMulti.
+// ComomCost estimates Comom's CPU time on m in seconds (all of its runs, see verified) and
+// returns an error wrapping ErrUnsupported when the method does not apply or
+// fault.ErrTooLarge when it is over budget. It does Comom's first run (the pilot at
+// comomFirstBits, stopped where its precision runs out: the stopping step gives the
+// precision of the rest), a few per cent of the total on the measured networks. Solve's
+// auto uses it to choose between Comom and the lattice walk of MVAMulti.
 func ComomCost(m *Model) (float64, error) {
+	_, sec, err := comomWithin(context.Background(), m, ComomMaxWork, false)
+	return sec, err
+}
+
+// comomLowerBound is a lower bound of Comom's CPU time on m in seconds, without running
+// anything: two runs (an answer and its check) of one PC step per job at 128 bits, on a
+// basis of one offset (2M + 2 operations per job for M queue groups); 0 when Comom does not
+// apply (ComomCost says why).
+func comomLowerBound(m *Model) float64 {
 	p, err := newComom(m)
 	if err != nil {
-		return 0, err
+		return 0
 	}
-	return p.budget(p.byPopulation())
+	n := 0
+	for _, a := range p.act {
+		n += m.Classes[a].Population
+	}
+	return 2 * float64(n) * float64(2*len(p.groups)+2) * opNanos(128) / 1e9
 }
 
-// runs lists the precisions of verified's runs up to the first at or above the estimate
-// (precision): est/3, ×1.5 each, rounded up to 64 bits. On the measured networks the two
-// runs that agreed were the last two of this list (cc: 3 classes × 3 queues, N = 400, 800,
-// 1600 per class: 2432/3648, 4800/7168, 9472/14208 bits against estimates 3388, 6648,
-// 13168), so the list includes the verification run at 1.5× the needed precision.
-func (p *comom) runs() []uint {
-	est := p.precision()
-	var out []uint
-	for prec := max(128, est/3); ; prec = prec * 3 / 2 {
-		pr := min((prec+63)/64*64, ComomMaxBits)
-		out = append(out, pr)
-		if pr >= est || pr >= ComomMaxBits || len(out) == 8 {
-			return out
-		}
+// maxWork is the CPU time in ns this run may take (limit, or ComomMaxWork).
+func (p *comom) maxWork() float64 {
+	if p.limit > 0 {
+		return p.limit
 	}
+	return ComomMaxWork
 }
 
-// budget estimates Comom's CPU time in seconds on this class order (the sum of work over
-// runs, at least two runs since verified needs two that agree) and refuses, wrapping
-// fault.ErrTooLarge, a run whose values would not fit in comomMaxBytes or a total above
-// ComomMaxWork, naming the estimate, its basis and the limit.
-func (p *comom) budget(order []int) (float64, error) {
-	rs := p.runs()
-	if len(rs) == 1 {
-		rs = append(rs, rs[0]*3/2)
+// denseBudget refuses, before anything is allocated, an order whose dense operation count
+// (ops: a dense factorisation per class, dense steps) at prec bits is over ComomMaxWork or
+// whose values are over comomMaxBytes. The dense count is an upper bound of the work: the
+// factors are sparse (thesis network: 357 nonzeros for 60 unknowns).
+func (p *comom) denseBudget(order []int, prec uint) error {
+	if b := p.bytes(order, prec); b > comomMaxBytes {
+		return fmt.Errorf("%w: comom would hold about %.3g GiB of %d-bit values, over its limit of %.3g GiB: the dense factorisation of the last class's step system holds (M+i)·M·C(M+i, i)² values for M = %d queue groups and i = %d earlier classes, and the binomial term explodes with many classes (use solver mva or linearizer)", fault.ErrTooLarge, b/(1<<30), prec, float64(comomMaxBytes)/(1<<30), len(p.groups), len(order)-1)
 	}
-	top := rs[len(rs)-1]
-	if b := p.bytes(order, top); b > comomMaxBytes {
-		return math.Inf(1), fmt.Errorf("%w: comom would hold about %.3g GiB of %d-bit values, over its limit of %.3g GiB: the dense factorisation of the last class's step system holds (M+i)·M·C(M+i, i)² values for M = %d queue groups and i = %d earlier classes, and the binomial term explodes with many classes (use solver mva or linearizer)", fault.ErrTooLarge, b/(1<<30), top, float64(comomMaxBytes)/(1<<30), len(p.groups), len(order)-1)
+	f := 0.0
+	for i := range order {
+		fo, _, _ := p.phaseOps(order, i)
+		f += fo * opNanos(prec)
 	}
-	w := 0.0
-	for _, pr := range rs {
-		w += p.work(order, pr)
+	if f > p.maxWork() {
+		return fmt.Errorf("%w: comom's factorisations alone would take about %.3g s of CPU time (limit %.3g s): (M+i)·M²·C(M+i, i)³ operations for M = %d queue groups and i = %d earlier classes (use solver mva or linearizer)", fault.ErrTooLarge, f/1e9, p.maxWork()/1e9, len(p.groups), len(order)-1)
 	}
-	if w > ComomMaxWork {
-		return w / 1e9, fmt.Errorf("%w: comom would take about %.3g s of CPU time (runs at %v bits, up to the first at or above the estimated precision of %d bits, whose agreement with the one before verifies it; limit %.3g s)", fault.ErrTooLarge, w/1e9, rs, p.precision(), float64(ComomMaxWork)/1e9)
-	}
-	return w / 1e9, nil
+	return nil
 }
 
 // comomMaxBytes is the most memory one Comom run's big.Float values may take: 2 GiB.
@@ -617,32 +752,74 @@ func (p *comom) bytes(order []int, prec uint) float64 {
 // cols = M·|H_i| unknowns and about rows = (M + i)·|H_i| equations, factorised once
 // (rows·cols² operations) and solved at each of its N_r steps (cols² + rows + (M+1)·|H_i|).
 func (p *comom) ops(order []int) (ops, vals float64) {
-	M := len(p.groups)
-	for i, a := range order {
-		h := binom(M+i, i)
-		cols := float64(M) * h
-		rows := float64(M+i) * h
-		n := float64(p.m.Classes[p.act[a]].Population)
-		ops += 2*rows*cols*cols + n*(2*cols*cols+2*rows+2*float64(M+1)*h)
-		vals = math.Max(vals, rows*cols+cols*cols+float64(M+3)*float64(M+1)*h)
+	for i := range order {
+		f, st, v := p.phaseOps(order, i)
+		ops += f + float64(p.m.Classes[p.act[order[i]]].Population)*st
+		vals = math.Max(vals, v)
 	}
 	return ops, vals
 }
 
-// work estimates the CPU time of one run at prec bits in nanoseconds (finite; memory is
-// bytes): a counted big.Float operation on w-word operands costs 40 + w^1.3 ns of CPU,
-// fitted to runs at 128–8192 bits (w = 2–128) of the cc networks (3 classes × 3 queues,
-// N = 400 and 800 per class: 23–36, 30–32, 90, 221, 549–581 ns per counted operation at
-// w = 2, 8, 32, 64, 128) and of one class at two queues and a delay (N = 1e5: 56, 74,
-// 186, 309, 682 ns) on this 2-vCPU host under load ~20 (CPU time, getrusage). Time grows
-// with the population through ops (linear: steps) and through the precision (linear
-// in N, see precision): about N^2.3 over N = 400–1600 (measured 0.39, 1.76, 8.6 s of
-// CPU for cc at N = 400, 800, 1600).
-func (p *comom) work(order []int, prec uint) float64 {
-	ops, _ := p.ops(order)
-	w := float64(prec) / 64
-	return ops * (40 + math.Pow(w, 1.3))
+// phaseOps is ops for class position i: the factorisation's operations, one step's, and the
+// values held.
+func (p *comom) phaseOps(order []int, i int) (factor, step, vals float64) {
+	M := len(p.groups)
+	h := binom(M+i, i)
+	cols := float64(M) * h
+	rows := float64(M+i) * h
+	return 2 * rows * cols * cols, 2*cols*cols + 2*rows + 2*float64(M+1)*h, rows*cols + cols*cols + float64(M+3)*float64(M+1)*h
 }
+
+// work estimates the CPU time of one run at prec bits in nanoseconds: a·ops + b·Σ w over
+// the short operations + c·Σ w^1.585 over the long ones (stepOps; the factorisation's
+// count as long), w = prec/64 words at each step (the last class's steps run at the
+// tapering precision of walk), with the constants of comomCost.
+func (pl *comomPlan) work(p *comom, prec uint) float64 {
+	n, sw, lw := pl.features(p, prec)
+	return comomCost[0]*n + comomCost[1]*sw + comomCost[2]*lw
+}
+
+// features are the sums work weighs: operations, Σ w over short ones, Σ w^1.585 over long.
+func (pl *comomPlan) features(p *comom, prec uint) (n, sw, lw float64) {
+	add := func(count, long float64, bits uint, times float64) {
+		w := float64(bits) / 64
+		n += times * (count + long)
+		sw += times * count * w
+		lw += times * long * math.Pow(w, 1.585)
+	}
+	for i, a := range pl.order {
+		if i >= len(pl.stepShort) {
+			break
+		}
+		N := p.m.Classes[p.act[a]].Population
+		add(0, pl.factorOps[i], prec, 1)
+		if i < len(pl.order)-1 || prec <= 128 {
+			add(pl.stepShort[i], pl.stepLong[i], prec, float64(N))
+			continue
+		}
+		slices := min(N, 64) // the tapering precision, in at most 64 slices
+		for j := 0; j < slices; j++ {
+			k := 1 + (2*j+1)*N/(2*slices)
+			pn := 128 + ((prec-128)*uint(N-k+1)/uint(N)+63)/64*64
+			add(pl.stepShort[i], pl.stepLong[i], pn, float64(N)/float64(slices))
+		}
+	}
+	return n, sw, lw
+}
+
+// opNanos is the CPU time of one operation at prec bits with short operands, in ns
+// (comomCost; for denseBudget and comomLowerBound).
+func opNanos(prec uint) float64 {
+	return comomCost[0] + comomCost[1]*float64(prec)/64
+}
+
+// comomCost are the constants of work in ns: per operation, per word of a short operation,
+// per word^1.585 of a long one. Least squares of the relative error over single runs (CPU
+// time, getrusage, 2-vCPU host at load average 16) of the cc networks (N = 400 at 2048 and
+// 4096 bits, N = 800 at 4096 and 8192), the thesis network (N at 6272 and 8192, N/4 at
+// 2048), one class (N = 1e5 at 128 and 1024), comomAutoModel (512, 768) and 4 classes × 100
+// jobs on 4 queues and a delay (16 320): model/measured 0.68–1.28.
+var comomCost = [3]float64{52, 2.6, 3.7}
 
 // basis is the set H of population offsets h over the classes added so far, with the
 // neighbour table up[i][s] = index of h + 1_s (−1 when |h| = M or beyond N_s).
@@ -720,6 +897,75 @@ type system struct {
 	lower, upper [][]term
 	invDiag      []big.Float
 	rows, cols   int
+	rounded      []*system // the factors rounded to prec/2, prec/4, … (at, for the last phase)
+	prec         uint      // the factors' precision
+	factorOps    int       // multiplications the elimination did
+}
+
+// stepOps counts the big.Float operations of one step of walk with this system (nh offsets,
+// M queue groups): PC of the stepping class (2M + 2 per offset), the right-hand sides (4
+// per pivot row), the substitutions (2 per factor entry, 1 per pivot) and the checks. long
+// counts the multiplications by a factor entry of full length (fill-in and inverted
+// pivots: more than 64 significant bits at 256), whose cost grows like Karatsuba's w^1.58
+// in the operands' words w; the others multiply by a short number (a demand, a population,
+// an entry of the original system) or add, in time linear in w.
+func (sy *system) stepOps(nh, M int) (short, long float64) {
+	n := (2*M+2)*nh + 4*len(sy.piv) + (M+1)*nh
+	l := 0
+	for i := range sy.lower {
+		n += 2 * (len(sy.lower[i]) + len(sy.upper[i]))
+		for _, row := range [][]term{sy.lower[i], sy.upper[i]} {
+			for j := range row {
+				if row[j].val.MinPrec() > 64 {
+					l++
+				}
+			}
+		}
+		if sy.invDiag[i].MinPrec() > 64 {
+			l++
+		}
+	}
+	return float64(n - l), float64(l)
+}
+
+// at returns the factors rounded to the lowest of prec, prec/2, prec/4, … (multiples of 64
+// bits) that is still at least bits: a product's cost grows with its operands' lengths, and
+// the last phase's steps need less precision as they go (walk).
+func (sy *system) at(bits uint) *system {
+	cur := sy
+	for i := 0; ; i++ {
+		next := (cur.prec/2 + 63) / 64 * 64
+		if next < bits || next >= cur.prec {
+			return cur
+		}
+		if i == len(sy.rounded) {
+			sy.rounded = append(sy.rounded, cur.roundedTo(next))
+		}
+		cur = sy.rounded[i]
+	}
+}
+
+// roundedTo is a copy of the factors with every entry rounded to bits.
+func (sy *system) roundedTo(bits uint) *system {
+	out := *sy
+	out.rounded, out.prec = nil, bits
+	cp := func(rows [][]term) [][]term {
+		o := make([][]term, len(rows))
+		for i, row := range rows {
+			o[i] = make([]term, len(row))
+			for j := range row {
+				o[i][j].col = row[j].col
+				o[i][j].val.SetPrec(bits).Set(&row[j].val)
+			}
+		}
+		return o
+	}
+	out.lower, out.upper = cp(sy.lower), cp(sy.upper)
+	out.invDiag = make([]big.Float, len(sy.invDiag))
+	for i := range sy.invDiag {
+		out.invDiag[i].SetPrec(bits).Set(&sy.invDiag[i])
+	}
+	return &out
 }
 
 func (p *comom) newSystem(b *basis, order []int, r int, prec uint) (*system, error) {
@@ -836,11 +1082,12 @@ func (sy *system) factor(A [][]big.Float, prec uint, stop func() error) error {
 				}
 				t.Mul(&f, &pr[c])
 				row[c].Sub(&row[c], &t)
+				sy.factorOps += 2
 			}
 		}
 	}
 	T := len(pcol)
-	sy.piv, sy.pcol, sy.invDiag = perm[:T], pcol, inv
+	sy.piv, sy.pcol, sy.invDiag, sy.prec = perm[:T], pcol, inv, prec
 	sy.lower = make([][]term, T)
 	sy.upper = make([][]term, T)
 	for i := 0; i < T; i++ {
@@ -864,12 +1111,15 @@ func (sy *system) factor(A [][]big.Float, prec uint, stop func() error) error {
 }
 
 // solveInto solves the system for the right-hand sides of the pivot rows (b, in pivot
-// order; overwritten) and writes the unknowns into y (free unknowns 0).
-func (sy *system) solveInto(b, y []big.Float, t *big.Float) {
+// order; overwritten) and writes the unknowns into y (free unknowns 0). t and u are
+// scratch values at the working precision (u takes turns with the b[i] it accumulates: an
+// in-place big.Float Add or Sub allocates when its operands' exponents differ).
+func (sy *system) solveInto(b, y []big.Float, t, u *big.Float) {
 	for i := range b {
 		for _, tm := range sy.lower[i] {
 			t.Mul(&tm.val, &b[tm.col])
-			b[i].Sub(&b[i], t)
+			u.Sub(&b[i], t)
+			b[i], *u = *u, b[i]
 		}
 	}
 	for c := range y {
@@ -881,7 +1131,8 @@ func (sy *system) solveInto(b, y []big.Float, t *big.Float) {
 				continue
 			}
 			t.Mul(&tm.val, &y[tm.col])
-			b[i].Sub(&b[i], t)
+			u.Sub(&b[i], t)
+			b[i], *u = *u, b[i]
 		}
 		y[sy.pcol[i]].Mul(&b[i], &sy.invDiag[i])
 	}
@@ -952,23 +1203,33 @@ func (p *comom) walk(b *basis, sy *system, order []int, r int, init *level, N, M
 	hist := []*level{init}
 	prev := init
 	rhs := make([]big.Float, len(sy.piv))
-	for j := range rhs {
-		rhs[j].SetPrec(prec)
-	}
-	var t, s, nf big.Float
-	t.SetPrec(prec)
-	s.SetPrec(prec)
-	nf.SetPrec(prec)
+	var t, u, s, s2, nf big.Float
+	nf.SetPrec(64)
 	var free []*level
 	for n := 1; n <= N; n++ {
 		if err := p.stopped(); err != nil {
 			return nil, err
 		}
+		pn := prec
+		if r == len(order)-1 && prec > 128 {
+			// The last phase: rounding at step n is amplified only by the steps after it, so
+			// the precision tapers from prec at its first step to 128 bits at its last (see
+			// verified: prec covers the loss of the whole run, so prec·(N − n + 1)/N covers the
+			// rest of this phase's).
+			pn = 128 + ((prec-128)*uint(N-n+1)/uint(N)+63)/64*64
+		}
+		fs := sy.at(pn)
+		for _, z := range []*big.Float{&t, &u, &s, &s2} {
+			z.SetPrec(pn)
+		}
 		var cur *level
 		if len(free) > 0 {
 			cur, free = free[len(free)-1], free[:len(free)-1]
 		} else {
-			cur = newLevel(len(prev.v), prec)
+			cur = newLevel(len(prev.v), pn)
+		}
+		for i := range cur.v {
+			cur.v[i].SetPrec(pn)
 		}
 		g0, pg0 := cur.v[:nh], prev.v[:nh]
 		// 1. PC of class r: n·G(c, n − h) = Z_r·G(c, n − h − 1_r) + Σ_k c_k·D_kr·G(c + 1_k, n − h − 1_r).
@@ -977,7 +1238,8 @@ func (p *comom) walk(b *basis, sy *system, order []int, r int, init *level, N, M
 			s.Mul(zr, &pg0[i])
 			for k := 0; k < M; k++ {
 				t.Mul(&cd[k], &prev.v[(1+k)*nh+i])
-				s.Add(&s, &t)
+				s2.Add(&s, &t)
+				s, s2 = s2, s
 			}
 			g0[i].Quo(&s, &nf)
 		}
@@ -985,18 +1247,19 @@ func (p *comom) walk(b *basis, sy *system, order []int, r int, init *level, N, M
 		// PC_s (N_s − h_s)·G(c, n − h) − Z_s·G(c, n − h − 1_s).
 		for j, q := range sy.piv {
 			i := sy.i[q]
+			rhs[j].SetPrec(pn)
 			if sy.kind[q] == 0 {
 				k := sy.a[q]
-				rhs[j].Mul(&dr[k], &prev.v[(1+k)*nh+i])
-				rhs[j].Add(&rhs[j], &g0[i])
+				t.Mul(&dr[k], &prev.v[(1+k)*nh+i])
+				rhs[j].Add(&t, &g0[i])
 				continue
 			}
 			up := b.up[i][sy.a[q]]
-			rhs[j].Mul(&ns[j], &g0[i])
+			u.Mul(&ns[j], &g0[i])
 			t.Mul(&zs[j], &g0[up])
-			rhs[j].Sub(&rhs[j], &t)
+			rhs[j].Sub(&u, &t)
 		}
-		sy.solveInto(rhs, cur.v[nh:], &t)
+		fs.solveInto(rhs, cur.v[nh:], &t, &u)
 		if !levelSane(cur.v, nh, M) {
 			return nil, &comomLost{phase: r, step: n, prec: prec}
 		}

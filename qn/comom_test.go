@@ -306,7 +306,7 @@ func TestComomSingularEveryOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, o := range p.orders() {
-		if err := p.nonSingular(o); !errors.Is(err, errComomSingular) {
+		if _, _, _, err := p.nonSingular(o); !errors.Is(err, errComomSingular) {
 			t.Errorf("order %v: %v, want singular", o, err)
 		}
 	}
@@ -323,7 +323,8 @@ func TestComomSingularEveryOrder(t *testing.T) {
 	p, _ = newComom(m)
 	for _, o := range p.orders() {
 		aBefore := o[0] == 0 || o[1] == 0 // class a (index 0) added before some other class
-		if got := p.nonSingular(o) != nil; got != aBefore {
+		_, _, _, err := p.nonSingular(o)
+		if got := err != nil; got != aBefore {
 			t.Errorf("c not proportional, order %v: singular %v, want %v", o, got, aBefore)
 		}
 	}

@@ -196,30 +196,47 @@ tenants' load drift within minutes):
 The comom column is the class-oriented Method of Moments (qn/comom.go; G. Casale, CoMoM,
 IEEE TSE 35(2) 2009): one step per job (Σ N_c steps), each a triangular solve with a
 system of M·|H| unknowns (M queues, |H| ≤ C(M + r − 1, r − 1) population offsets for the
-r-th class added) factorised once per class. Its results agree with MVA to 1e-10 (checked
+r-th class added) factorised once per class; the factors are sparse (the thesis network's
+third class: 60 unknowns, 357 nonzeros). Its results agree with MVA to 1e-10 (checked
 while measuring; TestComomMatchesMVA), but not bit for bit. What limits it is precision, not
 the number of steps: in float64 it fails from N/32 = (127, 5, 3) (9e-8 off) and has no
-finite answer at N/16; the systems are ill-conditioned and the recurrence amplifies
-rounding, so it runs in math/big.Float at a precision that grows with the populations — on
-this network about 2 bits per job of class 1 (N/4 needs more than 1024 bits and 2048
-suffice; N needs more than 6144 and 8192 suffice) — and each result is checked at a second
-precision 1.5 times the first. Its cost therefore grows about as N_max·Σ N_c (operations
-on numbers of N_max bits), not as the lattice; on this network (4 queues) that is no gain
-over MVA, whose per-vector cost is a few nanoseconds.
+finite answer at N/16. The recurrence amplifies rounding at a steady rate per step, set by
+the step system of the class being added: on this network (comparing every level at two
+precisions) nothing while class 1 is added, about 1.5 bits per job of class 2 and 48 bits
+per job of class 3, so the precision needed (6208 bits at N, by bisection) is set by the
+last class's population and hardly by the first's: (1023, 44, 31) needs 1600 bits,
+(255, 44, 31) 1664 and (1023, 44, 7) 448 (TestComomLossLastClass). Comom measures that
+rate with pilot runs that stop at the step where a check every exact level satisfies fails
+(G > 0, G(c + 1_k) ≥ G(c)): 512 and 1024 bits here, stopped at steps 11 and 22 of 127.
+It then runs the answer at 1.25 times the extrapolated loss plus 128 bits and a check at
+1.05 times plus 64 (7552 and 6272 bits here), at once on two cores; they must agree to
+1e-13 and pass the checks. The last class's steps taper their precision, since rounding
+there is amplified only by the steps left. On this network that is 0.35 s of CPU
+(BenchmarkComomThesisCPU, load average 10), about a third of MVA's; scaled by 1/f
+(BenchmarkMomentsThesisScaled) 14, 38, 105, 350 ms of CPU for f = 8, 4, 2, 1, about
+N^1.6–1.7. What it costs, per run: each step of class 3 multiplies working-precision values
+by the factors' long entries (fill-in and inverted pivots, about 200 a step here) in
+Karatsuba time, w^1.585 in the words w = bits/64, and w grows with the steps of the last
+class; so at fixed earlier populations the time grows as about N_last^2.6, and the profile
+is two thirds big.Float multiplication.
 
 Where it does pay: few queues and many jobs in several classes. Three classes × n jobs on
 2 queues and a delay (comomAutoModel in qn/comom_test.go; Solve's auto chooses comom here):
 
 %s
-Limits found (issue 20's targets): the thesis network in under 100 ms is not reached (1–2
-s of CPU, about as long as MVA); 4 classes × 1000 jobs on 4 queues and a delay is not
-reached (the precision does not settle below 21 888 bits within the 30 s budget:
-refused with fault.ErrTooLarge), while on 2 queues and 3 delays (10¹² population vectors)
-it takes about a second (TestComomLargeLattice, BenchmarkMomentsC4x1000). With four or
-more classes the basis's equations are dependent in some class orders (the system is
-singular; the other orders are tried, up to 4 classes), and the method refuses
-multi-server and load-dependent stations and open classes (ErrUnsupported: auto keeps the
-other solvers).
+Limits found (issue 20's targets): the thesis network in under 100 ms is not reached (0.35 s
+of CPU: two runs of 6–7.5 kbit numbers, the second one the honest check; with the
+arithmetic itself two thirds of the profile, the goal would need the precision, i.e. the
+48 bits per job lost in the last class's phase, to fall). 4 classes × 1000 jobs on 4
+queues and a delay is refused in 0.1 s with fault.ErrTooLarge: a 1856-bit pilot ran out of
+precision at step 39 of the third class added, so the runs need more than 52 608 bits and
+more than 284 s of CPU (budget 30 s); on that network 4 × 100 takes 16 320 bits and about
+3 s of CPU, 4 × 200 26 688 bits and 15 s. On 2 queues and 3 delays (10¹² population
+vectors) 4 × 1000 takes 0.17 s of CPU (2688 bits; TestComomLargeLattice,
+BenchmarkMomentsC4x1000). With four or more classes the basis's equations are dependent
+in some class orders (the system is singular; the other orders are tried, up to 4
+classes), and the method refuses multi-server and load-dependent stations and open
+classes (ErrUnsupported: auto keeps the other solvers).
 
 The other candidates from the literature, on this shape (C = 3, K_q = 4 queues and a
 delay, N_tot = 4399):

@@ -296,28 +296,27 @@ const comomAutoSeconds = 5
 const mvaSecondsPerOp = 1e-9
 
 // comomIfCheaper runs Comom when auto should choose it: the model suits it (closed classes,
-// single-server queues and delays) and its estimated time (ComomCost) is
-// below exact MVA's (mvaAffordable) or, when MVA is over its budget, below
-// comomAutoSeconds. It returns nil, why not, nil when auto should not choose it, and falls
-// back the same way when Comom refuses the model (singular, did not settle); the why-not
-// joins auto's reason for the solver it chooses instead. A cancelled ctx is returned as the
-// error (no fallback).
+// single-server queues and delays) and its estimated time (comomWithin: its first run,
+// the pilot, then the estimate of the rest) is below exact MVA's (mvaAffordable) and
+// comomAutoSeconds. A lower bound of Comom's time that needs no run (comomLowerBound)
+// decides first where MVA is clearly cheaper, so small models pay no pilot. It returns
+// nil, why not, nil when auto should not choose it, and falls back the same way when Comom
+// refuses the model (singular, over the limit, did not settle); the why-not joins auto's
+// reason for the solver it chooses instead. A cancelled ctx is returned as the error (no
+// fallback).
 func comomIfCheaper(ctx context.Context, m *Model, mvaAffordable bool) (*Result, string, error) {
 	if hasMarginal(m) {
 		return nil, "not comom: it solves single-server queues and delays only", nil
 	}
-	sec, err := ComomCost(m)
-	if err != nil {
-		return nil, comomWhyNot(err), nil
-	}
 	mva := exactWork(m) * mvaSecondsPerOp
-	if sec > comomAutoSeconds {
-		return nil, fmt.Sprintf("not comom: estimated %.2g s, over auto's %d s", sec, comomAutoSeconds), nil
+	if lo := comomLowerBound(m); mvaAffordable && lo >= mva {
+		return nil, fmt.Sprintf("not comom: estimated at least %.2g s, not below exact MVA's %.2g s", lo, mva), nil
 	}
-	if mvaAffordable && sec >= mva {
-		return nil, fmt.Sprintf("not comom: estimated %.2g s, not below exact MVA's %.2g s", sec, mva), nil
+	limit := float64(comomAutoSeconds)
+	if mvaAffordable {
+		limit = min(limit, mva)
 	}
-	r, err := ComomContext(ctx, m)
+	r, sec, err := comomWithin(ctx, m, limit*1e9, true)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, "", err

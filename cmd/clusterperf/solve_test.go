@@ -114,7 +114,7 @@ func TestSolveExactRefuses(t *testing.T) {
 		{[]string{"solve", "--exact", large}, 2, "8e+12 population vectors (limit 2e+09)"},
 		{[]string{"solve", "--exact", "--solver", "linearizer", ms}, 2, "approximate and exact results were required"},
 		{[]string{"solve", "--exact", fj}, 2, "fork/join"},
-		{[]string{"solve", "--exact", "--sweep", "population.a=1000:1001", large}, 2, "population vectors (limit 2e+09)"},
+		{[]string{"solve", "--exact", "--sweep", "population.a=20000:20001", large}, 2, "population vectors (limit 2e+09)"},
 		{[]string{"solve", "--exact", ms}, 0, ""},
 		{[]string{"solve", "--solver", "schweitzer", "--ms-method", "seidmann", ms}, 0, "method schweitzer+seidmann (APPROXIMATE; estimated error"},
 		{[]string{"solve", "--solver", "schweitzer", ms}, 0, "method schweitzer+marginal (APPROXIMATE; estimated error"},
