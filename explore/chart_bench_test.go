@@ -11,11 +11,7 @@ import (
 // benchChart is the central-server throughput chart (40 points, one series).
 func benchChart(b *testing.B) Chart {
 	m := loadExample(b, examples[1])
-	v, _ := Check(m.Params(), Values{})
-	r, err := m.Eval(v)
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, r := evalAt(b, m, Values{})
 	return r.Charts[0]
 }
 

@@ -201,6 +201,21 @@ func mpipCells(r *mpip.Result, measured bool) []cell {
 	return out
 }
 
+// evalAt checks the values in against m's parameters (Check) and evaluates m there,
+// failing t on an error; it returns the checked values and the result.
+func evalAt(t testing.TB, m Model, in Values) (Values, *Result) {
+	t.Helper()
+	v, err := Check(m.Params(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := m.Eval(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, r
+}
+
 func loadExample(t testing.TB, ex example) Model {
 	t.Helper()
 	data, err := os.ReadFile(ex.file)

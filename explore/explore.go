@@ -23,6 +23,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/spmd"
 )
@@ -145,40 +146,32 @@ func Load(path string, data []byte, clusterPath string, clusterData []byte) (Mod
 	if isMpip(path, data) {
 		return LoadMpip([]string{path}, [][]byte{data}, MpipOptions{})
 	}
-	keys := topKeys(data)
-	switch {
-	case keys["stations"]:
-		return loadQN(path, data)
-	case keys["architecture"]:
-		return loadSPMD(path, data)
-	case keys["sort"] || keys["stages"]:
-		return loadPipeline(path, data)
-	case keys["processes"]:
-		return nil, fmt.Errorf("%s: %w: a Petri-net program needs its cluster file: clusterperf explore %s --cluster CLUSTER.yaml", path, fault.ErrInput, path)
+	// The commands' own YAML reader: a model file (.yaml, .yml, .json) that is not YAML, or
+	// not a mapping, is refused at file:line in the words solve, speedup and pipeline use;
+	// any other file that does not read is no model explore knows.
+	_, root, err := spec.Parse(path, data)
+	if err != nil {
+		if ext := strings.ToLower(filepath.Ext(path)); ext != ".yaml" && ext != ".yml" && ext != ".json" {
+			return nil, notAModel(path)
+		}
+		return nil, err
 	}
-	return nil, fmt.Errorf("%s: %w: not a model explore knows: want a queueing network (stations:), an SPMD model (architecture:), a pipeline model (sort: or stages:), a Petri-net program with --cluster, mpiP reports or a CSV of 004's collected values", path, fault.ErrInput)
+	switch {
+	case root.Has("stations"):
+		return loadQN(path, data)
+	case root.Has("architecture"):
+		return loadSPMD(path, data)
+	case root.Has("sort") || root.Has("stages"):
+		return loadPipeline(path, data)
+	case root.Has("processes"):
+		return nil, &spec.Error{File: path, Msg: "a Petri-net program needs its cluster file: clusterperf explore " + path + " --cluster CLUSTER.yaml"}
+	}
+	return nil, notAModel(path)
 }
 
-// topKeys returns the top-level keys of a YAML (block) or JSON document, by a shallow scan:
-// kind detection only; the library's strict parser reads the file afterwards.
-func topKeys(data []byte) map[string]bool {
-	out := map[string]bool{}
-	var top map[string]json.RawMessage
-	if json.Unmarshal(data, &top) == nil {
-		for k := range top {
-			out[k] = true
-		}
-		return out
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if line == "" || line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '-' {
-			continue
-		}
-		if k, _, ok := strings.Cut(line, ":"); ok {
-			out[strings.TrimSpace(k)] = true
-		}
-	}
-	return out
+// notAModel is the refusal of a file explore cannot tell the kind of.
+func notAModel(path string) error {
+	return &spec.Error{File: path, Msg: "not a model explore knows: want a queueing network (stations:), an SPMD model (architecture:), a pipeline model (sort: or stages:), a Petri-net program with --cluster, mpiP reports or a CSV of 004's collected values"}
 }
 
 // Check validates values against the parameters: every parameter known, finite, in its

@@ -56,14 +56,7 @@ func TestSaveRoundTrip(t *testing.T) {
 	for _, ex := range examples {
 		t.Run(ex.name, func(t *testing.T) {
 			m := loadExample(t, ex)
-			v, err := Check(m.Params(), Values{ex.param: ex.value})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := m.Eval(v)
-			if err != nil {
-				t.Fatal(err)
-			}
+			v, want := evalAt(t, m, Values{ex.param: ex.value})
 			file, name, err := m.File(v)
 			if err != nil {
 				t.Fatal(err)
@@ -270,14 +263,7 @@ func without(cols []string, name string) []string {
 // makespan is the program's makespan at the file's values (for the Gantt test's window).
 func (t *tpnModel) makespan(tb testing.TB) float64 {
 	tb.Helper()
-	v, err := Check(t.Params(), nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	r, err := t.Eval(v)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	_, r := evalAt(tb, t, nil)
 	return r.Values["makespan_s"]
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/mpip"
 )
 
@@ -49,6 +50,12 @@ type mpipModel struct {
 	netNote string
 	predict bool // runs at ≥ 3 distinct P > 1: mpip.Predict's power laws give any P
 	maxP    int
+	// backtest is the mpip command's leave-one-out backtest of the runs and its forecast
+	// choice (mpip.BacktestRuns, mpip.ChooseForecast), made once when predict is set: the
+	// error estimate of a prediction without an interval. nil when it could not be made,
+	// with the reason in noBacktest.
+	backtest   *mpip.ForecastChoice
+	noBacktest string
 }
 
 // isMpip reports whether a file is an mpiP report (its first line "@ mpiP") or a CSV of 004's
@@ -81,7 +88,7 @@ func LoadMpip(paths []string, datas [][]byte, o MpipOptions) (Model, error) {
 		m.inputs = append(m.inputs, htmlreport.InputFile(path, datas[i]))
 		if strings.EqualFold(filepath.Ext(path), ".csv") {
 			if len(paths) > 1 {
-				return nil, fmt.Errorf("%s: %w: explore takes mpiP reports or one CSV of collected values, not both or several CSV files", path, fault.ErrInput)
+				return nil, &spec.Error{File: path, Msg: "explore takes mpiP reports or one CSV of collected values, not both or several CSV files"}
 			}
 			ins, err := mpip.ReadInputs(path, bytes.NewReader(datas[i]))
 			if err != nil {
@@ -91,7 +98,7 @@ func LoadMpip(paths []string, datas [][]byte, o MpipOptions) (Model, error) {
 			m.name = base(path)
 			m.netNote = "each run's network from its BW and Lat columns (004 measured them per P), scaled by the sliders; a prediction interpolates them by P (held at the end rows beyond)"
 			if o.LatencyS != 0 || o.BandwidthBytesPerS != 0 {
-				return nil, fmt.Errorf("%s: %w: a CSV of collected values carries each run's network (BW, Lat columns): --latency/--bandwidth apply to mpiP reports", path, fault.ErrInput)
+				return nil, &spec.Error{File: path, Msg: "a CSV of collected values carries each run's network (BW, Lat columns): --latency/--bandwidth apply to mpiP reports"}
 			}
 			continue
 		}
@@ -118,7 +125,50 @@ func LoadMpip(paths []string, datas [][]byte, o MpipOptions) (Model, error) {
 		m.maxP = max(m.maxP, in.P)
 	}
 	m.predict = len(seen) >= 3
+	if m.predict {
+		m.backtestRuns(len(seen))
+	}
 	return m, nil
+}
+
+// backtestRuns makes the leave-one-out backtest of the runs (distinct: runs at different
+// P > 1) as the mpip command does, the network calibrated on the other runs in each split.
+func (m *mpipModel) backtestRuns(distinct int) {
+	bt, err := mpip.BacktestRuns(m.runs, mpip.CalibrateOptions{})
+	if err != nil {
+		m.noBacktest = err.Error()
+		return
+	}
+	ch := mpip.ChooseForecast(bt, distinct)
+	m.backtest = &ch
+}
+
+// backtestEstimate is the error estimate of a prediction without an interval (runs at
+// fewer than mpip.MinRunsForInterval P): the largest |rel_error| of the 004 model route
+// over the leave-one-out backtest of the measured runs, with every kind's errors in a note;
+// or, without a backtest, a note that there is no error estimate and what it needs.
+func (m *mpipModel) backtestEstimate(r *Result) {
+	if m.backtest == nil {
+		r.Notes = append(r.Notes, fmt.Sprintf("no error estimate: a prediction interval needs runs at ≥ %d different P, and the leave-one-out backtest could not be made (%s)", mpip.MinRunsForInterval, m.noBacktest))
+		return
+	}
+	ch := m.backtest
+	var kinds []string
+	for _, k := range ch.Kinds {
+		if !k.Forecast || k.BacktestMaxAbsRelError == nil {
+			continue // calibrated_profile needs the held-out run's own profile: no forecast
+		}
+		errs := make([]string, len(k.BacktestRelErrors))
+		for i, e := range k.BacktestRelErrors {
+			errs[i] = fmt.Sprintf("%+.0f %%", 100*e)
+		}
+		kinds = append(kinds, fmt.Sprintf("%s %s", k.Kind, strings.Join(errs, ", ")))
+		if k.Kind == mpip.KindModel004 {
+			r.ErrorEstimate = map[string]any{"rel_error": *k.BacktestMaxAbsRelError, "backtest_rel_errors": k.BacktestRelErrors,
+				"against": fmt.Sprintf("the measured runs: largest |rel_error| of the 004 model route over the leave-one-out backtest (mpip.BacktestRuns: each of %d runs predicted from the others, network calibrated on them), as the mpip command computes it; no prediction interval: it needs runs at ≥ %d different P (have %d)", ch.Splits, mpip.MinRunsForInterval, ch.Runs)}
+		}
+	}
+	r.Notes = append(r.Notes, fmt.Sprintf("backtest (leave-one-out over the measured runs, held-out P in increasing order; rel_error = (forecast − observed)/observed): %s; the mpip command would size with %s: %s", strings.Join(kinds, "; "), ch.Used, ch.Reason))
 }
 
 func (m *mpipModel) loadReports(reps []*mpip.Report, o MpipOptions) error {
@@ -353,6 +403,8 @@ func (m *mpipModel) describe(r *Result, cur mpipPoint) {
 		half := (pr.ATHigh - pr.ATLow) / 2 / pr.ATMedian
 		r.ErrorEstimate = map[string]any{"rel_error": half, "wall_time_low_s": pr.ATLow, "wall_time_high_s": pr.ATHigh,
 			"against": fmt.Sprintf("half-width of the 95 %% prediction interval of the power-law fits, relative to the median (Monte Carlo, %d samples)", pr.Samples)}
+	} else {
+		m.backtestEstimate(r)
 	}
 	if pr.Note != "" {
 		r.Notes = append(r.Notes, pr.Note)

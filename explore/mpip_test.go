@@ -58,14 +58,7 @@ func relDiff(a, b float64) float64 { return math.Abs(a-b) / math.Max(math.Abs(b)
 func TestMpipGivenNetwork(t *testing.T) {
 	m := loadMpipFiles(t, MpipOptions{LatencyS: 5e-6, BandwidthBytesPerS: 2e8}, driverReport)
 	for _, lat := range []float64{5e-6, 1e-5} {
-		v, err := Check(m.Params(), Values{"latency": lat})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := m.Eval(v)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, r := evalAt(t, m, Values{"latency": lat})
 		want, err := mpip.Solve(summaryInputs(t, driverReport, lat, 2e8))
 		if err != nil {
 			t.Fatal(err)
@@ -89,11 +82,7 @@ func TestMpipGivenNetwork(t *testing.T) {
 // with the bandwidth assumption stated in the notes.
 func TestMpipCalibratedDefault(t *testing.T) {
 	m := loadMpipFiles(t, MpipOptions{}, driverReport)
-	v, _ := Check(m.Params(), nil)
-	r, err := m.Eval(v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := evalAt(t, m, nil)
 	if e := r.Values["rel_error"]; math.Abs(e) > 1e-6 {
 		t.Errorf("calibrated model's rel_error %v, want 0", e)
 	}
@@ -115,14 +104,7 @@ func TestMpipPredicted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := Check(m.Params(), Values{"p": 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := m.Eval(v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v, r := evalAt(t, m, Values{"p": 100})
 	if relDiff(r.Values["wall_time_s"], pr[0].Result.AppTime.Model) > 1e-12 || r.Exact {
 		t.Errorf("P = 100: wall time %v exact %v, mpip.Predict %v", r.Values["wall_time_s"], r.Exact, pr[0].Result.AppTime.Model)
 	}
@@ -170,11 +152,7 @@ func TestMpipCSVAndSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, _ := Check(m.Params(), Values{"bandwidth": 2})
-	r, err := m.Eval(v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v, r := evalAt(t, m, Values{"bandwidth": 2})
 	last := ins[len(ins)-1]
 	last.BW *= 2
 	want, _ := mpip.Solve(last)
@@ -239,11 +217,7 @@ func TestMpipTwoRuns(t *testing.T) {
 	if r, ok := ids["run"]; !ok || r.Min != 1 || r.Max != 2 || !r.Integer {
 		t.Fatalf("run parameter %+v", r)
 	}
-	v, _ := Check(m.Params(), Values{"run": 1})
-	r, err := m.Eval(v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := evalAt(t, m, Values{"run": 1})
 	want, err := mpip.Solve(summaryInputs(t, amgReports[0], 2e-5, 1e9))
 	if err != nil {
 		t.Fatal(err)
@@ -274,11 +248,7 @@ func TestMpipInterval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, _ := Check(m.Params(), Values{"p": 128})
-	r, err := m.Eval(v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := evalAt(t, m, Values{"p": 128})
 	ins, err := mpip.ReadInputs("syn.csv", strings.NewReader(csv))
 	if err != nil {
 		t.Fatal(err)

@@ -19,20 +19,10 @@ import (
 // (Structural), and the segment runs from one bound (s_ser = 0) to the other (s0_com = 0)
 // with the sum fixed.
 func TestIdentifyStructural(t *testing.T) {
-	sp := Spec{Arch: "bus-aio", C: 1, Reference: 1, Starts: 8, Seed: 1, Params: []Param{
-		{Name: "s_par", Value: 0.5, Min: 0, Max: 2, Free: true},
-		{Name: "s_ser", Value: 0.05, Min: 0, Max: 1, Free: true},
-		{Name: "s0_com", Value: 0.05, Min: 0, Max: 1, Free: true},
-		{Name: "sr_com", Value: 0.1},
-		{Name: "w", Value: 0},
-		{Name: "g_exponent", Value: -1},
-	}}
+	sp := confoundedSpec(8)
 	truth := map[string]float64{"s_par": 0.8, "s_ser": 0.03, "s0_com": 0.02}
 	data := surface(t, sp, spmd.BusAIO, truth, []int{1, 2, 4, 8, 16, 32}, []int{1}, 0.01, 3)
-	r, err := SPMD(sp, spmd.BusAIO, data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := fitSPMD(t, sp, spmd.BusAIO, data)
 	dirs := r.Identifiability(64, 4)
 	if len(dirs) != 1 {
 		t.Fatalf("%d undetermined directions (%v), want 1", len(dirs), r.Unidentified)
@@ -128,22 +118,11 @@ func TestIdentifyQCRD(t *testing.T) {
 // alone — computed in reverse order and stored with SetBootstrap, the intervals are those
 // of the fit's own bootstrap, bit for bit.
 func TestReplicateIndependent(t *testing.T) {
-	sp := Spec{Arch: "bus-aio", C: 1, Reference: 1, Starts: 4, Seed: 5, Bootstrap: 24, Params: []Param{
-		{Name: "s_par", Value: 0.5, Min: 0.01, Max: 2, Free: true},
-		{Name: "sr_com", Value: 0.1, Min: 0, Max: 5, Free: true},
-		{Name: "sr_io", Value: 0.1, Min: 0, Max: 2, Free: true},
-		{Name: "g_exponent", Value: -0.5},
-	}}
+	sp := ioSpec(5, 24)
 	data := surface(t, sp, spmd.BusAIO, map[string]float64{"s_par": 0.8, "sr_com": 0.1, "sr_io": 0.2}, []int{1, 2, 4, 8, 16, 32}, []int{1, 2, 4}, 0.02, 5)
-	whole, err := SPMD(sp, spmd.BusAIO, data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	whole := fitSPMD(t, sp, spmd.BusAIO, data)
 	sp.Bootstrap = 0
-	bare, err := SPMD(sp, spmd.BusAIO, data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bare := fitSPMD(t, sp, spmd.BusAIO, data)
 	draws := make([][]float64, 24)
 	for b := 23; b >= 0; b-- {
 		draws[b], _ = bare.Replicate(b)
@@ -164,28 +143,66 @@ func TestReplicateIndependent(t *testing.T) {
 }
 
 // qcrdExample fits examples/fit/qcrd.yaml to examples/fit/qcrd.csv.
-func qcrdExample(b testing.TB) *SPMDResult {
-	mb, err := os.ReadFile("../examples/fit/qcrd.yaml")
-	if err != nil {
-		b.Fatal(err)
-	}
+func qcrdExample(t testing.TB) *SPMDResult {
+	mb, data := qcrdFiles(t)
 	sp, err := ParseSpec("qcrd.yaml", mb)
 	if err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
+	}
+	return fitSPMD(t, sp, spmd.BusAIO, data)
+}
+
+// qcrdFiles reads examples/fit/qcrd.yaml (as text) and examples/fit/qcrd.csv (parsed),
+// failing t on an error.
+func qcrdFiles(t testing.TB) ([]byte, *Data) {
+	t.Helper()
+	mb, err := os.ReadFile("../examples/fit/qcrd.yaml")
+	if err != nil {
+		t.Fatal(err)
 	}
 	db, err := os.ReadFile("../examples/fit/qcrd.csv")
 	if err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
 	data, err := ReadData("qcrd.csv", bytes.NewReader(db))
 	if err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
-	r, err := SPMD(sp, spmd.BusAIO, data)
+	return mb, data
+}
+
+// fitSPMD fits sp with architecture arch to data, failing t on an error.
+func fitSPMD(t testing.TB, sp Spec, arch spmd.Architecture, data *Data) *SPMDResult {
+	t.Helper()
+	r, err := SPMD(sp, arch, data)
 	if err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
 	return r
+}
+
+// confoundedSpec is BUS-AIO with w = 0 and s_par, s_ser, s0_com free: s_ser and s0_com
+// enter the cycle time only as their sum (TestIdentifyStructural), from `starts` starts.
+func confoundedSpec(starts int) Spec {
+	return Spec{Arch: "bus-aio", C: 1, Reference: 1, Starts: starts, Seed: 1, Params: []Param{
+		{Name: "s_par", Value: 0.5, Min: 0, Max: 2, Free: true},
+		{Name: "s_ser", Value: 0.05, Min: 0, Max: 1, Free: true},
+		{Name: "s0_com", Value: 0.05, Min: 0, Max: 1, Free: true},
+		{Name: "sr_com", Value: 0.1},
+		{Name: "w", Value: 0},
+		{Name: "g_exponent", Value: -1},
+	}}
+}
+
+// ioSpec is BUS-AIO with s_par, sr_com and sr_io free (g_exponent −0.5), 4 starts of the
+// given seed and `bootstrap` replicates.
+func ioSpec(seed uint64, bootstrap int) Spec {
+	return Spec{Arch: "bus-aio", C: 1, Reference: 1, Starts: 4, Seed: seed, Bootstrap: bootstrap, Params: []Param{
+		{Name: "s_par", Value: 0.5, Min: 0.01, Max: 2, Free: true},
+		{Name: "sr_com", Value: 0.1, Min: 0, Max: 5, Free: true},
+		{Name: "sr_io", Value: 0.1, Min: 0, Max: 2, Free: true},
+		{Name: "g_exponent", Value: -0.5},
+	}}
 }
 
 // BenchmarkIdentifiability: QCRD's two undetermined directions followed and ranked over
@@ -233,19 +250,9 @@ func TestCandidateGridBudget(t *testing.T) {
 // direction of TestIdentifyStructural stays structural — a rounding-level change is not a
 // determination.
 func TestIdentifyExactData(t *testing.T) {
-	sp := Spec{Arch: "bus-aio", C: 1, Reference: 1, Starts: 4, Seed: 1, Params: []Param{
-		{Name: "s_par", Value: 0.5, Min: 0, Max: 2, Free: true},
-		{Name: "s_ser", Value: 0.05, Min: 0, Max: 1, Free: true},
-		{Name: "s0_com", Value: 0.05, Min: 0, Max: 1, Free: true},
-		{Name: "sr_com", Value: 0.1},
-		{Name: "w", Value: 0},
-		{Name: "g_exponent", Value: -1},
-	}}
+	sp := confoundedSpec(4)
 	data := surface(t, sp, spmd.BusAIO, map[string]float64{"s_par": 0.8, "s_ser": 0.03, "s0_com": 0.02}, []int{1, 2, 4, 8, 16, 32}, []int{1}, 0, 1)
-	r, err := SPMD(sp, spmd.BusAIO, data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := fitSPMD(t, sp, spmd.BusAIO, data)
 	dirs := r.Identifiability(64, 4)
 	if len(dirs) != 1 || !dirs[0].Structural {
 		t.Fatalf("directions %+v", dirs)

@@ -40,18 +40,10 @@ func TestBaselinesRecover(t *testing.T) {
 // TestBootstrapAndLOO: bootstrap intervals contain the estimate; leave-one-out error is
 // near the noise level on data the model generated.
 func TestBootstrapAndLOO(t *testing.T) {
-	sp := Spec{Arch: "bus-aio", C: 1, Reference: 1, Starts: 4, Seed: 1, Bootstrap: 40, Params: []Param{
-		{Name: "s_par", Value: 0.5, Min: 0.01, Max: 2, Free: true},
-		{Name: "sr_com", Value: 0.1, Min: 0, Max: 5, Free: true},
-		{Name: "sr_io", Value: 0.1, Min: 0, Max: 2, Free: true},
-		{Name: "g_exponent", Value: -0.5},
-	}}
+	sp := ioSpec(1, 40)
 	truth := map[string]float64{"s_par": 0.8, "sr_com": 0.1, "sr_io": 0.2}
 	data := surface(t, sp, spmd.BusAIO, truth, []int{1, 2, 4, 8, 16, 32}, []int{1, 2, 4}, 0.02, 5)
-	r, err := SPMD(sp, spmd.BusAIO, data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := fitSPMD(t, sp, spmd.BusAIO, data)
 	for _, pe := range r.Parameters {
 		if pe.Fixed {
 			continue

@@ -1,8 +1,6 @@
 package fit
 
 import (
-	"bytes"
-	"os"
 	"testing"
 
 	"github.com/clusterperf/clusterperf/spmd"
@@ -13,15 +11,7 @@ import (
 // relative fit's Σ((m − o)/o)² at most the absolute fit's (a property of the minima; the
 // thesis's ε of 001 §6.2 is the absolute one).
 func TestObjectives(t *testing.T) {
-	mb, err := os.ReadFile("../examples/fit/qcrd.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, _ := os.ReadFile("../examples/fit/qcrd.csv")
-	data, err := ReadData("qcrd.csv", bytes.NewReader(db))
-	if err != nil {
-		t.Fatal(err)
-	}
+	mb, data := qcrdFiles(t)
 	costs := map[string][2]float64{} // objective → (Σ abs², Σ rel²)
 	for _, obj := range Objectives() {
 		sp, err := ParseSpec("qcrd.yaml", append(mb, []byte("objective: "+obj+"\n")...))
@@ -29,10 +19,7 @@ func TestObjectives(t *testing.T) {
 			t.Fatal(err)
 		}
 		sp.Starts = 8
-		r, err := SPMD(sp, spmd.BusAIO, data)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := fitSPMD(t, sp, spmd.BusAIO, data)
 		var a, rel float64
 		for _, res := range r.Residuals {
 			d := res.Fitted - res.Observed

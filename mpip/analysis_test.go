@@ -3,25 +3,17 @@ package mpip
 import (
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/internal/testfile"
 )
 
 // keckRuns reads examples/mpip/keck_cg_<class>.csv (004 appendix B's collected values).
 func keckRuns(t *testing.T, class string) []Inputs {
 	t.Helper()
 	file := "../examples/mpip/keck_cg_" + class + ".csv"
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	runs, err := ReadInputs(file, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return runs
+	return testfile.Parse(t, file, file, ReadInputs)
 }
 
 // TestAnalysisViewsAppendix reproduces 004 appendix B's "Analysis Views" from the collected

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
@@ -54,15 +53,7 @@ func TestKeckAppendixFromCSV(t *testing.T) {
 	}
 	for _, class := range []string{"a", "b", "c", "d"} {
 		file := "../examples/mpip/keck_cg_" + class + ".csv"
-		f, err := os.Open(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		runs, err := ReadInputs(file, f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		runs := keckRuns(t, class)
 		if len(runs) != len(want[class]) {
 			t.Fatalf("%s: %d runs, want %d", file, len(runs), len(want[class]))
 		}
@@ -178,15 +169,7 @@ func FuzzReadInputs(f *testing.F) {
 // (collected values carry no profile) and say so. At P = 64 MPI_Wait is 36.813 of 41.2 s
 // (89 %): imbalance.
 func TestExplainKeckCGA(t *testing.T) {
-	f, err := os.Open("../examples/mpip/keck_cg_a.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	runs, err := ReadInputs("keck_cg_a.csv", f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	runs := keckRuns(t, "a")
 	var ex []ExplainRun
 	for _, in := range runs {
 		r, err := Solve(in)

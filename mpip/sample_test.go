@@ -2,9 +2,10 @@ package mpip
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/internal/testfile"
 )
 
 // sampleDir holds verbatim copies of the eight reports of shared/data/mpip (see its README).
@@ -12,16 +13,7 @@ const sampleDir = "testdata/samples"
 
 func parseSample(t testing.TB, name string) *Report {
 	t.Helper()
-	f, err := os.Open(filepath.Join(sampleDir, name))
-	if err != nil {
-		t.Fatalf("sample report missing: %v", err)
-	}
-	defer f.Close()
-	r, err := Parse(name, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return testfile.Parse(t, filepath.Join(sampleDir, name), name, Parse)
 }
 
 // TestSamples: all eight real reports parse; for each, the Callsite Time statistics add up to

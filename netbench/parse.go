@@ -181,16 +181,9 @@ func (p *parser) osu(l string) error {
 		}
 		return nil
 	}
-	if !p.osuHead {
-		return p.errf("data row %q before the \"# Size …\" header", clip(l))
-	}
-	f := strings.Fields(l)
-	if len(f) < 2 {
-		return p.errf("expected \"size value\", got %q", clip(l))
-	}
-	n, err := size(f[0])
+	f, n, err := p.dataRow(l, p.osuHead, "# Size …", "size value", 2)
 	if err != nil {
-		return p.errf("size %q: %v", f[0], err)
+		return err
 	}
 	v, err := positive(f[p.osuCol])
 	if err != nil {
@@ -236,16 +229,10 @@ func (p *parser) imb(l string) error {
 		}
 		return nil
 	}
-	if !p.imbHead {
-		return p.errf("data row %q before the \"#bytes #repetitions t[usec] Mbytes/sec\" header", clip(l))
-	}
-	f := strings.Fields(l)
-	if len(f) < 4 {
-		return p.errf("expected \"#bytes #repetitions t[usec] Mbytes/sec\", got %q", clip(l))
-	}
-	n, err := size(f[0])
+	const columns = "#bytes #repetitions t[usec] Mbytes/sec"
+	f, n, err := p.dataRow(l, p.imbHead, columns, columns, 4)
 	if err != nil {
-		return p.errf("#bytes %q: %v", f[0], err)
+		return err
 	}
 	if _, err := size(f[1]); err != nil {
 		return p.errf("#repetitions %q: %v", f[1], err)
@@ -255,6 +242,25 @@ func (p *parser) imb(l string) error {
 		return p.errf("t[usec] %q: %v", f[2], err)
 	}
 	return p.add(Point{SizeBytes: n, LatencyS: t * 1e-6, Line: p.line})
+}
+
+// dataRow splits the data row l of a table into its fields, at least min of them, and reads
+// the first as the message size in bytes; refused (naming the line) before the table's
+// header (headed false) or when it is short. header and columns name the header line and
+// the row's columns in the messages.
+func (p *parser) dataRow(l string, headed bool, header, columns string, min int) ([]string, float64, error) {
+	if !headed {
+		return nil, 0, p.errf("data row %q before the %q header", clip(l), header)
+	}
+	f := strings.Fields(l)
+	if len(f) < min {
+		return nil, 0, p.errf("expected %q, got %q", columns, clip(l))
+	}
+	n, err := size(f[0])
+	if err != nil {
+		return nil, 0, p.errf("%s %q: %v", strings.Fields(columns)[0], f[0], err)
+	}
+	return f, n, nil
 }
 
 func (p *parser) add(pt Point) error {

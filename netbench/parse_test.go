@@ -8,20 +8,11 @@ import (
 	"testing"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/internal/testfile"
 )
 
 func load(t *testing.T, name string) *Table {
-	t.Helper()
-	f, err := os.Open("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tb, err := Parse(name, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tb
+	return testfile.Parse(t, "testdata/"+name, name, Parse)
 }
 
 // TestParseSamples: the four sample outputs (testdata/gen.py) parse with their row counts and

@@ -9,6 +9,32 @@ import (
 //   go test ./qn -run '^$' -bench . -benchmem
 // BenchmarkMVAMultiThesis takes seconds per iteration; add -benchtime=1x for one run.
 
+// benchSolve is the body of the solver benchmarks: solve m once per iteration.
+func benchSolve(b *testing.B, m *Model, solve func(*Model) (*Result, error)) {
+	b.Helper()
+	for b.Loop() {
+		if _, err := solve(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// mvaMulti is MVAMulti with its default options, for benchSolve and tables of solvers.
+func mvaMulti(m *Model) (*Result, error) { return MVAMulti(m) }
+
+// withDefaults is an approximate solver with its default options.
+func withDefaults(solve func(*Model, AMVAOptions) (*Result, error)) func(*Model) (*Result, error) {
+	return func(m *Model) (*Result, error) { return solve(m, AMVAOptions{}) }
+}
+
+// onWorkers is a parallel exact solver on w workers (≤ 0: GOMAXPROCS), without its stats.
+func onWorkers(solve func(*Model, int, ...ExactOption) (*Result, *ParallelStats, error), w int) func(*Model) (*Result, error) {
+	return func(m *Model) (*Result, error) {
+		r, _, err := solve(m, w)
+		return r, err
+	}
+}
+
 func benchSingle(N, K int) *Model {
 	m := &Model{Classes: []Class{{Name: "c", Population: N, ThinkTime: 1}}}
 	row := make([]float64, K)
@@ -23,11 +49,7 @@ func benchSingle(N, K int) *Model {
 
 func BenchmarkMVASingleN1e6K10(b *testing.B) {
 	m := benchSingle(1_000_000, 10)
-	for b.Loop() {
-		if _, err := MVASingle(m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, MVASingle)
 }
 
 // KeckModel is the 004 model: switch delay, P identical CPU queues, computation delay.
@@ -45,11 +67,7 @@ func KeckModel(P int, d0, dk, dc float64) *Model {
 
 func BenchmarkKeckP65536(b *testing.B) {
 	m := KeckModel(65536, 144.133e-6, 254.474e-9, 221.995e-6)
-	for b.Loop() {
-		if _, err := MVASingle(m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, MVASingle)
 }
 
 func BenchmarkMultiServerN1e4(b *testing.B) {
@@ -58,11 +76,7 @@ func BenchmarkMultiServerN1e4(b *testing.B) {
 		Stations: []Station{{Name: "ms", Kind: MultiServer, Servers: 64}, {Name: "q", Kind: Queue}},
 		Demand:   [][]float64{{1, 0.001}},
 	}
-	for b.Loop() {
-		if _, err := MVASingle(m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, MVASingle)
 }
 
 func BenchmarkLoadDependentN1e4(b *testing.B) {
@@ -71,11 +85,7 @@ func BenchmarkLoadDependentN1e4(b *testing.B) {
 		Stations: []Station{{Name: "ld", Kind: LoadDependent, Rates: []float64{1, 1.8, 2.5, 3}}, {Name: "q", Kind: Queue}},
 		Demand:   [][]float64{{0.03, 0.001}},
 	}
-	for b.Loop() {
-		if _, err := MVASingle(m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, MVASingle)
 }
 
 // ThesisNetwork is the benchmark network of 001 §6.1.4: C = 3, K = 5,
@@ -98,48 +108,28 @@ func ThesisNetwork() *Model {
 
 func BenchmarkMVAMultiThesis(b *testing.B) {
 	m := ThesisNetwork()
-	for b.Loop() {
-		if _, err := MVAMulti(m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, mvaMulti)
 }
 
 func BenchmarkLinearizerThesis(b *testing.B) {
 	m := ThesisNetwork()
-	for b.Loop() {
-		if _, err := Linearizer(m, AMVAOptions{}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, withDefaults(Linearizer))
 }
 
 func BenchmarkSchweitzerThesis(b *testing.B) {
 	m := ThesisNetwork()
-	for b.Loop() {
-		if _, err := Schweitzer(m, AMVAOptions{}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, withDefaults(Schweitzer))
 }
 
-// MomentsNetworkC4 is the issue-20 network of 4 classes with n jobs each on K = 5 stations
-// (4 queues and a delay); its lattice at n = 1000 has 10¹² population vectors, out of reach
-// of exact MVA. Demands are fixed, arbitrary values in the thesis network's range.
+// MomentsNetworkC4 is the issue-20 network of 4 classes with n jobs each (no think time) on
+// the thesis network's K = 5 stations (4 queues and a delay); its lattice at n = 1000 has
+// 10¹² population vectors, out of reach of exact MVA. Demands: the thesis network's three
+// rows and a fourth of fixed, arbitrary values in their range.
 func MomentsNetworkC4(n int) *Model {
-	m := &Model{
-		Stations: []Station{
-			{Name: "k1", Kind: Queue}, {Name: "k2", Kind: Queue}, {Name: "k3", Kind: Queue},
-			{Name: "k4", Kind: Queue}, {Name: "k5", Kind: Delay},
-		},
-		Demand: [][]float64{
-			{0.010, 0.020, 0.015, 0.005, 0.5},
-			{0.030, 0.010, 0.020, 0.025, 1.0},
-			{0.020, 0.040, 0.010, 0.030, 0.2},
-			{0.015, 0.025, 0.035, 0.010, 0.8},
-		},
-	}
-	for c := 0; c < 4; c++ {
+	m := ThesisNetwork()
+	m.Demand = append(m.Demand, []float64{0.015, 0.025, 0.035, 0.010, 0.8})
+	m.Classes = nil
+	for c := range m.Demand {
 		m.Classes = append(m.Classes, Class{Name: fmt.Sprintf("c%d", c+1), Population: n})
 	}
 	return m
@@ -149,32 +139,20 @@ func MomentsNetworkC4(n int) *Model {
 // (exact, verified precision); compare BenchmarkMVAMultiThesis.
 func BenchmarkComomThesis(b *testing.B) {
 	m := ThesisNetwork()
-	for b.Loop() {
-		if _, err := Comom(m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, Comom)
 }
 
 // BenchmarkMomentsC3x400: 3 classes × 400 jobs on 2 queues and a delay (comomAutoModel),
 // where Solve's auto picks Comom over exact MVA (6.5e7 population vectors).
 func BenchmarkMomentsC3x400(b *testing.B) {
 	m := comomAutoModel()
-	for b.Loop() {
-		if _, err := Comom(m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, Comom)
 }
 
 // BenchmarkMVAMultiC3x400 is exact MVA on the same network, for comparison.
 func BenchmarkMVAMultiC3x400(b *testing.B) {
 	m := comomAutoModel()
-	for b.Loop() {
-		if _, err := MVAMulti(m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, mvaMulti)
 }
 
 // BenchmarkMomentsThesisQuarter: the thesis network at N/4 = (1023, 44, 31).
@@ -183,11 +161,7 @@ func BenchmarkMomentsThesisQuarter(b *testing.B) {
 	for c := range m.Classes {
 		m.Classes[c].Population /= 4
 	}
-	for b.Loop() {
-		if _, err := Comom(m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, Comom)
 }
 
 // BenchmarkMomentsC4x1000: 4 classes × 1000 jobs on 5 stations (issue 20's second target),
@@ -196,9 +170,5 @@ func BenchmarkMomentsThesisQuarter(b *testing.B) {
 func BenchmarkMomentsC4x1000(b *testing.B) {
 	m := MomentsNetworkC4(1000)
 	m.Stations[2].Kind, m.Stations[3].Kind = Delay, Delay
-	for b.Loop() {
-		if _, err := Comom(m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, Comom)
 }

@@ -39,11 +39,7 @@ func (tc *blockingCase) model(t *testing.T) (*Model, []int, []*Routing) {
 // the cases where its capacity corrections never settle (Octave loops for ever; the script
 // detects it with the same round limit) refused as ErrNotConverged.
 func TestMVABLOOctave(t *testing.T) {
-	var cs []blockingCase
-	readOctaveJSON(t, "blocking.json", &cs)
-	if len(cs) < 40 {
-		t.Fatalf("%d cases", len(cs))
-	}
+	cs := octaveCases[blockingCase](t, "blocking.json", 40)
 	for _, tc := range cs {
 		m, M, r := tc.model(t)
 		res, err := SolveBlocking(m, M, r, "mvablo")

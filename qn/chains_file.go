@@ -168,41 +168,14 @@ func readSwitches(pend []pendingClass, m *Model, in *stationInputs, station func
 		}
 		for _, src := range sortedKeys(pc.sw) {
 			i := station(src.node, src.key)
-			if i >= K {
+			switch {
+			case i >= K:
 				src.node.Errorf("class switching at fork/join nodes is not supported")
 				ok = false
-				continue
-			}
-			if !src.node.IsMap() {
-				src.node.Errorf("must be a mapping {CLASS: {STATION: probability, …}, …}")
+			case !mapping(src.node, "{CLASS: {STATION: probability, …}, …}"):
 				ok = false
-				continue
-			}
-			for _, dc := range sortedKeys(src.node) {
-				d, found := classIdx[dc.key]
-				if !found {
-					dc.node.Errorf("no class named %q", dc.key)
-					ok = false
-					continue
-				}
-				if !dc.node.IsMap() {
-					dc.node.Errorf("must be a mapping {STATION: probability, …}")
-					ok = false
-					continue
-				}
-				for _, dst := range sortedKeys(dc.node) {
-					j := station(dst.node, dst.key)
-					p := dst.node.NonNeg()
-					switch {
-					case j >= K:
-						dst.node.Errorf("class switching into fork/join nodes is not supported")
-						ok = false
-					case j >= 0 && i >= 0:
-						sw.P[c][i][d][j] += p
-					default:
-						ok = false
-					}
-				}
+			default:
+				ok = readSwitchRow(sw.P[c], i, src.node, classIdx, K, station) && ok
 			}
 		}
 	}
@@ -256,4 +229,38 @@ func readSwitches(pend []pendingClass, m *Model, in *stationInputs, station func
 		}
 	}
 	return sw
+}
+
+// readSwitchRow reads a class's switch: row at station i (row: {CLASS: {STATION:
+// probability, …}, …}) into Pc[i][d][j]; with i < 0 (an unknown station, already reported)
+// it only checks the row. It reports whether the row was accepted; refusals are recorded at
+// their lines.
+func readSwitchRow(Pc [][][]float64, i int, row spec.Node, classIdx map[string]int, K int, station func(spec.Node, string) int) bool {
+	ok := true
+	for _, dc := range sortedKeys(row) {
+		d, found := classIdx[dc.key]
+		switch {
+		case !found:
+			dc.node.Errorf("no class named %q", dc.key)
+			ok = false
+			continue
+		case !mapping(dc.node, "{STATION: probability, …}"):
+			ok = false
+			continue
+		}
+		for _, dst := range sortedKeys(dc.node) {
+			j := station(dst.node, dst.key)
+			p := dst.node.NonNeg()
+			switch {
+			case j >= K:
+				dst.node.Errorf("class switching into fork/join nodes is not supported")
+				ok = false
+			case j >= 0 && i >= 0:
+				Pc[i][d][j] += p
+			default:
+				ok = false
+			}
+		}
+	}
+	return ok
 }

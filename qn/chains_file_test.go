@@ -18,14 +18,8 @@ import (
 // Octave's qncmmva in chains_test.go); ParseModel refuses the file rather than drop the
 // switching.
 func TestParseClassSwitch(t *testing.T) {
-	data, err := os.ReadFile("../examples/qn/class-switch.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := ParseModelFile("class-switch.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readFile(t, "../examples/qn/class-switch.yaml")
+	f := parseModelFile(t, "class-switch.yaml", data)
 	want := [][]float64{{1, 2.5, 1.5}, {0, 1, 1}}
 	for c := range want {
 		for k := range want[c] {
@@ -57,10 +51,7 @@ func TestParseClassSwitch(t *testing.T) {
 	if n := strings.Join(res.Notes, "\n"); !strings.Contains(n, "chain {read, write} holds 5 jobs") {
 		t.Errorf("notes %q: want the chain population explained", res.Notes)
 	}
-	ff, err := ParseModelFile("class-switch-fcfs.yaml", []byte(strings.ReplaceAll(string(data), "type: ps", "type: fcfs")))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ff := parseModelFile(t, "class-switch-fcfs.yaml", []byte(strings.ReplaceAll(string(data), "type: ps", "type: fcfs")))
 	rf, err := ff.Solve("auto", AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -107,10 +98,7 @@ func TestParseSwitchAndCapacityErrors(t *testing.T) {
 // (exact here: a small chain); ParseModel refuses the file rather than drop the capacities.
 func TestParseCapacity(t *testing.T) {
 	src := "classes: [{name: a, population: 5}]\nstations:\n  - {name: s, service_time: 1, capacity: 3}\n  - {name: u, service_time: 0.5}\nrouting: {a: {from: {s: {u: 1}, u: {s: 1}}}}\n"
-	f, err := ParseModelFile("f.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := parseModelFile(t, "f.yaml", []byte(src))
 	if len(f.Capacity) != 2 || f.Capacity[0] != 3 || f.Capacity[1] != 0 {
 		t.Fatalf("capacities %v", f.Capacity)
 	}
@@ -166,14 +154,8 @@ func FuzzParseModelFile(f *testing.F) {
 func TestClassSwitchExampleOctave(t *testing.T) {
 	var cs []chainCase
 	readOctaveJSON(t, "class_switch_example.json", &cs)
-	data, err := os.ReadFile("../examples/qn/class-switch.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := ParseModelFile("class-switch.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readFile(t, "../examples/qn/class-switch.yaml")
+	f := parseModelFile(t, "class-switch.yaml", data)
 	res, err := f.Solve("auto", AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -196,4 +178,39 @@ func TestClassSwitchExampleOctave(t *testing.T) {
 			}
 		}
 	}
+}
+
+// readFile reads path, failing t on an error.
+func readFile(t testing.TB, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// parseModelFile parses the model file text data (as file name), failing t on an error.
+func parseModelFile(t testing.TB, name string, data []byte) *ModelFile {
+	t.Helper()
+	f, err := ParseModelFile(name, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// solveFile parses the model file at path (ParseModel) and solves it with method, failing t
+// on an error.
+func solveFile(t testing.TB, path, method string) (*Model, *Result) {
+	t.Helper()
+	m, _, err := ParseModel(path, readFile(t, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Solve(m, method, AMVAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, r
 }

@@ -21,12 +21,20 @@ type chainCase struct {
 	Q, X    mat
 }
 
-func TestChainsOctave(t *testing.T) {
-	var cs []chainCase
-	readOctaveJSON(t, "chains.json", &cs)
-	if len(cs) < 8 {
-		t.Fatalf("%d cases", len(cs))
+// octaveCases decodes the list of cases ../testdata/octave/NAME holds, failing t when it
+// holds fewer than min (a truncated or half-regenerated file would check little).
+func octaveCases[T any](t testing.TB, name string, min int) []T {
+	t.Helper()
+	var cs []T
+	readOctaveJSON(t, name, &cs)
+	if len(cs) < min {
+		t.Fatalf("%s: %d cases, want at least %d", name, len(cs), min)
 	}
+	return cs
+}
+
+func TestChainsOctave(t *testing.T) {
+	cs := octaveCases[chainCase](t, "chains.json", 8)
 	for _, tc := range cs {
 		t.Run(tc.Name, func(t *testing.T) {
 			C := len(tc.P)

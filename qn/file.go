@@ -446,8 +446,7 @@ func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, in *
 		}
 		for _, src := range sortedKeys(f["from"]) {
 			i := station(src.node, src.key)
-			if !src.node.IsMap() {
-				src.node.Errorf("must be a mapping {STATION: probability, …}")
+			if !mapping(src.node, "{STATION: probability, …}") {
 				bad = true
 				continue
 			}
@@ -538,6 +537,16 @@ type keyed struct {
 }
 
 // sortedKeys returns the fields of a mapping node in key order (nothing if n is absent).
+// mapping reports whether n is a mapping; otherwise it records "must be a mapping SHAPE" at
+// n's line.
+func mapping(n spec.Node, shape string) bool {
+	if n.IsMap() {
+		return true
+	}
+	n.Errorf("must be a mapping %s", shape)
+	return false
+}
+
 func sortedKeys(n spec.Node) []keyed {
 	if !n.Valid() {
 		return nil

@@ -1,8 +1,6 @@
 package qn
 
 import (
-	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -18,7 +16,9 @@ import (
 // because that point depends on it through the other p − 1 workers. Memory: p slices of
 // K_q·Π_{c≥2}(N_c+1) numbers — the cache footprint of the sequential solver per worker —
 // and bit-identical results (the same kernel in the same order). WithClassOrder picks another
-// walk order.
+// walk order. Every slice is read by another core, which limits the gain on two cores to
+// about 1.3×: MVAMultiSplit, which splits every slice instead, is faster and is what Solve
+// uses; this walk is kept as pmva's "interleaved" algorithm.
 func MVAMultiInterleaved(m *Model, workers int, opts ...ExactOption) (*Result, *ParallelStats, error) {
 	p, workers, err := newParallel(m, workers, opts)
 	if err != nil {
@@ -34,120 +34,76 @@ func MVAMultiInterleaved(m *Model, workers int, opts ...ExactOption) (*Result, *
 	workers, bufs := p.sliceBuffers(workers)
 	zero := make([]float64, Kq)
 	progress := make([]atomic.Int64, workers) // points finished, counted over the worker's own slices
-	// A worker that must wait spins briefly, then blocks on its predecessor's notify channel:
-	// on a host that gives us less than a core per worker, spinning would take the CPU from
-	// the very worker it waits for.
-	notify := make([]chan struct{}, workers) // notify[j]: worker j published progress
-	for j := range notify {
-		notify[j] = make(chan struct{}, 1)
-	}
-	st := &ParallelStats{Workers: workers, Positions: S, Compute: make([]time.Duration, workers), Wait: make([]time.Duration, workers), Points: n1 * S}
-	for j := 0; j < workers; j++ {
-		st.Range = append(st.Range, (n1-j+workers-1)/workers)
-	}
+	wake := wakeChans(workers)                // wake[j]: worker j published progress
+	st := interleavedStats(workers, n1, S)
 	const block = 256
-	const slack = 8 * block
 	var final struct{ x, rk, q []float64 }
-	start := time.Now()
-	var wg sync.WaitGroup
-	for j := 0; j < workers; j++ {
-		wg.Add(1)
-		go func(j int) {
-			defer wg.Done()
-			own := bufs[j]
-			prevW := (j - 1 + workers) % workers
-			prevBuf := bufs[prevW]
-			n := make([]int, C)
-			nbs := make([][]float64, C)
-			rk := make([]float64, Kq*C)
-			x := make([]float64, C)
-			tmp := make([]float64, Kq)
-			var waitT time.Duration
-			t0 := time.Now()
-			done := int64(0) // points finished by this worker
-			for n0 := j; n0 < n1; n0 += workers {
-				n[0] = n0
-				for i := 1; i < C; i++ {
-					n[i] = 0
-				}
-				// the previous worker's count of finished points when (n0−1, S−1) is done
-				var need int64
-				if n0 > 0 && workers > 1 {
-					need = int64((n0-1)/workers) * int64(S) // its slices before n0−1
-				}
-				horizon := S
-				if n0 > 0 && workers > 1 {
-					horizon = 0
-				}
-				for idx := 0; idx < S; idx++ {
-					if idx >= horizon {
-						tw := time.Now()
-						// Spin while the predecessor is close; once blocked, wait until it is
-						// `slack` points ahead so that the next catch-up is far away.
-						want := idx + 1
-						for spins := 0; ; spins++ {
-							h := int(progress[prevW].Load() - need)
-							if h >= min(want, S) {
-								horizon = min(h, S)
-								break
-							}
-							if spins < spinLimit {
-								runtime.Gosched()
-							} else {
-								want = idx + slack
-								<-notify[prevW]
-							}
-						}
-						waitT += time.Since(tw)
-					}
-					if n0 == 0 {
-						nbs[0] = zero
-					} else if workers == 1 {
-						// in place: the kernel overwrites the slot it reads, so copy first
-						copy(tmp, own[idx*Kq:(idx+1)*Kq])
-						nbs[0] = tmp
-					} else {
-						nbs[0] = prevBuf[idx*Kq : (idx+1)*Kq]
-					}
-					for ci := 1; ci < C; ci++ {
-						if n[ci] > 0 {
-							k := idx - p.strides[ci]
-							nbs[ci] = own[k*Kq : (k+1)*Kq]
-						}
-					}
-					p.kernel(n, nbs, own[idx*Kq:(idx+1)*Kq], rk, x)
-					done++
-					if done%block == 0 || idx == S-1 {
-						progress[j].Store(done)
-						select {
-						case notify[j] <- struct{}{}:
-						default:
-						}
-					}
-					for ci := C - 1; ci >= 1; ci-- {
-						n[ci]++
-						if n[ci] <= p.N[ci] {
-							break
-						}
-						n[ci] = 0
-					}
-				}
+	st.Wall = runWorkers(workers, func(j int) {
+		own := bufs[j]
+		prevW := (j - 1 + workers) % workers
+		prevBuf := bufs[prevW]
+		n := make([]int, C)
+		nbs := make([][]float64, C)
+		rk := make([]float64, Kq*C)
+		x := make([]float64, C)
+		tmp := make([]float64, Kq)
+		var waitT time.Duration
+		t0 := time.Now()
+		done := int64(0) // points finished by this worker
+		for n0 := j; n0 < n1; n0 += workers {
+			n[0] = n0
+			clear(n[1:])
+			// the previous worker's count of finished points when (n0−1, S−1) is done
+			var need int64
+			horizon := S
+			if n0 > 0 && workers > 1 {
+				need = int64((n0-1)/workers) * int64(S) // its slices before n0−1
+				horizon = 0
 			}
-			st.Compute[j] = time.Since(t0) - waitT
-			st.Wait[j] = waitT
-			if (n1-1)%workers == j {
-				final.x = append([]float64(nil), x...)
-				final.rk = append([]float64(nil), rk...)
-				final.q = append([]float64(nil), own[(S-1)*Kq:S*Kq]...)
+			for idx := 0; idx < S; idx++ {
+				if idx >= horizon {
+					dt, _ := await(nil, func() bool { return progress[prevW].Load()-need > int64(idx) }, wake[prevW])
+					waitT += dt
+					horizon = int(min(progress[prevW].Load()-need, int64(S)))
+				}
+				if n0 == 0 {
+					nbs[0] = zero
+				} else if workers == 1 {
+					// in place: the kernel overwrites the slot it reads, so copy first
+					copy(tmp, own[idx*Kq:(idx+1)*Kq])
+					nbs[0] = tmp
+				} else {
+					nbs[0] = prevBuf[idx*Kq : (idx+1)*Kq]
+				}
+				p.neighbours(n, idx, own, nbs)
+				p.kernel(n, nbs, own[idx*Kq:(idx+1)*Kq], rk, x)
+				done++
+				if done%block == 0 || idx == S-1 {
+					progress[j].Store(done)
+					signal(wake[j])
+				}
+				p.advance(n)
 			}
-		}(j)
-	}
-	wg.Wait()
-	st.Wall = time.Since(start)
+		}
+		st.Compute[j] = time.Since(t0) - waitT
+		st.Wait[j] = waitT
+		if (n1-1)%workers == j {
+			final.x = append([]float64(nil), x...)
+			final.rk = append([]float64(nil), rk...)
+			final.q = append([]float64(nil), own[(S-1)*Kq:S*Kq]...)
+		}
+	})
 	res := p.result(final.x, final.rk, final.q, st.Points)
 	res.Solver, res.Method = "mva-interleaved", "mva-interleaved"
 	return res, st, nil
 }
 
-// spinLimit is how many times a waiting worker yields before it blocks.
-const spinLimit = 200
+// interleavedStats starts the statistics of an interleaved walk: worker j computes the
+// slices n₀ ≡ j (mod workers) of n1.
+func interleavedStats(workers, n1, S int) *ParallelStats {
+	st := newStats(workers, S, n1*S)
+	for j := 0; j < workers; j++ {
+		st.Range = append(st.Range, (n1-j+workers-1)/workers)
+	}
+	return st
+}

@@ -28,6 +28,16 @@ func randomClosed(rng *rand.Rand, C, K int, maxN int) *Model {
 	return m
 }
 
+// solveWith solves m with solve (MVASingle, MVAMulti, MVALD, …), failing t on an error.
+func solveWith(t testing.TB, solve func(*Model) (*Result, error), m *Model) *Result {
+	t.Helper()
+	r, err := solve(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // checkInvariants verifies Little's law per station and class, N_c = X_c·(Z_c + R_c), and
 // U = X·D at queue stations.
 func checkInvariants(t *testing.T, m *Model, r *Result, tol float64) {
@@ -130,10 +140,7 @@ func TestLinearizerAccuracy(t *testing.T) {
 	worstBS, worstLin := 0.0, 0.0
 	for i := 0; i < 30; i++ {
 		m := randomClosed(rng, 2+i%2, 3+i%3, 15)
-		ex, err := MVAMulti(m)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ex := solveWith(t, mvaMulti, m)
 		bs, _ := Schweitzer(m, AMVAOptions{})
 		lin, _ := Linearizer(m, AMVAOptions{})
 		if !bs.Status.Converged || !lin.Status.Converged {
@@ -166,14 +173,8 @@ func TestGroupEqualsCopies(t *testing.T) {
 			sep.Stations = append(sep.Stations, s)
 			sep.Demand[0] = append(sep.Demand[0], 0.2)
 		}
-		a, err := MVASingle(grouped)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := MVASingle(sep)
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := solveWith(t, MVASingle, grouped)
+		b := solveWith(t, MVASingle, sep)
 		if e := relErr(a.Throughput[0], b.Throughput[0]); e > 1e-12 {
 			t.Errorf("%v: grouped X=%.15g separate %.15g", kind, a.Throughput[0], b.Throughput[0])
 		}
@@ -237,10 +238,7 @@ func TestMultiServerLargeN(t *testing.T) {
 			Stations: []Station{{Name: "ms", Kind: MultiServer, Servers: tc.m}},
 			Demand:   [][]float64{{tc.D}},
 		}
-		r, err := MVASingle(m)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := solveWith(t, MVASingle, m)
 		want := repairman(tc.N, tc.m, tc.D, tc.Z)
 		if e := relErr(r.Throughput[0], want); e > 1e-9 {
 			t.Errorf("N=%d m=%d: X=%.15g closed form %.15g (rel %.2g)", tc.N, tc.m, r.Throughput[0], want, e)
@@ -252,10 +250,7 @@ func TestMultiServerLargeN(t *testing.T) {
 			ld.Stations[0].Rates = append(ld.Stations[0].Rates, float64(j))
 		}
 		if tc.N <= 2000 {
-			r2, err := MVASingle(ld)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r2 := solveWith(t, MVASingle, ld)
 			if e := relErr(r2.Throughput[0], want); e > 1e-9 {
 				t.Errorf("LD form N=%d: X=%.15g closed form %.15g", tc.N, r2.Throughput[0], want)
 			}

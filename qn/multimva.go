@@ -40,6 +40,8 @@ func LatticeSize(m *Model) float64 {
 // recursion of mvaMultiLD (see there), with reduced networks for the stable p_k(0|n).
 //
 // WithClassOrder sets another walk order (the same answer, another time and memory).
+// MVAMultiSplit is the same walk on several cores (bit-identical results); Solve uses it
+// from ParallelThreshold population vectors.
 func MVAMulti(m *Model, opts ...ExactOption) (*Result, error) {
 	if hasMarginal(m) {
 		return mvaMultiLD(m, opts)
@@ -142,31 +144,42 @@ func (p *multi) solve() *Result {
 	points := 0
 	for n0 := 0; n0 <= p.N[0]; n0++ {
 		n[0] = n0
-		for i := 1; i < C; i++ {
-			n[i] = 0
-		}
+		clear(n[1:])
 		for idx := 0; idx < p.slice; idx++ {
 			nbs[0] = prev[idx*Kq : (idx+1)*Kq]
-			for ci := 1; ci < C; ci++ {
-				if n[ci] > 0 {
-					j := idx - p.strides[ci]
-					nbs[ci] = cur[j*Kq : (j+1)*Kq]
-				}
-			}
+			p.neighbours(n, idx, cur, nbs)
 			p.kernel(n, nbs, cur[idx*Kq:(idx+1)*Kq], rk, x)
 			points++
-			for ci := C - 1; ci >= 1; ci-- { // odometer, class C-1 fastest
-				n[ci]++
-				if n[ci] <= p.N[ci] {
-					break
-				}
-				n[ci] = 0
-			}
+			p.advance(n)
 		}
 		prev, cur = cur, prev
 	}
 	// The last point visited is N itself: rk and x hold its values, prev its queue lengths.
 	return p.result(x, rk, prev[(p.slice-1)*Kq:p.slice*Kq], points)
+}
+
+// neighbours points nbs[c], c ≥ 1, at the queue lengths of n − e_c in the slice cur, for
+// the point n at position idx of its slice (classes with n_c = 0 are left alone).
+func (p *multi) neighbours(n []int, idx int, cur []float64, nbs [][]float64) {
+	Kq := p.Kq
+	for ci := 1; ci < len(n); ci++ {
+		if n[ci] > 0 {
+			j := idx - p.strides[ci]
+			nbs[ci] = cur[j*Kq : (j+1)*Kq]
+		}
+	}
+}
+
+// advance moves n to the next point of its slice: an odometer over classes 1 … C−1, class
+// C−1 fastest (after the slice's last point it wraps to the first).
+func (p *multi) advance(n []int) {
+	for ci := len(n) - 1; ci >= 1; ci-- {
+		n[ci]++
+		if n[ci] <= p.N[ci] {
+			return
+		}
+		n[ci] = 0
+	}
 }
 
 // kernel computes one MVA step (QSP eq. 7.2) at population n: nbs[c] holds the queue

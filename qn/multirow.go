@@ -18,6 +18,10 @@ package qn
 // class's constants in fixed-size arrays. The arithmetic is (*multi).kernel's in the same
 // order (classes 0 … C−1, stations in order), so results are bit-identical to the generic
 // point-by-point walk (TestRowsIdentical).
+//
+// rowWalker.slice walks any range of a slice's rows, so the parallel forms run this same
+// code: MVAMultiSplit (rowsplit.go) gives each worker a range of rows of every slice,
+// MVAMultiInterleaved (rowsparallel.go) whole slices in turn.
 
 // rowPlan holds one row's active classes (among 0 … C−2) and their neighbour offsets.
 type rowPlan struct {
@@ -72,20 +76,25 @@ func (p *multi) newRowWalker() *rowWalker {
 	return w
 }
 
-// slice computes the slice n₀ of the class with the largest population into cur, from the
-// slice n₀ − 1 in prev (prev may be cur: every point reads its own position of prev before
-// writing it, and nothing else reads that position). before(r0, G) is called before each
-// group of G rows starting at row r0, after(r) once the first r rows are done.
-func (w *rowWalker) slice(n0 int, prev, cur []float64, before func(r0, G int), after func(r int)) {
+// slice computes the rows [from, to) of the slice n₀ of the class with the largest
+// population into cur, from the slice n₀ − 1 in prev (prev may be cur: every point reads its
+// own position of prev before writing it, and nothing else reads that position). Row r holds
+// the points whose classes 1 … C−2 have the odometer value r (class C−2 fastest); it reads
+// rows r − strides[c]/rowLen of cur, which must hold slice n₀ already. before(r0, G) is
+// called before each group of G rows starting at row r0, after(r) once the rows up to r are
+// done.
+func (w *rowWalker) slice(n0 int, prev, cur []float64, from, to int, before func(r0, G int), after func(r int)) {
 	p := w.p
 	C, Kq := len(p.N), p.Kq
 	n, rowLen := w.n, w.rowLen
 	n[0] = n0
-	for i := 1; i < C; i++ {
-		n[i] = 0
+	n[C-1] = 0
+	for ci, r := C-2, from; ci >= 1; ci-- { // the odometer at row from
+		n[ci] = r % (p.N[ci] + 1)
+		r /= p.N[ci] + 1
 	}
-	for r0 := 0; r0 < w.rows; r0 += rowGroup {
-		G := min(rowGroup, w.rows-r0)
+	for r0 := from; r0 < to; r0 += rowGroup {
+		G := min(rowGroup, to-r0)
 		if before != nil {
 			before(r0, G)
 		}
@@ -170,7 +179,7 @@ func (p *multi) solveRows() *Result {
 	cur := make([]float64, p.slice*Kq)
 	w := p.newRowWalker()
 	for n0 := 0; n0 <= p.N[0]; n0++ {
-		w.slice(n0, prev, cur, nil, nil)
+		w.slice(n0, prev, cur, 0, w.rows, nil, nil)
 		prev, cur = cur, prev
 	}
 	var nb0 []float64

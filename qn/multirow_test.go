@@ -53,9 +53,5 @@ func thesisScaled(f int) *Model {
 // population vectors, ~1/500 of the full lattice.
 func BenchmarkMVAMultiThesisEighth(b *testing.B) {
 	m := thesisScaled(8)
-	for b.Loop() {
-		if _, err := MVAMulti(m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, mvaMulti)
 }

@@ -237,10 +237,7 @@ func TestMVAMultiLDvsSingleLargeN(t *testing.T) {
 			},
 			Demand: [][]float64{{4, 1.1, 0.2}},
 		}
-		want, err := MVASingle(m)
-		if err != nil {
-			t.Fatal(err)
-		}
+		want := solveWith(t, MVASingle, m)
 		got, err := mvaMultiLD(m, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -265,14 +262,8 @@ func TestMVAMultiLDSymmetricClasses(t *testing.T) {
 		Demand:   [][]float64{{1, 0.3, 5}, {1, 0.3, 5}},
 	}
 	one := &Model{Classes: []Class{{Name: "a", Population: N, ThinkTime: 1}}, Stations: st, Demand: [][]float64{{1, 0.3, 5}}}
-	r2, err := MVAMulti(two)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r1, err := MVASingle(one)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r2 := solveWith(t, mvaMulti, two)
+	r1 := solveWith(t, MVASingle, one)
 	for c := 0; c < 2; c++ {
 		if !closeTo(r2.Throughput[c], r1.Throughput[0]/2, 1e-10) {
 			t.Errorf("X[%d] = %.15g, want half of %.15g", c, r2.Throughput[c], r1.Throughput[0])
@@ -301,20 +292,10 @@ func TestMVAMultiLDTooLarge(t *testing.T) {
 
 // Issue 13's benchmark: one 4-server station, C = 2, N = (200, 200), under 1 s.
 func BenchmarkMVAMultiLD200x200(b *testing.B) {
-	m := &Model{
-		Classes: []Class{{Name: "a", Population: 200, ThinkTime: 10}, {Name: "b", Population: 200, ThinkTime: 5}},
-		Stations: []Station{
-			{Name: "cpu", Kind: MultiServer, Servers: 4},
-			{Name: "disk", Kind: Queue},
-			{Name: "net", Kind: Delay},
-		},
-		Demand: [][]float64{{0.2, 0.05, 1}, {0.1, 0.08, 2}},
-	}
-	for b.Loop() {
-		if _, err := MVAMulti(m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	m := benchLDModel() // with a plain queue for the disk
+	m.Classes[0].Population, m.Classes[1].Population = 200, 200
+	m.Stations[1] = Station{Name: "disk", Kind: Queue}
+	benchSolve(b, m, mvaMulti)
 }
 
 func benchLDModel() *Model {
@@ -331,29 +312,23 @@ func benchLDModel() *Model {
 
 func BenchmarkQueueLengthDistribution(b *testing.B) {
 	m := benchLDModel()
-	for b.Loop() {
-		if _, err := QueueLengthDistribution(m, 0); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, func(m *Model) (*Result, error) {
+		_, err := QueueLengthDistribution(m, 0)
+		return nil, err
+	})
 }
 
 func BenchmarkNormalizingConstant(b *testing.B) {
 	m := benchLDModel()
-	for b.Loop() {
-		if _, err := NormalizingConstant(m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, func(m *Model) (*Result, error) {
+		_, err := NormalizingConstant(m)
+		return nil, err
+	})
 }
 
 func BenchmarkLinearizerMarginal(b *testing.B) {
 	m := benchLDModel()
-	for b.Loop() {
-		if _, err := Linearizer(m, AMVAOptions{}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, withDefaults(Linearizer))
 }
 
 // BenchmarkSolveAutoApprox is auto's approximate path with its error estimate (Linearizer,
@@ -361,11 +336,7 @@ func BenchmarkLinearizerMarginal(b *testing.B) {
 func BenchmarkSolveAutoApprox(b *testing.B) {
 	m := benchLDModel()
 	m.Classes[0].Population, m.Classes[1].Population = 30000, 30000
-	for b.Loop() {
-		if _, err := Solve(m, "auto", AMVAOptions{}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, m, func(m *Model) (*Result, error) { return Solve(m, "auto", AMVAOptions{}) })
 }
 
 // A class that visits only a multi-server station and has no think time cannot exist
@@ -385,9 +356,6 @@ func TestMVAMultiLDDeadClass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := MVAMulti(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := solveWith(t, mvaMulti, m)
 	compareResults(t, "dead class", m, got, want, 1e-9)
 }

@@ -42,28 +42,13 @@ func TestParallelIdentical(t *testing.T) {
 }
 
 func BenchmarkMVAMultiParallelThesis(b *testing.B) {
-	m := ThesisNetwork()
-	for b.Loop() {
-		if _, _, err := MVAMultiParallel(m, 0); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, ThesisNetwork(), onWorkers(MVAMultiParallel, 0))
 }
 
 func BenchmarkMVAMultiParallel1Thesis(b *testing.B) {
-	m := ThesisNetwork()
-	for b.Loop() {
-		if _, _, err := MVAMultiParallel(m, 1); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, ThesisNetwork(), onWorkers(MVAMultiParallel, 1))
 }
 
 func BenchmarkMVAMultiInterleavedThesis(b *testing.B) {
-	m := ThesisNetwork()
-	for b.Loop() {
-		if _, _, err := MVAMultiInterleaved(m, 0); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchSolve(b, ThesisNetwork(), onWorkers(MVAMultiInterleaved, 0))
 }

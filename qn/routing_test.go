@@ -329,14 +329,8 @@ routing:
 	if v := mg.Visits[0][1]; math.Abs(v-0.2) > 1e-15 {
 		t.Errorf("per-copy visits %v, want 0.8·1/4 = 0.2", v)
 	}
-	rg, err := MVASingle(mg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rl, err := MVASingle(ml)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rg := solveWith(t, MVASingle, mg)
+	rl := solveWith(t, MVASingle, ml)
 	if relErr(rg.Throughput[0], rl.Throughput[0]) > 1e-12 || relErr(rg.QueueLength[1][0], rl.QueueLength[1][0]) > 1e-12 {
 		t.Errorf("group X %v Q %v, listed X %v Q %v", rg.Throughput[0], rg.QueueLength[1][0], rl.Throughput[0], rl.QueueLength[1][0])
 	}

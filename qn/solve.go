@@ -217,7 +217,8 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 			return reason(res, err)("several closed classes: " + why2)
 		}
 		if ok {
-			return reason(multiExact(m))("several closed classes: exact multi-class MVA (" + why + "; " + why2 + ")")
+			r, err := multiExact(opt.ctx(), m)
+			return reason(r, err)("several closed classes: exact multi-class MVA (" + why + "; " + why2 + ")" + cores(r))
 		}
 		if opt.RequireExact {
 			return nil, fmt.Errorf("%w: exact results required, but %s", fault.ErrTooLarge, why)
@@ -238,7 +239,11 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		if closed == 1 {
 			return MVASingle(m)
 		}
-		return multiExact(m)
+		r, err := multiExact(opt.ctx(), m)
+		if r != nil && r.Reason != "" {
+			r.Reason = "solver mva requested: exact multi-class MVA " + r.Reason
+		}
+		return r, err
 	case "comom":
 		r, err := ComomContext(opt.ctx(), m)
 		if err != nil && errors.Is(err, ErrUnsupported) && !errors.Is(err, fault.ErrInput) {
@@ -263,6 +268,14 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	names := append([]string(nil), solverNames...)
 	sort.Strings(names)
 	return nil, fmt.Errorf("%w: unknown solver %q (allowed: %s)", fault.ErrInput, solver, strings.Join(names, ", "))
+}
+
+// cores is multiExact's clause on the cores it used, after "; " ("" for one core).
+func cores(r *Result) string {
+	if r == nil || r.Reason == "" {
+		return ""
+	}
+	return "; " + r.Reason
 }
 
 func reason(r *Result, err error) func(string) (*Result, error) {
@@ -451,16 +464,23 @@ func hasMarginal(m *Model) bool {
 }
 
 // ParallelThreshold is the population-lattice size from which Solve runs exact multi-class
-// MVA on all cores (MVAMultiInterleaved); below it the sequential solver is faster.
+// MVA through MVAMultiSplit: on all cores (GOMAXPROCS) where its slices split, and stopped by
+// ctx at every slice. Below it MVAMulti is as fast (a few milliseconds) and the workers'
+// start and synchronisation cost more than they save.
 const ParallelThreshold = 1e6
 
-func multiExact(m *Model) (*Result, error) {
-	if hasMarginal(m) {
+// multiExact is exact multi-class MVA for Solve: MVAMultiSplit from ParallelThreshold
+// population vectors, saying in the Reason how many cores it used when more than one (the
+// caller makes that a clause of its reason: cores), else MVAMulti (also for multi-server
+// or load-dependent stations).
+func multiExact(ctx context.Context, m *Model) (*Result, error) {
+	if hasMarginal(m) || LatticeSize(m) < ParallelThreshold {
 		return MVAMulti(m)
 	}
-	if LatticeSize(m) >= ParallelThreshold {
-		r, _, err := MVAMultiInterleaved(m, 0)
-		return r, err
+	r, st, err := MVAMultiSplit(ctx, m, 0)
+	if err == nil && st.Workers > 1 {
+		rows := strings.Trim(strings.ReplaceAll(fmt.Sprint(st.Range), " ", " + "), "[]")
+		r.Reason = fmt.Sprintf("on %d cores: each slice of the lattice walk split by rows, %s (parallel from %.0g population vectors)", st.Workers, rows, ParallelThreshold)
 	}
-	return MVAMulti(m)
+	return r, err
 }

@@ -23,18 +23,33 @@ type StationClassView struct {
 }
 
 // StationView gives one copy of a station: totals over classes, and per class when there is
-// more than one. Residence time is the throughput-weighted mean over classes,
-// Σ_c X_c·R_{k,c} / Σ_c X_c; at a station no job passes through (Σ_c X_c = 0, e.g. an idle
-// M/M/1 with arrival rate 0) it is the plain mean of R_{k,c} over the classes that visit
-// the station (demand > 0), so it follows ZeroConvention: what one arriving job would see
-// (D/(1 − U) = D at an idle M/M/1, the same as its class's response time), never a 0 beside
-// a class response time that is not.
+// more than one. Residence time is the mean time a job that passes through the station
+// spends there (all its visits), over the classes that visit it (V_{c,k} > 0, see visitsAt),
+// weighted by class throughput:
+//
+//	R_k = Σ_{c: V_ck>0} X_c·R_{k,c} / Σ_{c: V_ck>0} X_c = Q_k / Σ_{c: V_ck>0} X_c
+//
+// (Little's law with the rate of the jobs that pass through k; classes that skip the
+// station neither add time nor dilute the mean — review finding: the old mean over every
+// class's throughput halved it when half the traffic skipped the station). Octave's
+// queueing package gives only the per-class R_{k,c} (qnclosedmultimva, qnopenmulti: time
+// per job over all visits); this is their per-job aggregate, not a per-visit response time
+// Q_k / Σ_c X_c·V_{c,k}. (We found no documented JMT formula for its all-classes column.)
+// At a station no job passes through (Σ X_c = 0, e.g. an idle M/M/1 with arrival rate 0)
+// it is the plain mean of R_{k,c} over the visiting classes, so it follows ZeroConvention:
+// what one arriving job would see (D/(1 − U) = D at an idle M/M/1, the same as its class's
+// response time), never a 0 beside a class response time that is not.
 type StationView struct {
-	Name        string   `json:"name"`
-	Type        string   `json:"type"`
-	Count       int      `json:"count"`
-	Visits      *float64 `json:"visits,omitempty"` // single-class models with visits or routing
-	Utilization float64  `json:"utilization"`
+	Name   string   `json:"name"`
+	Type   string   `json:"type"`
+	Count  int      `json:"count"`
+	Visits *float64 `json:"visits,omitempty"` // single-class models with visits or routing
+	// Throughput is the station's throughput Σ_c X_c·V_{c,k} (jobs per second through one
+	// copy's share of the traffic, visitsAt: V = 1 per job where a class has demand and no
+	// visit count is given, 0 where it has no demand — review: a station no class visits
+	// showed the system throughput in the single-class table).
+	Throughput  float64 `json:"throughput_per_s"`
+	Utilization float64 `json:"utilization"`
 	// UtilizationInfeasible flags an approximate utilisation per server above 1 at a
 	// queueing station: impossible for the real network, so the approximation broke the
 	// bound U ≤ 1 there (the value is the approximation's, not clamped; the result's error
@@ -83,6 +98,9 @@ func NewView(name string, m *Model, r *Result) View {
 		sv := StationView{Name: s.Name, Type: s.Kind.String(), Count: s.Copies(),
 			Utilization: r.StationUtilization(k), QueueLength: r.StationQueueLength(k)}
 		sv.ResidenceTime = stationResidence(m, r, k)
+		for c := range m.Classes {
+			sv.Throughput += r.Throughput[c] * visitsAt(m, c, k)
+		}
 		sv.UtilizationInfeasible = !r.Exact && s.Kind != Delay && sv.Utilization > 1+1e-12
 		if m.Visits != nil && len(m.Classes) == 1 {
 			v := m.Visits[0][k]
@@ -117,28 +135,26 @@ func visitsAt(m *Model, c, k int) float64 {
 	return 0
 }
 
-// stationResidence is StationView.ResidenceTime of station k: throughput-weighted over
-// classes, or, when no job passes through, the plain mean over the classes that visit it.
+// stationResidence is StationView.ResidenceTime of station k: throughput-weighted over the
+// classes that visit it, or, when no job passes through, the plain mean over those classes.
 func stationResidence(m *Model, r *Result, k int) float64 {
-	xr, x := 0.0, 0.0
+	xr, x, sum, n := 0.0, 0.0, 0.0, 0
 	for c := range m.Classes {
+		if visitsAt(m, c, k) <= 0 {
+			continue
+		}
 		xr += r.Throughput[c] * r.Residence[k][c]
 		x += r.Throughput[c]
+		sum += r.Residence[k][c]
+		n++
 	}
-	if x > 0 {
+	switch {
+	case x > 0:
 		return xr / x
+	case n > 0:
+		return sum / float64(n)
 	}
-	sum, n := 0.0, 0
-	for c := range m.Classes {
-		if m.Demand[c][k] > 0 {
-			sum += r.Residence[k][c]
-			n++
-		}
-	}
-	if n == 0 {
-		return 0
-	}
-	return sum / float64(n)
+	return 0
 }
 
 // Describe is Result.Describe of the labels the view carries (method, exact, reason,

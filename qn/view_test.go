@@ -2,7 +2,6 @@ package qn
 
 import (
 	"encoding/json"
-	"os"
 	"testing"
 )
 
@@ -90,18 +89,7 @@ func TestViewUnvisitedThroughput(t *testing.T) {
 // Solve raises the error estimate to at least (U − 1)/U (infeasible). An exact result or a
 // delay station is never flagged.
 func TestViewUtilizationInfeasible(t *testing.T) {
-	data, err := os.ReadFile("testdata/linearizer-u-above-1.yaml") // the reviewer's c8.yaml
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, _, err := ParseModel("m.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Solve(m, "linearizer", AMVAOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, r := solveFile(t, "testdata/linearizer-u-above-1.yaml", "linearizer") // the reviewer's c8.yaml
 	v := NewView("m", m, r)
 	flagged := 0
 	for k, s := range v.Stations {

@@ -2,7 +2,6 @@ package qn
 
 import (
 	"math"
-	"os"
 	"strings"
 	"testing"
 )
@@ -11,18 +10,7 @@ import (
 // max |r − mean|/mean (spread) and max (|r − mean| + half)/mean (rel_error), computed here
 // by hand from the result; Solve's "no estimate" note goes; bad observations are refused.
 func TestSetObservedEstimate(t *testing.T) {
-	data, err := os.ReadFile("../examples/qn/striped-write.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, _, err := ParseModel("striped-write.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Solve(m, "auto", AMVAOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, r := solveFile(t, "../examples/qn/striped-write.yaml", "auto")
 	if r.Exact || r.ErrorEstimate != nil || !strings.Contains(strings.Join(r.Notes, "|"), noEstimateNote) {
 		t.Fatalf("fork/join result: exact %v, estimate %v, notes %v: want approximate, none, and the note", r.Exact, r.ErrorEstimate, r.Notes)
 	}

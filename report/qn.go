@@ -25,29 +25,73 @@ func QNTables(v qn.View) []*Table {
 		}
 		ct.Add(c.Name, c.Type, n, l, c.Throughput, c.ResponseTime)
 	}
-	st := &Table{Name: "stations", Title: "Stations (per copy)",
+	st := &Table{Name: "stations", Title: "Stations (per copy)" + visitsTitle(v) + infeasibleTitle(v),
 		Header: []string{"station", "type", "count", "class", "visits", "throughput_per_s", "utilization", "queue_length", "residence_time_s"}}
 	for _, s := range v.Stations {
-		x := 0.0
-		for _, c := range v.Classes {
-			x += c.Throughput
-		}
-		if s.Visits != nil {
-			x *= *s.Visits
-		}
+		x := s.Throughput
 		if len(s.PerClass) > 0 {
-			st.Add(s.Name, s.Type, s.Count, "all", "", "", s.Utilization, s.QueueLength, s.ResidenceTime)
+			st.Add(s.Name, s.Type, s.Count, "all", "", "", utilizationCell(s), s.QueueLength, s.ResidenceTime)
 		} else {
-			st.Add(s.Name, s.Type, s.Count, "all", optCell(s.Visits), x, s.Utilization, s.QueueLength, s.ResidenceTime)
+			st.Add(s.Name, s.Type, s.Count, "all", visitsCell(s.Visits), x, utilizationCell(s), s.QueueLength, s.ResidenceTime)
 		}
 		for _, pc := range s.PerClass {
-			st.Add(s.Name, s.Type, s.Count, pc.Class, optCell(pc.Visits), pc.Throughput, pc.Utilization, pc.QueueLength, pc.ResidenceTime)
+			st.Add(s.Name, s.Type, s.Count, pc.Class, visitsCell(pc.Visits), pc.Throughput, pc.Utilization, pc.QueueLength, pc.ResidenceTime)
 		}
 	}
 	return []*Table{ct, st}
 }
 
-// optNum is the number behind p, or an empty cell.
+// infeasibleMark follows a station's utilisation in the text table when the approximation
+// gave U > 1 at a queueing station (qn.StationView.UtilizationInfeasible; review: the flag was
+// in the JSON only). The value is the approximation's, not clamped.
+const infeasibleMark = "!infeasible"
+
+// utilizationCell is a station's total utilisation, flagged when infeasible.
+func utilizationCell(s qn.StationView) any {
+	if s.UtilizationInfeasible {
+		return Flagged{Value: s.Utilization, Mark: infeasibleMark}
+	}
+	return s.Utilization
+}
+
+// infeasibleTitle explains the mark in the stations title, when a station has it.
+func infeasibleTitle(v qn.View) string {
+	for _, s := range v.Stations {
+		if s.UtilizationInfeasible {
+			return "; " + infeasibleMark + ": the approximation gave utilisation > 1, impossible for the real network (its throughputs are too high)"
+		}
+	}
+	return ""
+}
+
+// visitsNotGiven marks a visits cell of a model that gives demands (D = V·S) instead of
+// visits and service times: the visit count is unknown, not blank or 1 (review P3: the column
+// was blank with no word why). Empty in CSV; the JSON leaves visits out.
+const visitsNotGiven = TextOnly("—")
+
+// visitsCell is the visits cell of a station or station/class row.
+func visitsCell(p *float64) any {
+	if p == nil {
+		return visitsNotGiven
+	}
+	return *p
+}
+
+// visitsTitle says in the stations title what "—" in the visits column means, when a row has it.
+func visitsTitle(v qn.View) string {
+	for _, s := range v.Stations {
+		missing := len(s.PerClass) == 0 && s.Visits == nil
+		for _, pc := range s.PerClass {
+			missing = missing || pc.Visits == nil
+		}
+		if missing {
+			return "; visits —: the model gives demands, not visits, so throughput counts one pass per job"
+		}
+	}
+	return ""
+}
+
+// optCell is the number behind p, or an empty cell.
 func optCell(p *float64) any {
 	if p == nil {
 		return ""

@@ -2,7 +2,6 @@ package report
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -46,6 +45,8 @@ func (t *Table) Add(cells ...any) {
 			row[i], full[i] = v.String(), FullNum(float64(v))
 		case Magnitude:
 			row[i], full[i] = v.String(), FullNum(float64(v))
+		case Flagged:
+			row[i], full[i] = Num(v.Value)+" "+v.Mark, FullNum(v.Value)
 		case TextOnly:
 			row[i], full[i] = string(v), ""
 			t.blank = append(t.blank, [2]int{len(t.Rows), i})
@@ -64,6 +65,14 @@ func (t *Table) Add(cells ...any) {
 	}
 	t.Rows = append(t.Rows, row)
 	t.full = append(t.full, full)
+}
+
+// Flagged is a number with a mark after it in text tables (e.g. "1.00013 !infeasible") and
+// the bare number in CSV, so a CSV reader still parses the column as numbers while a person
+// reading the table sees the warning on the row it concerns.
+type Flagged struct {
+	Value float64
+	Mark  string
 }
 
 // Percent is a signed fraction shown as a percentage in text tables ("+12.3%") and as the
@@ -187,11 +196,10 @@ func (t *Table) WriteCSV(w io.Writer) error {
 
 // WriteJSON writes v indented. It fails, naming the field, if v holds NaN or ±Inf.
 func WriteJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
+	b, err := jsonBytes(v)
 	if err != nil {
-		return fmt.Errorf("result cannot be written as JSON: %w", err)
+		return err
 	}
-	b = append(b, '\n')
 	_, err = w.Write(b)
 	return err
 }

@@ -2,21 +2,19 @@ package scaling
 
 import (
 	"math/rand/v2"
-	"os"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/internal/testfile"
 )
 
+// loadSet reads the scaling data set at path (ReadCSV), failing tb on an error.
+func loadSet(tb testing.TB, path string) *Data {
+	return testfile.Parse(tb, path, path, ReadCSV)
+}
+
+// loadBench reads testdata/scaling/NAME.csv.
 func loadBench(b *testing.B, name string) *Data {
-	fh, err := os.Open("../testdata/scaling/" + name + ".csv")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer fh.Close()
-	d, err := ReadCSV(name, fh)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return d
+	return loadSet(b, "../testdata/scaling/"+name+".csv")
 }
 
 // BenchmarkFitWavetrisk: Fit (548 strong-scaling candidates, LOO + forward chaining) on the

@@ -3,6 +3,7 @@ package scaling
 import (
 	"bufio"
 	"fmt"
+	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/internal/units"
 	"io"
 	"math"
@@ -38,15 +39,12 @@ type Data struct {
 // Scaling. Blank lines are skipped. Errors wrap fault.ErrInput and name file:line.
 func ReadCSV(file string, r io.Reader) (*Data, error) {
 	d := &Data{Name: file, Meta: map[string]string{}}
-	sc := bufio.NewScanner(r)
+	sc := bufio.NewScanner(spec.SkipBOM(r))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	line, header := 0, false
 	for sc.Scan() {
 		line++
 		s := strings.TrimSpace(sc.Text())
-		if line == 1 {
-			s = strings.TrimPrefix(s, "\ufeff")
-		}
 		if s == "" {
 			continue
 		}

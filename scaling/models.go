@@ -154,15 +154,30 @@ var (
 // fitted is a candidate fitted to points.
 type fitted struct {
 	c      *candidate
-	x      []float64   // linear: c₀, c₁, …; USL: T₁, σ, κ
+	x      []float64   // linear: c₀, c₁, …; USL: T₁, σ, κ — times in units of scale
 	free   []bool      // parameters not held at a bound
-	cov    [][]float64 // covariance of x (zero rows/columns for fixed parameters)
+	cov    [][]float64 // covariance of x (zero rows/columns for fixed parameters), scale units
+	scale  float64     // seconds per time unit of x (0 while fitting: 1; see Fit)
 	s2     float64     // relative residual variance SSR/(n − k_free), NaN when dof = 0
 	ssr    float64
 	n, dof int
 }
 
+// value is the model's time at p in seconds.
 func (f *fitted) value(p float64) float64 {
+	return f.unit() * f.scaled(p)
+}
+
+// unit is f.scale, or 1 while the fit is in progress (scale not yet set).
+func (f *fitted) unit() float64 {
+	if f.scale > 0 {
+		return f.scale
+	}
+	return 1
+}
+
+// scaled is the model's time at p in units of f.scale.
+func (f *fitted) scaled(p float64) float64 {
 	if f.c.kind == kindUSL {
 		t1, s, k := f.x[0], f.x[1], f.x[2]
 		return t1 * (1 + s*(p-1) + k*p*(p-1)) / p
@@ -172,6 +187,12 @@ func (f *fitted) value(p float64) float64 {
 		v += f.x[k+1] * t.eval(p)
 	}
 	return v
+}
+
+// timeParam reports whether parameter k of f carries time units (every linear coefficient,
+// and USL's T₁; σ and κ are pure numbers).
+func (f *fitted) timeParam(k int) bool {
+	return f.c.kind != kindUSL || k == 0
 }
 
 // grad is ∂T/∂x at p.
@@ -203,7 +224,7 @@ func (f *fitted) relSE(p float64) float64 {
 	if v < 0 || math.IsNaN(v) {
 		return math.NaN()
 	}
-	return math.Sqrt(v) / f.value(p)
+	return math.Sqrt(v) / f.scaled(p)
 }
 
 // fitCandidate fits c to pts by relative least squares. It returns nil when the points

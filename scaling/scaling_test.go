@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -47,6 +46,7 @@ func FuzzReadCSV(f *testing.F) {
 	f.Add("p,time\n1,10\n2,5\n4,3\n")
 	f.Add("# scaling: weak\np,time_s\n1,1\n1,1.1\n8,2\n")
 	f.Add("p,time\n1,1e308\n1073741824,1e-300\n")
+	f.Add("\ufeffp,time\n1,10\n2,6\n") // a UTF-8 BOM
 	f.Fuzz(func(t *testing.T, s string) {
 		d, err := ReadCSV("f.csv", strings.NewReader(s))
 		if err != nil {
@@ -277,15 +277,7 @@ func TestCorpus(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "scaling")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.csv"))
 	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := ReadCSV(f, fh)
-		fh.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := loadSet(t, f)
 		for _, k := range []string{"source", "measured", "units", "real"} {
 			if d.Meta[k] == "" {
 				t.Errorf("%s: no provenance line %q", f, k)
@@ -333,15 +325,7 @@ func TestCorpus(t *testing.T) {
 // score); those rows must collapse into the chosen one. For every pair the check is the
 // definition: predictions at the measured p and far beyond differ by more than rounding.
 func TestPlausibleDistinct(t *testing.T) {
-	f, err := os.Open("../testdata/scaling/wavetrisk_bbserv_2560.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d, err := ReadCSV("wavetrisk_bbserv_2560.csv", f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := loadSet(t, "../testdata/scaling/wavetrisk_bbserv_2560.csv")
 	r, err := Fit(d)
 	if err != nil {
 		t.Fatal(err)

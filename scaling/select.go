@@ -158,8 +158,9 @@ func Fit(d *Data) (*Result, error) {
 	}
 	cands := candidates(r.Scaling)
 	var all []scored
+	unit, pts := rescale(d.Points)
 	for _, c := range cands {
-		s, ok := evaluate(c, d.Points, ps)
+		s, ok := evaluate(c, pts, ps)
 		if !ok {
 			continue
 		}
@@ -168,6 +169,9 @@ func Fit(d *Data) (*Result, error) {
 	}
 	if len(all) == 0 {
 		return nil, fmt.Errorf("%w: %s: no candidate model could be fitted", fault.ErrNotConverged, d.Name)
+	}
+	for _, s := range all {
+		s.f.scale = unit
 	}
 	// Models whose folds could not all be fitted score +Inf; when every model does (two
 	// or three points), fall back to the fit's RMS relative error and say so.
@@ -293,7 +297,7 @@ func samePredictions(a, b *fitted, ps []int) bool {
 	top := float64(ps[len(ps)-1])
 	at = append(at, 2*top, 4*top, 16*top, 64*top)
 	for _, p := range at {
-		va, vb := a.value(p), b.value(p)
+		va, vb := a.scaled(p), b.scaled(p) // both in the units of Fit's rescale
 		if !(math.Abs(va-vb) <= sameModelTol*math.Max(math.Abs(va), math.Abs(vb))) {
 			return false
 		}
@@ -412,6 +416,30 @@ func lloErrors(c *candidate, pts []Point, ps []int, fitRows func([]int, bool) *f
 	return errs
 }
 
+// rescale divides the times by u, the power of two nearest their geometric mean
+// (2^round(mean log₂ T)), so that the fit works on numbers near 1 whatever the time unit:
+// relative least squares and the log errors of the cross-validation are invariant under
+// T → T/u, but their arithmetic is not (squares of 1e-300 or 1e300 underflow or overflow —
+// review: constant times of 1e-300 s exited 3 "not converged" where 10 s fitted). A power of
+// two divides exactly, so times already near 1 give bit-identical fits. The fitted times are
+// multiplied back by u (fitted.scale).
+func rescale(pts []Point) (u float64, scaled []Point) {
+	lsum := 0.0
+	for _, pt := range pts {
+		lsum += math.Log2(pt.TimeS)
+	}
+	u = math.Ldexp(1, int(math.Round(lsum/float64(len(pts)))))
+	if !(u > 0) || math.IsInf(u, 0) {
+		u = 1
+	}
+	scaled = make([]Point, len(pts))
+	for i, pt := range pts {
+		scaled[i] = pt
+		scaled[i].TimeS = pt.TimeS / u
+	}
+	return u, scaled
+}
+
 func report(s scored, n int) Model {
 	f := s.f
 	m := Model{Name: f.c.name, Formula: f.c.formula(), Terms: f.c.terms, RMSRelError: math.Sqrt(f.ssr / float64(n)), Coefficients: len(f.x)}
@@ -444,9 +472,14 @@ func report(s scored, n int) Model {
 		tq = fit.TQuantile(0.975, f.dof)
 	}
 	for k, v := range f.x {
+		u := 1.0
+		if f.timeParam(k) {
+			u = f.unit()
+		}
+		v *= u
 		p := Param{Name: names[k], Value: v, AtZero: !f.free[k]}
 		if f.cov != nil && f.free[k] && f.cov[k][k] > 0 {
-			se := math.Sqrt(f.cov[k][k])
+			se := math.Sqrt(f.cov[k][k]) * u
 			lo, hi := v-tq*se, v+tq*se
 			p.StdErr, p.Low95, p.High95 = &se, &lo, &hi
 		}
@@ -580,7 +613,11 @@ func FitNamed(d *Data, name string) (*Model, error) {
 	default:
 		return nil, fmt.Errorf("%w: model %q: allowed amdahl, usl, gustafson", fault.ErrInput, name)
 	}
-	s, ok := evaluate(c, d.Points, distinctP(d.Points))
+	unit, pts := rescale(d.Points)
+	s, ok := evaluate(c, pts, distinctP(d.Points))
+	if ok {
+		s.f.scale = unit
+	}
 	if !ok {
 		return nil, fmt.Errorf("%w: %s: %s cannot be fitted to %d points", fault.ErrNotConverged, d.Name, name, len(d.Points))
 	}

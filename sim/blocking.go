@@ -148,11 +148,5 @@ func (r *run) leave(si, c int) {
 	r.account(st)
 	st.n--
 	st.nc[c]--
-	if st.qlen > 0 {
-		nj := r.dequeue(st)
-		nc := int(r.jobs[nj].class)
-		r.h.push(event{t: r.now + st.dist.Sample(r.rng, st.svc[nc]), kind: evDone, st: int32(si), job: nj})
-	} else {
-		st.busy--
-	}
+	r.serveNext(si)
 }

@@ -8,20 +8,6 @@ import (
 	"github.com/clusterperf/clusterperf/qn"
 )
 
-// blockingFile is a closed single-class network with capacities, as a model file.
-const blockingFile = `classes: [{name: jobs, population: 5}]
-stations:
-  - {name: cpu, service_time: 0.2, capacity: 4}
-  - {name: d1, service_time: 0.5, capacity: 3}
-  - {name: d2, service_time: 0.6, capacity: 2}
-routing:
-  jobs:
-    from:
-      cpu: {d1: 0.5, d2: 0.3, cpu: 0.2}
-      d1: {cpu: 1}
-      d2: {cpu: 0.6, d1: 0.4}
-`
-
 // TestBlockingAgainstCTMC: the simulator's blocking after service against the exact CTMC of
 // the same network (internal/ctmc.SolveBlocking via qn.SolveBlocking "exact"): throughput,
 // queue lengths (blocked jobs included) and utilisations (serving only) within the
@@ -37,11 +23,7 @@ routing:
   jobs:
     from: {a: {b: 1}, b: {c: 1}, c: {a: 1}}
 `
-	for _, src := range []string{blockingFile, ring} {
-		f, err := qn.ParseModelFile("blocking.yaml", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range []*qn.ModelFile{modelFile(t, "testdata/blocking.yaml"), parseModelFile(t, "ring.yaml", []byte(ring))} {
 		want, err := qn.SolveBlocking(f.Model, f.Capacity, f.Model.Routing, "exact")
 		if err != nil {
 			t.Fatal(err)
@@ -60,10 +42,7 @@ routing:
 // TestBlockingRefusals: the blocking simulator refuses what it does not model (input
 // errors) and reports a cycle of full stations as a deadlock finding.
 func TestBlockingRefusals(t *testing.T) {
-	f, err := qn.ParseModelFile("blocking.yaml", []byte(blockingFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := modelFile(t, "testdata/blocking.yaml")
 	cfg := FileConfig(f, Config{Events: 20000})
 	cfg.Capacity["nowhere"] = 2
 	if _, err := New(f.Model, cfg); !errors.Is(err, fault.ErrInput) {
@@ -82,10 +61,7 @@ routing:
   j:
     from: {a: {b: 1}, b: {a: 1}}
 `
-	f, err = qn.ParseModelFile("deadlock.yaml", []byte(dl))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f = parseModelFile(t, "deadlock.yaml", []byte(dl))
 	s, err := New(f.Model, FileConfig(f, Config{Events: 20000}))
 	if err != nil {
 		t.Fatal(err)
@@ -97,10 +73,7 @@ routing:
 
 // BenchmarkBlocking: 20 000 events of the central server with capacities (N = 5).
 func BenchmarkBlocking(b *testing.B) {
-	f, err := qn.ParseModelFile("blocking.yaml", []byte(blockingFile))
-	if err != nil {
-		b.Fatal(err)
-	}
+	f := modelFile(b, "testdata/blocking.yaml")
 	s, err := New(f.Model, FileConfig(f, Config{Events: 20000}))
 	if err != nil {
 		b.Fatal(err)

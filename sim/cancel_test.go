@@ -178,15 +178,7 @@ func TestReplicateSPMDCancelled(t *testing.T) {
 	if res == nil || !res.Partial || res.Replications != 3 || len(res.CycleTimes) != 3 {
 		t.Fatalf("result %+v, want 3 finished replications marked partial", res)
 	}
-	xs := make([]float64, 3)
-	for k := range xs {
-		r, err := SimulateSPMD(m, 4, 2, cfg, 5, uint64(k))
-		if err != nil {
-			t.Fatal(err)
-		}
-		xs[k] = r.CycleTime
-	}
-	want, err := SPMDEstimate(xs)
+	want, err := SPMDEstimate(spmdCycleTimes(t, m, cfg, 5, 3))
 	if err != nil || res.Estimate != want {
 		t.Errorf("partial estimate %+v, want SimulateSPMD(5, 0…2)'s %+v (%v)", res.Estimate, want, err)
 	}

@@ -769,18 +769,7 @@ func (r *run) sample(d Dist, mean float64) float64 {
 func (r *run) next(c, from int) int {
 	s := r.s
 	if cum := s.cumRout[c]; cum != nil {
-		row := cum[from]
-		u := r.rng.Float64() * row[len(row)-1]
-		lo, hi := 0, len(row)-1
-		for lo < hi {
-			mid := (lo + hi) / 2
-			if row[mid] > u {
-				hi = mid
-			} else {
-				lo = mid + 1
-			}
-		}
-		return lo
+		return pickCum(cum[from], r.rng.Float64())
 	}
 	if s.vtot[c] == 0 {
 		return 0
@@ -800,6 +789,23 @@ func (r *run) next(c, from int) int {
 		}
 	}
 	return lo + 1
+}
+
+// pickCum draws an index i with probability (cum[i] − cum[i−1]) / cum[last] from the
+// cumulative weights cum, given u uniform on [0, 1): the first i with cum[i] > u·cum[last]
+// (binary search, O(log len)).
+func pickCum(cum []float64, u float64) int {
+	u *= cum[len(cum)-1]
+	lo, hi := 0, len(cum)-1
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if cum[mid] > u {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
 }
 
 // dispatch sends job j to node n.
@@ -926,13 +932,7 @@ func (r *run) depart(si, j int, first []int, idx [][2]int) {
 		st.busy = min(st.n, st.servers)
 		r.psSchedule(si)
 	default:
-		if st.qlen > 0 {
-			nj := r.dequeue(st)
-			nc := int(r.jobs[nj].class)
-			r.h.push(event{t: r.now + st.dist.Sample(r.rng, st.svc[nc]), kind: evDone, st: int32(si), job: nj})
-		} else {
-			st.busy--
-		}
+		r.serveNext(si)
 	}
 	if p := r.jobs[j].parent; p >= 0 { // a fork/join task: report to the parent, vanish
 		r.free = append(r.free, int32(j))
@@ -1012,6 +1012,19 @@ func (r *run) enqueue(st *station, j int32) {
 	}
 	st.queue[(st.qhead+st.qlen)%len(st.queue)] = j
 	st.qlen++
+}
+
+// serveNext frees a server of FCFS station si: the next waiting job, if any, starts its
+// service (a sample of its class's service time) on it.
+func (r *run) serveNext(si int) {
+	st := &r.st[si]
+	if st.qlen > 0 {
+		nj := r.dequeue(st)
+		nc := int(r.jobs[nj].class)
+		r.h.push(event{t: r.now + st.dist.Sample(r.rng, st.svc[nc]), kind: evDone, st: int32(si), job: nj})
+	} else {
+		st.busy--
+	}
 }
 
 func (r *run) dequeue(st *station) int32 {

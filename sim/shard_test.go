@@ -88,15 +88,7 @@ func TestSPMDEstimateIsReplicateSPMD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	xs := make([]float64, 5)
-	for i := range xs {
-		r, err := SimulateSPMD(m, 4, 2, cfg, 3, uint64(i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		xs[i] = r.CycleTime
-	}
-	got, err := SPMDEstimate(xs)
+	got, err := SPMDEstimate(spmdCycleTimes(t, m, cfg, 3, 5))
 	if err != nil || got != want {
 		t.Fatalf("SPMDEstimate %+v (%v), ReplicateSPMD %+v", got, err, want)
 	}

@@ -131,17 +131,7 @@ func (r *run) switchEnter(j int, first []int) {
 // reports per class).
 func (r *run) switchRoute(j, c, k int, first []int) {
 	s := r.s
-	cum := s.swCum[c][k]
-	u := r.rng.Float64() * cum[len(cum)-1]
-	lo, hi := 0, len(cum)-1
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if cum[mid] > u {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
+	lo := pickCum(s.swCum[c][k], r.rng.Float64())
 	K := len(s.m.Stations)
 	d, kk := lo/K, lo%K
 	r.jobs[j].class = int32(d)

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"errors"
-	"os"
 	"testing"
 
 	"github.com/clusterperf/clusterperf/fault"
@@ -16,14 +15,7 @@ import (
 // class's share of the cycle) and the queue length at every station must lie within the
 // simulation's 95 % interval (or 1.5 %: one interval in twenty misses).
 func TestClassSwitchExample(t *testing.T) {
-	data, err := os.ReadFile("../examples/qn/class-switch.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := qn.ParseModelFile("class-switch.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := modelFile(t, "../examples/qn/class-switch.yaml")
 	want, err := f.Solve("auto", qn.AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -48,14 +40,7 @@ func TestClassSwitchExample(t *testing.T) {
 
 // TestClassSwitchRefused: what the switching simulator does not cover is an input error.
 func TestClassSwitchRefused(t *testing.T) {
-	data, err := os.ReadFile("../examples/qn/class-switch.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := qn.ParseModelFile("class-switch.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := modelFile(t, "../examples/qn/class-switch.yaml")
 	cfg := FileConfig(f, Config{})
 	cfg.Capacity = map[string]int{"cpu": 3}
 	if _, err := New(f.Model, cfg); !errors.Is(err, fault.ErrInput) {
@@ -65,14 +50,7 @@ func TestClassSwitchRefused(t *testing.T) {
 
 // BenchmarkClassSwitch: 20 000 events of examples/qn/class-switch.yaml.
 func BenchmarkClassSwitch(b *testing.B) {
-	data, err := os.ReadFile("../examples/qn/class-switch.yaml")
-	if err != nil {
-		b.Fatal(err)
-	}
-	f, err := qn.ParseModelFile("class-switch.yaml", data)
-	if err != nil {
-		b.Fatal(err)
-	}
+	f := modelFile(b, "../examples/qn/class-switch.yaml")
 	s, err := New(f.Model, FileConfig(f, Config{Events: 20000, Discipline: map[string]Discipline{"cpu": PS, "disk": PS}}))
 	if err != nil {
 		b.Fatal(err)
@@ -89,14 +67,7 @@ func BenchmarkClassSwitch(b *testing.B) {
 // times would move R read by about −1.3 %, measured with 10 × 10⁶ events), and a
 // --discipline given by the caller still wins.
 func TestFileConfigPS(t *testing.T) {
-	data, err := os.ReadFile("../examples/qn/class-switch.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := qn.ParseModelFile("class-switch.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := modelFile(t, "../examples/qn/class-switch.yaml")
 	cfg := FileConfig(f, Config{})
 	if cfg.Discipline["cpu"] != PS || cfg.Discipline["disk"] != PS {
 		t.Errorf("disciplines %v, want cpu and disk PS (the file's type: ps)", cfg.Discipline)

@@ -22,7 +22,8 @@ import (
 // machine with the same seed; tpn --advise (256 mappings over 4 tasks), speedup --validate
 // (3 × 8 replications over 4 tasks), solve --sweep population=1:16 --validate (16 points
 // over 8 tasks, the model named relative to the submit directory) and solve --validate (40
-// replications over 8 tasks) likewise. Every merge
+// replications over 8 tasks) and fit --bootstrap 16 (the QCRD surface of examples/fit, 16
+// residual-bootstrap refits over 4 tasks) likewise. Every merge
 // runs in another directory than the submission (the plan records where the inputs are).
 func TestSlurmClusterperfSimulate(t *testing.T) {
 	c := requireSlurm(t)
@@ -55,6 +56,8 @@ func TestSlurmClusterperfSimulate(t *testing.T) {
 			[][]string{{"--format", "table"}, {"--format", "json"}, {"--format", "csv"}, {"--format", "csv", "--csv-table", "validation"}}},
 		{"solve-validate", []string{"solve", "disk-group.yaml", "--validate", "--seed", "5", "--reps", "40", "--events", "5000"}, "8",
 			[][]string{{"--format", "table"}, {"--format", "json"}, {"--format", "csv", "--csv-table", "validation"}}},
+		{"fit-bootstrap", []string{"fit", filepath.Join(ex, "..", "fit", "qcrd.yaml"), filepath.Join(ex, "..", "fit", "qcrd.csv"), "--bootstrap", "16"}, "4",
+			[][]string{{"--format", "table"}, {"--format", "json"}, {"--format", "csv"}}},
 	}
 	for _, s := range studies {
 		dir := filepath.Join(work, s.name)

@@ -84,7 +84,7 @@ func TestReadMeasurementsHostile(t *testing.T) {
 // FuzzReadMeasurements: no input panics; every row read has p, d ≥ 1 and a finite time in
 // (0, MaxMeasured].
 func FuzzReadMeasurements(f *testing.F) {
-	for _, s := range []string{"p,time\n1,1.05\n4,300ms\n", "p,d,time_s\n4,2,0.3\n", "p,time\n0,x\n"} {
+	for _, s := range []string{"p,time\n1,1.05\n4,300ms\n", "p,d,time_s\n4,2,0.3\n", "p,time\n0,x\n", "\ufeffp,time\n1,2\n"} { // last: a UTF-8 BOM
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

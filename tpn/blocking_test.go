@@ -20,19 +20,10 @@ func TestBlockingSend(t *testing.T) {
 		a, b     float64
 	}{{"false", 1, 3}, {"true", 4, 3}} {
 		prog := "processes:\n  - name: A\n    segments: [{send: {to: B, bytes: 1e6, blocking: " + tc.blocking + "}}, {compute: 1}]\n  - name: B\n    segments: [{compute: 3}, {recv: {from: A}}]\n"
-		p, err := ParseProgram("p.yaml", []byte(prog))
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := parseProgram(t, prog)
 		c := &Cluster{Workstations: []Workstation{{Name: "w1", Power: 1}, {Name: "w2", Power: 1}}, Network: Medium{Bandwidth: 1e6}}
-		n, err := Build(p, c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := n.Run(Options{Record: true})
-		if err != nil || r.Outcome != Completed {
-			t.Fatal(err, r.Outcome)
-		}
+		n := build(t, p, c)
+		r := runCompleted(t, n, Options{Record: true})
 		times, _ := Times(n, r)
 		if times[0].Finish != tc.a || times[1].Finish != tc.b || r.Time != toTicks(max(tc.a, tc.b)) {
 			t.Errorf("blocking %s: A %g s, B %g s; want %g, %g", tc.blocking, times[0].Finish, times[1].Finish, tc.a, tc.b)
@@ -49,14 +40,8 @@ func TestBlockingHeadToHead(t *testing.T) {
 		deadlock bool
 	}{{"no", false}, {"yes", true}} {
 		prog := "processes:\n  - name: A\n    segments: [{send: {to: B, bytes: 1, blocking: " + tc.blocking + "}}, {recv: {from: B}}]\n  - name: B\n    segments: [{send: {to: A, bytes: 1, blocking: " + tc.blocking + "}}, {recv: {from: A}}]\n"
-		p, err := ParseProgram("p.yaml", []byte(prog))
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := Build(p, c)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := parseProgram(t, prog)
+		n := build(t, p, c)
 		r, err := n.Run(Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -68,10 +53,7 @@ func TestBlockingHeadToHead(t *testing.T) {
 			t.Errorf("report: %v", r.Err())
 		}
 	}
-	p, err := ParseProgram("p.yaml", []byte("processes:\n  - name: A\n    segments:\n      - send: {to: B, bytes: 1}\n      - send: {to: B, bytes: 1, blocking: true}\n  - name: B\n    segments: [{recv: {from: A, count: 2}}]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := parseProgram(t, "processes:\n  - name: A\n    segments:\n      - send: {to: B, bytes: 1}\n      - send: {to: B, bytes: 1, blocking: true}\n  - name: B\n    segments: [{recv: {from: A, count: 2}}]\n")
 	if _, err := Build(p, c); !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), "p.yaml:5: process \"A\": sends from A to B are both blocking and non-blocking (line 4)") {
 		t.Errorf("mixed modes: %v", err)
 	}

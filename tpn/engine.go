@@ -34,8 +34,11 @@ type Options struct {
 	// each CPU is a processor-sharing server whose background jobs arrive and leave during
 	// the run, instead of every compute step taking its mean-expanded Delay.
 	Sample *Sample
-	// MaxEvents bounds a sampled run's background events (arrivals and departures, the
-	// warm-up included): beyond it Run returns fault.ErrTooLarge. 0: no limit.
+	// MaxEvents bounds a sampled run's CPU work, counted in events: each CPU event — a
+	// background arrival or a scheduled departure (of a compute step or a background job),
+	// the warm-up included — counts 1 + k/8 for the k jobs that CPU holds, since the event
+	// scans them (sampled.go, jobsPerEvent). Beyond it Run returns fault.ErrTooLarge.
+	// 0: no limit.
 	MaxEvents int64
 	// Cancel, if set, stops the run soon after it is closed: Run returns ErrCancelled.
 	Cancel <-chan struct{}
@@ -114,7 +117,7 @@ type engine struct {
 	prio     []int   // transition priorities, compact for the candidate sort
 	cpus     []psCPU // sampled runs: the processor-sharing CPUs (nil otherwise)
 	busy     int64   // sampled runs: firings in progress
-	events   int64   // sampled runs: background events so far
+	events   int64   // sampled runs: CPU events so far, each charged 1 + jobs/jobsPerEvent
 }
 
 // end returns the instant now + d for transition ti, checking that it stays within the
@@ -160,17 +163,9 @@ func (e *engine) endS(ti int32, s float64) int64 {
 	return e.end(ti, int64(math.Round(s/Tick)))
 }
 
-type fluidMedium struct {
-	active []fluidXfer
-	last   int64
-	ver    uint32
-}
-
-type fluidXfer struct {
-	tr     int32
-	id     int32
-	remain float64 // bytes
-}
+// fluidMedium is a shared medium under FluidSharing: its transfers' data phases share the
+// bandwidth B, each at B/k(t) bytes/s.
+type fluidMedium = psQueue
 
 // Run simulates the net from its initial marking.
 func (n *Net) Run(o Options) (*Result, error) {
@@ -261,7 +256,7 @@ func (n *Net) Run(o Options) (*Result, error) {
 			return nil, ErrCancelled
 		}
 		if o.MaxEvents > 0 && e.events > o.MaxEvents {
-			return nil, errTooLarge("a sampled run took more than %d background events by t = %.4g s (Options.MaxEvents): the background is far busier than the run's length suggested", o.MaxEvents, Seconds(e.now))
+			return nil, e.errEvents()
 		}
 		if e.err != nil {
 			return nil, e.err
@@ -394,32 +389,16 @@ func (e *engine) startTransfer(ti, id int32) {
 
 // fluidAdvance drains the active transfers of medium mi up to now.
 func (e *engine) fluidAdvance(mi int) {
-	f := &e.fluid[mi]
-	if k := len(f.active); k > 0 {
-		served := Seconds(e.now-f.last) * e.n.Media[mi].Bandwidth / float64(k)
-		for i := range f.active {
-			f.active[i].remain -= served
-		}
-	}
-	f.last = e.now
+	e.fluid[mi].advance(e.now, e.n.Media[mi].Bandwidth)
 }
 
 // fluidSchedule schedules the next data completion of medium mi.
 func (e *engine) fluidSchedule(mi int) {
 	f := &e.fluid[mi]
-	f.ver++
-	if len(f.active) == 0 {
-		return
+	if bi, d, ok := f.reschedule(e.n.Media[mi].Bandwidth); ok {
+		x := f.jobs[bi]
+		e.h.push(completion{t: e.endS(x.tr, d), tr: x.tr, id: x.id, phase: 1, ver: f.ver})
 	}
-	bi := 0
-	for i, x := range f.active {
-		if x.remain < f.active[bi].remain {
-			bi = i
-		}
-	}
-	k := float64(len(f.active))
-	x := f.active[bi]
-	e.h.push(completion{t: e.endS(x.tr, max(x.remain, 0)*k/e.n.Media[mi].Bandwidth), tr: x.tr, id: x.id, phase: 1, ver: f.ver})
 }
 
 func (e *engine) complete(c completion) {
@@ -460,7 +439,7 @@ func (e *engine) complete(c completion) {
 		f := &e.fluid[mi]
 		if c.phase == 0 { // startup done: join the data phase
 			e.fluidAdvance(mi)
-			f.active = append(f.active, fluidXfer{tr: c.tr, id: c.id, remain: t.Bytes})
+			f.jobs = append(f.jobs, psJob{remain: t.Bytes, tr: c.tr, id: c.id})
 			e.fluidSchedule(mi)
 			return
 		}
@@ -468,9 +447,9 @@ func (e *engine) complete(c completion) {
 			return // superseded by a later start or finish
 		}
 		e.fluidAdvance(mi)
-		for i, x := range f.active {
+		for i, x := range f.jobs {
 			if x.tr == c.tr && x.id == c.id {
-				f.active = append(f.active[:i], f.active[i+1:]...)
+				f.jobs = append(f.jobs[:i], f.jobs[i+1:]...)
 				break
 			}
 		}

@@ -35,15 +35,9 @@ func loadStudyRow(t testing.TB, lc loadCase, reps int) (det float64, st *Replica
 		}
 		c.Workstations = append(c.Workstations, ws)
 	}
-	n, err := Build(p, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := n.Run(Options{})
-	if err != nil || r.Outcome != Completed {
-		t.Fatal(err)
-	}
-	st, err = Replicate(context.Background(), n, ReplicateOptions{Reps: reps, Seed: 1, Baseline: r})
+	n := build(t, p, c)
+	r := runCompleted(t, n, Options{})
+	st, err := Replicate(context.Background(), n, ReplicateOptions{Reps: reps, Seed: 1, Baseline: r})
 	if err != nil {
 		t.Fatal(err)
 	}

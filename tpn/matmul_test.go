@@ -28,24 +28,15 @@ func TestMatMulDocumentOrder(t *testing.T) {
 		if w := CountMessages(p); len(w) > 0 {
 			t.Errorf("%s: %v", tc.file, w)
 		}
-		n, err := Build(p, c)
-		if err != nil {
-			t.Fatal(err)
-		}
+		n := build(t, p, c)
 		r, err := n.Run(Options{})
 		if err != nil || r.Outcome != Completed || r.Time != toTicks(tc.want) {
 			t.Errorf("%s: %v %v at %.9g s, want %.9g", tc.file, err, r.Outcome, Seconds(r.Time), tc.want)
 		}
 		// on the example cluster (heterogeneous, background load, shared Ethernet): reported
 		p2, c2 := load(t, tc.file, "../examples/tpn/cluster.yaml")
-		n2, err := Build(p2, c2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r2, err := n2.Run(Options{})
-		if err != nil || r2.Outcome != Completed {
-			t.Fatal(err, r2.Outcome)
-		}
+		n2 := build(t, p2, c2)
+		r2 := runCompleted(t, n2, Options{})
 		t.Logf("%s on examples/tpn/cluster.yaml: %.6g s", tc.file, Seconds(r2.Time))
 	}
 }

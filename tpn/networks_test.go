@@ -29,18 +29,9 @@ func TestSeveralNetworks(t *testing.T) {
 			netB = ", network: " + tc.nb
 		}
 		prog := "processes:\n  - name: A\n    segments: [{send: {to: B, bytes: 1e6" + netB + "}}, {send: {to: C, bytes: 1e6, network: " + tc.nc + "}}]\n  - name: B\n    segments: [{recv: {from: A}}]\n  - name: C\n    segments: [{recv: {from: A}}]\n"
-		p, err := ParseProgram("p.yaml", []byte(prog))
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := Build(p, c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := n.Run(Options{Record: true})
-		if err != nil || r.Outcome != Completed {
-			t.Fatal(err, r.Outcome)
-		}
+		p := parseProgram(t, prog)
+		n := build(t, p, c)
+		r := runCompleted(t, n, Options{Record: true})
 		got := map[string]int64{}
 		for _, f := range r.Log {
 			if tr := n.Transitions[f.T]; tr.Kind == "recv" {
@@ -51,10 +42,7 @@ func TestSeveralNetworks(t *testing.T) {
 			t.Errorf("B on %q, C on %q: received at %g and %g s; want %g and %g", tc.nb, tc.nc, Seconds(got["B"]), Seconds(got["C"]), tc.b, tc.c)
 		}
 	}
-	p, err := ParseProgram("p.yaml", []byte("processes:\n  - name: A\n    segments: [{send: {to: A, bytes: 1, network: wifi}}, {recv: {from: A}}]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := parseProgram(t, "processes:\n  - name: A\n    segments: [{send: {to: A, bytes: 1, network: wifi}}, {recv: {from: A}}]\n")
 	if _, err := Build(p, c); !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), `p.yaml:3: process "A": network "wifi" is not one of the cluster's (eth, myri, eth2)`) {
 		t.Errorf("unknown network: %v", err)
 	}

@@ -29,15 +29,42 @@ func load(t testing.TB, prog, cluster string) (*Program, *Cluster) {
 	return p, c
 }
 
+// build builds the net of program p on cluster c, failing t on an error.
+func build(t testing.TB, p *Program, c *Cluster) *Net {
+	t.Helper()
+	n, err := Build(p, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// runCompleted runs n with o, failing t unless it runs to its final marking.
+func runCompleted(t testing.TB, n *Net, o Options) *Result {
+	t.Helper()
+	r, err := n.Run(o)
+	if err != nil || r.Outcome != Completed {
+		t.Fatal(err, r.Outcome)
+	}
+	return r
+}
+
+// parseProgram parses the program text src (as p.yaml), failing t on an error.
+func parseProgram(t testing.TB, src string) *Program {
+	t.Helper()
+	p, err := ParseProgram("p.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // TestComputeDelay: t_d(x) = t_d(ref)·ρ_ref/ρ_x / (1 − U_x) (002): one process computing 2 s
 // of reference work on a workstation of power 0.5 with U = 0.2 takes 2/0.5/0.8 = 5 s.
 func TestComputeDelay(t *testing.T) {
 	p := &Program{Processes: []Process{{Name: "A", Segments: []Segment{{Compute: 2}}}}, Allocation: map[string]string{"A": "slow"}}
 	c := &Cluster{Workstations: []Workstation{{Name: "fast", Power: 1}, {Name: "slow", Power: 0.5, Background: []BgClass{{ArrivalRate: 0.4, Demand: 0.5}}}}, Network: Medium{Bandwidth: 1e9}}
-	n, err := Build(p, c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := build(t, p, c)
 	r, _ := n.Run(Options{})
 	if r.Outcome != Completed || r.Time != toTicks(5) {
 		t.Errorf("%v at %g s, want 5 s", r.Outcome, Seconds(r.Time))
@@ -59,10 +86,7 @@ func TestMatMulLoad(t *testing.T) {
 	prev := 0.0
 	for _, U := range []float64{0, 0.2, 0.4, 0.6, 0.8} {
 		c.Workstations[3].Background = []BgClass{{ArrivalRate: U, Demand: 1}}
-		n, err := Build(p, c)
-		if err != nil {
-			t.Fatal(err)
-		}
+		n := build(t, p, c)
 		r, _ := n.Run(Options{Record: true})
 		if r.Outcome != Completed {
 			t.Fatalf("U=%g: %v", U, r.Outcome)
@@ -86,10 +110,7 @@ func TestExamplesComplete(t *testing.T) {
 		if w := CountMessages(p); len(w) > 0 {
 			t.Errorf("%s: %v", f, w)
 		}
-		n, err := Build(p, c)
-		if err != nil {
-			t.Fatal(err)
-		}
+		n := build(t, p, c)
 		r, _ := n.Run(Options{})
 		if r.Outcome != Completed {
 			t.Errorf("%s: %v", f, r.Outcome)
@@ -180,16 +201,10 @@ func BenchmarkFirings(b *testing.B) {
 	for i := 0; i < P; i++ {
 		c.Workstations = append(c.Workstations, Workstation{Name: fmt.Sprint("w", i), Power: 1})
 	}
-	n, err := Build(p, c)
-	if err != nil {
-		b.Fatal(err)
-	}
+	n := build(b, p, c)
 	var firings int64
 	for b.Loop() {
-		r, err := n.Run(Options{})
-		if err != nil || r.Outcome != Completed {
-			b.Fatal(err, r.Outcome)
-		}
+		r := runCompleted(b, n, Options{})
 		firings += r.Firings
 	}
 	b.ReportMetric(float64(firings)/b.Elapsed().Seconds(), "firings/s")
@@ -197,18 +212,12 @@ func BenchmarkFirings(b *testing.B) {
 
 // TestComputeOps: 2e9 operations at 4e9 op/s on the reference are 0.5 s there.
 func TestComputeOps(t *testing.T) {
-	p, err := ParseProgram("p.yaml", []byte("processes:\n  - name: A\n    segments: [{compute_ops: 2e9}]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := parseProgram(t, "processes:\n  - name: A\n    segments: [{compute_ops: 2e9}]\n")
 	c, err := ParseCluster("c.yaml", []byte("reference_rate: 4e9\nworkstations: [{name: w, power: 1}]\nnetwork: {bandwidth: 1MB/s}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := Build(p, c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := build(t, p, c)
 	if r, _ := n.Run(Options{}); r.Time != toTicks(0.5) {
 		t.Errorf("%g s", Seconds(r.Time))
 	}

@@ -98,10 +98,7 @@ func TestSharedBoolean(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, err := Build(p, c)
-		if err != nil {
-			t.Fatal(err)
-		}
+		n := build(t, p, c)
 		r, err := n.Run(Options{})
 		if err != nil || r.Time != toTicks(tc.want) {
 			t.Errorf("shared: %s: %v at %g s, want %g", tc.v, err, Seconds(r.Time), tc.want)
@@ -125,18 +122,12 @@ func TestEstimate(t *testing.T) {
 		t.Errorf("estimate %+v", z)
 	}
 	c := &Cluster{Workstations: []Workstation{{Name: "w", Power: 1}}, Network: Medium{Bandwidth: 1}}
-	n, err := Build(p, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := n.Run(Options{})
-	if err != nil || r.Outcome != Completed {
-		t.Fatal(err, r.Outcome)
-	}
+	n := build(t, p, c)
+	r := runCompleted(t, n, Options{})
 	if float64(len(n.Transitions)) > z.Transitions || float64(r.Firings) > z.Firings {
 		t.Errorf("net %d transitions, %d firings above the estimate %+v", len(n.Transitions), r.Firings, z)
 	}
-	_, err = BuildWith(p, c, BuildOptions{MaxTransitions: 14})
+	_, err := BuildWith(p, c, BuildOptions{MaxTransitions: 14})
 	if !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "about 15 transitions") || !strings.Contains(err.Error(), "the limit is 14 transitions") {
 		t.Errorf("budget 14: %v", err)
 	}
@@ -189,12 +180,9 @@ func TestBoundedErrors(t *testing.T) {
 	for i := 0; i < 100; i++ {
 		fmt.Fprintf(&b, "      - send: {to: X%d, bytes: 1}\n", i)
 	}
-	p, err := ParseProgram("p.yaml", []byte(b.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := parseProgram(t, b.String())
 	c := &Cluster{Workstations: []Workstation{{Name: "w", Power: 1}}, Network: Medium{Bandwidth: 1}}
-	_, err = Build(p, c)
+	_, err := Build(p, c)
 	if err == nil || !strings.Contains(err.Error(), "… and 80 more") || strings.Count(err.Error(), "\n") != 20 || !errors.Is(err, fault.ErrInput) {
 		t.Errorf("%v", err)
 	}

@@ -48,17 +48,9 @@ const (
 	phaseArrival = 3 // a background arrival (tr = CPU index, id = class)
 )
 
-type psJob struct {
-	remain float64 // seconds of this CPU alone
-	tr     int32   // the compute transition, or −1 for a background job
-	id     int32   // the firing's log index (foreground) or a job number (background)
-}
-
-// psCPU is one processor-sharing CPU of a sampled run.
+// psCPU is one processor-sharing CPU of a sampled run (rate 1: remaining work in seconds).
 type psCPU struct {
-	jobs []psJob
-	last int64 // ticks: when jobs' remaining work was last brought up to date
-	ver  uint32
+	psQueue
 	due  int // index in jobs of the job the pending departure is for
 	rng  *rand.Rand
 	bg   []BgClass
@@ -86,7 +78,7 @@ func (e *engine) charge(p *psCPU) bool {
 		return true
 	}
 	if e.o.MaxEvents > 0 && e.events > e.o.MaxEvents {
-		e.err = errTooLarge("a sampled run took more than %d background events by t = %.4g s (Options.MaxEvents; a CPU holding k jobs counts 1 + k/%d): the background is far busier or burstier than the run's length suggested", e.o.MaxEvents, Seconds(e.now), jobsPerEvent)
+		e.err = e.errEvents()
 		return true
 	}
 	if p.poll++; p.poll >= cancelPoll {
@@ -97,6 +89,11 @@ func (e *engine) charge(p *psCPU) bool {
 		}
 	}
 	return false
+}
+
+// errEvents is the fault.ErrTooLarge of a sampled run past Options.MaxEvents.
+func (e *engine) errEvents() error {
+	return errTooLarge("a sampled run took more than %d CPU events by t = %.4g s (Options.MaxEvents: each CPU event, a background arrival or a scheduled departure, counts 1 + k/%d for the k jobs the CPU holds): the background is far busier or burstier than the run's length suggested", e.o.MaxEvents, Seconds(e.now), jobsPerEvent)
 }
 
 func dist(d sim.Dist) sim.Dist {
@@ -194,7 +191,7 @@ func (e *engine) initCPUs(s Sample) error {
 			return ErrCancelled
 		}
 		if e.o.MaxEvents > 0 && e.events > e.o.MaxEvents {
-			return errTooLarge("CPU %q: the background's warm-up took more than %d events (Options.MaxEvents)", c.Name, e.o.MaxEvents)
+			return errTooLarge("CPU %q: the background's warm-up took more than %d CPU events (Options.MaxEvents: each arrival and departure counts 1 + k/%d for the k jobs on the CPU)", c.Name, e.o.MaxEvents, jobsPerEvent)
 		}
 		for k, t := range next {
 			e.h.push(completion{t: toTicks(t), tr: int32(ci), id: int32(k), phase: phaseArrival})
@@ -271,33 +268,18 @@ func (p *psCPU) arrive(k int) {
 
 // cpuAdvance gives CPU ci's jobs their share of the CPU since it was last brought up to date.
 func (e *engine) cpuAdvance(ci int) {
-	p := &e.cpus[ci]
-	if k := len(p.jobs); k > 0 && e.now > p.last {
-		served := Seconds(e.now-p.last) / float64(k)
-		for j := range p.jobs {
-			p.jobs[j].remain -= served
-		}
-	}
-	p.last = e.now
+	e.cpus[ci].advance(e.now, 1)
 }
 
 // cpuSchedule schedules CPU ci's next departure (the job with the least remaining work, in
 // remain·k seconds), superseding the previous schedule.
 func (e *engine) cpuSchedule(ci int) {
 	p := &e.cpus[ci]
-	p.ver++
-	if len(p.jobs) == 0 {
+	best, d, ok := p.reschedule(1)
+	if !ok {
 		return
 	}
-	best := 0
-	for j, x := range p.jobs {
-		if x.remain < p.jobs[best].remain {
-			best = j
-		}
-	}
 	p.due = best
-	x := p.jobs[best]
-	d := max(x.remain, 0) * float64(len(p.jobs))
 	if !(d <= MaxSeconds) {
 		d = MaxSeconds
 	}

@@ -41,14 +41,8 @@ func TestSampledNoBackgroundExact(t *testing.T) {
 				c.Workstations[i].Background[k].ArrivalRate = 0 // U = 0, expansion 1
 			}
 		}
-		n, err := Build(p, c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		det, err := n.Run(Options{})
-		if err != nil || det.Outcome != Completed {
-			t.Fatal(err)
-		}
+		n := build(t, p, c)
+		det := runCompleted(t, n, Options{})
 		for rep := uint64(0); rep < 3; rep++ {
 			r, err := n.Run(Options{Sample: &Sample{Seed: 7, Rep: rep}})
 			if err != nil || r.Outcome != Completed || r.Time != det.Time || r.Firings != det.Firings {
@@ -149,10 +143,7 @@ func TestSampledVariability(t *testing.T) {
 // workers; another seed gives others.
 func TestReplicateDeterministic(t *testing.T) {
 	p, c := load(t, "../examples/tpn/matmul.yaml", "../examples/tpn/cluster.yaml")
-	n, err := Build(p, c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := build(t, p, c)
 	a, err1 := Replicate(context.Background(), n, ReplicateOptions{Reps: 20, Seed: 5, Workers: 1})
 	b, err2 := Replicate(context.Background(), n, ReplicateOptions{Reps: 20, Seed: 5, Workers: 3})
 	d, err3 := Replicate(context.Background(), n, ReplicateOptions{Reps: 20, Seed: 6, Workers: 3})
@@ -211,10 +202,7 @@ func TestSampledRefusals(t *testing.T) {
 // cluster (ws4 loaded, U = 0.2), warm-up included.
 func BenchmarkSampled(b *testing.B) {
 	p, c := load(b, "../examples/tpn/matmul.yaml", "../examples/tpn/cluster.yaml")
-	n, err := Build(p, c)
-	if err != nil {
-		b.Fatal(err)
-	}
+	n := build(b, p, c)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		if _, err := n.Run(Options{Sample: &Sample{Seed: 1, Rep: uint64(i)}}); err != nil {
@@ -231,10 +219,7 @@ func BenchmarkReplicate(b *testing.B) {
 	for _, w := range []string{"ws1", "ws2", "ws3", "ws4"} {
 		c.Workstations = append(c.Workstations, Workstation{Name: w, Power: 1, Background: []BgClass{{ArrivalRate: 1, Demand: 0.5}}})
 	}
-	n, err := Build(p, c)
-	if err != nil {
-		b.Fatal(err)
-	}
+	n := build(b, p, c)
 	ev := 0.0
 	for i := 0; b.Loop(); i++ {
 		r, err := Replicate(context.Background(), n, ReplicateOptions{Reps: 30, Seed: uint64(i)})

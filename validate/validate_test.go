@@ -4,7 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/sim"
 )
 
@@ -47,14 +46,7 @@ func TestCompare(t *testing.T) {
 // X = 1/s, R = 2 s, U = 1, Q = 2 (all jobs always at the only station). A simulation that
 // estimates exactly those values gives zero relative error and every value inside.
 func TestQN(t *testing.T) {
-	m := &qn.Model{Classes: []qn.Class{{Name: "c", Population: 2}}, Stations: []qn.Station{{Name: "cpu", Kind: qn.Queue}}, Demand: [][]float64{{1}}}
-	an, err := qn.Solve(m, "mva", qn.AMVAOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := func(v float64) sim.Estimate { return sim.Estimate{Mean: v, Half: 0.01} }
-	res := &sim.Result{Method: "replications", Replications: 3, Throughput: []sim.Estimate{e(1)}, ResponseTime: []sim.Estimate{e(2)},
-		Utilization: []sim.Estimate{e(1)}, QueueLength: [][]sim.Estimate{{e(2)}}}
+	m, an, res := twoJobsOneQueue(t, 1)
 	rep := QNReport(m, "mva", an, nil, res, 7, nil)
 	if len(rep.Rows) != 4 || rep.Outside() != 0 {
 		t.Fatalf("rows %+v", rep.Rows)

@@ -247,7 +247,7 @@ func main() {
 	// The thesis network: Octave is not run (estimated from its cost per population vector).
 	th := multi([]int{4095, 177, 127}, 5)
 	t0 := time.Now()
-	r, _, err := qn.MVAMultiInterleaved(th.model, 0)
+	r, _, err := qn.MVAMultiSplit(context.Background(), th.model, 0) // Solve's 2-core path
 	par := time.Since(t0)
 	t0 = time.Now()
 	_, _ = qn.MVAMulti(th.model)

@@ -45,6 +45,7 @@ func contractCases() []contractCase {
 	add("solve-distribution-disk-group", "solve", "solve", "--distribution", "disk", "../../testdata/models/disk-group.yaml")
 	add("simulate-central-server", "simulate", "simulate", "--reps", "3", "--events", "4000", ex+"qn/central-server.yaml")
 	add("solve-mvablo-finite-capacity", "solve", "solve", "--solver", "mvablo", ex+"qn/finite-capacity.yaml")
+	add("simulate-precision", "simulate", "simulate", "--precision", "0.2", "--reps", "2", "--events", "4000", ex+"qn/central-server.yaml")
 	add("simulate-class-switch", "simulate", "simulate", "--reps", "3", "--events", "4000", ex+"qn/class-switch.yaml")
 	add("simulate-finite-capacity", "simulate", "simulate", "--reps", "3", "--events", "4000", ex+"qn/finite-capacity.yaml")
 	add("simulate-fig59-bus", "simulate", "simulate", "--reps", "3", "--cycles", "100", "--p", "4", "--d", "2", ex+"spmd/fig59-bus.yaml")

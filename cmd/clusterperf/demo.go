@@ -108,19 +108,11 @@ func demoSolve(w io.Writer, path string) (*qn.Model, *qn.Result, error) {
 func demoTpn(w io.Writer) error {
 	fmt.Fprintln(w, "\n== 6. A message-passing program on shared, heterogeneous workstations (Anglano (002)): matrix multiplication ring ==")
 	fmt.Fprintln(w, "   (examples/tpn/matmul.yaml --cluster cluster.yaml; clusterperf tpn … --plot gantt.svg --advise)")
-	pb, err := examples.FS.ReadFile("tpn/matmul.yaml")
+	prog, err := parseExample("tpn/matmul.yaml", tpn.ParseProgram)
 	if err != nil {
 		return err
 	}
-	cb, err := examples.FS.ReadFile("tpn/cluster.yaml")
-	if err != nil {
-		return err
-	}
-	prog, err := tpn.ParseProgram("examples/tpn/matmul.yaml", pb)
-	if err != nil {
-		return err
-	}
-	cl, err := tpn.ParseCluster("examples/tpn/cluster.yaml", cb)
+	cl, err := parseExample("tpn/cluster.yaml", tpn.ParseCluster)
 	if err != nil {
 		return err
 	}
@@ -142,19 +134,11 @@ func demoTpn(w io.Writer) error {
 func demoFit(w io.Writer) error {
 	fmt.Fprintln(w, "== 5. What limits my program? Fitting Cremonesi & Gennaro's (000) model to 42 measured speedups (QCRD, their §5.2) ==")
 	fmt.Fprintln(w, "   (examples/fit/qcrd.yaml + qcrd.csv; clusterperf fit … --predict 128x32 --plot fit.svg)")
-	mb, err := examples.FS.ReadFile("fit/qcrd.yaml")
+	sp, err := parseExample("fit/qcrd.yaml", fit.ParseSpec)
 	if err != nil {
 		return err
 	}
-	db, err := examples.FS.ReadFile("fit/qcrd.csv")
-	if err != nil {
-		return err
-	}
-	sp, err := fit.ParseSpec("examples/fit/qcrd.yaml", mb)
-	if err != nil {
-		return err
-	}
-	data, err := fit.ReadData("examples/fit/qcrd.csv", bytes.NewReader(db))
+	data, err := parseExample("fit/qcrd.csv", reading(fit.ReadData))
 	if err != nil {
 		return err
 	}
@@ -178,12 +162,7 @@ func demoFit(w io.Writer) error {
 func demoMpip(w io.Writer) error {
 	fmt.Fprintln(w, "== 4. A queueing model from mpiP-style measurements (Elliott's (004) method): NAS CG class A on the Keck cluster ==")
 	fmt.Fprintln(w, "   (examples/mpip/keck_cg_a.csv, Elliott (004) appendix B; clusterperf mpip examples/mpip/keck_cg_a.csv --calibrate --predict 64)")
-	const name = "mpip/keck_cg_a.csv"
-	data, err := examples.FS.ReadFile(name)
-	if err != nil {
-		return err
-	}
-	ins, err := mpip.ReadInputs("examples/"+name, bytes.NewReader(data))
+	ins, err := parseExample("mpip/keck_cg_a.csv", reading(mpip.ReadInputs))
 	if err != nil {
 		return err
 	}
@@ -214,11 +193,7 @@ func demoMpip(w io.Writer) error {
 // demoMpipExplained: a real mpiP report with an assumed network misses; the profile says why.
 func demoMpipExplained(w io.Writer) error {
 	const name = "mpip/hpc-mpip__driver.8.253.1.mpiP"
-	data, err := examples.FS.ReadFile(name)
-	if err != nil {
-		return err
-	}
-	rep, err := mpip.Parse("examples/"+name, bytes.NewReader(data))
+	rep, err := parseExample(name, reading(mpip.Parse))
 	if err != nil {
 		return err
 	}
@@ -275,12 +250,7 @@ func demoExtrapolate(w io.Writer) error {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "== 5b. Extrapolation: measured times of OpenFOAM's motorbike case, no model file ==")
 	fmt.Fprintln(w, "   (examples/scaling/openfoam_motorbike_arc.csv, a copy of testdata/scaling's; clusterperf fit FILE --predict 96)")
-	const name = "scaling/openfoam_motorbike_arc.csv"
-	data, err := examples.FS.ReadFile(name)
-	if err != nil {
-		return err
-	}
-	d, err := scaling.ReadCSV("examples/"+name, bytes.NewReader(data))
+	d, err := parseExample("scaling/openfoam_motorbike_arc.csv", reading(scaling.ReadCSV))
 	if err != nil {
 		return err
 	}
@@ -311,11 +281,7 @@ func demoExtrapolate(w io.Writer) error {
 func demoSpeedup(w io.Writer) error {
 	fmt.Fprintln(w, "== 3. Speedup surface s(p, d): a program on a hybrid MIMD+SIMD machine (Gennaro (001) Fig. 5.8, BUS-SIO) ==")
 	fmt.Fprintln(w, "   (examples/spmd/hybrid.yaml; clusterperf speedup … --p 1:64 --d 1:256 --plot s.svg draws the heat map)")
-	data, err := examples.FS.ReadFile("spmd/hybrid.yaml")
-	if err != nil {
-		return err
-	}
-	m, err := spmd.ParseModel("examples/spmd/hybrid.yaml", data)
+	m, err := parseExample("spmd/hybrid.yaml", spmd.ParseModel)
 	if err != nil {
 		return err
 	}
@@ -381,4 +347,20 @@ func demoPipeline(w io.Writer) error {
 		return err
 	}
 	return nil
+}
+
+// parseExample reads the embedded example name (a path below examples/) and parses it,
+// naming it examples/NAME in errors as a command given that file would.
+func parseExample[T any](name string, parse func(file string, data []byte) (T, error)) (T, error) {
+	data, err := examples.FS.ReadFile(name)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return parse("examples/"+name, data)
+}
+
+// reading adapts a parser of an io.Reader to parseExample.
+func reading[T any](parse func(file string, r io.Reader) (T, error)) func(string, []byte) (T, error) {
+	return func(file string, data []byte) (T, error) { return parse(file, bytes.NewReader(data)) }
 }

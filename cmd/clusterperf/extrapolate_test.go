@@ -38,14 +38,7 @@ func TestExtrapolateCSV(t *testing.T) {
 			P     int     `json:"p"`
 			TimeS float64 `json:"time_s"`
 		} `json:"predictions"`
-		Sizing struct {
-			Recommended struct {
-				Config struct {
-					P          int     `json:"p"`
-					Efficiency float64 `json:"efficiency"`
-				} `json:"config"`
-			} `json:"recommended"`
-		} `json:"sizing"`
+		Sizing   sizingJSON `json:"sizing"`
 		Backtest struct {
 			RelError float64 `json:"rel_error"`
 		} `json:"backtest"`
@@ -115,17 +108,9 @@ func TestExtrapolateUSL(t *testing.T) {
 		Fit    struct {
 			Chosen scaling.Model `json:"chosen"`
 		} `json:"fit"`
-		Sizing struct {
-			Recommended struct {
-				Config struct {
-					Efficiency float64 `json:"efficiency"`
-				} `json:"config"`
-			} `json:"recommended"`
-		} `json:"sizing"`
+		Sizing sizingJSON `json:"sizing"`
 	}
-	if err := json.Unmarshal([]byte(runOut(t, "fit", path, "--format", "json")), &res); err != nil {
-		t.Fatal(err)
-	}
+	runJSON(t, &res, "fit", path, "--format", "json")
 	truth := map[string]float64{"sigma": 0.05, "kappa": 0.0005}
 	for _, p := range res.Fit.Chosen.Parameters {
 		if v, ok := truth[p.Name]; ok {

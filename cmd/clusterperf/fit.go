@@ -76,13 +76,8 @@ efficiency (the largest p with efficiency ≥ --efficiency), cheapest (fewest co
 
 `
 
-func newFitCmd(stdout, stderr io.Writer) *cobra.Command {
-	var o fitOptions
-	return fitCmd(&o, stdout, stderr)
-}
-
-// fitCmd is the fit command with its flags bound to o (merge parses a study's arguments
-// with it).
+// fitCmd is the fit command with its flags bound to o: root gives it a fresh o, merge one
+// that it then reads (reparseStudy parses a study's arguments with it).
 func fitCmd(o *fitOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "fit [MODEL.yaml] DATA.csv",

@@ -89,14 +89,7 @@ type fitJSON struct {
 		P, D           int
 		Fitted, W0, W1 float64
 	} `json:"band"`
-	Sizing struct {
-		Recommended struct {
-			Config struct {
-				P          int     `json:"p"`
-				Efficiency float64 `json:"efficiency"`
-			} `json:"config"`
-		} `json:"recommended"`
-	} `json:"sizing"`
+	Sizing  sizingJSON `json:"sizing"`
 	Metrics struct {
 		RMSRel float64 `json:"rms_relative"`
 	} `json:"metrics"`
@@ -347,4 +340,15 @@ func TestFitBottleneckUndetermined(t *testing.T) {
 	if len(res.Predictions) != 2 || !res.Predictions[0].Beyond || res.Predictions[1].Beyond {
 		t.Errorf("beyond_interval flags %+v, want p = 128 flagged, p = 64 not", res.Predictions)
 	}
+}
+
+// sizingJSON is the part of a command's "sizing" object the tests read: the recommended
+// configuration's p and efficiency.
+type sizingJSON struct {
+	Recommended struct {
+		Config struct {
+			P          int     `json:"p"`
+			Efficiency float64 `json:"efficiency"`
+		} `json:"config"`
+	} `json:"recommended"`
 }

@@ -157,20 +157,24 @@ func TestSameSeedAnyCores(t *testing.T) {
 		{"solve", "--format", "json", "--validate", "--reps", "3", "--events", "3000", ex + "keck/cg-a-4.yaml"},
 		{"simulate", "--format", "csv", "--reps", "3", "--cycles", "50", "--p", "4", "--d", "2", ex + "spmd/fig59-bus.yaml"},
 	} {
-		var first string
-		for _, procs := range []int{1, 2, 16} {
-			prev := runtime.GOMAXPROCS(procs)
-			var out, errb bytes.Buffer
-			code := run(context.Background(), args, &out, &errb)
-			runtime.GOMAXPROCS(prev)
-			if code != 0 {
-				t.Fatalf("%v: exit %d: %s", args, code, errb.String())
-			}
-			if procs == 1 {
-				first = out.String()
-			} else if out.String() != first {
+		first := runOnCores(t, 1, args)
+		for _, procs := range []int{2, 16} {
+			if runOnCores(t, procs, args) != first {
 				t.Errorf("%v: output on %d cores differs from 1 core", args, procs)
 			}
 		}
 	}
+}
+
+// runOnCores runs args with GOMAXPROCS = procs and returns stdout, failing the test on a
+// non-zero exit.
+func runOnCores(t *testing.T, procs int, args []string) string {
+	t.Helper()
+	prev := runtime.GOMAXPROCS(procs)
+	defer runtime.GOMAXPROCS(prev)
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), args, &out, &errb); code != 0 {
+		t.Fatalf("%v on %d cores: exit %d: %s", args, procs, code, clip(errb.String()))
+	}
+	return out.String()
 }

@@ -2,14 +2,12 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,7 +53,10 @@ type knownBadCase struct {
 
 // norun marks a case that would run until the time or memory limit today: it is reported
 // without being run, to keep go test ./... fast.
-var knownBad = map[string]knownBadCase{}
+var knownBad = map[string]knownBadCase{
+	"yaml-syntax/solve-tab-line1":         {owner: "internal/spec", reason: "yaml.v3 gives no line for a problem on line 1 (its 0-based mark 0 reads as none) and spec.Parse keeps its \"yaml: \" prefix: FILE: not valid YAML: yaml: found character …"},
+	"yaml-syntax/simulate-unknown-anchor": {owner: "internal/spec", reason: "yaml.v3's decoder errors (unknown anchor) carry no line, and spec.Parse keeps their \"yaml: \" prefix: FILE: not valid YAML: yaml: unknown anchor …"},
+}
 
 type hostileOutcome struct {
 	key, problem string
@@ -343,20 +344,9 @@ func TestSameSeedEveryCommand(t *testing.T) {
 	}
 	for _, args := range cases {
 		t.Run(args[0], func(t *testing.T) {
-			var first string
-			for _, procs := range []int{1, 2, 16} {
-				prev := runtime.GOMAXPROCS(procs)
-				var out, errb bytes.Buffer
-				code := run(context.Background(), args, &out, &errb)
-				runtime.GOMAXPROCS(prev)
-				if code != 0 {
-					t.Fatalf("%v on %d cores: exit %d: %s", args, procs, code, clip(errb.String()))
-				}
-				if procs == 1 {
-					first = out.String()
-					continue
-				}
-				if got := out.String(); got != first {
+			first := runOnCores(t, 1, args)
+			for _, procs := range []int{2, 16} {
+				if got := runOnCores(t, procs, args); got != first {
 					if kb, ok := knownNondeterministic[args[0]]; ok {
 						t.Skipf("KNOWN BAD [owner %s]: %s — today on %d cores: %s", kb.owner, kb.reason, procs, firstDiff(first, got))
 					}

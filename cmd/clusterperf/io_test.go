@@ -10,47 +10,44 @@ import (
 // mean rate 10/3 per s, so 9 s left (closed form remaining × elapsed/done); updates closer
 // than progressInterval are dropped, and the line is cleared at the end.
 func TestProgressTimeLeft(t *testing.T) {
-	var b strings.Builder
-	now := time.Unix(0, 0)
-	p := newProgress(&b, "replications", func() time.Time { return now })
-	now = now.Add(3 * time.Second)
-	p(10, 40)
-	if got := b.String(); !strings.Contains(got, "replications 10/40 (25%) 3.0s elapsed, ~9.0s left") {
+	after := progressClock("replications")
+	if got := after(3*time.Second, 10, 40); !strings.Contains(got, "replications 10/40 (25%) 3.0s elapsed, ~9.0s left") {
 		t.Fatalf("progress line %q", got)
 	}
-	b.Reset()
-	now = now.Add(progressInterval / 2)
-	p(11, 40)
-	if b.Len() != 0 {
-		t.Errorf("update within %v printed %q", progressInterval, b.String())
+	if got := after(progressInterval/2, 11, 40); got != "" {
+		t.Errorf("update within %v printed %q", progressInterval, got)
 	}
-	now = now.Add(progressInterval)
-	p(12, 40)
-	if !strings.Contains(b.String(), "12/40") {
-		t.Errorf("update after %v: %q", progressInterval, b.String())
+	if got := after(progressInterval, 12, 40); !strings.Contains(got, "12/40") {
+		t.Errorf("update after %v: %q", progressInterval, got)
 	}
-	b.Reset()
-	p(40, 40)
-	if b.String() != "\r\033[K" {
-		t.Errorf("end of progress %q, want the line cleared", b.String())
+	if got := after(0, 40, 40); got != "\r\033[K" {
+		t.Errorf("end of progress %q, want the line cleared", got)
 	}
 }
 
 // TestProgressNoRateYet: nothing is shown before progressDelay (a short run prints no
 // progress); before the first unit is done there is no rate, so no estimate.
 func TestProgressNoRateYet(t *testing.T) {
+	after := progressClock("sweep")
+	if got := after(progressDelay/2, 0, 5); got != "" {
+		t.Fatalf("progress within %v of the start: %q", progressDelay, got)
+	}
+	if got := after(progressDelay, 0, 5); strings.Contains(got, "left") || !strings.Contains(got, "sweep 0/5") {
+		t.Errorf("progress line %q", got)
+	}
+}
+
+// progressClock is a progress reporter on a fake clock starting at 0: after(d, done, total)
+// moves the clock on by d, reports done of total and returns what that call printed.
+func progressClock(label string) func(d time.Duration, done, total int) string {
 	var b strings.Builder
 	now := time.Unix(0, 0)
-	p := newProgress(&b, "sweep", func() time.Time { return now })
-	now = now.Add(progressDelay / 2)
-	p(0, 5)
-	if b.Len() != 0 {
-		t.Fatalf("progress within %v of the start: %q", progressDelay, b.String())
-	}
-	now = now.Add(progressDelay)
-	p(0, 5)
-	if got := b.String(); strings.Contains(got, "left") || !strings.Contains(got, "sweep 0/5") {
-		t.Errorf("progress line %q", got)
+	p := newProgress(&b, label, func() time.Time { return now })
+	return func(d time.Duration, done, total int) string {
+		b.Reset()
+		now = now.Add(d)
+		p(done, total)
+		return b.String()
 	}
 }
 

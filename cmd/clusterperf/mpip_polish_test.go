@@ -28,11 +28,7 @@ func TestMpipReadableTables(t *testing.T) {
 // scaling) are not sized as strong scaling (issue 21: the table held only p = 16, the
 // frontier of times that grow with the problem); a note says why.
 func TestMpipWeakScalingNotSized(t *testing.T) {
-	args := []string{"mpip", "--calibrate", "--predict", "128"}
-	for _, p := range []string{"16.5362", "32.5386", "64.5412"} {
-		args = append(args, "../../mpip/testdata/samples/mpiP_cm__amg2013."+p+".1.mpiP")
-	}
-	out := runOut(t, args...)
+	out := runOut(t, append([]string{"mpip", "--calibrate", "--predict", "128"}, amgReports()...)...)
 	if strings.Contains(out, "Sizing on measured") || !strings.Contains(out, "weak scaling") {
 		t.Errorf("want no sizing and a weak-scaling note:\n%s", out)
 	}
@@ -41,11 +37,7 @@ func TestMpipWeakScalingNotSized(t *testing.T) {
 // TestMpipZeroWidthSpreadSaid: AMG's P = 128 wall-time forecast has one plausible model
 // (spread 1.349 … 1.349); the table's notes say the zero width is no certainty (issue 21).
 func TestMpipZeroWidthSpreadSaid(t *testing.T) {
-	args := []string{"mpip", "--calibrate", "--predict", "128"}
-	for _, p := range []string{"16.5362", "32.5386", "64.5412"} {
-		args = append(args, "../../mpip/testdata/samples/mpiP_cm__amg2013."+p+".1.mpiP")
-	}
-	out := runOut(t, args...)
+	out := runOut(t, append([]string{"mpip", "--calibrate", "--predict", "128"}, amgReports()...)...)
 	if !strings.Contains(out, "forecast P = 128: wall time") || !strings.Contains(out, "zero width") {
 		t.Errorf("no note on the zero-width spread:\n%s", out)
 	}
@@ -90,4 +82,14 @@ func TestMpipSharesUnsigned(t *testing.T) {
 	if len(lines) < 3 || strings.Contains(lines[2], "+") || !strings.Contains(lines[2], "92.4%") {
 		t.Errorf("profile row with a signed share (want 92.4%% unsigned):\n%s", strings.Join(lines, "\n"))
 	}
+}
+
+// amgReports are mpip's AMG2013 sample reports at P = 16, 32 and 64 (a -P grid that grows
+// with P: weak scaling).
+func amgReports() []string {
+	var paths []string
+	for _, p := range []string{"16.5362", "32.5386", "64.5412"} {
+		paths = append(paths, "../../mpip/testdata/samples/mpiP_cm__amg2013."+p+".1.mpiP")
+	}
+	return paths
 }

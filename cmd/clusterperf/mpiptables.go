@@ -238,13 +238,8 @@ func (r *mpipResult) backtestTable() *report.Table {
 	return t
 }
 
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = fmt.Sprint(x)
-	}
-	return strings.Join(s, " ")
-}
+// joinInts writes v space-separated: [16 32] → "16 32".
+func joinInts(v []int) string { return strings.Trim(fmt.Sprint(v), "[]") }
 
 func (r *mpipResult) explanationTable() *report.Table {
 	t := &report.Table{Name: "explanations", Title: "Why the model misses (views beyond --explain-threshold)", Header: []string{"label", "views", "assumption", "evidence"}, Left: true}

@@ -107,9 +107,16 @@ type pipelinePoint struct {
 	TimeS          float64            `json:"time_s"`
 	Bottleneck     string             `json:"bottleneck"`
 	Stages         []pipelineStage    `json:"stages"`
-	FixedTimesS    map[string]float64 `json:"fixed_times_s"`
+	FixedTimes     []pipelineFixed    `json:"fixed_times"`
 	MemoryExceeded bool               `json:"memory_exceeded"`
 	Measured       []pipelineMeasured `json:"measured,omitempty"`
+}
+
+// pipelineFixed is one fixed time of the model file (a name the user chose: a value, not a
+// JSON key) at a point.
+type pipelineFixed struct {
+	Name  string  `json:"name"`
+	TimeS float64 `json:"time_s"`
 }
 
 type pipelineStage struct {
@@ -228,12 +235,12 @@ func newPipelineResult(m *pipeline.Model, pts []pipeline.Point, opt pipeline.Opt
 		out.fixed = append(out.fixed, f.Name)
 	}
 	for _, pt := range pts {
-		j := pipelinePoint{P: pt.P, TimeS: pt.Time, Bottleneck: pt.Bottleneck, MemoryExceeded: pt.MemoryExceeded, FixedTimesS: map[string]float64{}}
+		j := pipelinePoint{P: pt.P, TimeS: pt.Time, Bottleneck: pt.Bottleneck, MemoryExceeded: pt.MemoryExceeded, FixedTimes: []pipelineFixed{}}
 		for _, st := range pt.Stages {
 			j.Stages = append(j.Stages, pipelineStage{st.Stage, st.Time, st.Rate, st.Bottleneck})
 		}
 		for i, name := range out.fixed {
-			j.FixedTimesS[name] = pt.Fixed[i]
+			j.FixedTimes = append(j.FixedTimes, pipelineFixed{name, pt.Fixed[i]})
 		}
 		for _, mt := range meas {
 			if mt.P == pt.P {
@@ -307,8 +314,8 @@ func (r *pipelineResult) pointRow(pt pipelinePoint) []any {
 	for _, st := range pt.Stages {
 		row = append(row, st.TimeS, st.Bottleneck)
 	}
-	for _, f := range r.fixed {
-		row = append(row, pt.FixedTimesS[f])
+	for _, f := range pt.FixedTimes {
+		row = append(row, f.TimeS)
 	}
 	ms, es := report.List{}, report.List{Percent: true}
 	for _, mt := range pt.Measured {

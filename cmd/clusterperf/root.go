@@ -48,7 +48,7 @@ document (--format json, schema in docs/schema/COMMAND.schema.json) or one CSV t
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return badInputf("%v\n%s", err, helpHint(c))
 	})
-	root.AddCommand(newSolveCmd(stdout, stderr), newPipelineCmd(stdout, stderr), newSpeedupCmd(stdout, stderr), newMpipCmd(stdout, stderr), newFitCmd(stdout, stderr), newSimulateCmd(stdout, stderr), newTpnCmd(stdout, stderr), newDemoCmd(stdout, stderr))
+	root.AddCommand(solveCmd(new(solveOptions), stdout, stderr), newPipelineCmd(stdout, stderr), speedupCmd(new(speedupOptions), stdout, stderr), newMpipCmd(stdout, stderr), fitCmd(new(fitOptions), stdout, stderr), simulateCmd(new(simOptions), stdout, stderr), tpnCmd(new(tpnOptions), stdout, stderr), newDemoCmd(stdout, stderr))
 	root.AddCommand(newQueueCmd(stdout, stderr))
 	root.AddCommand(newExploreCmd(stdout, stderr))
 	root.AddCommand(newMergeCmd(stdout, stderr))

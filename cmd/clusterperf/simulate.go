@@ -147,13 +147,8 @@ func (o simOptions) check(c *flagCheck) {
 	}
 }
 
-func newSimulateCmd(stdout, stderr io.Writer) *cobra.Command {
-	var o simOptions
-	return simulateCmd(&o, stdout, stderr)
-}
-
-// simulateCmd is the simulate command with its flags bound to o (merge parses a study's
-// arguments with it).
+// simulateCmd is the simulate command with its flags bound to o: root gives it a
+// fresh o, merge one that it then reads (reparseStudy parses a study's arguments with it).
 func simulateCmd(o *simOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "simulate MODEL.yaml",
@@ -305,6 +300,11 @@ type simulateResult struct {
 	EventsPerRep *int64   `json:"events_per_replication,omitempty"`
 	WarmupEvents *float64 `json:"warmup_events_mean,omitempty"`
 	TooShort     *int     `json:"too_short_replications,omitempty"`
+	// PrecisionTarget is --precision, the relative 95 % half-width asked of every class's X
+	// and R; PrecisionMet whether the simulation's achieved_precision (the largest such
+	// half-width) is within it. Both absent without --precision.
+	PrecisionTarget *float64 `json:"precision_target,omitempty"`
+	PrecisionMet    *bool    `json:"precision_met,omitempty"`
 	*validate.Report
 }
 
@@ -323,6 +323,30 @@ func (r *simulateResult) setRun(res *sim.Result) {
 	r.Partial = res.Partial
 }
 
+// setPrecision records the --precision target (0: none) and whether the run met it: an
+// interrupted run, or one whose replications were too short to estimate from, may stop
+// above it.
+func (r *simulateResult) setPrecision(target float64, res *sim.Result) {
+	if target <= 0 {
+		return
+	}
+	met := res.Precision <= target && !res.Partial
+	r.PrecisionTarget, r.PrecisionMet = &target, &met
+}
+
+// precisionText is the table's account of a --precision target: met or not, and what was
+// achieved.
+func (r *simulateResult) precisionText() string {
+	if r.PrecisionTarget == nil {
+		return ""
+	}
+	verdict := "met"
+	if !*r.PrecisionMet {
+		verdict = "NOT met"
+	}
+	return fmt.Sprintf("; precision target %.3g %%: %s (achieved %.3g %%)", 100**r.PrecisionTarget, verdict, 100*r.Simulation.Precision)
+}
+
 // Tables is the validation table, titled with the run length per replication (as the
 // warm-up note counts it) and in all.
 func (r *simulateResult) Tables() []*report.Table {
@@ -332,6 +356,7 @@ func (r *simulateResult) Tables() []*report.Table {
 		if s.Method == "batch means" {
 			how = fmt.Sprintf("batch means: one run of %d events cut into %d batches after its warm-up", *r.EventsPerRep, s.Replications)
 		}
+		how += r.precisionText()
 		if r.Partial {
 			how += "; PARTIAL: interrupted"
 		}
@@ -381,6 +406,7 @@ func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writ
 	}
 	out.Report = qnReport(mf.Model, "auto", an, anErr, res, o.seed)
 	out.setRun(res)
+	out.setPrecision(o.precision, res)
 	out.setMethod()
 	if err := render(stdout, out, o.out); err != nil {
 		return err
@@ -549,13 +575,9 @@ func mergeSimulate(p shard.Plan, items []json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	reps, err := decodeReps(items, mf.Model)
+	res, err := summariseReps(s, items, mf.Model)
 	if err != nil {
 		return nil, err
-	}
-	res, err := s.Summarise(reps)
-	if err != nil {
-		return nil, libError(err)
 	}
 	an, anErr := mf.Solve("auto", qn.AMVAOptions{})
 	out := &simulateResult{Model: name, Kind: "qn", Report: qnReport(mf.Model, "auto", an, anErr, res, o.seed)}

@@ -59,32 +59,15 @@ func TestSimulateSPMDNote(t *testing.T) {
 // exits 130. 100 000 replications of 20 000 events would take minutes; after 1 s a few
 // dozen are done (each takes ~10 ms here).
 func TestSimulateInterrupted(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	var out, errb bytes.Buffer
-	code := run(ctx, []string{"simulate", "--format", "json", "--events", "20000", "--reps", "100000", ex + "qn/central-server.yaml"}, &out, &errb)
-	if code != 130 {
-		t.Fatalf("exit %d, want 130; stderr %s", code, errb.String())
-	}
-	var v struct {
-		Partial    bool     `json:"partial"`
-		Notes      []string `json:"notes"`
-		Simulation struct {
-			Replications int `json:"replications"`
-		} `json:"simulation"`
-		Rows []struct {
-			HalfWidth float64 `json:"half_width"`
-		} `json:"rows"`
-	}
-	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
-		t.Fatalf("%v: %s", err, out.String())
-	}
+	out, stderr := runInterrupted(t, time.Second, "simulate", "--format", "json", "--events", "20000", "--reps", "100000", ex+"qn/central-server.yaml")
+	var v partialSimJSON
+	decodeJSON(t, out, &v)
 	n := v.Simulation.Replications
 	if !v.Partial || n < 2 || n >= 100000 || len(v.Rows) == 0 || !strings.HasPrefix(v.Notes[len(v.Notes)-1], "partial: interrupted after") {
 		t.Errorf("partial %v, %d replications, %d rows, notes %q", v.Partial, n, len(v.Rows), v.Notes)
 	}
-	if !strings.Contains(errb.String(), "interrupted after") {
-		t.Errorf("stderr %q, want the interruption said", errb.String())
+	if !strings.Contains(stderr, "interrupted after") {
+		t.Errorf("stderr %q, want the interruption said", stderr)
 	}
 }
 
@@ -97,32 +80,14 @@ func TestSimulateSPMDInterrupted(t *testing.T) {
 		{"simulate", "--format", "json", "--cycles", "20000", "--reps", "100000", ex + "spmd/qcrd.yaml"},
 		{"speedup", "--format", "json", "--p", "1:16", "--validate", "--cycles", "20000", "--reps", "100000", ex + "spmd/qcrd.yaml"},
 	} {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		var out, errb bytes.Buffer
-		code := run(ctx, args, &out, &errb)
-		cancel()
-		if code != 130 {
-			t.Fatalf("%s: exit %d, want 130; stderr %s", args[0], code, errb.String())
-		}
-		type report struct {
-			Partial    bool     `json:"partial"`
-			Notes      []string `json:"notes"`
-			Simulation struct {
-				Replications int `json:"replications"`
-			} `json:"simulation"`
-			Rows []struct {
-				HalfWidth *float64 `json:"half_width_95"`
-			} `json:"rows"`
-		}
+		out, stderr := runInterrupted(t, time.Second, args...)
 		var v struct {
-			report
+			partialSimJSON
 			Points     []json.RawMessage `json:"points"`
-			Validation *report           `json:"validation"`
+			Validation *partialSimJSON   `json:"validation"`
 		}
-		if err := json.Unmarshal(out.Bytes(), &v); err != nil {
-			t.Fatalf("%s: %v: %s", args[0], err, out.String())
-		}
-		rep := v.report
+		decodeJSON(t, out, &v)
+		rep := v.partialSimJSON
 		if args[0] == "speedup" {
 			if v.Validation == nil || !v.Partial || len(v.Points) != 16 {
 				t.Fatalf("speedup: partial %v, %d points, validation %v: want the 16 points and a partial validation", v.Partial, len(v.Points), v.Validation)
@@ -133,8 +98,8 @@ func TestSimulateSPMDInterrupted(t *testing.T) {
 		if !rep.Partial || n < 2 || n >= 100000 || len(rep.Rows) != 1 || rep.Rows[0].HalfWidth == nil || !strings.HasPrefix(rep.Notes[len(rep.Notes)-1], "partial: interrupted at p=16 d=1 after") {
 			t.Errorf("%s: partial %v, %d replications, rows %v, notes %q", args[0], rep.Partial, n, rep.Rows, rep.Notes)
 		}
-		if !strings.Contains(errb.String(), "interrupted after") {
-			t.Errorf("%s: stderr %q, want the interruption said", args[0], errb.String())
+		if !strings.Contains(stderr, "interrupted after") {
+			t.Errorf("%s: stderr %q, want the interruption said", args[0], stderr)
 		}
 	}
 }
@@ -144,28 +109,13 @@ func TestSimulateSPMDInterrupted(t *testing.T) {
 // partial with the partial note, and exits 130 (fault.ErrInterrupted), as simulate does
 // (TestSimulateInterrupted).
 func TestSolveValidateInterrupted(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	var out, errb bytes.Buffer
-	code := run(ctx, []string{"solve", "--validate", "--format", "json", "--events", "20000", "--reps", "100000", ex + "qn/central-server.yaml"}, &out, &errb)
-	if code != 130 {
-		t.Fatalf("exit %d, want 130; stderr %s", code, errb.String())
-	}
+	out, stderr := runInterrupted(t, time.Second, "solve", "--validate", "--format", "json", "--events", "20000", "--reps", "100000", ex+"qn/central-server.yaml")
 	var v struct {
 		Partial    bool              `json:"partial"`
 		Classes    []json.RawMessage `json:"classes"`
-		Validation *struct {
-			Partial    bool     `json:"partial"`
-			Notes      []string `json:"notes"`
-			Simulation struct {
-				Replications int `json:"replications"`
-			} `json:"simulation"`
-			Rows []json.RawMessage `json:"rows"`
-		} `json:"validation"`
+		Validation *partialSimJSON   `json:"validation"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
-		t.Fatalf("%v: %s", err, out.String())
-	}
+	decodeJSON(t, out, &v)
 	if !v.Partial || v.Validation == nil || len(v.Classes) == 0 {
 		t.Fatalf("partial %v, classes %d, validation %v: want the solution and a partial validation", v.Partial, len(v.Classes), v.Validation)
 	}
@@ -173,8 +123,8 @@ func TestSolveValidateInterrupted(t *testing.T) {
 	if n := r.Simulation.Replications; !r.Partial || n < 2 || n >= 100000 || len(r.Rows) == 0 || !strings.HasPrefix(r.Notes[len(r.Notes)-1], "partial: interrupted after") {
 		t.Errorf("validation: partial %v, %d replications, %d rows, notes %q", r.Partial, n, len(r.Rows), r.Notes)
 	}
-	if !strings.Contains(errb.String(), "interrupted after") {
-		t.Errorf("stderr %q, want the interruption said", errb.String())
+	if !strings.Contains(stderr, "interrupted after") {
+		t.Errorf("stderr %q, want the interruption said", stderr)
 	}
 }
 
@@ -187,18 +137,47 @@ func TestSolveSweepValidateInterrupted(t *testing.T) {
 	if err := os.WriteFile(path, []byte(model), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	var out, errb bytes.Buffer
-	code := run(ctx, []string{"solve", "--sweep", "population=1:6", "--validate", "--format", "json", "--events", "20000", "--reps", "100000", path}, &out, &errb)
-	if code != 130 {
-		t.Fatalf("exit %d, want 130; stderr %s", code, errb.String())
-	}
+	out, stderr := runInterrupted(t, time.Second, "solve", "--sweep", "population=1:6", "--validate", "--format", "json", "--events", "20000", "--reps", "100000", path)
 	// The first point's validation (100 000 replications) cannot finish in a second: a
 	// stopped sweep prints the points whose validation finished (TestSweepValidateInterrupted:
 	// the first k, byte-identical to the full run's prefix), here none, so nothing is written
 	// on stdout — no half document — and stderr says where it stopped.
-	if out.Len() != 0 || !strings.Contains(errb.String(), "interrupt") {
-		t.Fatalf("stdout %q, stderr %q: want no output and the interruption named", out.String(), errb.String())
+	if len(out) != 0 || !strings.Contains(stderr, "interrupt") {
+		t.Fatalf("stdout %q, stderr %q: want no output and the interruption named", out, stderr)
 	}
+}
+
+// runInterrupted runs args under a context that ends after wait (Ctrl-C cancels the root
+// context the same way), requires exit 130 (fault.ErrInterrupted) and returns stdout and
+// stderr.
+func runInterrupted(t *testing.T, wait time.Duration, args ...string) (stdout []byte, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	var out, errb bytes.Buffer
+	if code := run(ctx, args, &out, &errb); code != 130 {
+		t.Fatalf("%s: exit %d, want 130; stderr %s", args[0], code, errb.String())
+	}
+	return out.Bytes(), errb.String()
+}
+
+// decodeJSON decodes a command's JSON document into v, failing the test on an error.
+func decodeJSON(t *testing.T, doc []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(doc, v); err != nil {
+		t.Fatalf("%v: %s", err, doc)
+	}
+}
+
+// partialSimJSON is the part of a simulation report (simulate's document, or the validation
+// of solve and speedup) that says how far an interrupted run got.
+type partialSimJSON struct {
+	Partial    bool     `json:"partial"`
+	Notes      []string `json:"notes"`
+	Simulation struct {
+		Replications int `json:"replications"`
+	} `json:"simulation"`
+	Rows []struct {
+		HalfWidth *float64 `json:"half_width_95"`
+	} `json:"rows"`
 }

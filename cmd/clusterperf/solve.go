@@ -110,13 +110,8 @@ sweeps: sweep (default), sweep_bounds, measured, validation.
 
 `
 
-func newSolveCmd(stdout, stderr io.Writer) *cobra.Command {
-	var o solveOptions
-	return solveCmd(&o, stdout, stderr)
-}
-
-// solveCmd is the solve command with its flags bound to o (merge parses a study's
-// arguments with it).
+// solveCmd is the solve command with its flags bound to o: root gives it a
+// fresh o, merge one that it then reads (reparseStudy parses a study's arguments with it).
 func solveCmd(o *solveOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "solve MODEL.yaml|MODEL.jmva",
@@ -362,6 +357,15 @@ func solveLabelledWith(solve solveFunc, m *qn.Model, solver string, opt qn.AMVAO
 	return res, nil
 }
 
+// noExactForkJoin is the refusal of --exact on a model with fork/join nodes, before any
+// solver runs, sweep or not (exit 2: no solver can meet the requirement, whichever
+// --solver is given), naming what does apply.
+func noExactForkJoin(m *qn.Model) error {
+	return badInputf("--exact: fork/join node %q: no exact solver models fork/join synchronisation. "+
+		"What applies: solve without --exact (--solver forkjoin, the default here: approximate fork/join MVA for one closed class, "+
+		"its error measured against a seeded simulation), or clusterperf simulate (discrete events, 95 %% intervals)", m.ForkJoins[0].Name)
+}
+
 // simulatedEstimate measures a fork/join result, which no exact solver can check, against
 // a seeded simulation of the same model (--seed, --reps, --events): its error estimate is
 // the difference plus the 95 % half-width (qn.SetObservedEstimate). A simulation that
@@ -482,8 +486,12 @@ func (in *solveInput) solver(m *qn.Model) solveFunc {
 }
 
 // checkSpecial refuses the flags that cannot take a model file's class switching or
-// capacities (in.file.Switch, in.file.Capacity) into account.
+// capacities (in.file.Switch, in.file.Capacity) into account, and --exact on a model with
+// fork/join nodes.
 func (o solveOptions) checkSpecial(in *solveInput, path string) error {
+	if o.exact && len(in.model.ForkJoins) > 0 {
+		return noExactForkJoin(in.model)
+	}
 	if in.file == nil || (in.file.Switch == nil && in.file.Capacity == nil) {
 		return nil
 	}

@@ -59,10 +59,6 @@ func TestSolveAutoLabels(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.model), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			var out, errb bytes.Buffer
-			if code := run(context.Background(), []string{"solve", "--format", "json", path}, &out, &errb); code != 0 {
-				t.Fatalf("exit %d: %s", code, errb.String())
-			}
 			var v struct {
 				Method        string            `json:"method"`
 				Exact         bool              `json:"exact"`
@@ -70,9 +66,7 @@ func TestSolveAutoLabels(t *testing.T) {
 				ErrorEstimate *qn.ErrorEstimate `json:"error_estimate"`
 				Notes         []string          `json:"notes"`
 			}
-			if err := json.Unmarshal(out.Bytes(), &v); err != nil {
-				t.Fatal(err)
-			}
+			stderr := runJSON(t, &v, "solve", "--format", "json", path)
 			if v.Exact != tc.exact || (tc.method != "" && v.Method != tc.method) || v.Method == "" {
 				t.Errorf("method %q exact %v, want %q exact %v", v.Method, v.Exact, tc.method, tc.exact)
 			}
@@ -80,19 +74,19 @@ func TestSolveAutoLabels(t *testing.T) {
 				t.Errorf("auto gave no reason for its choice")
 			}
 			if v.Exact {
-				if errb.Len() != 0 || v.ErrorEstimate != nil {
-					t.Errorf("exact result with an estimate %v or stderr %q", v.ErrorEstimate, errb.String())
+				if stderr != "" || v.ErrorEstimate != nil {
+					t.Errorf("exact result with an estimate %v or stderr %q", v.ErrorEstimate, stderr)
 				}
 				return
 			}
-			if !strings.Contains(errb.String(), "method "+v.Method+" (APPROXIMATE") {
-				t.Errorf("approximate result without its account on stderr: %q", errb.String())
+			if !strings.Contains(stderr, "method "+v.Method+" (APPROXIMATE") {
+				t.Errorf("approximate result without its account on stderr: %q", stderr)
 			}
 			if v.ErrorEstimate == nil {
 				t.Fatalf("approximate result without an error estimate (notes %v)", v.Notes)
 			}
-			if e := v.ErrorEstimate.RelError; !(e >= 0) || math.IsInf(e, 0) || !strings.Contains(errb.String(), "estimated error") {
-				t.Errorf("error estimate %v, stderr %q", e, errb.String())
+			if e := v.ErrorEstimate.RelError; !(e >= 0) || math.IsInf(e, 0) || !strings.Contains(stderr, "estimated error") {
+				t.Errorf("error estimate %v, stderr %q", e, stderr)
 			}
 		})
 	}
@@ -417,19 +411,13 @@ func TestModelFileFeatures(t *testing.T) {
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			path := ex + "qn/" + tc.file + ".yaml"
-			var out, errb bytes.Buffer
-			if code := run(context.Background(), []string{"solve", "--format", "json", path}, &out, &errb); code != 0 {
-				t.Fatalf("solve: exit %d: %s", code, errb.String())
-			}
 			var sv struct {
 				Method string  `json:"method"`
 				Exact  bool    `json:"exact"`
 				X      float64 `json:"system_throughput_per_s"`
 				Bounds []any   `json:"bounds"`
 			}
-			if err := json.Unmarshal(out.Bytes(), &sv); err != nil {
-				t.Fatal(err)
-			}
+			runJSON(t, &sv, "solve", "--format", "json", path)
 			if sv.Method != tc.method || !sv.Exact || len(sv.Bounds) != 0 {
 				t.Errorf("solve: method %q exact %v, %d bounds; want %q, exact, none (they assume unlimited capacities and independent classes)", sv.Method, sv.Exact, len(sv.Bounds), tc.method)
 			}
@@ -452,10 +440,6 @@ func TestModelFileFeatures(t *testing.T) {
 			if tc.file == "class-switch" { // the file's stations are PS already; say so explicitly
 				args = append(args, "--discipline", "cpu=ps", "--discipline", "disk=ps")
 			}
-			out.Reset()
-			if code := run(context.Background(), append(args, path), &out, &errb); code != 0 {
-				t.Fatalf("simulate: exit %d: %s", code, errb.String())
-			}
 			var rep struct {
 				Rows []struct {
 					Quantity            string
@@ -463,9 +447,7 @@ func TestModelFileFeatures(t *testing.T) {
 					Half                float64 `json:"half_width_95"`
 				} `json:"rows"`
 			}
-			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-				t.Fatal(err)
-			}
+			runJSON(t, &rep, append(args, path)...)
 			if len(rep.Rows) == 0 {
 				t.Fatal("no rows")
 			}
@@ -559,21 +541,13 @@ func TestSweepInterrupted(t *testing.T) {
 	if err := os.WriteFile(model, []byte("classes:\n  - {name: u, population: 8, think_time: 1}\nstations:\n  - {name: cpu, demand: 0.1}\n  - {name: disk, demand: 5ms}\n"), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
-	defer cancel()
-	var out, errb bytes.Buffer
-	code := run(ctx, []string{"solve", model, "--sweep", "population=1:30000", "--format", "json"}, &out, &errb)
-	if code != 130 {
-		t.Fatalf("exit %d, want 130; stderr %s", code, errb.String())
-	}
+	out, _ := runInterrupted(t, 1500*time.Millisecond, "solve", model, "--sweep", "population=1:30000", "--format", "json")
 	var v struct {
 		Partial bool       `json:"partial"`
 		Points  []struct{} `json:"points"`
 		Notes   []string   `json:"notes"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
-		t.Fatalf("%v: %s", err, out.String())
-	}
+	decodeJSON(t, out, &v)
 	if !v.Partial || len(v.Points) == 0 || len(v.Points) >= 30000 || !slices.ContainsFunc(v.Notes, func(n string) bool { return strings.HasPrefix(n, "partial: interrupted after") }) {
 		t.Errorf("partial %v, %d points, notes %q", v.Partial, len(v.Points), v.Notes)
 	}

@@ -189,13 +189,9 @@ func mergeSolveTo(stderr io.Writer) shard.MergeFunc {
 		if err != nil {
 			return nil, err
 		}
-		reps, err := decodeReps(items, in.model)
+		sr, err := summariseReps(s, items, in.model)
 		if err != nil {
 			return nil, err
-		}
-		sr, err := s.Summarise(reps)
-		if err != nil {
-			return nil, libError(err)
 		}
 		out, _, err := solveOne(context.Background(), in, o, sr, stderr) // sr given: nothing to simulate
 		return out, err

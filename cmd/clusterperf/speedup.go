@@ -41,13 +41,8 @@ type speedupOptions struct {
 // instead (issue 21, readable by default); --all, JSON and CSV keep every point.
 const speedupSummaryRows = 200
 
-func newSpeedupCmd(stdout, stderr io.Writer) *cobra.Command {
-	var o speedupOptions
-	return speedupCmd(&o, stdout, stderr)
-}
-
-// speedupCmd is the speedup command with its flags bound to o (merge parses a study's
-// arguments with it).
+// speedupCmd is the speedup command with its flags bound to o: root gives it a
+// fresh o, merge one that it then reads (reparseStudy parses a study's arguments with it).
 func speedupCmd(o *speedupOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "speedup MODEL.yaml",

@@ -18,11 +18,28 @@ import (
 // runOut runs clusterperf with args and returns stdout (failing the test on a non-zero exit).
 func runOut(t *testing.T, args ...string) string {
 	t.Helper()
+	out, _ := runOK(t, args...)
+	return out
+}
+
+// runJSON runs clusterperf with args (JSON output), decodes stdout into v and returns
+// stderr, failing the test on a non-zero exit or output that does not decode.
+func runJSON(t *testing.T, v any, args ...string) string {
+	t.Helper()
+	out, stderr := runOK(t, args...)
+	decodeJSON(t, []byte(out), v)
+	return stderr
+}
+
+// runOK runs clusterperf with args and returns stdout and stderr, failing the test on a
+// non-zero exit.
+func runOK(t *testing.T, args ...string) (stdout, stderr string) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	if code := run(context.Background(), args, &out, &errb); code != 0 {
 		t.Fatalf("clusterperf %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
 	}
-	return out.String()
+	return out.String(), errb.String()
 }
 
 // TestSpeedupLargeGridSummary: issue 21 — the README tour's 64 × 256 hybrid grid prints a
@@ -90,13 +107,7 @@ func TestHelpCitesAuthors(t *testing.T) {
 // prints the points of the values of p finished, marked partial with a note, and exits 130.
 // 5000 × 20 points of argos (2.5e8 MVA steps) take many seconds here; the context ends after 0.5 s.
 func TestSpeedupInterrupted(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-	defer cancel()
-	var out, errb bytes.Buffer
-	code := run(ctx, []string{"speedup", ex + "spmd/argos.yaml", "--p", "1:5000", "--d", "1:20", "--format", "json"}, &out, &errb)
-	if code != 130 {
-		t.Fatalf("exit %d, want 130; stderr %s", code, errb.String())
-	}
+	out, _ := runInterrupted(t, 500*time.Millisecond, "speedup", ex+"spmd/argos.yaml", "--p", "1:5000", "--d", "1:20", "--format", "json")
 	var v struct {
 		Partial bool       `json:"partial"`
 		Points  []struct{} `json:"points"`
@@ -104,9 +115,7 @@ func TestSpeedupInterrupted(t *testing.T) {
 		Method  string     `json:"method"`
 		Exact   bool       `json:"exact"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
-		t.Fatalf("%v: %s", err, out.String())
-	}
+	decodeJSON(t, out, &v)
 	if !v.Partial || len(v.Points) == 0 || len(v.Points)%20 != 0 || len(v.Points) >= 100000 || !strings.HasPrefix(v.Notes[len(v.Notes)-1], "partial: interrupted after") {
 		t.Errorf("partial %v, %d points (want whole rows of 20), notes %q", v.Partial, len(v.Points), v.Notes)
 	}

@@ -74,7 +74,7 @@ func (o studyOptions) check(c *flagCheck) {
 	}
 	if o.shard != "" {
 		if _, _, err := shard.ParseShard(o.shard); err != nil {
-			c.add("--shard %q: %v", o.shard, err)
+			c.add("--shard %q: want I/N, shard I of N numbered from 0 (0 ≤ I < N ≤ %d: the shards of 8 are 0/8 … 7/8)", o.shard, shard.MaxShards)
 		}
 	}
 	if o.out != "" {
@@ -242,9 +242,10 @@ func checkedMerge(f shard.MergeFunc) shard.MergeFunc {
 	}
 }
 
-// decodeReps reads the shard items of a simulation study of m, one sim.RepResult per
-// replication, each checked for shape and range (checkRep).
-func decodeReps(items []json.RawMessage, m *qn.Model) ([]*sim.RepResult, error) {
+// summariseReps reads the shard items of a simulation study of m, one sim.RepResult per
+// replication, each checked for shape and range (checkRep), and summarises them with s as
+// the one-machine run does.
+func summariseReps(s *sim.Simulator, items []json.RawMessage, m *qn.Model) (*sim.Result, error) {
 	reps := make([]*sim.RepResult, len(items))
 	for k, it := range items {
 		reps[k] = new(sim.RepResult)
@@ -255,5 +256,9 @@ func decodeReps(items []json.RawMessage, m *qn.Model) ([]*sim.RepResult, error) 
 			return nil, err
 		}
 	}
-	return reps, nil
+	res, err := s.Summarise(reps)
+	if err != nil {
+		return nil, libError(err)
+	}
+	return res, nil
 }

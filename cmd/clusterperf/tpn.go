@@ -45,13 +45,8 @@ type tpnOptions struct {
 	study       studyOptions
 }
 
-func newTpnCmd(stdout, stderr io.Writer) *cobra.Command {
-	var o tpnOptions
-	return tpnCmd(&o, stdout, stderr)
-}
-
-// tpnCmd is the tpn command with its flags bound to o (merge parses a study's arguments
-// with it).
+// tpnCmd is the tpn command with its flags bound to o: root gives it a fresh o, merge one
+// that it then reads (reparseStudy parses a study's arguments with it).
 func tpnCmd(o *tpnOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tpn PROGRAM.yaml --cluster CLUSTER.yaml | tpn NET.pnml",

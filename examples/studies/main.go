@@ -30,6 +30,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clusterperf/clusterperf/internal/atomicfile"
 	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/slurm"
 )
@@ -116,7 +117,11 @@ func run(args []string) error {
 			return err
 		}
 	}
-	if err := writeDoc(o.out, s.document(ests)); err != nil {
+	doc, err := s.document(ests)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteBytes(o.out, doc); err != nil {
 		return err
 	}
 	fmt.Printf("wrote %s (in %.0f s)\n", o.out, time.Since(start).Seconds())
@@ -232,7 +237,11 @@ func mergeStudy(o options) error {
 			return fmt.Errorf("%s: cell %d: %w", o.merge, k, err)
 		}
 	}
-	if err := writeDoc(o.out, s.document(ests)); err != nil {
+	doc, err := s.document(ests)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteBytes(o.out, doc); err != nil {
 		return err
 	}
 	fmt.Printf("wrote %s from %d cells over %d shards\n", o.out, len(ests), p.N)

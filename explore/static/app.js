@@ -65,7 +65,12 @@
     $("bottleneck").textContent = r.bottleneck || "–";
     $("best").textContent = r.best || "–";
     $("method").textContent = r.method;
-    $("exact").textContent = r.exact ? "exact" : "approximate";
+    // An approximation's error estimate (the contract's error_estimate): its rel_error in
+    // the method line, what it was measured against on hover.
+    const ee = r.error_estimate;
+    const hasEE = !r.exact && ee && typeof ee.rel_error === "number";
+    $("exact").textContent = r.exact ? "exact" : "approximate" + (hasEE ? ", error estimate " + (100 * ee.rel_error).toPrecision(2) + " %" : "");
+    $("exact").title = hasEE ? (ee.against || "") : "";
     const w = $("warnings");
     w.replaceChildren(...(r.warnings || []).map((s) => el("p", { class: "warn" }, s)));
     const charts = $("charts");

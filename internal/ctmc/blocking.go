@@ -62,28 +62,8 @@ func SolveBlocking(net BlockingNetwork, maxStates int) (*BlockingSolution, error
 		}
 	}
 	// state: n[0..K-1], then pairs (station, destination) of the blocked stations in order
-	index := map[string]int{}
-	var states [][]int
-	key := func(s []int) string {
-		b := make([]byte, 0, 2*len(s))
-		for _, v := range s {
-			b = append(b, byte(v), byte(v>>8))
-		}
-		return string(b)
-	}
-	add := func(s []int) (int, error) {
-		k := key(s)
-		if i, ok := index[k]; ok {
-			return i, nil
-		}
-		if maxStates > 0 && len(states) >= maxStates {
-			return 0, fmt.Errorf("%w: more than %d states", ErrTooLarge, maxStates)
-		}
-		index[k] = len(states)
-		states = append(states, s)
-		return len(states) - 1, nil
-	}
-	if _, err := add(append([]int(nil), start...)); err != nil {
+	sp := newStateSpace()
+	if _, err := sp.add(append([]int(nil), start...), maxStates); err != nil {
 		return nil, err
 	}
 	blocked := func(s []int, k int) bool {
@@ -111,8 +91,8 @@ func SolveBlocking(net BlockingNetwork, maxStates int) (*BlockingSolution, error
 	}
 	var trs []rate
 	maxRate := 0.0
-	for i := 0; i < len(states); i++ {
-		s := states[i]
+	for i := 0; i < len(sp.states); i++ {
+		s := sp.states[i]
 		out := 0
 		for k := 0; k < K; k++ {
 			if s[k] == 0 || blocked(s, k) {
@@ -135,7 +115,7 @@ func SolveBlocking(net BlockingNetwork, maxStates int) (*BlockingSolution, error
 					t[j]++
 					t = unblock(t, k)
 				}
-				to, err := add(t)
+				to, err := sp.add(t, maxStates)
 				if err != nil {
 					return nil, err
 				}
@@ -144,11 +124,11 @@ func SolveBlocking(net BlockingNetwork, maxStates int) (*BlockingSolution, error
 				out++
 			}
 		}
-		if out == 0 && len(states) > 1 {
+		if out == 0 && len(sp.states) > 1 {
 			return nil, fmt.Errorf("%w: state %v (jobs per station, then blocked station and destination pairs) has no way out", ErrDeadlock, s)
 		}
 	}
-	S := len(states)
+	S := len(sp.states)
 	pi, err := gth(S, trs)
 	if err != nil {
 		return nil, err
@@ -156,7 +136,7 @@ func SolveBlocking(net BlockingNetwork, maxStates int) (*BlockingSolution, error
 	res := residual(S, pi, trs)
 	sol := &BlockingSolution{States: S, Residual: res / math.Max(maxRate, 1e-300),
 		QueueLength: make([]float64, K), Throughput: make([]float64, K), Busy: make([]float64, K), Blocked: make([]float64, K)}
-	for i, s := range states {
+	for i, s := range sp.states {
 		p := pi[i]
 		for k := 0; k < K; k++ {
 			sol.QueueLength[k] += p * float64(s[k])

@@ -83,29 +83,12 @@ func solve(net Network, maxStates int, useLU bool) (*Solution, error) {
 	for c, k := range net.Start {
 		start[k*C+c] = net.Population[c]
 	}
-	index := map[string]int{}
-	var states [][]int
-	keyOf := func(s []int) string {
-		b := make([]byte, 0, 2*len(s))
-		for _, v := range s {
-			b = append(b, byte(v), byte(v>>8))
-		}
-		return string(b)
-	}
-	add := func(s []int) int {
-		k := keyOf(s)
-		if i, ok := index[k]; ok {
-			return i
-		}
-		index[k] = len(states)
-		states = append(states, s)
-		return len(states) - 1
-	}
-	add(start)
+	sp := newStateSpace()
+	sp.add(start, 0) // no limit for the first state: cannot fail
 	var trs []rate
 	maxRate := 0.0
-	for i := 0; i < len(states); i++ {
-		s := states[i]
+	for i := 0; i < len(sp.states); i++ {
+		s := sp.states[i]
 		for k := 0; k < K; k++ {
 			nk := 0
 			for c := 0; c < C; c++ {
@@ -132,9 +115,9 @@ func solve(net Network, maxStates int, useLU bool) (*Solution, error) {
 					t := append([]int(nil), s...)
 					t[k*C+c]--
 					t[j*C+c]++
-					to := add(t)
-					if len(states) > maxStates && maxStates > 0 {
-						return nil, fmt.Errorf("%w: more than %d states", ErrTooLarge, maxStates)
+					to, err := sp.add(t, maxStates)
+					if err != nil {
+						return nil, err
 					}
 					trs = append(trs, rate{i, to, r * p})
 					maxRate = math.Max(maxRate, r*p)
@@ -142,7 +125,7 @@ func solve(net Network, maxStates int, useLU bool) (*Solution, error) {
 			}
 		}
 	}
-	S := len(states)
+	S := len(sp.states)
 	pi, err := gth(S, trs)
 	if err != nil {
 		return nil, err
@@ -162,7 +145,7 @@ func solve(net Network, maxStates int, useLU bool) (*Solution, error) {
 	sol.Throughput = grid(K, C)
 	sol.Busy = grid(K, C)
 	sol.Marginal = grid(K, N+1)
-	for i, s := range states {
+	for i, s := range sp.states {
 		p := pi[i]
 		for k := 0; k < K; k++ {
 			nk := 0

@@ -51,7 +51,7 @@ func ReadCSV(file string, r io.Reader, aliases map[string][]string, required []s
 // ReadCSVChecked is ReadCSV with a check of the header's columns (has reports whether a key's
 // column is present) before any row is read; its error is reported at line 1.
 func ReadCSVChecked(file string, r io.Reader, aliases map[string][]string, required []string, check func(has func(key string) bool) error, each func(Row) error) error {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(SkipBOM(r))
 	cr.Comment = '#'
 	cr.FieldsPerRecord = -1
 	head, err := cr.Read()

@@ -70,6 +70,7 @@ func Parse(file string, data []byte) (*Decoder, Node, error) {
 	if len(data) > MaxFileSize {
 		return d, Node{}, &Error{File: file, Kind: fault.ErrTooLarge, Msg: fmt.Sprintf("the file is %d bytes; model files are limited to %d bytes (spec.MaxFileSize, 1 MiB)", len(data), MaxFileSize)}
 	}
+	data = TrimBOM(data)
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		msg := err.Error()
