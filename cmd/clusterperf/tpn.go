@@ -695,6 +695,9 @@ func mergeTpn(p shard.Plan, items []json.RawMessage) (any, error) {
 		if err := decodeMapping(k, it, &times[k]); err != nil {
 			return nil, err
 		}
+		if err := recheckMapping(st, k, times[k]); err != nil {
+			return nil, err
+		}
 	}
 	if out.Advice, err = st.Merge(times); err != nil {
 		return nil, libError(err)
