@@ -49,6 +49,13 @@ func BaselinesObjective(data *Data, objective string) ([]*BaselineResult, error)
 	if t1 == 0 {
 		t1 = data.Obs[0].Value * float64(data.Obs[0].P)
 	}
+	// Times are fitted in units of u (timeUnit), so that the fit does not depend on the
+	// time unit (review: times × 1e9 came back at the start values); T1 is scaled back.
+	u := 1.0
+	if !speed {
+		u = timeUnit(data)
+	}
+	t1 /= u
 	type model struct {
 		name, formula string
 		names         []string
@@ -79,9 +86,10 @@ func BaselinesObjective(data *Data, objective string) ([]*BaselineResult, error)
 		}
 		pr := Problem{M: len(data.Obs), Lower: m.lo, Upper: m.hi, Residuals: func(x, r []float64) error {
 			for i, o := range data.Obs {
-				r[i] = m.f(x, float64(o.P)) - o.Value
+				v := o.Value / u
+				r[i] = m.f(x, float64(o.P)) - v
 				if !absolute {
-					r[i] /= o.Value
+					r[i] /= v
 				}
 			}
 			return nil
@@ -108,11 +116,22 @@ func BaselinesObjective(data *Data, objective string) ([]*BaselineResult, error)
 		}
 		cov, _, _ := Covariance(best, free)
 		t := TQuantile(0.975, len(data.Obs)-k)
-		b := &BaselineResult{Name: m.name, Formula: m.formula, K: k, f: m.f, x: best.X}
+		x := append([]float64(nil), best.X...)
+		cost := best.Cost
+		if !speed {
+			x[0] *= u // T1, seconds
+			if absolute {
+				cost *= u * u // squared seconds, as the SPMD fit's cost it is ranked with
+			}
+		}
+		b := &BaselineResult{Name: m.name, Formula: m.formula, K: k, f: m.f, x: x}
 		for j, n := range m.names {
-			pe := ParamEstimate{Name: n, Value: best.X[j], AtBound: best.AtBound[j]}
+			pe := ParamEstimate{Name: n, Value: x[j], AtBound: best.AtBound[j]}
 			if v := cov.At(j, j); v >= 0 && !math.IsNaN(v) && !math.IsNaN(t) {
 				se := math.Sqrt(v)
+				if n == "t1" {
+					se *= u
+				}
 				l, h := math.Max(pe.Value-t*se, m.lo[j]), math.Min(pe.Value+t*se, m.hi[j])
 				pe.StdErr, pe.CILow, pe.CIHigh = &se, &l, &h
 			}
@@ -120,17 +139,32 @@ func BaselinesObjective(data *Data, objective string) ([]*BaselineResult, error)
 		}
 		var f, a []float64
 		for _, o := range data.Obs {
-			f, a = append(f, m.f(best.X, float64(o.P))), append(a, o.Value)
+			f, a = append(f, m.f(x, float64(o.P))), append(a, o.Value)
 		}
 		b.Metrics = Compare(f, a)
-		b.AIC, _, b.BIC = InformationCriteria(best.Cost, len(data.Obs), k)
-		b.AICc = AICcOf(best.Cost, len(data.Obs), k)
+		b.AIC, _, b.BIC = InformationCriteria(cost, len(data.Obs), k)
+		b.AICc = AICcOf(cost, len(data.Obs), k)
 		if distinctD(data) > 1 {
 			b.Note = "fitted against p only; it cannot see the disks"
 		}
 		out = append(out, b)
 	}
 	return out, nil
+}
+
+// timeUnit is the power of two nearest the geometric mean of the observed values,
+// 2^round(mean log₂ v): dividing by it is exact, so times near 1 s fit bit-identically, and
+// the fit works on numbers near 1 whatever the unit.
+func timeUnit(data *Data) float64 {
+	l := 0.0
+	for _, o := range data.Obs {
+		l += math.Log2(o.Value)
+	}
+	u := math.Ldexp(1, int(math.Round(l/float64(len(data.Obs)))))
+	if !(u > 0) || math.IsInf(u, 0) {
+		return 1
+	}
+	return u
 }
 
 func distinctD(data *Data) int {

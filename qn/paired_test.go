@@ -16,8 +16,8 @@ var pairedRuns = flag.Int("paired", 0, "TestPairedThesis: how many sequential/2-
 // on the thesis network (001 §6.1.4, N = (4095, 177, 127), 9.3e7 population vectors) in
 // interleaved pairs — sequential, split, sequential, split … — so that both see the same
 // host (the VM's speed and the other tenants' load drift by tens of per cent within
-// minutes). It prints each pair (wall and user CPU of each, their ratio, the split's
-// per-worker wait), the median and min–max of each column and the load average, and checks
+// minutes). It prints each pair (wall and user CPU of each, the cores the host gave each
+// = user/wall, the wall ratio, the split's per-worker wait), the median and min–max of each column and the load average, and checks
 // every split result bit-identical to the sequential one. It runs only when asked:
 //
 //	go test ./qn -run TestPairedThesis -paired 7 -v -timeout 10m
@@ -49,7 +49,8 @@ func TestPairedThesis(t *testing.T) {
 	timed(seq) // warm-up (page faults, frequency), not counted
 	timed(split)
 	var sw, su, pw, pu, ratio []float64
-	fmt.Fprintf(&b, "pair  seq wall  seq user  split wall  split user  seq/split  split wait per worker  rows per worker\n")
+	// cores = user CPU / wall: how much CPU the host gave the solve (≤ 1 sequential, ≤ 2 split)
+	fmt.Fprintf(&b, "pair  seq wall  seq user  cores  split wall  split user  cores  seq/split  split wait per worker  rows per worker\n")
 	for i := range *pairedRuns {
 		s, p := timed(seq), timed(split)
 		if d := sameResult(p.res, s.res); d != 0 {
@@ -60,7 +61,7 @@ func TestPairedThesis(t *testing.T) {
 			waits = append(waits, w.Round(time.Millisecond).String())
 		}
 		r := s.wall.Seconds() / p.wall.Seconds()
-		fmt.Fprintf(&b, "%4d  %7.3fs  %7.3fs  %9.3fs  %9.3fs  %9.2f  %-21s  %v\n", i+1, s.wall.Seconds(), s.user.Seconds(), p.wall.Seconds(), p.user.Seconds(), r, strings.Join(waits, " "), p.st.Range)
+		fmt.Fprintf(&b, "%4d  %7.3fs  %7.3fs  %5.2f  %9.3fs  %9.3fs  %5.2f  %9.2f  %-21s  %v\n", i+1, s.wall.Seconds(), s.user.Seconds(), s.user.Seconds()/s.wall.Seconds(), p.wall.Seconds(), p.user.Seconds(), p.user.Seconds()/p.wall.Seconds(), r, strings.Join(waits, " "), p.st.Range)
 		sw, su, pw, pu, ratio = append(sw, s.wall.Seconds()), append(su, s.user.Seconds()), append(pw, p.wall.Seconds()), append(pu, p.user.Seconds()), append(ratio, r)
 	}
 	stat := func(v []float64) string {

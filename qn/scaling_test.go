@@ -179,8 +179,9 @@ rows, K_q = 4 unrolled). Its two parallel forms are bit-identical too:
   row(s) of the second worker depend on the first worker, on its last row(s) of the same
   slice, which it passes on through a ring of up to 128 slices: per slice 4 KB cross
   cores on the thesis network and one atomic counter is published, so the first worker
-  runs ahead freely. Its user CPU time is the sequential walk's; its wall time is about
-  half of it when the host gives it two cores.
+  runs ahead freely. Its user CPU time is the sequential walk's (0.9–1.0 of it in the
+  paired runs of 2026-11-23), so with two free cores its wall time tends to half the
+  sequential time plus the workers' waits (TestPairedThesis prints both).
 - mva-interleaved (MVAMultiInterleaved, kept as pmva's "interleaved" algorithm): worker j
   computes the slices n₁ ≡ j (mod 2), so every slice (730 KB on the thesis network) is
   read by the other core; it gains about 1.3× on two quiet cores (thesis network,

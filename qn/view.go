@@ -40,11 +40,16 @@ type StationClassView struct {
 // what one arriving job would see (D/(1 − U) = D at an idle M/M/1, the same as its class's
 // response time), never a 0 beside a class response time that is not.
 type StationView struct {
-	Name        string   `json:"name"`
-	Type        string   `json:"type"`
-	Count       int      `json:"count"`
-	Visits      *float64 `json:"visits,omitempty"` // single-class models with visits or routing
-	Utilization float64  `json:"utilization"`
+	Name   string   `json:"name"`
+	Type   string   `json:"type"`
+	Count  int      `json:"count"`
+	Visits *float64 `json:"visits,omitempty"` // single-class models with visits or routing
+	// Throughput is the station's throughput Σ_c X_c·V_{c,k} (jobs per second through one
+	// copy's share of the traffic, visitsAt: V = 1 per job where a class has demand and no
+	// visit count is given, 0 where it has no demand — review: a station no class visits
+	// showed the system throughput in the single-class table).
+	Throughput  float64 `json:"throughput_per_s"`
+	Utilization float64 `json:"utilization"`
 	// UtilizationInfeasible flags an approximate utilisation per server above 1 at a
 	// queueing station: impossible for the real network, so the approximation broke the
 	// bound U ≤ 1 there (the value is the approximation's, not clamped; the result's error
@@ -93,6 +98,9 @@ func NewView(name string, m *Model, r *Result) View {
 		sv := StationView{Name: s.Name, Type: s.Kind.String(), Count: s.Copies(),
 			Utilization: r.StationUtilization(k), QueueLength: r.StationQueueLength(k)}
 		sv.ResidenceTime = stationResidence(m, r, k)
+		for c := range m.Classes {
+			sv.Throughput += r.Throughput[c] * visitsAt(m, c, k)
+		}
 		sv.UtilizationInfeasible = !r.Exact && s.Kind != Delay && sv.Utilization > 1+1e-12
 		if m.Visits != nil && len(m.Classes) == 1 {
 			v := m.Visits[0][k]

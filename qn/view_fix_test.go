@@ -36,3 +36,37 @@ func TestViewResidenceSkippedClass(t *testing.T) {
 		}
 	}
 }
+
+// TestViewStationThroughputUnvisited: one closed class (N = 3, think time 1 s) at cpu
+// (demand 50 ms) and disk (demand 0: no job passes through it). The station throughput is
+// X·V with V = 1 where the class has demand (no visit count given) and 0 where it has none
+// (visitsAt), so disk's is 0, not the class's X (review: the single-class stations table
+// showed X at a station nobody visits), and cpu's satisfies the utilisation law
+// U = X_k·S = X·D (Denning & Buzen 1978). With visits given (V = 4 at cpu, S = 12.5 ms: the
+// same demand) cpu's throughput is 4·X.
+func TestViewStationThroughputUnvisited(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		visits [][]float64
+		v      float64 // cpu visits per job
+	}{{"demands", nil, 1}, {"visits", [][]float64{{4, 0}}, 4}} {
+		m := &Model{Classes: []Class{{Name: "a", Population: 3, ThinkTime: 1}},
+			Stations: []Station{{Name: "cpu", Kind: Queue}, {Name: "disk", Kind: Queue}},
+			Demand:   [][]float64{{0.05, 0}}, Visits: tc.visits}
+		r, err := Solve(m, "mva", AMVAOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := NewView("m", m, r)
+		x := r.Throughput[0]
+		if got := v.Stations[1].Throughput; got != 0 {
+			t.Errorf("%s: disk throughput %g, want 0 (no demand)", tc.name, got)
+		}
+		if got := v.Stations[0].Throughput; !closeTo(got, tc.v*x, 1e-12) {
+			t.Errorf("%s: cpu throughput %g, want %g·X = %g", tc.name, got, tc.v, tc.v*x)
+		}
+		if u := v.Stations[0].Utilization; !closeTo(u, x*0.05, 1e-12) {
+			t.Errorf("%s: cpu U = %g, want X·D = %g", tc.name, u, x*0.05)
+		}
+	}
+}

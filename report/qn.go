@@ -28,13 +28,7 @@ func QNTables(v qn.View) []*Table {
 	st := &Table{Name: "stations", Title: "Stations (per copy)" + visitsTitle(v) + infeasibleTitle(v),
 		Header: []string{"station", "type", "count", "class", "visits", "throughput_per_s", "utilization", "queue_length", "residence_time_s"}}
 	for _, s := range v.Stations {
-		x := 0.0
-		for _, c := range v.Classes {
-			x += c.Throughput
-		}
-		if s.Visits != nil {
-			x *= *s.Visits
-		}
+		x := s.Throughput
 		if len(s.PerClass) > 0 {
 			st.Add(s.Name, s.Type, s.Count, "all", "", "", utilizationCell(s), s.QueueLength, s.ResidenceTime)
 		} else {
