@@ -92,15 +92,21 @@ func TestRange(t *testing.T) {
 
 // TestParseYAMLErrorLine: every YAML error is FILE:LINE: not valid YAML: MSG, without
 // yaml.v3's "yaml: " prefix. Expected lines are where the problem is in the input (counted
-// by hand); yaml.v3 prints none for a problem on line 1 (its 0-based mark 0) and none for
-// an unknown anchor (hostile review, knownBad solve-tab-line1 and simulate-unknown-anchor).
+// by hand); yaml.v3 prints none for a problem on line 1 (its 0-based mark 0), none for an
+// unknown anchor (hostile review, knownBad solve-tab-line1 and simulate-unknown-anchor) or
+// a bad character, and a 0-based line for a parser (not scanner) error: "c: {x: 1" opened
+// on line 3 was reported at line 2.
 func TestParseYAMLErrorLine(t *testing.T) {
 	for _, tc := range []struct {
 		name, in, want string
 	}{
 		{"tab on line 1", "\t- tab\n", "f.yaml:1: not valid YAML: found character that cannot start any token"},
 		{"mapping on line 2", "a: b\n  c: d\n", "f.yaml:2: not valid YAML: mapping values are not allowed"},
-		{"unclosed flow on line 1", "stations: [{name: cpu\n", "f.yaml:1: not valid YAML: did not find expected"},
+		{"unclosed flow at the end", "stations: [{name: cpu\n\n", "f.yaml:1: not valid YAML: did not find expected ',' or '}'"},
+		{"parser error on line 2", "a: 1\nb: [1, 2\nc: 3\n", "f.yaml:2: not valid YAML: did not find expected ',' or ']'"},
+		{"parser error on line 3", "a: 1\nb: 2\nc: {x: 1\nd: 4\n", "f.yaml:3: not valid YAML: did not find expected ',' or '}'"},
+		{"control character on line 3", "a: 1\nb: 2\nc: \"x\x01\"\n", "f.yaml:3: not valid YAML: control characters are not allowed"},
+		{"invalid UTF-8 on line 3", "a: 1\nb: 2\nc: \xff\n", "f.yaml:3: not valid YAML: invalid leading UTF-8 octet"},
 		{"unknown anchor", "classes: []\nstations: *nowhere\n", "f.yaml:2: not valid YAML: unknown anchor 'nowhere' referenced"},
 		{"unknown anchor in a flow", "a: 1\nb: 2\nc: [1, *x]\n", "f.yaml:3: not valid YAML: unknown anchor 'x' referenced"},
 		{"unknown anchor after mentions", "# *x is not defined\nnote: \"see *x\"\ny: *xy2\nz: *x\n", "f.yaml:3: not valid YAML: unknown anchor 'xy2' referenced"},

@@ -4,14 +4,20 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // yamlError turns an error of yaml.v3's Unmarshal of data into "FILE:LINE: not valid YAML:
-// MSG", always with a line and without yaml.v3's "yaml: " prefix. yaml.v3 writes
-// "yaml: line N: MSG" when its (0-based) mark is not on the first line and no line when it
-// is (a problem on line 1 therefore reads as none), so a scanner or parser message without a
-// line is on line 1. Its one decoder error for a node tree, "unknown anchor 'NAME'
-// referenced", carries no line: it is the line of the first alias *NAME (aliasLine).
+// MSG", always with the line of the problem and without yaml.v3's "yaml: " prefix. yaml.v3
+// (v3.0.4, decode.go parser.fail) writes "yaml: line N: MSG" from a 0-based mark, adding 1
+// for scanner errors only, and nothing when the mark is on line 0. So:
+//   - a parser error (parserProblems) with "line N" is on line N+1;
+//   - a scanner or parser error without a line is on line 1;
+//   - a reader error (an invalid UTF-8 sequence or a control character, readerProblems)
+//     carries only a byte offset, never printed: its line is that of the first such
+//     character in data (badCharLine);
+//   - the decoder's "unknown anchor 'NAME' referenced" carries no line: it is the line of
+//     the first alias *NAME (aliasLine).
 func yamlError(file string, data []byte, err error) *Error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 1
@@ -19,12 +25,22 @@ func yamlError(file string, data []byte, err error) *Error {
 		if i := strings.IndexByte(rest, ':'); i > 0 {
 			if n, err := strconv.Atoi(rest[:i]); err == nil && n > 0 {
 				line, msg = n, strings.TrimSpace(rest[i+1:])
+				if parserProblems[msg] {
+					line++ // a 0-based mark
+				}
 			}
 		}
+	} else if readerProblem(msg) {
+		line = badCharLine(data)
 	} else if name, ok := strings.CutPrefix(msg, "unknown anchor '"); ok {
 		if name, ok = strings.CutSuffix(name, "' referenced"); ok {
 			line = aliasLine(data, name)
 		}
+	}
+	// A problem found at the end of the file (an unclosed bracket) has its mark after the
+	// last line break: it is on the last line that has text.
+	if last := len(yamlLines(bytes.TrimRight(data, "\r\n \t"))); line > last {
+		line = last
 	}
 	return &Error{File: file, Line: line, Msg: "not valid YAML: " + msg}
 }
@@ -84,4 +100,53 @@ func yamlLines(data []byte) [][]byte {
 		start = i
 	}
 	return append(lines, data[start:])
+}
+
+// parserProblems are yaml.v3's parser (not scanner) problems (v3.0.4 parserc.go): their
+// "line N" is a 0-based line.
+var parserProblems = map[string]bool{
+	"did not find expected <stream-start>": true, "did not find expected <document start>": true,
+	"found undefined tag handle": true, "did not find expected node content": true,
+	"did not find expected '-' indicator": true, "did not find expected key": true,
+	"did not find expected ',' or ']'": true, "did not find expected ',' or '}'": true,
+	"found duplicate %YAML directive": true, "found incompatible YAML document": true,
+	"found duplicate %TAG directive": true,
+}
+
+// readerProblem reports whether msg is one of yaml.v3's UTF-8 reader problems (v3.0.4
+// readerc.go), which give no line.
+func readerProblem(msg string) bool {
+	for _, p := range []string{"invalid leading UTF-8 octet", "incomplete UTF-8 octet sequence", "invalid trailing UTF-8 octet",
+		"invalid length of a UTF-8 sequence", "invalid Unicode character", "control characters are not allowed"} {
+		if msg == p {
+			return true
+		}
+	}
+	return false
+}
+
+// badCharLine is the 1-based line (yamlLines) of the first character yaml.v3's reader
+// refuses: an invalid UTF-8 sequence, or a character outside YAML's printable set (tab,
+// LF, CR, #x20–#x7E, #x85, #xA0–#xD7FF, #xE000–#xFFFD, #x10000–#x10FFFF); 1 when there
+// is none (a UTF-16 file, which this scan does not decode). One pass over data.
+func badCharLine(data []byte) int {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if (r == utf8.RuneError && n <= 1) || !yamlPrintable(r) {
+			return len(yamlLines(data[:i]))
+		}
+		i += n
+	}
+	return 1
+}
+
+// yamlPrintable reports whether r is in YAML 1.1's printable set (yaml.v3 readerc.go).
+func yamlPrintable(r rune) bool {
+	switch {
+	case r == 0x09, r == 0x0A, r == 0x0D, r >= 0x20 && r <= 0x7E, r == 0x85:
+		return true
+	case r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000 && r <= 0x10FFFF:
+		return true
+	}
+	return false
 }
