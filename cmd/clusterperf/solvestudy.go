@@ -142,7 +142,9 @@ func solveSweepRange(m *qn.Model, p qn.SweepParam, vals []float64, o solveOption
 		}
 		return nil, libError(err)
 	}
-	_, _ = estimateSweep(context.Background(), m, p, pts, o.sim) // the study stops between items
+	if !o.validate { // with --validate, sweepPointItem's simulation gives the estimates
+		_, _ = estimateSweep(context.Background(), m, p, pts, o.sim) // the study stops between items
+	}
 	return pts, nil
 }
 

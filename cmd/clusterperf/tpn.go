@@ -205,10 +205,10 @@ type tpnResult struct {
 	Advice        *tpn.Advice        `json:"advice,omitempty"`
 	Sizing        *sizing.Advice     `json:"sizing,omitempty"` // --advise: p = workstations used
 	// SizingAllocation is the mapping of the configuration the sizing rule recommends.
-	SizingAllocation map[string]string `json:"sizing_allocation,omitempty"`
-	Background       *tpnBackground    `json:"background,omitempty"` // --background sampled
-	Notes            []string          `json:"notes"`
-	order            []string          // process names in program order, for the advice table
+	SizingAllocation tpn.Allocation `json:"sizing_allocation,omitempty"`
+	Background       *tpnBackground `json:"background,omitempty"` // --background sampled
+	Notes            []string       `json:"notes"`
+	order            []string       // process names in program order, for the advice table
 }
 
 // tpnErrorEstimate is a sampled result's error: the half-width of its 95 % interval.
@@ -582,11 +582,12 @@ func (r *tpnResult) adviceTable() *report.Table {
 	}
 	at := &report.Table{Name: "advice", Title: fmt.Sprintf("Allocation advice (%s, %d simulations%s): %.6g s instead of %.6g s; lower bound %.6g s", how, a.Evaluated, basis, a.Time, a.Given, a.LowerBound),
 		Header: header}
+	best, rec := a.Allocation.Map(), r.SizingAllocation.Map()
 	for _, p := range r.order {
 		if r.SizingAllocation != nil {
-			at.Add(p, a.Allocation[p], r.SizingAllocation[p])
+			at.Add(p, best[p], rec[p])
 		} else {
-			at.Add(p, a.Allocation[p])
+			at.Add(p, best[p])
 		}
 	}
 	return at
@@ -693,6 +694,9 @@ func mergeTpn(p shard.Plan, items []json.RawMessage) (any, error) {
 	times := make([]tpn.MappingTime, len(items))
 	for k, it := range items {
 		if err := decodeMapping(k, it, &times[k]); err != nil {
+			return nil, err
+		}
+		if err := recheckMapping(st, k, times[k]); err != nil {
 			return nil, err
 		}
 	}
