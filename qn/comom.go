@@ -372,8 +372,13 @@ func (p *comom) plan(order []int) (*comomPlan, error) {
 		return nil, err
 	}
 	pl := &comomPlan{order: order, factorOps: fo, stepShort: ss, stepLong: sl}
-	if pl.pilotWork = pl.work(p, first); pl.pilotWork > p.maxWork() {
-		return nil, fmt.Errorf("%w: comom would take about %.3g s of CPU time for its first run at %d bits alone (limit %.3g s)", fault.ErrTooLarge, pl.pilotWork/1e9, first, p.maxWork()/1e9)
+	// Every answer needs the pilot and at least one more run at a higher precision (1.5 times
+	// the pilot's when the pilot settles; more when it runs out), so refuse before the pilot
+	// when those two alone are over budget (hostile review: a one-class model of 3e7 jobs ran
+	// its pilot for minutes before the estimate refused it).
+	pl.pilotWork = pl.work(p, first)
+	if least := pl.pilotWork + pl.work(p, roundBits(1.5*float64(first))); least > p.maxWork() {
+		return nil, fmt.Errorf("%w: comom would take about %.3g s of CPU time at least (a first run at %d bits and a second at %d; limit %.3g s)", fault.ErrTooLarge, least/1e9, first, roundBits(1.5*float64(first)), p.maxWork()/1e9)
 	}
 	pl.p = p
 	if pl.pilot = p.run(order, first); pl.pilot.err != nil {
