@@ -501,6 +501,9 @@ func newNetResult(net *tpn.Net, res *tpn.Result) (*tpnResult, []tpn.Interval) {
 	for _, c := range tpn.CriticalPath(net, res) {
 		out.Critical = append(out.Critical, tpnStep{c.Name, c.Start, c.End})
 	}
+	if res.LogDropped {
+		out.Notes = append(out.Notes, fmt.Sprintf("the run fired %d times, more than the log keeps (tpn.DefaultMaxLog = %d firings, or the net's transitions): per-process times, critical path and Gantt chart are left out; time_s and firings are exact", res.Firings, tpn.DefaultMaxLog))
+	}
 	return out, spans
 }
 
