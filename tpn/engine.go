@@ -55,10 +55,11 @@ type Options struct {
 
 // Memory bounds of a run (Options.MaxLog, Options.MaxInFlight): a log entry (Firing) and an
 // event-queue slot (completion) take bytesPerSlot bytes each, so a run holds at most about
-// 32 MiB of log and 128 MiB of queue by default, whatever MaxFirings allows.
+// 32 MiB of log and 32 MiB of queue by default (a program net: as many as its transitions),
+// whatever MaxFirings allows.
 const (
 	DefaultMaxLog      = 1 << 20
-	DefaultMaxInFlight = 1 << 22
+	DefaultMaxInFlight = 1 << 20
 	bytesPerSlot       = 32
 )
 
