@@ -446,6 +446,9 @@ func runPNML(o tpnOptions, path string, stdout io.Writer) error {
 		return err
 	}
 	out, spans := newNetResult(net, res)
+	if o.plot != "" && len(out.Processes) == 0 {
+		return badInputf("--plot %s: no process to chart: the net's places name no process (<process> in their toolspecific block), or its log was dropped (more than %d firings)", o.plot, tpn.DefaultMaxLog)
+	}
 	if err := render(stdout, out, o.out); err != nil {
 		return err
 	}
@@ -500,6 +503,9 @@ func newNetResult(net *tpn.Net, res *tpn.Result) (*tpnResult, []tpn.Interval) {
 		Method: "timed Petri net, deterministic firing (exact for the given times)", Exact: true}
 	for _, c := range tpn.CriticalPath(net, res) {
 		out.Critical = append(out.Critical, tpnStep{c.Name, c.Start, c.End})
+	}
+	if res.LogDropped {
+		out.Notes = append(out.Notes, fmt.Sprintf("%s at t = %.6g s after %d firings, more than the log keeps (tpn.DefaultMaxLog = %d firings, or the net's transitions): per-process times, critical path and Gantt chart are left out; time_s and firings are exact", res.Outcome, out.TimeS, res.Firings, tpn.DefaultMaxLog))
 	}
 	return out, spans
 }
