@@ -141,6 +141,23 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 			r.(map[string]any)["validation"].(map[string]any)["simulation"].(map[string]any)["replications"] = 0.0
 			return r
 		}, "simulation.replications"},
+		// hostile review: numbers the model cannot give, and a forged method or status
+		{"sweep X 1e300", sweepDir, "shard-1-of-2.json", 0, set([]any{1e300}, "result", "throughput_per_s"), "Little's law"},
+		{"sweep X 0", sweepDir, "shard-1-of-2.json", 0, set([]any{0.0}, "result", "throughput_per_s"), "Little's law"},
+		{"sweep R 1e300", sweepDir, "shard-0-of-2.json", 1, set([]any{1e300}, "result", "response_time_s"), "Little's law"},
+		{"sweep Q above N", sweepDir, "shard-0-of-2.json", 0, set([]any{[]any{1e300}, []any{0.1}}, "result", "queue_length"), "at most the population"},
+		{"sweep U not X·D", sweepDir, "shard-0-of-2.json", 1, set([]any{[]any{0.01}, []any{0.01}}, "result", "utilization"), "utilisation law"},
+		{"sweep not converged", sweepDir, "shard-1-of-2.json", 0, set(false, "result", "status", "converged"), "always converges"},
+		{"sweep method script", sweepDir, "shard-1-of-2.json", 1, func(r any) any {
+			m := r.(map[string]any)["result"].(map[string]any)
+			m["method"], m["exact"] = "<script>alert(1)</script>", false
+			return r
+		}, "want one of the solvers' method names"},
+		{"sweep exact called approximate", sweepDir, "shard-1-of-2.json", 1, set(false, "result", "exact"), "gives exact = true"},
+		{"sim R 1.7e308", simDir, "shard-1-of-2.json", 0, set([]any{1.7e308}, "response_time_s"), "want at most population"},
+		{"sim Q 1e308", simDir, "shard-0-of-2.json", 1, set([]any{[]any{1e308}, []any{1e308}}, "queue_length"), "at most the population 5"},
+		{"sim R null", simDir, "shard-0-of-2.json", 0, set([]any{nil}, "response_time_s"), "response_time_s[0] = null; want"},
+		{"sim X 0", simDir, "shard-1-of-2.json", 1, set([]any{0.0}, "throughput_per_s"), "want a throughput > 0"},
 		{"sweep saturation elsewhere", sweepDir, "shard-0-of-2.json", 0, saturated("nowhere", 2), "want a station of the model"},
 		{"sweep saturation below 1", sweepDir, "shard-1-of-2.json", 1, saturated("cpu", 0.4), "want a finite utilisation ≥ 1"},
 	}

@@ -223,11 +223,11 @@ func mergeSweep(in *solveInput, o solveOptions, items []json.RawMessage, stderr 
 		if err := decodeItem(k, raw, &it); err != nil {
 			return nil, err
 		}
-		if err := checkSweepItem(k, it, in.model, o.validate); err != nil {
-			return nil, err
-		}
 		if math.Float64bits(it.Value) != math.Float64bits(vals[k]) {
 			return nil, badInputf("point %d holds the value %g, the sweep's point %d is %g", k, it.Value, k, vals[k])
+		}
+		if err := checkSweepItem(k, it, p.Apply(in.model, vals[k]), o.amvaOptions(), o.validate); err != nil {
+			return nil, err
 		}
 		pts[k] = qn.SweepPoint{Value: it.Value, Result: it.Result}
 		if it.Saturation != nil {
