@@ -96,6 +96,13 @@ func comomWithin(ctx context.Context, m *Model, limit float64, solve bool) (*Res
 		return nil, 0, err
 	}
 	p.ctx, p.limit = ctx, limit
+	if len(p.act) == 0 { // no job visits a queue (population 0, or delays only): closed form
+		if !solve {
+			return nil, 0, nil
+		}
+		res, err := p.result(nil, nil, nil, nil, 0, 64)
+		return res, 0, err
+	}
 	var lastErr error
 	for _, order := range p.orders() {
 		pl, err := p.plan(order)
