@@ -14,17 +14,26 @@ type Forecast struct {
 	Exact  bool   `json:"exact"`
 	P      int    `json:"p"`
 	// WallTime extrapolates the observed AT* = App_Time/P directly (no model of the machine).
-	WallTime Extrapolation `json:"wall_time"`
+	WallTime Extrapolation `json:"wall_time_s"`
 	// The 004 route: M, L, D_k and D_{P+1} extrapolated (value = selected model or family
 	// median), the calibrated network's D_0 at the extrapolated L, the model solved at P.
 	// The spread is one-at-a-time: AT with each quantity (and D_0) in turn at its spread's
 	// ends, the others at their values (all at their ends together would combine the
 	// least likely corners).
-	ModelAppTimeS     float64         `json:"model_app_time_s"`
-	ModelAppTimeLowS  float64         `json:"model_app_time_low_s"`
-	ModelAppTimeHighS float64         `json:"model_app_time_high_s"`
-	Quantities        []Extrapolation `json:"quantities"`
-	Notes             []string        `json:"notes,omitempty"`
+	ModelAppTimeS     float64            `json:"model_app_time_s"`
+	ModelAppTimeLowS  float64            `json:"model_app_time_low_s"`
+	ModelAppTimeHighS float64            `json:"model_app_time_high_s"`
+	Quantities        ForecastQuantities `json:"quantities"`
+	Notes             []string           `json:"notes,omitempty"`
+}
+
+// ForecastQuantities are the extrapolated inputs of the 004 route, each key carrying the unit
+// of its value and spread.
+type ForecastQuantities struct {
+	Messages              Extrapolation `json:"messages"`                  // M
+	MeanSize              Extrapolation `json:"mean_size_bytes"`           // L
+	CPUDemand             Extrapolation `json:"cpu_demand_s"`              // D_k
+	ComputationPerMessage Extrapolation `json:"computation_per_message_s"` // D_{P+1}
 }
 
 // Forecast extrapolates runs (two or more different P > 1) to target with the calibrated
@@ -62,7 +71,7 @@ func (c *Calibration) Forecast(runs []Inputs, target int) (*Forecast, error) {
 		if err != nil {
 			return nil, err
 		}
-		f.Quantities = append(f.Quantities, e)
+		*[]*Extrapolation{&f.Quantities.Messages, &f.Quantities.MeanSize, &f.Quantities.CPUDemand, &f.Quantities.ComputationPerMessage}[k] = e
 		ends[0][k], ends[1][k], ends[2][k] = e.Value, e.SpreadLow, e.SpreadHigh
 	}
 	solve := func(v [4]float64, which int) (float64, error) {

@@ -177,7 +177,7 @@ type mpipResult struct {
 	Forecasts     []*mpip.Forecast    `json:"forecasts,omitempty"`
 	// WallTimeForecasts: the measured wall time extrapolated directly to each --predict P
 	// (without --calibrate; with it, each forecast's wall_time holds it).
-	WallTimeForecasts []mpip.Extrapolation `json:"wall_time_forecasts,omitempty"`
+	WallTimeForecasts []mpip.Extrapolation `json:"wall_time_forecasts_s,omitempty"` // value, spreads in s
 	Backtest          *mpip.Backtest       `json:"backtest,omitempty"`
 	// ForecastChoice: which forecast sizes the run at an unmeasured P, why, and every
 	// forecast kind's backtest error.

@@ -101,8 +101,8 @@ func (r *mpipResult) viewsTable() *report.Table {
 			for _, x := range []struct {
 				name string
 				v    mpip.View
-			}{{"app (wall) time AT, s", m.res.AppTime}, {"MPI time MT, s", m.res.MPITime}, {"MPI wait time WT, s", m.res.WaitTime}, {"throughput X, msg/s", m.res.Throughput}} {
-				v.Add(run.Label, run.P, m.net, x.name, x.v.Observed, x.v.Model, report.Percent(x.v.Rel()))
+			}{{"app (wall) time AT, s", m.res.AppTime}, {"MPI time MT, s", m.res.MPITime}, {"MPI wait time WT, s", m.res.WaitTime}, {"throughput X, msg/s", mpip.View(m.res.Throughput)}} {
+				v.Add(run.Label, run.P, m.net, x.name, x.v.Observed, x.v.Model, relCell(x.v))
 			}
 		}
 	}
@@ -270,6 +270,15 @@ func (r *mpipResult) explanationTable() *report.Table {
 	return t
 }
 
+// relCell is a view's rel_error cell: "-" in text tables and empty in CSV when it is
+// undefined (observed 0: 004's #DIV/0!), so the CSV column stays numeric.
+func relCell(v mpip.View) any {
+	if v.RelError == nil {
+		return report.TextOnly("-")
+	}
+	return report.Percent(*v.RelError)
+}
+
 func acrossP(runs []*mpipRun, preds []mpip.Prediction) *report.Table {
 	t := &report.Table{Header: []string{"p", "label", "app_time_s", "mpi_time_s", "mpi_wait_s", "messages", "mean_size_bytes", "d0_s", "dk_s", "compute_delay_s",
 		"r_s", "x_per_s", "at_observed_s", "at_model_s", "at_rel_error", "mt_rel_error", "wt_rel_error", "x_rel_error", "at_low_s", "at_high_s"}}
@@ -279,11 +288,11 @@ func acrossP(runs []*mpipRun, preds []mpip.Prediction) *report.Table {
 			continue
 		}
 		t.Add(r.P, r.Label, m.Inputs.AppTime, m.Inputs.MPITime, m.Inputs.MPIWait, m.Inputs.M, m.Inputs.L, m.Demands.D0, m.Demands.Dk, m.Demands.Compute,
-			m.R, m.X, m.AppTime.Observed, m.AppTime.Model, report.Percent(m.AppTime.Rel()), report.Percent(m.MPITime.Rel()), report.Percent(m.WaitTime.Rel()), report.Percent(m.Throughput.Rel()), "", "")
+			m.R, m.X, m.AppTime.Observed, m.AppTime.Model, relCell(m.AppTime), relCell(m.MPITime), relCell(m.WaitTime), relCell(mpip.View(m.Throughput)), "", "")
 	}
 	for _, p := range preds {
 		m := p.Result
-		var lo, hi any = "none", "none"
+		var lo, hi any = report.TextOnly("none"), report.TextOnly("none")
 		if p.Interval {
 			lo, hi = p.ATLow, p.ATHigh
 		}
