@@ -237,6 +237,17 @@ type ForecastChoice struct {
 	Runs            int      `json:"runs"`
 	RunsForInterval int      `json:"runs_for_interval"`
 	Notes           []string `json:"notes,omitempty"`
+	// NoSizing says why no sizing was made (empty when one was): then Used is the preferred
+	// forecast kind (its backtest is the error estimate) and no kind is used for sizing.
+	NoSizing string `json:"no_sizing,omitempty"`
+}
+
+// NotSized records that the run was not sized, and why: no kind is then used for sizing.
+func (ch *ForecastChoice) NotSized(why string) {
+	ch.NoSizing = why
+	for k := range ch.Kinds {
+		ch.Kinds[k].UsedForSizing = false
+	}
 }
 
 // cgBacktestMaxAbs is the largest |rel_error| of each forecast kind over the leave-one-out
@@ -252,9 +263,9 @@ var cgBacktestMaxAbs = map[string][3]float64{KindWallTime: {0.26, 0.24, 0.84}, K
 func ChooseForecast(bt *Backtest, runs int) ForecastChoice {
 	ch := ForecastChoice{Runs: runs, RunsForInterval: MinRunsForInterval}
 	kinds := []ForecastKind{
-		{Kind: KindWallTime, Forecast: true, Description: "the measured wall time AT* = App_Time/P extrapolated in P (package scaling: Amdahl, USL, Gustafson, Extra-P forms chosen by held-out error)"},
-		{Kind: KindModel004, Forecast: true, Description: "Elliott's (004) model solved at P with messages M, size L, D_k and D_{P+1} each extrapolated in P (the backtest uses the network calibrated on the other runs)"},
-		{Kind: KindCalibrated, Description: "Elliott's (004) model of the held-out run's own measured profile with the network calibrated on the others: how well the calibration transfers; not a forecast (an unmeasured P has no profile)"},
+		{Kind: KindWallTime, Forecast: true, Description: "the measured AT* = App_Time/P extrapolated in P (package scaling: Amdahl, USL, Gustafson, Extra-P; chosen by held-out error)"},
+		{Kind: KindModel004, Forecast: true, Description: "004's model at P with M, L, D_k, D_{P+1} extrapolated in P (the backtest: network calibrated on the other runs)"},
+		{Kind: KindCalibrated, Description: "004's model of the held-out run's own profile, network calibrated on the others: no forecast (an unmeasured P has no profile)"},
 	}
 	if bt != nil {
 		ch.Splits = len(bt.Splits)

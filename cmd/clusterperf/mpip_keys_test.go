@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/report"
 )
 
 // numericCell reports whether a CSV cell is a number, or several numbers separated by
@@ -25,7 +27,7 @@ func numericCell(s string) bool {
 
 // unitColumn reports whether a column's name says it holds numbers (a unit or an error).
 func unitColumn(name string) bool {
-	for _, suf := range []string{"_s", "_bytes", "_per_s", "rel_error", "_error"} {
+	for _, suf := range []string{"_s", "_bytes", "_per_s", "rel_error", "_error", "_errors"} {
 		if strings.HasSuffix(name, suf) {
 			return true
 		}
@@ -34,8 +36,8 @@ func unitColumn(name string) bool {
 }
 
 // TestMpipCSVNumericColumns (new-user review P2-1): keck_cg_a's P = 1 row had "-" in
-// wt_rel_error (observed wait 0, the rel_error undefined) and the predicted row "none" in
-// at_low_s/at_high_s; ARCHITECTURE's contract is that a CSV numeric column holds a number
+// wt_rel_error (observed wait 0, the rel_error undefined), the predicted row "none" in
+// at_low_s/at_high_s and forecast_kinds percentages ("+123% -41.1%") in backtest_rel_errors; ARCHITECTURE's contract is that a CSV numeric column holds a number
 // or is empty, so pandas and R read it as numbers. Every column of these mpip CSV tables
 // named with a unit, or with a numeric cell, must have only numeric or empty cells.
 func TestMpipCSVNumericColumns(t *testing.T) {
@@ -124,5 +126,69 @@ func TestMpipJSONUnitsAndPredictions(t *testing.T) {
 		if want := in["app_time_s"].(float64) / 128; math.Abs(ext-want) > 1e-12*want {
 			t.Errorf("extrapolated_app_time_s %v, want app_time_s/P = %v", ext, want)
 		}
+		// the table tells one story: the note names the three figures, which is which
+		direct := v["wall_time_forecasts_s"].([]any)[0].(map[string]any)["value"].(float64)
+		text := runOut(t, append(append([]string{"mpip", "--predict", "128"}, extra...), amgReports()...)...)
+		want := fmt.Sprintf("i.e. %s s per process) and at_model_s %s s, Elliott's (004) model solved with them; the forecasts table's wall_time_s %s s extrapolates the measured AT* directly",
+			report.Num(ext), report.Num(mod), report.Num(direct))
+		if !strings.Contains(text, want) || !strings.Contains(text, "(extrapolated inputs)") {
+			t.Errorf("text lacks the prediction's story %q:\n%s", want, text)
+		}
 	}
+}
+
+// TestMpipNoSizingNoKindUsed (new-user review P3-3): AMG's runs have different arguments,
+// so no sizing is made (a note says so), yet forecast_kinds said used_for_sizing true and
+// its title "used: wall_time". With no sizing no kind is used for sizing, in the table and
+// in the JSON.
+func TestMpipNoSizingNoKindUsed(t *testing.T) {
+	amg := append([]string{"mpip", "--latency", "5us", "--bandwidth", "1GB/s", "--predict", "128"}, amgReports()...)
+	kinds := runOut(t, append(amg, "--format", "csv", "--csv-table", "forecast_kinds")...)
+	fc := runOut(t, append(amg, "--format", "csv", "--csv-table", "forecasts")...)
+	if usedForSizing(t, kinds) != 0 || !strings.Contains(fc, ",none (no sizing),") {
+		t.Errorf("no sizing, yet a kind is used for sizing:\n%s\n%s", kinds, fc)
+	}
+	// runs of one problem are sized, with exactly one kind
+	one := runOut(t, "mpip", "../../examples/mpip/keck_cg_a.csv", "--calibrate", "--predict", "128", "--format", "csv", "--csv-table", "forecast_kinds")
+	if n := usedForSizing(t, one); n != 1 {
+		t.Errorf("keck_cg_a: %d kinds used for sizing, want 1:\n%s", n, one)
+	}
+	text := runOut(t, amg...)
+	if !strings.Contains(text, "no sizing") || strings.Contains(text, "used: wall_time") {
+		t.Errorf("text contradicts the no-sizing note:\n%s", text)
+	}
+	var v struct {
+		ForecastChoice struct {
+			NoSizing string `json:"no_sizing"`
+			Kinds    []struct {
+				UsedForSizing bool `json:"used_for_sizing"`
+			} `json:"kinds"`
+		} `json:"forecast_choice"`
+	}
+	if err := json.Unmarshal([]byte(runOut(t, append(amg, "--format", "json")...)), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.ForecastChoice.NoSizing == "" || len(v.ForecastChoice.Kinds) != 3 {
+		t.Errorf("forecast_choice %+v: want no_sizing saying why", v.ForecastChoice)
+	}
+	for _, k := range v.ForecastChoice.Kinds {
+		if k.UsedForSizing {
+			t.Errorf("forecast_choice %+v: a kind used for sizing with no sizing", v.ForecastChoice)
+		}
+	}
+}
+
+// usedForSizing counts the forecast_kinds CSV rows with used_for_sizing true.
+func usedForSizing(t *testing.T, table string) int {
+	rows, err := csv.NewReader(strings.NewReader(table)).ReadAll()
+	if err != nil || len(rows) != 4 || rows[0][5] != "used_for_sizing" {
+		t.Fatalf("forecast_kinds: %v\n%s", err, table)
+	}
+	n := 0
+	for _, r := range rows[1:] {
+		if r[5] == "true" {
+			n++
+		}
+	}
+	return n
 }
