@@ -43,7 +43,7 @@ var approximate = map[string]bool{"schweitzer": true, "bs": true, "bard-schweitz
 // exact method for the model), and a named approximate solver is refused (fault.ErrInput).
 func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	solver = strings.ToLower(solver)
-	if opt.RequireExact && approximate[solver] {
+	if opt.RequireExact && approximate[solver] && !(solver == "forkjoin" && len(m.ForkJoins) == 0) {
 		return nil, fmt.Errorf("%w: solver %q is approximate and exact results were required (use solver auto or mva)", fault.ErrInput, solver)
 	}
 	if err := m.Validate(); err != nil {
@@ -188,10 +188,10 @@ func infeasible(m *Model, res *Result) {
 func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	auto := solver == "" || solver == "auto"
 	if solver == "forkjoin" || (auto && len(m.ForkJoins) > 0) {
-		if opt.RequireExact {
+		if opt.RequireExact && len(m.ForkJoins) > 0 {
 			return nil, fmt.Errorf("%w: %w: fork/join node %q: no exact solver models fork/join synchronisation (simulate the model, or drop the exact requirement for the approximate forkjoin solver)", fault.ErrInput, ErrUnsupported, m.ForkJoins[0].Name)
 		}
-		res, err := ForkJoinMVA(m)
+		res, err := ForkJoinMVAContext(opt.ctx(), m)
 		if err == nil && auto {
 			res.Reason = "the model has fork/join nodes, which no exact solver handles"
 		}
@@ -209,7 +209,7 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		case open > 0:
 			return reason(Mixed(m))("open and closed classes: exact mixed-network MVA")
 		case closed == 1:
-			return reason(MVASingle(m))("one closed class: exact MVA")
+			return singleAuto(m, opt)
 		}
 		why, ok := exactAffordable(m)
 		res, why2, err := comomIfCheaper(opt.ctx(), m, ok)
@@ -237,7 +237,7 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 			return Mixed(m)
 		}
 		if closed == 1 {
-			return MVASingle(m)
+			return MVASingleContext(opt.ctx(), m)
 		}
 		r, err := multiExact(opt.ctx(), m)
 		if r != nil && r.Reason != "" {
@@ -268,6 +268,26 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	names := append([]string(nil), solverNames...)
 	sort.Strings(names)
 	return nil, fmt.Errorf("%w: unknown solver %q (allowed: %s)", fault.ErrInput, solver, strings.Join(names, ", "))
+}
+
+// singleAuto is auto's solver for one closed class: exact MVA (MVASingleContext) when its
+// estimated work and memory fit (SingleAffordable), else Linearizer (approximate, with its
+// error estimate), saying why; with opt.RequireExact the budget is an error wrapping
+// fault.ErrTooLarge.
+func singleAuto(m *Model, opt AMVAOptions) (*Result, error) {
+	why, ok := SingleAffordable(m, false)
+	if ok {
+		return reason(MVASingleContext(opt.ctx(), m))("one closed class: exact MVA")
+	}
+	if opt.RequireExact {
+		return nil, fmt.Errorf("%w: exact results required, but %s", fault.ErrTooLarge, why)
+	}
+	res, err := Linearizer(m, opt)
+	if err != nil {
+		return nil, err
+	}
+	res.Reason = "one closed class: " + why + "; approximated by Linearizer"
+	return res, nil
 }
 
 // cores is multiExact's clause on the cores it used, after "; " ("" for one core).
