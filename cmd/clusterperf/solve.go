@@ -175,6 +175,25 @@ func (o solveOptions) check() error {
 	return c.err()
 }
 
+// noEffect notes the solver flags given that did not act on res (review P3: --ms-method
+// seidmann was silently ignored by exact MVA): --ms-method, --tol and --max-iter tune the
+// approximate solvers schweitzer and linearizer only (qn.AMVAOptions).
+func (o solveOptions) noEffect(res *qn.Result) []string {
+	if res.Solver == "schweitzer" || res.Solver == "linearizer" {
+		return nil
+	}
+	var notes []string
+	add := func(set bool, flag string) {
+		if set {
+			notes = append(notes, fmt.Sprintf("%s: no effect: it applies to the approximate solvers schweitzer and linearizer, and this result is from %s", flag, res.Method))
+		}
+	}
+	add(strings.EqualFold(o.msMethod, "seidmann"), "--ms-method "+o.msMethod)
+	add(o.tol != 0, fmt.Sprintf("--tol %g", o.tol))
+	add(o.maxIter != 0, fmt.Sprintf("--max-iter %d", o.maxIter))
+	return notes
+}
+
 // amvaOptions are the solver options the flags give.
 func (o solveOptions) amvaOptions() qn.AMVAOptions {
 	opt := qn.AMVAOptions{Tol: o.tol, MaxIter: o.maxIter, RequireExact: o.exact}
@@ -300,7 +319,7 @@ func solveOne(ctx context.Context, in *solveInput, o solveOptions, sr *sim.Resul
 		return nil, nil, err
 	}
 	out := &solveResult{View: qn.NewView(in.name, m, res), Bounds: []qn.Bound{}, Distribution: dist, Notes: append([]string{}, res.Notes...)}
-	out.Notes = append(out.Notes, in.notes...)
+	out.Notes = append(append(out.Notes, in.notes...), o.noEffect(res)...)
 	if in.whatIf != nil {
 		out.Notes = append(out.Notes, "the file's what-if analysis was not run: --validate and --distribution take the model as written")
 	}
