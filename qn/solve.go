@@ -63,7 +63,7 @@ func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		return nil, err
 	}
 	if e != 0 {
-		if err := res.scaleTimes(e); err != nil {
+		if err := res.scaleTimes(m, e); err != nil {
 			return nil, err
 		}
 	}
@@ -123,23 +123,33 @@ func (m *Model) scaleTimes(e int) {
 	}
 }
 
-// scaleTimes converts a result of the scaled model back: times × 2^e, throughputs ÷ 2^e. A
-// number the float64 range cannot hold (a response time above 1.8e308 s, a throughput
-// above 1.8e308 per second) is refused rather than printed as Inf or 0.
-func (r *Result) scaleTimes(e int) error {
+// scaleTimes converts a result of the scaled model m back: times × 2^e, throughputs ÷ 2^e.
+// A number the float64 range cannot hold (a response time above 1.8e308 s, a throughput
+// above 1.8e308 per second) is refused rather than printed as Inf or 0, naming the class and
+// the station: for a residence time its own, for a class's throughput or response time the
+// station where the class spends the most time (review P3: "class 0: throughput …" named
+// neither).
+func (r *Result) scaleTimes(m *Model, e int) error {
 	bad := func(v float64) bool { return math.IsInf(v, 0) || math.IsNaN(v) || (v == 0) }
+	const advice = "is outside the float64 range: express the model's times (demands, think times, rates) in another unit"
 	for c := range r.Throughput {
 		x, rt := r.Throughput[c], r.ResponseTime[c]
 		r.Throughput[c] = math.Ldexp(x, -e)
 		r.ResponseTime[c] = math.Ldexp(rt, e)
 		if (x != 0 && bad(r.Throughput[c])) || (rt != 0 && bad(r.ResponseTime[c])) {
-			return fmt.Errorf("%w: class %d: throughput %.6g × 2^%d or response time %.6g × 2^%d is outside the float64 range: express the model's times in another unit", fault.ErrInput, c, x, -e, rt, e)
+			top := 0
+			for k := range r.Residence {
+				if r.Residence[k][c] > r.Residence[top][c] {
+					top = k
+				}
+			}
+			return fmt.Errorf("%w: class %q (most of its time at station %q): throughput %.6g × 2^%d per s or response time %.6g × 2^%d s %s", fault.ErrInput, m.Classes[c].Name, m.Stations[top].Name, x, -e, rt, e, advice)
 		}
 		for k := range r.Residence {
 			v := r.Residence[k][c]
 			r.Residence[k][c] = math.Ldexp(v, e)
 			if v != 0 && bad(r.Residence[k][c]) {
-				return fmt.Errorf("%w: residence time %.6g × 2^%d is outside the float64 range: express the model's times in another unit", fault.ErrInput, v, e)
+				return fmt.Errorf("%w: class %q, station %q: residence time %.6g × 2^%d s %s", fault.ErrInput, m.Classes[c].Name, m.Stations[k].Name, v, e, advice)
 			}
 		}
 	}
