@@ -166,3 +166,24 @@ func TestForkJoinWithoutForksIsExact(t *testing.T) {
 		t.Errorf("err = %v, want fault.ErrTooLarge with the limit", err)
 	}
 }
+
+// Ctrl-C in exact multi-class MVA with multi-server/load-dependent stations (up to
+// MaxLDWork = 2e10 operations, tens of seconds): Solve passes AMVAOptions.Context to
+// mvaMultiLDContext, which stops within about a million operations.
+func TestMultiLDCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	m := &Model{
+		Classes:  []Class{{Name: "a", Population: 2000}, {Name: "b", Population: 2000}},
+		Stations: []Station{{Name: "ms", Kind: MultiServer, Servers: 8}, {Name: "q", Kind: Queue}},
+		Demand:   [][]float64{{1, 0.2}, {0.5, 0.4}},
+	}
+	start := time.Now()
+	_, err := Solve(m, "mva", AMVAOptions{Context: ctx})
+	if !errors.Is(err, fault.ErrInterrupted) || !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want fault.ErrInterrupted and context.Canceled", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v after cancellation", d)
+	}
+}

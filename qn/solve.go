@@ -504,7 +504,10 @@ const ParallelThreshold = 1e6
 // caller makes that a clause of its reason: cores), else MVAMulti (also for multi-server
 // or load-dependent stations).
 func multiExact(ctx context.Context, m *Model) (*Result, error) {
-	if hasMarginal(m) || LatticeSize(m) < ParallelThreshold {
+	if hasMarginal(m) {
+		return mvaMultiLDContext(ctx, m, nil)
+	}
+	if LatticeSize(m) < ParallelThreshold {
 		return MVAMulti(m)
 	}
 	r, st, err := MVAMultiSplit(ctx, m, 0)
