@@ -187,3 +187,18 @@ func TestMultiLDCancel(t *testing.T) {
 		t.Errorf("took %v after cancellation", d)
 	}
 }
+
+// BenchmarkMVASingleLD: one class of 20000 jobs, a queue and a load-dependent station with 4
+// rates: O(N·L) since the recursion keeps L = 4 marginal probabilities (it kept N + 1: O(N²)).
+func BenchmarkMVASingleLD(b *testing.B) {
+	m := &Model{
+		Classes:  []Class{{Name: "c", Population: 20000, ThinkTime: 1}},
+		Stations: []Station{{Name: "q", Kind: Queue}, {Name: "l", Kind: LoadDependent, Rates: []float64{1, 2, 3, 4}}},
+		Demand:   [][]float64{{0.05, 0.1}},
+	}
+	for b.Loop() {
+		if _, err := MVASingle(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
