@@ -47,7 +47,8 @@ a JMVA what-if analysis in the file is run as the sweep (unless --sweep, --valid
 --distribution is given); --export-jmva FILE writes the model with its solution(s) for JMT.
 
 Solvers (--solver): auto (default: fork/join nodes → forkjoin (approximate); open classes
-only → open; open and closed → mixed; one closed class → exact MVA; several → comom where
+only → open; open and closed → mixed; one closed class → exact MVA (while its work,
+population × stations, fits 2e9; else Linearizer, saying why); several → comom where
 its estimated time is lower, else exact multi-class MVA (multi-server and load-dependent
 stations included) while its cost fits, else Linearizer (approximate)), mva, comom (exact
 class-oriented Method of Moments, Casale 2009: cost grows with the total population, not
@@ -59,7 +60,8 @@ Every result says its method and whether it is exact (JSON "method", "exact", "r
 the classes table's title). An approximate result also carries "error_estimate" (the
 spread to a second approximation and, where affordable, the measured error at a smaller
 population) and the same account is printed on stderr. --exact refuses to approximate
-(exit 2, with the reason and the estimate of the work). --ms-method chooses how the
+(exit 2, with the reason and the estimate of the work). Ctrl-C stops the exact solvers (exit
+130). --ms-method chooses how the
 approximate solvers treat multi-server and load-dependent stations: marginal (default:
 approximate marginal probabilities) or seidmann (an m-server queue as a 1-server queue of
 demand D/m plus a delay D(m−1)/m; multi-server stations only).
