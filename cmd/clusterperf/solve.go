@@ -55,14 +55,15 @@ class-oriented Method of Moments, Casale 2009: cost grows with the total populat
 the population lattice; queue and delay stations only; multi-precision, verified at two
 precisions), schweitzer, linearizer, open, mixed, forkjoin
 (approximate fork/join MVA, one closed class: no exact solver exists, so its error is
-estimated against a seeded simulation of the model, --seed/--reps/--events).
+estimated against a seeded simulation of the model, --seed/--reps/--events; without fork/join
+nodes it is exact MVA and says so).
 Every result says its method and whether it is exact (JSON "method", "exact", "reason";
 the classes table's title). An approximate result also carries "error_estimate" (the
 spread to a second approximation and, where affordable, the measured error at a smaller
 population) and the same account is printed on stderr. --exact refuses to approximate
-(exit 2, with the reason and the estimate of the work). Ctrl-C stops the exact solvers (exit
-130). --ms-method chooses how the
-approximate solvers treat multi-server and load-dependent stations: marginal (default:
+(exit 2, with the reason and the estimate of the work). Ctrl-C stops the exact solvers
+(exit 130). --ms-method chooses how the approximate solvers (schweitzer, linearizer; a note
+says when it has no effect) treat multi-server and load-dependent stations: marginal (default:
 approximate marginal probabilities) or seidmann (an m-server queue as a 1-server queue of
 demand D/m plus a delay D(m−1)/m; multi-server stations only).
 
