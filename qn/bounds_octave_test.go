@@ -153,13 +153,13 @@ func TestBoundsOctave(t *testing.T) {
 				eq(c.Name, "R lower", b.ResponseTimeLower, ru)
 				eq(c.Name, "R upper", *b.ResponseTimeUpper, rl)
 			case "qnosaba":
-				eq(c.Name, "X upper", b.ThroughputUpper, xu)
+				openThroughput(t, c.Name, m.Classes[i].ArrivalRate, b, xu)
 				eq(c.Name, "R lower", b.ResponseTimeLower, rl)
 				if b.ResponseTimeUpper != nil || ru != -1 {
 					t.Errorf("%s: upper R %v, Octave %v (-1 is +Inf)", c.Name, b.ResponseTimeUpper, ru)
 				}
 			case "qnosbsb":
-				eq(c.Name, "X upper", b.ThroughputUpper, xu)
+				openThroughput(t, c.Name, m.Classes[i].ArrivalRate, b, xu)
 				eq(c.Name, "R upper", *b.ResponseTimeUpper, ru)
 				if !(b.ResponseTimeLower <= exact[0]*(1+tol)) {
 					t.Errorf("%s: lower R %v above exact %v", c.Name, b.ResponseTimeLower, exact[0])
@@ -167,5 +167,16 @@ func TestBoundsOctave(t *testing.T) {
 				t.Logf("%s: lower R ours %.6g, Octave %.6g, exact %.6g", c.Name, b.ResponseTimeLower, rl, exact[0])
 			}
 		}
+	}
+}
+
+// openThroughput checks an open class's throughput bounds: both are its arrival rate λ (flow
+// balance below saturation: X_c = λ_c, QSP §3.2), so they lie within Octave's qnosaba/qnosbsb
+// range [0, xu], whose upper end λ/U_max is the throughput at saturation (review finding:
+// "0 … 4" for an open M/M/4 at λ = 3 bounded a number that is λ by definition).
+func openThroughput(t *testing.T, name string, lambda float64, b Bound, xu float64) {
+	t.Helper()
+	if b.ThroughputLower != lambda || b.ThroughputUpper != lambda || lambda > xu*(1+1e-12) {
+		t.Errorf("%s: X bounds %v … %v, want λ = %v (within Octave's 0 … %v)", name, b.ThroughputLower, b.ThroughputUpper, lambda, xu)
 	}
 }

@@ -37,9 +37,10 @@ func openLoads(m *Model, what string) ([]float64, error) {
 }
 
 // OpenABA returns the asymptotic bounds of an open network (QSP §5.2; Octave qnosaba): class
-// c's throughput is its arrival rate λ_c as long as every station is below saturation, so
-// X_c ∈ [0, λ_c/U_max] (with one class 1/D_max, the saturation arrival rate), and
-// R_c ≥ D_c with no finite upper bound (ResponseTimeUpper nil).
+// c's throughput is its arrival rate λ_c as long as every station is below saturation (flow
+// balance, QSP §3.2; openLoads refuses a saturated one), so both throughput bounds are λ_c
+// (Octave's upper end λ_c/U_max — with one class 1/D_max — is the throughput at saturation,
+// not a bound at this λ_c), and R_c ≥ D_c with no finite upper bound (ResponseTimeUpper nil).
 func OpenABA(m *Model) ([]Bound, error) {
 	u, err := openLoads(m, "open asymptotic")
 	if err != nil {
@@ -55,15 +56,11 @@ func OpenABA(m *Model) ([]Bound, error) {
 		for k, s := range m.Stations {
 			dc += float64(s.Copies()) * m.Demand[c][k]
 		}
-		xu := math.Inf(1)
-		if umax > 0 {
-			xu = cl.ArrivalRate / umax
-		}
 		if cl.ArrivalRate == 0 || umax == 0 {
 			continue // no load: nothing to bound
 		}
 		out = append(out, Bound{Name: BoundAsymptotic, Method: "open asymptotic bounds (QSP §5.2; Octave qnosaba)", Class: cl.Name,
-			ThroughputUpper: xu, ResponseTimeLower: dc})
+			ThroughputLower: cl.ArrivalRate, ThroughputUpper: cl.ArrivalRate, ResponseTimeLower: dc})
 	}
 	return out, nil
 }
@@ -79,7 +76,7 @@ func OpenABA(m *Model) ([]Bound, error) {
 // one is at least QSP's D/(1 − λD/K) (Ū ≥ λD/K). Octave 1.2.7's qnosbsb takes
 // D_ave = mean(D_tot) of a scalar, i.e. D itself instead of D/K, so its lower bound
 // D/(1 − λD) exceeds the exact answer (D = (0.5, 0.5), λ = 1: exact 2, qnosbsb ∞).
-// Throughput bounds as in OpenABA.
+// Throughput bounds as in OpenABA: λ_c.
 func OpenBJB(m *Model) ([]Bound, error) {
 	u, err := openLoads(m, "open balanced job")
 	if err != nil {
@@ -116,7 +113,7 @@ func OpenBJB(m *Model) ([]Bound, error) {
 			ru += dq / (1 - uc)
 		}
 		out = append(out, Bound{Name: BoundBalancedJob, Method: "open balanced job bounds (QSP §5.3, convexity of 1/(1−U))", Class: cl.Name,
-			ThroughputUpper: cl.ArrivalRate / umax, ResponseTimeLower: rl, ResponseTimeUpper: &ru})
+			ThroughputLower: cl.ArrivalRate, ThroughputUpper: cl.ArrivalRate, ResponseTimeLower: rl, ResponseTimeUpper: &ru})
 	}
 	return out, nil
 }

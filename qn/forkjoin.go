@@ -1,6 +1,12 @@
 package qn
 
-import "math"
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/clusterperf/clusterperf/fault"
+)
 
 // MaxForkBranches bounds the branches of a fork/join node ForkJoinMVA accepts: E[max] by
 // inclusion–exclusion costs 2^branches per step.
@@ -26,7 +32,17 @@ const MaxForkBranches = 16
 // is measured against simulation in the tests (a few per cent on the networks there). A
 // branch's Residence is V_f·r_b, its own share; the class response time adds T_f, not the
 // branch residences. Only queue and delay stations, one copy per branch station.
+//
+// Without fork/join nodes the recursion is exact single-class MVA (QSP eqs. 6.1–6.3; the
+// clamp to 1/D_max does not bind, as exact MVA's X(n) < 1/D_max): the result is then marked
+// exact. Cost N·(K + Σ_f 2^{B_f}·B_f), refused beyond MaxSingleWork (fault.ErrTooLarge).
 func ForkJoinMVA(m *Model) (*Result, error) {
+	return ForkJoinMVAContext(context.Background(), m)
+}
+
+// ForkJoinMVAContext is ForkJoinMVA stopped by ctx, which it checks about every million
+// operations (the error wraps fault.ErrInterrupted and ctx's error).
+func ForkJoinMVAContext(ctx context.Context, m *Model) (*Result, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -60,6 +76,15 @@ func ForkJoinMVA(m *Model) (*Result, error) {
 			return nil, unsupported("fork/join MVA takes queue and delay stations only (%q is %s)", st.Name, st.Kind)
 		}
 	}
+	N := m.Classes[0].Population
+	per := float64(K)
+	for _, fj := range m.ForkJoins {
+		per += math.Ldexp(float64(len(fj.Branches)), len(fj.Branches))
+	}
+	if w := float64(N) * per; w > MaxSingleWork {
+		return nil, fmt.Errorf("%w: fork/join MVA would visit about %.3g population vectors × stations (population %d × (%d stations + the 2^branches·branches terms of E[max] per fork/join node); limit %.3g): lower the population, or simulate the model", fault.ErrTooLarge, w, N, K, float64(MaxSingleWork))
+	}
+	every := max(1, int(checkEvery/per))
 	D := m.Demand[0]
 	// per fork/join node: visits V_f (those of any branch) and the branches' service times
 	Vf := make([]float64, len(m.ForkJoins))
@@ -70,7 +95,6 @@ func ForkJoinMVA(m *Model) (*Result, error) {
 			S[k] = D[k] / m.Visits[0][k]
 		}
 	}
-	N := m.Classes[0].Population
 	Z := m.Classes[0].ThinkTime
 	Q := make([]float64, K)
 	R := make([]float64, K) // residence per job (branches: V_f·r_b)
@@ -83,6 +107,9 @@ func ForkJoinMVA(m *Model) (*Result, error) {
 	}
 	var rates []float64
 	for n := 1; n <= N; n++ {
+		if n%every == 0 && ctx.Err() != nil {
+			return nil, fmt.Errorf("%w: fork/join MVA stopped at population %d of %d: %w", fault.ErrInterrupted, n, N, ctx.Err())
+		}
 		cycle := Z
 		for k, st := range m.Stations {
 			switch {
@@ -127,6 +154,10 @@ func ForkJoinMVA(m *Model) (*Result, error) {
 		res.Utilization[k][0] = x * D[k]
 	}
 	res.ResponseTime[0] = resp
+	if len(m.ForkJoins) == 0 {
+		res.Exact = true
+		res.Reason = "the model has no fork/join nodes, so fork/join MVA is exact single-class MVA (QSP eqs. 6.1–6.3)"
+	}
 	return res, nil
 }
 

@@ -1,9 +1,12 @@
 package qn
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 // MVASingle solves a single-class closed network exactly by Mean Value Analysis
@@ -26,9 +29,25 @@ import (
 // to a negative probability. The reduced networks are solved recursively (memoised), which
 // costs one extra solve per distinct count vector of multi-server/load-dependent stations.
 //
-// Cost: O(N·K) for queue and delay stations; O(N·m) per multi-server and O(N²) per
-// load-dependent station. The model must have exactly one class, closed.
+// A load-dependent station keeps only L = min(len(Rates), N) marginal probabilities, with
+// α(j) = α_L for j > L (BGdMT eq. 8.48's form, as mvaMultiLD):
+//
+//	R_k(n) = D_k·[(1 + Q_k(n−1))/α_L + Σ_{j=1}^{L} j·(1/α(j) − 1/α_L)·p_k(j−1|n−1)]
+//
+// and an m-server station with m ≥ N is a delay station (never more than N jobs, so every
+// job has a server: α(j) = j for every reachable j), solved as one.
+//
+// Cost: singleWork — O(N·K) for queue and delay stations, O(N·min(m, N)) per multi-server
+// and O(N·min(L, N)) per load-dependent station, times the Π(Count_k + 1) reduced networks.
+// Beyond MaxSingleWork operations or maxSingleBytes of memory it refuses with
+// fault.ErrTooLarge before allocating. The model must have exactly one class, closed.
 func MVASingle(m *Model) (*Result, error) {
+	return MVASingleContext(context.Background(), m)
+}
+
+// MVASingleContext is MVASingle stopped by ctx: it checks ctx about every million
+// operations and returns an error wrapping fault.ErrInterrupted and ctx's error.
+func MVASingleContext(ctx context.Context, m *Model) (*Result, error) {
 	if err := m.solvable(); err != nil {
 		return nil, err
 	}
@@ -38,9 +57,15 @@ func MVASingle(m *Model) (*Result, error) {
 	if len(m.Classes) != 1 || m.Classes[0].Open {
 		return nil, unsupported("exact single-class MVA needs exactly one closed class (model has %d classes)", len(m.Classes))
 	}
-	s := newSCSolver(m, 0)
+	if why, ok := SingleAffordable(m, false); !ok {
+		return nil, fmt.Errorf("%w: %s: use solver linearizer or schweitzer (approximate; auto does so), or a smaller population", fault.ErrTooLarge, why)
+	}
+	s := newSCSolver(ctx, m, 0)
 	N := m.Classes[0].Population
 	fin := s.run(s.counts, N, false)
+	if s.err != nil {
+		return nil, s.err
+	}
 	res := newResult("mva", 1, len(m.Stations))
 	res.Status = Status{Converged: true, Iterations: N}
 	res.Throughput[0] = fin.x
@@ -62,7 +87,10 @@ func MVASingleTrajectory(m *Model) (x, r []float64, err error) {
 	if len(m.Classes) != 1 || m.Classes[0].Open {
 		return nil, nil, unsupported("exact single-class MVA needs exactly one closed class")
 	}
-	s := newSCSolver(m, 0)
+	if why, ok := SingleAffordable(m, true); !ok {
+		return nil, nil, fmt.Errorf("%w: %s: use a smaller population", fault.ErrTooLarge, why)
+	}
+	s := newSCSolver(context.Background(), m, 0)
 	N := m.Classes[0].Population
 	fin := s.run(s.counts, N, true)
 	r = make([]float64, N+1)
@@ -75,6 +103,9 @@ func MVASingleTrajectory(m *Model) (x, r []float64, err error) {
 type scStation struct {
 	st Station
 	d  float64
+	// delay: a delay station, or an m-server station with m ≥ N (every job has a server,
+	// so its residence is D: a delay station, exactly).
+	delay bool
 }
 
 type scSolver struct {
@@ -82,6 +113,8 @@ type scSolver struct {
 	st     []scStation
 	counts []int // copies per station
 	memo   map[string][]float64
+	ctx    context.Context
+	err    error // set when ctx stopped the recursion
 }
 
 type scFinal struct {
@@ -91,18 +124,48 @@ type scFinal struct {
 	xs []float64 // X(n), n = 0..N, when requested
 }
 
-func newSCSolver(m *Model, class int) *scSolver {
-	s := &scSolver{z: m.Classes[class].ThinkTime, memo: map[string][]float64{}}
+func newSCSolver(ctx context.Context, m *Model, class int) *scSolver {
+	s := &scSolver{z: m.Classes[class].ThinkTime, memo: map[string][]float64{}, ctx: ctx}
+	N := m.Classes[class].Population
 	for k, st := range m.Stations {
-		s.st = append(s.st, scStation{st: st, d: m.Demand[class][k]})
+		delay := st.Kind == Delay || (st.Kind == MultiServer && st.Servers > 1 && st.Servers >= N)
+		s.st = append(s.st, scStation{st: st, d: m.Demand[class][k], delay: delay})
 		s.counts = append(s.counts, st.Copies())
 	}
 	return s
 }
 
 func (s *scSolver) isMarginal(k int) bool {
+	if s.st[k].delay {
+		return false
+	}
 	kd := s.st[k].st.Kind
 	return (kd == MultiServer && s.st[k].st.Servers > 1) || kd == LoadDependent
+}
+
+// ldKept is the number L of marginal probabilities the recursion keeps for a marginal
+// station at population N: min(m, N) for m servers, min(len(Rates), N) for a
+// load-dependent station (at least 1).
+func ldKept(st Station, N int) int {
+	if st.Kind == MultiServer {
+		return max(1, min(st.Servers, N))
+	}
+	return max(1, min(len(st.Rates), N))
+}
+
+// checkEvery is about how many operations run between two looks at ctx.
+const checkEvery = 1 << 20
+
+// stopped records and reports ctx's cancellation at population n of N.
+func (s *scSolver) stopped(n, N int) bool {
+	if s.err != nil {
+		return true
+	}
+	if s.ctx == nil || s.ctx.Err() == nil {
+		return false
+	}
+	s.err = fmt.Errorf("%w: exact single-class MVA stopped at population %d of %d: %w", fault.ErrInterrupted, n, N, s.ctx.Err())
+	return true
 }
 
 func key(counts []int) string {
@@ -121,7 +184,9 @@ func (s *scSolver) throughputs(counts []int, N int) []float64 {
 		return xs
 	}
 	fin := s.run(counts, N, true)
-	s.memo[k] = fin.xs
+	if s.err == nil {
+		s.memo[k] = fin.xs
+	}
 	return fin.xs
 }
 
@@ -132,28 +197,49 @@ func (s *scSolver) run(counts []int, N int, traj bool) scFinal {
 	K := len(s.st)
 	q := make([]float64, K)
 	r := make([]float64, K)
-	p := make([][]float64, K)      // marginal p_k(j|n) of one copy
+	p := make([][]float64, K)      // marginal p_k(j|n) of one copy, j < L
+	coef := make([][]float64, K)   // j·(1/α(j) − 1/α_L), j = 1..L (load-dependent)
+	invA := make([][]float64, K)   // 1/α(j), j = 1..L
+	invAL := make([]float64, K)    // 1/α_L (load-dependent)
 	xminus := make([][]float64, K) // X₋ₖ(n)
+	ops := K
 	for k := range s.st {
 		if counts[k] == 0 || !s.isMarginal(k) || s.st[k].d == 0 {
 			continue
 		}
-		size := N + 1
-		if s.st[k].st.Kind == MultiServer {
-			size = min(s.st[k].st.Servers, N+1)
-		}
-		p[k] = make([]float64, size)
+		st := s.st[k].st
+		L := ldKept(st, N)
+		ops += 2 * L
+		p[k] = make([]float64, L)
 		p[k][0] = 1
+		invA[k] = make([]float64, L)
+		for j := 1; j <= L; j++ {
+			invA[k][j-1] = 1 / st.alpha(j)
+		}
+		if st.Kind == LoadDependent {
+			invAL[k] = 1 / st.alpha(L)
+			coef[k] = make([]float64, L)
+			for j := 1; j <= L; j++ {
+				coef[k][j-1] = float64(j) * (1/st.alpha(j) - invAL[k])
+			}
+		}
 		red := append([]int(nil), counts...)
 		red[k]--
 		xminus[k] = s.throughputs(red, N)
+		if s.err != nil {
+			return scFinal{}
+		}
 	}
 	var xs []float64
 	if traj {
 		xs = make([]float64, N+1)
 	}
+	every := max(1, checkEvery/ops)
 	x := 0.0
 	for n := 1; n <= N; n++ {
+		if n%every == 0 && s.stopped(n, N) {
+			return scFinal{}
+		}
 		total := s.z
 		for k, st := range s.st {
 			if counts[k] == 0 {
@@ -163,7 +249,7 @@ func (s *scSolver) run(counts []int, N int, traj bool) scFinal {
 			switch {
 			case d == 0:
 				r[k] = 0
-			case st.st.Kind == Delay:
+			case st.delay:
 				r[k] = d
 			case st.st.Kind == Queue || (st.st.Kind == MultiServer && st.st.Servers == 1):
 				r[k] = d * (1 + q[k])
@@ -175,11 +261,10 @@ func (s *scSolver) run(counts []int, N int, traj bool) scFinal {
 					sum += float64(mm-1-j) * pk[j]
 				}
 				r[k] = d / float64(mm) * (1 + q[k] + sum)
-			default: // LoadDependent
-				pk := p[k]
-				sum := 0.0
-				for j := 1; j <= n; j++ {
-					sum += float64(j) / st.st.alpha(j) * pk[j-1]
+			default: // LoadDependent: R = D·[(1 + Q)/α_L + Σ_{j≤L} coef_j·p(j−1)]
+				sum := (1 + q[k]) * invAL[k]
+				for j, c := range coef[k] {
+					sum += c * p[k][j]
 				}
 				r[k] = d * sum
 			}
@@ -196,10 +281,9 @@ func (s *scSolver) run(counts []int, N int, traj bool) scFinal {
 			if pk == nil {
 				continue
 			}
-			d := s.st[k].d
-			top := min(n, len(pk)-1)
-			for j := top; j >= 1; j-- {
-				pk[j] = d * x / s.st[k].st.alpha(j) * pk[j-1]
+			dx, ia := s.st[k].d*x, invA[k]
+			for j := min(n, len(pk)-1); j >= 1; j-- {
+				pk[j] = dx * ia[j-1] * pk[j-1]
 			}
 			if xm := xminus[k][n]; xm > 0 {
 				pk[0] *= x / xm
@@ -262,7 +346,7 @@ func (s *scSolver) runSimple(counts []int, N int, traj bool) scFinal {
 		if counts[k] == 0 || st.d == 0 {
 			continue
 		}
-		if st.st.Kind == Delay {
+		if st.delay {
 			z += float64(counts[k]) * st.d
 			continue
 		}
@@ -276,7 +360,11 @@ func (s *scSolver) runSimple(counts []int, N int, traj bool) scFinal {
 		xs = make([]float64, N+1)
 	}
 	x := 0.0
+	every := max(1, checkEvery/max(1, len(cq)))
 	for n := 1; n <= N; n++ {
+		if n%every == 0 && s.stopped(n, N) {
+			return scFinal{}
+		}
 		total := z
 		for j, c := range cq {
 			total += c * (1 + q[j])
@@ -310,4 +398,57 @@ func (s *scSolver) runSimple(counts []int, N int, traj bool) scFinal {
 		}
 	}
 	return fin
+}
+
+// MaxSingleWork bounds the estimated work of exact single-class MVA (singleWork), in the
+// sweep's unit (population vectors × stations): the same limit as a whole sweep,
+// MaxSweepWork, about two seconds of CPU time.
+const MaxSingleWork = MaxSweepWork
+
+// maxSingleBytes bounds the memory of exact single-class MVA: the throughputs X(0..N) kept
+// per reduced network (and the trajectory's two arrays).
+const maxSingleBytes = 4e9
+
+// singleWork estimates exact single-class MVA on m (one closed class): operations
+// N·nets·(K + Σ_k 2·L_k·c_k/(c_k+1)) — N population steps, nets = Π_k (c_k + 1) networks
+// (the reduced networks of the c_k copies of each marginal station k, of which a fraction
+// c_k/(c_k+1) hold k), K stations and the L_k marginal probabilities (ldKept) updated and
+// summed per step — and bytes 8·(N+1)·(nets − 1 + 2·traj) of kept throughputs.
+func singleWork(m *Model, traj bool) (ops, bytes, nets float64) {
+	N := m.Classes[0].Population
+	s := newSCSolver(nil, m, 0)
+	per := float64(len(m.Stations))
+	nets = 1
+	for k, st := range s.st {
+		if !s.isMarginal(k) || st.d == 0 {
+			continue
+		}
+		c := float64(st.st.Copies())
+		nets *= c + 1
+		per += 2 * float64(ldKept(st.st, N)) * c / (c + 1)
+	}
+	ops = float64(N) * nets * per
+	keep := nets - 1
+	if traj {
+		keep += 2
+	}
+	return ops, 8 * float64(N+1) * keep, nets
+}
+
+// SingleAffordable says whether exact single-class MVA of m (one closed class; traj: the
+// whole trajectory X(0..N), as MVASingleTrajectory) fits MaxSingleWork and maxSingleBytes,
+// and if not why, with the estimate and the limit.
+func SingleAffordable(m *Model, traj bool) (string, bool) {
+	ops, bytes, nets := singleWork(m, traj)
+	what := fmt.Sprintf("population %d × %d stations", m.Classes[0].Population, len(m.Stations))
+	if nets > 1 {
+		what = fmt.Sprintf("population %d × (%d stations + the marginal probabilities of its multi-server/load-dependent stations) × %.0f reduced networks", m.Classes[0].Population, len(m.Stations), nets)
+	}
+	switch {
+	case ops > MaxSingleWork:
+		return fmt.Sprintf("exact single-class MVA would visit about %.3g population vectors × stations (%s; limit %.3g)", ops, what, float64(MaxSingleWork)), false
+	case bytes > maxSingleBytes:
+		return fmt.Sprintf("exact single-class MVA would hold about %.3g GB of throughputs (%.0f networks × population %d; limit %.3g GB)", bytes/1e9, max(1, nets-1), m.Classes[0].Population, maxSingleBytes/1e9), false
+	}
+	return fmt.Sprintf("about %.3g population vectors × stations", ops), true
 }

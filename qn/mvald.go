@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -41,11 +42,18 @@ const MaxLDWork = 2e10
 // Cost: Π_c(N_c+1) points × networks × C·(K + Σ L_k); memory 2·Π_{c>1}(N_c+1) × networks ×
 // (K + Σ L_k) floats.
 func mvaMultiLD(m *Model, opts []ExactOption) (*Result, error) {
+	return mvaMultiLDContext(context.Background(), m, opts)
+}
+
+// mvaMultiLDContext is mvaMultiLD stopped by ctx, which it checks about every million
+// operations (the error wraps fault.ErrInterrupted and ctx's error).
+func mvaMultiLDContext(ctx context.Context, m *Model, opts []ExactOption) (*Result, error) {
 	s, err := newLDSolver(m, -1, opts...)
 	if err != nil {
 		return nil, err
 	}
-	return s.solve(), nil
+	s.ctx = ctx
+	return s.solve()
 }
 
 // NormalizingConstant returns ln G(N) of a closed product-form network (every class
@@ -61,7 +69,9 @@ func NormalizingConstant(m *Model) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	s.solve()
+	if _, err := s.solve(); err != nil {
+		return 0, err
+	}
 	return s.logG, nil
 }
 
@@ -78,7 +88,9 @@ func QueueLengthDistribution(m *Model, k int) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.solve()
+	if _, err := s.solve(); err != nil {
+		return nil, err
+	}
 	return s.dist, nil
 }
 
@@ -112,7 +124,8 @@ type ldSolver struct {
 	slice   int
 	full    int // record index of the station whose whole distribution is kept (−1: none)
 	logG    float64
-	dist    []float64 // P(n_full = j | N)
+	dist    []float64       // P(n_full = j | N)
+	ctx     context.Context // stops solve (nil: never)
 }
 
 // newLDSolver prepares the solver; distK ≥ 0 asks for the whole queue-length distribution
@@ -232,9 +245,10 @@ func newLDSolver(m *Model, distK int, opts ...ExactOption) (*ldSolver, error) {
 	return s, nil
 }
 
-func (s *ldSolver) solve() *Result {
+func (s *ldSolver) solve() (*Result, error) {
 	C, nn, rec := s.C, len(s.nets), s.rec
 	pt := nn * rec // floats per lattice point
+	every := max(1, checkEvery/(pt*C+1))
 	prev := make([]float64, s.slice*pt)
 	cur := make([]float64, s.slice*pt)
 	n := make([]int, C)
@@ -258,6 +272,9 @@ func (s *ldSolver) solve() *Result {
 					j := idx - s.strides[ci]
 					nbs[ci] = cur[j*pt : (j+1)*pt]
 				}
+			}
+			if points%every == 0 && s.ctx != nil && s.ctx.Err() != nil {
+				return nil, fmt.Errorf("%w: exact multi-class MVA stopped after %d of %.3g population vectors: %w", fault.ErrInterrupted, points, LatticeSize(s.m), s.ctx.Err())
 			}
 			here := cur[idx*pt : (idx+1)*pt]
 			for v := 0; v < nn; v++ {
@@ -284,7 +301,7 @@ func (s *ldSolver) solve() *Result {
 		top := last[(nn-1)*rec : nn*rec]
 		s.dist = append([]float64(nil), top[ls.pOff:ls.pOff+ls.L]...)
 	}
-	return s.result(xs[(nn-1)*C:nn*C], r, last, points)
+	return s.result(xs[(nn-1)*C:nn*C], r, last, points), nil
 }
 
 // onPath returns h if n lies on the lattice path 0 → N that adds class 0's jobs, then

@@ -43,7 +43,7 @@ var approximate = map[string]bool{"schweitzer": true, "bs": true, "bard-schweitz
 // exact method for the model), and a named approximate solver is refused (fault.ErrInput).
 func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	solver = strings.ToLower(solver)
-	if opt.RequireExact && approximate[solver] {
+	if opt.RequireExact && approximate[solver] && !(solver == "forkjoin" && len(m.ForkJoins) == 0) {
 		return nil, fmt.Errorf("%w: solver %q is approximate and exact results were required (use solver auto or mva)", fault.ErrInput, solver)
 	}
 	if err := m.Validate(); err != nil {
@@ -63,7 +63,7 @@ func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		return nil, err
 	}
 	if e != 0 {
-		if err := res.scaleTimes(e); err != nil {
+		if err := res.scaleTimes(m, e); err != nil {
 			return nil, err
 		}
 	}
@@ -123,23 +123,33 @@ func (m *Model) scaleTimes(e int) {
 	}
 }
 
-// scaleTimes converts a result of the scaled model back: times × 2^e, throughputs ÷ 2^e. A
-// number the float64 range cannot hold (a response time above 1.8e308 s, a throughput
-// above 1.8e308 per second) is refused rather than printed as Inf or 0.
-func (r *Result) scaleTimes(e int) error {
+// scaleTimes converts a result of the scaled model m back: times × 2^e, throughputs ÷ 2^e.
+// A number the float64 range cannot hold (a response time above 1.8e308 s, a throughput
+// above 1.8e308 per second) is refused rather than printed as Inf or 0, naming the class and
+// the station: for a residence time its own, for a class's throughput or response time the
+// station where the class spends the most time (review P3: "class 0: throughput …" named
+// neither).
+func (r *Result) scaleTimes(m *Model, e int) error {
 	bad := func(v float64) bool { return math.IsInf(v, 0) || math.IsNaN(v) || (v == 0) }
+	const advice = "is outside the float64 range: express the model's times (demands, think times, rates) in another unit"
 	for c := range r.Throughput {
 		x, rt := r.Throughput[c], r.ResponseTime[c]
 		r.Throughput[c] = math.Ldexp(x, -e)
 		r.ResponseTime[c] = math.Ldexp(rt, e)
 		if (x != 0 && bad(r.Throughput[c])) || (rt != 0 && bad(r.ResponseTime[c])) {
-			return fmt.Errorf("%w: class %d: throughput %.6g × 2^%d or response time %.6g × 2^%d is outside the float64 range: express the model's times in another unit", fault.ErrInput, c, x, -e, rt, e)
+			top := 0
+			for k := range r.Residence {
+				if r.Residence[k][c] > r.Residence[top][c] {
+					top = k
+				}
+			}
+			return fmt.Errorf("%w: class %q (most of its time at station %q): throughput %.6g × 2^%d per s or response time %.6g × 2^%d s %s", fault.ErrInput, m.Classes[c].Name, m.Stations[top].Name, x, -e, rt, e, advice)
 		}
 		for k := range r.Residence {
 			v := r.Residence[k][c]
 			r.Residence[k][c] = math.Ldexp(v, e)
 			if v != 0 && bad(r.Residence[k][c]) {
-				return fmt.Errorf("%w: residence time %.6g × 2^%d is outside the float64 range: express the model's times in another unit", fault.ErrInput, v, e)
+				return fmt.Errorf("%w: class %q, station %q: residence time %.6g × 2^%d s %s", fault.ErrInput, m.Classes[c].Name, m.Stations[k].Name, v, e, advice)
 			}
 		}
 	}
@@ -188,10 +198,10 @@ func infeasible(m *Model, res *Result) {
 func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	auto := solver == "" || solver == "auto"
 	if solver == "forkjoin" || (auto && len(m.ForkJoins) > 0) {
-		if opt.RequireExact {
+		if opt.RequireExact && len(m.ForkJoins) > 0 {
 			return nil, fmt.Errorf("%w: %w: fork/join node %q: no exact solver models fork/join synchronisation (simulate the model, or drop the exact requirement for the approximate forkjoin solver)", fault.ErrInput, ErrUnsupported, m.ForkJoins[0].Name)
 		}
-		res, err := ForkJoinMVA(m)
+		res, err := ForkJoinMVAContext(opt.ctx(), m)
 		if err == nil && auto {
 			res.Reason = "the model has fork/join nodes, which no exact solver handles"
 		}
@@ -209,7 +219,7 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		case open > 0:
 			return reason(Mixed(m))("open and closed classes: exact mixed-network MVA")
 		case closed == 1:
-			return reason(MVASingle(m))("one closed class: exact MVA")
+			return singleAuto(m, opt)
 		}
 		why, ok := exactAffordable(m)
 		res, why2, err := comomIfCheaper(opt.ctx(), m, ok)
@@ -237,7 +247,7 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 			return Mixed(m)
 		}
 		if closed == 1 {
-			return MVASingle(m)
+			return MVASingleContext(opt.ctx(), m)
 		}
 		r, err := multiExact(opt.ctx(), m)
 		if r != nil && r.Reason != "" {
@@ -268,6 +278,26 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	names := append([]string(nil), solverNames...)
 	sort.Strings(names)
 	return nil, fmt.Errorf("%w: unknown solver %q (allowed: %s)", fault.ErrInput, solver, strings.Join(names, ", "))
+}
+
+// singleAuto is auto's solver for one closed class: exact MVA (MVASingleContext) when its
+// estimated work and memory fit (SingleAffordable), else Linearizer (approximate, with its
+// error estimate), saying why; with opt.RequireExact the budget is an error wrapping
+// fault.ErrTooLarge.
+func singleAuto(m *Model, opt AMVAOptions) (*Result, error) {
+	why, ok := SingleAffordable(m, false)
+	if ok {
+		return reason(MVASingleContext(opt.ctx(), m))("one closed class: exact MVA")
+	}
+	if opt.RequireExact {
+		return nil, fmt.Errorf("%w: exact results required, but %s", fault.ErrTooLarge, why)
+	}
+	res, err := Linearizer(m, opt)
+	if err != nil {
+		return nil, err
+	}
+	res.Reason = "one closed class: " + why + "; approximated by Linearizer"
+	return res, nil
 }
 
 // cores is multiExact's clause on the cores it used, after "; " ("" for one core).
@@ -474,7 +504,10 @@ const ParallelThreshold = 1e6
 // caller makes that a clause of its reason: cores), else MVAMulti (also for multi-server
 // or load-dependent stations).
 func multiExact(ctx context.Context, m *Model) (*Result, error) {
-	if hasMarginal(m) || LatticeSize(m) < ParallelThreshold {
+	if hasMarginal(m) {
+		return mvaMultiLDContext(ctx, m, nil)
+	}
+	if LatticeSize(m) < ParallelThreshold {
 		return MVAMulti(m)
 	}
 	r, st, err := MVAMultiSplit(ctx, m, 0)

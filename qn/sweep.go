@@ -160,7 +160,14 @@ func parseRange(s string, integer bool, unit func(string) (float64, error)) ([]f
 		return nil, fmt.Errorf("range %q: POINTS must be a whole number in 2 … %d", s, MaxSweepPoints)
 	}
 	for i := 0; i < int(n); i++ {
-		out = append(out, a+(b-a)*float64(i)/(n-1))
+		v := a + (b-a)*float64(i)/(n-1)
+		if math.IsInf(v, 0) { // (b−a)·i overflowed (TO near 1.8e308): the same point, by the fraction
+			v = a + (b-a)*(float64(i)/(n-1))
+		}
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil, fmt.Errorf("range %q: point %d of %g is outside the float64 range: sweep a smaller range", s, i+1, n)
+		}
+		out = append(out, v)
 	}
 	return out, nil
 }
@@ -232,7 +239,7 @@ func SweepContext(ctx context.Context, m *Model, p SweepParam, values []float64,
 		r, err := Solve(mm, solver, opt)
 		if err != nil {
 			if _, ok := err.(*SaturationError); !ok {
-				return nil, err
+				return nil, fmt.Errorf("at %s = %.6g: %w", p.Label, v, err)
 			}
 			pt.Err = err
 		}

@@ -25,7 +25,7 @@ func QNTables(v qn.View) []*Table {
 		}
 		ct.Add(c.Name, c.Type, n, l, c.Throughput, c.ResponseTime)
 	}
-	st := &Table{Name: "stations", Title: "Stations (per copy)" + visitsTitle(v) + infeasibleTitle(v),
+	st := &Table{Name: "stations", Title: "Stations (per copy)" + visitsTitle(v) + infeasibleTitle(v) + delayTitle(v),
 		Header: []string{"station", "type", "count", "class", "visits", "throughput_per_s", "utilization", "queue_length", "residence_time_s"}}
 	for _, s := range v.Stations {
 		x := s.Throughput
@@ -52,6 +52,18 @@ func utilizationCell(s qn.StationView) any {
 		return Flagged{Value: s.Utilization, Mark: infeasibleMark}
 	}
 	return s.Utilization
+}
+
+// delayTitle says in the stations title what utilization means at a delay station, when the
+// model has one: U = X·D there is the mean number of jobs at the station (busy servers of an
+// infinite-server station), not a fraction of 1 (review P3: "utilization 24.077" unexplained).
+func delayTitle(v qn.View) string {
+	for _, s := range v.Stations {
+		if s.Type == qn.Delay.String() {
+			return "; utilization at a delay station is its mean number of jobs (busy servers), not a fraction"
+		}
+	}
+	return ""
 }
 
 // infeasibleTitle explains the mark in the stations title, when a station has it.

@@ -86,3 +86,18 @@ func TestQNTablesInfeasibleFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestQNTablesDelayUtilization: at a delay station utilization is X·D, the mean number of
+// jobs there (24.077 on a review model), not a fraction of 1; the stations title says so
+// when the model has a delay station, and only then (review P3).
+func TestQNTablesDelayUtilization(t *testing.T) {
+	for _, kind := range []qn.Kind{qn.Delay, qn.Queue} {
+		v := qn.View{Solver: "mva", Method: "exact MVA", Exact: true,
+			Classes:  []qn.ClassView{{Name: "c", Type: "closed", Throughput: 1, ResponseTime: 1}},
+			Stations: []qn.StationView{{Name: "think", Type: kind.String(), Count: 1, Utilization: 24.077, QueueLength: 24.077, ResidenceTime: 24.077}}}
+		got := strings.Contains(QNTables(v)[1].Title, "utilization at a delay station is its mean number of jobs")
+		if got != (kind == qn.Delay) {
+			t.Errorf("%s station: title %q explains delay utilization %v", kind, QNTables(v)[1].Title, got)
+		}
+	}
+}

@@ -47,20 +47,23 @@ a JMVA what-if analysis in the file is run as the sweep (unless --sweep, --valid
 --distribution is given); --export-jmva FILE writes the model with its solution(s) for JMT.
 
 Solvers (--solver): auto (default: fork/join nodes → forkjoin (approximate); open classes
-only → open; open and closed → mixed; one closed class → exact MVA; several → comom where
+only → open; open and closed → mixed; one closed class → exact MVA (while its work,
+population × stations, fits 2e9; else Linearizer, saying why); several → comom where
 its estimated time is lower, else exact multi-class MVA (multi-server and load-dependent
 stations included) while its cost fits, else Linearizer (approximate)), mva, comom (exact
 class-oriented Method of Moments, Casale 2009: cost grows with the total population, not
 the population lattice; queue and delay stations only; multi-precision, verified at two
 precisions), schweitzer, linearizer, open, mixed, forkjoin
 (approximate fork/join MVA, one closed class: no exact solver exists, so its error is
-estimated against a seeded simulation of the model, --seed/--reps/--events).
+estimated against a seeded simulation of the model, --seed/--reps/--events; without fork/join
+nodes it is exact MVA and says so).
 Every result says its method and whether it is exact (JSON "method", "exact", "reason";
 the classes table's title). An approximate result also carries "error_estimate" (the
 spread to a second approximation and, where affordable, the measured error at a smaller
 population) and the same account is printed on stderr. --exact refuses to approximate
-(exit 2, with the reason and the estimate of the work). --ms-method chooses how the
-approximate solvers treat multi-server and load-dependent stations: marginal (default:
+(exit 2, with the reason and the estimate of the work). Ctrl-C stops the exact solvers
+(exit 130). --ms-method chooses how the approximate solvers (schweitzer, linearizer; a note
+says when it has no effect) treat multi-server and load-dependent stations: marginal (default:
 approximate marginal probabilities) or seidmann (an m-server queue as a 1-server queue of
 demand D/m plus a delay D(m−1)/m; multi-server stations only).
 
@@ -173,6 +176,25 @@ func (o solveOptions) check() error {
 	o.sim.checkRun(&c)    // --validate, and the simulated error estimate of fork/join results
 	o.sim.study.check(&c) // --shard, --out, --slurm*
 	return c.err()
+}
+
+// noEffect notes the solver flags given that did not act on res (review P3: --ms-method
+// seidmann was silently ignored by exact MVA): --ms-method, --tol and --max-iter tune the
+// approximate solvers schweitzer and linearizer only (qn.AMVAOptions).
+func (o solveOptions) noEffect(res *qn.Result) []string {
+	if res.Solver == "schweitzer" || res.Solver == "linearizer" {
+		return nil
+	}
+	var notes []string
+	add := func(set bool, flag string) {
+		if set {
+			notes = append(notes, fmt.Sprintf("%s: no effect: it applies to the approximate solvers schweitzer and linearizer, and this result is from %s", flag, res.Method))
+		}
+	}
+	add(strings.EqualFold(o.msMethod, "seidmann"), "--ms-method "+o.msMethod)
+	add(o.tol != 0, fmt.Sprintf("--tol %g", o.tol))
+	add(o.maxIter != 0, fmt.Sprintf("--max-iter %d", o.maxIter))
+	return notes
 }
 
 // amvaOptions are the solver options the flags give.
@@ -308,7 +330,7 @@ func solveOne(ctx context.Context, in *solveInput, o solveOptions, sr *sim.Resul
 		return nil, nil, err
 	}
 	out := &solveResult{View: qn.NewView(in.name, m, res), Bounds: []qn.Bound{}, Distribution: dist, Notes: append([]string{}, res.Notes...)}
-	out.Notes = append(out.Notes, in.notes...)
+	out.Notes = append(append(out.Notes, in.notes...), o.noEffect(res)...)
 	if in.whatIf != nil {
 		out.Notes = append(out.Notes, "the file's what-if analysis was not run: --validate and --distribution take the model as written")
 	}

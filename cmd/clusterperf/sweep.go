@@ -34,7 +34,7 @@ func runSweep(ctx context.Context, in *solveInput, o solveOptions, opt qn.AMVAOp
 		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
 			return badInputf("--exact: %w", err)
 		}
-		return libError(err)
+		return libError(fmt.Errorf("--sweep %s: %w", o.sweep, err))
 	}
 	o.sim.progress = o.progress
 	done, err := finishSweep(ctx, m, p, pts, stopped, o)
