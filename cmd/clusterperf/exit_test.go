@@ -38,7 +38,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"demo"}, 0},
 		{[]string{"tpn", "--cluster", ex + "tpn/cluster.yaml", dead}, 3},         // deadlock
 		{[]string{"solve", "--solver", "schweitzer", "--max-iter", "1", big}, 3}, // not converged
-		{[]string{"solve", "--sweep", "arrival_rate.c=20:30:3", sat}, 3},         // no point has a steady state
+		{[]string{"solve", "--sweep", "arrival_rate.c=20:30:n3", sat}, 3},        // no point has a steady state
 		{[]string{"tpn", "--cluster", ex + "tpn/cluster.yaml", "--max-time", "1e-9", ex + "tpn/matmul.yaml"}, 3}, // cut off
 		{[]string{"--version"}, 0},
 	} {
