@@ -111,10 +111,10 @@ func TestUsageMessages(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"solve"}, "solve: missing MODEL.yaml|MODEL.jmva\n(see clusterperf help solve)"},
-		{[]string{"fit"}, "fit: missing DATA.csv"},
-		{[]string{"queue"}, "queue: missing MODEL"},
-		{[]string{"tpn"}, "tpn: missing an argument (usage: clusterperf tpn PROGRAM.yaml"},
+		{[]string{"solve"}, "solve: missing the argument MODEL.yaml|MODEL.jmva\n(see clusterperf help solve)"},
+		{[]string{"fit"}, "fit: missing the argument DATA.csv"},
+		{[]string{"queue"}, "queue: missing the argument MODEL"},
+		{[]string{"tpn"}, "tpn: missing the argument (usage: clusterperf tpn PROGRAM.yaml"},
 		{[]string{"solve", "a.yaml", "b.yaml"}, "solve: accepts 1 arg(s), received 2 (usage: clusterperf solve MODEL.yaml|MODEL.jmva [flags])"},
 		{[]string{"slove", "m.yaml"}, `unknown command "slove" (did you mean solve?)`},
 		{[]string{"zzzz"}, `unknown command "zzzz"` + "\n"},

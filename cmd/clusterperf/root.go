@@ -95,7 +95,7 @@ func helpHint(c *cobra.Command) string {
 
 // markUsage wraps every command's argument check so a wrong number of arguments (or an
 // unknown command) is classified as bad input by type, not by its message, and says what is
-// missing ("solve: missing MODEL.yaml|MODEL.jmva") or what a misspelt command may be.
+// missing ("solve: missing the argument MODEL.yaml|MODEL.jmva") or what a misspelt command may be.
 func markUsage(c *cobra.Command) {
 	if c.Args != nil {
 		check := c.Args
@@ -107,7 +107,7 @@ func markUsage(c *cobra.Command) {
 			case !cmd.HasParent() && len(args) > 0:
 				return badInputf("unknown command %q%s\n%s", args[0], didYouMean(cmd.SuggestionsFor(args[0])), helpHint(cmd))
 			case len(args) == 0:
-				return badInputf("%s: missing %s\n%s", cmd.Name(), missingArgs(cmd), helpHint(cmd))
+				return badInputf("%s: missing the argument %s\n%s", cmd.Name(), missingArgs(cmd), helpHint(cmd))
 			}
 			return badInputf("%s: %v (usage: %s)\n%s", cmd.Name(), err, cmd.UseLine(), helpHint(cmd))
 		}
@@ -129,7 +129,7 @@ func missingArgs(cmd *cobra.Command) string {
 	if len(req) == 1 {
 		return req[0]
 	}
-	return "an argument (usage: " + cmd.UseLine() + ")"
+	return "(usage: " + cmd.UseLine() + ")"
 }
 
 // flagSuggestion is " (did you mean --NAME?)" for an unknown flag err within edit distance
