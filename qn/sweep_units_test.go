@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/internal/units"
 )
 
 // TestSweepRangeUnits: a real sweep range takes the swept field's units (times for demand,
@@ -62,4 +64,31 @@ func TestSweepRangeUnits(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", tc.sweep, err, tc.want)
 		}
 	}
+}
+
+// FuzzRealRange: parseRealRange never panics, and what it accepts is 1 … MaxSweepPoints
+// finite values, non-decreasing, from FROM within [FROM, TO] (the invariants of its doc).
+func FuzzRealRange(f *testing.F) {
+	for _, s := range []string{"0.01:0.2", "1ms:50ms:n5", "0.01:0.05:0.01", "1:1000:x10", "60/min:180/min:60/min", "0.01:0.2:20", "1:1:x2", "0:1:1e-9", "1e308:1e308:1e-300"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, u := range []struct {
+			unit func(string) (float64, error)
+			base string
+		}{{units.Duration, "s"}, {units.Rate, "/s"}} {
+			vals, err := parseRealRange(s, u.unit, u.base)
+			if err != nil {
+				continue
+			}
+			if len(vals) < 1 || len(vals) > MaxSweepPoints {
+				t.Fatalf("%q: %d values", s, len(vals))
+			}
+			for i, v := range vals {
+				if math.IsNaN(v) || math.IsInf(v, 0) || v < vals[0] || (i > 0 && v < vals[i-1]) || v > vals[len(vals)-1] {
+					t.Fatalf("%q: value %d = %v in %v", s, i, v, vals[:min(len(vals), 10)])
+				}
+			}
+		}
+	})
 }
