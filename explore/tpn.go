@@ -207,7 +207,7 @@ func (t *tpnModel) Best(v Values) (string, map[string]float64, error) {
 	if !a.Exhaustive {
 		how = fmt.Sprintf("greedy + local search, at most %.1f %% above the lower bound", 100*a.Gap)
 	}
-	return fmt.Sprintf("allocation %s: %.4g s instead of %.4g s (%s, %d simulations)", t.allocationText(a.Allocation), a.Time, a.Given, how, a.Evaluated),
+	return fmt.Sprintf("allocation %s: %.4g s instead of %.4g s (%s, %d simulations)", t.allocationText(a.Allocation.Map()), a.Time, a.Given, how, a.Evaluated),
 		map[string]float64{"best_time_s": a.Time, "given_time_s": a.Given}, nil
 }
 

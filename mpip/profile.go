@@ -86,8 +86,8 @@ func Profile(r *Report, s Summary, top int) ProfileSummary {
 	}
 	ps.MPIShare = frac(r.TotalMPI, r.TotalApp)
 	ps.WaitShareOfMPI = frac(s.MPIWait, r.TotalMPI)
-	for op := range s.WaitByOp {
-		ps.WaitOps = append(ps.WaitOps, op)
+	for _, w := range s.WaitByOp {
+		ps.WaitOps = append(ps.WaitOps, w.Operation)
 	}
 	sort.Strings(ps.WaitOps)
 	isColl := set(collectiveOps)
@@ -97,7 +97,7 @@ func Profile(r *Report, s Summary, top int) ProfileSummary {
 		o := r.Ops[name]
 		sh := OpShare{Operation: name, Sites: o.Sites, Calls: o.Count, TimeS: o.TimeMS / 1000, BytesSent: o.Bytes,
 			Collective: isColl[name]}
-		_, sh.Wait = s.WaitByOp[name]
+		_, sh.Wait = s.Wait(name)
 		sh.ShareOfMPI = frac(sh.TimeS, r.TotalMPI)
 		if o.Messages > 0 && o.Bytes > 0 {
 			sh.MeanSizeBytes = o.Bytes / o.Messages

@@ -54,7 +54,11 @@ func TestSamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			core := s.WaitByOp["Wait"] + s.WaitByOp["Waitall"] + s.WaitByOp["Barrier"]
+			core := 0.0
+			for _, op := range []string{"Wait", "Waitall", "Barrier"} {
+				w, _ := s.Wait(op)
+				core += w
+			}
 			near("Wait+Waitall+Barrier", core, tc.coreWait, 0.02)
 			near("messages (all sent ops)", s.Messages, tc.msgs, 0.05)
 			near("average bytes", s.AvgSize, tc.avgBytes, 0.05)

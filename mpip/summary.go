@@ -23,19 +23,37 @@ var p2pSendOps = []string{"Send", "Isend", "Bsend", "Ibsend", "Rsend", "Irsend",
 
 // Summary is what the 004 method needs from a report.
 type Summary struct {
-	File         string             `json:"file"`
-	P            int                `json:"ranks"`
-	AppTime      float64            `json:"app_time_s"`      // Σ_r AppTime(r), s
-	MPITime      float64            `json:"mpi_time_s"`      // Σ_r MPITime(r), s
-	MPIWait      float64            `json:"mpi_wait_s"`      // Σ over WaitOps, s
-	WaitByOp     map[string]float64 `json:"wait_by_op_s"`    // s
-	Messages     float64            `json:"messages"`        // M: point-to-point sends (plus collectives if asked)
-	Bytes        float64            `json:"bytes"`           // their bytes
-	AvgSize      float64            `json:"mean_size_bytes"` // L = Bytes/Messages
-	CollMessages float64            `json:"coll_messages"`   // collective calls that sent bytes (every rank)
-	CollBytes    float64            `json:"coll_bytes"`
-	WallTime     float64            `json:"wall_time_s"` // max_r AppTime(r), s
-	Notes        []string           `json:"notes,omitempty"`
+	File         string   `json:"file"`
+	P            int      `json:"ranks"`
+	AppTime      float64  `json:"app_time_s"`      // Σ_r AppTime(r), s
+	MPITime      float64  `json:"mpi_time_s"`      // Σ_r MPITime(r), s
+	MPIWait      float64  `json:"mpi_wait_s"`      // Σ over WaitOps, s
+	WaitByOp     []OpTime `json:"wait_by_op"`      // the wait operations present, by name
+	Messages     float64  `json:"messages"`        // M: point-to-point sends (plus collectives if asked)
+	Bytes        float64  `json:"bytes"`           // their bytes
+	AvgSize      float64  `json:"mean_size_bytes"` // L = Bytes/Messages
+	CollMessages float64  `json:"coll_messages"`   // collective calls that sent bytes (every rank)
+	CollBytes    float64  `json:"coll_bytes"`
+	WallTime     float64  `json:"wall_time_s"` // max_r AppTime(r), s
+	Notes        []string `json:"notes,omitempty"`
+}
+
+// OpTime is the time of one MPI operation (Σ over ranks and call sites, s). In JSON the
+// operation's name is a value, never a key (the output contract).
+type OpTime struct {
+	Operation string  `json:"operation"`
+	TimeS     float64 `json:"time_s"` // s
+}
+
+// Wait is the wait time of operation op (s), and whether it is one of the wait operations
+// present in the report.
+func (s Summary) Wait(op string) (float64, bool) {
+	for _, w := range s.WaitByOp {
+		if w.Operation == op {
+			return w.TimeS, true
+		}
+	}
+	return 0, false
 }
 
 // Options choose how a report is summarised.
@@ -46,7 +64,7 @@ type Options struct {
 
 // Summarize extracts the 004 inputs from a report.
 func (r *Report) Summarize(o Options) (Summary, error) {
-	s := Summary{File: r.File, P: r.Ranks, AppTime: r.TotalApp, MPITime: r.TotalMPI, WallTime: r.WallTime(), WaitByOp: map[string]float64{}}
+	s := Summary{File: r.File, P: r.Ranks, AppTime: r.TotalApp, MPITime: r.TotalMPI, WallTime: r.WallTime(), WaitByOp: []OpTime{}}
 	if !r.Callsites {
 		return s, fmt.Errorf("%s: no Callsite Time statistics (report made with -d?): wait time and message counts cannot be taken from the top-twenty sections", r.File)
 	}
@@ -68,7 +86,7 @@ func (r *Report) Summarize(o Options) (Summary, error) {
 		op := r.Ops[name]
 		if isWait[name] {
 			s.MPIWait += op.TimeMS / 1000
-			s.WaitByOp[name] = op.TimeMS / 1000
+			s.WaitByOp = append(s.WaitByOp, OpTime{Operation: name, TimeS: op.TimeMS / 1000}) // in name order
 		}
 		if op.Bytes == 0 && op.Messages == 0 {
 			continue

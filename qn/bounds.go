@@ -82,5 +82,11 @@ func BoundsAt(m *Model, N int) (Bounds, error) {
 		b.RLowerBJB = math.Max(n*dmax-z0, d+dd+(n-1)*davg/(1+z/d))
 		b.RUpperBJB = d + dd + (n-1)*dmax/(1+z/(n*d))
 	}
+	if bjb && d == 0 && N > 0 {
+		// No queue demand: the jobs only cycle through the delays, X = N/Z exactly, and the
+		// balanced job bounds collapse onto the asymptotic ones (their formula would divide
+		// by D = 0: hostile-review finding, a delay-only model printed NaN bounds).
+		b.XLowerBJB, b.XUpperBJB, b.RLowerBJB, b.RUpperBJB = b.XLowerABA, b.XUpperABA, b.RLowerABA, b.RUpperABA
+	}
 	return b, nil
 }

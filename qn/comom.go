@@ -96,6 +96,13 @@ func comomWithin(ctx context.Context, m *Model, limit float64, solve bool) (*Res
 		return nil, 0, err
 	}
 	p.ctx, p.limit = ctx, limit
+	if len(p.act) == 0 { // no job visits a queue (population 0, or delays only): closed form
+		if !solve {
+			return nil, 0, nil
+		}
+		res, err := p.result(nil, nil, nil, nil, 0, 64)
+		return res, 0, err
+	}
 	var lastErr error
 	for _, order := range p.orders() {
 		pl, err := p.plan(order)
@@ -372,8 +379,13 @@ func (p *comom) plan(order []int) (*comomPlan, error) {
 		return nil, err
 	}
 	pl := &comomPlan{order: order, factorOps: fo, stepShort: ss, stepLong: sl}
-	if pl.pilotWork = pl.work(p, first); pl.pilotWork > p.maxWork() {
-		return nil, fmt.Errorf("%w: comom would take about %.3g s of CPU time for its first run at %d bits alone (limit %.3g s)", fault.ErrTooLarge, pl.pilotWork/1e9, first, p.maxWork()/1e9)
+	// Every answer needs the pilot and at least one more run at a higher precision (1.5 times
+	// the pilot's when the pilot settles; more when it runs out), so refuse before the pilot
+	// when those two alone are over budget (hostile review: a one-class model of 3e7 jobs ran
+	// its pilot for minutes before the estimate refused it).
+	pl.pilotWork = pl.work(p, first)
+	if least := pl.pilotWork + pl.work(p, roundBits(1.5*float64(first))); least > p.maxWork() {
+		return nil, fmt.Errorf("%w: comom would take about %.3g s of CPU time at least (a first run at %d bits and a second at %d; limit %.3g s)", fault.ErrTooLarge, least/1e9, first, roundBits(1.5*float64(first)), p.maxWork()/1e9)
 	}
 	pl.p = p
 	if pl.pilot = p.run(order, first); pl.pilot.err != nil {

@@ -360,3 +360,44 @@ func TestComomReasons(t *testing.T) {
 		t.Errorf("comom by name: reason %q, iterations %d; want a direct method of 18 steps", res.Reason, res.Status.Iterations)
 	}
 }
+
+// TestComomNoActiveClass: a model in which no job visits a queue (population 0, or delays
+// only) is answered in closed form, X = N/Z (Little's law at the delays), not a panic
+// (hostile review: `solve --solver comom --sweep population=0:2` indexed order[-1]); the
+// balanced job bounds of a delay-only model collapse onto X = N/Z instead of NaN (D = 0).
+func TestComomNoActiveClass(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		src  string
+		x, r float64 // closed form: X = N/(Z + D_delay), R = D_delay
+	}{
+		{"population 0", "classes: [{name: c, population: 0, think_time: 1}]\nstations: [{name: cpu, demand: 0.1}]\n", 0, 0.1},
+		{"delays only", "classes: [{name: c, population: 3, think_time: 1}]\nstations: [{name: z, type: delay, demand: 0.1}]\n", 3 / 1.1, 0.1},
+	} {
+		m, _, err := ParseModel(tc.name+".yaml", []byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Comom(m)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if math.Abs(res.Throughput[0]-tc.x) > 1e-12 || (tc.x > 0 && math.Abs(res.ResponseTime[0]-tc.r) > 1e-12) {
+			t.Errorf("%s: X %v R %v, want %v %v", tc.name, res.Throughput[0], res.ResponseTime[0], tc.x, tc.r)
+		}
+		if m.Classes[0].Population > 0 {
+			b, err := BoundsAt(m, m.Classes[0].Population)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range []float64{b.XLowerBJB, b.XUpperBJB, b.RLowerBJB, b.RUpperBJB} {
+				if math.IsNaN(v) {
+					t.Errorf("%s: BJB bounds %+v", tc.name, b)
+				}
+			}
+			if math.Abs(b.XLowerBJB-tc.x) > 1e-12 || math.Abs(b.XUpperBJB-tc.x) > 1e-12 {
+				t.Errorf("%s: BJB X bounds %v … %v, want %v", tc.name, b.XLowerBJB, b.XUpperBJB, tc.x)
+			}
+		}
+	}
+}

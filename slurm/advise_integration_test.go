@@ -161,7 +161,7 @@ func TestSlurmAdvise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(alloc, local.Allocation) || math.Float64bits(tm) != math.Float64bits(local.Time) {
+	if !reflect.DeepEqual(alloc, local.Allocation.Map()) || math.Float64bits(tm) != math.Float64bits(local.Time) {
 		t.Errorf("sharded advice %v %v s, local %v %v s", alloc, tm, local.Allocation, local.Time)
 	}
 	t.Logf("tpn advise over %d mappings: local %v, sharded over %d array tasks %v; best %v in %.6g s",

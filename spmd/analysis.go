@@ -51,7 +51,9 @@ func (e *Evaluator) SurfaceContext(ctx context.Context, ps, ds []int, progress f
 	if w > e.maxWork() {
 		return nil, nil, e.tooLarge(fmt.Sprintf("the surface of %d × %d points", len(ps), len(ds)), w)
 	}
-	var pts []Point
+	// allocated once at its largest (every point valid): appending would copy the growing
+	// slice, holding up to twice the surface while it grows
+	pts := make([]Point, 0, len(ps)*len(ds))
 	var skipped []Skipped
 	for i, p := range ps {
 		if ctx.Err() != nil {

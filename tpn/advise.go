@@ -9,13 +9,13 @@ import (
 
 // Advice is the best allocation found for a program on a cluster.
 type Advice struct {
-	Allocation map[string]string `json:"allocation"`
-	Time       float64           `json:"time_s"`        // s, predicted
-	Exhaustive bool              `json:"exhaustive"`    // every mapping was simulated
-	Evaluated  int               `json:"evaluated"`     // simulations run
-	LowerBound float64           `json:"lower_bound_s"` // s, no mapping can do better
-	Gap        float64           `json:"gap"`           // (Time − LowerBound)/LowerBound
-	Given      float64           `json:"given_time_s"`  // s, the program's own allocation (0 if it does not complete)
+	Allocation Allocation `json:"allocation"`
+	Time       float64    `json:"time_s"`        // s, predicted
+	Exhaustive bool       `json:"exhaustive"`    // every mapping was simulated
+	Evaluated  int        `json:"evaluated"`     // simulations run
+	LowerBound float64    `json:"lower_bound_s"` // s, no mapping can do better
+	Gap        float64    `json:"gap"`           // (Time − LowerBound)/LowerBound
+	Given      float64    `json:"given_time_s"`  // s, the program's own allocation (0 if it does not complete)
 	// ByWorkstations is, for each number k of workstations used, the best mapping found that
 	// uses exactly k of them (the points sizing rules choose from: how many workstations to
 	// book). Exhaustive: over every mapping; heuristic: over the mappings simulated, which
@@ -27,9 +27,30 @@ type Advice struct {
 
 // KBest is the best mapping found that uses exactly Workstations workstations.
 type KBest struct {
-	Workstations int               `json:"workstations"`
-	TimeS        float64           `json:"time_s"`
-	Allocation   map[string]string `json:"allocation"`
+	Workstations int        `json:"workstations"`
+	TimeS        float64    `json:"time_s"`
+	Allocation   Allocation `json:"allocation"`
+}
+
+// Placement is where one process runs: the process's name and its workstation's name.
+type Placement struct {
+	Process     string `json:"name"`
+	Workstation string `json:"workstation"`
+}
+
+// Allocation is a mapping of a program's processes to workstations, one placement per
+// process in the program's order. In JSON it is an array of {name, workstation} objects:
+// the names are the user's, so they are values, never keys (the output contract).
+type Allocation []Placement
+
+// Map is the allocation as a map from process name to workstation name, the form of
+// Program.Allocation.
+func (a Allocation) Map() map[string]string {
+	m := make(map[string]string, len(a))
+	for _, pl := range a {
+		m[pl.Process] = pl.Workstation
+	}
+	return m
 }
 
 // byK keeps the best mapping per number of distinct workstations (first found on ties).
@@ -71,11 +92,11 @@ func (b *byK) list(p *Program, c *Cluster) []KBest {
 	return out
 }
 
-// allocation names mapping m.
-func allocation(p *Program, c *Cluster, m []int) map[string]string {
-	a := map[string]string{}
+// allocation names mapping m, in the program's process order.
+func allocation(p *Program, c *Cluster, m []int) Allocation {
+	a := make(Allocation, len(p.Processes))
 	for i, pr := range p.Processes {
-		a[pr.Name] = c.Workstations[m[i]].Name
+		a[i] = Placement{Process: pr.Name, Workstation: c.Workstations[m[i]].Name}
 	}
 	return a
 }

@@ -25,6 +25,17 @@ func TestAdviseExhaustive(t *testing.T) {
 	if !a.Exhaustive || a.Evaluated != 256 || a.Time > a.Given || a.Time < a.LowerBound {
 		t.Errorf("%+v", a)
 	}
+	// The allocation places every process once, in the program's order, and its JSON is an
+	// array of {name, workstation}: process names are values, never keys (output contract).
+	for i, pl := range a.Allocation {
+		if i >= len(p.Processes) || pl.Process != p.Processes[i].Name || pl.Workstation == "" {
+			t.Errorf("allocation[%d] = %+v; want process %d of %d in program order", i, pl, i, len(p.Processes))
+		}
+	}
+	b, err := json.Marshal(a.Allocation)
+	if len(a.Allocation) != len(p.Processes) || err != nil || !strings.HasPrefix(string(b), `[{"name":"`+p.Processes[0].Name+`","workstation":"`) {
+		t.Errorf("allocation %s (%d placements, %v); want one {name, workstation} per process (%d)", b, len(a.Allocation), err, len(p.Processes))
+	}
 }
 
 // TestAdviseHeuristic: 12 independent tasks of different sizes on 3 workstations
@@ -122,11 +133,11 @@ func TestAdviseByWorkstations(t *testing.T) {
 	least := math.Inf(1)
 	for _, kb := range a.ByWorkstations {
 		used := map[string]bool{}
-		for _, w := range kb.Allocation {
-			used[w] = true
+		for _, pl := range kb.Allocation {
+			used[pl.Workstation] = true
 		}
 		q := *p
-		q.Allocation = kb.Allocation
+		q.Allocation = kb.Allocation.Map()
 		n, err := Build(&q, c)
 		if err != nil {
 			t.Fatal(err)

@@ -19,8 +19,12 @@ type Interval struct {
 	Name       string
 }
 
-// Times summarises a recorded run per process (in declaration order of the processes).
+// Times summarises a recorded run per process (in declaration order of the processes). A run
+// whose log was dropped (Result.LogDropped) has nothing to sum: Times returns nil.
 func Times(n *Net, r *Result) ([]ProcessTimes, []Interval) {
+	if r.LogDropped {
+		return nil, nil
+	}
 	idx := map[string]int{}
 	var out []ProcessTimes
 	for _, p := range n.Places {
@@ -63,7 +67,7 @@ func Times(n *Net, r *Result) ([]ProcessTimes, []Interval) {
 
 // CriticalPath follows, from the last firing that ended, the firing that produced the last
 // token each firing needed, back to the initial marking: the chain of steps that decided the
-// completion time (for conflict-free nets, the critical path).
+// completion time (for conflict-free nets, the critical path). Nil if the log was dropped.
 func CriticalPath(n *Net, r *Result) []Interval {
 	last := -1
 	for i, f := range r.Log {

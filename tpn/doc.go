@@ -8,6 +8,8 @@
 //     default; the alternative AtomicFiring keeps them until the end and restarts a firing
 //     that lost them).
 //   - server semantics per transition: single (default), k, or infinite (messages in flight).
+//     An infinite-server transition with no input place would start infinitely many firings
+//     at every instant: Validate refuses it (fault.ErrInput).
 //   - all completions at one instant are processed before any new firing starts; ties are
 //     broken by priority, then declaration order: runs are deterministic.
 //   - time is kept exactly in integer ticks of 1 ns (0.1 s + 0.2 s is exactly 0.3 s), up to
@@ -18,7 +20,10 @@
 //   - a run ends completed (the final marking is reached), in deadlock (nothing in flight,
 //     nothing enabled, marking not final: a report names the blocked transitions, their
 //     missing tokens, the processes in the wait-for cycle and the last firings) or cut off by
-//     a time or firing limit.
+//     a time or firing limit. Memory is bounded whatever the firing limit: the log of a
+//     recorded run keeps at most max(Options.MaxLog, transitions) firings (beyond, it is
+//     dropped: Result.LogDropped), and more than max(Options.MaxInFlight, transitions)
+//     firings in progress at once are refused (fault.ErrTooLarge).
 //   - shared media (Ethernet-like, 002): a transfer of n bytes on a medium with startup t_s and
 //     bandwidth B takes t_s + n·k/B with k the transfers in progress; fixed when it starts
 //     (StaticAtStart, counting those started earlier at the same instant) or re-shared at

@@ -28,8 +28,17 @@ type Options struct {
 	// MaxFirings cuts the run off after this many firings have started (each a heap entry,
 	// and a log entry with Record): 0 means DefaultMaxFirings, a negative value no limit.
 	MaxFirings int64
-	Record     bool // keep every firing (Gantt charts, critical path)
-	Trace      int  // firings kept for deadlock reports (default 10)
+	Record     bool // keep every firing (Gantt charts, critical path), at most MaxLog of them
+	// MaxLog bounds the log of a Record run: beyond max(MaxLog, transitions) firings the log
+	// is dropped (Result.LogDropped) and the run goes on with constant memory, so a cyclic
+	// net cut off by MaxFirings does not hold a 32-byte entry per firing. A program net fires
+	// each transition once and never reaches it. 0: DefaultMaxLog; negative: no limit.
+	MaxLog int64
+	// MaxInFlight bounds the firings in progress at once (each a 32-byte slot of the event
+	// queue): beyond max(MaxInFlight, transitions) Run returns fault.ErrTooLarge naming the
+	// memory estimate and the limit. 0: DefaultMaxInFlight; negative: no limit.
+	MaxInFlight int64
+	Trace       int // firings kept for deadlock reports (default 10)
 	// Sample, if set, runs a program net with its background load sampled (sampled.go):
 	// each CPU is a processor-sharing server whose background jobs arrive and leave during
 	// the run, instead of every compute step taking its mean-expanded Delay.
@@ -44,6 +53,16 @@ type Options struct {
 	Cancel <-chan struct{}
 }
 
+// Memory bounds of a run (Options.MaxLog, Options.MaxInFlight): a log entry (Firing) and an
+// event-queue slot (completion) take bytesPerSlot bytes each, so a run holds at most about
+// 32 MiB of log and 32 MiB of queue by default (a program net: as many as its transitions),
+// whatever MaxFirings allows.
+const (
+	DefaultMaxLog      = 1 << 20
+	DefaultMaxInFlight = 1 << 20
+	bytesPerSlot       = 32
+)
+
 // Firing is one firing of a transition.
 type Firing struct {
 	T          int   `json:"transition"`
@@ -53,13 +72,16 @@ type Firing struct {
 
 // Result of a run.
 type Result struct {
-	Outcome  Outcome
-	Time     int64 // ticks: when the final marking was reached, or the deadlock/cut-off time
-	Firings  int64
-	Marking  []int
-	Log      []Firing // with Options.Record
-	Last     []Firing // the last firings (Options.Trace)
-	Deadlock *DeadlockReport
+	Outcome Outcome
+	Time    int64 // ticks: when the final marking was reached, or the deadlock/cut-off time
+	Firings int64
+	Marking []int
+	Log     []Firing // with Options.Record (nil if LogDropped)
+	// LogDropped: the run fired more than Options.MaxLog times and its log was dropped to
+	// bound memory; Log is nil, so Times and CriticalPath have nothing to report.
+	LogDropped bool
+	Last       []Firing // the last firings (Options.Trace)
+	Deadlock   *DeadlockReport
 }
 
 type completion struct {
@@ -114,6 +136,10 @@ type engine struct {
 	onMedium []int   // transfers in progress per medium
 	started  int64   // firings started
 	limit    int64   // Options.MaxFirings (MaxInt64: none)
+	rec      bool    // recording the log (Options.Record, until MaxLog firings)
+	logCap   int     // firings the log may hold
+	dropped  bool    // the log was dropped at logCap
+	maxQ     int     // event-queue slots allowed (MaxInFlight)
 	prio     []int   // transition priorities, compact for the candidate sort
 	cpus     []psCPU // sampled runs: the processor-sharing CPUs (nil otherwise)
 	busy     int64   // sampled runs: firings in progress
@@ -205,6 +231,9 @@ func (n *Net) Run(o Options) (*Result, error) {
 	if e.limit < 0 {
 		e.limit = math.MaxInt64
 	}
+	e.rec = o.Record
+	e.logCap = atLeastTransitions(o.MaxLog, DefaultMaxLog, len(n.Transitions))
+	e.maxQ = atLeastTransitions(o.MaxInFlight, DefaultMaxInFlight, len(n.Transitions))
 	if o.Sample != nil {
 		if err := e.initCPUs(*o.Sample); err != nil {
 			return nil, err
@@ -271,7 +300,7 @@ func (n *Net) Run(o Options) (*Result, error) {
 		last = append(append([]Firing(nil), e.last[e.lastAt:]...), e.last[:e.lastAt]...)
 	}
 	e.last = last
-	res.Time, res.Firings, res.Marking, res.Log, res.Last = e.now, e.firings, e.mark, e.log, e.last
+	res.Time, res.Firings, res.Marking, res.Log, res.Last, res.LogDropped = e.now, e.firings, e.mark, e.log, e.last, e.dropped
 	if res.Outcome == Deadlock {
 		res.Deadlock = e.deadlockReport()
 	}
@@ -331,6 +360,10 @@ func (e *engine) startPhase() {
 			if e.started >= e.limit {
 				break // Run cuts off: an infinite server on a huge marking would fill memory
 			}
+			if e.h.q.Len() >= e.maxQ {
+				e.crowded(ti)
+				break // Run returns the error: the event queue would outgrow its bound
+			}
 			e.start(ti)
 		}
 	}
@@ -341,7 +374,7 @@ func (e *engine) cause(t *Transition) int {
 	c := -1
 	best := int64(-1)
 	for _, a := range t.In {
-		if lc := e.lastCause[a.Place]; lc >= 0 && e.log != nil && e.log[lc].End > best {
+		if lc := e.lastCause[a.Place]; lc >= 0 && e.rec && e.log[lc].End > best {
 			best, c = e.log[lc].End, lc
 		}
 	}
@@ -351,7 +384,7 @@ func (e *engine) cause(t *Transition) int {
 func (e *engine) start(ti int32) {
 	t := &e.n.Transitions[ti]
 	id := int32(-1)
-	if e.o.Record {
+	if e.rec && e.keep() {
 		e.log = append(e.log, Firing{T: int(ti), Start: e.now, End: -1, Cause: e.cause(t)})
 		id = int32(len(e.log) - 1)
 	}
@@ -428,7 +461,7 @@ func (e *engine) complete(c completion) {
 				}
 			}
 		}
-		if e.o.Record {
+		if e.rec && e.keep() {
 			e.log = append(e.log, Firing{T: int(c.tr), Start: e.schedAt[c.tr], End: e.now, Cause: e.cause(t)})
 			c.id = int32(len(e.log) - 1)
 		}
@@ -462,7 +495,7 @@ func (e *engine) complete(c completion) {
 	}
 	e.firings++
 	fi := -1
-	if e.o.Record && c.id >= 0 {
+	if e.rec && c.id >= 0 {
 		e.log[c.id].End = e.now
 		fi = int(c.id)
 	}
@@ -488,6 +521,40 @@ func (e *engine) complete(c completion) {
 		}
 	}
 	e.addCand(c.tr)
+}
+
+// keep says whether the log has room for one more firing; at logCap it drops the log (and
+// stops recording): the ids of firings in progress then point nowhere, and are ignored.
+func (e *engine) keep() bool {
+	if len(e.log) < e.logCap {
+		return true
+	}
+	e.rec, e.dropped, e.log = false, true, nil
+	for i := range e.lastCause {
+		e.lastCause[i] = -1
+	}
+	return false
+}
+
+// atLeastTransitions is a per-run bound: o (def if 0, none if negative), and never fewer
+// than the net's transitions (a program net fires each once, all of them possibly at once).
+func atLeastTransitions(o, def int64, transitions int) int {
+	switch {
+	case o < 0:
+		return math.MaxInt
+	case o == 0:
+		o = def
+	}
+	return int(max(o, int64(transitions)))
+}
+
+// crowded records the error of a run whose firings in progress outgrow the event queue's
+// bound (Options.MaxInFlight), naming the memory that would take.
+func (e *engine) crowded(ti int32) {
+	if e.err == nil {
+		e.err = errTooLarge("%s: more than %d firings in progress at once at t = %.6g s would need more than %s of event queue (%d bytes a firing); the limit is %d firings in progress (Options.MaxInFlight, at least the net's transitions): a transition with very many servers, or an infinite-server one on a very large marking",
+			e.n.Transitions[ti].where(), e.maxQ, Seconds(e.now), humanBytes(float64(e.maxQ)*bytesPerSlot), bytesPerSlot, e.maxQ)
+	}
 }
 
 func (e *engine) tooMany(t *Transition, p int) {
@@ -537,9 +604,9 @@ func (r *Result) Err() error {
 		if r.Deadlock != nil {
 			return r.Deadlock
 		}
-		return fmt.Errorf("%w at t = %g s", fault.ErrDeadlock, Seconds(r.Time))
+		return fmt.Errorf("%w at t = %.6g s", fault.ErrDeadlock, Seconds(r.Time))
 	case CutOff:
-		return fmt.Errorf("%w: run cut off by its time or firing limit at t = %g s after %d firings, before the final marking", fault.ErrFinding, Seconds(r.Time), r.Firings)
+		return fmt.Errorf("%w: run cut off by its time or firing limit at t = %.6g s after %d firings, before the final marking", fault.ErrFinding, Seconds(r.Time), r.Firings)
 	}
 	return nil
 }
@@ -591,7 +658,7 @@ func (e *engine) deadlockReport() *DeadlockReport {
 		}
 	}
 	for _, f := range e.last {
-		r.Last = append(r.Last, fmt.Sprintf("%s @%g", n.Transitions[f.T].Name, Seconds(f.End)))
+		r.Last = append(r.Last, fmt.Sprintf("%s @%.6g", n.Transitions[f.T].Name, Seconds(f.End)))
 	}
 	return r
 }
@@ -649,7 +716,7 @@ func findCycle(g map[string][]string) []string {
 // Error formats the report.
 func (r *DeadlockReport) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "DEADLOCK at t=%g s (final marking not reached)\n", Seconds(r.Time))
+	fmt.Fprintf(&b, "DEADLOCK at t=%.6g s (final marking not reached)\n", Seconds(r.Time))
 	if len(r.Blocked) > 0 {
 		b.WriteString("  blocked transitions (some input tokens present, others missing):\n")
 		for _, bl := range r.Blocked {

@@ -143,7 +143,8 @@ func (n *Net) AddTransition(t Transition) int {
 }
 
 // Validate reports structural problems: bad arc places or weights, delays outside
-// [0, MaxTicks], negative markings, servers < 1 other than InfiniteServers, unknown media, media whose
+// [0, MaxTicks], negative markings, servers < 1 other than InfiniteServers, an
+// infinite-server transition without input places (unbounded concurrency), unknown media, media whose
 // startup or bandwidth is not finite. The errors wrap fault.ErrInput; at most maxErrors are
 // listed.
 func (n *Net) Validate() error {
@@ -162,6 +163,9 @@ func (n *Net) Validate() error {
 		}
 		if t.Servers < 1 && t.Servers != InfiniteServers {
 			errs = append(errs, fmt.Errorf("transition %q: servers %d (allowed: ≥ 1, or infinite)", t.Name, t.Servers))
+		}
+		if t.Servers == InfiniteServers && len(t.In) == 0 {
+			errs = append(errs, fmt.Errorf("%s: infinite servers and no input place: it is enabled infinitely often at every instant, so infinitely many firings would start at once (petri-notes §3.3: every enabling runs in parallel); give it a finite number of servers or an input place", t.where()))
 		}
 		for _, arcs := range [2][]Arc{t.In, t.Out} {
 			for _, a := range arcs {

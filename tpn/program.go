@@ -122,7 +122,9 @@ type BuildOptions struct {
 // struct, name, arcs, its control place and the engine's per-transition state) and a
 // recorded firing about 60 (log entry and heap slot): the defaults keep a run under about
 // 1.2 GB, and a run of DefaultMaxFirings takes about 5 s at the ~2 M firings/s of
-// BenchmarkFirings.
+// BenchmarkFirings. (A program net fires each transition once; a net read from PNML may
+// fire far more often than it has transitions, and Run bounds its log and event queue
+// instead: Options.MaxLog, Options.MaxInFlight.)
 const (
 	DefaultMaxTransitions = 2_000_000
 	DefaultMaxFirings     = 10_000_000

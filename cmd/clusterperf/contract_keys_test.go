@@ -21,10 +21,6 @@ var mapKeys = map[string]struct {
 }{
 	"fit.schema.json /properties/loo_rms_rel_error":                     {false, "keys are the SPMD architectures fit tried (bus-sio, …: the program's names)"},
 	"pipeline.schema.json /$defs/main_pipelineFit/properties/constants": {false, "keys are the pipeline model's constant names (c_m, b_gather: the program's vocabulary)"},
-	"mpip.schema.json /$defs/mpip_Summary/properties/wait_by_op_s":      {true, "keys are MPI operation names from the report (Barrier, Wait): mpip.Summary.WaitByOp, package mpip"},
-	"tpn.schema.json /$defs/tpn_Advice/properties/allocation":           {true, "keys are the program's process names: tpn.Advice.Allocation, package tpn"},
-	"tpn.schema.json /$defs/tpn_KBest/properties/allocation":            {true, "keys are the program's process names: tpn.KBest.Allocation, package tpn"},
-	"tpn.schema.json /properties/sizing_allocation":                     {true, "the tpn advice's allocation for the recommended size: follows tpn.Advice.Allocation"},
 }
 
 // TestNoUserNamesAsKeys (review leftover, JSON keys from user names): every map in a

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/htmlreport"
 	"github.com/clusterperf/clusterperf/report"
 )
@@ -75,7 +77,10 @@ func (o outOptions) check(c *flagCheck) {
 // render writes a command's one result value in the chosen format, and keeps it for the
 // --report page.
 func render(w io.Writer, doc report.Document, o outOptions) error {
-	err := report.Render(w, doc, report.Options{Format: o.format, CSVTable: o.csvTable})
+	err := report.RenderContext(renderContext(o), w, doc, report.Options{Format: o.format, CSVTable: o.csvTable})
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("%w: while writing the result: %w", fault.ErrInterrupted, err)
+	}
 	var te *report.TableError
 	if asTableError(err, &te) {
 		return badInput(err)
@@ -84,6 +89,18 @@ func render(w io.Writer, doc report.Document, o outOptions) error {
 		o.rep.doc = doc
 	}
 	return err
+}
+
+// renderContext is the command's context, so that Ctrl-C stops the encoding and writing of
+// a large result (a 600 × 600 surface is 168 MB of JSON); when it is already cancelled (a
+// partial result printed after Ctrl-C) the rendering runs to its end.
+func renderContext(o outOptions) context.Context {
+	if o.rep != nil && o.rep.cmd != nil {
+		if ctx := o.rep.cmd.Context(); ctx != nil && ctx.Err() == nil {
+			return ctx
+		}
+	}
+	return context.Background()
 }
 
 // write writes the --report page (nothing when path is empty or no result was rendered).

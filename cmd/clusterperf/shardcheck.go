@@ -11,6 +11,7 @@ import (
 	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/sim"
 	"github.com/clusterperf/clusterperf/tpn"
+	"github.com/clusterperf/clusterperf/validate"
 )
 
 // Checks of the items a merge reads from shard files (hostile-input review): every item is
@@ -103,8 +104,14 @@ func queueing(s qn.Station) bool { return s.Kind == qn.Queue || s.Kind == qn.Mul
 // utilTol is the rounding allowed above a utilisation of 1.
 const utilTol = 1e-9
 
-// checkQNResult checks a solved point of model m: shape and range.
-func checkQNResult(r *qn.Result, m *qn.Model) error {
+// checkQNResult checks a solved point of model m (solved with opt): shape and range, then
+// method, status and numbers against what m implies (validate.CheckMethod, CheckResult:
+// Little's law, the asymptotic throughput bound, R ≥ D, the utilisation law, Q ≤ N). A
+// utilisation above 1 at a queueing station is refused only in an exact result: an
+// approximate solver may give one legitimately (Linearizer gives 1.00014 on
+// qn/testdata/linearizer-u-above-1.yaml, noted "approximation infeasible" and not clamped),
+// as validate's CheckQN allows for analytic values.
+func checkQNResult(r *qn.Result, m *qn.Model, opt qn.AMVAOptions) error {
 	C := len(m.Classes)
 	errs := []error{checkVec("throughput_per_s", r.Throughput, C, "class"), checkVec("response_time_s", r.ResponseTime, C, "class"),
 		checkMat("queue_length", r.QueueLength, m), checkMat("residence_time_s", r.Residence, m), checkMat("utilization", r.Utilization, m)}
@@ -116,36 +123,66 @@ func checkQNResult(r *qn.Result, m *qn.Model) error {
 		for _, x := range r.Utilization[k] {
 			u += x
 		}
-		if queueing(s) && u > 1+utilTol {
+		if r.Exact && queueing(s) && u > 1+utilTol {
 			return fmt.Errorf("utilization of station %s sums to %g; want at most 1 (busy fraction per server)", s.Name, u)
 		}
 	}
-	return nil
+	return errors.Join(validate.CheckMethod(r, opt), validate.CheckResult(r, m))
 }
 
-// checkSweepItem checks point k of a sweep of model m as its shard file holds it: a result
-// or a saturation (not both, not neither), with --validate its validation.
-func checkSweepItem(k int, it sweepItem, m *qn.Model, validate bool) error {
+// checkSweepItem checks point k of a sweep as its shard file holds it, m being the model at
+// that point (SweepParam.Apply) solved with opt: a result or a saturation (not both, not
+// neither), with --validate its validation.
+func checkSweepItem(k int, it sweepItem, m *qn.Model, opt qn.AMVAOptions, validated bool) error {
 	switch {
 	case it.Result == nil && it.Saturation == nil:
 		return badItem(k, "neither a result nor a saturation; want one of them")
 	case it.Result != nil && it.Saturation != nil:
 		return badItem(k, "both a result and a saturation; want one of them")
-	case validate && it.Validation == nil:
+	case validated && it.Validation == nil:
 		return badItem(k, "no validation; the study ran --validate")
-	case !validate && it.Validation != nil:
+	case !validated && it.Validation != nil:
 		return badItem(k, "a validation; the study did not run --validate")
 	}
 	if it.Result != nil {
-		if err := checkQNResult(it.Result, m); err != nil {
+		if err := checkQNResult(it.Result, m, opt); err != nil {
 			return badItem(k, "result: %v", err)
+		}
+	}
+	if it.Saturation != nil {
+		if err := validate.CheckSaturation(it.Saturation, m); err != nil {
+			return badItem(k, "%v", err)
+		}
+	}
+	if it.Validation != nil {
+		if err := it.Validation.CheckQN(m); err != nil {
+			return badItem(k, "validation: %v", err)
 		}
 	}
 	return nil
 }
 
+// recheckMapping re-simulates mapping k of a tpn --advise study when its shard says it does
+// not complete: nothing in a shard file can prove a deadlock, and a tampered
+// completed: false would silently drop what may be the best mapping (hostile review). A
+// real run has few such mappings (usually none), so re-simulating only them is cheap.
+func recheckMapping(st *tpn.AdviseStudy, k int, t tpn.MappingTime) error {
+	if t.Completed {
+		return nil
+	}
+	again, err := st.Eval(k)
+	if err != nil {
+		return libError(err)
+	}
+	if again.Completed {
+		return badItem(k, "completed = false, but mapping %d completes when simulated again (time_ns %d): the shard file was altered", k, again.TimeNs)
+	}
+	return nil
+}
+
 // checkRep checks replication k of a simulation of model m: shape and range (a class's
-// response time is null, NaN, when it completed no cycle).
+// response time is null, NaN, only when it completed no cycle), then what the simulator's
+// accounting implies (sim.CheckRep: Q ≤ N, X·R bounded by the population).
 func checkRep(k int, r *sim.RepResult, m *qn.Model) error {
 	C, K := len(m.Classes), len(m.Stations)
 	rt := make([]float64, len(r.ResponseTime))
@@ -174,6 +211,9 @@ func checkRep(k int, r *sim.RepResult, m *qn.Model) error {
 		if queueing(s) && r.Utilization[i] > 1+utilTol {
 			return badItem(k, "utilization of station %s = %g; want at most 1 (busy servers / servers)", s.Name, r.Utilization[i])
 		}
+	}
+	if err := sim.CheckRep(r, m); err != nil {
+		return badItem(k, "%v", err)
 	}
 	return nil
 }

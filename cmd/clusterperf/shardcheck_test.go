@@ -64,6 +64,24 @@ func set(v any, keys ...string) func(any) any {
 
 func to(v any) func(any) any { return func(any) any { return v } }
 
+// row sets field key of row i of a sweep item's validation to v.
+func row(i int, key string, v any) func(any) any {
+	return func(r any) any {
+		r.(map[string]any)["validation"].(map[string]any)["rows"].([]any)[i].(map[string]any)[key] = v
+		return r
+	}
+}
+
+// saturated replaces a sweep item's result by a saturation at station with utilisation u.
+func saturated(station string, u float64) func(any) any {
+	return func(r any) any {
+		m := r.(map[string]any)
+		delete(m, "result")
+		m["saturation"] = map[string]any{"Station": station, "Utilization": u}
+		return r
+	}
+}
+
 // TestMergeRefusesTamperedShards (hostile-input review): every kind of shard item is checked
 // for shape (the model's classes and stations, the fit's free parameters) and range before
 // use; a tampered item is refused with exit 2 naming the shard file, the item and what was
@@ -115,6 +133,33 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 		{"tpn empty", tpnDir, "shard-1-of-3.json", 0, to(map[string]any{}), "want both completed"},
 		{"tpn null", tpnDir, "shard-2-of-3.json", 2, to(nil), "null"},
 		{"tpn negative", tpnDir, "shard-0-of-3.json", 3, to(map[string]any{"completed": true, "time_ns": -5}), "want 0 …"},
+		{"tpn not completed", tpnDir, "shard-1-of-3.json", 4, to(map[string]any{"completed": false, "time_ns": 0}), "completes when simulated again"},
+		{"sweep validation half-width", sweepDir, "shard-0-of-2.json", 1, row(0, "half_width_95", -0.01), "rows[0].half_width_95"},
+		{"sweep validation U above 1", sweepDir, "shard-1-of-2.json", 0, row(4, "simulated", 1.7), "rows[4].simulated"},
+		{"sweep validation forged rel_error", sweepDir, "shard-1-of-2.json", 1, row(1, "rel_error", 0.5), "rows[1].rel_error"},
+		{"sweep validation no replications", sweepDir, "shard-0-of-2.json", 0, func(r any) any {
+			r.(map[string]any)["validation"].(map[string]any)["simulation"].(map[string]any)["replications"] = 0.0
+			return r
+		}, "simulation.replications"},
+		// hostile review: numbers the model cannot give, and a forged method or status
+		{"sweep X 1e300", sweepDir, "shard-1-of-2.json", 0, set([]any{1e300}, "result", "throughput_per_s"), "Little's law"},
+		{"sweep X 0", sweepDir, "shard-1-of-2.json", 0, set([]any{0.0}, "result", "throughput_per_s"), "Little's law"},
+		{"sweep R 1e300", sweepDir, "shard-0-of-2.json", 1, set([]any{1e300}, "result", "response_time_s"), "Little's law"},
+		{"sweep Q above N", sweepDir, "shard-0-of-2.json", 0, set([]any{[]any{1e300}, []any{0.1}}, "result", "queue_length"), "at most the population"},
+		{"sweep U not X·D", sweepDir, "shard-0-of-2.json", 1, set([]any{[]any{0.01}, []any{0.01}}, "result", "utilization"), "utilisation law"},
+		{"sweep not converged", sweepDir, "shard-1-of-2.json", 0, set(false, "result", "status", "converged"), "always converges"},
+		{"sweep method script", sweepDir, "shard-1-of-2.json", 1, func(r any) any {
+			m := r.(map[string]any)["result"].(map[string]any)
+			m["method"], m["exact"] = "<script>alert(1)</script>", false
+			return r
+		}, "want one of the solvers' method names"},
+		{"sweep exact called approximate", sweepDir, "shard-1-of-2.json", 1, set(false, "result", "exact"), "gives exact = true"},
+		{"sim R 1.7e308", simDir, "shard-1-of-2.json", 0, set([]any{1.7e308}, "response_time_s"), "want at most population"},
+		{"sim Q 1e308", simDir, "shard-0-of-2.json", 1, set([]any{[]any{1e308}, []any{1e308}}, "queue_length"), "at most the population 5"},
+		{"sim R null", simDir, "shard-0-of-2.json", 0, set([]any{nil}, "response_time_s"), "response_time_s[0] = null; want"},
+		{"sim X 0", simDir, "shard-1-of-2.json", 1, set([]any{0.0}, "throughput_per_s"), "want a throughput > 0"},
+		{"sweep saturation elsewhere", sweepDir, "shard-0-of-2.json", 0, saturated("nowhere", 2), "want a station of the model"},
+		{"sweep saturation below 1", sweepDir, "shard-1-of-2.json", 1, saturated("cpu", 0.4), "want a finite utilisation ≥ 1"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -139,4 +184,18 @@ func TestStudyOutIsAFile(t *testing.T) {
 	if code != fault.ExitInput || !strings.Contains(errs, "--out") || !strings.Contains(errs, "not a directory") {
 		t.Errorf("exit %d, %q", code, errs)
 	}
+}
+
+// TestMergeApproximateUtilAboveOne: Linearizer gives a utilisation of 1.00014 at station s1
+// of qn/testdata/linearizer-u-above-1.yaml at population.c0 = 2 (an approximation, noted
+// "approximation infeasible" by qn and not clamped), so the merge of a sharded --solver
+// linearizer sweep accepts it and prints the one-machine result (it was refused: "sums to
+// 1.0001427…; want at most 1"); an exact result above 1 is still refused ("sweep overfull"
+// in TestMergeRefusesTamperedShards).
+func TestMergeApproximateUtilAboveOne(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"solve", filepath.Join("..", "..", "qn", "testdata", "linearizer-u-above-1.yaml"),
+		"--solver", "linearizer", "--sweep", "population.c0=1:2"}
+	shardAll(t, dir, 2, args...)
+	sameAsLocal(t, dir, args, []string{"--format", "json"})
 }

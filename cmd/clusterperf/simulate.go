@@ -44,6 +44,9 @@ type simOptions struct {
 	// set holds the flags given on the command line (simulate only), so that a flag that
 	// does not apply to the model's kind is refused rather than ignored.
 	set map[string]bool
+	// simulations, if set, counts the queueing-network simulations run (simulateQNRun and
+	// the fork/join error estimates), for tests: a validated fork/join point is simulated once.
+	simulations *int
 }
 
 // spmdOnlyFlags and qnOnlyFlags are simulate's flags that apply to one kind of model.
@@ -444,6 +447,13 @@ func newSimulator(mf *qn.ModelFile, m *qn.Model, o simOptions) (*sim.Simulator, 
 	return s, libError(err) // fault.ErrInput or ErrTooLarge, classified by sim
 }
 
+// count adds one to o.simulations, when set.
+func (o simOptions) count() {
+	if o.simulations != nil {
+		*o.simulations++
+	}
+}
+
 // simOpts are the replication options of the flags.
 func (o simOptions) simOpts() sim.Options {
 	return sim.Options{Seed: o.seed, Reps: o.reps, Precision: o.precision, Batches: o.batches, MaxTotalEvents: o.maxEvents,
@@ -454,6 +464,7 @@ func (o simOptions) simOpts() sim.Options {
 // its errors (saturation and no steady state are findings, budgets and options input). An
 // interrupted run returns the partial result with its error (fault.ErrInterrupted).
 func simulateQNRun(ctx context.Context, mf *qn.ModelFile, m *qn.Model, o simOptions) (*sim.Result, error) {
+	o.count()
 	s, err := newSimulator(mf, m, o)
 	if err != nil {
 		return nil, err

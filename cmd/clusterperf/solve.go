@@ -291,6 +291,14 @@ func solveOne(ctx context.Context, in *solveInput, o solveOptions, sr *sim.Resul
 			return nil, nil, err
 		}
 	}
+	var simErr error // an interrupted --validate simulation (Ctrl-C): its partial result is sr
+	if o.validate && sr == nil && !special && len(m.ForkJoins) > 0 {
+		// one simulation for both the fork/join error estimate and --validate (it was run twice)
+		o.sim.progress = o.progress
+		if sr, simErr = simulateQNRun(ctx, in.file, m, o.sim); sr == nil {
+			return nil, nil, simErr
+		}
+	}
 	estimate := func(r *qn.Result) { simulatedEstimate(m, r, o.sim) }
 	if sr != nil && !special {
 		estimate = func(r *qn.Result) { observedEstimate(r, sr, o.sim.seed) }
@@ -312,6 +320,11 @@ func solveOne(ctx context.Context, in *solveInput, o solveOptions, sr *sim.Resul
 	switch {
 	case o.validate && sr != nil:
 		out.Validation = qnReport(m, o.solver, res, nil, sr, o.sim.seed)
+		if simErr != nil {
+			out.Partial = true
+			out.Notes = append(out.Notes, "partial: the validation was interrupted (see its notes); the solution is complete")
+			return out, res, simErr
+		}
 	case o.validate:
 		o.sim.progress = o.progress
 		if out.Validation, err = simulateQN(ctx, in.file, m, o.solver, res, nil, o.sim); err != nil {
@@ -379,6 +392,7 @@ func simulatedEstimate(m *qn.Model, res *qn.Result, o simOptions) {
 // fault.ErrInterrupted (any other failure is a note on res, nil returned).
 func simulatedEstimateContext(ctx context.Context, m *qn.Model, res *qn.Result, o simOptions) error {
 	fail := func(err error) { res.Notes = append(res.Notes, "no error estimate by simulation: "+err.Error()) }
+	o.count()
 	cfg, err := o.config(m)
 	if err != nil {
 		fail(err)

@@ -142,7 +142,9 @@ func solveSweepRange(m *qn.Model, p qn.SweepParam, vals []float64, o solveOption
 		}
 		return nil, libError(err)
 	}
-	_, _ = estimateSweep(context.Background(), m, p, pts, o.sim) // the study stops between items
+	if !o.validate { // with --validate, sweepPointItem's simulation gives the estimates
+		_, _ = estimateSweep(context.Background(), m, p, pts, o.sim) // the study stops between items
+	}
 	return pts, nil
 }
 
@@ -221,11 +223,11 @@ func mergeSweep(in *solveInput, o solveOptions, items []json.RawMessage, stderr 
 		if err := decodeItem(k, raw, &it); err != nil {
 			return nil, err
 		}
-		if err := checkSweepItem(k, it, in.model, o.validate); err != nil {
-			return nil, err
-		}
 		if math.Float64bits(it.Value) != math.Float64bits(vals[k]) {
 			return nil, badInputf("point %d holds the value %g, the sweep's point %d is %g", k, it.Value, k, vals[k])
+		}
+		if err := checkSweepItem(k, it, p.Apply(in.model, vals[k]), o.amvaOptions(), o.validate); err != nil {
+			return nil, err
 		}
 		pts[k] = qn.SweepPoint{Value: it.Value, Result: it.Result}
 		if it.Saturation != nil {

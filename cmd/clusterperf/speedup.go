@@ -198,6 +198,9 @@ func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedu
 	if err != nil {
 		return nil, err
 	}
+	if err := speedupBudget(len(ps)*len(ds), o); err != nil {
+		return nil, err
+	}
 	data, err := o.sim.study.read(path)
 	if err != nil {
 		return nil, err
@@ -247,9 +250,64 @@ func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedu
 		sp.out.Notes = append(sp.out.Notes, fmt.Sprintf("%d (p, d) points: the table shows the corners, the best point and where each bottleneck region starts; --all prints every point (JSON and CSV always have them)", len(pts)))
 	}
 	if o.validate && sp.m.Arch != spmd.OptimisticAIO && sp.m.Arch != spmd.OptimisticSIO {
-		sp.pds = [][2]int{{sp.out.Best.P, sp.out.Best.D}, {pts[0].P, pts[0].D}, {pts[len(pts)-1].P, pts[len(pts)-1].D}}
+		sp.pds = validationPoints(sp.out.Best, pts[0], pts[len(pts)-1])
 	}
 	return sp, nil
+}
+
+// The output and memory budget of a surface, checked before any point is evaluated. Per
+// point, measured with /usr/bin/time -v (maximum resident set) and wc -c on
+// examples/spmd/hybrid.yaml --p 1:500 --d 1:1000 (500 000 points; 2 vCPUs, loaded): JSON
+// 449 B of output and 2.06 KB resident (the []spmd.Point, the marshalled and the indented
+// copies), CSV 170 B and 1.05 KB (the table's cells), the condensed table 288 B resident
+// (the points alone: 120 B each, allocated once, and the garbage collector's headroom). The
+// estimates round these up.
+const (
+	speedupMaxOutputBytes   = 1 << 30 // 1 GiB of JSON or CSV
+	speedupMaxResidentBytes = 3 << 29 // 1.5 GiB resident
+	speedupJSONBytes        = 460     // output per point, JSON
+	speedupCSVBytes         = 180     // output per point, CSV or a full text table
+	speedupJSONResident     = 2200    // resident per point, JSON (also --report)
+	speedupRowsResident     = 1150    // resident per point, CSV or a full text table
+	speedupPointsResident   = 320     // resident per point, the condensed text table
+)
+
+// speedupBudget refuses (fault.ErrTooLarge) a surface of n points whose output or resident
+// memory in o's format would exceed speedupMaxOutputBytes or speedupMaxResidentBytes,
+// naming the estimate, the limit and what to do instead.
+func speedupBudget(n int, o speedupOptions) error {
+	out, res := 0.0, float64(n)*speedupPointsResident
+	switch {
+	case o.out.format == "json":
+		out, res = float64(n)*speedupJSONBytes, float64(n)*speedupJSONResident
+	case o.out.format == "csv", o.all || n <= speedupSummaryRows:
+		out, res = float64(n)*speedupCSVBytes, float64(n)*speedupRowsResident
+	}
+	if o.out.report != "" {
+		res = max(res, float64(n)*speedupJSONResident)
+	}
+	what, est, lim := "output", out, float64(speedupMaxOutputBytes)
+	if out <= lim {
+		what, est, lim = "memory", res, float64(speedupMaxResidentBytes)
+	}
+	if est <= lim {
+		return nil
+	}
+	return fmt.Errorf("%w: --p %s × --d %s is %d points: in %s they need about %.3g GiB of %s; the limit is %.3g GiB (a coarser grid, e.g. a step 1:N:K or powers 1:N:x2, or --format table, which prints a summary)",
+		fault.ErrTooLarge, o.p, o.d, n, o.out.format, est/(1<<30), what, lim/(1<<30))
+}
+
+// validationPoints are the (p, d) --validate simulates: the best point and the range's ends,
+// each once, in the grid's order (p, then d).
+func validationPoints(pts ...spmd.Point) [][2]int {
+	var pds [][2]int
+	for _, pt := range pts {
+		if pd := [2]int{pt.P, pt.D}; !slices.Contains(pds, pd) {
+			pds = append(pds, pd)
+		}
+	}
+	slices.SortFunc(pds, func(a, b [2]int) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	return pds
 }
 
 // compareMeasured compares the --measured runs with the model (nil: none), flagging those
@@ -283,7 +341,10 @@ func readSpeedupMeasured(path string) ([]spmd.Measurement, error) {
 // the limits p → ∞ (at the largest d) and d → ∞ (at the best p).
 func newSpeedupResult(m *spmd.Model, e *spmd.Evaluator, pts []spmd.Point, skipped []spmd.Skipped, sf sizingFlags, dmax int) (*speedupResult, error) {
 	best, _ := spmd.Best(pts)
-	adv, err := sizing.Advise(spmdSizingPoints(pts), sf.options())
+	// one speedup in the whole output: sizing's baseline is 000 eq. 3's, T_ref at p = 1
+	opt := sf.options()
+	opt.BaselineP, opt.BaselineTimeS = 1, m.RefTime()
+	adv, err := sizing.Advise(spmdSizingPoints(pts), opt)
 	if err != nil {
 		return nil, libError(err)
 	}
@@ -306,7 +367,7 @@ func newSpeedupResult(m *spmd.Model, e *spmd.Evaluator, pts []spmd.Point, skippe
 	}
 	out.LimitP.D, out.LimitD.P = dmax, best.P
 	if slices.ContainsFunc(pts, func(pt spmd.Point) bool { return pt.Efficiency > 1 }) {
-		out.Notes = append(out.Notes, "efficiency = speedup/p counts processors only: the speedup is against one processor with one disk, so extra disks alone raise it above 1 (e.g. I/O-bound programs at small p); the sizing table's efficiency is against the smallest p at its fastest d")
+		out.Notes = append(out.Notes, "efficiency = speedup/p counts processors only: the speedup is against T_ref, one processor with one disk, so extra disks alone raise it above 1 (e.g. I/O-bound programs at small p); the sizing table uses the same speedup and efficiency")
 	}
 	for _, s := range skipped {
 		out.Skipped = append(out.Skipped, speedupSkipped{s.P, s.D, s.Reason})
@@ -462,7 +523,7 @@ func speedupPlot(path string, m *spmd.Model, pts []spmd.Point, meas []spmd.Compa
 		}
 	}
 	if len(x) > 1 {
-		st, err := report.Stacked(fmt.Sprintf("Time components, d = %d", dl), "processors p", "time", x,
+		st, err := report.Stacked(fmt.Sprintf("Time components, d = %d", dl), "processors p", "time (s)", x,
 			[]string{"cpu", "sync", "comm startup", "comm transfer", "contention", "io"}, ys)
 		if err != nil {
 			return err
@@ -599,16 +660,23 @@ the recommended configuration with its trade-off table (sizing rules: --rule, se
 
 --p and --d take lists and ranges: 1,2,4,8 or 1:64 or 1:64:4 (step) or 1:1024:x2 (powers).
 
-Speedup is T(1 processor, 1 disk)/T(p, d) and efficiency = speedup/p counts processors
-only, so with more disks than one an I/O-bound program can show an efficiency above 1.
-The sizing table's speedup and efficiency are instead against the smallest p at its
-fastest d.
+Speedup is s(p, d) = T_ref/T(p, d) (000 eq. 3), T_ref the program's time on one
+processor and one disk without communication: per cycle n_IO(S_par + S_ser) + S0_IO +
+SR_IO (000 eq. 1's T_1), 1 in normalised (σ) models (001 eq. 4.3: s = 1/τ), or the
+phase's reference_time when the model gives one (a measured T1, as Cremonesi & Gennaro (000) Table 4). The
+model's own T(1, 1) includes communication, so s(1, 1) can be below 1 (hybrid.yaml:
+0.9775). Efficiency = speedup/p counts processors only, so with more disks than one an
+I/O-bound program can show an efficiency above 1. The sizing table uses the same
+speedup and efficiency (its baseline is T_ref at p = 1).
 
 --measured F.csv (columns p, time and optionally d; times in seconds or with a unit such
 as 750ms) puts measured runs beside the model at the same (p, d), with the measured
 speedup T_ref/time and rel_error = (model − measured)/measured, and draws them on the plot.
 
 CSV tables (--csv-table): points (default), summary, trade_off, measured, validation.
+A grid whose JSON or CSV (or full table) would pass 1 GiB of output or about 1.5 GiB of
+memory is refused before any work (exit 2, with the estimate): about 0.7 million points in
+JSON, 1.4 million in CSV; the summary table holds the 4 million points allowed.
 
 --plot FILE.svg|png draws the speedup surface as a heat map (when d varies), speedup
 against p for several d, and the stacked time components against p.

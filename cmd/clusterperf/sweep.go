@@ -127,13 +127,14 @@ type sweepDone struct {
 func finishSweep(ctx context.Context, m *qn.Model, p qn.SweepParam, pts []qn.SweepPoint, stopped error, o solveOptions) (sweepDone, error) {
 	d := sweepDone{pts: pts, stopped: stopped}
 	var later []string
-	if len(m.ForkJoins) > 0 {
+	estimates := len(m.ForkJoins) > 0 && !o.validate // with --validate its simulation gives them
+	if estimates {
 		later = append(later, "fork/join error estimates by simulation")
 	}
 	if o.validate {
 		later = append(later, "--validate simulations")
 	}
-	if stopped == nil && len(m.ForkJoins) > 0 {
+	if stopped == nil && estimates {
 		var k int
 		k, d.stopped = estimateSweep(ctx, m, p, pts, o.sim)
 		d.pts, later = pts[:k], later[1:]
@@ -157,8 +158,9 @@ func finishSweep(ctx context.Context, m *qn.Model, p qn.SweepParam, pts []qn.Swe
 // validateSweep is --sweep with --validate: every point with a steady state is simulated
 // (the flags' seed, replications and events, so replication r uses stream r of the seed at
 // every point) and compared with its solution; checks[k] is point k's report (nil for a
-// point without a steady state). A simulation that fails fails the sweep, as --validate of
-// one model does.
+// point without a steady state). A fork/join point's error estimate comes from the same
+// simulation (estimateSweep is not run with --validate), so each point is simulated once.
+// A simulation that fails fails the sweep, as --validate of one model does.
 func validateSweep(ctx context.Context, m *qn.Model, p qn.SweepParam, pts []qn.SweepPoint, o solveOptions) ([]*validate.Report, error) {
 	checks := make([]*validate.Report, 0, len(pts))
 	progress := progressFunc(o.progress, "validation by simulation")
@@ -175,6 +177,9 @@ func validateSweep(ctx context.Context, m *qn.Model, p qn.SweepParam, pts []qn.S
 				return nil, fmt.Errorf("--validate at %s = %g: %w", p.Label, pt.Value, err)
 			}
 			check = qnReport(mm, o.solver, pt.Result, nil, res, so.seed)
+			if r := pt.Result; len(mm.ForkJoins) > 0 && !r.Exact && r.ErrorEstimate == nil {
+				observedEstimate(r, res, so.seed) // the same simulation: a point is simulated once
+			}
 		}
 		checks = append(checks, check)
 		if progress != nil {

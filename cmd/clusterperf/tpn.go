@@ -205,10 +205,10 @@ type tpnResult struct {
 	Advice        *tpn.Advice        `json:"advice,omitempty"`
 	Sizing        *sizing.Advice     `json:"sizing,omitempty"` // --advise: p = workstations used
 	// SizingAllocation is the mapping of the configuration the sizing rule recommends.
-	SizingAllocation map[string]string `json:"sizing_allocation,omitempty"`
-	Background       *tpnBackground    `json:"background,omitempty"` // --background sampled
-	Notes            []string          `json:"notes"`
-	order            []string          // process names in program order, for the advice table
+	SizingAllocation tpn.Allocation `json:"sizing_allocation,omitempty"`
+	Background       *tpnBackground `json:"background,omitempty"` // --background sampled
+	Notes            []string       `json:"notes"`
+	order            []string       // process names in program order, for the advice table
 }
 
 // tpnErrorEstimate is a sampled result's error: the half-width of its 95 % interval.
@@ -446,6 +446,9 @@ func runPNML(o tpnOptions, path string, stdout io.Writer) error {
 		return err
 	}
 	out, spans := newNetResult(net, res)
+	if o.plot != "" && len(out.Processes) == 0 {
+		return badInputf("--plot %s: no process to chart: the net's places name no process (<process> in their toolspecific block), or its log was dropped (more than %d firings)", o.plot, tpn.DefaultMaxLog)
+	}
 	if err := render(stdout, out, o.out); err != nil {
 		return err
 	}
@@ -500,6 +503,9 @@ func newNetResult(net *tpn.Net, res *tpn.Result) (*tpnResult, []tpn.Interval) {
 		Method: "timed Petri net, deterministic firing (exact for the given times)", Exact: true}
 	for _, c := range tpn.CriticalPath(net, res) {
 		out.Critical = append(out.Critical, tpnStep{c.Name, c.Start, c.End})
+	}
+	if res.LogDropped {
+		out.Notes = append(out.Notes, fmt.Sprintf("%s at t = %.6g s after %d firings, more than the log keeps (tpn.DefaultMaxLog = %d firings, or the net's transitions): per-process times, critical path and Gantt chart are left out; time_s and firings are exact", res.Outcome, out.TimeS, res.Firings, tpn.DefaultMaxLog))
 	}
 	return out, spans
 }
@@ -582,11 +588,12 @@ func (r *tpnResult) adviceTable() *report.Table {
 	}
 	at := &report.Table{Name: "advice", Title: fmt.Sprintf("Allocation advice (%s, %d simulations%s): %.6g s instead of %.6g s; lower bound %.6g s", how, a.Evaluated, basis, a.Time, a.Given, a.LowerBound),
 		Header: header}
+	best, rec := a.Allocation.Map(), r.SizingAllocation.Map()
 	for _, p := range r.order {
 		if r.SizingAllocation != nil {
-			at.Add(p, a.Allocation[p], r.SizingAllocation[p])
+			at.Add(p, best[p], rec[p])
 		} else {
-			at.Add(p, a.Allocation[p])
+			at.Add(p, best[p])
 		}
 	}
 	return at
@@ -693,6 +700,9 @@ func mergeTpn(p shard.Plan, items []json.RawMessage) (any, error) {
 	times := make([]tpn.MappingTime, len(items))
 	for k, it := range items {
 		if err := decodeMapping(k, it, &times[k]); err != nil {
+			return nil, err
+		}
+		if err := recheckMapping(st, k, times[k]); err != nil {
 			return nil, err
 		}
 	}

@@ -95,8 +95,8 @@ func TestTpnAdviseSizing(t *testing.T) {
 		adv, sz := doc["advice"].(map[string]any), doc["sizing"].(map[string]any)
 		rec := sz["recommended"].(map[string]any)["config"].(map[string]any)
 		used := map[any]bool{}
-		for _, w := range doc["sizing_allocation"].(map[string]any) {
-			used[w] = true
+		for _, pl := range doc["sizing_allocation"].([]any) {
+			used[pl.(map[string]any)["workstation"]] = true
 		}
 		if float64(len(used)) != rec["p"].(float64) {
 			t.Errorf("%s: recommended p = %v but the mapping uses %d workstations", rule, rec["p"], len(used))

@@ -73,16 +73,7 @@ func Parse(file string, data []byte) (*Decoder, Node, error) {
 	data = TrimBOM(data)
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		msg := err.Error()
-		line := 0
-		// yaml.v3 errors read "yaml: line N: …"
-		if rest, ok := strings.CutPrefix(msg, "yaml: line "); ok {
-			if i := strings.IndexByte(rest, ':'); i > 0 {
-				line, _ = strconv.Atoi(rest[:i])
-				msg = strings.TrimSpace(rest[i+1:])
-			}
-		}
-		return d, Node{}, &Error{File: file, Line: line, Msg: "not valid YAML: " + msg}
+		return d, Node{}, yamlError(file, data, err)
 	}
 	if len(doc.Content) == 0 {
 		return d, Node{}, &Error{File: file, Msg: "file is empty"}
