@@ -14,17 +14,26 @@ type Forecast struct {
 	Exact  bool   `json:"exact"`
 	P      int    `json:"p"`
 	// WallTime extrapolates the observed AT* = App_Time/P directly (no model of the machine).
-	WallTime Extrapolation `json:"wall_time"`
+	WallTime Extrapolation `json:"wall_time_s"`
 	// The 004 route: M, L, D_k and D_{P+1} extrapolated (value = selected model or family
 	// median), the calibrated network's D_0 at the extrapolated L, the model solved at P.
 	// The spread is one-at-a-time: AT with each quantity (and D_0) in turn at its spread's
 	// ends, the others at their values (all at their ends together would combine the
 	// least likely corners).
-	ModelAppTimeS     float64         `json:"model_app_time_s"`
-	ModelAppTimeLowS  float64         `json:"model_app_time_low_s"`
-	ModelAppTimeHighS float64         `json:"model_app_time_high_s"`
-	Quantities        []Extrapolation `json:"quantities"`
-	Notes             []string        `json:"notes,omitempty"`
+	ModelAppTimeS     float64            `json:"model_app_time_s"`
+	ModelAppTimeLowS  float64            `json:"model_app_time_low_s"`
+	ModelAppTimeHighS float64            `json:"model_app_time_high_s"`
+	Quantities        ForecastQuantities `json:"quantities"`
+	Notes             []string           `json:"notes,omitempty"`
+}
+
+// ForecastQuantities are the extrapolated inputs of the 004 route, each key carrying the unit
+// of its value and spread.
+type ForecastQuantities struct {
+	Messages              Extrapolation `json:"messages"`                  // M
+	MeanSize              Extrapolation `json:"mean_size_bytes"`           // L
+	CPUDemand             Extrapolation `json:"cpu_demand_s"`              // D_k
+	ComputationPerMessage Extrapolation `json:"computation_per_message_s"` // D_{P+1}
 }
 
 // Forecast extrapolates runs (two or more different P > 1) to target with the calibrated
@@ -62,7 +71,7 @@ func (c *Calibration) Forecast(runs []Inputs, target int) (*Forecast, error) {
 		if err != nil {
 			return nil, err
 		}
-		f.Quantities = append(f.Quantities, e)
+		*[]*Extrapolation{&f.Quantities.Messages, &f.Quantities.MeanSize, &f.Quantities.CPUDemand, &f.Quantities.ComputationPerMessage}[k] = e
 		ends[0][k], ends[1][k], ends[2][k] = e.Value, e.SpreadLow, e.SpreadHigh
 	}
 	solve := func(v [4]float64, which int) (float64, error) {
@@ -228,6 +237,17 @@ type ForecastChoice struct {
 	Runs            int      `json:"runs"`
 	RunsForInterval int      `json:"runs_for_interval"`
 	Notes           []string `json:"notes,omitempty"`
+	// NoSizing says why no sizing was made (empty when one was): then Used is the preferred
+	// forecast kind (its backtest is the error estimate) and no kind is used for sizing.
+	NoSizing string `json:"no_sizing,omitempty"`
+}
+
+// NotSized records that the run was not sized, and why: no kind is then used for sizing.
+func (ch *ForecastChoice) NotSized(why string) {
+	ch.NoSizing = why
+	for k := range ch.Kinds {
+		ch.Kinds[k].UsedForSizing = false
+	}
 }
 
 // cgBacktestMaxAbs is the largest |rel_error| of each forecast kind over the leave-one-out
@@ -243,9 +263,9 @@ var cgBacktestMaxAbs = map[string][3]float64{KindWallTime: {0.26, 0.24, 0.84}, K
 func ChooseForecast(bt *Backtest, runs int) ForecastChoice {
 	ch := ForecastChoice{Runs: runs, RunsForInterval: MinRunsForInterval}
 	kinds := []ForecastKind{
-		{Kind: KindWallTime, Forecast: true, Description: "the measured wall time AT* = App_Time/P extrapolated in P (package scaling: Amdahl, USL, Gustafson, Extra-P forms chosen by held-out error)"},
-		{Kind: KindModel004, Forecast: true, Description: "Elliott's (004) model solved at P with messages M, size L, D_k and D_{P+1} each extrapolated in P (the backtest uses the network calibrated on the other runs)"},
-		{Kind: KindCalibrated, Description: "Elliott's (004) model of the held-out run's own measured profile with the network calibrated on the others: how well the calibration transfers; not a forecast (an unmeasured P has no profile)"},
+		{Kind: KindWallTime, Forecast: true, Description: "the measured AT* = App_Time/P extrapolated in P (package scaling: Amdahl, USL, Gustafson, Extra-P; chosen by held-out error)"},
+		{Kind: KindModel004, Forecast: true, Description: "004's model at P with M, L, D_k, D_{P+1} extrapolated in P (the backtest: network calibrated on the other runs)"},
+		{Kind: KindCalibrated, Description: "004's model of the held-out run's own profile, network calibrated on the others: no forecast (an unmeasured P has no profile)"},
 	}
 	if bt != nil {
 		ch.Splits = len(bt.Splits)

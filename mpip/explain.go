@@ -84,7 +84,7 @@ func Explain(runs []ExplainRun, o ExplainOptions) []Explanation {
 		views := []struct {
 			name string
 			v    View
-		}{{"app_time", res.AppTime}, {"mpi_time", res.MPITime}, {"wait_time", res.WaitTime}, {"throughput", res.Throughput}}
+		}{{"app_time", res.AppTime}, {"mpi_time", res.MPITime}, {"wait_time", res.WaitTime}, {"throughput", View(res.Throughput)}}
 		findings, notes := findingsOf(r)
 		if growth > ComputeGrowthLimit {
 			findings = append(findings, Finding{"compute_scaling", fmt.Sprintf("Σ computation (App_Time − MPI_Time) grows %.0f %% from P = %d to P = %d: the work does not divide among P as the model's extrapolation assumes", 100*growth, gFrom, gTo)})

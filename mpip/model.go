@@ -84,11 +84,20 @@ func (d Demands) QN() *qn.Model {
 	}
 }
 
-// View is an observed/modelled pair with the relative error (modelled − observed)/observed.
+// View is an observed/modelled pair of times, s, with the relative error
+// (modelled − observed)/observed.
 type View struct {
-	Observed float64  `json:"observed"`
-	Model    float64  `json:"model"`
+	Observed float64  `json:"observed_s"`
+	Model    float64  `json:"model_s"`
 	RelError *float64 `json:"rel_error"` // nil (null) when observed is 0 (004 prints #DIV/0!)
+}
+
+// RateView is View for a rate, messages/s (the throughput view): the same fields, so
+// View(r) converts, with the unit in its keys.
+type RateView struct {
+	Observed float64  `json:"observed_per_s"`
+	Model    float64  `json:"model_per_s"`
+	RelError *float64 `json:"rel_error"`
 }
 
 func view(obs, mod float64) View {
@@ -99,6 +108,9 @@ func view(obs, mod float64) View {
 	}
 	return v
 }
+
+// Rel returns the relative error, NaN when undefined.
+func (v RateView) Rel() float64 { return View(v).Rel() }
 
 // Rel returns the relative error, NaN when undefined.
 func (v View) Rel() float64 {
@@ -112,7 +124,7 @@ func (v View) Rel() float64 {
 type Components struct {
 	SwitchDelay   float64 `json:"switch_delay_s"`   // R_0·M
 	MPIContention float64 `json:"mpi_contention_s"` // (R_k − D_k)·M·P
-	MPIActive     float64 `json:"mpi_active"`       // D_k·M·P
+	MPIActive     float64 `json:"mpi_active_s"`     // D_k·M·P
 	Compute       float64 `json:"compute_s"`        // D_{P+1}·M
 }
 
@@ -123,8 +135,8 @@ type Measured struct {
 	Computation float64 `json:"computation_s"`
 }
 
-// Result is the solved model with 004's validation views.
-type Result struct {
+// Solution is the 004 model solved for one set of inputs (measured or extrapolated).
+type Solution struct {
 	Inputs  Inputs  `json:"inputs"`
 	Demands Demands `json:"demands"`
 	R       float64 `json:"response_time_s"`    // system response time, s
@@ -136,13 +148,18 @@ type Result struct {
 	Uk      float64 `json:"cpu_utilization"`
 	UC      float64 `json:"compute_utilization"`
 
-	AppTime    View `json:"app_time"`        // AT* = App_Time/P, AT = R·M/P
-	MPITime    View `json:"mpi_time"`        // MT* = MPI_Time/P, MT = R_k·M + R_0·M/P
-	WaitTime   View `json:"wait_time"`       // WT* = MPI_Wait/P, WT = M(R_k − D_k) + R_0·M/P
-	Throughput View `json:"throughput_view"` // X* = M/AT*, X
+	Model Components `json:"model_components"`
+}
 
-	Model    Components `json:"model_components"`
-	Measured Measured   `json:"measured_components"`
+// Result is the solved model of a measured run with 004's validation views.
+type Result struct {
+	Solution
+	AppTime    View     `json:"app_time"`        // AT* = App_Time/P, AT = R·M/P
+	MPITime    View     `json:"mpi_time"`        // MT* = MPI_Time/P, MT = R_k·M + R_0·M/P
+	WaitTime   View     `json:"wait_time"`       // WT* = MPI_Wait/P, WT = M(R_k − D_k) + R_0·M/P
+	Throughput RateView `json:"throughput_view"` // X* = M/AT*, X
+
+	Measured Measured `json:"measured_components"`
 }
 
 // Solve builds and solves the 004 model of one run.
@@ -167,14 +184,14 @@ func SolveDemands(in Inputs, d Demands) (*Result, error) {
 		return nil, err
 	}
 	P, M := float64(in.P), in.M
-	res := &Result{Inputs: in, Demands: d,
+	res := &Result{Solution: Solution{Inputs: in, Demands: d,
 		R: r.ResponseTime[0], R0: r.Residence[0][0], Rk: r.Residence[1][0], RC: r.Residence[2][0],
-		X: r.Throughput[0], U0: r.Utilization[0][0], Uk: r.Utilization[1][0], UC: r.Utilization[2][0]}
+		X: r.Throughput[0], U0: r.Utilization[0][0], Uk: r.Utilization[1][0], UC: r.Utilization[2][0]}}
 	at := in.AppTime / P
 	res.AppTime = view(at, res.R*M/P)
 	res.MPITime = view(in.MPITime/P, res.Rk*M+res.R0*M/P)
 	res.WaitTime = view(in.MPIWait/P, M*(res.Rk-d.Dk)+res.R0*M/P)
-	res.Throughput = view(M/at, res.X)
+	res.Throughput = RateView(view(M/at, res.X))
 	res.Model = Components{SwitchDelay: res.R0 * M, MPIContention: (res.Rk - d.Dk) * M * P, MPIActive: d.Dk * M * P, Compute: d.Compute * M}
 	res.Measured = Measured{MPIWait: in.MPIWait, MPIActive: in.MPITime - in.MPIWait, Computation: in.AppTime - in.MPITime}
 	return res, nil

@@ -102,15 +102,34 @@ func fitTrend(name string, ps, ys []float64) (Trend, error) {
 	return t, nil
 }
 
+// PredictedResult is the 004 model solved at an unmeasured P from extrapolated inputs.
+type PredictedResult struct {
+	Solution
+	// ExtrapolatedAppTimeS is App_Time/P of the extrapolated inputs (each rank's share of the
+	// extrapolated Σ App_Time), s: an extrapolation, not an observation.
+	ExtrapolatedAppTimeS float64 `json:"extrapolated_app_time_s"`
+	ModelAppTimeS        float64 `json:"model_app_time_s"` // AT = R·M/P, s
+	// ModelVsExtrapolatedRelError is (model − extrapolated)/extrapolated: how far the model
+	// departs from the inputs' own wall time, not an error against a measurement.
+	ModelVsExtrapolatedRelError *float64 `json:"model_vs_extrapolated_rel_error"`
+}
+
+func predicted(r *Result) *PredictedResult {
+	return &PredictedResult{Solution: r.Solution, ExtrapolatedAppTimeS: r.AppTime.Observed, ModelAppTimeS: r.AppTime.Model, ModelVsExtrapolatedRelError: r.AppTime.RelError}
+}
+
 // Prediction is the model at a P not measured.
 type Prediction struct {
-	P        int     `json:"p"`
-	Inputs   Inputs  `json:"inputs"`            // extrapolated (point estimate)
-	Result   *Result `json:"result"`            // solved at the point estimate
-	ATMedian float64 `json:"app_time_median_s"` // wall time AT = R·M/P over the sampled inputs, s
-	ATLow    float64 `json:"app_time_low_s"`    // 2.5 % quantile
-	ATHigh   float64 `json:"app_time_high_s"`   // 97.5 % quantile
-	Samples  int     `json:"samples"`
+	P      int     `json:"p"`
+	Inputs Inputs  `json:"inputs"` // extrapolated (point estimate)
+	Result *Result `json:"-"`      // solved at the point estimate; its "observed" views are the extrapolated inputs
+	// Model is Result as written: nothing was observed at P, so the model's wall time stands
+	// next to the wall time of the extrapolated inputs, not against an observation.
+	Model    *PredictedResult `json:"result"`
+	ATMedian float64          `json:"app_time_median_s"` // wall time AT = R·M/P over the sampled inputs, s
+	ATLow    float64          `json:"app_time_low_s"`    // 2.5 % quantile
+	ATHigh   float64          `json:"app_time_high_s"`   // 97.5 % quantile
+	Samples  int              `json:"samples"`
 	// Interval is false when too few runs were given for an honest interval (fewer than
 	// MinRunsForInterval at different P): then ATLow = ATHigh = ATMedian and Note says so;
 	// Calibration.Forecast gives the spread of plausible scaling models instead.
@@ -190,7 +209,7 @@ func Predict(runs []Inputs, net Network, targets []int, samples int, seed uint64
 			return nil, nil, err
 		}
 		_, _, note := net.At(P, trends[1].At(pf))
-		pr := Prediction{P: P, Inputs: best.Inputs, Result: best, Samples: samples, Note: note}
+		pr := Prediction{P: P, Inputs: best.Inputs, Result: best, Model: predicted(best), Samples: samples, Note: note}
 		ats := make([]float64, 0, samples)
 		for s := 0; s < samples && len(seenP) >= MinRunsForInterval; s++ {
 			v := make([]float64, 4)

@@ -177,7 +177,7 @@ type mpipResult struct {
 	Forecasts     []*mpip.Forecast    `json:"forecasts,omitempty"`
 	// WallTimeForecasts: the measured wall time extrapolated directly to each --predict P
 	// (without --calibrate; with it, each forecast's wall_time holds it).
-	WallTimeForecasts []mpip.Extrapolation `json:"wall_time_forecasts,omitempty"`
+	WallTimeForecasts []mpip.Extrapolation `json:"wall_time_forecasts_s,omitempty"` // value, spreads in s
 	Backtest          *mpip.Backtest       `json:"backtest,omitempty"`
 	// ForecastChoice: which forecast sizes the run at an unmeasured P, why, and every
 	// forecast kind's backtest error.
@@ -442,12 +442,18 @@ func distinctP(ins []mpip.Inputs) int {
 // size applies the sizing rule to the measured wall times AT* = App_Time/P and the
 // predicted ones (the 004 model's AT at each target not measured).
 func (r *mpipResult) size(o mpipOptions) error {
-	if r.Program != nil && r.Program.Mixed {
-		r.Notes = append(r.Notes, "no sizing: the runs are of different programs (--allow-mixed); their times are not one program's scaling, and the forecasts across them are comparisons, not predictions")
-		return nil
+	why := ""
+	switch {
+	case r.Program != nil && r.Program.Mixed:
+		why = "the runs are of different programs (--allow-mixed); their times are not one program's scaling, and the forecasts across them are comparisons, not predictions"
+	case r.Program != nil && r.Program.ArgumentsDiffer:
+		why = "the runs have different arguments (see the note above), so their times are probably not one problem's (weak scaling, e.g. a process grid that grows with P); the sizing rules compare times of one problem size (strong scaling). Size with runs of one input, or read the scaling of the time per unit of work yourself"
 	}
-	if r.Program != nil && r.Program.ArgumentsDiffer {
-		r.Notes = append(r.Notes, "no sizing: the runs have different arguments (see the note above), so their times are probably not one problem's (weak scaling, e.g. a process grid that grows with P); the sizing rules compare times of one problem size (strong scaling). Size with runs of one input, or read the scaling of the time per unit of work yourself")
+	if why != "" {
+		r.Notes = append(r.Notes, "no sizing: "+why)
+		if r.ForecastChoice != nil {
+			r.ForecastChoice.NotSized(why)
+		}
 		return nil
 	}
 	at := map[int]float64{}

@@ -31,10 +31,21 @@ func (r *mpipResult) NoteLines() []string {
 	if c := r.Calibration; c != nil {
 		out = append(out, c.Notes...)
 	}
-	for _, p := range r.Predictions {
+	for i, p := range r.Predictions {
 		if p.Note != "" {
 			out = append(out, fmt.Sprintf("predicted P = %d: %s", p.P, p.Note))
 		}
+		if m := p.Model; m != nil {
+			direct := ""
+			if i < len(r.WallTimeForecasts) {
+				direct = fmt.Sprintf("; the forecasts table's wall_time_s %s s extrapolates the measured AT* directly (a third figure, the kind the backtest compares)", report.Num(r.WallTimeForecasts[i].Value))
+			}
+			out = append(out, fmt.Sprintf("predicted P = %d: across_p's row holds inputs extrapolated in P (Σ over ranks: app_time_s %s s, i.e. %s s per process) and at_model_s %s s, Elliott's (004) model solved with them%s",
+				p.P, report.Num(p.Inputs.AppTime), report.Num(m.ExtrapolatedAppTimeS), report.Num(m.ModelAppTimeS), direct))
+		}
+	}
+	if len(r.Forecasts)+len(r.Predictions) > 0 {
+		out = append(out, "forecasts: model_method "+forecastMethods)
 	}
 	for _, f := range r.Forecasts {
 		out = append(out, prefixed(fmt.Sprintf("forecast P = %d", f.P), f.Notes)...)
@@ -44,8 +55,9 @@ func (r *mpipResult) NoteLines() []string {
 			}
 		}
 	}
-	if r.ForecastChoice != nil {
-		out = append(out, r.ForecastChoice.Notes...)
+	if ch := r.ForecastChoice; ch != nil {
+		out = append(out, fmt.Sprintf("forecast kinds: %s preferred: %s", ch.Used, ch.Reason))
+		out = append(out, ch.Notes...)
 	}
 	if r.Sizing != nil {
 		out = append(out, r.Sizing.Notes...)
@@ -71,7 +83,7 @@ func (r *mpipResult) explanationSteps() []string {
 // "explanations", "analysis", "trade_off".
 func (r *mpipResult) Tables() []*report.Table {
 	t := acrossP(r.Runs, r.Predictions)
-	t.Name, t.Title = "across_p", "Across P (Elliott's (004) spreadsheet): observed and modelled wall time AT = App_Time/P and R·M/P"
+	t.Name, t.Title = "across_p", "Across P (Elliott's (004) spreadsheet): app_time_s, mpi_time_s, mpi_wait_s are Σ over the P ranks; at_* per process (measured AT* = App_Time/P, modelled AT = R·M/P)"
 	tr := &report.Table{Name: "trends", Title: "Power-law trends across P", Header: []string{"input", "a", "exponent", "residual_sd_ln", "runs"}}
 	for _, x := range r.Trends {
 		tr.Add(x.Name, x.A, x.B, x.S, x.N)
@@ -101,8 +113,8 @@ func (r *mpipResult) viewsTable() *report.Table {
 			for _, x := range []struct {
 				name string
 				v    mpip.View
-			}{{"app (wall) time AT, s", m.res.AppTime}, {"MPI time MT, s", m.res.MPITime}, {"MPI wait time WT, s", m.res.WaitTime}, {"throughput X, msg/s", m.res.Throughput}} {
-				v.Add(run.Label, run.P, m.net, x.name, x.v.Observed, x.v.Model, report.Percent(x.v.Rel()))
+			}{{"app (wall) time AT, s", m.res.AppTime}, {"MPI time MT, s", m.res.MPITime}, {"MPI wait time WT, s", m.res.WaitTime}, {"throughput X, msg/s", mpip.View(m.res.Throughput)}} {
+				v.Add(run.Label, run.P, m.net, x.name, x.v.Observed, x.v.Model, relCell(x.v))
 			}
 		}
 	}
@@ -173,11 +185,14 @@ const (
 )
 
 func (r *mpipResult) forecastTable() *report.Table {
-	t := &report.Table{Name: "forecasts", Title: "Forecasts: wall_time_s is the measured wall time AT* extrapolated in P (forecast kind wall_time) in every row; model_app_time_s is 004's model by model_method — " + forecastMethods + "; spreads are ranges of plausible scaling models, not confidence intervals",
+	t := &report.Table{Name: "forecasts", Title: "Forecasts per process: wall_time_s extrapolates the measured AT* in P (kind wall_time); model_app_time_s is 004's model (model_method: see the notes); spreads are ranges of plausible models, not confidence intervals",
 		Header: []string{"p", "model_method", "wall_time_s", "wall_spread_low_s", "wall_spread_high_s", "model_app_time_s", "model_spread_low_s", "model_spread_high_s", "used_for_sizing", "interval"}}
 	used, interval := "", ""
 	if ch := r.ForecastChoice; ch != nil {
 		used = ch.Used
+		if ch.NoSizing != "" {
+			used = "none (no sizing)"
+		}
 		interval = fmt.Sprintf("none: needs runs at ≥ %d different P (have %d)", ch.RunsForInterval, ch.Runs)
 	}
 	for _, f := range r.Forecasts {
@@ -205,20 +220,20 @@ func (r *mpipResult) forecastKindsTable() *report.Table {
 	if ch == nil {
 		return t
 	}
-	t.Title += fmt.Sprintf(" — used: %s (%s)", ch.Used, ch.Reason)
+	if ch.NoSizing != "" {
+		t.Title += fmt.Sprintf(" — none used: no sizing (see the notes); the preferred kind is %s (why: see the notes)", ch.Used)
+	} else {
+		t.Title += fmt.Sprintf(" — used: %s (why: see the notes)", ch.Used)
+	}
 	for _, k := range ch.Kinds {
-		errs := make([]string, len(k.BacktestRelErrors))
-		for i, e := range k.BacktestRelErrors {
-			errs[i] = report.Percent(e).String()
-		}
-		var maxAbs, in any = "no backtest", ""
+		var maxAbs, in any = report.TextOnly("no backtest"), ""
 		if k.BacktestMaxAbsRelError != nil {
 			maxAbs = report.Percent(*k.BacktestMaxAbsRelError)
 		}
 		if k.BacktestInSpread != nil {
 			in = fmt.Sprintf("%d of %d", *k.BacktestInSpread, ch.Splits)
 		}
-		t.Add(k.Kind, k.Forecast, strings.Join(errs, " "), maxAbs, in, k.UsedForSizing, k.Description)
+		t.Add(k.Kind, k.Forecast, report.List{Values: k.BacktestRelErrors, Percent: true}, maxAbs, in, k.UsedForSizing, k.Description)
 	}
 	return t
 }
@@ -249,7 +264,7 @@ func (r *mpipResult) explanationTable() *report.Table {
 	var order []key
 	views := map[key][]string{}
 	for _, e := range r.Explanations {
-		v := fmt.Sprintf("P = %d %s %s", e.P, e.View, report.Percent(e.RelError))
+		v := fmt.Sprintf("P = %d: %s %s", e.P, e.View, report.Percent(e.RelError))
 		fs := e.Findings
 		if len(fs) == 0 {
 			fs = []mpip.Finding{{Evidence: "the profile contradicts none of the checked assumptions"}}
@@ -265,9 +280,38 @@ func (r *mpipResult) explanationTable() *report.Table {
 		}
 	}
 	for _, k := range order {
-		t.Add(k.label, strings.Join(views[k], ", "), k.ass, k.evid)
+		t.Add(k.label, joinViews(views[k]), k.ass, k.evid)
 	}
 	return t
+}
+
+// joinViews lists views ("P = 64: app_time -47.2%") naming each P once:
+// "P = 64: app_time -47.2%, mpi_time -48.9%; P = 128: …".
+func joinViews(vs []string) string {
+	var b strings.Builder
+	last := ""
+	for _, v := range vs {
+		p, rest, _ := strings.Cut(v, ": ")
+		switch {
+		case p == last:
+			b.WriteString(", " + rest)
+		case last != "":
+			b.WriteString("; " + v)
+		default:
+			b.WriteString(v)
+		}
+		last = p
+	}
+	return b.String()
+}
+
+// relCell is a view's rel_error cell: "-" in text tables and empty in CSV when it is
+// undefined (observed 0: 004's #DIV/0!), so the CSV column stays numeric.
+func relCell(v mpip.View) any {
+	if v.RelError == nil {
+		return report.TextOnly("-")
+	}
+	return report.Percent(*v.RelError)
 }
 
 func acrossP(runs []*mpipRun, preds []mpip.Prediction) *report.Table {
@@ -279,15 +323,15 @@ func acrossP(runs []*mpipRun, preds []mpip.Prediction) *report.Table {
 			continue
 		}
 		t.Add(r.P, r.Label, m.Inputs.AppTime, m.Inputs.MPITime, m.Inputs.MPIWait, m.Inputs.M, m.Inputs.L, m.Demands.D0, m.Demands.Dk, m.Demands.Compute,
-			m.R, m.X, m.AppTime.Observed, m.AppTime.Model, report.Percent(m.AppTime.Rel()), report.Percent(m.MPITime.Rel()), report.Percent(m.WaitTime.Rel()), report.Percent(m.Throughput.Rel()), "", "")
+			m.R, m.X, m.AppTime.Observed, m.AppTime.Model, relCell(m.AppTime), relCell(m.MPITime), relCell(m.WaitTime), relCell(mpip.View(m.Throughput)), "", "")
 	}
 	for _, p := range preds {
 		m := p.Result
-		var lo, hi any = "none", "none"
+		var lo, hi any = report.TextOnly("none"), report.TextOnly("none")
 		if p.Interval {
 			lo, hi = p.ATLow, p.ATHigh
 		}
-		t.Add(p.P, "(predicted)", m.Inputs.AppTime, m.Inputs.MPITime, "", m.Inputs.M, m.Inputs.L, m.Demands.D0, m.Demands.Dk, m.Demands.Compute,
+		t.Add(p.P, "(extrapolated inputs)", m.Inputs.AppTime, m.Inputs.MPITime, "", m.Inputs.M, m.Inputs.L, m.Demands.D0, m.Demands.Dk, m.Demands.Compute,
 			m.R, m.X, "", m.AppTime.Model, "", "", "", "", lo, hi)
 	}
 	return t

@@ -223,11 +223,7 @@ func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedu
 		return nil, libError(err)
 	}
 	if len(pts) == 0 {
-		msg := "no valid (p, d) in the ranges"
-		if len(skipped) > 0 {
-			msg += ": " + skipped[0].Reason
-		}
-		return nil, badInputf("%s", msg)
+		return nil, noValidPoints(skipped)
 	}
 	sp.pts = pts
 	if sp.out, err = newSpeedupResult(sp.m, sp.e, pts, skipped, o.sizing, ds[len(ds)-1]); err != nil {
@@ -253,6 +249,16 @@ func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedu
 		sp.pds = validationPoints(sp.out.Best, pts[0], pts[len(pts)-1])
 	}
 	return sp, nil
+}
+
+// noValidPoints refuses a surface none of whose (p, d) could be evaluated, with the first
+// reason a point was skipped.
+func noValidPoints(skipped []spmd.Skipped) error {
+	msg := "no valid (p, d) in the ranges"
+	if len(skipped) > 0 {
+		msg += ": " + skipped[0].Reason
+	}
+	return badInputf("%s", msg)
 }
 
 // The output and memory budget of a surface, checked before any point is evaluated. Per

@@ -130,14 +130,14 @@ func TestSpeedupSizingSameSpeedup(t *testing.T) {
 				t.Errorf("%v: trade-off row p = %d, d = %d is not a point", c, cf.P, cf.D)
 				continue
 			}
-			if !close(cf.Speedup, want[0]) || !close(cf.Efficiency, want[1]) {
+			if !nearlyEqual(cf.Speedup, want[0]) || !nearlyEqual(cf.Efficiency, want[1]) {
 				t.Errorf("%v: p = %d, d = %d: sizing speedup %g efficiency %g, points %g %g", c, cf.P, cf.D, cf.Speedup, cf.Efficiency, want[0], want[1])
 			}
 		}
 	}
 }
 
-func close(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Abs(b) }
+func nearlyEqual(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Abs(b) }
 
 // TestSpeedupTooLarge: a surface whose JSON or CSV would exhaust memory is refused up front,
 // exit 2 with the estimate and the limit, before any point is evaluated (the 2000 × 2000
