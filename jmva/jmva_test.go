@@ -242,6 +242,9 @@ func TestReadErrors(t *testing.T) {
 		{"unknown class", st(strings.Replace(strings.Replace(li, "%s", "1", 1), `visit customerclass="c"`, `visit customerclass="x"`, 1)), 2, "unknown class"},
 		{"count mismatch", strings.Replace(st(strings.Replace(li, "%s", "1", 1)), `stations number="1"`, `stations number="2"`, 1), 1, "number=\"2\""},
 		{"bad population", strings.Replace(st(strings.Replace(li, "%s", "1", 1)), `population="2"`, `population="2.5"`, 1), 1, "whole number"},
+		// XML 1.0 §3.1 "Unique Att Spec": encoding/xml alone kept the last value (6)
+		{"duplicate attribute", strings.Replace(st(strings.Replace(li, "%s", "1", 1)), `population="2"`, `population="7" population="6"`, 1), 1, `<closedclass> repeats the attribute population ("7", then "6")`},
+		{"duplicate attribute line 2", strings.Replace(st(strings.Replace(li, "%s", "1", 1)), `servers="1"`, `servers="1" servers="2"`, 1), 2, "repeats the attribute servers"},
 		{"unknown attribute", strings.Replace(st(strings.Replace(li, "%s", "1", 1)), `servers="1"`, `servers="1" speed="2"`, 1), 2, "unknown attribute"},
 		{"ld mixed profiles", `<model><parameters><classes number="2"><closedclass name="a" population="2"/><closedclass name="b" population="1"/></classes><stations number="1">
 <ldstation name="d"><servicetimes><servicetimes customerclass="a">1;0.5;0.5</servicetimes>

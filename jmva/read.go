@@ -78,10 +78,47 @@ func ReadModel(file string, data []byte) (*qn.Model, error) {
 	return d.Model, nil
 }
 
+// duplicateAttr refuses an element that repeats an attribute (population="7"
+// population="6"): XML 1.0 §3.1 (well-formedness constraint "Unique Att Spec") forbids it,
+// but encoding/xml accepts it and keeps the last value. It names the file and the line
+// where the start tag ends. Other syntax errors are left to the decoding that follows.
+func duplicateAttr(file string, data []byte) error {
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	dec.Strict = true
+	for {
+		tok, err := dec.RawToken()
+		if err != nil {
+			return nil
+		}
+		st, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		for i, a := range st.Attr {
+			for _, b := range st.Attr[:i] {
+				if a.Name == b.Name {
+					line, _ := dec.InputPos()
+					return errAt(file, line, "<%s> repeats the attribute %s (%q, then %q): an attribute may appear once (XML 1.0 §3.1)", st.Name.Local, qname(a.Name), b.Value, a.Value)
+				}
+			}
+		}
+	}
+}
+
+func qname(n xml.Name) string {
+	if n.Space == "" {
+		return n.Local
+	}
+	return n.Space + ":" + n.Local
+}
+
 // Read parses a .jmva file strictly (see the package comment) and maps it to a qn.Model.
 func Read(file string, data []byte) (*Document, error) {
 	if len(data) > MaxFileBytes {
 		return nil, fmt.Errorf("%w: %s: %d bytes, more than the %d a .jmva file may have", fault.ErrTooLarge, file, len(data), MaxFileBytes)
+	}
+	if err := duplicateAttr(file, data); err != nil {
+		return nil, err
 	}
 	var x xModel
 	dec := xml.NewDecoder(bytes.NewReader(data))

@@ -18,6 +18,7 @@ package netbench
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -282,9 +283,17 @@ func size(s string) (float64, error) {
 	return float64(v), nil
 }
 
+// maxValue is the largest latency (µs) or bandwidth (MB/s) accepted: 1e15 µs is 32 years,
+// 1e15 MB/s a thousand times any network; larger values are typos or garbage.
+const maxValue = 1e15
+
+// positive reads a latency (µs) or bandwidth (MB/s) value in (0, maxValue].
 func positive(s string) (float64, error) {
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || !(v > 0) || v > 1e15 {
+	if (err == nil || errors.Is(err, strconv.ErrRange)) && v > maxValue { // also "1e400", "+Inf"
+		return 0, fmt.Errorf("above %g, the largest value accepted (%g µs is 32 years; %g MB/s a thousand times any network)", maxValue, maxValue, maxValue)
+	}
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || !(v > 0) {
 		return 0, fmt.Errorf("want a finite number > 0")
 	}
 	return v, nil

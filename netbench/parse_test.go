@@ -66,6 +66,11 @@ func TestParseErrors(t *testing.T) {
 		{"bad size", lat + "1 1.0\nx 2.0\n", "b.txt:4: size \"x\": want a whole number"},
 		{"negative", lat + "1 -1.0\n", "b.txt:3: value \"-1.0\": want a finite number > 0"},
 		{"NaN", lat + "1 NaN\n", "b.txt:3: value \"NaN\""},
+		// finite but beyond the accepted range: the message says so (hostile review: 1e308 was
+		// "want a finite number > 0")
+		{"1e308", lat + "1 1e308\n", "b.txt:3: value \"1e308\": above 1e+15, the largest value accepted"},
+		{"1e400", lat + "1 1e400\n", "b.txt:3: value \"1e400\": above 1e+15"},
+		{"imb t 1e308", imb + "0 1000 1e308 0.00\n", "b.txt:4: t[usec] \"1e308\": above 1e+15"},
 		{"order", lat + "8 1.0\n4 1.0\n", "b.txt:4: size 4 after 8 (line 3): sizes must increase"},
 		{"short", lat + "8\n", "b.txt:3: expected \"size value\""},
 		{"bw header", "# OSU MPI Bandwidth Test v5.6.3\n# Size          Latency (us)\n", "b.txt:2: osu_bw header"},

@@ -10,12 +10,12 @@ import (
 	"github.com/clusterperf/clusterperf/fault"
 )
 
-// Review P3: --sweep demand.cpu=0:1e308:1000 said "demand +Inf must be finite": FROM +
+// Review P3: --sweep demand.cpu=0:1e308:1000 (now written 0:1e308:n1000) said "demand +Inf must be finite": FROM +
 // (TO − FROM)·i/(POINTS − 1) overflowed in (TO − FROM)·i. The values must be finite, end at
 // TO exactly, and equal the old formula wherever it did not overflow (so other sweeps keep
 // their values bit for bit).
 func TestParseRangeNearMaxFloat(t *testing.T) {
-	vals, err := parseRange("0:1e308:1000", false, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) })
+	vals, err := parseRange("0:1e308:n1000", false, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestParseRangeNearMaxFloat(t *testing.T) {
 			t.Fatalf("value %d = %v: not finite and increasing", i, v)
 		}
 	}
-	small, err := parseRange("0.01:0.2:20", false, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) })
+	small, err := parseRange("0.01:0.2:n20", false, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }, "")
 	if err != nil {
 		t.Fatal(err)
 	}

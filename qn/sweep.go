@@ -27,14 +27,14 @@ const MaxSweepPoints = 100000
 const MaxSweepWork = 2e9
 
 // ParseSweep reads "population[.CLASS]=RANGE" (RANGE in the one range syntax of internal/ranges:
-// N, FROM:TO, FROM:TO:STEP, FROM:TO:xK, comma-separated), "demand.STATION[.CLASS]=A:B[:N]" or
-// "arrival_rate[.CLASS]=A:B[:N]". Populations step by STEP (default 1); real values take N
-// evenly spaced points (default 21). CLASS may be left out when the model has one class of
-// the kind needed.
+// N, FROM:TO, FROM:TO:STEP, FROM:TO:xK, comma-separated), "demand.STATION[.CLASS]=RANGE" or
+// "arrival_rate[.CLASS]=RANGE" (the same FROM:TO:STEP syntax in the field's units, plus
+// FROM:TO:nN for N evenly spaced values; FROM:TO alone is 21 of them: parseRealRange).
+// CLASS may be left out when the model has one class of the kind needed.
 func ParseSweep(s string, m *Model) (SweepParam, []float64, error) {
 	lhs, rng, ok := strings.Cut(s, "=")
 	if !ok {
-		return SweepParam{}, nil, fmt.Errorf("sweep %q: want NAME=FROM:TO[:STEP], e.g. population=1:100 or demand.cpu=0.01:0.1:10", s)
+		return SweepParam{}, nil, fmt.Errorf("sweep %q: want NAME=FROM:TO[:STEP], e.g. population=1:100:10 or demand.cpu=0.01:0.1:0.01 (FROM:TO:nN for N points)", s)
 	}
 	parts := strings.Split(lhs, ".")
 	p := SweepParam{What: parts[0], Class: -1, Label: lhs}
@@ -102,18 +102,20 @@ func ParseSweep(s string, m *Model) (SweepParam, []float64, error) {
 	if err != nil {
 		return p, nil, err
 	}
-	unit := units.Duration // demand: a time with an optional unit (1ms:50ms:5)
+	unit, base := units.Duration, "s" // demand: a time with an optional unit (1ms:50ms:1ms)
 	if p.What == "arrival_rate" {
-		unit = units.Rate // 1/s:5/s, 60/min:300/min
+		unit, base = units.Rate, "/s" // 1/s:5/s, 60/min:300/min
 	}
-	vals, err := parseRange(rng, p.What == "population", unit)
+	vals, err := parseRange(rng, p.What == "population", unit, base)
 	if err != nil {
 		return p, nil, fmt.Errorf("sweep %q: %w", s, err)
 	}
 	return p, vals, nil
 }
 
-func parseRange(s string, integer bool, unit func(string) (float64, error)) ([]float64, error) {
+// parseRange reads a population range (integer) or a real range in unit, whose base unit
+// ("s", "/s") is base.
+func parseRange(s string, integer bool, unit func(string) (float64, error), base string) ([]float64, error) {
 	if integer {
 		// Populations take the project's one range syntax (internal/ranges): lists,
 		// FROM:TO, FROM:TO:STEP and FROM:TO:xK, e.g. 1:64, 4:64:4, 1:1024:x2, 1,2,4,8.
@@ -127,47 +129,97 @@ func parseRange(s string, integer bool, unit func(string) (float64, error)) ([]f
 		}
 		return out, nil
 	}
+	return parseRealRange(s, unit, base)
+}
+
+// defaultSweepPoints is the number of evenly spaced values of a real range FROM:TO.
+const defaultSweepPoints = 21
+
+// parseRealRange reads a real sweep range (demand, arrival_rate), the same FROM:TO:STEP
+// syntax as the integer ranges of internal/ranges, with FROM, TO and STEP in the field's
+// units (unit):
+//
+//	FROM:TO        21 evenly spaced values FROM … TO
+//	FROM:TO:STEP   FROM, FROM+STEP, … up to TO (STEP > 0, e.g. 5ms, 0.01, 60/min)
+//	FROM:TO:nN     N evenly spaced values FROM + (TO − FROM)·i/(N − 1), i = 0 … N−1
+//	FROM:TO:xK     FROM, FROM·K, FROM·K², … up to TO (K > 1, FROM > 0)
+//
+// A STEP written as a bare whole number ("0.01:0.2:20") is refused as ambiguous: before the
+// n prefix it meant a number of points; the message shows both spellings. The count is
+// computed before any value is generated and must lie in 2 … MaxSweepPoints (1 when
+// FROM = TO).
+func parseRealRange(s string, unit func(string) (float64, error), base string) ([]float64, error) {
 	f := strings.Split(s, ":")
 	if len(f) < 2 || len(f) > 3 {
-		return nil, fmt.Errorf("range %q: want FROM:TO or FROM:TO:POINTS", s)
+		return nil, fmt.Errorf("range %q: want FROM:TO, FROM:TO:STEP, FROM:TO:nN (N points) or FROM:TO:xK (powers)", s)
 	}
-	num := make([]float64, len(f))
-	for i, x := range f {
-		if i < 2 { // FROM and TO take the field's units (internal/units), POINTS is a count
-			v, err := unit(x)
-			if err != nil {
-				return nil, fmt.Errorf("range %q: %w", s, err)
-			}
-			num[i] = v
-			continue
+	var ends [2]float64
+	for i := range ends {
+		v, err := unit(f[i])
+		if err != nil {
+			return nil, fmt.Errorf("range %q: %w", s, err)
 		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return nil, fmt.Errorf("range %q: %q is not a number ≥ 0", s, x)
-		}
-		num[i] = v
+		ends[i] = v
 	}
-	a, b := num[0], num[1]
+	a, b := ends[0], ends[1]
 	if b < a {
 		return nil, fmt.Errorf("range %q: TO is below FROM", s)
 	}
-	var out []float64
-	n := 21.0
-	if len(num) == 3 {
-		n = num[2]
+	third := "n21"
+	if len(f) == 3 {
+		third = strings.TrimSpace(f[2])
 	}
-	if n != math.Trunc(n) || n < 2 || n > MaxSweepPoints {
-		return nil, fmt.Errorf("range %q: POINTS must be a whole number in 2 … %d", s, MaxSweepPoints)
-	}
-	for i := 0; i < int(n); i++ {
-		v := a + (b-a)*float64(i)/(n-1)
-		if math.IsInf(v, 0) { // (b−a)·i overflowed (TO near 1.8e308): the same point, by the fraction
-			v = a + (b-a)*(float64(i)/(n-1))
+	var n float64 // the number of values
+	var at func(i int) float64
+	switch {
+	case strings.HasPrefix(third, "n"):
+		v, err := strconv.ParseFloat(third[1:], 64)
+		if err != nil || v != math.Trunc(v) || v < 2 || v > MaxSweepPoints {
+			return nil, fmt.Errorf("range %q: points %q: want n followed by a whole number in 2 … %d", s, third, MaxSweepPoints)
 		}
+		n, at = v, func(i int) float64 {
+			x := a + (b-a)*float64(i)/(v-1)
+			if math.IsInf(x, 0) { // (b−a)·i overflowed (TO near 1.8e308): the same point, by the fraction
+				x = a + (b-a)*(float64(i)/(v-1))
+			}
+			return x
+		}
+	case strings.HasPrefix(third, "x"):
+		k, err := strconv.ParseFloat(third[1:], 64)
+		if err != nil || math.IsInf(k, 0) || !(k > 1) || !(a > 0) {
+			return nil, fmt.Errorf("range %q: factor %q: want x followed by a number > 1 (x2 doubles), and FROM > 0", s, third)
+		}
+		// values a·k^i ≤ b (with a relative slack of 1e-9 so 1:1000:x10 reaches 1000)
+		n = math.Floor(math.Log(b/a)/math.Log(k)+1e-9) + 1
+		at = func(i int) float64 { return a * math.Pow(k, float64(i)) }
+	default:
+		if v, err := strconv.ParseFloat(third, 64); err == nil && v == math.Trunc(v) && v >= 1 {
+			return nil, fmt.Errorf("range %q: STEP %s is ambiguous (it used to mean %s points): write %s:%s:n%s for %s evenly spaced values, or %s:%s:%s%s for a step of %s%s",
+				s, third, third, f[0], f[1], third, third, f[0], f[1], third, base, third, base)
+		}
+		step, err := unit(third)
+		if err != nil || !(step > 0) {
+			return nil, fmt.Errorf("range %q: STEP %q: want a value > 0 in the field's units, nN for N points or xK for powers", s, third)
+		}
+		if b > a && step > b-a {
+			return nil, fmt.Errorf("range %q: STEP %s is larger than TO − FROM = %g, which gives one value", s, third, b-a)
+		}
+		n = math.Floor((b-a)/step*(1+1e-9)) + 1 // the slack keeps TO when (TO − FROM)/STEP is whole
+		at = func(i int) float64 { return a + step*float64(i) }
+	}
+	if a == b {
+		n = 1
+	}
+	if n > MaxSweepPoints {
+		return nil, fmt.Errorf("range %q: %.0f values; the limit is %d", s, n, MaxSweepPoints)
+	}
+	out := make([]float64, int(n))
+	for i := range out {
+		v := at(i)
 		if math.IsInf(v, 0) || math.IsNaN(v) {
 			return nil, fmt.Errorf("range %q: point %d of %g is outside the float64 range: sweep a smaller range", s, i+1, n)
 		}
-		out = append(out, v)
+		out[i] = math.Min(v, b)
 	}
 	return out, nil
 }

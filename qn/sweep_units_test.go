@@ -4,12 +4,16 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/internal/units"
 )
 
 // TestSweepRangeUnits: a real sweep range takes the swept field's units (times for demand,
-// rates for arrival_rate; internal/units), POINTS stays a count (hostile review: "1ms" was
-// "not a number ≥ 0"). Expected values: the unit factors (ms = 1e-3 s, /min = 1/60 per s)
-// and the evenly spaced FROM + (TO − FROM)·i/(POINTS − 1).
+// rates for arrival_rate; internal/units) and the populations' FROM:TO:STEP syntax, with nN
+// for N points (hostile review: "1ms" was "not a number ≥ 0"; 0.01:0.2:20 meant 20 points
+// while population=10:100:10 means a step of 10). Expected values: the unit factors
+// (ms = 1e-3 s, /min = 1/60 per s), FROM + STEP·i ≤ TO, FROM·K^i ≤ TO and the evenly
+// spaced FROM + (TO − FROM)·i/(N − 1).
 func TestSweepRangeUnits(t *testing.T) {
 	m, _, err := ParseModel("f.yaml", []byte("classes: [{name: a, population: 2, think_time: 1s}, {name: o, arrival_rate: 1}]\nstations: [{name: cpu, demand: 5ms}]\n"))
 	if err != nil {
@@ -19,9 +23,18 @@ func TestSweepRangeUnits(t *testing.T) {
 		sweep string
 		want  []float64
 	}{
-		{"demand.cpu=1ms:50ms:5", []float64{0.001, 0.01325, 0.0255, 0.03775, 0.05}},
-		{"demand.cpu=0.001:0.002:2", []float64{0.001, 0.002}},
-		{"arrival_rate.o=60/min:180/min:3", []float64{1, 2, 3}},
+		{"demand.cpu=1ms:50ms:n5", []float64{0.001, 0.01325, 0.0255, 0.03775, 0.05}},
+		{"demand.cpu=0.001:0.002:n2", []float64{0.001, 0.002}},
+		{"arrival_rate.o=60/min:180/min:n3", []float64{1, 2, 3}},
+		// FROM:TO:STEP as for populations (FROM + STEP·i ≤ TO), STEP in the field's units
+		{"demand.cpu=10ms:50ms:10ms", []float64{0.01, 0.02, 0.03, 0.04, 0.05}},
+		{"demand.cpu=0.01:0.05:0.01", []float64{0.01, 0.02, 0.03, 0.04, 0.05}},
+		{"demand.cpu=0.01:0.045:0.01", []float64{0.01, 0.02, 0.03, 0.04}},
+		{"arrival_rate.o=1:100:20/s", []float64{1, 21, 41, 61, 81}},
+		{"arrival_rate.o=60/min:180/min:60/min", []float64{1, 2, 3}},
+		// FROM:TO:xK: FROM·K^i ≤ TO
+		{"arrival_rate.o=1:1000:x10", []float64{1, 10, 100, 1000}},
+		{"demand.cpu=1ms:10ms:x2", []float64{0.001, 0.002, 0.004, 0.008}},
 	} {
 		_, vals, err := ParseSweep(tc.sweep, m)
 		if err != nil || len(vals) != len(tc.want) {
@@ -37,10 +50,45 @@ func TestSweepRangeUnits(t *testing.T) {
 		{"demand.cpu=1/s:2/s", "unknown time unit"},
 		{"arrival_rate.o=1ms:2ms", "unknown rate unit"},
 		{"demand.cpu=1e400:2", "out of range"},
-		{"demand.cpu=1ms:2ms:3ms", "not a number"},
+		{"demand.cpu=1ms:2ms:3ms", "larger than TO − FROM"},
+		// the old FROM:TO:POINTS spelling is refused, naming both new ones (hostile review)
+		{"demand.cpu=0.01:0.2:20", "write 0.01:0.2:n20 for 20 evenly spaced values, or 0.01:0.2:20s for a step of 20s"},
+		{"arrival_rate.o=1:100:10", "1:100:n10 for 10 evenly spaced values, or 1:100:10/s"},
+		{"demand.cpu=0.01:0.2:n1", "want n followed by a whole number in 2"},
+		{"demand.cpu=0.01:0.2:x1", "want x followed by a number > 1"},
+		{"demand.cpu=0:0.2:x2", "FROM > 0"},
+		{"demand.cpu=0.01:0.2:-0.01", "want a value > 0"},
+		{"demand.cpu=0:1:1e-9", "values; the limit is 100000"},
 	} {
 		if _, _, err := ParseSweep(tc.sweep, m); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.sweep, err, tc.want)
 		}
 	}
+}
+
+// FuzzRealRange: parseRealRange never panics, and what it accepts is 1 … MaxSweepPoints
+// finite values, non-decreasing, from FROM within [FROM, TO] (the invariants of its doc).
+func FuzzRealRange(f *testing.F) {
+	for _, s := range []string{"0.01:0.2", "1ms:50ms:n5", "0.01:0.05:0.01", "1:1000:x10", "60/min:180/min:60/min", "0.01:0.2:20", "1:1:x2", "0:1:1e-9", "1e308:1e308:1e-300"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, u := range []struct {
+			unit func(string) (float64, error)
+			base string
+		}{{units.Duration, "s"}, {units.Rate, "/s"}} {
+			vals, err := parseRealRange(s, u.unit, u.base)
+			if err != nil {
+				continue
+			}
+			if len(vals) < 1 || len(vals) > MaxSweepPoints {
+				t.Fatalf("%q: %d values", s, len(vals))
+			}
+			for i, v := range vals {
+				if math.IsNaN(v) || math.IsInf(v, 0) || v < vals[0] || (i > 0 && v < vals[i-1]) || v > vals[len(vals)-1] {
+					t.Fatalf("%q: value %d = %v in %v", s, i, v, vals[:min(len(vals), 10)])
+				}
+			}
+		}
+	})
 }

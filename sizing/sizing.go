@@ -150,8 +150,9 @@ type Config struct {
 	Speedup    float64 `json:"speedup"`
 	Efficiency float64 `json:"efficiency"`
 	CoreHours  float64 `json:"core_hours"`
-	// GainPerDoubling is the time reduction per doubling of p to the next row of the
-	// trade-off table (absent on the last row).
+	// GainPerDoubling is 1 − T(2p, d)/T(p, d): the share of the time that doubling p (at
+	// the same d) saves, from the configuration at 2p itself (absent when 2p is not among
+	// the configurations; negative when 2p is slower).
 	GainPerDoubling *float64 `json:"gain_per_doubling,omitempty"`
 	PickedBy        []Rule   `json:"picked_by,omitempty"`
 }
@@ -348,18 +349,33 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 			rows[front[a]] = true
 		}
 	}
+	// The doubling points p0·2^k up to the largest row around the recommendation, so the
+	// table shows the steps its gains are computed over.
+	at := make(map[[2]int]int, len(cs)) // (p, d) → index in cs
+	maxRow := 0
+	for i, c := range cs {
+		at[[2]int{c.P, c.D}] = i
+		if rows[i] {
+			maxRow = max(maxRow, c.P)
+		}
+	}
 	for _, i := range picks {
 		rows[i] = true
+	}
+	for i, c := range cs {
+		if q := c.P / cs[0].P; c.P <= maxRow && c.P%cs[0].P == 0 && q&(q-1) == 0 && (i == 0 || cs[i-1].P != c.P) {
+			rows[i] = true // the fastest d at each doubling p
+		}
 	}
 	var idx []int
 	for i := range rows {
 		idx = append(idx, i)
 	}
 	sort.Ints(idx)
-	for k, i := range idx {
+	for _, i := range idx {
 		c := cs[i]
-		if k+1 < len(idx) && cs[idx[k+1]].P > c.P {
-			g := gainPerDoubling(c, cs[idx[k+1]])
+		if j, ok := at[[2]int{2 * c.P, c.D}]; ok {
+			g := 1 - cs[j].TimeS/c.TimeS
 			c.GainPerDoubling = &g
 		}
 		for _, r := range Rules() {
@@ -370,10 +386,4 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 		a.TradeOff = append(a.TradeOff, c)
 	}
 	return a, nil
-}
-
-// gainPerDoubling is 1 − (T_b/T_a)^(1/log₂(p_b/p_a)) for p_b > p_a: the share of time one
-// doubling of p saves, at the average rate between a and b (negative when b is slower).
-func gainPerDoubling(a, b Config) float64 {
-	return 1 - math.Pow(b.TimeS/a.TimeS, 1/math.Log2(float64(b.P)/float64(a.P)))
 }

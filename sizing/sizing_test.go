@@ -279,3 +279,45 @@ func TestKneeMatchesDefinition(t *testing.T) {
 		}
 	}
 }
+
+// gainPerDoubling is 1 − (T_b/T_a)^(1/log₂(p_b/p_a)) for p_b > p_a: the share of time one
+// doubling of p saves at the average rate between a and b, the knee's definition.
+func gainPerDoubling(a, b Config) float64 {
+	return 1 - math.Pow(b.TimeS/a.TimeS, 1/math.Log2(float64(b.P)/float64(a.P)))
+}
+
+// TestGainPerDoublingIsTwoP: with every p = 1 … 32 given, gain_per_doubling on the row p is
+// 1 − T(2p)/T(p) of the configuration at 2p, not of the next table row, and the doubling
+// points up to the rows around the recommendation (p = 11 here: 1, 2, 4, 8) are rows (hostile review of pipeline: p = 2 was left out, so p = 1 showed the gain
+// 1→3 at the average rate, and p = 4 showed +31 % while 4→8 saves 12.5 %). Expected values:
+// Amdahl T(p) = 10 + 90/p, so 1 − T(2p)/T(p) = 45/(10p + 90) (p = 1: 45/100; p = 4: 45/130);
+// p = 22 and 32 have no 2p among the points: no gain.
+func TestGainPerDoublingIsTwoP(t *testing.T) {
+	var pts []Point
+	for p := 1; p <= 32; p++ {
+		pts = append(pts, Point{P: p, TimeS: 10 + 90/float64(p)})
+	}
+	a, err := Advise(pts, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[int]Config{}
+	for _, c := range a.TradeOff {
+		rows[c.P] = c
+	}
+	for _, p := range []int{1, 2, 4, 8, 12, 13} {
+		c, ok := rows[p]
+		if !ok {
+			t.Fatalf("doubling point p = %d missing from the trade-off rows %v", p, a.TradeOff)
+		}
+		want := 45 / (10*float64(p) + 90)
+		if c.GainPerDoubling == nil || math.Abs(*c.GainPerDoubling-want) > 1e-12 {
+			t.Errorf("p = %d: gain per doubling %v, want 45/(10p + 90) = %v", p, c.GainPerDoubling, want)
+		}
+	}
+	for _, p := range []int{22, 32} {
+		if c, ok := rows[p]; !ok || c.GainPerDoubling != nil {
+			t.Errorf("p = %d: row %v, want it with no gain (no p = %d)", p, c, 2*p)
+		}
+	}
+}

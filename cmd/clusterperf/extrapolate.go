@@ -103,10 +103,7 @@ func runFitScaling(o scalingOptions, path string, stdout io.Writer) error {
 
 // advise applies the sizing rule to the model's times on sizingGrid up to --pmax.
 func advise(d *scaling.Data, fr *scaling.Result, o scalingOptions) (*sizing.Advice, error) {
-	pmax := cmp.Or(o.pmax, 2*fr.MaxP)
-	if pmax > scaling.MaxPredictP {
-		return nil, badInputf("--pmax %d: allowed 1 … 2^30", pmax)
-	}
+	pmax := cmp.Or(o.pmax, defaultPMax(fr.MaxP))
 	pts, err := fr.Times(sizingGrid(d, pmax))
 	if err != nil {
 		return nil, classify(err)
@@ -115,13 +112,23 @@ func advise(d *scaling.Data, fr *scaling.Result, o scalingOptions) (*sizing.Advi
 	return adv, classify(err)
 }
 
+// defaultPMax is the sizing range without --pmax: twice the largest measured p, capped at
+// the largest p a prediction allows (2^30), so a measured p above 2^29 never turns into a
+// refusal naming a --pmax the user did not give.
+func defaultPMax(maxP int) int {
+	return min(2*maxP, scaling.MaxPredictP)
+}
+
 // sizingRange records the range the sizing searched and notes every prediction beyond it
 // that is faster than the sizing's fastest (the trade-off's "fastest" is the fastest within
 // p ≤ pmax only).
 func (r *extrapolateResult) sizingRange(pmax int) {
 	r.PMax, r.PMaxSource = pmax, "--pmax"
 	if pmax == 0 {
-		r.PMax, r.PMaxSource = 2*r.Fit.MaxP, "default: twice the largest measured p"
+		r.PMax, r.PMaxSource = defaultPMax(r.Fit.MaxP), "default: twice the largest measured p"
+		if r.PMax < 2*r.Fit.MaxP {
+			r.PMaxSource += ", capped at 2^30"
+		}
 	}
 	fastest := math.Inf(1)
 	for _, c := range r.Sizing.TradeOff {
@@ -140,7 +147,7 @@ func (r *extrapolateResult) rangeText() string {
 	if r.PMaxSource == "--pmax" {
 		return fmt.Sprintf("within p ≤ %d (--pmax)", r.PMax)
 	}
-	return fmt.Sprintf("within p ≤ %d (--pmax; default twice the largest measured p)", r.PMax)
+	return fmt.Sprintf("within p ≤ %d (--pmax; default %s)", r.PMax, strings.TrimPrefix(r.PMaxSource, "default: "))
 }
 
 // sizingGrid follows the data: every measured p up to pmax, the powers of two from the

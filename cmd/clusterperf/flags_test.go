@@ -95,7 +95,7 @@ func TestPlotFiles(t *testing.T) {
 	before, _ := os.ReadFile(plot)
 	out.Reset()
 	errb.Reset()
-	args = []string{"solve", "--sweep", "arrival_rate.c=20:30:3", "--plot", plot, sat}
+	args = []string{"solve", "--sweep", "arrival_rate.c=20:30:n3", "--plot", plot, sat}
 	if code := run(context.Background(), args, &out, &errb); code != 3 || out.Len() > 0 {
 		t.Errorf("all points saturated: exit %d, stdout %q, stderr %q; want exit 3 and nothing printed", code, out.String(), errb.String())
 	}

@@ -166,11 +166,22 @@ func (o queueOptions) spec(set func(string) bool, name string) (queue.Spec, erro
 	if s.Mus, err = queue.ParseFloats("mus", o.mus); err != nil {
 		return s, badInput(err)
 	}
-	if s.Percentiles, err = queue.ParseFloats("percentiles", o.percentiles); err != nil {
-		return s, badInput(err)
+	s.Percentiles, err = percentFractions(o.percentiles)
+	return s, err
+}
+
+// percentFractions reads --percentiles (in percent, each strictly between 0 and 100) as
+// fractions, checking them in the flag's units.
+func percentFractions(text string) ([]float64, error) {
+	ps, err := queue.ParseFloats("percentiles", text)
+	if err != nil {
+		return nil, badInput(err)
 	}
-	for i := range s.Percentiles {
-		s.Percentiles[i] /= 100
+	for i, p := range ps {
+		if !(p > 0 && p < 100) {
+			return nil, badInputf("--percentiles %v: a percentile is in percent, strictly between 0 and 100 (e.g. 50,95,99.9)", p)
+		}
+		ps[i] = p / 100
 	}
-	return s, nil
+	return ps, nil
 }

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // exitCodesHelp is the exit-code contract, shown by "clusterperf help" and in README.md.
@@ -45,8 +47,9 @@ document (--format json, schema in docs/schema/COMMAND.schema.json) or one CSV t
 	root.SetVersionTemplate("clusterperf {{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	root.SuggestionsMinimumDistance = 2 // "slove" → solve; unknown flags the same (flagSuggestion)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return badInputf("%v\n%s", err, helpHint(c))
+		return badInputf("%v%s\n%s", err, flagSuggestion(c, err), helpHint(c))
 	})
 	root.AddCommand(solveCmd(new(solveOptions), stdout, stderr), newPipelineCmd(stdout, stderr), speedupCmd(new(speedupOptions), stdout, stderr), newMpipCmd(stdout, stderr), fitCmd(new(fitOptions), stdout, stderr), simulateCmd(new(simOptions), stdout, stderr), tpnCmd(new(tpnOptions), stdout, stderr), newDemoCmd(stdout, stderr))
 	root.AddCommand(newQueueCmd(stdout, stderr))
@@ -91,20 +94,91 @@ func helpHint(c *cobra.Command) string {
 }
 
 // markUsage wraps every command's argument check so a wrong number of arguments (or an
-// unknown command) is classified as bad input by type, not by its message.
+// unknown command) is classified as bad input by type, not by its message, and says what is
+// missing ("solve: missing the argument MODEL.yaml|MODEL.jmva") or what a misspelt command may be.
 func markUsage(c *cobra.Command) {
 	if c.Args != nil {
 		check := c.Args
 		c.Args = func(cmd *cobra.Command, args []string) error {
-			if err := check(cmd, args); err != nil {
-				return badInputf("%v\n%s", err, helpHint(cmd))
+			err := check(cmd, args)
+			switch {
+			case err == nil:
+				return nil
+			case !cmd.HasParent() && len(args) > 0:
+				return badInputf("unknown command %q%s\n%s", args[0], didYouMean(cmd.SuggestionsFor(args[0])), helpHint(cmd))
+			case len(args) == 0:
+				return badInputf("%s: missing the argument %s\n%s", cmd.Name(), missingArgs(cmd), helpHint(cmd))
 			}
-			return nil
+			return badInputf("%s: %v (usage: %s)\n%s", cmd.Name(), err, cmd.UseLine(), helpHint(cmd))
 		}
 	}
 	for _, s := range c.Commands() {
 		markUsage(s)
 	}
+}
+
+// missingArgs names the required argument of cmd's usage line ("fit [MODEL.yaml] DATA.csv":
+// DATA.csv), or the whole usage when it has several forms.
+func missingArgs(cmd *cobra.Command) string {
+	var req []string
+	for _, w := range strings.Fields(cmd.Use)[1:] {
+		if !strings.HasPrefix(w, "[") && !strings.HasSuffix(w, "]") {
+			req = append(req, w)
+		}
+	}
+	if len(req) == 1 {
+		return req[0]
+	}
+	return "(usage: " + cmd.UseLine() + ")"
+}
+
+// flagSuggestion is " (did you mean --NAME?)" for an unknown flag err within edit distance
+// cmd.Root().SuggestionsMinimumDistance of (or a prefix of) one of cmd's flags, else "".
+func flagSuggestion(cmd *cobra.Command, err error) string {
+	var ne *pflag.NotExistError
+	if !errors.As(err, &ne) || ne.GetSpecifiedShortnames() != "" {
+		return ""
+	}
+	typed := ne.GetSpecifiedName()
+	var near []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden && (editDistance(typed, f.Name) <= cmd.Root().SuggestionsMinimumDistance || strings.HasPrefix(f.Name, typed)) {
+			near = append(near, "--"+f.Name)
+		}
+	})
+	return didYouMean(near)
+}
+
+// didYouMean is " (did you mean A or B?)" for the names, "" for none.
+func didYouMean(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return " (did you mean " + strings.Join(names, " or ") + "?)"
+}
+
+// editDistance is the Levenshtein distance between a and b (insertions, deletions and
+// substitutions of bytes), by the two-row dynamic programme.
+func editDistance(a, b string) int {
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+btoi(a[i-1] != b[j-1]))
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // buildRevision is the source revision stamped at link time, for builds that record no VCS

@@ -83,9 +83,9 @@ it, their plain mean over the classes that visit it.
 What-if sweeps (--sweep), as in JMVA:
   --sweep population=1:200            population of the closed class, step 1 (or A:B:STEP)
   --sweep population.batch=10:100:10  of a named class
-  --sweep demand.cpu=0.01:0.2:20      a station's demand (every class), 20 points
+  --sweep demand.cpu=0.01:0.2:n20     a station's demand (every class), 20 points
   --sweep demand.cpu.web=0.01:0.2     one class's demand there (21 points)
-  --sweep arrival_rate.web=0.1:2:20   an open class's arrival rate
+  --sweep arrival_rate.web=0.1:2:n20  an open class's arrival rate
 Each point carries its method, exact flag and error estimate, and the bounds that apply
 (fork/join models: every point is simulated for its estimate; --events shortens that).
 The table format shows the bounds at the first and last swept value and leaves out
