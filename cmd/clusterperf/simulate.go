@@ -308,7 +308,18 @@ type simulateResult struct {
 	// half-width) is within it. Both absent without --precision.
 	PrecisionTarget *float64 `json:"precision_target,omitempty"`
 	PrecisionMet    *bool    `json:"precision_met,omitempty"`
+	// ErrorEstimate is the contract's error estimate of an approximate result: for a
+	// simulation, its largest relative 95 % half-width over the classes' X and R
+	// (simulation.achieved_precision), absent when there is none (no finished replication).
+	ErrorEstimate *simErrorEstimate `json:"error_estimate,omitempty"`
 	*validate.Report
+}
+
+// simErrorEstimate states a simulation's statistical error (new-user review: simulate's
+// JSON said exact false with no error_estimate).
+type simErrorEstimate struct {
+	RelHalfWidth95 float64 `json:"rel_half_width_95"`
+	Against        string  `json:"against"`
 }
 
 // setMethod states the result's method from its simulation report.
@@ -316,6 +327,10 @@ func (r *simulateResult) setMethod() {
 	r.Method = "discrete-event simulation"
 	if r.Report != nil && r.Report.Simulation.Method != "" {
 		r.Method += " (" + r.Report.Simulation.Method + ")"
+	}
+	if r.Report != nil && r.Report.Simulation.Precision > 0 && !math.IsInf(r.Report.Simulation.Precision, 0) {
+		r.ErrorEstimate = &simErrorEstimate{RelHalfWidth95: r.Report.Simulation.Precision,
+			Against: "the true mean: the largest relative 95 % confidence half-width of the classes' throughput and response time over the replications (batches)"}
 	}
 }
 
