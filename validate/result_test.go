@@ -131,6 +131,11 @@ func TestCheckResultRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Without fork/join nodes fork/join MVA is exact single-class MVA (qn's ForkJoinMVA).
+	fjExact, err := qn.Solve(m, "forkjoin", qn.AMVAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	clone := func(r *qn.Result) *qn.Result {
 		c := *r
 		c.Throughput, c.ResponseTime = append([]float64(nil), r.Throughput...), append([]float64(nil), r.ResponseTime...)
@@ -158,6 +163,7 @@ func TestCheckResultRefuses(t *testing.T) {
 		{"approx flipped", approx, func(r *qn.Result) { r.Status.Converged = false }, "converges exactly when"},
 		{"negative residual", approx, func(r *qn.Result) { r.Status.Residual = -1 }, "finite residual"},
 		{"NaN residual", approx, func(r *qn.Result) { r.Status.Residual = math.NaN() }, "finite residual"},
+		{"forkjoin-mva without fork/join said approximate", fjExact, func(r *qn.Result) { r.Exact = false }, "exact exactly when the model has no fork/join nodes"},
 	}
 	for _, c := range cases {
 		r := clone(c.from)
