@@ -55,15 +55,29 @@ func TestIdentifyStructural(t *testing.T) {
 	}
 }
 
-// TestIdentifyQCRD: on examples/fit/qcrd.csv (000 Table 4's QCRD surface, p ≤ 64, d ≤ 32,
-// 1 % noise) fitted with examples/fit/qcrd.yaml, the
-// undetermined direction that carries the I/O startup s0_io leaves the measured speedups
-// within their noise, yet moves the speedup at p = 128, d = 1 by far more than the noise
-// (there 128 processes queue at one disk: I/O startup becomes the bottleneck). The change is
-// checked independently by evaluating spmd models built from the reported ends of the
-// segment.
+// TestIdentifyQCRD: on examples/fit/qcrd.csv (000 Table 4's QCRD surface, d ≤ 32, 1 % noise)
+// restricted to p ≤ 16 and fitted with examples/fit/qcrd.yaml, an undetermined direction
+// that carries w and the I/O startup s0_io leaves the measured speedups within their noise,
+// yet moves the speedup at p = 128, d = 1 by far more than the noise (there 128 processes
+// queue at one disk: I/O startup becomes the bottleneck). The change is checked
+// independently by evaluating spmd models built from the reported ends of the segment.
+// (On the whole surface, p ≤ 64, the fit determines s0_io = 5.9e-4 since LM's step test is
+// per parameter; before, it stopped with s0_io at 1.3e-8 and a larger SSR, and this
+// direction showed there.)
 func TestIdentifyQCRD(t *testing.T) {
-	r := qcrdExample(t)
+	mb, data := qcrdFiles(t)
+	sp0, err := ParseSpec("qcrd.yaml", mb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := *data
+	small.Obs = nil
+	for _, o := range data.Obs {
+		if o.P <= 16 {
+			small.Obs = append(small.Obs, o)
+		}
+	}
+	r := fitSPMD(t, sp0, spmd.BusAIO, &small)
 	sp := r.spec
 	dirs := r.Identifiability(128, 32)
 	found := false
