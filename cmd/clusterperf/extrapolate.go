@@ -197,7 +197,11 @@ func (r *extrapolateResult) NoteLines() []string {
 // Tables: summary, parameters, plausible, predictions, trade_off.
 func (r *extrapolateResult) Tables() []*report.Table {
 	f, m := r.Fit, r.Fit.Chosen
-	pt := &report.Table{Name: "parameters", Title: fmt.Sprintf("Chosen model (held-out error): %s   T(p) = %s", m.Name, m.Formula), Header: []string{"parameter", "value", "ci95_low", "ci95_high", "note"}}
+	how := "held-out error"
+	if !f.Validated {
+		how = "by fit and rule, not validated: see the notes"
+	}
+	pt := &report.Table{Name: "parameters", Title: fmt.Sprintf("Chosen model (%s): %s   T(p) = %s", how, m.Name, m.Formula), Header: []string{"parameter", "value", "ci95_low", "ci95_high", "note"}}
 	for _, p := range m.Parameters {
 		note := ""
 		if p.AtZero {
