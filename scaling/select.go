@@ -195,6 +195,7 @@ func Fit(d *Data) (*Result, error) {
 	}
 	r.Validated = finite && len(ps) > 2
 	if !r.Validated {
+		r.Method = "relative least squares (non-negative; USL by bounded Levenberg–Marquardt), ranked by the fit's RMS relative error (too few distinct p to cross-validate), equal fits ordered by the tie rule"
 		r.Notes = append(r.Notes, fmt.Sprintf("too few points for cross-validation (%d distinct p): models ranked by their fit, which says nothing about extrapolation — the choice is not validated", len(ps)))
 		for i := range all {
 			all[i].score, all[i].se = math.Sqrt(all[i].f.ssr/float64(all[i].f.n)), 0

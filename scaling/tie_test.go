@@ -76,6 +76,9 @@ func TestTwoPointTieRule(t *testing.T) {
 		if r.Chosen.Formula != want || r.Validated || !strings.Contains(notes, "a tie broken by rule") || !strings.Contains(notes, "not validated") {
 			t.Errorf("%s: chose %s (validated %v), want %s by rule; notes %q", c.name, r.Chosen.Formula, r.Validated, want, r.Notes)
 		}
+		if !strings.Contains(r.Method, "too few distinct p to cross-validate") {
+			t.Errorf("%s: method %q does not say how the model was chosen", c.name, r.Method)
+		}
 		if r.Chosen.RMSRelError > 1e-12 {
 			t.Errorf("%s: the chosen model is no exact fit: RMS relative error %g", c.name, r.Chosen.RMSRelError)
 		}
