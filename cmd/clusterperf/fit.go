@@ -363,7 +363,7 @@ func newFitResult(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	if out.Sizing, err = sizing.Advise(pts, o.sizing.options()); err != nil {
+	if out.Sizing, err = sizing.Advise(pts, o.sizing.options(out.sizingT1())); err != nil {
 		return nil, classify(err)
 	}
 	out.speedupUnits(sp)
@@ -389,7 +389,7 @@ func newFitResult(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions) (*
 
 // speedupUnits says, for speedup data, what the sizing's times are (T_ref/s, in seconds only
 // if reference_time is), and when the fitted s(1, 1) is far from 1 that the trade-off's
-// speedups are against the model's own T(1, 1), not the data's s = 1.
+// speedups are against T_ref, so s(1, 1) ≠ 1 there too.
 func (r *fitResult) speedupUnits(sp fit.Spec) {
 	if r.Target != "speedup" {
 		return
@@ -399,7 +399,7 @@ func (r *fitResult) speedupUnits(sp fit.Spec) {
 		return
 	}
 	if v, _, _, err := r.best.Predict(1, 1); err == nil && math.Abs(v-1) > 0.05 {
-		r.Notes = append(r.Notes, fmt.Sprintf("the fitted %s gives s(1, 1) = %.4g, not 1: the trade-off's speedup and efficiency are against the model's own T(1, 1) = %.4g T_ref", r.Architecture, v, 1/v))
+		r.Notes = append(r.Notes, fmt.Sprintf("the fitted %s gives s(1, 1) = %.4g, not 1: the trade-off's speedup and efficiency are against T_ref (sizing.speedup_reference), as the speedup command's, so they are %.4g at p = 1, d = 1", r.Architecture, v, v))
 	}
 }
 
@@ -483,6 +483,24 @@ func (r *fitResult) sizingPoints(pmax, dmax int) ([]sizing.Point, error) {
 		return nil, badInputf("no valid (p, d) within --pmax %d, --dmax %d", pmax, dmax)
 	}
 	return pts, nil
+}
+
+// sizingT1 is the winner's one-processor time, the T_1 of the sizing's speedups: the SPMD
+// model's T_ref (as the speedup command's), or Amdahl's/USL's time at p = 1 (1/S(1) for
+// speedup data; S(1) = 1 in both laws). Nil only if the law gives no finite time at p = 1.
+func (r *fitResult) sizingT1() *sizing.Reference {
+	b := r.baseline
+	if b == nil {
+		return spmdT1(r.best.Model(), "fitted "+r.Architecture+" model")
+	}
+	v := b.Value(1)
+	if r.Target == "speedup" {
+		v = 1 / v
+	}
+	if !(v > 0) || math.IsInf(v, 0) {
+		return nil
+	}
+	return sizing.ModelT1(v, "the fitted "+b.Name+" law at p = 1")
 }
 
 // predict is the winner at (p, d).

@@ -187,7 +187,7 @@ func runPipeline(o pipelineOptions, path string, stdout, stderr io.Writer) error
 		pts = append(pts, m.Predict(p))
 	}
 	out := newPipelineResult(m, pts, m.Optimal(pts), meas, fr)
-	if out.Sizing, err = pipelineSizing(pts, o.sizing); err != nil {
+	if out.Sizing, err = pipelineSizing(m, pts, o.sizing); err != nil {
 		return badInput(err)
 	}
 	out.setKnee()
@@ -271,13 +271,14 @@ func newPipelineOptimum(opt pipeline.Optimum) pipelineOptimum {
 	return o
 }
 
-// pipelineSizing applies package sizing's rule to the predicted times.
-func pipelineSizing(pts []pipeline.Point, sf sizingFlags) (*sizing.Advice, error) {
+// pipelineSizing applies package sizing's rule to the predicted times, with T_1 the model at
+// p = 1 (pipeline.Model.T1).
+func pipelineSizing(m *pipeline.Model, pts []pipeline.Point, sf sizingFlags) (*sizing.Advice, error) {
 	sp := make([]sizing.Point, len(pts))
 	for i, pt := range pts {
 		sp[i] = sizing.Point{P: pt.P, TimeS: pt.Time}
 	}
-	return sizing.Advise(sp, sf.options())
+	return sizing.Advise(sp, sf.options(m.T1()))
 }
 
 // setKnee takes the optimum's knee from the sizing advice's knee pick: one knee definition
@@ -306,7 +307,7 @@ func (r *pipelineResult) Tables() []*report.Table {
 	for _, pt := range r.Points {
 		t.Add(r.pointRow(pt)...)
 	}
-	return []*report.Table{t, r.optimumTable(), tradeOffTable(r.Sizing, "Trade-off around the recommendation (speedup and efficiency relative to the smallest p)")}
+	return []*report.Table{t, r.optimumTable(), tradeOffTable(r.Sizing, "Trade-off around the recommendation")}
 }
 
 func (r *pipelineResult) pointRow(pt pipelinePoint) []any {

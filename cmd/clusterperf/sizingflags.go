@@ -9,6 +9,7 @@ import (
 	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/sizing"
+	"github.com/clusterperf/clusterperf/spmd"
 )
 
 // sizingFlags are the flags of every command that recommends a configuration (package
@@ -17,7 +18,7 @@ import (
 //	var s sizingFlags
 //	s.register(cmd)          // in its constructor
 //	s.check(&c)              // in its flag check, before any work
-//	adv, err := sizing.Advise(points, s.options())
+//	adv, err := sizing.Advise(points, s.options(t1)) // t1: the command's T_1, or nil
 //
 // and shows adv with sizingTables(adv) (the recommendation and the trade-off table).
 type sizingFlags struct {
@@ -64,10 +65,17 @@ func rangeFlag(c *flagCheck, name, text string, lim ranges.Limits) []int {
 	return v
 }
 
-// options are sizing.Options of the flags (check them first).
-func (s *sizingFlags) options() sizing.Options {
+// options are sizing.Options of the flags (check them first) with the one-processor time
+// t1 the command has (nil: none, sizing estimates it as p_min·T(p_min) and says so).
+func (s *sizingFlags) options(t1 *sizing.Reference) sizing.Options {
 	rule, _ := s.parsedRule()
-	return sizing.Options{Rule: rule, MinEfficiency: s.efficiency, KneeGain: s.kneeGain, WithinFastest: s.within}
+	return sizing.Options{Rule: rule, MinEfficiency: s.efficiency, KneeGain: s.kneeGain, WithinFastest: s.within, T1: t1}
+}
+
+// spmdT1 is the T_1 of an SPMD model's sizing: its T_ref (000 eq. 1), the T_ref of the
+// points' speedup s = T_ref/T (000 eq. 3), so speedup and fit size one model alike.
+func spmdT1(m *spmd.Model, what string) *sizing.Reference {
+	return sizing.ModelT1(m.RefTime(), "T_ref of the "+what+" (000 eq. 1): one processor, one disk, no communication")
 }
 
 // recommendedLine is the one-line recommendation of a sizing.Advice.
@@ -78,7 +86,7 @@ func recommendedLine(a *sizing.Advice) string {
 
 // tradeOffTable is the trade-off table of a sizing.Advice (CSV table "trade_off").
 func tradeOffTable(a *sizing.Advice, title string) *report.Table {
-	t := &report.Table{Name: "trade_off", Title: fmt.Sprintf("%s; recommended (%s): %s", title, a.Rule, recommendedLine(a)), Header: []string{"p", "d", "time_s", "speedup", "efficiency", "core_hours", "gain_per_doubling", "picked_by"}}
+	t := &report.Table{Name: "trade_off", Title: fmt.Sprintf("%s; %s; recommended (%s): %s", title, a.SpeedupReference.Describe(), a.Rule, recommendedLine(a)), Header: []string{"p", "d", "time_s", "speedup", "efficiency", "core_hours", "gain_per_doubling", "picked_by"}}
 	for _, c := range a.TradeOff {
 		var by []string
 		for _, x := range c.PickedBy {

@@ -347,10 +347,8 @@ func readSpeedupMeasured(path string) ([]spmd.Measurement, error) {
 // the limits p → ∞ (at the largest d) and d → ∞ (at the best p).
 func newSpeedupResult(m *spmd.Model, e *spmd.Evaluator, pts []spmd.Point, skipped []spmd.Skipped, sf sizingFlags, dmax int) (*speedupResult, error) {
 	best, _ := spmd.Best(pts)
-	// one speedup in the whole output: sizing's baseline is 000 eq. 3's, T_ref at p = 1
-	opt := sf.options()
-	opt.BaselineP, opt.BaselineTimeS = 1, m.RefTime()
-	adv, err := sizing.Advise(spmdSizingPoints(pts), opt)
+	// one speedup in the whole output: sizing's T_1 is 000 eq. 3's T_ref, as the points'
+	adv, err := sizing.Advise(spmdSizingPoints(pts), sf.options(spmdT1(m, "model")))
 	if err != nil {
 		return nil, libError(err)
 	}
