@@ -72,7 +72,11 @@ CSV tables (--csv-table): residuals (default), parameters, ranking, predictions,
 Sizing (both forms): --rule balanced (default: the fastest at or below the knee with
 efficiency ≥ --efficiency), fastest, knee (where doubling p gains less than --knee-gain),
 efficiency (the largest p with efficiency ≥ --efficiency), cheapest (fewest core-hours within
---within of the fastest time), core-hours (fewest core-hours).
+--within of the fastest time), core-hours (fewest core-hours). Speedup S = T_1/T(p) and
+efficiency S/p, as in every command: T_1 is the winning SPMD model's T_ref (the speedup
+command's), Amdahl's or USL's time at p = 1, or the scaling model at p = 1 when the data
+include p = 1; otherwise p_min·T(p_min), said in a note (sizing.speedup_reference in JSON).
+Weak-scaling data are not sized (the rules compare the times of one problem).
 
 `
 

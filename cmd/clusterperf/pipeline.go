@@ -51,7 +51,8 @@ eq. (21)'s storage bound (no p reads and writes the data faster than storage: 2N
 the sort) and the recommendation of package sizing's rule (--rule: balanced, the default, is
 the fastest p at or below the knee with efficiency ≥ --efficiency; fastest, knee,
 efficiency, cheapest within --within of the fastest, core_hours), with the trade-off table
-around it. Speedup and efficiency are relative to the smallest p given.
+around it. Speedup and efficiency are against T_1, the model's time at p = 1, whatever --p
+starts at (package sizing's one definition S = T_1/T(p), E = S/p; speedup_reference in JSON).
 
 CSV tables (--csv-table): points (default), optimum, trade_off.
 

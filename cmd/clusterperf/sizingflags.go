@@ -31,7 +31,7 @@ type sizingFlags struct {
 func (s *sizingFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&s.rule, "rule", string(sizing.DefaultRule), "sizing rule: balanced (fastest at or below the knee with efficiency ≥ --efficiency), fastest, knee, efficiency, cheapest (within --within of the fastest), core-hours")
-	f.Float64Var(&s.efficiency, "efficiency", sizing.DefaultMinEfficiency, "minimum parallel efficiency of the efficiency and balanced rules, in (0, 1]")
+	f.Float64Var(&s.efficiency, "efficiency", sizing.DefaultMinEfficiency, "minimum parallel efficiency E = T_1/(p·T(p)) of the efficiency and balanced rules, in (0, 1] (T_1: the one-processor time, said in the trade-off's title)")
 	f.Float64Var(&s.kneeGain, "knee-gain", sizing.DefaultKneeGain, "the knee: where doubling p reduces the time by less than this fraction, in (0, 1)")
 	f.Float64Var(&s.within, "within", sizing.DefaultWithinFastest, "cheapest rule: the fewest core-hours within this fraction of the fastest time (finite ≥ 0)")
 }

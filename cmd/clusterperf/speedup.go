@@ -671,7 +671,8 @@ phase's reference_time when the model gives one (a measured T1, as Cremonesi & G
 model's own T(1, 1) includes communication, so s(1, 1) can be below 1 (hybrid.yaml:
 0.9775). Efficiency = speedup/p counts processors only, so with more disks than one an
 I/O-bound program can show an efficiency above 1. The sizing table uses the same
-speedup and efficiency (its baseline is T_ref at p = 1).
+speedup and efficiency (package sizing's one definition S = T_1/T(p) with T_1 = T_ref;
+speedup_reference in JSON).
 
 --measured F.csv (columns p, time and optionally d; times in seconds or with a unit such
 as 750ms) puts measured runs beside the model at the same (p, d), with the measured
