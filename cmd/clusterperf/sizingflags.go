@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -73,9 +74,15 @@ func (s *sizingFlags) options(t1 *sizing.Reference) sizing.Options {
 }
 
 // spmdT1 is the T_1 of an SPMD model's sizing: its T_ref (000 eq. 1), the T_ref of the
-// points' speedup s = T_ref/T (000 eq. 3), so speedup and fit size one model alike.
+// points' speedup s = T_ref/T (000 eq. 3), so speedup and fit size one model alike. Nil (the
+// estimate p_min·T(p_min), noted) if T_ref is not a positive finite time, e.g. a fit whose
+// every time parameter sits at its bound 0.
 func spmdT1(m *spmd.Model, what string) *sizing.Reference {
-	return sizing.ModelT1(m.RefTime(), "T_ref of the "+what+" (000 eq. 1): one processor, one disk, no communication")
+	t := m.RefTime()
+	if !(t > 0) || math.IsInf(t, 0) {
+		return nil
+	}
+	return sizing.ModelT1(t, "T_ref of the "+what+" (000 eq. 1): one processor, one disk, no communication")
 }
 
 // recommendedLine is the one-line recommendation of a sizing.Advice.
