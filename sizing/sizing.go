@@ -26,18 +26,20 @@
 //
 // with T_1 the one-processor time (in the points' time unit, seconds for every command but
 // normalised-speedup data), 000 eq. 3 and §3.4 (speedup against the sequential time).
-// T_1 comes from what the caller has, in this order: the model's own time at p = 1 (a fitted
-// model evaluated at p = 1, an SPMD model's T_ref, the pipeline model at p = 1: kind
-// t1_model), a measured run at p = 1 (t1_measured), and ONLY when neither exists the
-// estimate T_1 ≈ p_min·T(p_min) from the smallest p given at its fastest d (kind
-// pmin_times_t_pmin: perfect scaling from 1 to p_min assumed, which overstates speedup and
-// efficiency when the program scales worse below p_min). Every Advice carries the reference
-// it used (speedup_reference in JSON) and, for the estimate, a note. With T_1 from a model or
-// a measurement, no configuration may reach MinEfficiency (e.g. every p past the point where
-// E falls below it, or s(1, 1) < 1 in an SPMD model whose T_ref excludes one-processor
-// communication): then efficiency and balanced fall back to the configuration of highest
-// efficiency, and a note says so. Core-hours count processes only (p·T/3600, in the points'
-// time unit divided by 3600); disks are part of a configuration, not of its cost.
+// T_1 comes from what the caller has, of the same origin as its points: the model's own time
+// at p = 1 for model times (a fitted model evaluated at p = 1, an SPMD model's T_ref, the
+// pipeline model at p = 1: kind t1_model), a measured run at p = 1 for measured times
+// (t1_measured), and ONLY when neither exists the estimate T_1 ≈ p_min·T(p_min) from the
+// smallest p given at its fastest d (kind pmin_times_t_pmin: perfect scaling from 1 to p_min
+// assumed, which overstates speedup and efficiency when the program scales worse below
+// p_min). Every Advice carries the reference it used (speedup_reference in JSON) and, for
+// the estimate, a note. The points are times of ONE problem (strong scaling): T_1/T(p) is no
+// speedup when the problem grows with p, so callers do not size weak-scaling data. With T_1
+// from outside the points (no p = 1 among them, or an SPMD model whose T_ref excludes the
+// communication its T(1, 1) pays, s(1, 1) < 1) no configuration may reach MinEfficiency:
+// then efficiency and balanced fall back to the configuration of highest efficiency, and a
+// note says so. Core-hours count processes only (p·T/3600, in the points' time unit divided
+// by 3600); disks are part of a configuration, not of its cost.
 package sizing
 
 import (
