@@ -392,18 +392,22 @@ func newFitResult(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions) (*
 }
 
 // speedupUnits says, for speedup data, what the sizing's times are (T_ref/s, in seconds only
-// if reference_time is), and when the fitted s(1, 1) is far from 1 that the trade-off's
-// speedups are against T_ref, so s(1, 1) ≠ 1 there too.
+// if reference_time is), and, for either target, when the fitted SPMD model's
+// s(1, 1) = T_ref/T(1, 1) is far from 1 that the trade-off's speedups are against T_ref, so
+// s(1, 1) ≠ 1 there too.
 func (r *fitResult) speedupUnits(sp fit.Spec) {
-	if r.Target != "speedup" {
-		return
+	if r.Target == "speedup" {
+		r.Notes = append(r.Notes, fmt.Sprintf("the data are speedups: the sizing's times (time_s, core_hours) are T(p, d) = T_ref/s(p, d) with T_ref = reference_time = %g (seconds only if the model file's reference_time is)", sp.Reference))
 	}
-	r.Notes = append(r.Notes, fmt.Sprintf("the data are speedups: the sizing's times (time_s, core_hours) are T(p, d) = T_ref/s(p, d) with T_ref = reference_time = %g (seconds only if the model file's reference_time is)", sp.Reference))
 	if r.baseline != nil {
 		return
 	}
-	if v, _, _, err := r.best.Predict(1, 1); err == nil && math.Abs(v-1) > 0.05 {
-		r.Notes = append(r.Notes, fmt.Sprintf("the fitted %s gives s(1, 1) = %.4g, not 1: the trade-off's speedup and efficiency are against T_ref (sizing.speedup_reference), as the speedup command's, so they are %.4g at p = 1, d = 1", r.Architecture, v, v))
+	v, _, _, err := r.best.Predict(1, 1)
+	if r.Target != "speedup" && v > 0 {
+		v = r.best.Model().RefTime() / v // a time target predicts T(1, 1)
+	}
+	if err == nil && math.Abs(v-1) > 0.05 {
+		r.Notes = append(r.Notes, fmt.Sprintf("the fitted %s gives s(1, 1) = T_ref/T(1, 1) = %.4g, not 1: the trade-off's speedup and efficiency are against T_ref (sizing.speedup_reference), as the speedup command's, so they are %.4g at p = 1, d = 1", r.Architecture, v, v))
 	}
 }
 
