@@ -5,19 +5,11 @@ import (
 	"math"
 )
 
-// Mixed solves a network with open and closed classes (QSP §7.4; Octave's qnmix): the open
-// classes' utilisation U^o_k inflates the closed classes' demands at queue stations,
-// D*_{k,c} = D_{k,c}/(1 − U^o_k); the closed network is solved exactly (MVA); then the open
-// classes see R_{k,o} = D_{k,o}·(1 + Q^closed_k)/(1 − U^o_k). Exact for product-form networks
-// with queue and delay stations.
-func Mixed(m *Model) (*Result, error) {
-	return MixedContext(context.Background(), m)
-}
-
-// MixedContext is Mixed stopped by ctx: the closed network's exact MVA looks at ctx about
-// every million operations with one closed class (MVASingleContext), and at every slice of
-// the population lattice with several from ParallelThreshold vectors (multiExact's split
-// walk; below it the walk takes milliseconds). A stopped solve returns an error wrapping
+// MixedContext solves a network with open and closed classes as Mixed does, stopped by
+// ctx: the closed network's exact MVA looks at ctx about every million operations with one
+// closed class (MVASingleContext), and at every slice of the population lattice with
+// several from ParallelThreshold vectors (multiExact's split walk; below it the walk takes
+// milliseconds). A stopped solve returns an error wrapping
 // ctx's error (and fault.ErrInterrupted for one closed class).
 func MixedContext(ctx context.Context, m *Model) (*Result, error) {
 	if err := m.solvable(); err != nil {
@@ -92,4 +84,13 @@ func MixedContext(ctx context.Context, m *Model) (*Result, error) {
 		return nil, unsupported("mixed solution is not finite")
 	}
 	return res, nil
+}
+
+// Mixed solves a network with open and closed classes (QSP §7.4; Octave's qnmix): the open
+// classes' utilisation U^o_k inflates the closed classes' demands at queue stations,
+// D*_{k,c} = D_{k,c}/(1 − U^o_k); the closed network is solved exactly (MVA); then the open
+// classes see R_{k,o} = D_{k,o}·(1 + Q^closed_k)/(1 − U^o_k). Exact for product-form networks
+// with queue and delay stations. MixedContext is the same, stopped by a context.
+func Mixed(m *Model) (*Result, error) {
+	return MixedContext(context.Background(), m)
 }
