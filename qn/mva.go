@@ -360,7 +360,8 @@ func (s *scSolver) simple() bool {
 // One pass over the queues per population step both updates Q_k(n) = X(n)·D_k·(1 + Q_k(n−1))
 // and sums the next step's denominator Z + Σ_k c_k·D_k·(1 + Q_k(n)) in the same order as
 // two separate loops would (so the same roundings): the pass's only loop-carried chain is
-// that sum.
+// that sum. The steps run in chunks (qSteps) between looks at ctx, about every million
+// operations.
 func (s *scSolver) runSimple(counts []int, N int, traj bool) scFinal {
 	K := len(s.st)
 	buf := make([]float64, 5*K) // dq, cq, q, then the final r and u
@@ -425,7 +426,7 @@ func (s *scSolver) runSimple(counts []int, N int, traj bool) scFinal {
 // Q_j ← X·D_j·(1 + Q_j) in place and the next total z + Σ_j c_j·(1 + Q_j) over the new
 // Q_j, summed left to right; xs[n] = X(n) when xs is not nil) and returns the last X and
 // the next total (x and total unchanged when from > to). The sum's chain of additions
-// bounds a step: about 3 cycles per queue here, 39 µs for N = 1000 and 49 queues;
+// bounds a step: about 3 cycles per queue here, 36 µs for N = 1000 and 49 queues;
 // unrolling does not shorten it and reassociating it would change the roundings. The
 // steps run in this small function rather than in runSimple, where the register
 // allocator kept the loop index and the slice bases on the stack (52 µs).
