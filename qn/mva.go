@@ -366,7 +366,6 @@ func (s *scSolver) runSimple(counts []int, N int, traj bool) scFinal {
 	K := len(s.st)
 	buf := make([]float64, 5*K) // dq, cq, q, then the final r and u
 	dq, cq := buf[0:0:K], buf[K:K:2*K]
-	idx := make([]int, 0, K)
 	z := s.z
 	for k, st := range s.st {
 		if counts[k] == 0 || st.d == 0 {
@@ -378,7 +377,6 @@ func (s *scSolver) runSimple(counts []int, N int, traj bool) scFinal {
 		}
 		dq = append(dq, st.d)
 		cq = append(cq, float64(counts[k])*st.d)
-		idx = append(idx, k)
 	}
 	q := buf[2*K : 2*K+len(dq)]
 	var xs []float64
@@ -405,19 +403,20 @@ func (s *scSolver) runSimple(counts []int, N int, traj bool) scFinal {
 	}
 	// residence times at N: R_k = D_k(1 + Q_k(N−1)) = Q_k(N)/X(N)
 	fin := scFinal{x: x, r: buf[3*K : 4*K], u: buf[4*K : 5*K], xs: xs}
+	j := 0 // the queues in the order the set-up loop took them
 	for k, st := range s.st {
 		fin.r[k] = st.d
 		fin.u[k] = x * st.d
 		if st.st.Kind == MultiServer {
 			fin.u[k] = x * st.d / float64(st.st.Servers)
 		}
-	}
-	for j, k := range idx {
+		if counts[k] == 0 || st.d == 0 || st.delay {
+			continue
+		}
 		if x > 0 {
 			fin.r[k] = q[j] / x
-		} else {
-			fin.r[k] = dq[j]
 		}
+		j++
 	}
 	return fin
 }
