@@ -217,7 +217,7 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		case closed == 0:
 			return reason(Open(m))("open classes only: exact open-network formulas")
 		case open > 0:
-			return reason(Mixed(m))("open and closed classes: exact mixed-network MVA")
+			return reason(MixedContext(opt.ctx(), m))("open and closed classes: exact mixed-network MVA")
 		case closed == 1:
 			return singleAuto(m, opt)
 		}
@@ -244,7 +244,7 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 			if closed == 0 {
 				return Open(m)
 			}
-			return Mixed(m)
+			return MixedContext(opt.ctx(), m)
 		}
 		if closed == 1 {
 			return MVASingleContext(opt.ctx(), m)
@@ -270,7 +270,7 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	case "open":
 		return Open(m)
 	case "mixed":
-		return Mixed(m)
+		return MixedContext(opt.ctx(), m)
 	}
 	if blockingOnly[solver] {
 		return nil, fmt.Errorf("%w: solver %q solves networks with finite capacities (a model file's capacity:); this model has none: use auto, mva, schweitzer, linearizer, open, mixed or forkjoin", fault.ErrInput, solver)
