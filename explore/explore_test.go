@@ -87,7 +87,7 @@ func TestSaveRoundTrip(t *testing.T) {
 			}
 			for i := range want.Tables {
 				// model files carry demands, not visit counts (qn.WriteModel), so the visits and
-				// the station throughput X·V are not kept; utilisation, queue length and
+				// the station throughput X·V are not kept; utilization, queue length and
 				// residence time (functions of the demands) must be
 				w, g := want.Tables[i], got.Tables[i]
 				if len(w.Columns) > 0 && w.Columns[0] == "station" {

@@ -30,7 +30,7 @@ func RelError(model, observed float64) float64 {
 // analytic value, when there is one.
 type Row struct {
 	Quantity  string   `json:"quantity"`
-	Unit      string   `json:"unit"` // "1/s", "s", "jobs" or "" (a utilisation)
+	Unit      string   `json:"unit"` // "1/s", "s", "jobs" or "" (a utilization)
 	Analytic  *float64 `json:"analytic,omitempty"`
 	Simulated float64  `json:"simulated"`
 	HalfWidth float64  `json:"half_width_95"`

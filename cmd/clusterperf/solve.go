@@ -39,7 +39,7 @@ type solveOptions struct {
 	measured     string
 }
 
-const solveLong = `Solve a queueing network model and print throughputs, response times, utilisations,
+const solveLong = `Solve a queueing network model and print throughputs, response times, utilizations,
 queue lengths and residence times, with every bound that applies (table "bounds").
 
 MODEL is a clusterperf model file (YAML/JSON, format below) or a JMT JMVA file (*.jmva):

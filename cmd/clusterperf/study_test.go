@@ -125,7 +125,7 @@ func TestSimulateSlurmDryRun(t *testing.T) {
 
 // TestSimulateLibraryErrors: simulate no longer calls every library error bad input — sim
 // classifies them: an open class at 1.25 times the capacity of its station (λ·D = 5 · 0.25,
-// utilisation above 1 in closed form) is a saturation finding (exit 3); times beyond float64 are refused (exit 2); --reps 1 and a bad or
+// utilization above 1 in closed form) is a saturation finding (exit 3); times beyond float64 are refused (exit 2); --reps 1 and a bad or
 // too small --max-memory are refused (exit 2); without --events the default length is used.
 func TestSimulateLibraryErrors(t *testing.T) {
 	dir := t.TempDir()
