@@ -165,7 +165,7 @@ func solveEstimated(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		if est, err := estimateError(m, res, opt); err == nil {
 			res.ErrorEstimate = est
 		} else {
-			res.Notes = append(res.Notes, "no error estimate: "+err.Error())
+			res.Notes = append(res.Notes, "no error estimate: "+fault.Detail(err))
 		}
 	}
 	if !res.Exact && res.ErrorEstimate == nil {
