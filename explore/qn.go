@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
 )
@@ -20,8 +21,9 @@ type qnModel struct {
 	sweepClass int // the closed class whose population the chart sweeps; -1: none
 }
 
-func loadQN(path string, data []byte) (Model, error) {
-	m, name, err := qn.ParseModel(path, data)
+// loadQN reads a queueing network from its file's YAML tree (d, root: spec.Parse of data).
+func loadQN(path string, data []byte, d *spec.Decoder, root spec.Node) (Model, error) {
+	m, name, err := qn.DecodeModel(d, root)
 	if err != nil {
 		return nil, err
 	}
