@@ -117,3 +117,25 @@ func listDir(t *testing.T, dir string) []string {
 	}
 	return out
 }
+
+// TestResubmitFailedLeavesNothing: a resubmission sbatch refuses removes the script it
+// wrote; the study's jobs.json and earlier scripts stay as they were.
+func TestResubmitFailedLeavesNothing(t *testing.T) {
+	bin := fakeSlurm(t)
+	dir := t.TempDir()
+	p, _ := shard.NewPlan("toy", []string{"x"}, 1, shard.Spec{Items: 4, N: 2}, "test")
+	if _, err := (Client{Bin: bin}).SubmitStudy(context.Background(), p, Job{Executable: "/bin/true", Command: "toy", Args: []string{"x"}, Dir: dir, Shards: 2}); err != nil {
+		t.Fatal(err)
+	}
+	before := listDir(t, dir)
+	if err := os.WriteFile(filepath.Join(bin, "sbatch"), []byte("#!/bin/sh\necho 'sbatch: error: Unable to contact slurm controller' >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(bin, "scontrol.out"), nil, 0o644) // Slurm knows no task: both shards missing
+	if _, ok, err := (Client{Bin: bin}).Resubmit(context.Background(), dir); err == nil || ok {
+		t.Fatalf("resubmit: ok %v, err %v", ok, err)
+	}
+	if after := listDir(t, dir); !reflect.DeepEqual(after, before) {
+		t.Errorf("directory was %v, is %v", before, after)
+	}
+}
