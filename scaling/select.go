@@ -639,6 +639,24 @@ func (r *Result) Times(ps []int) ([]sizing.Point, error) {
 	return out, nil
 }
 
+// T1 is the chosen model's time at p = 1, the T_1 of sizing's speedups S(p) = T_1/T(p)
+// (sizing.ModelT1: the same model as the sizing's times, so S(1) = 1), when the data include
+// p = 1 (minP, the smallest measured p, is 1). Nil otherwise: a model fitted on p ≥ minP says
+// nothing at p = 1 (c0 + c1·p^(-4/3)·log2(p) on wavetrisk_bbserv_2560, p ≥ 2, is c0 = 0 there;
+// jacobi2d_prince_strong's, p ≥ 4, gives T(1) = 1.35·4·T(4), a superlinear speedup no run
+// shows), so sizing estimates T_1 ≈ p_min·T(p_min) and says so. Nil too when the model gives
+// no finite positive time at p = 1.
+func (r *Result) T1(minP int) *sizing.Reference {
+	if minP != 1 {
+		return nil
+	}
+	pr, err := r.Predict(1)
+	if err != nil {
+		return nil
+	}
+	return sizing.ModelT1(pr.TimeS, fmt.Sprintf("the chosen model %s at p = 1 (a measured p)", r.chosen.c.name))
+}
+
 // zeroNoise is the relative noise SD below which the residuals are the arithmetic's rounding
 // (an exact fit), not a measurement of the run-to-run scatter.
 const zeroNoise = 1e-9

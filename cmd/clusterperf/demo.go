@@ -339,7 +339,7 @@ func demoPipeline(w io.Writer) error {
 	}
 	pr := newPipelineResult(pm, pts, pm.Optimal(pts), nil, nil)
 	def := sizingFlags{rule: string(sizing.DefaultRule), efficiency: sizing.DefaultMinEfficiency, kneeGain: sizing.DefaultKneeGain, within: sizing.DefaultWithinFastest}
-	if pr.Sizing, err = pipelineSizing(pts, def); err != nil {
+	if pr.Sizing, err = pipelineSizing(pm, pts, def); err != nil {
 		return err
 	}
 	pr.setKnee()
