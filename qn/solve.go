@@ -165,7 +165,7 @@ func solveEstimated(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		if est, err := estimateError(m, res, opt); err == nil {
 			res.ErrorEstimate = est
 		} else {
-			res.Notes = append(res.Notes, "no error estimate: "+err.Error())
+			res.Notes = append(res.Notes, "no error estimate: "+fault.Detail(err))
 		}
 	}
 	if !res.Exact && res.ErrorEstimate == nil {
@@ -187,7 +187,7 @@ func infeasible(m *Model, res *Result) {
 			continue
 		}
 		if u := res.StationUtilization(k); u > 1+1e-12 {
-			res.Notes = append(res.Notes, fmt.Sprintf("approximation infeasible at station %q: utilisation %.10g > 1, so its throughputs are at least %.2g %% too high", st.Name, u, 100*(u-1)))
+			res.Notes = append(res.Notes, fmt.Sprintf("approximation infeasible at station %q: utilization %.10g > 1, so its throughputs are at least %.2g %% too high", st.Name, u, 100*(u-1)))
 			if e := res.ErrorEstimate; e != nil {
 				e.RelError = math.Max(e.RelError, (u-1)/u)
 			}

@@ -68,7 +68,7 @@ func demoRouting(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	b := 0 // the bottleneck: the station with the highest utilisation
+	b := 0 // the bottleneck: the station with the highest utilization
 	for k := range m.Stations {
 		if res.StationUtilization(k) > res.StationUtilization(b) {
 			b = k
@@ -126,7 +126,7 @@ func demoTpn(w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "   background utilisation %.1f on ws4 (expansion %.3g): predicted %.4g s (%s)\n", U, 1/(1-U), tpn.Seconds(r.Time), r.Outcome)
+		fmt.Fprintf(w, "   background utilization %.1f on ws4 (expansion %.3g): predicted %.4g s (%s)\n", U, 1/(1-U), tpn.Seconds(r.Time), r.Outcome)
 	}
 	return nil
 }

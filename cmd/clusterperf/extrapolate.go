@@ -90,7 +90,7 @@ func runFitScaling(o scalingOptions, path string, stdout io.Writer) error {
 	if bt, err := scaling.BacktestLargest(d); err == nil {
 		res.Backtest = bt
 	} else if errors.Is(err, fault.ErrInput) {
-		res.Notes = append(res.Notes, "no backtest: "+err.Error())
+		res.Notes = append(res.Notes, "no backtest: "+fault.Detail(err))
 	} else {
 		return err
 	}
