@@ -12,7 +12,7 @@ import (
 )
 
 // Solvers lists the solver names Solve accepts.
-var solverNames = []string{"auto", "mva", "comom", "schweitzer", "linearizer", "open", "mixed", "forkjoin", "mvablo", "exact"}
+var solverNames = []string{"auto", "mva", "comom", "integral", "schweitzer", "linearizer", "open", "mixed", "forkjoin", "mvablo", "exact"}
 
 // blockingOnly lists the solver names of finite-capacity models only (SolveBlocking,
 // reached through ModelFile.Solve for a file with capacity:).
@@ -22,7 +22,7 @@ var blockingOnly = map[string]bool{"mvablo": true, "exact": true, "ctmc": true}
 func SolverNames() []string { return append([]string(nil), solverNames...) }
 
 // approximate lists the solver names that never give exact results.
-var approximate = map[string]bool{"schweitzer": true, "bs": true, "bard-schweitzer": true, "linearizer": true, "forkjoin": true}
+var approximate = map[string]bool{"integral": true, "schweitzer": true, "bs": true, "bard-schweitzer": true, "linearizer": true, "forkjoin": true}
 
 // Solve solves m with the named solver. "auto" (or "") picks, and says why in
 // Result.Reason:
@@ -34,8 +34,10 @@ var approximate = map[string]bool{"schweitzer": true, "bs": true, "bard-schweitz
 //     estimated time is below exact MVA's, or MVA is over budget and Comom's estimate is
 //     under comomAutoSeconds (comomIfCheaper); else exact MVAMulti when its cost fits
 //     (population lattice ≤ MaxLattice, or, with multi-server/load-dependent stations,
-//     work ≤ MaxLDWork; on all cores from ParallelThreshold points), else Linearizer with
-//     the marginal multi-server method (approximate).
+//     work ≤ MaxLDWork; on all cores from ParallelThreshold points), else Integral
+//     (numerical integration of the exact integral representation: approximate, error
+//     estimate ≤ 1e-9) when its grid converges within integralAutoPoints, else Linearizer
+//     with the marginal multi-server method (approximate).
 //
 // Every approximate result from Solve carries an ErrorEstimate (see estimateError). With
 // opt.RequireExact Solve never approximates: auto returns an error wrapping
@@ -233,11 +235,15 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		if opt.RequireExact {
 			return nil, fmt.Errorf("%w: exact results required, but %s", fault.ErrTooLarge, why)
 		}
+		res, why3, err := integralAuto(opt.ctx(), m)
+		if res != nil || err != nil {
+			return reason(res, err)("several closed classes: " + why + "; " + why2 + "; " + why3)
+		}
 		res, err = Linearizer(m, opt)
 		if err != nil {
 			return nil, err
 		}
-		res.Reason = why + "; " + why2 + "; approximated by Linearizer"
+		res.Reason = why + "; " + why2 + "; " + why3 + "; approximated by Linearizer"
 		return res, nil
 	case "mva", "exact":
 		if open > 0 {
@@ -261,6 +267,15 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		}
 		if r != nil {
 			r.Reason = fmt.Sprintf("solver comom requested: exact class-oriented Method of Moments, a direct method (%d population steps, one per job added; no iteration)", r.Status.Iterations)
+		}
+		return r, err
+	case "integral":
+		r, err := IntegralContext(opt.ctx(), m, IntegralMaxPoints)
+		if err != nil && errors.Is(err, ErrUnsupported) && !errors.Is(err, fault.ErrInput) {
+			err = fmt.Errorf("%w: %w", fault.ErrInput, err)
+		}
+		if r != nil {
+			r.Reason = fmt.Sprintf("solver integral requested: numerical integration of the exact integral representation, %d points", r.Status.Iterations)
 		}
 		return r, err
 	case "schweitzer", "bs", "bard-schweitzer":
@@ -314,6 +329,28 @@ func reason(r *Result, err error) func(string) (*Result, error) {
 			r.Reason = why
 		}
 		return r, err
+	}
+}
+
+// integralAutoPoints is the budget of integrand evaluations auto gives Integral (about
+// 1–3 s of CPU) before it falls back to Linearizer.
+const integralAutoPoints = IntegralMaxPoints
+
+// integralAuto tries Integral for auto where no exact solver is affordable: its result
+// (approximate, with an error estimate of 1e-9 or less) and why, or nil and why not (it
+// does not apply, or its grid did not converge within integralAutoPoints); a cancelled
+// ctx is returned as the error.
+func integralAuto(ctx context.Context, m *Model) (*Result, string, error) {
+	r, err := IntegralContext(ctx, m, integralAutoPoints)
+	switch {
+	case err == nil:
+		return r, fmt.Sprintf("numerical integration of the exact integral representation (estimated relative error %.1e)", r.ErrorEstimate.RelError), nil
+	case ctx.Err() != nil:
+		return nil, "", err
+	case errors.Is(err, ErrUnsupported):
+		return nil, "not integral: it solves single-server queues and delays only", nil
+	default:
+		return nil, "integral did not converge within its budget", nil
 	}
 }
 
