@@ -2,6 +2,7 @@ package qn
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 var scalingTable = flag.String("scaling-table", "", "write the exact-method scaling table (docs/exact-scaling.md) to this file")
@@ -23,7 +26,8 @@ var scalingTable = flag.String("scaling-table", "", "write the exact-method scal
 //
 // Each cell is the median wall time of 3 solves (1 solve for the two largest networks) and
 // the user CPU time per solve; the host's load average is recorded with the table. Every
-// MVA method's result is checked bit-identical to the first one's, comom's to 1e-10.
+// MVA method's result is checked bit-identical to the first one's, comom's to 1e-10,
+// integral's to 1e-9 (its error estimate's ceiling).
 func TestExactScalingTable(t *testing.T) {
 	if *scalingTable == "" {
 		t.Skip("give -scaling-table FILE to measure and write the table")
@@ -47,6 +51,7 @@ func TestExactScalingTable(t *testing.T) {
 		}},
 		{"mva-interleaved, 2 workers", onWorkers(MVAMultiInterleaved, 2)},
 		{"comom (exact, math/big)", Comom},
+		{"integral (approximate, error ≤ 1e-9)", Integral},
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "| f | N | lattice Π(N_c+1) |")
@@ -75,19 +80,28 @@ func TestExactScalingTable(t *testing.T) {
 		for _, me := range methods {
 			var walls []time.Duration
 			u0 := userCPU()
+			failed := false
 			for range reps {
 				t0 := time.Now()
 				r, err := me.solve(m)
 				walls = append(walls, time.Since(t0))
+				if errors.Is(err, fault.ErrNotConverged) {
+					failed = true
+					break
+				}
 				if err != nil {
 					t.Fatal(err)
 				}
 				if ref == nil {
 					ref = r
 				}
-				if d := resultDiff(r, ref); d > 1e-10 || (r.Method != "comom" && d != 0) {
+				if d := resultDiff(r, ref); d > 1e-9 || (r.Method == "comom" && d > 1e-10) || (r.Exact && r.Method != "comom" && d != 0) {
 					t.Fatalf("%s, f=%d: differs from the first method by %.3g", me.name, f, d)
 				}
+			}
+			if failed {
+				b.WriteString(" not converged | |")
+				continue
 			}
 			user := (userCPU() - u0) / time.Duration(reps)
 			slices.Sort(walls)
@@ -193,6 +207,14 @@ tenants' load drift within minutes):
     go test ./qn -run TestPairedThesis -paired 7 -v -timeout 10m
 
 ## Exact methods that do not walk the lattice (issue 20, part 2)
+
+The integral column is not exact: it integrates the exact integral representation of the
+normalising constants (McKenna & Mitra 1982; qn/integral.go) numerically, on a grid that
+does not grow with the populations, and reports ten times the difference from the next
+coarser grid as its error estimate (at most 1e-9; checked against the first column while
+measuring). Small populations are its weak side: the density is far from Gaussian there and
+the grid may not converge within its budget ("not converged"). Issue 20's 4 × 1 000-job
+network (10¹² vectors) takes it 2–4 s (BenchmarkIntegralC4x1000).
 
 The comom column is the class-oriented Method of Moments (qn/comom.go; G. Casale, CoMoM,
 IEEE TSE 35(2) 2009): one step per job (Σ N_c steps), each a triangular solve with a
