@@ -29,9 +29,12 @@ stations: [{name: cpu, demand: 0.2}, {name: disk, demand: 0.1}]`, "mva", true},
 	{"multi-class exact", `classes: [{name: a, population: 3}, {name: b, population: 2}]
 stations: [{name: cpu, demand: {a: 0.2, b: 0.1}}, {name: disk, demand: {a: 0.1, b: 0.3}}]`, "mva", true},
 	// lattice 20001³ ≈ 8e12 > qn.MaxLattice = 2e9, and comom over its budget (its precision
-	// grows with the populations): Linearizer, with an error estimate
+	// grows with the populations): Integral (numerical integration), with its error estimate
 	{"multi-class too large", `classes: [{name: a, population: 20000}, {name: b, population: 20000}, {name: c, population: 20000}]
-stations: [{name: cpu, demand: {a: 0.2, b: 0.1, c: 0.1}}, {name: disk, demand: {a: 0.1, b: 0.3, c: 0.2}}]`, "linearizer", false},
+stations: [{name: cpu, demand: {a: 0.2, b: 0.1, c: 0.1}}, {name: disk, demand: {a: 0.1, b: 0.3, c: 0.2}}]`, "integral", false},
+	// the same with a two-server station, which neither comom nor integral solves: Linearizer
+	{"multi-class too large, multi-server", `classes: [{name: a, population: 20000}, {name: b, population: 20000}, {name: c, population: 20000}]
+stations: [{name: cpu, type: multiserver, servers: 2, demand: {a: 0.2, b: 0.1, c: 0.1}}, {name: disk, demand: {a: 0.1, b: 0.3, c: 0.2}}]`, "linearizer+marginal", false},
 	{"multi-server multi-class exact", `classes: [{name: a, population: 3}, {name: b, population: 2}]
 stations: [{name: cpu, type: multiserver, servers: 2, demand: {a: 0.2, b: 0.1}}, {name: disk, demand: {a: 0.1, b: 0.3}}]`, "mva-load-dependent", true},
 	{"open", `classes: [{name: o, arrival_rate: 2}]
