@@ -15,6 +15,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
+	"github.com/clusterperf/clusterperf/report"
 )
 
 // autoCases are small models, one per choice qn.Solve's "auto" makes (qn/solve.go), with the
@@ -219,8 +220,11 @@ func TestSolveIdleStation(t *testing.T) {
 	}
 }
 
-// TestSweepBoundLines: --sweep draws every bound qn.AllBounds gives, one dashed line per
-// bound name and side, named in the legend, lower and upper in one colour group.
+// TestSweepBoundLines: --sweep draws every bound qn.AllBounds gives, a lower and an upper
+// line per bound name and panel in the colour of the class's curve (Group: the class) with
+// one dash pattern per bound name, named once per panel in the legend "<name> bound"; the
+// figure's every string lies within the canvas (session 4's review: legend cut at the SVG
+// width, bounds sharing a colour with another curve).
 func TestSweepBoundLines(t *testing.T) {
 	in, err := parseSolveModel(ex + "keck/cg-a-4.yaml")
 	if err != nil {
@@ -236,19 +240,42 @@ func TestSweepBoundLines(t *testing.T) {
 	}
 	r := newSweepResult(in.model, p, "auto", pts)
 	xs, rs := boundSeries(r)
-	var names []string
+	var legend []string
+	dash := map[string]int{}
 	for _, s := range append(xs, rs...) {
-		if !s.Dashed || len(s.X) != len(vals) || s.Group == "" || !strings.HasPrefix(s.Name, s.Group) {
-			t.Errorf("series %q: dashed %v, %d points (want %d), group %q", s.Name, s.Dashed, len(s.X), len(vals), s.Group)
+		if s.Dash == 0 || len(s.X) != len(vals) || s.Group != "messages" || !strings.HasSuffix(s.Name, " bound") {
+			t.Errorf("series %q: dash %d, %d points (want %d), group %q (want the class)", s.Name, s.Dash, len(s.X), len(vals), s.Group)
 		}
-		names = append(names, s.Name)
+		if d, ok := dash[s.Name]; ok && d != s.Dash {
+			t.Errorf("%q drawn with dash patterns %d and %d", s.Name, d, s.Dash)
+		}
+		dash[s.Name] = s.Dash
+		if !s.NoLegend {
+			legend = append(legend, s.Name)
+		}
 	}
 	for _, b := range []string{qn.BoundAsymptotic, qn.BoundBalancedJob, qn.BoundProportional, qn.BoundGeometric} {
-		for _, side := range []string{" lower", " upper"} {
-			if n := strings.Count(strings.Join(names, "|")+"|", b+side+"|"); n != 2 {
-				t.Errorf("%q drawn %d times, want 2 (throughput and response time): %v", b+side, n, names)
-			}
+		if n := strings.Count(strings.Join(legend, "|")+"|", b+" bound|"); n != 2 {
+			t.Errorf("%q in the legend %d times, want 2 (throughput and response time): %v", b+" bound", n, legend)
 		}
+	}
+	if len(dash) != 4 {
+		t.Errorf("dash patterns %v, want one per bound name", dash)
+	}
+	path := filepath.Join(t.TempDir(), "sweep.svg")
+	if err := sweepPlot(path, r); err != nil {
+		t.Fatal(err)
+	}
+	svg, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, err := report.CheckSVGText(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range bad {
+		t.Error(m)
 	}
 	// the exact answer lies within every bound at every point (bounds bracket exact MVA)
 	for _, pt := range r.Points {

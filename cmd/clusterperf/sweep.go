@@ -581,7 +581,8 @@ func sweepPlot(path string, r *sweepRes) error {
 	xp := report.Panel{Title: "Throughput", XLabel: r.Parameter, YLabel: "jobs/s"}
 	rp := report.Panel{Title: "Response time", XLabel: r.Parameter, YLabel: "s"}
 	for c, name := range r.Classes {
-		xs, rs := report.Series{Name: "X " + name}, report.Series{Name: "R " + name}
+		// Group: the class's curve, its measurements and its bounds share one colour
+		xs, rs := report.Series{Name: "X " + name, Group: name}, report.Series{Name: "R " + name, Group: name}
 		for _, pt := range r.Points {
 			if pt.Classes != nil {
 				xs.X, xs.Y = append(xs.X, pt.Value), append(xs.Y, pt.Classes[c].Throughput)
@@ -597,12 +598,15 @@ func sweepPlot(path string, r *sweepRes) error {
 	return report.SaveFigure(path, xp, rp)
 }
 
-// boundSeries are the dashed bound lines: per bound name and class, a lower and an upper
-// line for throughput and for response time, labelled "<name> lower|upper[ (class)]", in
-// the legend; a bound without a finite value at a point is left out there.
+// boundSeries are the bound lines: per bound name and class a lower and an upper line for
+// throughput and for response time, in the colour of the class's curve (Group: the class
+// name) with one dash pattern per bound name, and one legend entry per bound name and
+// panel, "<name> bound[ (class)]" (the pair's other line is left out of the legend); a
+// bound without a finite value at a point is left out there.
 func boundSeries(r *sweepRes) (xs, rs []report.Series) {
 	type key struct{ name, class string }
 	var keys []key
+	var kinds []string
 	lines := map[key]*[4]report.Series{}
 	for _, pt := range r.Points {
 		for _, b := range pt.Bounds {
@@ -613,9 +617,12 @@ func boundSeries(r *sweepRes) (xs, rs []report.Series) {
 				if len(r.Classes) > 1 {
 					suffix = " (" + b.Class + ")"
 				}
+				if !slices.Contains(kinds, b.Name) {
+					kinds = append(kinds, b.Name)
+				}
 				l = &[4]report.Series{}
-				for i, side := range []string{"lower", "upper", "lower", "upper"} {
-					l[i] = report.Series{Name: b.Name + " " + side + suffix, Dashed: true, Group: b.Name + suffix}
+				for i := range l {
+					l[i] = report.Series{Name: b.Name + " bound" + suffix, Dash: slices.Index(kinds, b.Name) + 1, Group: b.Class}
 				}
 				lines[k], keys = l, append(keys, k)
 			}
@@ -628,10 +635,12 @@ func boundSeries(r *sweepRes) (xs, rs []report.Series) {
 		}
 	}
 	for _, k := range keys {
+		var named [2]bool // a legend entry given in the throughput, response-time panel
 		for i, s := range lines[k] {
 			if len(s.X) == 0 {
 				continue
 			}
+			s.NoLegend, named[i/2] = named[i/2], true
 			if i < 2 {
 				xs = append(xs, s)
 			} else {
@@ -653,8 +662,8 @@ func optNum(p *float64) any {
 // measuredSeries are the measured points, one series per class and panel ("measured X c").
 func measuredSeries(r *sweepRes) (xs, rs []report.Series) {
 	for _, name := range r.Classes {
-		x := report.Series{Name: "measured X " + name, Points: true}
-		rt := report.Series{Name: "measured R " + name, Points: true}
+		x := report.Series{Name: "measured X " + name, Points: true, Group: name}
+		rt := report.Series{Name: "measured R " + name, Points: true, Group: name}
 		for _, c := range r.Measured {
 			if c.Class != name {
 				continue
