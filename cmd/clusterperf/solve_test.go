@@ -579,3 +579,63 @@ func TestSweepInterrupted(t *testing.T) {
 		t.Errorf("partial %v, %d points, notes %q", v.Partial, len(v.Points), v.Notes)
 	}
 }
+
+// TestSweepPointNotes: a sweep point keeps its own solver notes (session 4's review: the
+// sweep dropped Linearizer's "approximation infeasible" note). Linearizer on the
+// reviewer's c8 model (qn/testdata/linearizer-u-above-1.yaml, s1 U = 1.00013 at c0 = 2)
+// gives each swept point the notes a single solve at that value gives; the JSON point
+// carries them, the table lists each once with its value, the CSV's note cell has them.
+func TestSweepPointNotes(t *testing.T) {
+	model := "../../qn/testdata/linearizer-u-above-1.yaml"
+	runOut := func(args ...string) string {
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), append(args, model), &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		return out.String()
+	}
+	var sweep struct {
+		Points []struct {
+			Value float64  `json:"value"`
+			Notes []string `json:"notes"`
+		} `json:"points"`
+	}
+	if err := json.Unmarshal([]byte(runOut("solve", "--solver", "linearizer", "--sweep", "population.c0=1:2", "--format", "json")), &sweep); err != nil {
+		t.Fatal(err)
+	}
+	table := runOut("solve", "--solver", "linearizer", "--sweep", "population.c0=1:2")
+	csv := runOut("solve", "--solver", "linearizer", "--sweep", "population.c0=1:2", "--format", "csv")
+	if len(sweep.Points) != 2 {
+		t.Fatalf("%d points, want 2", len(sweep.Points))
+	}
+	// the single solve at c0 = 2 (the model file's own population)
+	var single struct {
+		Notes []string `json:"notes"`
+	}
+	if err := json.Unmarshal([]byte(runOut("solve", "--solver", "linearizer", "--format", "json")), &single); err != nil {
+		t.Fatal(err)
+	}
+	var infeasible string
+	for _, n := range single.Notes {
+		if strings.Contains(n, "infeasible") {
+			infeasible = n
+		}
+	}
+	if infeasible == "" {
+		t.Fatalf("the single solve has no infeasible note any more (the case lost its point): %q", single.Notes)
+	}
+	for _, p := range sweep.Points {
+		if !slices.ContainsFunc(p.Notes, func(n string) bool { return strings.Contains(n, "infeasible") }) {
+			t.Errorf("point %g: notes %q, want the infeasible note", p.Value, p.Notes)
+		}
+	}
+	if !slices.Contains(sweep.Points[1].Notes, infeasible) {
+		t.Errorf("point 2: notes %q, want the single solve's %q", sweep.Points[1].Notes, infeasible)
+	}
+	if !strings.Contains(table, "note: at population.c0 = 2: "+infeasible) || !strings.Contains(table, "see notes") {
+		t.Errorf("table lacks the point's note (or the row's pointer to it):\n%s", table)
+	}
+	if !strings.Contains(csv, strings.ReplaceAll(infeasible, `"`, `""`)) { // CSV doubles a quote
+		t.Errorf("csv lacks the point's note:\n%s", csv)
+	}
+}
