@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 )
 
 // Table is a rectangular result: a header and rows of cells.
@@ -22,6 +21,9 @@ type Table struct {
 	// Left aligns the text table's cells left: for tables of words (what/value
 	// summaries), where right alignment pads every row to the longest sentence.
 	Left bool
+	// Keys is how many leading columns identify a row (default 1): a table too wide for
+	// TextWidth is split into blocks of columns that each repeat them.
+	Keys int
 }
 
 // TextOnly is a cell shown in text tables and left empty in CSV, e.g. "∞" or "any" in a
@@ -144,27 +146,11 @@ func Num(v float64) string {
 	return strconv.FormatFloat(v, 'g', 6, 64)
 }
 
-// WriteText writes the table aligned in columns.
+// WriteText writes the table aligned in columns under its title, within TextWidth
+// characters: a wider table is split into blocks of columns, each repeating the key
+// columns (Keys), its long cells wrapped (textwidth.go).
 func (t *Table) WriteText(w io.Writer) error {
-	if t.Title != "" {
-		if _, err := fmt.Fprintln(w, t.Title); err != nil {
-			return err
-		}
-	}
-	var flags uint = tabwriter.AlignRight
-	if t.Left {
-		flags = 0
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', flags)
-	end := "\t" // a terminated last cell: right-aligned like the others
-	if t.Left {
-		end = "" // the last cell unpadded
-	}
-	fmt.Fprintln(tw, strings.Join(t.Header, "\t")+end)
-	for _, r := range t.Rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t")+end)
-	}
-	return tw.Flush()
+	return t.writeTable(w)
 }
 
 // WriteCSV writes the table as CSV with a header row.
