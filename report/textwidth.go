@@ -208,17 +208,12 @@ func (t *Table) writeTable(w io.Writer) error {
 		}
 	}
 	for i, cols := range parts {
-		title := t.Title
 		if i > 0 {
 			if _, err := fmt.Fprintln(w); err != nil {
 				return err
 			}
-			title = fmt.Sprintf("%s (continued, part %d of %d: %s)", t.shortTitle(), i+1, len(parts), t.Header[cols[len(cols)-1]])
-			if k := t.keyColumns(); len(cols) > k+1 {
-				title = fmt.Sprintf("%s (continued, part %d of %d: %s … %s)", t.shortTitle(), i+1, len(parts), t.Header[cols[k]], t.Header[cols[len(cols)-1]])
-			}
 		}
-		if title != "" {
+		if title := t.blockTitle(i, len(parts), cols); title != "" {
 			if err := writeWrapped(w, title, "  "); err != nil {
 				return err
 			}
@@ -335,4 +330,17 @@ func (t *Table) writeRecords(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// blockTitle is the title of block i of n (columns cols): the table's title, then
+// "<short title> (continued, part i of n: first … last column)".
+func (t *Table) blockTitle(i, n int, cols []int) string {
+	if i == 0 {
+		return t.Title
+	}
+	k := t.keyColumns()
+	if len(cols) > k+1 {
+		return fmt.Sprintf("%s (continued, part %d of %d: %s … %s)", t.shortTitle(), i+1, n, t.Header[cols[k]], t.Header[cols[len(cols)-1]])
+	}
+	return fmt.Sprintf("%s (continued, part %d of %d: %s)", t.shortTitle(), i+1, n, t.Header[cols[len(cols)-1]])
 }
