@@ -2,7 +2,6 @@ package report
 
 import (
 	"encoding/csv"
-	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -75,15 +74,8 @@ func (t *Table) streamText(w io.Writer) error {
 		parts = blocks(ws, t.keyColumns(), t.Left)
 	}
 	for i, cols := range parts {
-		if i > 0 {
-			if _, err := fmt.Fprintln(w); err != nil {
-				return err
-			}
-		}
-		if title := t.blockTitle(i, len(parts), cols); title != "" {
-			if err := writeWrapped(w, title, "  "); err != nil {
-				return err
-			}
+		if err := t.writeBlockHead(w, i, len(parts), cols); err != nil {
+			return err
 		}
 		if cols == nil {
 			for j := range ws {

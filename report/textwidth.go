@@ -208,15 +208,8 @@ func (t *Table) writeTable(w io.Writer) error {
 		}
 	}
 	for i, cols := range parts {
-		if i > 0 {
-			if _, err := fmt.Fprintln(w); err != nil {
-				return err
-			}
-		}
-		if title := t.blockTitle(i, len(parts), cols); title != "" {
-			if err := writeWrapped(w, title, "  "); err != nil {
-				return err
-			}
+		if err := t.writeBlockHead(w, i, len(parts), cols); err != nil {
+			return err
 		}
 		if err := t.writeBlock(w, cols, wrapped, header, rows); err != nil {
 			return err
@@ -343,4 +336,18 @@ func (t *Table) blockTitle(i, n int, cols []int) string {
 		return fmt.Sprintf("%s (continued, part %d of %d: %s … %s)", t.shortTitle(), i+1, n, t.Header[cols[k]], t.Header[cols[len(cols)-1]])
 	}
 	return fmt.Sprintf("%s (continued, part %d of %d: %s)", t.shortTitle(), i+1, n, t.Header[cols[len(cols)-1]])
+}
+
+// writeBlockHead starts block i of n (columns cols): a blank line before every block but
+// the first, then its title (blockTitle), wrapped.
+func (t *Table) writeBlockHead(w io.Writer, i, n int, cols []int) error {
+	if i > 0 {
+		if _, err := fmt.Fprintln(w); err != nil {
+			return err
+		}
+	}
+	if title := t.blockTitle(i, n, cols); title != "" {
+		return writeWrapped(w, title, "  ")
+	}
+	return nil
 }
