@@ -252,3 +252,12 @@ func TestCheckSVGTextFails(t *testing.T) {
 		t.Errorf("got %q, want the cut and the unmeasured string", bad)
 	}
 }
+
+// FuzzCheckSVGText: any input gives an error or a list, never a panic.
+func FuzzCheckSVGText(f *testing.F) {
+	f.Add([]byte(`<svg viewBox="0 0 100 50"><text x="60" textLength="50">cut</text></svg>`))
+	f.Add([]byte(`<svg viewBox="0 0 1e400 5"><g transform="rotate(90)"><text x="-1">r</text></g></g></svg>`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, _ = CheckSVGText(b)
+	})
+}

@@ -108,3 +108,25 @@ func TestWrapText(t *testing.T) {
 		t.Errorf("a long word split: %q", got)
 	}
 }
+
+// FuzzWrapText: for any text and width, no word is lost, added or reordered, and a line is
+// longer than the width only when it is one word (with the indent).
+func FuzzWrapText(f *testing.F) {
+	f.Add("alpha beta gamma delta", 8, "  ")
+	f.Add("a\nb  c\n\n  d", 3, "")
+	f.Add("ünïcödé wörds — and ≤ signs", 10, "    ")
+	f.Fuzz(func(t *testing.T, s string, width int, indent string) {
+		if width < 1 || width > 500 || len(indent) > 8 || strings.TrimSpace(indent) != "" || !utf8.ValidString(s) {
+			return
+		}
+		lines := WrapText(s, width, indent)
+		if got, want := strings.Fields(strings.Join(lines, " ")), strings.Fields(s); strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Fatalf("words %q, want %q", got, want)
+		}
+		for _, l := range lines {
+			if utf8.RuneCountInString(l) > width && len(strings.Fields(l)) > 1 {
+				t.Fatalf("line %q of %d runes > %d with several words", l, utf8.RuneCountInString(l), width)
+			}
+		}
+	})
+}
