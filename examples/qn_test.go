@@ -11,7 +11,7 @@ import (
 // worked by hand from the file's probabilities — interactive, per pass through the network:
 // V_cpu = 1/0.10 = 10, V_fast = 0.55·10 = 5.5, V_slow = 0.35·10 = 3.5, V_net = 1; batch, per
 // arrival: V_cpu = 1 + 0.75·V_cpu ⇒ 4, each disk 0.5·4 = 2 — and the mixed solution obeys
-// the utilisation law U = X·V·S and Little's law Q = X·R at every station.
+// the utilization law U = X·V·S and Little's law Q = X·R at every station.
 func TestCentralServerRouting(t *testing.T) {
 	data, err := FS.ReadFile("qn/central-server.yaml")
 	if err != nil {
@@ -51,7 +51,7 @@ func TestCentralServerRouting(t *testing.T) {
 }
 
 // TestStripedWrite: the fork/join example is solved by the approximate fork/join MVA; its
-// throughput obeys the bottleneck bound X ≤ 1/D_ost3 = 1/0.09 and the utilisation law, and
+// throughput obeys the bottleneck bound X ≤ 1/D_ost3 = 1/0.09 and the utilization law, and
 // (measured, session 1: 8 × 200 000 simulated events) lies within 1 % of simulation, the
 // response time within 2 % — checked against the simulator in sim TestForkJoinMVAAccuracy.
 func TestStripedWrite(t *testing.T) {

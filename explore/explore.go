@@ -149,7 +149,7 @@ func Load(path string, data []byte, clusterPath string, clusterData []byte) (Mod
 	// The commands' own YAML reader: a model file (.yaml, .yml, .json) that is not YAML, or
 	// not a mapping, is refused at file:line in the words solve, speedup and pipeline use;
 	// any other file that does not read is no model explore knows.
-	_, root, err := spec.Parse(path, data)
+	d, root, err := spec.Parse(path, data) // once: the kind's decoder reads this tree
 	if err != nil {
 		if ext := strings.ToLower(filepath.Ext(path)); ext != ".yaml" && ext != ".yml" && ext != ".json" {
 			return nil, notAModel(path)
@@ -158,11 +158,11 @@ func Load(path string, data []byte, clusterPath string, clusterData []byte) (Mod
 	}
 	switch {
 	case root.Has("stations"):
-		return loadQN(path, data)
+		return loadQN(path, data, d, root)
 	case root.Has("architecture"):
-		return loadSPMD(path, data)
+		return loadSPMD(path, data, d, root)
 	case root.Has("sort") || root.Has("stages"):
-		return loadPipeline(path, data)
+		return loadPipeline(path, data, d, root)
 	case root.Has("processes"):
 		return nil, &spec.Error{File: path, Msg: "a Petri-net program needs its cluster file: clusterperf explore " + path + " --cluster CLUSTER.yaml"}
 	}

@@ -7,13 +7,18 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/internal/spec"
+	"github.com/clusterperf/clusterperf/pipeline"
 	"github.com/clusterperf/clusterperf/qn"
+	"github.com/clusterperf/clusterperf/spmd"
 )
 
 // At the moved point of every example the explorer's tables show the library's numbers
@@ -87,7 +92,7 @@ func TestSaveRoundTrip(t *testing.T) {
 			}
 			for i := range want.Tables {
 				// model files carry demands, not visit counts (qn.WriteModel), so the visits and
-				// the station throughput X·V are not kept; utilisation, queue length and
+				// the station throughput X·V are not kept; utilization, queue length and
 				// residence time (functions of the demands) must be
 				w, g := want.Tables[i], got.Tables[i]
 				if len(w.Columns) > 0 && w.Columns[0] == "station" {
@@ -285,5 +290,36 @@ func TestEvalDefaultsRefuses(t *testing.T) {
 	}
 	if err := EvalDefaults(ok); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLoadParsesOnce: Load read a model file's YAML once to tell its kind and then again
+// in the kind's parser. It now hands the one tree to the kind's decoder. Measured by
+// allocations, which are deterministic: loading costs the library parser's allocations
+// (which include one spec.Parse) plus a few for the explorer's model — a second parse would
+// add all of spec.Parse's (521 of Load's 1268 on central-server.yaml before the change).
+func TestLoadParsesOnce(t *testing.T) {
+	for _, tc := range []struct {
+		file  string
+		parse func(path string, data []byte)
+	}{
+		{"qn/central-server.yaml", func(p string, d []byte) { qn.ParseModel(p, d) }},
+		{"spmd/qcrd.yaml", func(p string, d []byte) { spmd.ParseModel(p, d) }},
+		{"pipeline/sort.yaml", func(p string, d []byte) { pipeline.ParseModel(p, d) }},
+	} {
+		path := filepath.Join("..", "examples", tc.file)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(path, data, "", nil); err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		load := testing.AllocsPerRun(10, func() { Load(path, data, "", nil) })
+		lib := testing.AllocsPerRun(10, func() { tc.parse(path, data) })
+		tree := testing.AllocsPerRun(10, func() { spec.Parse(path, data) })
+		if load >= lib+tree/2 {
+			t.Errorf("%s: Load made %.0f allocations; the library parser makes %.0f, one YAML parse %.0f: parsed twice?", tc.file, load, lib, tree)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/pipeline"
 )
 
@@ -17,8 +18,9 @@ type pipelineModel struct {
 	sp   *pipeline.SortParams // nil: a general pipeline model (only p is adjustable)
 }
 
-func loadPipeline(path string, data []byte) (Model, error) {
-	m, sp, err := pipeline.ParseModel(path, data)
+// loadPipeline reads a pipeline model from its file's YAML tree (d, root: spec.Parse of data).
+func loadPipeline(path string, data []byte, d *spec.Decoder, root spec.Node) (Model, error) {
+	m, sp, err := pipeline.DecodeModel(d, root)
 	if err != nil {
 		return nil, err
 	}

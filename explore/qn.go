@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
 )
@@ -20,8 +21,9 @@ type qnModel struct {
 	sweepClass int // the closed class whose population the chart sweeps; -1: none
 }
 
-func loadQN(path string, data []byte) (Model, error) {
-	m, name, err := qn.ParseModel(path, data)
+// loadQN reads a queueing network from its file's YAML tree (d, root: spec.Parse of data).
+func loadQN(path string, data []byte, d *spec.Decoder, root spec.Node) (Model, error) {
+	m, name, err := qn.DecodeModel(d, root)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +147,7 @@ func (q *qnModel) Eval(v Values) (*Result, error) {
 	} else {
 		r.Notes = append(r.Notes, res.Solver+" is an approximation (typically within a few per cent of exact MVA)")
 	}
-	// bottleneck: the queueing station of highest utilisation per server (the one that
+	// bottleneck: the queueing station of highest utilization per server (the one that
 	// saturates first as the load grows)
 	bk, umax := -1, -1.0
 	for k := range m.Stations {
@@ -163,7 +165,7 @@ func (q *qnModel) Eval(v Values) (*Result, error) {
 	for c := range m.Classes {
 		dmax += m.Demand[c][bk]
 	}
-	r.Bottleneck = fmt.Sprintf("%s (utilisation %.3g per server, demand %.4g s summed over classes)", m.Stations[bk].Name, res.StationUtilization(bk), dmax)
+	r.Bottleneck = fmt.Sprintf("%s (utilization %.3g per server, demand %.4g s summed over classes)", m.Stations[bk].Name, res.StationUtilization(bk), dmax)
 	for _, t := range htmlreport.FromTables(report.QNTables(view)) {
 		if len(t.Columns) > 0 && t.Columns[0] == "station" {
 			for i, row := range t.Rows {

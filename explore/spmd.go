@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/spmd"
 )
 
@@ -19,8 +20,9 @@ type spmdModel struct {
 // maxSurface bounds the (p, d) points evaluated to find the best configuration per request.
 const maxSurface = 4096
 
-func loadSPMD(path string, data []byte) (Model, error) {
-	m, err := spmd.ParseModel(path, data)
+// loadSPMD reads an SPMD model from its file's YAML tree (d, root: spec.Parse of data).
+func loadSPMD(path string, data []byte, d *spec.Decoder, root spec.Node) (Model, error) {
+	m, err := spmd.DecodeModel(d, root)
 	if err != nil {
 		return nil, err
 	}

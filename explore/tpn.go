@@ -49,7 +49,7 @@ func (t *tpnModel) Inputs() []htmlreport.Input {
 	return []htmlreport.Input{htmlreport.InputFile(t.path, t.data), htmlreport.InputFile(t.clusterPath, t.clusterData)}
 }
 
-// Params: per workstation its power weight ρ (0.05 … 1) and background utilisation U
+// Params: per workstation its power weight ρ (0.05 … 1) and background utilization U
 // (0 … 0.95: the file's job streams scaled, or one stream of 1 s jobs added); the network's
 // startup (0 … 4×) and bandwidth (1/8 … 4×).
 func (t *tpnModel) Params() []Param {

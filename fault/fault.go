@@ -17,7 +17,7 @@
 //
 // Library code wraps one of the sentinels, e.g.
 //
-//	fmt.Errorf("%w: station %q: utilisation %.3g ≥ 1", fault.ErrSaturated, name, u)
+//	fmt.Errorf("%w: station %q: utilization %.3g ≥ 1", fault.ErrSaturated, name, u)
 //
 // ErrSaturated, ErrDeadlock, ErrNotConverged and ErrNoSteadyState are findings:
 // errors.Is(err, fault.ErrFinding) holds for each of them.
@@ -26,6 +26,7 @@ package fault
 import (
 	"context"
 	"errors"
+	"strings"
 )
 
 // kind is a sentinel error that may belong to a broader class.
@@ -88,4 +89,28 @@ func ExitCode(err error) int {
 	default:
 		return ExitFailure
 	}
+}
+
+// classes are the sentinels, most specific first, whose words Detail removes.
+var classes = []error{ErrTooLarge, ErrInput, ErrSaturated, ErrDeadlock, ErrNotConverged, ErrNoSteadyState, ErrFinding, ErrInterrupted}
+
+// Detail is err's message for a note or a table cell, whose own words say what failed
+// ("no backtest: …"): the message without the class words ("invalid input: ",
+// "saturated: ", …) that wrapping a sentinel as fmt.Errorf("%w: …", ErrInput, …) puts in
+// front of it. Only the words of classes err carries (errors.Is) are removed, so the class
+// is still read by type, never from the text; the error itself is unchanged.
+func Detail(err error) string {
+	if err == nil {
+		return ""
+	}
+	s := err.Error()
+	for _, c := range classes {
+		if errors.Is(err, c) { // the words open the message or one of its ": "-joined parts
+			w := c.Error() + ": "
+			for strings.HasPrefix(s, w) || strings.Contains(s, ": "+w) {
+				s = strings.ReplaceAll(strings.TrimPrefix(s, w), ": "+w, ": ")
+			}
+		}
+	}
+	return s
 }

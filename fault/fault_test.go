@@ -32,3 +32,29 @@ func TestExitCode(t *testing.T) {
 		t.Error("classes overlap")
 	}
 }
+
+// TestDetail: a note built from an error reads as a sentence: the class words the sentinels
+// put in front ("invalid input: ", "input too large: ", "fit: invalid input: " inside a
+// chain) are gone, words the error does not carry as its class stay, and the error's own
+// text is unchanged.
+func TestDetail(t *testing.T) {
+	cases := []struct {
+		err  error
+		want string
+	}{
+		{nil, ""},
+		{errors.New("disk full"), "disk full"},
+		{fmt.Errorf("%w: d.csv: 2 distinct p: a backtest needs at least 3", ErrInput), "d.csv: 2 distinct p: a backtest needs at least 3"},
+		{fmt.Errorf("fit: %w: %w: 6 observations for 7 free parameters", ErrInput, errors.New("fewer observations than free parameters")), "fit: fewer observations than free parameters: 6 observations for 7 free parameters"},
+		{fmt.Errorf("%w: lattice 1e12 points, limit 2e9", ErrTooLarge), "lattice 1e12 points, limit 2e9"},
+		{fmt.Errorf("%w: station %q: utilization 1.5 ≥ 1", ErrSaturated, "cpu"), `station "cpu": utilization 1.5 ≥ 1`},
+		{errors.New("invalid input: said by a library that wraps no sentinel"), "invalid input: said by a library that wraps no sentinel"},
+		{fmt.Errorf("%w: station %q is saturated: utilization 1.5 ≥ 1", ErrSaturated, "cpu"), `station "cpu" is saturated: utilization 1.5 ≥ 1`},
+		{fmt.Errorf("%w: %w: shard 2: invalid input: x", ErrInput, ErrInput), "shard 2: x"},
+	}
+	for i, c := range cases {
+		if got := Detail(c.err); got != c.want {
+			t.Errorf("case %d: Detail(%v) = %q, want %q", i, c.err, got, c.want)
+		}
+	}
+}

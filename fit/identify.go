@@ -242,6 +242,20 @@ func (r *SPMDResult) change(d Direction, p, dd int) (rel, val float64, ok bool) 
 	return (hi - lo) / val, val, true
 }
 
+// RefTimeRange is the least and largest T_ref (000 eq. 1: n_IO(S_par + S_ser) + S0_IO +
+// SR_IO, or the model file's reference_time) of the fitted model over five points of d's
+// segment: T_ref is the T_1 of the fit's sizing (S = T_1/T), so a direction that moves it
+// moves every speedup and efficiency there while the fitted times stay put.
+func (r *SPMDResult) RefTimeRange(d Direction) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	xt := make([]float64, len(r.x))
+	for _, t := range []float64{0, d.lo, d.lo / 2, d.hi / 2, d.hi} {
+		m := spmd.Model{Arch: r.arch, Phases: []spmd.Phase{r.spec.phase(r.at(d.v, t, xt))}}
+		lo, hi = math.Min(lo, m.RefTime()), math.Max(hi, m.RefTime())
+	}
+	return lo, hi
+}
+
 // DirectionChange is the relative change of the prediction at (p, d) along d's segment
 // (false when the model cannot be evaluated there along the whole segment).
 func (r *SPMDResult) DirectionChange(d Direction, p, dd int) (float64, bool) {

@@ -22,7 +22,7 @@ type Problem struct {
 type Settings struct {
 	MaxIter int     // iterations (200)
 	FTol    float64 // stop when the relative reduction of the cost is below FTol (1e-12)
-	XTol    float64 // stop when the relative step is below XTol (1e-10)
+	XTol    float64 // stop when every parameter's step is below XTol of its magnitude (1e-10; see stepConverged)
 	GTol    float64 // stop when the projected gradient's largest component is below GTol (1e-12)
 	Lambda0 float64 // initial damping (1e-3)
 }
@@ -52,8 +52,9 @@ type Status string
 const (
 	// FunctionConvergence: an accepted step reduced the cost by less than FTol relative.
 	FunctionConvergence Status = "cost converged"
-	// StepConvergence: the step fell below XTol relative to ‖x‖, or no step could reduce
-	// the cost any more.
+	// StepConvergence: every parameter's step fell below XTol relative to the parameter
+	// (with a floor at its uncertainty, see stepConverged), or no step could reduce the cost
+	// any more.
 	StepConvergence Status = "step converged"
 	// GradientConvergence: the projected gradient's largest component fell below GTol.
 	GradientConvergence Status = "gradient converged"
@@ -84,8 +85,11 @@ type Result struct {
 // a bound whose gradient pushes outward is held there — and are projected back into the box;
 // λ follows the gain ratio ρ of actual to predicted reduction (÷10 when ρ > 0.75, ×2 when
 // ρ < 0.25, ×10 after a rejected step). It stops on a relative cost reduction below FTol, a
-// cost below 1e-20 of the initial one (zero-residual problems), a small step or gradient. The Jacobian is by forward
-// differences with steps that stay inside the box.
+// step below XTol in every parameter relative to that parameter (stepConverged; also when a
+// rejected step is that small: no meaningful step reduces the cost), a small projected
+// gradient, or a zero cost. A zero-residual problem converges quadratically until rounding
+// makes a step fail, then stops on the step test. The Jacobian is by forward differences with
+// steps that stay inside the box.
 func LevenbergMarquardt(p Problem, x0 []float64, s Settings) (*Result, error) {
 	s = s.withDefaults()
 	n := len(x0)
@@ -139,7 +143,6 @@ func LevenbergMarquardt(p Problem, x0 []float64, s Settings) (*Result, error) {
 		}
 	}
 	lambda := s.Lambda0
-	cost0 := cost
 	status := IterationLimit
 	jac()
 	g := make([]float64, n)
@@ -183,34 +186,45 @@ func LevenbergMarquardt(p Problem, x0 []float64, s Settings) (*Result, error) {
 			b.SetVec(a, -g[ja])
 			dscale[ja] = math.Max(dscale[ja], A.At(a, a))
 		}
+		// Solve in the variables scaled by D^½ (MINPACK's diag): (Â + λI)y = D^-½b with
+		// Â = D^-½AD^-½, δ = D^-½y. The same step as (A + λD)δ = b, but Â has a unit-order
+		// diagonal whatever the parameters' magnitudes: a time of 1e4 s next to a fraction of
+		// 1e-3 makes diag(A) span 20 decades, which the unscaled Cholesky refuses as
+		// ill-conditioned at every λ.
+		sc := make([]float64, k)
+		for a, ja := range idx {
+			sc[a] = 1 / math.Sqrt(math.Max(dscale[ja], 1e-12))
+		}
+		As := mat.NewSymDense(k, nil)
+		bs := mat.NewVecDense(k, nil)
+		for a := 0; a < k; a++ {
+			for c := a; c < k; c++ {
+				As.SetSym(a, c, A.At(a, c)*sc[a]*sc[c])
+			}
+			bs.SetVec(a, b.AtVec(a)*sc[a])
+		}
 		improved := false
 		for tries := 0; tries < 30; tries++ {
 			Ad := mat.NewSymDense(k, nil)
-			Ad.CopySym(A)
+			Ad.CopySym(As)
 			for a := 0; a < k; a++ {
-				dg := dscale[idx[a]]
-				if dg == 0 {
-					dg = 1e-12
-				}
-				Ad.SetSym(a, a, A.At(a, a)+lambda*dg)
+				Ad.SetSym(a, a, As.At(a, a)+lambda)
 			}
-			var delta mat.VecDense
+			var y mat.VecDense
 			var chol mat.Cholesky
 			if !chol.Factorize(Ad) {
 				lambda *= 10
 				continue
 			}
-			if err := chol.SolveVecTo(&delta, b); err != nil {
+			if err := chol.SolveVecTo(&y, bs); err != nil {
 				lambda *= 10
 				continue
 			}
 			copy(xt, x)
-			stepNorm, xNorm := 0.0, 0.0
 			for a, j := range idx {
-				xt[j] = clamp(x[j]+delta.AtVec(a), lo[j], hi[j])
-				stepNorm += (xt[j] - x[j]) * (xt[j] - x[j])
-				xNorm += x[j] * x[j]
+				xt[j] = clamp(x[j]+y.AtVec(a)*sc[a], lo[j], hi[j])
 			}
+			small := stepConverged(x, xt, idx, dscale, cost, s.XTol)
 			c := eval(xt, rt)
 			// gain ratio: actual reduction over the Gauss–Newton model's, which for
 			// (A + λD)δ = −g is δᵀAδ + 2λδᵀDδ (for the cost Σr², projected step)
@@ -238,15 +252,15 @@ func LevenbergMarquardt(p Problem, x0 []float64, s Settings) (*Result, error) {
 				lambda = math.Max(lambda, 1e-15)
 
 				improved = true
-				if rel < s.FTol || cost <= 1e-20*cost0 {
+				if rel < s.FTol {
 					status = FunctionConvergence
-				} else if math.Sqrt(stepNorm) <= s.XTol*(math.Sqrt(xNorm)+s.XTol) {
+				} else if small {
 					status = StepConvergence
 				}
 				break
 			}
 			lambda *= 10
-			if math.Sqrt(stepNorm) <= s.XTol*(math.Sqrt(xNorm)+s.XTol) {
+			if small {
 				status = StepConvergence
 				break
 			}
@@ -267,6 +281,34 @@ func LevenbergMarquardt(p Problem, x0 []float64, s Settings) (*Result, error) {
 		res.AtBound[j] = x[j] <= lo[j] || x[j] >= hi[j]
 	}
 	return res, nil
+}
+
+// stepConverged is the step test, per free parameter: every component of the step from x to
+// xt satisfies |δ_j| ≤ XTol·(|x_j| + ‖r‖/D_j), D_j = sqrt(dscale_j) the largest column norm of
+// the Jacobian seen (MINPACK lmder's diag, mode 1) and ‖r‖ = sqrt(cost). The first term makes
+// the test relative to the parameter's own magnitude, so a time of 1e4 s and a fraction of
+// 1e-3 are each converged to XTol of themselves (the old test, ‖δ‖ ≤ XTol·‖x‖ over the whole
+// vector, let the fraction stop 1e-3 off). The floor ‖r‖/D_j is the change of x_j that moves
+// the residuals by their own norm — at most √(m−k) standard errors of x_j at a
+// least-squares minimum — so a parameter near zero, or one the data hardly determine, stops once its steps
+// are XTol of its uncertainty; with no residual left (an exact fit) the test is purely
+// relative. A parameter the residuals do not depend on (D_j = 0) passes.
+func stepConverged(x, xt []float64, idx []int, dscale []float64, cost, xtol float64) bool {
+	rn := math.Sqrt(cost)
+	for _, j := range idx {
+		d := math.Abs(xt[j] - x[j])
+		if d == 0 {
+			continue
+		}
+		floor := math.Inf(1)
+		if dscale[j] > 0 {
+			floor = rn / math.Sqrt(dscale[j])
+		}
+		if !(d <= xtol*(math.Abs(x[j])+floor)) {
+			return false
+		}
+	}
+	return true
 }
 
 func bounds(p Problem, n int) (lo, hi []float64) {

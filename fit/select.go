@@ -68,7 +68,7 @@ func Run(sp Spec, data *Data) (*Report, error) {
 			if firstErr == nil {
 				firstErr = err
 			}
-			rep.Skipped = append(rep.Skipped, fmt.Sprintf("%v: %v", a, err))
+			rep.Skipped = append(rep.Skipped, skipReason(a, err))
 			continue
 		}
 		rep.Candidates = append(rep.Candidates, r)
@@ -165,4 +165,15 @@ func LeaveOneOut(full *SPMDResult, data *Data) (float64, error) {
 		s += e * e
 	}
 	return math.Sqrt(s / float64(len(data.Obs))), nil
+}
+
+// skipReason is why architecture a was not fitted, as a sentence for the report's skipped
+// list: an unfitError names a itself; other errors are prefixed with a, without the fault
+// class words (fault.Detail).
+func skipReason(a spmd.Architecture, err error) string {
+	var ue *unfitError
+	if errors.As(err, &ue) {
+		return ue.Error()
+	}
+	return fmt.Sprintf("%v: %s", a, fault.Detail(err))
 }

@@ -263,7 +263,7 @@ func SPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 		pts = append(pts, q)
 	}
 	if len(bad) > 0 {
-		return nil, fmt.Errorf("%w: fit: %v cannot describe every measured configuration: %w", fault.ErrInput, arch, errors.Join(bad...))
+		return nil, fmt.Errorf("%w: fit: %w", fault.ErrInput, &unfitError{arch, bad})
 	}
 	pred := predictor(sp, arch, data.Target, pts)
 	lo, hi := make([]float64, k), make([]float64, k)
@@ -675,3 +675,21 @@ func separateAtBound(nulls [][]float64, at []bool) [][]float64 {
 	}
 	return nulls
 }
+
+// unfitError is an architecture that cannot describe some measured configurations (one
+// reason per data line): a sentence naming the architecture, which Select lists among the
+// skipped models as it is.
+type unfitError struct {
+	arch spmd.Architecture
+	bad  []error
+}
+
+func (e *unfitError) Error() string {
+	lines := make([]string, len(e.bad))
+	for i, b := range e.bad {
+		lines[i] = b.Error()
+	}
+	return fmt.Sprintf("%v cannot describe every measured configuration: %s", e.arch, strings.Join(lines, "; "))
+}
+
+func (e *unfitError) Unwrap() []error { return e.bad }

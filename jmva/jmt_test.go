@@ -13,7 +13,7 @@ import (
 // the JMT source tree; the copy read is the public repository loretor/JMTNewVersion at
 // commit 4f83c9ff). clusterperf reads each file, solves its model (every saved what-if
 // point of jmt-whatif.jmva through the file's own what-if analysis), and every measure of
-// every station and class — number of customers, throughput, residence time, utilisation —
+// every station and class — number of customers, throughput, residence time, utilization —
 // must agree with JMVA's printed value to a relative 1e-9 (JMVA prints full doubles).
 //
 // The three cover what a JMVA user brings: a load-dependent station (jmt-loaddep), a mixed

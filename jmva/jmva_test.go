@@ -350,7 +350,7 @@ func TestThinkNameTaken(t *testing.T) {
 // name (disk#1..4, think), with the values written. The numbers are checked against an
 // independent source: the read-back model (groups expanded, think time as a delay station) is
 // the same network (BCMP product form depends on demands only), so exact MVA of it must give
-// the same per-station jobs, throughput, residence and utilisation to 1e-9; the think station
+// the same per-station jobs, throughput, residence and utilization to 1e-9; the think station
 // obeys Little's law (jobs = X·Z).
 func TestSolutionOfGroupsAndThink(t *testing.T) {
 	m := &qn.Model{

@@ -43,7 +43,7 @@ type WhatIf struct {
 
 // Solution is one solution JMVA saved: per station and class the mean number of jobs, the
 // station throughput X_c·V (jobs/s), the residence time of one job over all its visits
-// (seconds) and the utilisation.
+// (seconds) and the utilization.
 type Solution struct {
 	OK             bool
 	Method         string  // solutionMethod, e.g. "analytical" or "analytical whatif"

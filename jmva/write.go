@@ -217,11 +217,11 @@ func thinkStationName(m *qn.Model) string {
 // SolutionOf turns a clusterperf result of m into a JMVA solution with one entry per
 // station Write writes, under the same names, so the solution matches the exported model:
 // per station and class the station throughput X_c·V, the residence time over all visits,
-// the jobs and the utilisation. A group of Count stations is written as Count stations
+// the jobs and the utilization. A group of Count stations is written as Count stations
 // "name#i"; each copy carries the group's per-copy results (qn.Result is per copy). If a
 // closed class has a think time Z_c, the delay station Write adds for it (named as in
 // Write, listed first as Write lists it) has residence Z_c, throughput X_c (one visit) and,
-// by Little's law, jobs = utilisation = X_c·Z_c (a delay's utilisation is its mean number
+// by Little's law, jobs = utilization = X_c·Z_c (a delay's utilization is its mean number
 // of busy servers); classes that do not visit it (open, or Z_c = 0) get zeros.
 func SolutionOf(m *qn.Model, r *qn.Result) Solution {
 	s := Solution{OK: true, Method: "analytical", Algorithm: r.Solver}

@@ -54,6 +54,12 @@ func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return DecodeModel(d, root)
+}
+
+// DecodeModel is ParseModel of a file already read by spec.Parse (d, root): for a caller
+// that looked at the top level first (explore tells a model's kind by its keys).
+func DecodeModel(d *spec.Decoder, root spec.Node) (*Model, *SortParams, error) {
 	top := root.Map("name", "n", "block", "sort", "stages", "fixed", "memory")
 	m := &Model{Name: top["name"].String()}
 	if !top["n"].Valid() {
@@ -160,7 +166,7 @@ func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
 		return nil, nil, err
 	}
 	if err := m.Validate(); err != nil {
-		return nil, nil, &spec.Error{File: file, Msg: err.Error()}
+		return nil, nil, &spec.Error{File: d.File, Msg: err.Error()}
 	}
 	return m, sp, nil
 }

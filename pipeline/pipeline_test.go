@@ -6,17 +6,22 @@ import (
 	"testing"
 )
 
-// TestHandDerived: a two-stage job whose answers follow by hand.
-// N = 1000, s = 100. Read: min(10/s, distribution 100/(1 + 100/50) = 33.3/s) = 10/s → 100 s.
-// Write: min(per_node 4·p, 20/s): p = 1 → 4/s (250 s); p = 5 → 20/s (50 s). Fixed: 2 s + 0.5·N/p.
-func TestHandDerived(t *testing.T) {
-	m := &Model{N: 1000, S: 100,
+// handDerived is TestHandDerived's two-stage job.
+func handDerived() *Model {
+	return &Model{N: 1000, S: 100,
 		Stages: []Stage{
 			{Name: "read", Bandwidths: []Bandwidth{{Name: "disk", Kind: Constant, Value: 10}, {Name: "net", Kind: Distribution, Latency: 1, Bandwidth: 50}}},
 			{Name: "write", Bandwidths: []Bandwidth{{Name: "workers", Kind: PerNode, Value: 4}, {Name: "disk", Kind: Constant, Value: 20}}},
 		},
 		Fixed: []Fixed{{Name: "start", Kind: Seconds, Value: 2}, {Name: "local", Kind: LocalWork, C: 0.5}},
 	}
+}
+
+// TestHandDerived: a two-stage job whose answers follow by hand.
+// N = 1000, s = 100. Read: min(10/s, distribution 100/(1 + 100/50) = 33.3/s) = 10/s → 100 s.
+// Write: min(per_node 4·p, 20/s): p = 1 → 4/s (250 s); p = 5 → 20/s (50 s). Fixed: 2 s + 0.5·N/p.
+func TestHandDerived(t *testing.T) {
+	m := handDerived()
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -163,4 +168,19 @@ func FuzzReadMeasurements(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestT1: sizing's T_1 is eq. (4) at p = 1 whatever range is sized: TestHandDerived's job
+// gives 100 + 250 + 2 + 500 = 852 s by hand; with a node too small for the data at p = 1
+// (1000 elements × 8 bytes > 4000 bytes) the source says T_1 is too low (paging).
+func TestT1(t *testing.T) {
+	m := handDerived()
+	r := m.T1()
+	if r == nil || r.Kind != "t1_model" || r.P != 1 || math.Abs(r.T1S-852) > 1e-9 || strings.Contains(r.Source, "memory") {
+		t.Fatalf("T1 %+v, want t1_model 852 s at p = 1", r)
+	}
+	m.Memory = Memory{NodeBytes: 4000, BytesPerElement: 8}
+	if r := m.T1(); r == nil || !strings.Contains(r.Source, "memory exceeded") || math.Abs(r.T1S-852) > 1e-9 {
+		t.Fatalf("T1 with memory exceeded %+v", r)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/sizing"
 )
 
 // StageTime is one stage's time at some p and the resource that bounds it.
@@ -57,6 +58,21 @@ func (m *Model) Predict(p int) Point {
 		pt.MemoryExceeded = m.N/pf*b > m.Memory.NodeBytes
 	}
 	return pt
+}
+
+// T1 is the model's time at p = 1 (eq. 4), the T_1 of sizing's speedups S(p) = T_1/T(p);
+// when one node's memory cannot hold the data the source says the time is too low (paging
+// not modelled). Nil when eq. 4 gives no finite positive time at p = 1.
+func (m *Model) T1() *sizing.Reference {
+	pt := m.Predict(1)
+	if !(pt.Time > 0) || math.IsInf(pt.Time, 0) {
+		return nil
+	}
+	src := "the pipeline model (003 eq. 4) at p = 1"
+	if pt.MemoryExceeded {
+		src += " (memory exceeded there: paging is not modelled, so T_1 and every efficiency are low)"
+	}
+	return sizing.ModelT1(pt.Time, src)
 }
 
 // MaxPoints bounds the points of one PredictRange (a million points, about 200 MB).

@@ -30,7 +30,7 @@ func openLoads(m *Model, what string) ([]float64, error) {
 			u[k] /= float64(s.Servers)
 		}
 		if u[k] >= 1 {
-			return nil, fmt.Errorf("%w: station %q: utilisation %.4g ≥ 1, no steady state", fault.ErrSaturated, s.Name, u[k])
+			return nil, fmt.Errorf("%w: station %q: utilization %.4g ≥ 1, no steady state", fault.ErrSaturated, s.Name, u[k])
 		}
 	}
 	return u, nil

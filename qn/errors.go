@@ -15,9 +15,9 @@ type SaturationError struct {
 
 func (e *SaturationError) Error() string {
 	if math.IsInf(e.Utilization, 0) {
-		return fmt.Sprintf("station %q is saturated: utilisation beyond 1.8e308 ≥ 1 (open arrivals exceed its capacity)", e.Station)
+		return fmt.Sprintf("station %q is saturated: utilization beyond 1.8e308 ≥ 1 (open arrivals exceed its capacity)", e.Station)
 	}
-	return fmt.Sprintf("station %q is saturated: utilisation %.4g ≥ 1 (open arrivals exceed its capacity)", e.Station, e.Utilization)
+	return fmt.Sprintf("station %q is saturated: utilization %.4g ≥ 1 (open arrivals exceed its capacity)", e.Station, e.Utilization)
 }
 
 // ErrUnsupported is wrapped by errors for models a solver cannot handle.

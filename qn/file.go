@@ -118,7 +118,17 @@ exact or mvablo forces one. A population that can fill a cycle of stations deadl
 // naming the field: a Model cannot carry them, so its solvers would silently ignore them;
 // read such files with ParseModelFile.
 func ParseModel(file string, data []byte) (*Model, string, error) {
-	f, err := ParseModelFile(file, data)
+	d, root, err := spec.Parse(file, data)
+	if err != nil {
+		return nil, "", err
+	}
+	return DecodeModel(d, root)
+}
+
+// DecodeModel is ParseModel of a file already read by spec.Parse (d, root): for a caller
+// that looked at the top level first (explore tells a model's kind by its keys).
+func DecodeModel(d *spec.Decoder, root spec.Node) (*Model, string, error) {
+	f, err := DecodeModelFile(d, root)
 	if err != nil {
 		return nil, "", err
 	}

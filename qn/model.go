@@ -254,6 +254,9 @@ func (m *Model) HasJobs() bool {
 // Clone returns a deep copy of the model.
 func (m *Model) Clone() *Model {
 	c := &Model{Classes: append([]Class(nil), m.Classes...)}
+	if len(m.Stations) > 0 { // one allocation (Solve clones every model it rescales)
+		c.Stations = make([]Station, 0, len(m.Stations))
+	}
 	for _, s := range m.Stations {
 		s.Rates = append([]float64(nil), s.Rates...)
 		c.Stations = append(c.Stations, s)

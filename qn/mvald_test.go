@@ -275,7 +275,7 @@ func TestMVAMultiLDSymmetricClasses(t *testing.T) {
 		}
 	}
 	if u := r2.StationUtilization(0); !(u > 0.99 && u <= 1+1e-12) {
-		t.Errorf("multi-server utilisation %v, want in (0.99, 1]", u)
+		t.Errorf("multi-server utilization %v, want in (0.99, 1]", u)
 	}
 }
 

@@ -117,7 +117,7 @@ func (r *Result) StationQueueLength(k int) float64 {
 // ZeroConvention is the package's rule for classes without jobs and unvisited stations,
 // for help texts (see the package documentation).
 const ZeroConvention = `A class with no jobs (closed population 0, or open arrival rate 0) has throughput,
-queue length and utilisation 0; its residence and response times are those ONE job of the
+queue length and utilization 0; its residence and response times are those ONE job of the
 class would have if it arrived now (arrival theorem: e.g. D·(1 + Q) at a queue, D/(1 − U) at
 an open M/M/1). A station a class never visits has residence time 0 for it; a delay
 station's residence time is its demand.`

@@ -165,7 +165,7 @@ func solveEstimated(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		if est, err := estimateError(m, res, opt); err == nil {
 			res.ErrorEstimate = est
 		} else {
-			res.Notes = append(res.Notes, "no error estimate: "+err.Error())
+			res.Notes = append(res.Notes, "no error estimate: "+fault.Detail(err))
 		}
 	}
 	if !res.Exact && res.ErrorEstimate == nil {
@@ -187,7 +187,7 @@ func infeasible(m *Model, res *Result) {
 			continue
 		}
 		if u := res.StationUtilization(k); u > 1+1e-12 {
-			res.Notes = append(res.Notes, fmt.Sprintf("approximation infeasible at station %q: utilisation %.10g > 1, so its throughputs are at least %.2g %% too high", st.Name, u, 100*(u-1)))
+			res.Notes = append(res.Notes, fmt.Sprintf("approximation infeasible at station %q: utilization %.10g > 1, so its throughputs are at least %.2g %% too high", st.Name, u, 100*(u-1)))
 			if e := res.ErrorEstimate; e != nil {
 				e.RelError = math.Max(e.RelError, (u-1)/u)
 			}
@@ -217,7 +217,7 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		case closed == 0:
 			return reason(Open(m))("open classes only: exact open-network formulas")
 		case open > 0:
-			return reason(Mixed(m))("open and closed classes: exact mixed-network MVA")
+			return reason(MixedContext(opt.ctx(), m))("open and closed classes: exact mixed-network MVA")
 		case closed == 1:
 			return singleAuto(m, opt)
 		}
@@ -244,7 +244,7 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 			if closed == 0 {
 				return Open(m)
 			}
-			return Mixed(m)
+			return MixedContext(opt.ctx(), m)
 		}
 		if closed == 1 {
 			return MVASingleContext(opt.ctx(), m)
@@ -270,7 +270,7 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	case "open":
 		return Open(m)
 	case "mixed":
-		return Mixed(m)
+		return MixedContext(opt.ctx(), m)
 	}
 	if blockingOnly[solver] {
 		return nil, fmt.Errorf("%w: solver %q solves networks with finite capacities (a model file's capacity:); this model has none: use auto, mva, schweitzer, linearizer, open, mixed or forkjoin", fault.ErrInput, solver)

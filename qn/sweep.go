@@ -194,8 +194,7 @@ func parseRealRange(s string, unit func(string) (float64, error), base string) (
 		at = func(i int) float64 { return a * math.Pow(k, float64(i)) }
 	default:
 		if v, err := strconv.ParseFloat(third, 64); err == nil && v == math.Trunc(v) && v >= 1 {
-			return nil, fmt.Errorf("range %q: STEP %s is ambiguous (it used to mean %s points): write %s:%s:n%s for %s evenly spaced values, or %s:%s:%s%s for a step of %s%s",
-				s, third, third, f[0], f[1], third, third, f[0], f[1], third, base, third, base)
+			return nil, ambiguousStep(s, f[0], f[1], third, v, b-a, base)
 		}
 		step, err := unit(third)
 		if err != nil || !(step > 0) {
@@ -222,6 +221,35 @@ func parseRealRange(s string, unit func(string) (float64, error), base string) (
 		out[i] = math.Min(v, b)
 	}
 	return out, nil
+}
+
+// ambiguousStep is the refusal of a bare whole-number STEP v (written third) in the range s
+// = FROM:TO, whose TO − FROM is span: it offers only the readings the range can take — v
+// evenly spaced values (FROM:TO:nV, when 2 ≤ v ≤ MaxSweepPoints) and a step of v in the
+// base unit (FROM:TO:Vbase, when v ≤ span or FROM = TO) — and says why a reading is not
+// offered.
+func ambiguousStep(s, from, to, third string, v, span float64, base string) error {
+	points := v >= 2 && v <= MaxSweepPoints
+	step := v <= span || span == 0
+	plural := "s"
+	if v == 1 {
+		plural = ""
+	}
+	head := fmt.Sprintf("range %q: STEP %s is ambiguous (it used to mean %s point%s)", s, third, third, plural)
+	nForm := fmt.Sprintf("%s:%s:n%s for %s evenly spaced values", from, to, third, third)
+	stepForm := fmt.Sprintf("%s:%s:%s%s for a step of %s%s", from, to, third, base, third, base)
+	noStep := fmt.Sprintf("a step of %s%s is larger than TO − FROM = %.6g%s", third, base, span, base)
+	noPoints := fmt.Sprintf("n%s is outside n2 … n%d", third, MaxSweepPoints)
+	switch {
+	case points && step:
+		return fmt.Errorf("%s: write %s, or %s", head, nForm, stepForm)
+	case points:
+		return fmt.Errorf("%s: write %s (%s)", head, nForm, noStep)
+	case step:
+		return fmt.Errorf("%s: write %s (%s)", head, stepForm, noPoints)
+	}
+	return fmt.Errorf("%s, and neither reading fits this range (%s; %s): write FROM:TO:nN with N in 2 … %d, or a STEP with its unit no larger than %.6g%s",
+		head, noPoints, noStep, MaxSweepPoints, span, base)
 }
 
 // Apply returns a copy of m with the swept value set to v.

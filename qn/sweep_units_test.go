@@ -52,8 +52,15 @@ func TestSweepRangeUnits(t *testing.T) {
 		{"demand.cpu=1e400:2", "out of range"},
 		{"demand.cpu=1ms:2ms:3ms", "larger than TO − FROM"},
 		// the old FROM:TO:POINTS spelling is refused, naming both new ones (hostile review)
-		{"demand.cpu=0.01:0.2:20", "write 0.01:0.2:n20 for 20 evenly spaced values, or 0.01:0.2:20s for a step of 20s"},
 		{"arrival_rate.o=1:100:10", "1:100:n10 for 10 evenly spaced values, or 1:100:10/s"},
+		// … offering only the readings the range can take: a step of 20 s does not fit in
+		// 0.01 … 0.2 s (it was offered, then refused on its own), 1 point is no sweep
+		{"demand.cpu=0.01:0.2:20", "write 0.01:0.2:n20 for 20 evenly spaced values (a step of 20s is larger than TO − FROM = 0.19s)"},
+		{"demand.cpu=1:10:1", "write 1:10:1s for a step of 1s (n1 is outside n2 … n100000)"},
+		{"demand.cpu=0:1e6:200000", "write 0:1e6:200000s for a step of 200000s (n200000 is outside"},
+		{"demand.cpu=0.1:0.1:5", "write 0.1:0.1:n5 for 5 evenly spaced values, or 0.1:0.1:5s"},
+		{"demand.cpu=0.1:0.3:1", "STEP 1 is ambiguous (it used to mean 1 point), and neither reading fits this range (n1 is outside n2 … n100000; a step of 1s is larger than TO − FROM = 0.2s)"}, // 0.3 − 0.1 = 0.19999999999999998 shown to 6 digits
+		{"demand.cpu=0.01:0.2:1", "neither reading fits this range (n1 is outside n2 … n100000; a step of 1s is larger than TO − FROM = 0.19s)"},
 		{"demand.cpu=0.01:0.2:n1", "want n followed by a whole number in 2"},
 		{"demand.cpu=0.01:0.2:x1", "want x followed by a number > 1"},
 		{"demand.cpu=0:0.2:x2", "FROM > 0"},

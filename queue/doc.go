@@ -5,7 +5,7 @@
 //
 // Symbols and units: λ arrival rate (jobs/s), μ service rate of one server (jobs/s, mean
 // service time S = 1/μ seconds), m servers, K the most jobs the station holds (in service and
-// waiting), a = λ/μ the offered load in Erlangs, ρ = λ/(m·μ) the utilisation of one server.
+// waiting), a = λ/μ the offered load in Erlangs, ρ = λ/(m·μ) the utilization of one server.
 // Q is the mean number of jobs in the station (waiting and in service), R the mean response
 // time (waiting plus service, seconds), X the throughput (jobs/s), Little: Q = X·R.
 //

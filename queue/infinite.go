@@ -116,7 +116,7 @@ func mmm(lambda, mu float64, m int) *Result {
 
 // MMInf solves the M/M/∞ station (Kleinrock vol. 1 §3.4; Octave qsmminf): every job is
 // served at once, so R = 1/μ, Q = a = λ/μ (Poisson distributed), p₀ = e^{−a}, X = λ. The
-// per-server utilisation is 0 (Octave's U is the traffic intensity a, reported here as
+// per-server utilization is 0 (Octave's U is the traffic intensity a, reported here as
 // BusyServers). Any λ ≥ 0 is stable.
 func MMInf(lambda, mu float64) (*Result, error) {
 	if err := checkRates(lambda, mu); err != nil {

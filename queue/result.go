@@ -17,7 +17,7 @@ const MaxStates = 10_000_000
 // are left out and a note says so.
 const MaxPercentileStates = 10_000
 
-// Result is the steady state of one queueing station. Per-server utilisation is the
+// Result is the steady state of one queueing station. Per-server utilization is the
 // fraction of time one server is busy; BusyServers = X/μ is the mean number of busy servers.
 type Result struct {
 	Model  string `json:"model"`  // Kendall notation, e.g. "M/M/2/10"

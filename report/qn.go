@@ -41,12 +41,12 @@ func QNTables(v qn.View) []*Table {
 	return []*Table{ct, st}
 }
 
-// infeasibleMark follows a station's utilisation in the text table when the approximation
+// infeasibleMark follows a station's utilization in the text table when the approximation
 // gave U > 1 at a queueing station (qn.StationView.UtilizationInfeasible; review: the flag was
 // in the JSON only). The value is the approximation's, not clamped.
 const infeasibleMark = "!infeasible"
 
-// utilizationCell is a station's total utilisation, flagged when infeasible.
+// utilizationCell is a station's total utilization, flagged when infeasible.
 func utilizationCell(s qn.StationView) any {
 	if s.UtilizationInfeasible {
 		return Flagged{Value: s.Utilization, Mark: infeasibleMark}
@@ -70,7 +70,7 @@ func delayTitle(v qn.View) string {
 func infeasibleTitle(v qn.View) string {
 	for _, s := range v.Stations {
 		if s.UtilizationInfeasible {
-			return "; " + infeasibleMark + ": the approximation gave utilisation > 1, impossible for the real network (its throughputs are too high)"
+			return "; " + infeasibleMark + ": the approximation gave utilization > 1, impossible for the real network (its throughputs are too high)"
 		}
 	}
 	return ""

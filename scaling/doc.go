@@ -29,6 +29,15 @@
 // models within one standard error of the best score the simplest wins (a named law before
 // an Extra-P form of the same size). AICc is reported but does not choose.
 //
+// Ties: scores within 1e-9 of each other (tieTol) rank equal, and equal models are ordered by
+// a fixed rule, never by rounding: fewest free parameters, then a named law in the order
+// constant, Amdahl, Gustafson, USL, then the Extra-P forms in candidate order (the mildest
+// exponent first: smallest |i|, then the lowest log power). With two distinct p no model of
+// two or more coefficients can be cross-validated: the models are ranked by their fit's RMS
+// relative error, every two-coefficient form through both points fits exactly (and AICc, with
+// n ≤ k+1, is undefined), so the rule picks among the exact fits; Result.Validated is false
+// and the notes say the selection was a tie broken by the rule.
+//
 // Intervals: the 95 % prediction interval is multiplicative (positive by construction),
 // exp(±t₀.₉₇₅,ν·sqrt(s² + se² + e²)) around the prediction (ν by Welch–Satterthwaite: e² rests
 // on only the few forward-chaining folds), with s² the relative noise

@@ -74,6 +74,7 @@ type candidate struct {
 	name  string // amdahl, usl, gustafson, constant, extrap
 	kind  kind
 	terms []Term // linear: the terms after c₀
+	order int    // position in candidates' list: the last tie-break (see ruleBefore)
 }
 
 func (c *candidate) nParams() int {
@@ -95,8 +96,20 @@ func (c *candidate) formula() string {
 	return s
 }
 
-// candidates returns the model family for strong or weak scaling.
+// candidates returns the model family for strong or weak scaling, numbered in list order
+// (candidate.order): for strong scaling USL, then the one-term forms from the mildest decay
+// (p^(-1/2), p^(-1/2)·log2(p), p^(-2/3), …; Amdahl is p^(-1)), then the two-term forms; for
+// weak scaling the constant, then the one-term forms from the slowest growth (log2(p),
+// log2(p)^2, p^(1/4), …; Gustafson is p), then the two-term forms.
 func candidates(scaling string) []*candidate {
+	out := candidateList(scaling)
+	for i, c := range out {
+		c.order = i
+	}
+	return out
+}
+
+func candidateList(scaling string) []*candidate {
 	var growth []Term
 	for _, e := range growthExponents {
 		for j := 0; j <= 2; j++ {

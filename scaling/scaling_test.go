@@ -399,3 +399,26 @@ func TestWeakIntervalsNote(t *testing.T) {
 		t.Errorf("noisy 6-point fit flagged: dof %d, noise %v, notes %q", r.dof, r.NoiseRelSD, r.Notes)
 	}
 }
+
+// TestT1: sizing's T_1 is the chosen model at p = 1 only when the data include p = 1.
+// Noise-free Amdahl T(p) = 10 + 90/p at p = 1 … 32 (closed form): T_1 = T(1) = 100 within the
+// fit's tolerance; the same data from p = 2 on: nil (the model says nothing below its data,
+// and sizing estimates p_min·T(p_min)).
+func TestT1(t *testing.T) {
+	var d Data
+	for p := 1; p <= 32; p *= 2 {
+		d.Points = append(d.Points, Point{P: p, TimeS: 10 + 90/float64(p)})
+	}
+	d.Name, d.Scaling = "amdahl", "strong"
+	r, err := Fit(&d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := r.T1(1)
+	if ref == nil || ref.Kind != "t1_model" || ref.P != 1 || math.Abs(ref.T1S-100) > 1e-6*100 {
+		t.Fatalf("T1 %+v (model %s), want t1_model 100 at p = 1", ref, r.Chosen.Formula)
+	}
+	if ref := r.T1(2); ref != nil {
+		t.Fatalf("data from p = 2: T1 %+v, want nil", ref)
+	}
+}

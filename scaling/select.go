@@ -70,6 +70,11 @@ type Result struct {
 	Plausible       []Model  `json:"plausible"`
 	CandidatesTried int      `json:"candidates_tried"`
 	Notes           []string `json:"notes,omitempty"`
+	// Validated: the chosen model won on held-out prediction error (cross-validation).
+	// False with two distinct p: no model of two or more coefficients can be validated, the
+	// models are ranked by their fit, and those fitting equally are ordered by rule (a note
+	// says so) — an exact fit to two points says nothing about extrapolation.
+	Validated bool `json:"validated"`
 	// IntervalsNotMeaningful: at most one residual degree of freedom or zero noise — the
 	// 95 % intervals rest on no measured scatter (see weakIntervals; a note says so).
 	IntervalsNotMeaningful bool `json:"intervals_not_meaningful,omitempty"`
@@ -90,6 +95,9 @@ type scored struct {
 	score    float64
 	se       float64 // standard error of score, from the spread of the fold errors
 	lloN     int     // forward-chaining errors
+	// rank is score, except that a score within tieTol of the best is the best's: models
+	// the data cannot tell apart rank equal, and ruleBefore orders them, not rounding.
+	rank float64
 }
 
 // evaluate fits c to pts and cross-validates it.
@@ -173,25 +181,35 @@ func Fit(d *Data) (*Result, error) {
 	for _, s := range all {
 		s.f.scale = unit
 	}
-	// Models whose folds could not all be fitted score +Inf; when every model does (two
-	// or three points), fall back to the fit's RMS relative error and say so.
+	// Models whose folds could not all be fitted score +Inf. With two distinct p no model
+	// of two or more coefficients can be cross-validated (its folds hold one p), and with
+	// none validated the models are ranked by their fit's RMS relative error instead, and
+	// the result says so (Validated false). Every candidate then has n ≤ k+1 as far as the
+	// p are concerned (AICc undefined), and every two-coefficient form through both points
+	// fits exactly: those tie, and ruleBefore picks among them.
 	finite := false
 	for _, s := range all {
 		if !math.IsInf(s.score, 1) {
 			finite = true
 		}
 	}
-	if !finite {
-		r.Notes = append(r.Notes, "too few points for cross-validation: models ranked by their fit, which says nothing about extrapolation")
+	r.Validated = finite && len(ps) > 2
+	if !r.Validated {
+		r.Method = "relative least squares (non-negative; USL by bounded Levenberg–Marquardt), ranked by the fit's RMS relative error (too few distinct p to cross-validate), equal fits ordered by the tie rule"
+		r.Notes = append(r.Notes, fmt.Sprintf("too few points for cross-validation (%d distinct p): models ranked by their fit, which says nothing about extrapolation — the choice is not validated", len(ps)))
 		for i := range all {
-			all[i].score = math.Sqrt(all[i].f.ssr / float64(all[i].f.n))
+			all[i].score, all[i].se = math.Sqrt(all[i].f.ssr/float64(all[i].f.n)), 0
 		}
 	}
+	rankTies(all)
 	sort.SliceStable(all, func(a, b int) bool {
-		if all[a].score != all[b].score {
-			return all[a].score < all[b].score
+		if all[a].rank != all[b].rank {
+			return all[a].rank < all[b].rank
 		}
-		return all[a].f.c.nParams() < all[b].f.c.nParams()
+		if na, nb := all[a].f.c.nParams(), all[b].f.c.nParams(); na != nb {
+			return na < nb
+		}
+		return all[a].f.c.order < all[b].f.c.order
 	})
 	minAICc := math.Inf(1)
 	for _, s := range all {
@@ -203,15 +221,18 @@ func Fit(d *Data) (*Result, error) {
 	// ESL §7.10): every model scoring within one standard error of the best is as good as
 	// the data can tell; of those the one with the fewest free parameters wins, a named law
 	// (Amdahl, USL, Gustafson, constant: parameters with a meaning) before an Extra-P form.
-	band := all[0].score + all[0].se + 1e-12*(1+all[0].score)
+	band := all[0].rank + all[0].se + tieTol
 	bestAt := 0
 	for i, s := range all {
-		if s.score > band {
+		if s.rank > band {
 			break
 		}
 		if simpler(s, all[bestAt]) {
 			bestAt = i
 		}
+	}
+	if n := tiedWith(all, bestAt, band, ps); n > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("a tie broken by rule, not by the data: %d other model(s) with as many free parameters (%d) fit equally well (score within %g) but predict differently; the rule takes the fewest free parameters, then a named law (constant, Amdahl, Gustafson, USL), then the Extra-P form listed first (the mildest exponent): %s", n, freeParams(all[bestAt].f), tieTol, all[bestAt].f.c.formula()))
 	}
 	all[0], all[bestAt] = all[bestAt], all[0]
 	best := all[0]
@@ -270,8 +291,41 @@ func freeParams(f *fitted) int {
 	return n
 }
 
-// simpler orders equally scored models: fewer free parameters, then a named law, then the
-// smaller score.
+// tieTol is the score difference (RMS log error, or RMS relative error when ranked by fit)
+// below which two models count as equally good: rounding, not the data, would order them.
+// With two points every two-coefficient form through both fits them to about 1e-16.
+const tieTol = 1e-9
+
+// rankTies sets each model's rank: its score, or the best score when within tieTol of it.
+func rankTies(all []scored) {
+	best := math.Inf(1)
+	for _, s := range all {
+		best = math.Min(best, s.score)
+	}
+	for i := range all {
+		all[i].rank = all[i].score
+		if all[i].score <= best+tieTol {
+			all[i].rank = best
+		}
+	}
+}
+
+// lawOrder is the fixed order of the named laws in a tie (ruleBefore); Extra-P forms follow.
+var lawOrder = map[string]int{"constant": 0, "amdahl": 1, "gustafson": 2, "usl": 3, "extrap": 4}
+
+// ruleBefore is the documented order of models the data rank equally: a named law before an
+// Extra-P form, the named laws in lawOrder, the Extra-P forms in candidate list order (the
+// mildest exponent first, see candidates).
+func ruleBefore(a, b *candidate) bool {
+	if la, lb := lawOrder[a.name], lawOrder[b.name]; la != lb {
+		return la < lb
+	}
+	return a.order < b.order
+}
+
+// simpler orders models within the one-standard-error band: fewer free parameters, then a
+// named law, then the smaller score (when the scores differ by more than tieTol), then
+// ruleBefore.
 func simpler(a, b scored) bool {
 	if fa, fb := freeParams(a.f), freeParams(b.f); fa != fb {
 		return fa < fb
@@ -279,7 +333,25 @@ func simpler(a, b scored) bool {
 	if na, nb := a.f.c.name != "extrap", b.f.c.name != "extrap"; na != nb {
 		return na
 	}
-	return a.score < b.score
+	if math.Abs(a.rank-b.rank) > tieTol {
+		return a.rank < b.rank
+	}
+	return ruleBefore(a.f.c, b.f.c)
+}
+
+// tiedWith counts the models in the band (rank ≤ band) that only the rule set below the
+// one at bestAt: as many free parameters, a rank within tieTol, different predictions.
+func tiedWith(all []scored, bestAt int, band float64, ps []int) int {
+	b, n := all[bestAt], 0
+	for i, s := range all {
+		if s.rank > band {
+			break
+		}
+		if i != bestAt && freeParams(s.f) == freeParams(b.f) && math.Abs(s.rank-b.rank) <= tieTol && !samePredictions(s.f, b.f, ps) {
+			n++
+		}
+	}
+	return n
 }
 
 // sameModelTol is the relative difference below which two fitted models' predictions count
@@ -637,6 +709,24 @@ func (r *Result) Times(ps []int) ([]sizing.Point, error) {
 		out = append(out, sizing.Point{P: p, TimeS: pr.TimeS})
 	}
 	return out, nil
+}
+
+// T1 is the chosen model's time at p = 1, the T_1 of sizing's speedups S(p) = T_1/T(p)
+// (sizing.ModelT1: the same model as the sizing's times, so S(1) = 1), when the data include
+// p = 1 (minP, the smallest measured p, is 1). Nil otherwise: a model fitted on p ≥ minP says
+// nothing at p = 1 (c0 + c1·p^(-4/3)·log2(p) on wavetrisk_bbserv_2560, p ≥ 2, is c0 = 0 there;
+// jacobi2d_prince_strong's, p ≥ 4, gives T(1) = 1.35·4·T(4), a superlinear speedup no run
+// shows), so sizing estimates T_1 ≈ p_min·T(p_min) and says so. Nil too when the model gives
+// no finite positive time at p = 1.
+func (r *Result) T1(minP int) *sizing.Reference {
+	if minP != 1 {
+		return nil
+	}
+	pr, err := r.Predict(1)
+	if err != nil {
+		return nil
+	}
+	return sizing.ModelT1(pr.TimeS, fmt.Sprintf("the chosen model %s at p = 1 (a measured p)", r.chosen.c.name))
 }
 
 // zeroNoise is the relative noise SD below which the residuals are the arithmetic's rounding

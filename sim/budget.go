@@ -202,7 +202,7 @@ func (s *Simulator) checkSaturation() error {
 			}
 		}
 		if u/capacity >= 1 {
-			return fmt.Errorf("%w: station %q: the open classes' utilisation λ·D = %.4g per server ≥ 1: the queue grows without bound, there is no steady state to simulate", fault.ErrSaturated, st.Name, u/capacity)
+			return fmt.Errorf("%w: station %q: the open classes' utilization λ·D = %.4g per server ≥ 1: the queue grows without bound, there is no steady state to simulate", fault.ErrSaturated, st.Name, u/capacity)
 		}
 	}
 	return nil

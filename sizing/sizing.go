@@ -20,13 +20,26 @@
 // no doubling it forgoes would have saved 10 % of the time (the knee rule alone may accept
 // efficiencies near 0.2: for Amdahl's law, T(2p)/T(p) = 0.9 at E = 0.2).
 //
-// Speedup and efficiency are relative to the baseline, the smallest p given (at its fastest
-// d), or Options.BaselineP/BaselineTimeS when given (the sequential time): S(p) = p₀·T₀/T(p),
-// E(p) = S(p)/p — the usual definitions when p₀ = 1, and perfect scaling up to p₀ assumed
-// otherwise. With a given baseline faster than every point, no configuration may reach
-// MinEfficiency: then efficiency and balanced fall back to the configuration of highest
-// efficiency, and a note says so. Core-hours count processes only (p·T/3600, in the
-// points' time unit divided by 3600); disks are part of a configuration, not of its cost.
+// Speedup and efficiency have ONE definition in every command's sizing (Reference.Speedup):
+//
+//	S(p) = T_1/T(p),  E(p) = S(p)/p
+//
+// with T_1 the one-processor time (in the points' time unit, seconds for every command but
+// normalised-speedup data), 000 eq. 3 and §3.4 (speedup against the sequential time).
+// T_1 comes from what the caller has, of the same origin as its points: the model's own time
+// at p = 1 for model times (a fitted model evaluated at p = 1, an SPMD model's T_ref, the
+// pipeline model at p = 1: kind t1_model), a measured run at p = 1 for measured times
+// (t1_measured), and ONLY when neither exists the estimate T_1 ≈ p_min·T(p_min) from the
+// smallest p given at its fastest d (kind pmin_times_t_pmin: perfect scaling from 1 to p_min
+// assumed, which overstates speedup and efficiency when the program scales worse below
+// p_min). Every Advice carries the reference it used (speedup_reference in JSON) and, for
+// the estimate, a note. The points are times of ONE problem (strong scaling): T_1/T(p) is no
+// speedup when the problem grows with p, so callers do not size weak-scaling data. With T_1
+// from outside the points (no p = 1 among them, or an SPMD model whose T_ref excludes the
+// communication its T(1, 1) pays, s(1, 1) < 1) no configuration may reach MinEfficiency:
+// then efficiency and balanced fall back to the configuration of highest efficiency, and a
+// note says so. Core-hours count processes only (p·T/3600, in the points' time unit divided
+// by 3600); disks are part of a configuration, not of its cost.
 package sizing
 
 import (
@@ -96,11 +109,73 @@ type Options struct {
 	MinEfficiency float64 // in (0, 1]: 0.5
 	WithinFastest float64 // ≥ 0: 0.10 (cheapest within 10 % of the fastest time)
 	Around        int     // trade-off rows each side of the recommendation: 2
-	// Baseline for speedup and efficiency: BaselineTimeS at BaselineP processes (e.g. the
-	// sequential program's time, or 1 with P = 1 when the points are times derived from
-	// speedups as 1/S). Zero: the smallest p given, at its fastest d.
-	BaselineP     int
-	BaselineTimeS float64
+	// T1 is the one-processor time T_1 of every speedup and efficiency, from what the caller
+	// has (ModelT1, MeasuredT1). Nil: the caller has none, and T_1 ≈ p_min·T(p_min) from the
+	// points (kind pmin_times_t_pmin, said in a note).
+	T1 *Reference
+}
+
+// ReferenceKind says where T_1, the one-processor time of S(p) = T_1/T(p), came from.
+type ReferenceKind string
+
+// The three kinds of T_1, in the order a caller uses them.
+const (
+	// T1Model: the model's own one-processor time (a fitted or given model evaluated at
+	// p = 1; an SPMD model's T_ref, 000 eq. 1 and 3: one processor, one disk).
+	T1Model ReferenceKind = "t1_model"
+	// T1Measured: a measured run at p = 1.
+	T1Measured ReferenceKind = "t1_measured"
+	// PMinTimesTPMin: no one-processor time exists: T_1 ≈ p_min·T(p_min), the smallest p
+	// given at its fastest d, perfect scaling from 1 to p_min assumed.
+	PMinTimesTPMin ReferenceKind = "pmin_times_t_pmin"
+)
+
+// Reference is the T_1 of every speedup and efficiency of an Advice, and where it came from.
+type Reference struct {
+	Kind ReferenceKind `json:"kind"`
+	// TimeS at P is what T_1 is taken from: T_1 itself at P = 1 (t1_model, t1_measured),
+	// T(p_min) at P = p_min (pmin_times_t_pmin); in the points' time unit.
+	TimeS float64 `json:"reference_time_s"`
+	P     int     `json:"reference_p"`
+	// T1S is the T_1 every speedup divides: TimeS, or P·TimeS for pmin_times_t_pmin.
+	T1S float64 `json:"t1_s"`
+	// Source says in words what T_1 is (e.g. "the fitted amdahl model at p = 1").
+	Source string `json:"source"`
+}
+
+// ModelT1 is the reference of a model's own one-processor time t1 (source: which model, how
+// evaluated).
+func ModelT1(t1 float64, source string) *Reference {
+	return &Reference{Kind: T1Model, TimeS: t1, P: 1, T1S: t1, Source: source}
+}
+
+// MeasuredT1 is the reference of a measured one-processor time t1 (source: which run).
+func MeasuredT1(t1 float64, source string) *Reference {
+	return &Reference{Kind: T1Measured, TimeS: t1, P: 1, T1S: t1, Source: source}
+}
+
+// Speedup is the one definition of speedup and efficiency in every sizing answer:
+// S = T_1/t and E = S/p for a configuration of p processes and time t (000 eq. 3 with
+// T_ref = T_1; dimensionless).
+func (r Reference) Speedup(p int, t float64) (s, e float64) {
+	s = r.T1S / t
+	return s, s / float64(p)
+}
+
+// Describe says the definition and the reference in words, for table titles.
+func (r Reference) Describe() string {
+	return fmt.Sprintf("speedup = T_1/T(p), T_1 = %.6g: %s (%s)", r.T1S, r.Source, r.Kind)
+}
+
+// check refuses a caller's reference that is not a positive finite one-processor time.
+func (r *Reference) check() error {
+	if r.Kind != T1Model && r.Kind != T1Measured {
+		return fmt.Errorf("%w: sizing: T_1 of kind %q: allowed %s or %s (%s is computed from the points)", fault.ErrInput, r.Kind, T1Model, T1Measured, PMinTimesTPMin)
+	}
+	if r.P != 1 || !(r.TimeS > 0) || math.IsInf(r.TimeS, 0) || r.T1S != r.TimeS {
+		return fmt.Errorf("%w: sizing: T_1 = %g at p = %d (%s): allowed a positive finite time at p = 1", fault.ErrInput, r.TimeS, r.P, r.Source)
+	}
+	return nil
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -131,9 +206,9 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Around == 0 {
 		o.Around = DefaultAround
 	}
-	if o.BaselineTimeS != 0 || o.BaselineP != 0 {
-		if o.BaselineP < 1 || !(o.BaselineTimeS > 0) || math.IsInf(o.BaselineTimeS, 0) {
-			return o, fmt.Errorf("%w: baseline p = %d, time %g: allowed p ≥ 1 with a positive finite time", fault.ErrInput, o.BaselineP, o.BaselineTimeS)
+	if o.T1 != nil {
+		if err := o.T1.check(); err != nil {
+			return o, err
 		}
 	}
 	if o.Around < 0 || o.Around > 1000 {
@@ -173,8 +248,9 @@ type Advice struct {
 	Recommended Choice   `json:"recommended"`
 	Choices     []Choice `json:"choices"`
 	TradeOff    []Config `json:"trade_off"`
-	BaselineP   int      `json:"baseline_p"`
-	Options     struct {
+	// SpeedupReference is the T_1 of every speedup and efficiency above (package comment).
+	SpeedupReference Reference `json:"speedup_reference"`
+	Options          struct {
 		KneeGain      float64 `json:"knee_gain_per_doubling"`
 		MinEfficiency float64 `json:"min_efficiency"`
 		WithinFastest float64 `json:"within_fastest"`
@@ -213,20 +289,11 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 		}
 		seen[key{pt.P, pt.D}] = i + 1
 	}
-	// Baseline: the smallest p at its fastest d.
+	ref := reference(points, opt.T1)
 	cs := make([]Config, len(points))
-	p0, t0 := math.MaxInt, 0.0
-	for _, pt := range points {
-		if pt.P < p0 || (pt.P == p0 && pt.TimeS < t0) {
-			p0, t0 = pt.P, pt.TimeS
-		}
-	}
-	if opt.BaselineP > 0 {
-		p0, t0 = opt.BaselineP, opt.BaselineTimeS
-	}
 	for i, pt := range points {
-		s := float64(p0) * t0 / pt.TimeS
-		cs[i] = Config{P: pt.P, D: pt.D, TimeS: pt.TimeS, Speedup: s, Efficiency: s / float64(pt.P), CoreHours: float64(pt.P) * pt.TimeS / 3600}
+		s, e := ref.Speedup(pt.P, pt.TimeS)
+		cs[i] = Config{P: pt.P, D: pt.D, TimeS: pt.TimeS, Speedup: s, Efficiency: e, CoreHours: float64(pt.P) * pt.TimeS / 3600}
 	}
 	// Order: p, then time, then d — every rule's tie-break towards fewer processes.
 	sort.SliceStable(cs, func(a, b int) bool {
@@ -307,7 +374,8 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 	reasons[Balanced] = fmt.Sprintf("fastest at or below the knee (p = %d) with efficiency ≥ %.3g", kp, opt.MinEfficiency)
 	var notes []string
 	if picks[Efficiency] < 0 || picks[Balanced] < 0 {
-		// Only with a given baseline (the smallest p has efficiency 1 otherwise).
+		// Only with T_1 from a model or measurement (the smallest p has efficiency 1 against
+		// p_min·T(p_min)).
 		hi := argmin(all, func(a, b Config) bool { return a.Efficiency > b.Efficiency })
 		if picks[Efficiency] < 0 {
 			picks[Efficiency] = hi
@@ -317,9 +385,9 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 			picks[Balanced] = hi
 			reasons[Balanced] = fmt.Sprintf("no configuration at or below the knee reaches efficiency %.3g: the most efficient", opt.MinEfficiency)
 		}
-		notes = append(notes, fmt.Sprintf("efficiency %.3g is not reached against the given baseline", opt.MinEfficiency))
+		notes = append(notes, fmt.Sprintf("efficiency %.3g is not reached against T_1 = %.6g (%s)", opt.MinEfficiency, ref.T1S, ref.Source))
 	}
-	a := &Advice{Method: "sizing rules on the given configurations (" + string(opt.Rule) + ")", Exact: true, Rule: opt.Rule, BaselineP: p0}
+	a := &Advice{Method: "sizing rules on the given configurations (" + string(opt.Rule) + ")", Exact: true, Rule: opt.Rule, SpeedupReference: ref}
 	a.Options.KneeGain, a.Options.MinEfficiency, a.Options.WithinFastest = opt.KneeGain, opt.MinEfficiency, opt.WithinFastest
 	a.Notes = notes
 	for _, r := range Rules() {
@@ -330,10 +398,8 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 			a.Recommended = ch
 		}
 	}
-	if opt.BaselineP > 0 {
-		a.Notes = append(a.Notes, fmt.Sprintf("speedup and efficiency relative to the given baseline: time %g at p = %d", t0, p0))
-	} else if p0 > 1 {
-		a.Notes = append(a.Notes, fmt.Sprintf("speedup and efficiency relative to p = %d, assuming perfect scaling up to it", p0))
+	if ref.Kind == PMinTimesTPMin && ref.P > 1 {
+		a.Notes = append(a.Notes, fmt.Sprintf("speedup and efficiency: no one-processor time T_1 was available, so T_1 ≈ p_min·T(p_min) = %d × %.6g = %.6g (perfect scaling up to p_min = %d assumed: speedup and efficiency are overstated if the program scales worse below p_min)", ref.P, ref.TimeS, ref.T1S, ref.P))
 	}
 	// Trade-off table: the frontier around the recommendation plus every rule's pick.
 	rec := picks[opt.Rule]
@@ -386,4 +452,23 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 		a.TradeOff = append(a.TradeOff, c)
 	}
 	return a, nil
+}
+
+// reference is the caller's T_1, or the estimate p_min·T(p_min) from the smallest p given at
+// its fastest d.
+func reference(points []Point, t1 *Reference) Reference {
+	if t1 != nil {
+		return *t1
+	}
+	p0, t0 := math.MaxInt, 0.0
+	for _, pt := range points {
+		if pt.P < p0 || (pt.P == p0 && pt.TimeS < t0) {
+			p0, t0 = pt.P, pt.TimeS
+		}
+	}
+	src := fmt.Sprintf("no one-processor time: p_min·T(p_min) at the smallest p given, %d, perfect scaling up to it assumed", p0)
+	if p0 == 1 {
+		src = "the p = 1 configuration given (its source not stated)"
+	}
+	return Reference{Kind: PMinTimesTPMin, TimeS: t0, P: p0, T1S: float64(p0) * t0, Source: src}
 }

@@ -143,7 +143,7 @@ func TestQCRD(t *testing.T) {
 		r.P, r.D, r.Efficiency, r.Speedup, pick(a, Fastest).P, pick(a, Fastest).Efficiency)
 	// The file's speedups are against the sequential program (S(1) ≈ 1.4): with that
 	// baseline (time 1 at p = 1) efficiency is S/p, the yardstick of issue 21's report.
-	a, err = Advise(pts, Options{BaselineP: 1, BaselineTimeS: 1})
+	a, err = Advise(pts, Options{T1: ModelT1(1, "the sequential program, s = 1")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,15 +202,19 @@ func TestErrors(t *testing.T) {
 		{"gain", amdahl(), Options{KneeGain: 1.5}, fault.ErrInput},
 		{"efficiency", amdahl(), Options{MinEfficiency: -1}, fault.ErrInput},
 		{"within", amdahl(), Options{WithinFastest: math.NaN()}, fault.ErrInput},
-		{"baseline", amdahl(), Options{BaselineP: 1, BaselineTimeS: -1}, fault.ErrInput},
+		{"T_1 negative", amdahl(), Options{T1: ModelT1(-1, "x")}, fault.ErrInput},
+		{"T_1 NaN", amdahl(), Options{T1: MeasuredT1(math.NaN(), "x")}, fault.ErrInput},
+		{"T_1 Inf", amdahl(), Options{T1: ModelT1(math.Inf(1), "x")}, fault.ErrInput},
+		{"T_1 estimate given", amdahl(), Options{T1: &Reference{Kind: PMinTimesTPMin, TimeS: 1, P: 2, T1S: 2}}, fault.ErrInput},
+		{"T_1 not at p = 1", amdahl(), Options{T1: &Reference{Kind: T1Model, TimeS: 1, P: 2, T1S: 2}}, fault.ErrInput},
 	} {
 		if _, err := Advise(c.pts, c.opt); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 		}
 	}
-	// A given baseline faster than every configuration: no efficiency reaches 0.5; the
-	// efficiency and balanced rules fall back to the most efficient configuration, noted.
-	a0, err := Advise([]Point{{P: 2, TimeS: 10}, {P: 4, TimeS: 8}}, Options{BaselineP: 1, BaselineTimeS: 5})
+	// A T_1 faster than every configuration: no efficiency reaches 0.5; the efficiency and
+	// balanced rules fall back to the most efficient configuration, noted.
+	a0, err := Advise([]Point{{P: 2, TimeS: 10}, {P: 4, TimeS: 8}}, Options{T1: MeasuredT1(5, "a run at p = 1")})
 	if err != nil || a0.Recommended.Config.P != 2 || len(a0.Notes) == 0 {
 		t.Fatalf("%+v %v", a0, err)
 	}
@@ -318,6 +322,70 @@ func TestGainPerDoublingIsTwoP(t *testing.T) {
 	for _, p := range []int{22, 32} {
 		if c, ok := rows[p]; !ok || c.GainPerDoubling != nil {
 			t.Errorf("p = %d: row %v, want it with no gain (no p = %d)", p, c, 2*p)
+		}
+	}
+}
+
+// TestSpeedupReference: S(p) = T_1/T(p), E = S/p for each kind of T_1, hand-computed on
+// Amdahl's law T(p) = 10 + 90/p (T(1) = 100 exactly): T(4) = 32.5, T(8) = 21.25,
+// T(16) = 15.625.
+//   - t1_model / t1_measured, T_1 = 100: S(8) = 100/21.25 = 4.70588…, E(8) = 0.588235…;
+//     E ≥ 0.5 ⇔ 100/(10p + 90) ≥ 0.5 ⇔ p ≤ 11 → balanced 8 (the knee is 64, TestRulesAmdahl).
+//   - pmin_times_t_pmin from p = 4 … 128: T_1 ≈ 4·32.5 = 130: S(8) = 130/21.25 = 6.11765…,
+//     E(8) = 0.764706…; E ≥ 0.5 ⇔ 130/(10p + 90) ≥ 0.5 ⇔ p ≤ 17 → balanced 16: the estimate
+//     overstates efficiency and moves the recommendation from 8 to 16.
+//   - pmin_times_t_pmin from p = 1 … 128: p_min = 1, T_1 = T(1) = 100, the numbers of t1.
+func TestSpeedupReference(t *testing.T) {
+	from4 := amdahl()[2:]
+	for _, c := range []struct {
+		name       string
+		pts        []Point
+		t1         *Reference
+		kind       ReferenceKind
+		refP       int
+		refT, t1s  float64
+		s8, e8     float64
+		recommendP int
+		noteAbout  bool // a note names the estimate
+	}{
+		{"model", from4, ModelT1(100, "Amdahl at p = 1"), T1Model, 1, 100, 100, 100 / 21.25, 100 / 21.25 / 8, 8, false},
+		{"measured", from4, MeasuredT1(100, "a run at p = 1"), T1Measured, 1, 100, 100, 100 / 21.25, 100 / 21.25 / 8, 8, false},
+		{"estimate p_min = 4", from4, nil, PMinTimesTPMin, 4, 32.5, 130, 130 / 21.25, 130 / 21.25 / 8, 16, true},
+		{"estimate p_min = 1", amdahl(), nil, PMinTimesTPMin, 1, 100, 100, 100 / 21.25, 100 / 21.25 / 8, 8, false},
+	} {
+		a, err := Advise(c.pts, Options{T1: c.t1})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		r := a.SpeedupReference
+		if r.Kind != c.kind || r.P != c.refP || r.TimeS != c.refT || r.T1S != c.t1s || r.Source == "" {
+			t.Errorf("%s: reference %+v, want %s at p = %d, %g, T_1 = %g", c.name, r, c.kind, c.refP, c.refT, c.t1s)
+		}
+		var at8 Config
+		for _, x := range a.TradeOff {
+			if x.P == 8 {
+				at8 = x
+			}
+		}
+		if math.Abs(at8.Speedup-c.s8) > 1e-12*c.s8 || math.Abs(at8.Efficiency-c.e8) > 1e-12 {
+			t.Errorf("%s: p = 8: S %v E %v, want %v %v", c.name, at8.Speedup, at8.Efficiency, c.s8, c.e8)
+		}
+		if got := a.Recommended.Config.P; got != c.recommendP {
+			t.Errorf("%s: recommended p = %d, want %d", c.name, got, c.recommendP)
+		}
+		noted := false
+		for _, n := range a.Notes {
+			noted = noted || strings.Contains(n, "p_min·T(p_min)")
+		}
+		if noted != c.noteAbout {
+			t.Errorf("%s: note on the estimate %v, want %v: %q", c.name, noted, c.noteAbout, a.Notes)
+		}
+		b, _ := json.Marshal(a)
+		var back struct {
+			Ref map[string]any `json:"speedup_reference"`
+		}
+		if err := json.Unmarshal(b, &back); err != nil || back.Ref["kind"] != string(c.kind) || back.Ref["reference_time_s"] != c.refT || back.Ref["reference_p"] != float64(c.refP) || back.Ref["t1_s"] != c.t1s {
+			t.Errorf("%s: JSON speedup_reference %v (%v)", c.name, back.Ref, err)
 		}
 	}
 }

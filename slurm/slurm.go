@@ -273,15 +273,37 @@ func parseJobID(out []byte) (string, error) {
 	return g[1], nil
 }
 
+// errUnknownSubmission: sbatch exited 0 but printed no job id, so the job array may be queued;
+// its files stay (the tasks need DIR/slurm for their output).
+var errUnknownSubmission = errors.New("sbatch succeeded without printing a job id: the job array may be queued; check squeue before submitting again")
+
+// notSubmitted reports whether a submission that returned s and err certainly queued nothing
+// (sbatch could not run or refused the job), so that what it wrote may be removed.
+func notSubmitted(s Submission, err error) bool {
+	return err != nil && s.JobID == "" && !errors.Is(err, errUnknownSubmission)
+}
+
 // submit writes the script to DIR/slurm/submit-<time>.sh, submits it with sbatch and records
-// the submission (and the job, for Resubmit) in DIR/slurm/jobs.json.
+// the submission (and the job, for Resubmit) in DIR/slurm/jobs.json. When sbatch fails, the
+// script (and DIR/slurm, if this call made it) is removed again.
 func (c Client) submit(ctx context.Context, j Job) (Submission, error) {
+	var made created
+	s, err := c.submitRecorded(ctx, j, &made)
+	if notSubmitted(s, err) {
+		made.remove()
+	}
+	return s, err
+}
+
+// submitRecorded is submit without the clean-up: the files and directories it creates are
+// appended to made.
+func (c Client) submitRecorded(ctx context.Context, j Job, made *created) (Submission, error) {
 	text, err := script(j)
 	if err != nil {
 		return Submission{}, err
 	}
 	logs := logDir(j.Dir)
-	if err := os.MkdirAll(logs, 0o755); err != nil {
+	if err := made.mkdirAll(logs); err != nil {
 		return Submission{}, err
 	}
 	now := time.Now().UTC()
@@ -289,6 +311,7 @@ func (c Client) submit(ctx context.Context, j Job) (Submission, error) {
 	if err != nil {
 		return Submission{}, err
 	}
+	*made = append(*made, f.Name())
 	_, err = f.WriteString(text)
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -298,11 +321,14 @@ func (c Client) submit(ctx context.Context, j Job) (Submission, error) {
 	}
 	out, err := c.run(ctx, "sbatch", "--parsable", f.Name())
 	if err != nil {
+		if ctx.Err() != nil {
+			return Submission{}, fmt.Errorf("%w: %w", fault.ErrInterrupted, err)
+		}
 		return Submission{}, err
 	}
 	id, err := parseJobID(out)
 	if err != nil {
-		return Submission{}, err
+		return Submission{}, fmt.Errorf("%w (%v)", errUnknownSubmission, err)
 	}
 	s := Submission{JobID: id, Array: j.arraySpec(), Script: f.Name(), Time: now.Format(time.RFC3339), Shards: j.Shards, Command: j.Command}
 	jf, err := readJobs(j.Dir)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/clusterperf/clusterperf/sizing"
 )
 
 // Advice is the best allocation found for a program on a cluster.
@@ -90,6 +92,19 @@ func (b *byK) list(p *Program, c *Cluster) []KBest {
 		out = append(out, KBest{Workstations: k, TimeS: t, Allocation: allocation(p, c, b.best[k])})
 	}
 	return out
+}
+
+// SizingT1 is the T_1 of sizing's speedups S(k) = T_1/T(k) over the number k of workstations
+// used: the best mapping found on one workstation (every process on it), by the same model
+// as every T(k). Nil when by has no one-workstation entry (a heuristic search that found
+// none): sizing then estimates T_1 from the fewest workstations and says so.
+func SizingT1(by []KBest) *sizing.Reference {
+	for _, k := range by {
+		if k.Workstations == 1 {
+			return sizing.ModelT1(k.TimeS, "the best mapping found on one workstation (every process on it)")
+		}
+	}
+	return nil
 }
 
 // allocation names mapping m, in the program's process order.

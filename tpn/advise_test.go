@@ -184,3 +184,15 @@ func BenchmarkAdvise(b *testing.B) {
 		}
 	}
 }
+
+// TestSizingT1: sizing's T_1 is the best mapping on one workstation, by the model of every
+// other T(k); without a one-workstation entry there is none (sizing estimates it, noted).
+func TestSizingT1(t *testing.T) {
+	by := []KBest{{Workstations: 1, TimeS: 4.5}, {Workstations: 2, TimeS: 3}}
+	if r := SizingT1(by); r == nil || r.Kind != "t1_model" || r.P != 1 || r.T1S != 4.5 {
+		t.Fatalf("T1 %+v, want t1_model 4.5 at p = 1", r)
+	}
+	if r := SizingT1(by[1:]); r != nil {
+		t.Fatalf("no one-workstation entry: T1 %+v, want nil", r)
+	}
+}

@@ -315,7 +315,7 @@ func ParseCluster(file string, data []byte) (*Cluster, error) {
 			w.Background = append(w.Background, b)
 		}
 		if u := w.Utilization(); !(u < 1) {
-			wn.Errorf("workstation %q: background utilisation %.3g ≥ 1 saturates the CPU (allowed: Σ arrival_rate·demand < 1)", w.Name, u)
+			wn.Errorf("workstation %q: background utilization %.3g ≥ 1 saturates the CPU (allowed: Σ arrival_rate·demand < 1)", w.Name, u)
 		}
 		for _, o := range c.Workstations {
 			if o.Name == w.Name && w.Name != "" {

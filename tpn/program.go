@@ -83,12 +83,12 @@ func (w Workstation) Utilization() float64 {
 }
 
 // ExpansionFactor is 1/(1 − U), the slowdown of a task on a processor-sharing CPU carrying
-// background utilisation U (002; exact for Poisson background arrivals — see docs/studies.md).
+// background utilization U (002; exact for Poisson background arrivals — see docs/studies.md).
 // U ≥ 1 is an error naming the workstation.
 func (w Workstation) ExpansionFactor() (float64, error) {
 	u := w.Utilization()
 	if u >= 1 {
-		return 0, fmt.Errorf("workstation %q: background utilisation %.3g ≥ 1: the CPU is saturated and a task would never finish", w.Name, u)
+		return 0, fmt.Errorf("workstation %q: background utilization %.3g ≥ 1: the CPU is saturated and a task would never finish", w.Name, u)
 	}
 	return 1 / (1 - u), nil
 }

@@ -70,13 +70,13 @@ func TestComputeDelay(t *testing.T) {
 		t.Errorf("%v at %g s, want 5 s", r.Outcome, Seconds(r.Time))
 	}
 	c.Workstations[1].Background[0].ArrivalRate = 2 // U = 1
-	if _, err := Build(p, c); err == nil || !strings.Contains(err.Error(), `workstation "slow": background utilisation 1 ≥ 1`) {
+	if _, err := Build(p, c); err == nil || !strings.Contains(err.Error(), `workstation "slow": background utilization 1 ≥ 1`) {
 		t.Errorf("saturated workstation: %v", err)
 	}
 }
 
 // TestMatMulLoad: the compute part of P3 scales exactly as 1/(1 − U) of its workstation's
-// background utilisation, and on dedicated links the predicted time grows with U. (On the
+// background utilization, and on dedicated links the predicted time grows with U. (On the
 // shared static-at-start Ethernet of cluster.yaml it need not: a slower process changes which
 // transfers overlap — 4.52 s at U = 0.4 but 4.47 s at U = 0.6 — a real timing anomaly of the
 // shared-medium model.)

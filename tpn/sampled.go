@@ -12,7 +12,7 @@ import (
 
 // Sampled background load (002 §3, "modeling computation times", sampled instead of
 // averaged). 002 replaces each workstation's background job stream by its mean effect, the
-// expansion factor 1/(1 − U) of a processor-sharing CPU with background utilisation
+// expansion factor 1/(1 − U) of a processor-sharing CPU with background utilization
 // U = Σ λ_i·D_i. A sampled run keeps the stream: each workstation's CPU is a
 // processor-sharing server; background jobs of class i arrive with inter-arrival times drawn
 // from BgClass.Arrivals (mean 1/λ_i) and bring CPU demands drawn from BgClass.Demands (mean
@@ -135,7 +135,7 @@ func checkBackground(c CPU) error {
 		u += b.ArrivalRate * b.Demand
 	}
 	if !(u < 1) {
-		return fmt.Errorf("%w: CPU %q: background utilisation %.4g ≥ 1 saturates it", fault.ErrInput, c.Name, u)
+		return fmt.Errorf("%w: CPU %q: background utilization %.4g ≥ 1 saturates it", fault.ErrInput, c.Name, u)
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // onePS is one process of compute segments (seconds) on one workstation of power 1 with one
-// background class at utilisation U (mean demand 1 s).
+// background class at utilization U (mean demand 1 s).
 func onePS(t testing.TB, segs []float64, U float64, arr, dem sim.Dist) *Net {
 	t.Helper()
 	pr := Process{Name: "A"}

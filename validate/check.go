@@ -14,13 +14,13 @@ import (
 // (rows[i].half_width_95 …) and what is allowed; the caller adds the file and wraps it as
 // input (fault.ErrInput, exit 2).
 
-// utilTol is the rounding allowed above a utilisation of 1.
+// utilTol is the rounding allowed above a utilization of 1.
 const utilTol = 1e-9
 
 // CheckQN checks r as QNReport builds it for model m: the simulation's counts are
 // non-negative (replications ≥ 1), there is one row per quantity in QN's order (X and R per
 // class, U and Q per station) with QN's units, every number is finite and ≥ 0 (a queueing
-// station's simulated utilisation at most 1 per server; an approximate analytic one may
+// station's simulated utilization at most 1 per server; an approximate analytic one may
 // exceed it, qn.StationView.UtilizationInfeasible), and the derived fields agree with the numbers
 // they derive from: analytic_inside is |analytic − simulated| ≤ half_width_95 (sim.Estimate.
 // Contains), rel_error is RelError(analytic, simulated), each present exactly when QN would
@@ -95,7 +95,7 @@ func checkRow(i int, row Row, q, unit string, max float64) error {
 }
 
 // CheckSaturation checks a saturation record of model m: it names one of m's stations, and
-// its utilisation per server is at least 1 (what saturated means) and finite.
+// its utilization per server is at least 1 (what saturated means) and finite.
 func CheckSaturation(e *qn.SaturationError, m *qn.Model) error {
 	found := false
 	for _, st := range m.Stations {
@@ -105,7 +105,7 @@ func CheckSaturation(e *qn.SaturationError, m *qn.Model) error {
 		return fmt.Errorf("saturation.Station = %q; want a station of the model", e.Station)
 	}
 	if math.IsNaN(e.Utilization) || math.IsInf(e.Utilization, 0) || e.Utilization < 1 {
-		return fmt.Errorf("saturation.Utilization = %g; want a finite utilisation ≥ 1 (a saturated station)", e.Utilization)
+		return fmt.Errorf("saturation.Utilization = %g; want a finite utilization ≥ 1 (a saturated station)", e.Utilization)
 	}
 	return nil
 }
@@ -118,7 +118,7 @@ func inRange(name string, v, max float64) error {
 		if math.IsInf(max, 1) {
 			return fmt.Errorf("%s = %g; want a finite value ≥ 0", name, v)
 		}
-		return fmt.Errorf("%s = %g; want a utilisation in [0, 1] (busy fraction per server)", name, v)
+		return fmt.Errorf("%s = %g; want a utilization in [0, 1] (busy fraction per server)", name, v)
 	}
 	return nil
 }

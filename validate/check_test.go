@@ -74,7 +74,7 @@ func twoJobsOneQueue(t *testing.T, u float64) (*qn.Model, *qn.Result, *sim.Resul
 		Utilization: []sim.Estimate{e(u)}, QueueLength: [][]sim.Estimate{{e(2)}}}
 }
 
-// TestCheckSaturation: a saturation record names a station of the model and a utilisation
+// TestCheckSaturation: a saturation record names a station of the model and a utilization
 // ≥ 1 (qn.SaturationError's meaning); anything else is refused naming the field.
 func TestCheckSaturation(t *testing.T) {
 	m := &qn.Model{Stations: []qn.Station{{Name: "cpu", Kind: qn.Queue}}}

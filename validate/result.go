@@ -93,11 +93,11 @@ func contains(xs []string, s string) bool {
 //	               X_c ≤ N_c/(D_c + Z_c)            (ABA, QSP Table 5.1, per class)
 //	               Q_kc ≤ N_c                       (no more jobs at a station than exist)
 //	every class:   R_c ≥ D_c = Σ_k copies_k·D_ck    (no model without fork/join can beat its demand)
-//	               U_kc = X_c·D_ck / servers_k      (utilisation law; delay centre: X_c·D_ck)
+//	               U_kc = X_c·D_ck / servers_k      (utilization law; delay centre: X_c·D_ck)
 //
 // within ExactTol (exact methods) or ApproxTol (approximate ones) relative to the larger
 // side. R ≥ D and the throughput bound are skipped for fork/join models (branches run in
-// parallel), the utilisation law for load-dependent stations (no fixed server count).
+// parallel), the utilization law for load-dependent stations (no fixed server count).
 func CheckResult(r *qn.Result, m *qn.Model) error {
 	tol := ApproxTol
 	if r.Exact {
@@ -150,7 +150,7 @@ func checkUtilLaw(r *qn.Result, m *qn.Model, c int, tol float64) error {
 			want /= float64(max(s.Servers, 1))
 		}
 		if u := r.Utilization[k][c]; !near(u, want, tol) {
-			return fmt.Errorf("utilization[%d][%d] = %g; station %s's utilisation by class %s is X·D/servers = %g (utilisation law)", k, c, u, s.Name, m.Classes[c].Name, want)
+			return fmt.Errorf("utilization[%d][%d] = %g; station %s's utilization by class %s is X·D/servers = %g (utilization law)", k, c, u, s.Name, m.Classes[c].Name, want)
 		}
 	}
 	return nil

@@ -155,7 +155,7 @@ func TestCheckResultRefuses(t *testing.T) {
 		{"R below D", base, func(r *qn.Result) { r.ResponseTime[0] = 0.1; r.Throughput[0] = 3 / 1.1 }, "at least its total demand"},
 		{"X above bound, Little kept", base, func(r *qn.Result) { r.Throughput[0] = 2.9; r.ResponseTime[0] = 3/2.9 - 1 }, "asymptotic bound"},
 		{"Q above N", base, func(r *qn.Result) { r.QueueLength[1][0] = 1e308 }, "at most the population 3"},
-		{"U not X·D", base, func(r *qn.Result) { r.Utilization[1][0] = 0.01 }, "utilisation law"},
+		{"U not X·D", base, func(r *qn.Result) { r.Utilization[1][0] = 0.01 }, "utilization law"},
 		{"method script", base, func(r *qn.Result) { r.Method, r.Exact = "<script>alert(1)</script>", false }, "want one of the solvers' method names"},
 		{"exact approximate", approx, func(r *qn.Result) { r.Exact = true }, "gives exact = false"},
 		{"marginal on exact", base, func(r *qn.Result) { r.Method = "mva+marginal" }, "method names"},

@@ -30,7 +30,7 @@ func RelError(model, observed float64) float64 {
 // analytic value, when there is one.
 type Row struct {
 	Quantity  string   `json:"quantity"`
-	Unit      string   `json:"unit"` // "1/s", "s", "jobs" or "" (a utilisation)
+	Unit      string   `json:"unit"` // "1/s", "s", "jobs" or "" (a utilization)
 	Analytic  *float64 `json:"analytic,omitempty"`
 	Simulated float64  `json:"simulated"`
 	HalfWidth float64  `json:"half_width_95"`
@@ -119,7 +119,7 @@ func QNReport(m *qn.Model, solver string, an *qn.Result, anErr error, res *sim.R
 	rep := &Report{AnalyticMethod: solver, Simulation: Simulation{Method: res.Method, Replications: res.Replications, Events: res.Events, Seed: seed, Precision: res.Precision},
 		Rows: QN(m, an, res), Notes: append([]string{}, notes...)}
 	if anErr != nil {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("no analytic value: %v", anErr))
+		rep.Notes = append(rep.Notes, "no analytic value: "+fault.Detail(anErr))
 	}
 	if res.Lag1Suspect() {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("the batch throughputs have lag-1 autocorrelation %.2f (above 2/√%d): batches are probably too short, the intervals too narrow — raise --events or lower --batches", res.Lag1, res.Replications))

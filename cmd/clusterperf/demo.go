@@ -68,7 +68,7 @@ func demoRouting(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	b := 0 // the bottleneck: the station with the highest utilisation
+	b := 0 // the bottleneck: the station with the highest utilization
 	for k := range m.Stations {
 		if res.StationUtilization(k) > res.StationUtilization(b) {
 			b = k
@@ -126,7 +126,7 @@ func demoTpn(w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "   background utilisation %.1f on ws4 (expansion %.3g): predicted %.4g s (%s)\n", U, 1/(1-U), tpn.Seconds(r.Time), r.Outcome)
+		fmt.Fprintf(w, "   background utilization %.1f on ws4 (expansion %.3g): predicted %.4g s (%s)\n", U, 1/(1-U), tpn.Seconds(r.Time), r.Outcome)
 	}
 	return nil
 }
@@ -339,7 +339,7 @@ func demoPipeline(w io.Writer) error {
 	}
 	pr := newPipelineResult(pm, pts, pm.Optimal(pts), nil, nil)
 	def := sizingFlags{rule: string(sizing.DefaultRule), efficiency: sizing.DefaultMinEfficiency, kneeGain: sizing.DefaultKneeGain, within: sizing.DefaultWithinFastest}
-	if pr.Sizing, err = pipelineSizing(pts, def); err != nil {
+	if pr.Sizing, err = pipelineSizing(pm, pts, def); err != nil {
 		return err
 	}
 	pr.setKnee()

@@ -36,11 +36,12 @@ type extrapolateResult struct {
 	Fit           *scaling.Result       `json:"fit"`
 	Predictions   []*scaling.Prediction `json:"predictions"`
 	Backtest      *scaling.Backtest     `json:"backtest,omitempty"`
-	Sizing        *sizing.Advice        `json:"sizing"`
+	// Sizing is absent for weak-scaling data (a note says why).
+	Sizing *sizing.Advice `json:"sizing,omitempty"`
 	// PMax is the largest p the sizing searched (--pmax; default twice the largest measured
 	// p), PMaxSource which of the two (P2-6: "fastest" is fastest within this range only).
-	PMax       int      `json:"recommend_pmax"`
-	PMaxSource string   `json:"recommend_pmax_source"`
+	PMax       int      `json:"recommend_pmax,omitempty"`
+	PMaxSource string   `json:"recommend_pmax_source,omitempty"`
 	Notes      []string `json:"notes"`
 	data       string
 }
@@ -89,14 +90,21 @@ func runFitScaling(o scalingOptions, path string, stdout io.Writer) error {
 	if bt, err := scaling.BacktestLargest(d); err == nil {
 		res.Backtest = bt
 	} else if errors.Is(err, fault.ErrInput) {
-		res.Notes = append(res.Notes, "no backtest: "+err.Error())
+		res.Notes = append(res.Notes, "no backtest: "+fault.Detail(err))
 	} else {
 		return err
 	}
-	if res.Sizing, err = advise(d, fr, o); err != nil {
+	if fr.Scaling == "weak" {
+		why := "no sizing: the data are weak scaling (the problem grows with p), and the sizing rules compare the times of one problem (strong scaling): neither T_1/T(p) nor the fastest time is a speedup or a choice there"
+		if fr.ScalingInferred {
+			why += "; weak was inferred from the rising times: a \"# scaling: strong\" line in the CSV sizes it as one problem"
+		}
+		res.Notes = append(res.Notes, why)
+	} else if res.Sizing, err = advise(d, fr, o); err != nil {
 		return err
+	} else {
+		res.sizingRange(o.pmax)
 	}
-	res.sizingRange(o.pmax)
 	res.ErrorEstimate = scalingErrorEstimate(fr, res.Backtest)
 	return render(stdout, res, o.out)
 }
@@ -108,7 +116,14 @@ func advise(d *scaling.Data, fr *scaling.Result, o scalingOptions) (*sizing.Advi
 	if err != nil {
 		return nil, classify(err)
 	}
-	adv, err := sizing.Advise(pts, o.sizing.options())
+	minP := math.MaxInt
+	for _, pt := range d.Points {
+		minP = min(minP, pt.P)
+	}
+	adv, err := sizing.Advise(pts, o.sizing.options(fr.T1(minP)))
+	if err == nil && minP > 1 {
+		adv.Notes = append(adv.Notes, fmt.Sprintf("sizing: T_1 is not the model at p = 1: the data start at p = %d and the fitted model says nothing below them (as the sizing grid does not go there)", minP))
+	}
 	return adv, classify(err)
 }
 
@@ -185,7 +200,11 @@ func classify(err error) error {
 }
 
 func (r *extrapolateResult) NoteLines() []string {
-	out := append(append(slices.Clone(r.Fit.Notes), r.Sizing.Notes...), r.Notes...)
+	out := slices.Clone(r.Fit.Notes)
+	if r.Sizing != nil {
+		out = append(out, r.Sizing.Notes...)
+	}
+	out = append(out, r.Notes...)
 	for _, p := range r.Predictions {
 		for _, n := range p.Notes {
 			out = append(out, fmt.Sprintf("p = %d: %s", p.P, n))
@@ -197,7 +216,11 @@ func (r *extrapolateResult) NoteLines() []string {
 // Tables: summary, parameters, plausible, predictions, trade_off.
 func (r *extrapolateResult) Tables() []*report.Table {
 	f, m := r.Fit, r.Fit.Chosen
-	pt := &report.Table{Name: "parameters", Title: fmt.Sprintf("Chosen model (held-out error): %s   T(p) = %s", m.Name, m.Formula), Header: []string{"parameter", "value", "ci95_low", "ci95_high", "note"}}
+	how := "held-out error"
+	if !f.Validated {
+		how = "by fit and rule, not validated: see the notes"
+	}
+	pt := &report.Table{Name: "parameters", Title: fmt.Sprintf("Chosen model (%s): %s   T(p) = %s", how, m.Name, m.Formula), Header: []string{"parameter", "value", "ci95_low", "ci95_high", "note"}}
 	for _, p := range m.Parameters {
 		note := ""
 		if p.AtZero {
@@ -222,6 +245,9 @@ func (r *extrapolateResult) Tables() []*report.Table {
 			lo, hi = *p.Low95S, *p.High95S
 		}
 		t.Add(p.P, p.TimeS, lo, hi, p.PlausibleLowS, p.PlausibleHighS, p.Extrapolation)
+	}
+	if r.Sizing == nil {
+		return []*report.Table{r.summaryTable(), pt, ct, t}
 	}
 	return []*report.Table{r.summaryTable(), pt, ct, t, r.tradeOffTable()}
 }
@@ -281,6 +307,10 @@ func (r *extrapolateResult) summaryTable() *report.Table {
 	if bt := r.Backtest; bt != nil {
 		t.Add(fmt.Sprintf("backtest: p = %d from the other %d points, rel_error", bt.HeldOutP, bt.TrainingPoints), report.Percent(bt.RelError))
 		t.Add("in words", fmt.Sprintf("predicting your largest p = %d from the others would have erred by %+.1f %%", bt.HeldOutP, 100*bt.RelError))
+	}
+	if r.Sizing == nil {
+		t.Add("recommended", "none: weak-scaling data (see the notes)")
+		return t
 	}
 	a := r.Sizing.Recommended
 	t.Add(fmt.Sprintf("recommended (%s) within p ≤ %d", r.Sizing.Rule, r.PMax), fmt.Sprintf("p = %d, time %s s, efficiency %.2f, %s core-hours — %s", a.Config.P, report.Num(a.Config.TimeS), a.Config.Efficiency, report.Num(a.Config.CoreHours), a.Reason))

@@ -72,7 +72,11 @@ CSV tables (--csv-table): residuals (default), parameters, ranking, predictions,
 Sizing (both forms): --rule balanced (default: the fastest at or below the knee with
 efficiency ≥ --efficiency), fastest, knee (where doubling p gains less than --knee-gain),
 efficiency (the largest p with efficiency ≥ --efficiency), cheapest (fewest core-hours within
---within of the fastest time), core-hours (fewest core-hours).
+--within of the fastest time), core-hours (fewest core-hours). Speedup S = T_1/T(p) and
+efficiency S/p, as in every command: T_1 is the winning SPMD model's T_ref (the speedup
+command's), Amdahl's or USL's time at p = 1, or the scaling model at p = 1 when the data
+include p = 1; otherwise p_min·T(p_min), said in a note (sizing.speedup_reference in JSON).
+Weak-scaling data are not sized (the rules compare the times of one problem).
 
 `
 
@@ -363,7 +367,7 @@ func newFitResult(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	if out.Sizing, err = sizing.Advise(pts, o.sizing.options()); err != nil {
+	if out.Sizing, err = sizing.Advise(pts, o.sizing.options(out.sizingT1())); err != nil {
 		return nil, classify(err)
 	}
 	out.speedupUnits(sp)
@@ -388,18 +392,22 @@ func newFitResult(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions) (*
 }
 
 // speedupUnits says, for speedup data, what the sizing's times are (T_ref/s, in seconds only
-// if reference_time is), and when the fitted s(1, 1) is far from 1 that the trade-off's
-// speedups are against the model's own T(1, 1), not the data's s = 1.
+// if reference_time is), and, for either target, when the fitted SPMD model's
+// s(1, 1) = T_ref/T(1, 1) is far from 1 that the trade-off's speedups are against T_ref, so
+// s(1, 1) ≠ 1 there too.
 func (r *fitResult) speedupUnits(sp fit.Spec) {
-	if r.Target != "speedup" {
-		return
+	if r.Target == "speedup" {
+		r.Notes = append(r.Notes, fmt.Sprintf("the data are speedups: the sizing's times (time_s, core_hours) are T(p, d) = T_ref/s(p, d) with T_ref = reference_time = %g (seconds only if the model file's reference_time is)", sp.Reference))
 	}
-	r.Notes = append(r.Notes, fmt.Sprintf("the data are speedups: the sizing's times (time_s, core_hours) are T(p, d) = T_ref/s(p, d) with T_ref = reference_time = %g (seconds only if the model file's reference_time is)", sp.Reference))
 	if r.baseline != nil {
 		return
 	}
-	if v, _, _, err := r.best.Predict(1, 1); err == nil && math.Abs(v-1) > 0.05 {
-		r.Notes = append(r.Notes, fmt.Sprintf("the fitted %s gives s(1, 1) = %.4g, not 1: the trade-off's speedup and efficiency are against the model's own T(1, 1) = %.4g T_ref", r.Architecture, v, 1/v))
+	v, _, _, err := r.best.Predict(1, 1)
+	if r.Target != "speedup" && v > 0 {
+		v = r.best.Model().RefTime() / v // a time target predicts T(1, 1)
+	}
+	if err == nil && math.Abs(v-1) > 0.05 {
+		r.Notes = append(r.Notes, fmt.Sprintf("the fitted %s gives s(1, 1) = T_ref/T(1, 1) = %.4g, not 1: the trade-off's speedup and efficiency are against T_ref (sizing.speedup_reference), as the speedup command's, so they are %.4g at p = 1, d = 1", r.Architecture, v, v))
 	}
 }
 
@@ -483,6 +491,24 @@ func (r *fitResult) sizingPoints(pmax, dmax int) ([]sizing.Point, error) {
 		return nil, badInputf("no valid (p, d) within --pmax %d, --dmax %d", pmax, dmax)
 	}
 	return pts, nil
+}
+
+// sizingT1 is the winner's one-processor time, the T_1 of the sizing's speedups: the SPMD
+// model's T_ref (as the speedup command's), or Amdahl's/USL's time at p = 1 (1/S(1) for
+// speedup data; S(1) = 1 in both laws). Nil only if the law gives no finite time at p = 1.
+func (r *fitResult) sizingT1() *sizing.Reference {
+	b := r.baseline
+	if b == nil {
+		return spmdT1(r.best.Model(), "fitted "+r.Architecture+" model")
+	}
+	v := b.Value(1)
+	if r.Target == "speedup" {
+		v = 1 / v
+	}
+	if !(v > 0) || math.IsInf(v, 0) {
+		return nil
+	}
+	return sizing.ModelT1(v, "the fitted "+b.Name+" law at p = 1")
 }
 
 // predict is the winner at (p, d).

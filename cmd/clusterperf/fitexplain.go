@@ -8,6 +8,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/fit"
 	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/sizing"
 )
 
 // explainIdentifiability follows every direction of the SPMD family's parameters that the
@@ -41,6 +42,7 @@ func (r *fitResult) explainIdentifiability() {
 	if r.baseline != nil {
 		return // the predictions are the winning baseline's
 	}
+	r.explainT1(dirs)
 	r.explainBottleneck(dirs)
 	for i := range r.Predictions {
 		pr := &r.Predictions[i]
@@ -204,4 +206,20 @@ func (r *fitResult) bandTable() *report.Table {
 		t.Add(x.P, x.D, obs, x.Fitted, x.W0, x.W1)
 	}
 	return t
+}
+
+// explainT1 notes when the sizing's T_1 = T_ref moves along an undetermined direction (a
+// time fit under g(1) = 1 cannot tell one processor's communication from its computation):
+// every speedup and efficiency of the trade-off then moves with it, the times do not.
+func (r *fitResult) explainT1(dirs []fit.Direction) {
+	ref := r.Sizing.SpeedupReference
+	lo, hi := ref.T1S, ref.T1S
+	for _, d := range dirs {
+		a, b := r.best.RefTimeRange(d)
+		lo, hi = math.Min(lo, a), math.Max(hi, b)
+	}
+	if ref.Kind != sizing.T1Model || !((hi-lo)/ref.T1S > 1e-6) {
+		return
+	}
+	r.Notes = append(r.Notes, fmt.Sprintf("sizing: T_1 = T_ref = %.6g is not determined by the data: along the undetermined directions it ranges %.6g … %.6g (%+.2g %% … %+.2g %%), and the trade-off's speedups and efficiencies with it (its times do not move); a separate measurement of one of those parameters, or speedup data against a measured reference_time, would fix it", ref.T1S, lo, hi, 100*(lo/ref.T1S-1), 100*(hi/ref.T1S-1)))
 }

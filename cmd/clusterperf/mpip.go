@@ -457,14 +457,21 @@ func (r *mpipResult) size(o mpipOptions) error {
 		return nil
 	}
 	at := map[int]float64{}
+	var t1 *sizing.Reference
 	for _, run := range r.Runs {
 		if _, ok := at[run.P]; !ok {
 			at[run.P] = run.inputs.AppTime / float64(run.P)
+			if run.P == 1 {
+				t1 = sizing.MeasuredT1(at[1], "the measured run at P = 1 (App_Time)")
+			}
 		}
 	}
 	for p, t := range r.forecastTimes() {
 		if _, ok := at[p]; !ok {
 			at[p] = t
+			if p == 1 {
+				t1 = sizing.ModelT1(t, "the forecast at P = 1 (--predict)")
+			}
 		}
 	}
 	if ch := r.ForecastChoice; ch != nil {
@@ -476,7 +483,7 @@ func (r *mpipResult) size(o mpipOptions) error {
 	}
 	sort.Slice(pts, func(i, j int) bool { return pts[i].P < pts[j].P })
 	var err error
-	r.Sizing, err = sizing.Advise(pts, o.sizing.options())
+	r.Sizing, err = sizing.Advise(pts, o.sizing.options(t1))
 	return classify(err)
 }
 

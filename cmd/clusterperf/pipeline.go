@@ -51,7 +51,8 @@ eq. (21)'s storage bound (no p reads and writes the data faster than storage: 2N
 the sort) and the recommendation of package sizing's rule (--rule: balanced, the default, is
 the fastest p at or below the knee with efficiency ≥ --efficiency; fastest, knee,
 efficiency, cheapest within --within of the fastest, core_hours), with the trade-off table
-around it. Speedup and efficiency are relative to the smallest p given.
+around it. Speedup and efficiency are against T_1, the model's time at p = 1, whatever --p
+starts at (package sizing's one definition S = T_1/T(p), E = S/p; speedup_reference in JSON).
 
 CSV tables (--csv-table): points (default), optimum, trade_off.
 
@@ -187,7 +188,7 @@ func runPipeline(o pipelineOptions, path string, stdout, stderr io.Writer) error
 		pts = append(pts, m.Predict(p))
 	}
 	out := newPipelineResult(m, pts, m.Optimal(pts), meas, fr)
-	if out.Sizing, err = pipelineSizing(pts, o.sizing); err != nil {
+	if out.Sizing, err = pipelineSizing(m, pts, o.sizing); err != nil {
 		return badInput(err)
 	}
 	out.setKnee()
@@ -271,13 +272,14 @@ func newPipelineOptimum(opt pipeline.Optimum) pipelineOptimum {
 	return o
 }
 
-// pipelineSizing applies package sizing's rule to the predicted times.
-func pipelineSizing(pts []pipeline.Point, sf sizingFlags) (*sizing.Advice, error) {
+// pipelineSizing applies package sizing's rule to the predicted times, with T_1 the model at
+// p = 1 (pipeline.Model.T1).
+func pipelineSizing(m *pipeline.Model, pts []pipeline.Point, sf sizingFlags) (*sizing.Advice, error) {
 	sp := make([]sizing.Point, len(pts))
 	for i, pt := range pts {
 		sp[i] = sizing.Point{P: pt.P, TimeS: pt.Time}
 	}
-	return sizing.Advise(sp, sf.options())
+	return sizing.Advise(sp, sf.options(m.T1()))
 }
 
 // setKnee takes the optimum's knee from the sizing advice's knee pick: one knee definition
@@ -306,7 +308,7 @@ func (r *pipelineResult) Tables() []*report.Table {
 	for _, pt := range r.Points {
 		t.Add(r.pointRow(pt)...)
 	}
-	return []*report.Table{t, r.optimumTable(), tradeOffTable(r.Sizing, "Trade-off around the recommendation (speedup and efficiency relative to the smallest p)")}
+	return []*report.Table{t, r.optimumTable(), tradeOffTable(r.Sizing, "Trade-off around the recommendation")}
 }
 
 func (r *pipelineResult) pointRow(pt pipelinePoint) []any {

@@ -25,7 +25,7 @@ func newQueueCmd(stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "queue MODEL",
 		Short: "Single-queue formulas: M/M/1, M/M/m, M/M/inf, M/M/1/K, M/M/m/K, M/G/1, Erlang B and C",
-		Long: `Solve one queueing station in closed form: utilisation, throughput, mean jobs, mean
+		Long: `Solve one queueing station in closed form: utilization, throughput, mean jobs, mean
 response and waiting time, the probability of an empty station, of waiting and of being
 refused (finite K), and percentiles of the response time where its distribution has a
 closed form (M/M/1, M/M/m, M/M/inf, M/M/1/K, M/M/m/K; FCFS). Results agree with GNU

@@ -49,6 +49,9 @@ document (--format json, schema in docs/schema/COMMAND.schema.json) or one CSV t
 	root.SetErr(stderr)
 	root.SuggestionsMinimumDistance = 2 // "slove" → solve; unknown flags the same (flagSuggestion)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		if rep := (*repeatedFlagError)(nil); errors.As(err, &rep) {
+			return badInputf("%v\n%s", rep, helpHint(c))
+		}
 		return badInputf("%v%s\n%s", err, flagSuggestion(c, err), helpHint(c))
 	})
 	root.AddCommand(solveCmd(new(solveOptions), stdout, stderr), newPipelineCmd(stdout, stderr), speedupCmd(new(speedupOptions), stdout, stderr), newMpipCmd(stdout, stderr), fitCmd(new(fitOptions), stdout, stderr), simulateCmd(new(simOptions), stdout, stderr), tpnCmd(new(tpnOptions), stdout, stderr), newDemoCmd(stdout, stderr))
@@ -59,6 +62,7 @@ document (--format json, schema in docs/schema/COMMAND.schema.json) or one CSV t
 	root.AddCommand(newReferencesCmd(stdout))
 	root.SetHelpCommand(newHelpCmd())
 	markUsage(root)
+	refuseRepeatedFlags(root)
 	return root
 }
 

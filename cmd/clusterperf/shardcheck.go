@@ -16,7 +16,7 @@ import (
 
 // Checks of the items a merge reads from shard files (hostile-input review): every item is
 // checked for shape (the model's classes and stations) and range (finite, non-negative
-// times, throughputs and queue lengths; utilisations of queueing stations at most 1 per
+// times, throughputs and queue lengths; utilizations of queueing stations at most 1 per
 // server) before use. An item's error is an itemError; checkedMerge names the shard file
 // that holds the item.
 
@@ -98,16 +98,16 @@ func checkMat(name string, xs [][]float64, m *qn.Model) error {
 	return nil
 }
 
-// queueing reports whether a station's utilisation is a busy fraction per server (≤ 1).
+// queueing reports whether a station's utilization is a busy fraction per server (≤ 1).
 func queueing(s qn.Station) bool { return s.Kind == qn.Queue || s.Kind == qn.MultiServer }
 
-// utilTol is the rounding allowed above a utilisation of 1.
+// utilTol is the rounding allowed above a utilization of 1.
 const utilTol = 1e-9
 
 // checkQNResult checks a solved point of model m (solved with opt): shape and range, then
 // method, status and numbers against what m implies (validate.CheckMethod, CheckResult:
-// Little's law, the asymptotic throughput bound, R ≥ D, the utilisation law, Q ≤ N). A
-// utilisation above 1 at a queueing station is refused only in an exact result: an
+// Little's law, the asymptotic throughput bound, R ≥ D, the utilization law, Q ≤ N). A
+// utilization above 1 at a queueing station is refused only in an exact result: an
 // approximate solver may give one legitimately (Linearizer gives 1.00014 on
 // qn/testdata/linearizer-u-above-1.yaml, noted "approximation infeasible" and not clamped),
 // as validate's CheckQN allows for analytic values.

@@ -72,7 +72,7 @@ func row(i int, key string, v any) func(any) any {
 	}
 }
 
-// saturated replaces a sweep item's result by a saturation at station with utilisation u.
+// saturated replaces a sweep item's result by a saturation at station with utilization u.
 func saturated(station string, u float64) func(any) any {
 	return func(r any) any {
 		m := r.(map[string]any)
@@ -146,7 +146,7 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 		{"sweep X 0", sweepDir, "shard-1-of-2.json", 0, set([]any{0.0}, "result", "throughput_per_s"), "Little's law"},
 		{"sweep R 1e300", sweepDir, "shard-0-of-2.json", 1, set([]any{1e300}, "result", "response_time_s"), "Little's law"},
 		{"sweep Q above N", sweepDir, "shard-0-of-2.json", 0, set([]any{[]any{1e300}, []any{0.1}}, "result", "queue_length"), "at most the population"},
-		{"sweep U not X·D", sweepDir, "shard-0-of-2.json", 1, set([]any{[]any{0.01}, []any{0.01}}, "result", "utilization"), "utilisation law"},
+		{"sweep U not X·D", sweepDir, "shard-0-of-2.json", 1, set([]any{[]any{0.01}, []any{0.01}}, "result", "utilization"), "utilization law"},
 		{"sweep not converged", sweepDir, "shard-1-of-2.json", 0, set(false, "result", "status", "converged"), "always converges"},
 		{"sweep method script", sweepDir, "shard-1-of-2.json", 1, func(r any) any {
 			m := r.(map[string]any)["result"].(map[string]any)
@@ -159,7 +159,7 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 		{"sim R null", simDir, "shard-0-of-2.json", 0, set([]any{nil}, "response_time_s"), "response_time_s[0] = null; want"},
 		{"sim X 0", simDir, "shard-1-of-2.json", 1, set([]any{0.0}, "throughput_per_s"), "want a throughput > 0"},
 		{"sweep saturation elsewhere", sweepDir, "shard-0-of-2.json", 0, saturated("nowhere", 2), "want a station of the model"},
-		{"sweep saturation below 1", sweepDir, "shard-1-of-2.json", 1, saturated("cpu", 0.4), "want a finite utilisation ≥ 1"},
+		{"sweep saturation below 1", sweepDir, "shard-1-of-2.json", 1, saturated("cpu", 0.4), "want a finite utilization ≥ 1"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -186,7 +186,7 @@ func TestStudyOutIsAFile(t *testing.T) {
 	}
 }
 
-// TestMergeApproximateUtilAboveOne: Linearizer gives a utilisation of 1.00014 at station s1
+// TestMergeApproximateUtilAboveOne: Linearizer gives a utilization of 1.00014 at station s1
 // of qn/testdata/linearizer-u-above-1.yaml at population.c0 = 2 (an approximation, noted
 // "approximation infeasible" by qn and not clamped), so the merge of a sharded --solver
 // linearizer sweep accepts it and prints the one-machine result (it was refused: "sums to

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -9,6 +10,7 @@ import (
 	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/sizing"
+	"github.com/clusterperf/clusterperf/spmd"
 )
 
 // sizingFlags are the flags of every command that recommends a configuration (package
@@ -17,7 +19,7 @@ import (
 //	var s sizingFlags
 //	s.register(cmd)          // in its constructor
 //	s.check(&c)              // in its flag check, before any work
-//	adv, err := sizing.Advise(points, s.options())
+//	adv, err := sizing.Advise(points, s.options(t1)) // t1: the command's T_1, or nil
 //
 // and shows adv with sizingTables(adv) (the recommendation and the trade-off table).
 type sizingFlags struct {
@@ -30,7 +32,7 @@ type sizingFlags struct {
 func (s *sizingFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&s.rule, "rule", string(sizing.DefaultRule), "sizing rule: balanced (fastest at or below the knee with efficiency ≥ --efficiency), fastest, knee, efficiency, cheapest (within --within of the fastest), core-hours")
-	f.Float64Var(&s.efficiency, "efficiency", sizing.DefaultMinEfficiency, "minimum parallel efficiency of the efficiency and balanced rules, in (0, 1]")
+	f.Float64Var(&s.efficiency, "efficiency", sizing.DefaultMinEfficiency, "minimum parallel efficiency E = T_1/(p·T(p)) of the efficiency and balanced rules, in (0, 1] (T_1: the one-processor time, said in the trade-off's title)")
 	f.Float64Var(&s.kneeGain, "knee-gain", sizing.DefaultKneeGain, "the knee: where doubling p reduces the time by less than this fraction, in (0, 1)")
 	f.Float64Var(&s.within, "within", sizing.DefaultWithinFastest, "cheapest rule: the fewest core-hours within this fraction of the fastest time (finite ≥ 0)")
 }
@@ -64,10 +66,23 @@ func rangeFlag(c *flagCheck, name, text string, lim ranges.Limits) []int {
 	return v
 }
 
-// options are sizing.Options of the flags (check them first).
-func (s *sizingFlags) options() sizing.Options {
+// options are sizing.Options of the flags (check them first) with the one-processor time
+// t1 the command has (nil: none, sizing estimates it as p_min·T(p_min) and says so).
+func (s *sizingFlags) options(t1 *sizing.Reference) sizing.Options {
 	rule, _ := s.parsedRule()
-	return sizing.Options{Rule: rule, MinEfficiency: s.efficiency, KneeGain: s.kneeGain, WithinFastest: s.within}
+	return sizing.Options{Rule: rule, MinEfficiency: s.efficiency, KneeGain: s.kneeGain, WithinFastest: s.within, T1: t1}
+}
+
+// spmdT1 is the T_1 of an SPMD model's sizing: its T_ref (000 eq. 1), the T_ref of the
+// points' speedup s = T_ref/T (000 eq. 3), so speedup and fit size one model alike. Nil (the
+// estimate p_min·T(p_min), noted) if T_ref is not a positive finite time, e.g. a fit whose
+// every time parameter sits at its bound 0.
+func spmdT1(m *spmd.Model, what string) *sizing.Reference {
+	t := m.RefTime()
+	if !(t > 0) || math.IsInf(t, 0) {
+		return nil
+	}
+	return sizing.ModelT1(t, "T_ref of the "+what+" (000 eq. 1): one processor, one disk, no communication")
 }
 
 // recommendedLine is the one-line recommendation of a sizing.Advice.
@@ -78,7 +93,7 @@ func recommendedLine(a *sizing.Advice) string {
 
 // tradeOffTable is the trade-off table of a sizing.Advice (CSV table "trade_off").
 func tradeOffTable(a *sizing.Advice, title string) *report.Table {
-	t := &report.Table{Name: "trade_off", Title: fmt.Sprintf("%s; recommended (%s): %s", title, a.Rule, recommendedLine(a)), Header: []string{"p", "d", "time_s", "speedup", "efficiency", "core_hours", "gain_per_doubling", "picked_by"}}
+	t := &report.Table{Name: "trade_off", Title: fmt.Sprintf("%s; %s; recommended (%s): %s", title, a.SpeedupReference.Describe(), a.Rule, recommendedLine(a)), Header: []string{"p", "d", "time_s", "speedup", "efficiency", "core_hours", "gain_per_doubling", "picked_by"}}
 	for _, c := range a.TradeOff {
 		var by []string
 		for _, x := range c.PickedBy {

@@ -39,7 +39,7 @@ type solveOptions struct {
 	measured     string
 }
 
-const solveLong = `Solve a queueing network model and print throughputs, response times, utilisations,
+const solveLong = `Solve a queueing network model and print throughputs, response times, utilizations,
 queue lengths and residence times, with every bound that applies (table "bounds").
 
 MODEL is a clusterperf model file (YAML/JSON, format below) or a JMT JMVA file (*.jmva):
@@ -413,7 +413,7 @@ func simulatedEstimate(m *qn.Model, res *qn.Result, o simOptions) {
 // simulation is abandoned, res is left without an estimate and the error wraps
 // fault.ErrInterrupted (any other failure is a note on res, nil returned).
 func simulatedEstimateContext(ctx context.Context, m *qn.Model, res *qn.Result, o simOptions) error {
-	fail := func(err error) { res.Notes = append(res.Notes, "no error estimate by simulation: "+err.Error()) }
+	fail := func(err error) { res.Notes = append(res.Notes, "no error estimate by simulation: "+fault.Detail(err)) }
 	o.count()
 	cfg, err := o.config(m)
 	if err != nil {
@@ -449,7 +449,7 @@ func observedEstimate(res *qn.Result, sr *sim.Result, seed uint64) {
 	}
 	method := fmt.Sprintf("simulation (%d replications of %d events, seed %d; 95 %% half-width added)", sr.Replications, sr.EventsPerRep, seed)
 	if err := qn.SetObservedEstimate(res, method, obs(sr.Throughput), obs(sr.ResponseTime)); err != nil {
-		res.Notes = append(res.Notes, "no error estimate by simulation: "+err.Error())
+		res.Notes = append(res.Notes, "no error estimate by simulation: "+fault.Detail(err))
 	}
 }
 
@@ -464,7 +464,7 @@ func (r *solveResult) addBounds(m *qn.Model) error {
 	case errors.Is(err, fault.ErrSaturated):
 		return libError(err)
 	case err != nil:
-		r.Notes = append(r.Notes, "bounds: not computed: "+err.Error())
+		r.Notes = append(r.Notes, "bounds: not computed: "+fault.Detail(err))
 		return nil
 	}
 	r.Bounds = append(r.Bounds, set.Bounds...)

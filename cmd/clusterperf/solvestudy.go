@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -97,6 +99,9 @@ type sweepItem struct {
 func runSweepStudy(cmd *cobra.Command, o *solveOptions, in *solveInput, args []string, stdout io.Writer) error {
 	m := in.model
 	p, vals, err := sweepParam(in, o.sweep)
+	if _, legacy := legacySweep(o.sweep); legacy && err != nil && plannedHere(cmd, args, o.sim.study) {
+		p, vals, err = planSweepParam(in, o.sweep) // a shard of an older version's study
+	}
 	if err != nil {
 		return err
 	}
@@ -202,7 +207,7 @@ func mergeSolveTo(stderr io.Writer) shard.MergeFunc {
 
 // mergeSweep rebuilds the sweep's points from its items and makes the one-machine result.
 func mergeSweep(in *solveInput, o solveOptions, items []json.RawMessage, stderr io.Writer) (any, error) {
-	p, vals, err := sweepParam(in, o.sweep)
+	p, vals, err := planSweepParam(in, o.sweep)
 	if err != nil {
 		return nil, err
 	}
@@ -238,4 +243,62 @@ func mergeSweep(in *solveInput, o solveOptions, items []json.RawMessage, stderr 
 		}
 	}
 	return sweepOutput(in, o, p, pts, checks, meas, stderr)
+}
+
+// legacySweep reads a --sweep value in the form versions before the nN spelling wrote into
+// their plans: a real range (demand, arrival_rate) FROM:TO:N with a bare whole number N,
+// which then meant N evenly spaced values and is now refused as ambiguous (qn.ParseSweep).
+// It returns the value with N spelt nN, and whether v had that form.
+func legacySweep(v string) (string, bool) {
+	lhs, rng, ok := strings.Cut(v, "=")
+	f := strings.Split(rng, ":")
+	if !ok || len(f) != 3 || !(strings.HasPrefix(lhs, "demand.") || lhs == "arrival_rate" || strings.HasPrefix(lhs, "arrival_rate.")) {
+		return v, false
+	}
+	n, err := strconv.ParseFloat(strings.TrimSpace(f[2]), 64)
+	if err != nil || n != math.Trunc(n) || n < 0 {
+		return v, false
+	}
+	return lhs + "=" + f[0] + ":" + f[1] + ":n" + strings.TrimSpace(f[2]), true
+}
+
+// planSweepParam is sweepParam for a sweep read from a study's plan (merge, and a shard of
+// an existing plan). A plan is data an earlier clusterperf wrote, and this version never
+// writes the bare FROM:TO:N form (it refuses it before planning), so in a plan that form
+// can only mean what it meant then: N evenly spaced values, computed exactly as that
+// version did, FROM + (TO − FROM)·i/(N − 1) with no clamping of the last value to TO, so
+// the values match its shards' bit for bit.
+func planSweepParam(in *solveInput, flag string) (qn.SweepParam, []float64, error) {
+	nForm, legacy := legacySweep(flag)
+	if !legacy {
+		return sweepParam(in, flag)
+	}
+	p, vals, err := sweepParam(in, nForm)
+	if err != nil {
+		return p, nil, err
+	}
+	lhs, rng, _ := strings.Cut(flag, "=")
+	f := strings.Split(rng, ":")
+	_, end, err := sweepParam(in, lhs+"="+f[1]+":"+f[1]) // TO in the field's base unit
+	if err != nil {
+		return p, nil, err
+	}
+	nf, _ := strconv.ParseFloat(strings.TrimSpace(f[2]), 64)
+	n := int(nf) // a whole number in 2 … qn.MaxSweepPoints: the nN form parsed
+	a, b := vals[0], end[0]
+	vals = make([]float64, n) // N values even when FROM = TO, as then
+	for i := range vals {
+		vals[i] = a + (b-a)*float64(i)/float64(n-1)
+	}
+	return p, vals, nil
+}
+
+// plannedHere reports whether the study directory of a --shard run holds a plan of exactly
+// this command line (the task of a Slurm array, or a shard rerun by hand).
+func plannedHere(cmd *cobra.Command, args []string, so studyOptions) bool {
+	if so.shard == "" || so.out == "" {
+		return false
+	}
+	p, err := shard.ReadPlan(so.out)
+	return err == nil && p.ArgsHash == shard.HashArgs(cmd.Name(), studyArgs(cmd, args))
 }

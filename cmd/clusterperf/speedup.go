@@ -351,10 +351,8 @@ func readSpeedupMeasured(path string) ([]spmd.Measurement, error) {
 // the limits p → ∞ (at the largest d) and d → ∞ (at the best p).
 func newSpeedupResult(m *spmd.Model, e *spmd.Evaluator, pts []spmd.Point, skipped []spmd.Skipped, sf sizingFlags, dmax int) (*speedupResult, error) {
 	best, _ := spmd.Best(pts)
-	// one speedup in the whole output: sizing's baseline is 000 eq. 3's, T_ref at p = 1
-	opt := sf.options()
-	opt.BaselineP, opt.BaselineTimeS = 1, m.RefTime()
-	adv, err := sizing.Advise(spmdSizingPoints(pts), opt)
+	// one speedup in the whole output: sizing's T_1 is 000 eq. 3's T_ref, as the points'
+	adv, err := sizing.Advise(spmdSizingPoints(pts), sf.options(spmdT1(m, "model")))
 	if err != nil {
 		return nil, libError(err)
 	}
@@ -690,7 +688,8 @@ phase's reference_time when the model gives one (a measured T1, as Cremonesi & G
 model's own T(1, 1) includes communication, so s(1, 1) can be below 1 (hybrid.yaml:
 0.9775). Efficiency = speedup/p counts processors only, so with more disks than one an
 I/O-bound program can show an efficiency above 1. The sizing table uses the same
-speedup and efficiency (its baseline is T_ref at p = 1).
+speedup and efficiency (package sizing's one definition S = T_1/T(p) with T_1 = T_ref;
+speedup_reference in JSON).
 
 --measured F.csv (columns p, time and optionally d; times in seconds or with a unit such
 as 750ms) puts measured runs beside the model at the same (p, d), with the measured

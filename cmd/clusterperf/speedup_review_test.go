@@ -85,22 +85,7 @@ type speedupJSON struct {
 		P, D    int
 		Speedup float64 `json:"speedup"`
 	} `json:"best"`
-	Sizing struct {
-		BaselineP   int `json:"baseline_p"`
-		Recommended struct {
-			Config struct {
-				P, D       int
-				Speedup    float64 `json:"speedup"`
-				Efficiency float64 `json:"efficiency"`
-			} `json:"config"`
-		} `json:"recommended"`
-		TradeOff []struct {
-			P, D       int
-			TimeS      float64 `json:"time_s"`
-			Speedup    float64 `json:"speedup"`
-			Efficiency float64 `json:"efficiency"`
-		} `json:"trade_off"`
-	} `json:"sizing"`
+	Sizing sizingPartJSON `json:"sizing"`
 }
 
 // TestSpeedupSizingSameSpeedup: one output, one speedup. The sizing table's speedup and
@@ -123,6 +108,9 @@ func TestSpeedupSizingSameSpeedup(t *testing.T) {
 		}
 		if len(r.Sizing.TradeOff) == 0 {
 			t.Fatalf("%v: no trade-off rows", c)
+		}
+		if ref := r.Sizing.Reference; ref.Kind != "t1_model" || ref.P != 1 || !(ref.T1S > 0) {
+			t.Errorf("%v: speedup_reference %+v, want t1_model at p = 1 (the model's T_ref)", c, ref)
 		}
 		for _, cf := range r.Sizing.TradeOff {
 			want, ok := pts[pd{cf.P, cf.D}]

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,7 +126,7 @@ func TestSimulateSlurmDryRun(t *testing.T) {
 
 // TestSimulateLibraryErrors: simulate no longer calls every library error bad input — sim
 // classifies them: an open class at 1.25 times the capacity of its station (λ·D = 5 · 0.25,
-// utilisation above 1 in closed form) is a saturation finding (exit 3); times beyond float64 are refused (exit 2); --reps 1 and a bad or
+// utilization above 1 in closed form) is a saturation finding (exit 3); times beyond float64 are refused (exit 2); --reps 1 and a bad or
 // too small --max-memory are refused (exit 2); without --events the default length is used.
 func TestSimulateLibraryErrors(t *testing.T) {
 	dir := t.TempDir()
@@ -415,4 +416,109 @@ func shardMergeSame(t *testing.T, study []string, n int, formats [][]string) {
 			t.Errorf("%v: merge (exit %d, %s) differs from the one-machine run\nmerged:\n%s\nlocal:\n%s", f, code, errs, merged, local)
 		}
 	}
+}
+
+// TestLegacySweepPlan: studies planned before the nN spelling hold a real sweep range as
+// FROM:TO:N, N evenly spaced values (qn/sweep.go before fe17e32: FROM + (TO − FROM)·i/(N − 1),
+// the last value not clamped to TO). Typed on a command line that form is now refused as
+// ambiguous; read from a plan — data clusterperf wrote — it keeps its old meaning: the shards
+// of such a study run (a Slurm task after merge --resubmit) and merge combines them, with
+// the old values bit for bit. 0.04:0.11 is a range where the old last value,
+// 0.04 + (0.11 − 0.04) = 0.11000000000000001, is not TO.
+func TestLegacySweepPlan(t *testing.T) {
+	work := t.TempDir()
+	t.Chdir(work)
+	if err := os.WriteFile("m.yaml", []byte("classes: [{name: a, population: 2, think_time: 1s}]\nstations: [{name: cpu, demand: 5ms}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old, now := "demand.cpu=0.04:0.11:5", "demand.cpu=0.04:0.11:n5"
+	if code, _, errs := cli("solve", "m.yaml", "--sweep", old); code != fault.ExitInput || !strings.Contains(errs, "ambiguous") {
+		t.Fatalf("typed: exit %d: %s", code, errs)
+	}
+	// the plan an older version wrote: this version's plan of the nN study with the old
+	// spelling in its arguments
+	tmpl := filepath.Join(work, "tmpl")
+	if code, _, errs := cli("solve", "m.yaml", "--sweep", now, "--shard", "0/2", "--out", tmpl); code != 0 {
+		t.Fatalf("template: exit %d: %s", code, errs)
+	}
+	p, err := shard.ReadPlan(tmpl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range p.Args {
+		p.Args[i] = strings.Replace(a, "--sweep="+now, "--sweep="+old, 1)
+	}
+	p.ArgsHash = shard.HashArgs(p.Command, p.Args)
+	dir := filepath.Join(work, "study")
+	if err := shard.WritePlan(dir, p); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if code, _, errs := cli("solve", "m.yaml", "--sweep", old, "--shard", fmt.Sprintf("%d/2", i), "--out", dir); code != 0 {
+			t.Fatalf("shard %d of the old plan: exit %d: %s", i, code, errs)
+		}
+	}
+	code, out, errs := cli("merge", dir, "--format", "json")
+	if code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errs)
+	}
+	var got struct {
+		Points []struct {
+			Value float64 `json:"value"`
+		} `json:"points"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	a, b := 0.04, 0.11
+	if len(got.Points) != 5 {
+		t.Fatalf("%d points, want 5", len(got.Points))
+	}
+	for i, pt := range got.Points {
+		if want := a + (b-a)*float64(i)/4; math.Float64bits(pt.Value) != math.Float64bits(want) {
+			t.Errorf("point %d = %v, want the old parser's %v", i, pt.Value, want)
+		}
+	}
+	if got.Points[4].Value == b {
+		t.Error("the test's range does not tell the old last value from TO")
+	}
+	// a shard of a plan that is not this command line still refuses the old form
+	if code, _, errs := cli("solve", "m.yaml", "--sweep", old, "--shard", "0/2", "--out", filepath.Join(work, "fresh")); code != fault.ExitInput || !strings.Contains(errs, "ambiguous") {
+		t.Errorf("no plan: exit %d: %s", code, errs)
+	}
+}
+
+// FuzzLegacySweep: legacySweep never panics; what it recognises is a demand or arrival_rate
+// range whose third field it spells nN (recognised once: the nN form is not legacy), and
+// planSweepParam on it gives either an error or the N values FROM … TO it names.
+func FuzzLegacySweep(f *testing.F) {
+	for _, s := range []string{"demand.cpu=0.04:0.11:5", "arrival_rate=1:2:3", "population=1:10:2", "demand.cpu=1:1:4", "demand.cpu=0:1:1e3", "demand.cpu=a:b:2", "demand.cpu=1:2:n5"} {
+		f.Add(s)
+	}
+	m := "classes: [{name: a, population: 2, think_time: 1s}, {name: o, arrival_rate: 1}]\nstations: [{name: cpu, demand: 5ms}]\n"
+	in, err := parseSolveModelWith(func(string) ([]byte, error) { return []byte(m), nil }, "m.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, legacy := legacySweep(s)
+		if !legacy {
+			if n != s {
+				t.Fatalf("%q changed to %q without being legacy", s, n)
+			}
+			return
+		}
+		if _, again := legacySweep(n); again {
+			t.Fatalf("%q: its nN form %q is legacy again", s, n)
+		}
+		_, vals, err := planSweepParam(in, s)
+		if err != nil {
+			return
+		}
+		for i, v := range vals {
+			if math.IsNaN(v) || math.IsInf(v, 0) || (i > 0 && v < vals[i-1]) {
+				t.Fatalf("%q: value %d = %v in %v", s, i, v, vals[:min(len(vals), 10)])
+			}
+		}
+	})
 }

@@ -382,7 +382,7 @@ func (r *tpnResult) size(o tpnOptions) error {
 	if len(pts) == 0 {
 		return nil
 	}
-	adv, err := sizing.Advise(pts, o.sizing.options())
+	adv, err := sizing.Advise(pts, o.sizing.options(tpn.SizingT1(r.Advice.ByWorkstations)))
 	if err != nil {
 		return libError(err)
 	}

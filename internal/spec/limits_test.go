@@ -148,7 +148,11 @@ func FuzzParseYAMLError(f *testing.F) {
 		if err == nil || !errors.As(err, &se) || !strings.HasPrefix(se.Msg, "not valid YAML: ") {
 			return
 		}
-		if n := len(yamlLines(data)); se.Line < 1 || se.Line > n+1 || strings.HasPrefix(se.Msg, "not valid YAML: yaml: ") {
+		text, terr := toUTF8("f.yaml", data) // lines of the decoded text (UTF-16 files)
+		if terr != nil {
+			text = data
+		}
+		if n := len(yamlLines(text)); se.Line < 1 || se.Line > n+1 || strings.HasPrefix(se.Msg, "not valid YAML: yaml: ") {
 			t.Errorf("%q: %v (line %d of %d)", data, err, se.Line, n)
 		}
 	})

@@ -70,7 +70,10 @@ func Parse(file string, data []byte) (*Decoder, Node, error) {
 	if len(data) > MaxFileSize {
 		return d, Node{}, &Error{File: file, Kind: fault.ErrTooLarge, Msg: fmt.Sprintf("the file is %d bytes; model files are limited to %d bytes (spec.MaxFileSize, 1 MiB)", len(data), MaxFileSize)}
 	}
-	data = TrimBOM(data)
+	data, err := toUTF8(file, data)
+	if err != nil {
+		return d, Node{}, err
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return d, Node{}, yamlError(file, data, err)

@@ -163,7 +163,9 @@ func TestWallRealReports(t *testing.T) {
 		{"AMG 16", input(t, "amg", amgRuns(t, "16"), false), false, 0},
 		{"AMG 64", input(t, "amg", amgRuns(t, "64"), false), false, 0},
 		{"AMG 16,32", input(t, "amg", amgRuns(t, "16", "32"), false), false, 0},
-		{"AMG 16,32 calibrated → 64", input(t, "amg", amgRuns(t, "16", "32"), true, 64), false, 1},
+		// the wall-time spread from two runs reaches 0.257 s (the exact two-point growth fits
+		// of package scaling's tie rule; before, only the constant), above the axis: clipped
+		{"AMG 16,32 calibrated → 64", input(t, "amg", amgRuns(t, "16", "32"), true, 64), true, 1},
 		{"AMG 16,32,64 calibrated → 128", input(t, "amg", amgRuns(t, "16", "32", "64"), true, 128, 256), false, 2},
 		{"CG A", input(t, "CG A", keck(t, "a"), false), false, 0},
 		{"CG A calibrated → 128", input(t, "CG A", keck(t, "a"), true, 128), false, 1},

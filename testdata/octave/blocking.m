@@ -3,7 +3,7 @@
 % Akyildiz's MVABLO (IEEE TSE 14(4), 1988), an approximation. The five networks of the
 % package's own tests (Akyildiz's examples) come first, then random rings and central-server
 % networks with capacities 2–6. Octave's MVABLO gives residence times per visit R, station
-% throughputs X (visits relative to station 1), utilisations U and queue lengths Q.
+% throughputs X (visits relative to station 1), utilizations U and queue lengths Q.
 %
 % Run from this directory:   octave-cli --no-gui blocking.m
 % Writes blocking.json. CI never runs this.

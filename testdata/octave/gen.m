@@ -131,7 +131,7 @@ for i = 1:numel(ms)
   V = round(10*(0.5 + 2*rand(C,K)))/10;
   m = [1 + mod(i, 4), 1, 2];
   if mod(i, 2) == 0, m(2) = -1; end
-  if i == 6, m = [4 1 -1]; S(:,1) = 4*S(:,1); end   % high utilisation at the 4-server centre
+  if i == 6, m = [4 1 -1]; S(:,1) = 4*S(:,1); end   % high utilization at the 4-server centre
   for k = find(m > 1), S(:,k) = S(1,k); end        % FCFS multi-server: class-independent S
   Z = zeros(1,C); if mod(i,3) == 0, Z = round(10*rand(1,C))/2; end
   c = mk(sprintf("qncmmva-ms-%02d", i), "qncmmva", N, zeros(1,C), S, V, m, Z);
