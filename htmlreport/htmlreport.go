@@ -51,6 +51,9 @@ type Table struct {
 	Columns   []string   `json:"columns"`
 	Rows      [][]string `json:"rows"`
 	Highlight []int      `json:"highlight,omitempty"`
+	// total is the source table's row count when Rows holds only its first maxRows (a
+	// streamed report.Table); 0: len(Rows).
+	total int
 }
 
 // Plot is one figure: SVG (inlined) and/or PNG (as a data URI). When both are given, the SVG
@@ -93,7 +96,11 @@ func FromTables(ts []*report.Table) []Table {
 		if t == nil {
 			continue
 		}
-		out = append(out, Table{Title: t.Title, Columns: t.Header, Rows: t.Rows})
+		tb := Table{Title: t.Title, Columns: t.Header, Rows: t.Rows}
+		if t.Stream != nil {
+			tb.Rows, tb.total = t.TextRows(maxRows)
+		}
+		out = append(out, tb)
 	}
 	return out
 }
@@ -295,9 +302,9 @@ func svgBody(b []byte) ([]byte, error) {
 func cutTables(ts []Table, warn *[]string) []Table {
 	out := make([]Table, len(ts))
 	for i, t := range ts {
-		if len(t.Rows) > maxRows {
-			*warn = append(*warn, fmt.Sprintf("table %q: %d rows, the first %d shown (the JSON document and CSV output have all)", t.Title, len(t.Rows), maxRows))
-			t.Rows = t.Rows[:maxRows]
+		if n := max(len(t.Rows), t.total); n > maxRows {
+			*warn = append(*warn, fmt.Sprintf("table %q: %d rows, the first %d shown (the JSON document and CSV output have all)", t.Title, n, maxRows))
+			t.Rows = t.Rows[:min(len(t.Rows), maxRows)]
 		}
 		out[i] = t
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"html"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/report"
 )
 
 func samplePage() *Page {
@@ -249,5 +251,28 @@ func TestMethodExactErrorEstimate(t *testing.T) {
 				t.Errorf("%v: page has %q", c.res, w)
 			}
 		}
+	}
+}
+
+// TestFromStreamedTable: a streamed report.Table (speedup's points) reaches the page with
+// its first maxRows rows, and the cut's warning counts every row the stream gave.
+func TestFromStreamedTable(t *testing.T) {
+	const n = maxRows + 7
+	st := &report.Table{Title: "points", Header: []string{"i"}, Stream: func(emit func(...any) error) error {
+		for i := range n {
+			if err := emit(i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}
+	ts := FromTables([]*report.Table{st})
+	if len(ts) != 1 || len(ts[0].Rows) != maxRows || ts[0].Rows[maxRows-1][0] != fmt.Sprint(maxRows-1) {
+		t.Fatalf("got %d tables, %d rows", len(ts), len(ts[0].Rows))
+	}
+	var warn []string
+	cut := cutTables(ts, &warn)
+	if len(cut[0].Rows) != maxRows || len(warn) != 1 || !strings.Contains(warn[0], fmt.Sprintf("%d rows, the first %d shown", n, maxRows)) {
+		t.Errorf("rows %d, warnings %q", len(cut[0].Rows), warn)
 	}
 }

@@ -198,3 +198,66 @@ func TestFigureMode(t *testing.T) {
 		t.Errorf("mode %v (%v), want -rw-r----- under umask 027", fi.Mode().Perm(), err)
 	}
 }
+
+// TestLegendTextWithinCanvas: every string of a figure is drawn at the width gonum laid it
+// out with (textLength), and every legend entry ends inside the canvas, for long entries,
+// many entries and a stacked panel (session 4's review: a sweep's legend was cut at the
+// SVG's right edge in a browser whose fallback font is wider than gonum's Liberation).
+func TestLegendTextWithinCanvas(t *testing.T) {
+	x := []float64{1, 2, 3}
+	long := Panel{Title: "long", XLabel: "p", YLabel: "t"}
+	for i := range 12 {
+		name := fmt.Sprintf("series %d with a long legend entry: %s", i, strings.Repeat("wide W ", i))
+		long.Series = append(long.Series, Series{Name: name, X: x, Y: []float64{1, 2, float64(i)}, Dash: i % 3, Group: fmt.Sprint(i % 4)})
+	}
+	st, err := Stacked("stacked", "p", "t", x, []string{"cpu", "a much longer component name"}, [][]float64{{1, 1, 1}, {2, 2, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, panels := range [][]Panel{{long}, {long, st}, {st}} {
+		path := filepath.Join(t.TempDir(), "f.svg")
+		if err := SaveFigure(path, panels...); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad, err := CheckSVGText(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range bad {
+			t.Error(m)
+		}
+		if n := strings.Count(string(b), "<text "); n < 12 {
+			t.Errorf("%d text elements, want every legend entry", n)
+		}
+	}
+}
+
+// TestCheckSVGTextFails: the check finds a string that ends beyond the canvas and one
+// without a textLength (so the test above can fail).
+func TestCheckSVGTextFails(t *testing.T) {
+	svg := `<svg width="100pt" height="50pt" viewBox="0 0 100 50"><g transform="scale(1, -1)">` +
+		`<text x="60" y="-10" textLength="50" transform="scale(1, -1)">cut</text>` +
+		`<text x="10" y="-20" transform="scale(1, -1)">unmeasured</text>` +
+		`<g transform="rotate(90)"><text x="500" y="-20" textLength="50">rotated</text></g>` +
+		`<text x="10" y="-30" textLength="80" transform="scale(1, -1)">fits</text></g></svg>`
+	bad, err := CheckSVGText([]byte(svg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bad) != 2 || !strings.Contains(bad[0], `"cut"`) || !strings.Contains(bad[1], `"unmeasured"`) {
+		t.Errorf("got %q, want the cut and the unmeasured string", bad)
+	}
+}
+
+// FuzzCheckSVGText: any input gives an error or a list, never a panic.
+func FuzzCheckSVGText(f *testing.F) {
+	f.Add([]byte(`<svg viewBox="0 0 100 50"><text x="60" textLength="50">cut</text></svg>`))
+	f.Add([]byte(`<svg viewBox="0 0 1e400 5"><g transform="rotate(90)"><text x="-1">r</text></g></g></svg>`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, _ = CheckSVGText(b)
+	})
+}

@@ -70,8 +70,10 @@ func saveFigure(path, ext string, panels []Panel) error {
 	}
 	w := figureWidth + strip
 	var c vg.CanvasWriterTo
+	var svg *measuredSVG
 	if ext == ".svg" {
-		c = vgsvg.New(w, total)
+		svg = &measuredSVG{Canvas: vgsvg.New(w, total)}
+		c = svg
 	} else {
 		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, total), vgimg.UseDPI(110))}
 	}
@@ -134,10 +136,14 @@ func saveFigure(path, ext string, panels []Panel) error {
 		if _, err := c.WriteTo(&buf); err != nil {
 			return err
 		}
+		b, err := svg.fixText(buf.Bytes())
+		if err != nil {
+			return err
+		}
 		// gonum's <image> keeps SVG's default preserveAspectRatio (xMidYMid meet): a
 		// browser would shrink a raster to its pixel aspect ratio inside the cells' extent
 		// (a heat map squeezed to the middle, a colour bar to a line). Stretch it instead.
-		_, err := f.Write(bytes.ReplaceAll(buf.Bytes(), []byte("<image "), []byte(`<image preserveAspectRatio="none" `)))
+		_, err = f.Write(bytes.ReplaceAll(b, []byte("<image "), []byte(`<image preserveAspectRatio="none" `)))
 		return err
 	})
 }

@@ -18,10 +18,37 @@ type Series struct {
 	Name   string
 	X, Y   []float64
 	Dashed bool
+	// Dash picks a dash pattern (1, 2, … in dashPatterns, cycling) for a dashed line, so
+	// several dashed lines of one colour (the bounds of one curve) stay apart; 0 with
+	// Dashed is pattern 1.
+	Dash   int
 	Points bool // draw markers (measurements) instead of a line
-	// Group: series with the same non-empty Group share one colour (e.g. a bound's lower
-	// and upper line), the colour of the group's first series.
+	// Group: series with the same non-empty Group share one colour (e.g. a curve and its
+	// bounds), the colour of the group's first series.
 	Group string
+	// NoLegend leaves the series out of the legend (the second line of a pair already
+	// named there, e.g. a bound's upper line after its lower one).
+	NoLegend bool
+}
+
+// dashPatterns are the dash patterns of Series.Dash (on, off lengths in points): long
+// dashes, short dashes, dash-dot, dots.
+var dashPatterns = [][]vg.Length{
+	{vg.Points(5), vg.Points(3)},
+	{vg.Points(2), vg.Points(2)},
+	{vg.Points(7), vg.Points(2), vg.Points(1.5), vg.Points(2)},
+	{vg.Points(1), vg.Points(2.5)},
+}
+
+// dashes is s's dash pattern (nil: solid).
+func (s Series) dashes() []vg.Length {
+	switch {
+	case s.Dash > 0:
+		return dashPatterns[(s.Dash-1)%len(dashPatterns)]
+	case s.Dashed:
+		return dashPatterns[0]
+	}
+	return nil
 }
 
 // Panel is one plot: a title, axis labels and lines.
@@ -72,7 +99,9 @@ func (p Panel) build() (*plot.Plot, error) {
 			sc.GlyphStyle.Color = colour[i]
 			sc.GlyphStyle.Radius = vg.Points(3)
 			pl.Add(sc)
-			pl.Legend.Add(s.Name, sc)
+			if !s.NoLegend {
+				pl.Legend.Add(s.Name, sc)
+			}
 			continue
 		}
 		l, err := plotter.NewLine(xy)
@@ -81,12 +110,14 @@ func (p Panel) build() (*plot.Plot, error) {
 		}
 		l.Color = colour[i]
 		l.Width = vg.Points(1.5)
-		if s.Dashed {
-			l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		if d := s.dashes(); d != nil {
+			l.Dashes = d
 			l.Width = vg.Points(1)
 		}
 		pl.Add(l)
-		pl.Legend.Add(s.Name, l)
+		if !s.NoLegend {
+			pl.Legend.Add(s.Name, l)
+		}
 	}
 	pl.Add(plotter.NewGrid())
 	return pl, nil

@@ -91,7 +91,7 @@ func (e *TableError) Error() string {
 func writeText(w io.Writer, doc Document) error {
 	i := 0
 	for _, t := range doc.Tables() {
-		if len(t.Rows) == 0 {
+		if t.Empty() {
 			continue
 		}
 		i++

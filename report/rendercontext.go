@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -19,12 +20,17 @@ const writeChunk = 1 << 20
 // afterwards; a command exits). The bytes are then written in chunks of 1 MiB with a check
 // of ctx before each, so a slow terminal or pipe is interruptible too. The output is byte for
 // byte Render's; an error (non-finite value, unknown table or format) writes nothing.
+// A table or CSV is not held whole: it is rendered through a pipe in chunks (renderPiped),
+// so a streamed table (Table.Stream) of millions of rows never is in memory at once.
 func RenderContext(ctx context.Context, w io.Writer, doc Document, o Options) error {
 	if ctx == nil || ctx.Done() == nil {
 		return Render(w, doc, o)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if o.Format != "json" {
+		return renderPiped(ctx, w, doc, o)
 	}
 	type out struct {
 		b   []byte
@@ -82,4 +88,43 @@ func writeChunks(ctx context.Context, w io.Writer, b []byte) error {
 		b = b[n:]
 	}
 	return nil
+}
+
+// renderPiped is RenderContext for the table and CSV formats: Render runs on its own
+// goroutine into a pipe, buffered in writeChunk pieces, and each piece is copied to w as it
+// comes. Ctrl-C closes the pipe: the copy returns ctx.Err() at once and Render's next write
+// fails, so it stops. Render's errors (non-finite values, an unknown table or format) come
+// before its first byte and the first writeChunk bytes are held back, so an error writes
+// nothing.
+func renderPiped(ctx context.Context, w io.Writer, doc Document, o Options) error {
+	pr, pw := io.Pipe()
+	go func() {
+		bw := bufio.NewWriterSize(pw, writeChunk)
+		err := Render(bw, doc, o)
+		if err == nil {
+			err = bw.Flush()
+		}
+		pw.CloseWithError(err) // nil: the reader gets io.EOF
+	}()
+	stop := context.AfterFunc(ctx, func() { pr.CloseWithError(ctx.Err()) })
+	defer stop()
+	defer pr.Close() // an early return stops the renderer at its next write
+	buf := make([]byte, writeChunk)
+	for {
+		n, err := pr.Read(buf)
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if n > 0 {
+			if _, werr := w.Write(buf[:n]); werr != nil {
+				return werr
+			}
+		}
+		switch {
+		case err == io.EOF:
+			return nil
+		case err != nil:
+			return err
+		}
+	}
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 )
 
 // Table is a rectangular result: a header and rows of cells.
@@ -22,6 +21,14 @@ type Table struct {
 	// Left aligns the text table's cells left: for tables of words (what/value
 	// summaries), where right alignment pads every row to the longest sentence.
 	Left bool
+	// Keys is how many leading columns identify a row (default 1): a table too wide for
+	// TextWidth is split into blocks of columns that each repeat them.
+	Keys int
+	// Stream, if set, gives the rows (each as Add's cells) when the table is written,
+	// instead of Rows: a table of millions of rows is then never held as text. CSV writes
+	// each row as it comes; the text table calls Stream once to measure the columns and
+	// once per block of columns to write them (stream.go).
+	Stream func(emit func(cells ...any) error) error `json:"-"`
 }
 
 // TextOnly is a cell shown in text tables and left empty in CSV, e.g. "∞" or "any" in a
@@ -34,37 +41,47 @@ func (t *Table) Add(cells ...any) {
 	row := make([]string, len(cells))
 	full := make([]string, len(cells))
 	for i, c := range cells {
-		switch v := c.(type) {
-		case float64:
-			row[i], full[i] = Num(v), FullNum(v)
-		case *float64: // an optional number: empty when absent
-			if v != nil {
-				row[i], full[i] = Num(*v), FullNum(*v)
-			}
-		case Percent:
-			row[i], full[i] = v.String(), FullNum(float64(v))
-		case Magnitude:
-			row[i], full[i] = v.String(), FullNum(float64(v))
-		case Flagged:
-			row[i], full[i] = Num(v.Value)+" "+v.Mark, FullNum(v.Value)
-		case TextOnly:
-			row[i], full[i] = string(v), ""
+		var blank bool
+		row[i], full[i], blank = formatCell(c)
+		if blank {
 			t.blank = append(t.blank, [2]int{len(t.Rows), i})
-		case List:
-			row[i], full[i] = v.text()
-		case int:
-			row[i] = strconv.Itoa(v)
-		case string:
-			row[i] = v
-		default:
-			row[i] = fmt.Sprint(v)
-		}
-		if full[i] == "" {
-			full[i] = row[i]
 		}
 	}
 	t.Rows = append(t.Rows, row)
 	t.full = append(t.full, full)
+}
+
+// formatCell is a cell's text (Num: 6 digits) and full-precision form; blank: the CSV
+// cell is empty (TextOnly).
+func formatCell(c any) (text, full string, blank bool) {
+	switch v := c.(type) {
+	case float64:
+		text, full = Num(v), FullNum(v)
+	case *float64: // an optional number: empty when absent
+		if v != nil {
+			text, full = Num(*v), FullNum(*v)
+		}
+	case Percent:
+		text, full = v.String(), FullNum(float64(v))
+	case Magnitude:
+		text, full = v.String(), FullNum(float64(v))
+	case Flagged:
+		text, full = Num(v.Value)+" "+v.Mark, FullNum(v.Value)
+	case TextOnly:
+		text, blank = string(v), true
+	case List:
+		text, full = v.text()
+	case int:
+		text = strconv.Itoa(v)
+	case string:
+		text = v
+	default:
+		text = fmt.Sprint(v)
+	}
+	if full == "" {
+		full = text
+	}
+	return text, full, blank
 }
 
 // Flagged is a number with a mark after it in text tables (e.g. "1.00013 !infeasible") and
@@ -144,27 +161,14 @@ func Num(v float64) string {
 	return strconv.FormatFloat(v, 'g', 6, 64)
 }
 
-// WriteText writes the table aligned in columns.
+// WriteText writes the table aligned in columns under its title, within TextWidth
+// characters: a wider table is split into blocks of columns, each repeating the key
+// columns (Keys), its long cells wrapped (textwidth.go).
 func (t *Table) WriteText(w io.Writer) error {
-	if t.Title != "" {
-		if _, err := fmt.Fprintln(w, t.Title); err != nil {
-			return err
-		}
+	if t.Stream != nil {
+		return t.streamText(w)
 	}
-	var flags uint = tabwriter.AlignRight
-	if t.Left {
-		flags = 0
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', flags)
-	end := "\t" // a terminated last cell: right-aligned like the others
-	if t.Left {
-		end = "" // the last cell unpadded
-	}
-	fmt.Fprintln(tw, strings.Join(t.Header, "\t")+end)
-	for _, r := range t.Rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t")+end)
-	}
-	return tw.Flush()
+	return t.writeTable(w)
 }
 
 // WriteCSV writes the table as CSV with a header row.
@@ -172,6 +176,9 @@ func (t *Table) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(t.Header); err != nil {
 		return err
+	}
+	if t.Stream != nil {
+		return t.streamCSV(cw)
 	}
 	rows := t.full
 	if len(rows) != len(t.Rows) { // rows appended directly to Rows

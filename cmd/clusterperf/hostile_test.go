@@ -226,7 +226,7 @@ func hostileProblem(ts *testscript.TestScript, want int, fragment string, args [
 	if want == 0 {
 		where, text = "stdout", stdout
 	}
-	if !strings.Contains(text, fragment) {
+	if !strings.Contains(flat(text), flat(fragment)) { // flat: a title may be wrapped (report.TextWidth)
 		p = append(p, fmt.Sprintf("%s lacks %q (%s: %q)", where, fragment, where, clip(text)))
 	}
 	if len(stderr) > 64<<10 {

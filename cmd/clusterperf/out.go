@@ -130,7 +130,7 @@ func (r *reportRun) write(path string) error {
 func (r *reportRun) page() (*htmlreport.Page, error) {
 	var tables, validation []htmlreport.Table
 	for _, t := range r.doc.Tables() {
-		if t == nil || (len(t.Rows) == 0 && t.Name != "") {
+		if t == nil || (t.Empty() && t.Name != "") {
 			continue
 		}
 		ht := htmlreport.FromTables([]*report.Table{t})

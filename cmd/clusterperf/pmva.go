@@ -137,7 +137,9 @@ type pmvaResult struct {
 	Scale       float64      `json:"scale"`
 	Calibration *pmvaCal     `json:"calibration,omitempty"`
 	Results     []pmva.Point `json:"results"`
-	Notes       []string     `json:"notes"`
+	// ErrorEstimate: the predicted times against the runs of the predicted network.
+	ErrorEstimate pmva.ErrorEstimate `json:"error_estimate"`
+	Notes         []string           `json:"notes"`
 }
 
 // pmvaCal is the calibration network and its runs.
@@ -168,6 +170,7 @@ func runPmva(ctx context.Context, o pmvaOptions, path string, stdout, stderr io.
 	if err != nil {
 		return pmvaErr(err)
 	}
+	r.ErrorEstimate = pmva.Estimate(r.Results)
 	r.Notes = append(r.Notes, pmvaNotes(o, r, target)...)
 	return render(stdout, r, o.out)
 }
@@ -247,6 +250,14 @@ func pmvaNotes(o pmvaOptions, r *pmvaResult, target *qn.Model) []string {
 	if r.Calibration != nil {
 		n = append(n, fmt.Sprintf("q(p), k(p) calibrated on N = %v (populations / %g), predicted for N = %v and compared with runs of it; loaded shared machine: see spread", r.Calibration.Populations, o.calScale, r.Populations))
 	}
+	var cal []pmva.Sample
+	if r.Calibration != nil {
+		cal = r.Calibration.Samples
+	}
+	n = append(n, pmva.SuperlinearNotes(r.Results, cal)...)
+	if e := r.ErrorEstimate.MaxAbsRelError; e != nil {
+		n = append(n, fmt.Sprintf("error_estimate: the predicted times are within %.3g %% of the measured medians of the predicted network (the runs' own spread up to %.3g %%)", 100**e, 100**r.ErrorEstimate.MaxSpread))
+	}
 	n = append(n, "eqs. (6.3)–(6.5) describe the pipelined partition; for the interleaved solver (n₁ ≡ j mod p, progress counters instead of messages) they are an approximation",
 		"fig69: the BUS-AIO c = 2, w = 0 model (001 §6.1.7) with σ_r0 + σ_r = k(p)/(q(1)(N_1+1)) is eq. (6.10) with 1/p replaced by h(2)/p = 1.5/p")
 	return n
@@ -279,7 +290,7 @@ func (r *pmvaResult) calTable() *report.Table {
 	if r.Calibration != nil {
 		t.Title = fmt.Sprintf("calibration network N = %v", r.Calibration.Populations)
 		for _, s := range r.Calibration.Samples {
-			t.Add(string(s.Algorithm), s.P, len(s.Runs), s.MinS, s.MedianS, s.MaxS, report.Percent(s.Spread), s.Q, s.K)
+			t.Add(string(s.Algorithm), s.P, len(s.Runs), s.MinS, s.MedianS, s.MaxS, report.Magnitude(s.Spread), s.Q, s.K)
 		}
 	}
 	return t

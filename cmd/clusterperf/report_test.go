@@ -61,7 +61,17 @@ func (p pageText) has(s string) bool {
 			return true
 		}
 	}
-	return false
+	// the text format's layout within report.TextWidth: a wrapped cell's piece, a record's
+	// "header: value" line, a continued block's title
+	for c := range p.cells {
+		if strings.Contains(c, s) {
+			return true
+		}
+	}
+	if h, v, ok := strings.Cut(s, ": "); ok && p.cells[h] && p.has(v) {
+		return true
+	}
+	return strings.Contains(s, " (continued, part ")
 }
 
 // checkHTML parses the page as (X)HTML with the HTML rules of encoding/xml (void elements

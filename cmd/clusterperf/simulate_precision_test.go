@@ -26,7 +26,7 @@ func TestSimulatePrecisionMet(t *testing.T) {
 	if v.Target == nil || *v.Target != 0.2 || v.Met == nil || *v.Met != (v.Simulation.Achieved <= 0.2) || !*v.Met {
 		t.Fatalf("target %v met %v achieved %v: want target 0.2, met", v.Target, v.Met, v.Simulation.Achieved)
 	}
-	if title := strings.SplitN(runOut(t, args...), "\n", 2)[0]; !strings.Contains(title, "precision target 20 %: met (achieved ") {
+	if title := strings.SplitN(flat(runOut(t, args...)), " replication ", 2)[0]; !strings.Contains(title, "precision target 20 %: met (achieved ") {
 		t.Errorf("table title %q does not say the precision was met", title)
 	}
 	var none precisionJSON

@@ -15,6 +15,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
+	"github.com/clusterperf/clusterperf/report"
 )
 
 // autoCases are small models, one per choice qn.Solve's "auto" makes (qn/solve.go), with the
@@ -222,8 +223,11 @@ func TestSolveIdleStation(t *testing.T) {
 	}
 }
 
-// TestSweepBoundLines: --sweep draws every bound qn.AllBounds gives, one dashed line per
-// bound name and side, named in the legend, lower and upper in one colour group.
+// TestSweepBoundLines: --sweep draws every bound qn.AllBounds gives, a lower and an upper
+// line per bound name and panel in the colour of the class's curve (Group: the class) with
+// one dash pattern per bound name, named once per panel in the legend "<name> bound"; the
+// figure's every string lies within the canvas (session 4's review: legend cut at the SVG
+// width, bounds sharing a colour with another curve).
 func TestSweepBoundLines(t *testing.T) {
 	in, err := parseSolveModel(ex + "keck/cg-a-4.yaml")
 	if err != nil {
@@ -239,19 +243,42 @@ func TestSweepBoundLines(t *testing.T) {
 	}
 	r := newSweepResult(in.model, p, "auto", pts)
 	xs, rs := boundSeries(r)
-	var names []string
+	var legend []string
+	dash := map[string]int{}
 	for _, s := range append(xs, rs...) {
-		if !s.Dashed || len(s.X) != len(vals) || s.Group == "" || !strings.HasPrefix(s.Name, s.Group) {
-			t.Errorf("series %q: dashed %v, %d points (want %d), group %q", s.Name, s.Dashed, len(s.X), len(vals), s.Group)
+		if s.Dash == 0 || len(s.X) != len(vals) || s.Group != "messages" || !strings.HasSuffix(s.Name, " bound") {
+			t.Errorf("series %q: dash %d, %d points (want %d), group %q (want the class)", s.Name, s.Dash, len(s.X), len(vals), s.Group)
 		}
-		names = append(names, s.Name)
+		if d, ok := dash[s.Name]; ok && d != s.Dash {
+			t.Errorf("%q drawn with dash patterns %d and %d", s.Name, d, s.Dash)
+		}
+		dash[s.Name] = s.Dash
+		if !s.NoLegend {
+			legend = append(legend, s.Name)
+		}
 	}
 	for _, b := range []string{qn.BoundAsymptotic, qn.BoundBalancedJob, qn.BoundProportional, qn.BoundGeometric} {
-		for _, side := range []string{" lower", " upper"} {
-			if n := strings.Count(strings.Join(names, "|")+"|", b+side+"|"); n != 2 {
-				t.Errorf("%q drawn %d times, want 2 (throughput and response time): %v", b+side, n, names)
-			}
+		if n := strings.Count(strings.Join(legend, "|")+"|", b+" bound|"); n != 2 {
+			t.Errorf("%q in the legend %d times, want 2 (throughput and response time): %v", b+" bound", n, legend)
 		}
+	}
+	if len(dash) != 4 {
+		t.Errorf("dash patterns %v, want one per bound name", dash)
+	}
+	path := filepath.Join(t.TempDir(), "sweep.svg")
+	if err := sweepPlot(path, r); err != nil {
+		t.Fatal(err)
+	}
+	svg, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, err := report.CheckSVGText(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range bad {
+		t.Error(m)
 	}
 	// the exact answer lies within every bound at every point (bounds bracket exact MVA)
 	for _, pt := range r.Points {
@@ -553,5 +580,65 @@ func TestSweepInterrupted(t *testing.T) {
 	decodeJSON(t, out, &v)
 	if !v.Partial || len(v.Points) == 0 || len(v.Points) >= 30000 || !slices.ContainsFunc(v.Notes, func(n string) bool { return strings.HasPrefix(n, "partial: interrupted after") }) {
 		t.Errorf("partial %v, %d points, notes %q", v.Partial, len(v.Points), v.Notes)
+	}
+}
+
+// TestSweepPointNotes: a sweep point keeps its own solver notes (session 4's review: the
+// sweep dropped Linearizer's "approximation infeasible" note). Linearizer on the
+// reviewer's c8 model (qn/testdata/linearizer-u-above-1.yaml, s1 U = 1.00013 at c0 = 2)
+// gives each swept point the notes a single solve at that value gives; the JSON point
+// carries them, the table lists each once with its value, the CSV's note cell has them.
+func TestSweepPointNotes(t *testing.T) {
+	model := "../../qn/testdata/linearizer-u-above-1.yaml"
+	runOut := func(args ...string) string {
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), append(args, model), &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		return out.String()
+	}
+	var sweep struct {
+		Points []struct {
+			Value float64  `json:"value"`
+			Notes []string `json:"notes"`
+		} `json:"points"`
+	}
+	if err := json.Unmarshal([]byte(runOut("solve", "--solver", "linearizer", "--sweep", "population.c0=1:2", "--format", "json")), &sweep); err != nil {
+		t.Fatal(err)
+	}
+	table := runOut("solve", "--solver", "linearizer", "--sweep", "population.c0=1:2")
+	csv := runOut("solve", "--solver", "linearizer", "--sweep", "population.c0=1:2", "--format", "csv")
+	if len(sweep.Points) != 2 {
+		t.Fatalf("%d points, want 2", len(sweep.Points))
+	}
+	// the single solve at c0 = 2 (the model file's own population)
+	var single struct {
+		Notes []string `json:"notes"`
+	}
+	if err := json.Unmarshal([]byte(runOut("solve", "--solver", "linearizer", "--format", "json")), &single); err != nil {
+		t.Fatal(err)
+	}
+	var infeasible string
+	for _, n := range single.Notes {
+		if strings.Contains(n, "infeasible") {
+			infeasible = n
+		}
+	}
+	if infeasible == "" {
+		t.Fatalf("the single solve has no infeasible note any more (the case lost its point): %q", single.Notes)
+	}
+	for _, p := range sweep.Points {
+		if !slices.ContainsFunc(p.Notes, func(n string) bool { return strings.Contains(n, "infeasible") }) {
+			t.Errorf("point %g: notes %q, want the infeasible note", p.Value, p.Notes)
+		}
+	}
+	if !slices.Contains(sweep.Points[1].Notes, infeasible) {
+		t.Errorf("point 2: notes %q, want the single solve's %q", sweep.Points[1].Notes, infeasible)
+	}
+	if !strings.Contains(table, "note: at population.c0 = 2: "+infeasible) || !strings.Contains(table, "see notes") {
+		t.Errorf("table lacks the point's note (or the row's pointer to it):\n%s", table)
+	}
+	if !strings.Contains(csv, strings.ReplaceAll(infeasible, `"`, `""`)) { // CSV doubles a quote
+		t.Errorf("csv lacks the point's note:\n%s", csv)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -205,5 +206,35 @@ func TestAllWithoutGrid(t *testing.T) {
 	}
 	if got := runOut(t, "speedup", ex+"spmd/btio.yaml", "--p", "1:4", "--all"); !strings.Contains(got, "--all changes nothing here") {
 		t.Errorf("speedup --all on 4 points: no note\n%s", got)
+	}
+}
+
+// TestSpeedupPointsStreamed: the points table of every point (CSV, --all, a grid not
+// condensed) is a streamed table (report.Table.Stream: rows produced as they are written,
+// never held as text), the condensed one a built table; the CSV has one row per point.
+func TestSpeedupPointsStreamed(t *testing.T) {
+	csv := runOut(t, "speedup", "--p", "1:40", "--d", "1:6", "--format", "csv", ex+"spmd/hybrid.yaml")
+	if n := strings.Count(csv, "\n"); n != 1+40*6 {
+		t.Errorf("CSV: %d lines, want a header and 240 points", n)
+	}
+	for _, tc := range []struct {
+		format    string
+		all, want bool
+	}{{"csv", false, true}, {"table", true, true}, {"table", false, false}} {
+		var o speedupOptions
+		args := []string{"--p", "1:40", "--d", "1:6", "--format", tc.format} // 240 points: condensed beyond 200
+		if tc.all {
+			args = append(args, "--all")
+		}
+		if err := speedupCmd(&o, io.Discard, io.Discard).ParseFlags(args); err != nil {
+			t.Fatal(err)
+		}
+		sp, err := prepareSpeedup(context.Background(), o, ex+"spmd/hybrid.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sp.out.Tables()[0].Stream != nil; got != tc.want {
+			t.Errorf("%s all=%v: streamed %v, want %v", tc.format, tc.all, got, tc.want)
+		}
 	}
 }

@@ -301,6 +301,10 @@ type sweepPoint struct {
 	Bounds  []qn.Bound   `json:"bounds"`
 	Finding string       `json:"finding,omitempty"` // e.g. a saturated station: no steady state here
 	Status  *sweepStatus `json:"status,omitempty"`
+	// Notes are the point's own solver notes (qn.Result.Notes: e.g. an approximation
+	// infeasible at a station, U > 1); the table lists them once with the values they
+	// apply to (NoteLines), the CSV in the row's note cell.
+	Notes []string `json:"notes,omitempty"`
 }
 
 type sweepClass struct {
@@ -329,10 +333,13 @@ type sweepRes struct {
 	// only (JSON and CSV keep every column and row).
 	compact bool
 	all     bool // --all: compact never applies
+	text    bool // the table format: a point's notes are listed below the table
 }
 
 // forFormat sets what depends on the output format: compact tables unless --all.
-func (r *sweepRes) forFormat(format string) { r.compact = format == "table" && !r.all }
+func (r *sweepRes) forFormat(format string) {
+	r.compact, r.text = format == "table" && !r.all, format == "table"
+}
 
 // plot draws the sweep to path (SVG or PNG): merge --plot of a sharded sweep.
 func (r *sweepRes) plot(path string) error { return sweepPlot(path, r) }
@@ -358,6 +365,7 @@ func newSweepResult(m *qn.Model, p qn.SweepParam, solver string, pts []qn.SweepP
 				sp.Classes = append(sp.Classes, sweepClass{name, r.Throughput[c], r.ResponseTime[c]})
 			}
 			sp.Status = &sweepStatus{r.Solver, r.Method, r.Exact, r.Reason, r.ErrorEstimate, r.Status.Converged, r.Status.Iterations, r.Status.Residual}
+			sp.Notes = slices.Clone(r.Notes)
 			out.Exact = out.Exact && r.Exact
 			if !slices.Contains(methods, r.Method) {
 				methods = append(methods, r.Method)
@@ -430,22 +438,51 @@ func (r *sweepRes) describeApprox() string {
 // note once with the values it applies to, in order of first appearance.
 func (r *sweepRes) NoteLines() []string {
 	lines := slices.Clone(r.Notes)
+	var pts, vals []pointNotes
+	for _, p := range r.Points {
+		pts = append(pts, pointNotes{p.Value, p.Notes})
+	}
+	for _, v := range r.Validation {
+		vals = append(vals, pointNotes{v.Value, v.Notes})
+	}
+	lines = append(lines, r.groupNotes("", pts)...)
+	return append(lines, r.groupNotes("validation ", vals)...)
+}
+
+// pointNotes are the notes of one swept value.
+type pointNotes struct {
+	value float64
+	notes []string
+}
+
+// maxPointNotes is how many distinct per-point notes the table lists (the rest: JSON).
+const maxPointNotes = 10
+
+// groupNotes is each distinct note of pts once, prefixed "<prefix>at <parameter> = v1, v2:"
+// (or "at every point"), in order of first appearance; beyond maxPointNotes distinct notes
+// one line says how many more there are and where.
+func (r *sweepRes) groupNotes(prefix string, pts []pointNotes) []string {
 	var order []string
 	at := map[string][]string{}
-	for _, v := range r.Validation {
-		for _, n := range v.Notes {
+	for _, p := range pts {
+		for _, n := range p.notes {
 			if at[n] == nil {
 				order = append(order, n)
 			}
-			at[n] = append(at[n], report.Num(v.Value))
+			at[n] = append(at[n], report.Num(p.value))
 		}
 	}
-	for _, n := range order {
+	var lines []string
+	for i, n := range order {
+		if i == maxPointNotes {
+			lines = append(lines, fmt.Sprintf("%s… and %d more notes of single points (each point's \"notes\" in --format json)", prefix, len(order)-i))
+			break
+		}
 		where := fmt.Sprintf("at %s = %s", r.Parameter, strings.Join(at[n], ", "))
-		if len(at[n]) == len(r.Validation) && len(at[n]) > 1 {
+		if len(at[n]) == len(pts) && len(at[n]) > 1 {
 			where = "at every point"
 		}
-		lines = append(lines, "validation "+where+": "+n)
+		lines = append(lines, prefix+where+": "+n)
 	}
 	return lines
 }
@@ -478,6 +515,14 @@ func (r *sweepRes) Tables() []*report.Table {
 		note := pt.Finding
 		if pt.Status != nil && !pt.Status.Converged {
 			note = "not converged"
+		}
+		if len(pt.Notes) > 0 {
+			// the table lists the point's notes below it (NoteLines); the CSV cell has them
+			text := strings.Join(pt.Notes, "; ")
+			if r.text {
+				text = "see notes"
+			}
+			note = strings.TrimPrefix(note+"; "+text, "; ")
 		}
 		t.Add(append(row, method, exact, est, note)...)
 		for _, b := range pt.Bounds {
@@ -581,7 +626,8 @@ func sweepPlot(path string, r *sweepRes) error {
 	xp := report.Panel{Title: "Throughput", XLabel: r.Parameter, YLabel: "jobs/s"}
 	rp := report.Panel{Title: "Response time", XLabel: r.Parameter, YLabel: "s"}
 	for c, name := range r.Classes {
-		xs, rs := report.Series{Name: "X " + name}, report.Series{Name: "R " + name}
+		// Group: the class's curve, its measurements and its bounds share one colour
+		xs, rs := report.Series{Name: "X " + name, Group: name}, report.Series{Name: "R " + name, Group: name}
 		for _, pt := range r.Points {
 			if pt.Classes != nil {
 				xs.X, xs.Y = append(xs.X, pt.Value), append(xs.Y, pt.Classes[c].Throughput)
@@ -597,12 +643,15 @@ func sweepPlot(path string, r *sweepRes) error {
 	return report.SaveFigure(path, xp, rp)
 }
 
-// boundSeries are the dashed bound lines: per bound name and class, a lower and an upper
-// line for throughput and for response time, labelled "<name> lower|upper[ (class)]", in
-// the legend; a bound without a finite value at a point is left out there.
+// boundSeries are the bound lines: per bound name and class a lower and an upper line for
+// throughput and for response time, in the colour of the class's curve (Group: the class
+// name) with one dash pattern per bound name, and one legend entry per bound name and
+// panel, "<name> bound[ (class)]" (the pair's other line is left out of the legend); a
+// bound without a finite value at a point is left out there.
 func boundSeries(r *sweepRes) (xs, rs []report.Series) {
 	type key struct{ name, class string }
 	var keys []key
+	var kinds []string
 	lines := map[key]*[4]report.Series{}
 	for _, pt := range r.Points {
 		for _, b := range pt.Bounds {
@@ -613,9 +662,12 @@ func boundSeries(r *sweepRes) (xs, rs []report.Series) {
 				if len(r.Classes) > 1 {
 					suffix = " (" + b.Class + ")"
 				}
+				if !slices.Contains(kinds, b.Name) {
+					kinds = append(kinds, b.Name)
+				}
 				l = &[4]report.Series{}
-				for i, side := range []string{"lower", "upper", "lower", "upper"} {
-					l[i] = report.Series{Name: b.Name + " " + side + suffix, Dashed: true, Group: b.Name + suffix}
+				for i := range l {
+					l[i] = report.Series{Name: b.Name + " bound" + suffix, Dash: slices.Index(kinds, b.Name) + 1, Group: b.Class}
 				}
 				lines[k], keys = l, append(keys, k)
 			}
@@ -628,10 +680,12 @@ func boundSeries(r *sweepRes) (xs, rs []report.Series) {
 		}
 	}
 	for _, k := range keys {
+		var named [2]bool // a legend entry given in the throughput, response-time panel
 		for i, s := range lines[k] {
 			if len(s.X) == 0 {
 				continue
 			}
+			s.NoLegend, named[i/2] = named[i/2], true
 			if i < 2 {
 				xs = append(xs, s)
 			} else {
@@ -653,8 +707,8 @@ func optNum(p *float64) any {
 // measuredSeries are the measured points, one series per class and panel ("measured X c").
 func measuredSeries(r *sweepRes) (xs, rs []report.Series) {
 	for _, name := range r.Classes {
-		x := report.Series{Name: "measured X " + name, Points: true}
-		rt := report.Series{Name: "measured R " + name, Points: true}
+		x := report.Series{Name: "measured X " + name, Points: true, Group: name}
+		rt := report.Series{Name: "measured R " + name, Points: true, Group: name}
 		for _, c := range r.Measured {
 			if c.Class != name {
 				continue

@@ -1,0 +1,353 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"unicode/utf8"
+)
+
+// TextWidth is the widest line of the table format, in characters (runes: the tables'
+// "—", "≤", "·" are one column each in a terminal): titles, table lines and notes.
+// A table wider than this is split into blocks of columns, each repeating the table's
+// key columns; a cell longer than maxCell is wrapped onto continuation lines; a title or
+// note is wrapped at spaces. Only a single word longer than the width (a long file path)
+// can exceed it.
+const TextWidth = 120
+
+// maxCell is the least width a long cell of a too-wide table is wrapped at (onto
+// continuation lines); it is wrapped at the width its block leaves after the key columns
+// when that is more.
+const maxCell = 56
+
+// maxRecordRows: a too-wide table of at most this many rows is written as records
+// (writeRecords), not as blocks of columns that would each repeat the key columns for a
+// row or two.
+const maxRecordRows = 1
+
+// cellPad is the padding tabwriter puts between (and, right-aligned, before) cells.
+const cellPad = 2
+
+// WrapText splits s at spaces into lines of at most width runes; lines after the first
+// start with indent. A line of s (s's own newlines are kept) that fits is kept as it is; a
+// word longer than a line is kept whole on a line of its own.
+func WrapText(s string, width int, indent string) []string {
+	var lines []string
+	for i, p := range strings.Split(s, "\n") {
+		if i > 0 {
+			p = indent + p
+		}
+		if utf8.RuneCountInString(p) <= width {
+			lines = append(lines, p)
+			continue
+		}
+		lead := p[:len(p)-len(strings.TrimLeft(p, " "))] // kept: a record's indentation
+		lines = append(lines, wrapWords(lead, p, width, indent)...)
+	}
+	return lines
+}
+
+// wrapWords is WrapText of one line, at its spaces, the first line starting with lead.
+func wrapWords(lead, s string, width int, indent string) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = lead + w
+			if len(lines) > 0 {
+				line = indent + w
+			}
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) <= width:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = indent + w
+		}
+	}
+	if line != "" || len(lines) == 0 {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// writeWrapped writes s wrapped at TextWidth with a hanging indent.
+func writeWrapped(w io.Writer, s, indent string) error {
+	for _, l := range WrapText(s, TextWidth, indent) {
+		if _, err := fmt.Fprintln(w, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// colWidths is the width (runes) of every column of header and rows.
+func colWidths(header []string, rows [][]string) []int {
+	ws := make([]int, len(header))
+	for _, r := range append([][]string{header}, rows...) {
+		for j, c := range r {
+			if j < len(ws) {
+				ws[j] = max(ws[j], utf8.RuneCountInString(c))
+			}
+		}
+	}
+	return ws
+}
+
+// lineWidth is the width of a tabwriter line of columns ws (cellPad after each cell; the
+// left-aligned form leaves the last cell unpadded).
+func lineWidth(ws []int, left bool) int {
+	n := 0
+	for _, w := range ws {
+		n += w + cellPad
+	}
+	if left && n > 0 {
+		n -= cellPad
+	}
+	return n
+}
+
+// wrapCells puts every cell longer than width on continuation lines: a row becomes as
+// many rows as its longest wrapped cell has lines, the other cells empty on the extra ones.
+// With pad, the cells of a column that had a wrapped cell (and its header) are padded with
+// spaces to the column's width, so a right-aligned table shows that text left-aligned.
+func wrapCells(header []string, rows [][]string, width int, pad bool) ([]string, [][]string) {
+	out := wrapRows(rows, width)
+	if !pad {
+		return header, out
+	}
+	ws := colWidths(header, out)
+	header = slices.Clone(header)
+	for j := range header {
+		if !slices.ContainsFunc(rows, func(r []string) bool { return j < len(r) && utf8.RuneCountInString(r[j]) > width }) {
+			continue
+		}
+		pad := func(c string) string { return c + strings.Repeat(" ", ws[j]-utf8.RuneCountInString(c)) }
+		header[j] = pad(header[j])
+		for _, r := range out {
+			if j < len(r) {
+				r[j] = pad(r[j])
+			}
+		}
+	}
+	return header, out
+}
+
+// wrapRows is wrapCells without the padding.
+func wrapRows(rows [][]string, width int) [][]string {
+	var out [][]string
+	for _, r := range rows {
+		parts := make([][]string, len(r))
+		n := 1
+		for j, c := range r {
+			parts[j] = []string{c}
+			if utf8.RuneCountInString(c) > width {
+				parts[j] = WrapText(c, width, "")
+			}
+			n = max(n, len(parts[j]))
+		}
+		for k := range n {
+			line := make([]string, len(r))
+			for j := range r {
+				if k < len(parts[j]) {
+					line[j] = parts[j][k]
+				}
+			}
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// blocks splits the columns ws into blocks that fit TextWidth, each starting with the
+// first keys columns (the row's identity), greedily left to right; a block always takes
+// at least one column of its own.
+func blocks(ws []int, keys int, left bool) [][]int {
+	keys = min(max(keys, 0), len(ws)-1)
+	var out [][]int
+	j := keys
+	for j < len(ws) {
+		var cols, widths []int
+		for k := range keys {
+			cols, widths = append(cols, k), append(widths, ws[k])
+		}
+		for j < len(ws) {
+			if len(cols) > keys && lineWidth(append(widths, ws[j]), left) > TextWidth {
+				break
+			}
+			cols, widths = append(cols, j), append(widths, ws[j])
+			j++
+		}
+		out = append(out, cols)
+	}
+	return out
+}
+
+// writeTable writes header and rows aligned (tabwriter, as the table format always did)
+// under title, split into column blocks and wrapped when wider than TextWidth.
+func (t *Table) writeTable(w io.Writer) error {
+	rows, header := t.Rows, t.Header
+	ws := colWidths(header, rows)
+	wrapped := false
+	parts := [][]int{nil}
+	if lineWidth(ws, t.Left) > TextWidth {
+		// long cells wrapped at what the key columns leave; if that fits, one block
+		k := min(t.keyColumns(), len(ws)-1)
+		header, rows = wrapCells(header, rows, max(maxCell, TextWidth-lineWidth(ws[:k], false)-cellPad), !t.Left)
+		wrapped = true
+		ws = colWidths(header, rows)
+		switch {
+		case lineWidth(ws, t.Left) <= TextWidth:
+		case t.Left || len(t.Rows) <= maxRecordRows:
+			return t.writeRecords(w)
+		default:
+			parts = blocks(ws, t.keyColumns(), t.Left)
+		}
+	}
+	for i, cols := range parts {
+		if err := t.writeBlockHead(w, i, len(parts), cols); err != nil {
+			return err
+		}
+		if err := t.writeBlock(w, cols, wrapped, header, rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeBlock writes the columns cols (nil: all) of the header and rows through tabwriter;
+// of a block (cols not nil) it leaves out the lines that have nothing in its columns but
+// the key; of wrapped cells it trims the spaces padding ends the lines.
+func (t *Table) writeBlock(w io.Writer, cols []int, wrapped bool, header []string, rows [][]string) error {
+	pick := func(r []string) []string {
+		if cols == nil {
+			return r
+		}
+		out := make([]string, 0, len(cols))
+		for _, j := range cols {
+			if j < len(r) {
+				out = append(out, r[j])
+			}
+		}
+		return out
+	}
+	var flags uint = tabwriter.AlignRight
+	if t.Left {
+		flags = 0
+	}
+	var buf bytes.Buffer
+	out := w
+	if wrapped {
+		out = &buf
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, cellPad, ' ', flags)
+	end := "\t" // a terminated last cell: right-aligned like the others
+	if t.Left {
+		end = "" // the last cell unpadded
+	}
+	fmt.Fprintln(tw, strings.Join(pick(header), "\t")+end)
+	for _, r := range rows {
+		cells := pick(r)
+		if cols != nil && strings.TrimSpace(strings.Join(cells[min(t.keyColumns(), len(cells)):], "")) == "" {
+			continue // nothing of this row in this block but its key
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t")+end)
+	}
+	if err := tw.Flush(); err != nil || !wrapped {
+		return err
+	}
+	for _, l := range strings.SplitAfter(buf.String(), "\n") {
+		if l == "" {
+			continue
+		}
+		if _, err := io.WriteString(w, strings.TrimRight(l, " \n")+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keyColumns is how many leading columns identify a row (Table.Keys, default 1).
+func (t *Table) keyColumns() int {
+	if t.Keys > 0 {
+		return t.Keys
+	}
+	return 1
+}
+
+// shortTitle is the title's first sentence or 60 runes, for a continued block.
+func (t *Table) shortTitle() string {
+	s := t.Title
+	if s == "" {
+		s = t.Name
+	}
+	if i := strings.IndexAny(s, "(:;"); i > 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:59]) + "…"
+	}
+	return s
+}
+
+// writeRecords writes a too-wide table of words (Left) or of at most maxRecordRows rows as records: under the title,
+// each row as "header: value" lines (the first column's line flush, the others indented),
+// each value wrapped at TextWidth with its continuation lines indented further, rows
+// separated by blank lines. A value's text stays together, only broken at spaces.
+func (t *Table) writeRecords(w io.Writer) error {
+	if t.Title != "" {
+		if err := writeWrapped(w, t.Title, "  "); err != nil {
+			return err
+		}
+	}
+	for i, r := range t.Rows {
+		if i > 0 {
+			if _, err := fmt.Fprintln(w); err != nil {
+				return err
+			}
+		}
+		for j, c := range r {
+			if j >= len(t.Header) || c == "" {
+				continue
+			}
+			indent := "  "
+			if j == 0 {
+				indent = ""
+			}
+			if err := writeWrapped(w, indent+t.Header[j]+": "+c, indent+"    "); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// blockTitle is the title of block i of n (columns cols): the table's title, then
+// "<short title> (continued, part i of n: first … last column)".
+func (t *Table) blockTitle(i, n int, cols []int) string {
+	if i == 0 {
+		return t.Title
+	}
+	k := t.keyColumns()
+	if len(cols) > k+1 {
+		return fmt.Sprintf("%s (continued, part %d of %d: %s … %s)", t.shortTitle(), i+1, n, t.Header[cols[k]], t.Header[cols[len(cols)-1]])
+	}
+	return fmt.Sprintf("%s (continued, part %d of %d: %s)", t.shortTitle(), i+1, n, t.Header[cols[len(cols)-1]])
+}
+
+// writeBlockHead starts block i of n (columns cols): a blank line before every block but
+// the first, then its title (blockTitle), wrapped.
+func (t *Table) writeBlockHead(w io.Writer, i, n int, cols []int) error {
+	if i > 0 {
+		if _, err := fmt.Fprintln(w); err != nil {
+			return err
+		}
+	}
+	if title := t.blockTitle(i, n, cols); title != "" {
+		return writeWrapped(w, title, "  ")
+	}
+	return nil
+}
