@@ -2,6 +2,7 @@ package qn
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -55,21 +56,22 @@ import (
 // interior Legendre nodes) is compared with the level r/1.5; the largest relative
 // difference of any X_c or Q_kc must be below integralTol (1e-10), else the level rises
 // 1.5× until the evaluation budget. The result carries that difference as its spread and
-// ten times it as its error estimate: on 40 random networks and the thesis network scaled
-// by 1/4 … 1/16, the actual difference from exact MVA was at most 3× the spread
-// (integral_test.go). The estimate is a measurement, not a bound: the method is numerical
-// integration, reported as approximate (Exact false), however small the estimate.
+// ten times it as its error estimate: on 28 random networks and the thesis network scaled
+// by 1/4 … 1/16, the actual difference from exact MVA was at most 1.2× the spread
+// (TestIntegralSurvey, integral_test.go). The estimate is a measurement, not a bound: the
+// method is numerical integration, reported as approximate (Exact false), however small
+// the estimate.
 //
 // Where it is slow. The cost is the number of grid points, about (30…60)^M for M queue
 // groups: it does not grow with the populations, but networks whose density is far from
 // both a Gaussian and an exponential in some coordinate (small populations, several queues
 // with nearly proportional demand rows, more queues than classes near balance) need fine
 // grids; there the budget runs out and the error wraps fault.ErrNotConverged. Measured:
-// the thesis network N = (4095, 177, 127) in 0.05 s (390 000 points, spread 8e-14, agreeing
-// with exact MVA to 9e-14); 4 classes × 1 000 jobs on 4 queues and a delay (10¹²
-// population vectors) in 2–3 s (18 million points, spread 4e-11); 20 of 30 random networks
-// with 100–400 jobs per class converged, the other 10 (5 or 6 stations, two classes) did
-// not within 3·10⁷ points.
+// the thesis network N = (4095, 177, 127) in 0.05 s on 2 cores (390 000 points, spread
+// 8e-14, agreeing with exact MVA to 9e-14); 4 classes × 1 000 jobs on 4 queues and a delay
+// (10¹² population vectors) in 1.7–2.4 s (10–18 million points, spread 2e-11…4e-11); of 40
+// random networks with 100–400 jobs per class, all 20 with 2–3 queues converged and 8 of
+// the 20 with 4–5 queues (TestIntegralSurvey); the other 12 stopped within the budget.
 //
 // Refused (ErrUnsupported): open classes, multi-server and load-dependent stations,
 // fork/join nodes.
@@ -486,29 +488,47 @@ func (net *intNet) quadrature(ctx context.Context, maxPoints float64) (*intQuad,
 	// Level r: trapezoid step 1/r, 10r Laguerre, 16r Clenshaw–Curtis and 24r Legendre
 	// nodes. The check grid is the previous level (r/1.5).
 	r := 2.0
-	check, err := net.grid(ctx, p, intResAt(r/1.5))
+	notConverged := func(est float64, points int) error {
+		why := fmt.Sprintf("the grid of %d points and a coarser one differ by %.1e (relative), above %.0e, and a finer grid would exceed", points, est, integralTol)
+		if math.IsInf(est, 1) || math.IsNaN(est) {
+			why = fmt.Sprintf("after %d points no grid fine enough to compare fits", points)
+		}
+		return fmt.Errorf("%w: integral: %s the budget of %g integrand evaluations (the density is far from Gaussian or exponential in some direction: use solver mva, comom or linearizer)", fault.ErrNotConverged, why, maxPoints)
+	}
+	check, err := net.grid(ctx, p, intResAt(r/1.5), maxPoints)
+	if errors.Is(err, errIntegralBudget) {
+		return nil, notConverged(math.Inf(1), int(maxPoints))
+	}
 	if err != nil {
 		return nil, err
 	}
 	total := check.points
+	last := math.Inf(1)
 	for {
-		full, err := net.grid(ctx, p, intResAt(r))
+		full, err := net.grid(ctx, p, intResAt(r), maxPoints-float64(total))
+		if errors.Is(err, errIntegralBudget) {
+			return nil, notConverged(last, total)
+		}
 		if err != nil {
 			return nil, err
 		}
 		total += full.points
 		full.est = relDiffQuad(full, check)
 		full.points = total
+		last = full.est
 		if full.est <= integralTol {
 			return full, nil
 		}
-		if r*1.5 > integralMaxLevel || float64(total)*math.Pow(1.5, dims) > maxPoints {
-			return nil, fmt.Errorf("%w: integral: relative difference %.1e between the grid of %d points and a coarser one is above %.0e and a finer grid would exceed the budget of %g evaluations (the density is far from Gaussian or exponential in some direction: use solver mva, comom or linearizer)", fault.ErrNotConverged, full.est, full.points, integralTol, maxPoints)
+		if math.IsNaN(full.est) || r*1.5 > integralMaxLevel || float64(total)*math.Pow(1.5, dims) > maxPoints {
+			return nil, notConverged(full.est, full.points)
 		}
 		check = full
 		r *= 1.5
 	}
 }
+
+// errIntegralBudget stops a grid whose points exceed its budget.
+var errIntegralBudget = errors.New("integral: grid budget exhausted")
 
 // intResAt is the resolution of level r.
 func intResAt(r float64) intRes {
@@ -572,6 +592,9 @@ type gridWork struct {
 	lin    float64   // Σ_k −(u_k − u*_k) + (a_k − 1)·log(u_k/u*_k)
 	points int
 	err    error
+	// nextCheck: the point count at which ctx and the budget limit are checked next.
+	nextCheck int
+	limit     float64
 }
 
 // leaf adds the point u (log-weight lw relative to the peak, quadrature weight w).
@@ -771,8 +794,12 @@ func (gw *gridWork) slice(k int, tail float64) (lo, mid, hi, alpha, beta float64
 func (gw *gridWork) interior(i int, dir int) float64 {
 	p := gw.p
 	if i == len(p.I) {
-		if gw.points&4095 == 0 && gw.err == nil {
+		if gw.points >= gw.nextCheck && gw.err == nil {
+			gw.nextCheck = gw.points + 4096
 			gw.err = gw.ctx.Err()
+			if gw.err == nil && float64(gw.points) > gw.limit {
+				gw.err = errIntegralBudget
+			}
 		}
 		if gw.err != nil {
 			return math.Inf(-1)
@@ -787,14 +814,15 @@ func (gw *gridWork) interior(i int, dir int) float64 {
 			}
 			gw.setU(k, p.u0[k]+du)
 		}
-		// This slice's log-weight with the boundary coordinates at the mode's values:
-		// what the walk-out compares.
-		peak := gw.lin
-		for c := 0; c < gw.net.C; c++ {
-			peak += gw.net.n[c] * math.Log1p(gw.dl[c]/gw.l0[c])
+		// What the walk-out compares: the log of this slice's mass (its integral over the
+		// boundary coordinates, per unit of the outer weights).
+		w := gw.w[len(p.I)]
+		before := gw.sum[0]
+		gw.boundary(0, w)
+		if mass := (gw.sum[0] - before) / w; mass > 0 {
+			return math.Log(mass)
 		}
-		gw.boundary(0, gw.w[len(p.I)])
-		return peak
+		return math.Inf(-1)
 	}
 	// The orthant's edge u_k = 0 in this coordinate, given the outer ones.
 	k := p.I[i]
@@ -843,7 +871,7 @@ func (gw *gridWork) interior(i int, dir int) float64 {
 
 // grid evaluates the sums on one grid, split in two halves (the outermost coordinate's
 // two directions) on two goroutines.
-func (net *intNet) grid(ctx context.Context, p *intPlan, res intRes) (*intQuad, error) {
+func (net *intNet) grid(ctx context.Context, p *intPlan, res intRes, budget float64) (*intQuad, error) {
 	M, C := net.M, net.C
 	glX, glW := gaussLegendre(res.nGL)
 	bX, bW := gaussLegendre(res.nB)
@@ -853,6 +881,7 @@ func (net *intNet) grid(ctx context.Context, p *intPlan, res intRes) (*intQuad, 
 			u: append([]float64(nil), p.u0...), y: make([]float64, len(p.I)), w: make([]float64, len(p.I)+1), dl: make([]float64, C),
 			l0: make([]float64, C), inv: make([]float64, C), lc: make([]float64, C), sum: make([]float64, 1+C+M*C)}
 		gw.w[0] = 1
+		gw.limit = budget / 2 // per goroutine
 		for c := 0; c < C; c++ {
 			gw.l0[c] = net.z[c]
 			for k := 0; k < M; k++ {
@@ -879,6 +908,9 @@ func (net *intNet) grid(ctx context.Context, p *intPlan, res intRes) (*intQuad, 
 	sum := make([]float64, 1+C+M*C)
 	out := &intQuad{x: make([]float64, C), q: matrix(M, C)}
 	for _, gw := range parts {
+		if errors.Is(gw.err, errIntegralBudget) {
+			return nil, errIntegralBudget
+		}
 		if gw.err != nil {
 			return nil, fmt.Errorf("integral: %w", gw.err)
 		}
@@ -886,6 +918,9 @@ func (net *intNet) grid(ctx context.Context, p *intPlan, res intRes) (*intQuad, 
 			sum[i] += gw.sum[i]
 		}
 		out.points += gw.points
+	}
+	if !(sum[0] > 0) || math.IsInf(sum[0], 0) {
+		return nil, fmt.Errorf("%w: integral: the density's mass is %g on the grid (it under- or overflows float64 here); use solver mva, comom or linearizer", fault.ErrNotConverged, sum[0])
 	}
 	for c := 0; c < C; c++ {
 		out.x[c] = net.n[c] * sum[1+c] / sum[0]
