@@ -89,6 +89,7 @@ const (
 	integralMaxLevel    = 10.0  // finest level: step 0.1, 100 Laguerre, 240 Legendre nodes
 	integralOuterMargin = 14.0  // extra nats for a boundary coordinate's range while inner ones sit at the mode
 	integralTrapReach   = 12.0  // whitened distance beyond which the trapezoid's walk-out never reaches
+	integralTailReach   = 60.0  // the end of an edge-bounded coordinate's tail piece (exponential tails of small populations)
 	integralLagSigmas   = 2.0   // a boundary coordinate decays exponentially when α·σ ≥ this
 )
 
@@ -114,7 +115,10 @@ func IntegralContext(ctx context.Context, m *Model, maxPoints float64) (*Result,
 	}
 	res := newResult("integral", len(m.Classes), len(m.Stations))
 	if net.C == 0 {
+		// No jobs: nothing to integrate; the zero convention's values are exact.
 		fillIntegral(m, net, res, nil, nil)
+		res.Status = Status{Converged: true}
+		res.ErrorEstimate = &ErrorEstimate{SpreadMethod: "none: no jobs"}
 		return res, nil
 	}
 	q, err := net.quadrature(ctx, maxPoints)
@@ -579,6 +583,8 @@ type gridWork struct {
 	res    intRes
 	glX    []float64 // Gauss–Legendre nodes and weights on [0, 1]
 	glW    []float64
+	glTX   []float64 // Gauss–Legendre nodes and weights for the tail piece
+	glTW   []float64
 	bX     []float64 // Gauss–Legendre nodes and weights for the boundary coordinates
 	bW     []float64
 	lagX   []float64 // Gauss–Laguerre nodes, and log(weight) + node
@@ -837,12 +843,20 @@ func (gw *gridWork) interior(i int, dir int) float64 {
 		if ymin >= integralTrapReach {
 			return best
 		}
-		span := integralTrapReach - ymin
+		// A second piece [reach, integralTailReach] with half the nodes holds the
+		// exponential tails of small populations (a Gaussian slice has e^−72 there).
 		w := gw.w[i]
-		for j, x := range gw.glX {
-			gw.y[i] = ymin + span*x
-			gw.w[i+1] = w * span * gw.glW[j]
-			best = math.Max(best, gw.interior(i+1, 0))
+		for _, piece := range [2][2]float64{{ymin, integralTrapReach}, {integralTrapReach, integralTailReach}} {
+			span := piece[1] - piece[0]
+			xs, ws := gw.glX, gw.glW
+			if piece[0] == integralTrapReach {
+				xs, ws = gw.glTX, gw.glTW
+			}
+			for j, x := range xs {
+				gw.y[i] = piece[0] + span*x
+				gw.w[i+1] = w * span * ws[j]
+				best = math.Max(best, gw.interior(i+1, 0))
+			}
 		}
 		gw.y[i] = 0
 		return best
@@ -874,10 +888,11 @@ func (gw *gridWork) interior(i int, dir int) float64 {
 func (net *intNet) grid(ctx context.Context, p *intPlan, res intRes, budget float64) (*intQuad, error) {
 	M, C := net.M, net.C
 	glX, glW := gaussLegendre(res.nGL)
+	glTX, glTW := gaussLegendre(res.nGL / 2)
 	bX, bW := gaussLegendre(res.nB)
 	lagX, lagLW := gaussLaguerre(res.nLag)
 	newWork := func() *gridWork {
-		gw := &gridWork{net: net, p: p, ctx: ctx, res: res, glX: glX, glW: glW, bX: bX, bW: bW, lagX: lagX, lagLW: lagLW,
+		gw := &gridWork{net: net, p: p, ctx: ctx, res: res, glX: glX, glW: glW, glTX: glTX, glTW: glTW, bX: bX, bW: bW, lagX: lagX, lagLW: lagLW,
 			u: append([]float64(nil), p.u0...), y: make([]float64, len(p.I)), w: make([]float64, len(p.I)+1), dl: make([]float64, C),
 			l0: make([]float64, C), inv: make([]float64, C), lc: make([]float64, C), sum: make([]float64, 1+C+M*C)}
 		gw.w[0] = 1
