@@ -230,12 +230,18 @@ func fillIntegral(m *Model, net *intNet, res *Result, x []float64, q [][]float64
 		res.ResponseTime[c] = rc
 	}
 	for c, cl := range m.Classes {
-		if cl.Population == 0 {
-			// One job's response time: its demands (the package's zero convention).
-			for k, s := range m.Stations {
-				res.Residence[k][c] = m.Demand[c][k]
-				res.ResponseTime[c] += float64(s.Copies()) * m.Demand[c][k]
+		if cl.Population != 0 {
+			continue
+		}
+		// The package's zero convention: what ONE arriving job of the class would see,
+		// by the arrival theorem R_kc = D_kc·(1 + Q_k(N)) at a queue, D_kc at a delay.
+		for k, s := range m.Stations {
+			d := m.Demand[c][k]
+			if s.Kind != Delay {
+				d *= 1 + res.StationQueueLength(k)
 			}
+			res.Residence[k][c] = d
+			res.ResponseTime[c] += float64(s.Copies()) * d
 		}
 	}
 }

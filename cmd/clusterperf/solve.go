@@ -50,10 +50,15 @@ Solvers (--solver): auto (default: fork/join nodes → forkjoin (approximate); o
 only → open; open and closed → mixed; one closed class → exact MVA (while its work,
 population × stations, fits 2e9; else Linearizer, saying why); several → comom where
 its estimated time is lower, else exact multi-class MVA (multi-server and load-dependent
-stations included) while its cost fits, else Linearizer (approximate)), mva, comom (exact
-class-oriented Method of Moments, Casale 2009: cost grows with the total population, not
-the population lattice; queue and delay stations only; multi-precision, verified at two
-precisions), schweitzer, linearizer, open, mixed, forkjoin
+stations included) while its cost fits, else integral where its grid converges, else
+Linearizer (approximate)), mva, comom (exact class-oriented Method of Moments, Casale 2009:
+cost grows with the total population, not the population lattice; queue and delay stations
+only; multi-precision, verified at two precisions), integral (numerical integration of the
+exact integral representation, McKenna & Mitra 1982: APPROXIMATE, error estimate ≤ 1e-9,
+ten times the difference from a coarser grid; its cost does not grow with the populations:
+thousands of jobs per class on a few queues in seconds; queue and delay stations only;
+exit 3 when its grid does not converge within 3e7 points), schweitzer, linearizer, open,
+mixed, forkjoin
 (approximate fork/join MVA, one closed class: no exact solver exists, so its error is
 estimated against a seeded simulation of the model, --seed/--reps/--events; without fork/join
 nodes it is exact MVA and says so).
