@@ -18,12 +18,13 @@ import (
 
 // methodExact maps every method name qn's solvers write (qn/result.go newResult and the
 // Method assignments in qn/amva.go, capacity.go, forkjoin.go, interleaved.go, mvald.go,
-// parallel.go, rowsparallel.go, rowsplit.go) to whether its results are exact.
+// parallel.go, rowsparallel.go, rowsplit.go, integral.go) to whether its results are exact.
 var methodExact = map[string]bool{
 	"mva": true, "comom": true, "open": true, "mixed": true, "empty": true,
 	"mva-load-dependent": true, "mva-split": true, "mva-interleaved": true, "mva-parallel": true,
 	"ctmc-blocking-after-service": true,
 	"schweitzer":                  false, "linearizer": false, "mvablo": false, "forkjoin-mva": false,
+	"integral": false,
 }
 
 // approxSuffixes are the marginal-probability variants qn's AMVA names after a "+" (MSMethod).

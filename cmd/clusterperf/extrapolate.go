@@ -279,6 +279,12 @@ type errorEstimate struct {
 func scalingErrorEstimate(fr *scaling.Result, bt *scaling.Backtest) *errorEstimate {
 	e := &errorEstimate{CVRMSLogError: fr.Chosen.Score, RMSRelError: fr.Chosen.RMSRelError,
 		Against: fmt.Sprintf("the %d measured points: rms_rel_error in-sample, cv_rms_log_error by cross-validation", fr.Points)}
+	if !fr.Validated {
+		// Not validated (two distinct p): the score ranked exact fits, it measures nothing
+		// held out (new-user review: cv_rms_log_error 3.9e-16 "by cross-validation").
+		e.CVRMSLogError = nil
+		e.Against = fmt.Sprintf("the %d measured points: rms_rel_error in-sample only (too few distinct p to cross-validate: not validated)", fr.Points)
+	}
 	if bt != nil {
 		v := bt.RelError
 		e.HeldOutRelError = &v

@@ -96,6 +96,18 @@ func TestSolveAutoLabels(t *testing.T) {
 	}
 }
 
+// autoModel is the model of the autoCases entry called name.
+func autoModel(t *testing.T, name string) string {
+	t.Helper()
+	for _, c := range autoCases {
+		if c.name == name {
+			return c.model
+		}
+	}
+	t.Fatalf("no auto case %q", name)
+	return ""
+}
+
 // TestSolveExactRefuses: --exact refuses where auto would approximate (exit 2, the reason
 // with the work estimate), and refuses a named approximate solver; --ms-method is labelled.
 func TestSolveExactRefuses(t *testing.T) {
@@ -107,9 +119,9 @@ func TestSolveExactRefuses(t *testing.T) {
 		}
 		return p
 	}
-	large := write("large.yaml", autoCases[2].model)
-	ms := write("ms.yaml", autoCases[3].model)
-	fj := write("fj.yaml", autoCases[6].model)
+	large := write("large.yaml", autoModel(t, "multi-class too large"))
+	ms := write("ms.yaml", autoModel(t, "multi-server multi-class exact"))
+	fj := write("fj.yaml", autoModel(t, "fork/join"))
 	for _, c := range []struct {
 		args []string
 		code int
