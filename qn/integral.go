@@ -179,10 +179,30 @@ func newIntNet(m *Model) (*intNet, error) {
 		for _, c := range net.act {
 			visited = visited || m.Demand[c][k] > 0
 		}
-		if visited {
-			net.grp = append(net.grp, []int{k})
-			net.a = append(net.a, float64(s.Copies()))
+		if !visited {
+			continue
 		}
+		// Queues with identical demand rows are one group of their copies together (the
+		// product form depends on demands and copies only; two identical coordinates would
+		// make the density flat along their difference).
+		same := -1
+		for g, ks := range net.grp {
+			eq := true
+			for _, c := range net.act {
+				eq = eq && m.Demand[c][ks[0]] == m.Demand[c][k]
+			}
+			if eq {
+				same = g
+				break
+			}
+		}
+		if same >= 0 {
+			net.grp[same] = append(net.grp[same], k)
+			net.a[same] += float64(s.Copies())
+			continue
+		}
+		net.grp = append(net.grp, []int{k})
+		net.a = append(net.a, float64(s.Copies()))
 	}
 	net.M, net.C = len(net.grp), len(net.act)
 	big := 0.0
@@ -219,9 +239,10 @@ func fillIntegral(m *Model, net *intNet, res *Result, x []float64, q [][]float64
 			}
 		}
 		for g, ks := range net.grp {
-			k := ks[0]
-			res.QueueLength[k][c] = q[g][i]
-			res.Residence[k][c] = q[g][i] / X
+			for _, k := range ks {
+				res.QueueLength[k][c] = q[g][i]
+				res.Residence[k][c] = q[g][i] / X
+			}
 		}
 		rc := 0.0
 		for k, s := range m.Stations {
@@ -479,8 +500,18 @@ func (net *intNet) plan() *intPlan {
 			inter[kmin] = false
 			continue
 		}
-		p.L, _ = cholesky(cov)
-		break
+		if L, ok := cholesky(cov); ok {
+			p.L = L
+			break
+		}
+		// Not numerically positive definite: drop the least interior coordinate.
+		kmin := p.I[0]
+		for _, k := range p.I {
+			if u0[k] < u0[kmin] {
+				kmin = k
+			}
+		}
+		inter[kmin] = false
 	}
 	for k := range u0 {
 		if !inter[k] {
@@ -495,6 +526,9 @@ func (net *intNet) plan() *intPlan {
 func (net *intNet) quadrature(ctx context.Context, maxPoints float64) (*intQuad, error) {
 	p := net.plan()
 	dims := float64(len(p.I) + len(p.B))
+	if math.Pow(10, dims) > maxPoints {
+		return nil, fmt.Errorf("%w: integral: %d queue groups with distinct demands: its grid needs at least 1e%d integrand evaluations, over the budget of %g (use solver mva, comom or linearizer)", fault.ErrTooLarge, net.M, int(dims), maxPoints)
+	}
 	// Level r: trapezoid step 1/r, 10r Laguerre, 16r Clenshaw–Curtis and 24r Legendre
 	// nodes. The check grid is the previous level (r/1.5).
 	r := 2.0
@@ -609,6 +643,18 @@ type gridWork struct {
 	limit     float64
 }
 
+// check looks at ctx and the budget (every 4096 points, from leaf and interior).
+func (gw *gridWork) check() {
+	gw.nextCheck = gw.points + 4096
+	if gw.err != nil {
+		return
+	}
+	gw.err = gw.ctx.Err()
+	if gw.err == nil && float64(gw.points) > gw.limit {
+		gw.err = errIntegralBudget
+	}
+}
+
 // leaf adds the point u (log-weight lw relative to the peak, quadrature weight w).
 func (gw *gridWork) leaf(lw, w float64) {
 	net := gw.net
@@ -617,6 +663,9 @@ func (gw *gridWork) leaf(lw, w float64) {
 		lw += net.n[c] * math.Log1p(gw.dl[c]/gw.l0[c])
 	}
 	gw.points++
+	if gw.points >= gw.nextCheck {
+		gw.check()
+	}
 	if lw < -3*integralTail {
 		return
 	}
@@ -655,6 +704,9 @@ func (gw *gridWork) setU(k int, v float64) {
 // Gauss–Legendre on the range of its own slice (slice).
 func (gw *gridWork) boundary(b int, w float64) {
 	p := gw.p
+	if gw.err != nil {
+		return
+	}
 	if b == len(p.B) {
 		gw.leaf(gw.lin, w)
 		return
@@ -806,12 +858,8 @@ func (gw *gridWork) slice(k int, tail float64) (lo, mid, hi, alpha, beta float64
 func (gw *gridWork) interior(i int, dir int) float64 {
 	p := gw.p
 	if i == len(p.I) {
-		if gw.points >= gw.nextCheck && gw.err == nil {
-			gw.nextCheck = gw.points + 4096
-			gw.err = gw.ctx.Err()
-			if gw.err == nil && float64(gw.points) > gw.limit {
-				gw.err = errIntegralBudget
-			}
+		if gw.points >= gw.nextCheck {
+			gw.check()
 		}
 		if gw.err != nil {
 			return math.Inf(-1)

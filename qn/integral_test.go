@@ -171,6 +171,51 @@ func TestIntegralRefuses(t *testing.T) {
 	}
 }
 
+// TestIntegralHostile: the hostile-input review's cases. Two queues with identical demand
+// rows are one group (were asymmetric, 4.5 % off, with an estimate of 4e-10); demands 1e300
+// apart must not panic (a Cholesky factor that failed was used); 8 distinct queue groups are
+// refused before any grid (their grid needs ≥ 1e8 points); the budget holds inside a grid
+// (one grid took 1.6e8 points against 3e7).
+func TestIntegralHostile(t *testing.T) {
+	ident := &Model{
+		Classes:  []Class{{Name: "a", Population: 500, ThinkTime: 1}, {Name: "b", Population: 700, ThinkTime: 2}},
+		Stations: []Station{{Name: "q1", Kind: Queue}, {Name: "q2", Kind: Queue}},
+		Demand:   [][]float64{{0.1, 0.1}, {0.3, 0.3}},
+	}
+	checkIntegral(t, "identical rows", ident)
+	ri := solveWith(t, Integral, ident)
+	if ri.QueueLength[0][0] != ri.QueueLength[1][0] {
+		t.Errorf("identical queues: Q = %v, %v", ri.QueueLength[0][0], ri.QueueLength[1][0])
+	}
+	for _, big := range []float64{1e300, 1e100} {
+		m := &Model{
+			Classes:  []Class{{Name: "a", Population: 10, ThinkTime: 1}, {Name: "b", Population: 10, ThinkTime: 1}},
+			Stations: []Station{{Name: "q1", Kind: Queue}, {Name: "q2", Kind: Queue}},
+			Demand:   [][]float64{{1e-300, big}, {2, 1}},
+		}
+		if r, err := Solve(m, "integral", AMVAOptions{}); err == nil {
+			if d := integralDiff(r, solveWith(t, mvaMulti, m)); d > r.ErrorEstimate.RelError+1e-14 {
+				t.Errorf("demand %g: differs from MVA by %.2e", big, d)
+			}
+		} else if !errors.Is(err, fault.ErrNotConverged) {
+			t.Errorf("demand %g: %v", big, err)
+		}
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	wide := randomClosed(rng, 2, 9, 50)
+	if _, err := Integral(wide); !errors.Is(err, fault.ErrTooLarge) {
+		t.Errorf("8 queue groups: %v", err)
+	}
+	five := randomClosed(rand.New(rand.NewPCG(9, 9)), 2, 6, 50)
+	net, err := newIntNet(five)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := net.grid(context.Background(), net.plan(), intResAt(6), 2e5); !errors.Is(err, errIntegralBudget) {
+		t.Errorf("a grid over its budget of 2e5 points: %v", err)
+	}
+}
+
 // TestIntegralCancel: a cancelled context stops it with an error wrapping context.Canceled.
 func TestIntegralCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())

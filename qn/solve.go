@@ -349,6 +349,8 @@ func integralAuto(ctx context.Context, m *Model) (*Result, string, error) {
 		return nil, "", err
 	case errors.Is(err, ErrUnsupported):
 		return nil, "not integral: it solves single-server queues and delays only", nil
+	case errors.Is(err, fault.ErrTooLarge):
+		return nil, "not integral: too many queue groups for its grid", nil
 	default:
 		return nil, "integral did not converge within its budget", nil
 	}
