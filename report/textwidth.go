@@ -114,10 +114,10 @@ func lineWidth(ws []int, left bool) int {
 // many rows as its longest wrapped cell has lines, the other cells empty on the extra ones.
 // With pad, the cells of a column that had a wrapped cell (and its header) are padded with
 // spaces to the column's width, so a right-aligned table shows that text left-aligned.
-func wrapCells(header []string, rows [][]string, width int, pad bool) ([]string, [][]string) {
-	out := wrapRows(rows, width)
+func wrapCells(header []string, rows [][]string, width int, pad bool) ([]string, [][]string, []bool) {
+	out, starts := wrapRows(rows, width)
 	if !pad {
-		return header, out
+		return header, out, starts
 	}
 	ws := colWidths(header, out)
 	header = slices.Clone(header)
@@ -133,19 +133,20 @@ func wrapCells(header []string, rows [][]string, width int, pad bool) ([]string,
 			}
 		}
 	}
-	return header, out
+	return header, out, starts
 }
 
-// wrapRows is wrapCells without the padding.
-func wrapRows(rows [][]string, width int) [][]string {
+// wrapRows is wrapCells without the padding; starts[i] tells whether line i begins a row.
+func wrapRows(rows [][]string, width int) ([][]string, []bool) {
 	var out [][]string
+	var starts []bool
 	for _, r := range rows {
 		parts := make([][]string, len(r))
 		n := 1
 		for j, c := range r {
 			parts[j] = []string{c}
 			if utf8.RuneCountInString(c) > width {
-				parts[j] = WrapText(c, width, "")
+				parts[j] = breakLong(WrapText(c, width, ""), width)
 			}
 			n = max(n, len(parts[j]))
 		}
@@ -157,7 +158,24 @@ func wrapRows(rows [][]string, width int) [][]string {
 				}
 			}
 			out = append(out, line)
+			starts = append(starts, k == 0)
 		}
+	}
+	return out, starts
+}
+
+// breakLong cuts every line longer than width runes (a word without spaces: a 300-character
+// name in a table cell) into pieces of width runes, so that a cell never widens its column
+// past the wrap width (hostile review: lines of 331 characters).
+func breakLong(lines []string, width int) []string {
+	var out []string
+	for _, l := range lines {
+		r := []rune(l)
+		for len(r) > width {
+			out = append(out, string(r[:width]))
+			r = r[width:]
+		}
+		out = append(out, string(r))
 	}
 	return out
 }
@@ -191,13 +209,12 @@ func blocks(ws []int, keys int, left bool) [][]int {
 func (t *Table) writeTable(w io.Writer) error {
 	rows, header := t.Rows, t.Header
 	ws := colWidths(header, rows)
-	wrapped := false
+	var starts []bool // of wrapped lines: which begin a row (nil: not wrapped)
 	parts := [][]int{nil}
 	if lineWidth(ws, t.Left) > TextWidth {
 		// long cells wrapped at what the key columns leave; if that fits, one block
 		k := min(t.keyColumns(), len(ws)-1)
-		header, rows = wrapCells(header, rows, max(maxCell, TextWidth-lineWidth(ws[:k], false)-cellPad), !t.Left)
-		wrapped = true
+		header, rows, starts = wrapCells(header, rows, max(maxCell, TextWidth-lineWidth(ws[:k], false)-cellPad), !t.Left)
 		ws = colWidths(header, rows)
 		switch {
 		case lineWidth(ws, t.Left) <= TextWidth:
@@ -211,7 +228,7 @@ func (t *Table) writeTable(w io.Writer) error {
 		if err := t.writeBlockHead(w, i, len(parts), cols); err != nil {
 			return err
 		}
-		if err := t.writeBlock(w, cols, wrapped, header, rows); err != nil {
+		if err := t.writeBlock(w, cols, starts, header, rows); err != nil {
 			return err
 		}
 	}
@@ -221,7 +238,8 @@ func (t *Table) writeTable(w io.Writer) error {
 // writeBlock writes the columns cols (nil: all) of the header and rows through tabwriter;
 // of a block (cols not nil) it leaves out the lines that have nothing in its columns but
 // the key; of wrapped cells it trims the spaces padding ends the lines.
-func (t *Table) writeBlock(w io.Writer, cols []int, wrapped bool, header []string, rows [][]string) error {
+func (t *Table) writeBlock(w io.Writer, cols []int, starts []bool, header []string, rows [][]string) error {
+	wrapped := starts != nil
 	pick := func(r []string) []string {
 		if cols == nil {
 			return r
@@ -249,12 +267,29 @@ func (t *Table) writeBlock(w io.Writer, cols []int, wrapped bool, header []strin
 		end = "" // the last cell unpadded
 	}
 	fmt.Fprintln(tw, strings.Join(pick(header), "\t")+end)
-	for _, r := range rows {
-		cells := pick(r)
-		if cols != nil && strings.TrimSpace(strings.Join(cells[min(t.keyColumns(), len(cells)):], "")) == "" {
-			continue // nothing of this row in this block but its key
+	// A row wrapped onto several lines is kept or left out whole: left out when none of its
+	// lines has anything in this block's columns but the key (hostile review: a wrapped
+	// key's continuation lines were dropped).
+	empty := func(cells []string) bool {
+		return strings.TrimSpace(strings.Join(cells[min(t.keyColumns(), len(cells)):], "")) == ""
+	}
+	for i := 0; i < len(rows); {
+		j := i + 1
+		for wrapped && j < len(rows) && !starts[j] {
+			j++
 		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t")+end)
+		keep := cols == nil
+		for _, r := range rows[i:j] {
+			keep = keep || !empty(pick(r))
+		}
+		if keep {
+			for n, r := range rows[i:j] {
+				if cells := pick(r); n == 0 || strings.TrimSpace(strings.Join(cells, "")) != "" {
+					fmt.Fprintln(tw, strings.Join(cells, "\t")+end)
+				}
+			}
+		}
+		i = j
 	}
 	if err := tw.Flush(); err != nil || !wrapped {
 		return err

@@ -130,3 +130,27 @@ func FuzzWrapText(f *testing.F) {
 		}
 	})
 }
+
+// TestWrappedKeyKept: a 300-character key without spaces (hostile review) is cut into
+// pieces that fit, every piece is printed in every column block, and no line passes
+// TextWidth.
+func TestWrappedKeyKept(t *testing.T) {
+	long := "cls " + strings.Repeat("x", 300)
+	tb := &Table{Name: "classes", Title: "Classes", Header: []string{"class", "type", "population", "arrival_rate_per_s", "throughput_per_s", "response_time_s", "a_long_column_name_one", "a_long_column_name_two"}}
+	tb.Add(long, "closed", 3, "", 1.98628, 2.5, "value one", "value two")
+	tb.Add("short", "closed", 2, "", 1.5, 1.25, "v", "w")
+	var b strings.Builder
+	if err := tb.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, l := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(l); n > TextWidth {
+			t.Errorf("line of %d runes: %q", n, l)
+		}
+	}
+	parts := strings.Count(out, "Classes")
+	if got := strings.Count(out, "x"); got != 300*parts {
+		t.Errorf("%d x's in %d blocks, want %d:\n%s", got, parts, 300*parts, out)
+	}
+}
