@@ -32,16 +32,8 @@ func WithClassOrder(order []int) ExactOption {
 // exactClosed checks what both exact lattice walks need — a solvable model, closed demands,
 // no open class — and returns the walk order under opts.
 func exactClosed(m *Model, opts []ExactOption) ([]int, error) {
-	if err := m.solvable(); err != nil {
+	if err := closedSolver(m, "exact multi-class MVA"); err != nil {
 		return nil, err
-	}
-	if err := m.checkClosedDemand(); err != nil {
-		return nil, err
-	}
-	for _, c := range m.Classes {
-		if c.Open {
-			return nil, unsupported("exact multi-class MVA solves closed networks; class %q is open (use the mixed solver)", c.Name)
-		}
 	}
 	return walkOrder(m, opts)
 }

@@ -559,21 +559,11 @@ type comom struct {
 }
 
 func newComom(m *Model) (*comom, error) {
-	if err := m.solvable(); err != nil {
+	if err := closedSolver(m, "comom"); err != nil {
 		return nil, err
 	}
-	if err := m.checkClosedDemand(); err != nil {
-		return nil, err // wraps fault.ErrInput already
-	}
-	for _, c := range m.Classes {
-		if c.Open {
-			return nil, unsupported("comom solves closed networks; class %q is open (use the mixed solver)", c.Name)
-		}
-	}
-	for _, s := range m.Stations {
-		if s.Kind == LoadDependent || (s.Kind == MultiServer && s.Servers > 1) {
-			return nil, unsupported("comom supports single-server queue and delay stations; station %q is %v (use solver mva, schweitzer or linearizer)", s.Name, s.Kind)
-		}
+	if err := singleServerOnly(m, "comom"); err != nil {
+		return nil, err
 	}
 	p := &comom{m: m}
 	p.zeff = make([]float64, len(m.Classes))

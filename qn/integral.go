@@ -142,21 +142,11 @@ func IntegralContext(ctx context.Context, m *Model, maxPoints float64) (*Result,
 }
 
 func newIntNet(m *Model) (*intNet, error) {
-	if err := m.solvable(); err != nil {
+	if err := closedSolver(m, "integral"); err != nil {
 		return nil, err
 	}
-	if err := m.checkClosedDemand(); err != nil {
+	if err := singleServerOnly(m, "integral"); err != nil {
 		return nil, err
-	}
-	for _, c := range m.Classes {
-		if c.Open {
-			return nil, unsupported("integral solves closed networks; class %q is open (use the mixed solver)", c.Name)
-		}
-	}
-	for _, s := range m.Stations {
-		if s.Kind == LoadDependent || (s.Kind == MultiServer && s.Servers > 1) {
-			return nil, unsupported("integral supports single-server queue and delay stations; station %q is %v (use solver mva, schweitzer or linearizer)", s.Name, s.Kind)
-		}
 	}
 	net := &intNet{}
 	zc := make([]float64, len(m.Classes))
@@ -1017,16 +1007,26 @@ func gaussLegendre(n int) ([]float64, []float64) {
 		fi := float64(i)
 		a.SetSym(i, i-1, fi/math.Sqrt(4*fi*fi-1))
 	}
+	x, w := golubWelsch(a)
+	for i := range x {
+		x[i] = (x[i] + 1) / 2 // weights on [−1, 1] sum to 2; on [0, 1] to 1
+	}
+	return x, w
+}
+
+// golubWelsch returns the eigenvalues of the Jacobi matrix a (the rule's nodes) and the
+// squares of their eigenvectors' first components (the weights over the weight function's
+// total mass).
+func golubWelsch(a *gmat.SymDense) ([]float64, []float64) {
 	var es gmat.EigenSym
 	es.Factorize(a, true)
 	x := es.Values(nil)
 	var v gmat.Dense
 	es.VectorsTo(&v)
-	w := make([]float64, n)
+	w := make([]float64, len(x))
 	for i := range x {
 		v0 := v.At(0, i)
-		w[i] = v0 * v0 // weights on [−1, 1] sum to 2; on [0, 1] to 1
-		x[i] = (x[i] + 1) / 2
+		w[i] = v0 * v0
 	}
 	return x, w
 }
@@ -1042,15 +1042,9 @@ func gaussLaguerre(n int) ([]float64, []float64) {
 			a.SetSym(i, i-1, float64(i))
 		}
 	}
-	var es gmat.EigenSym
-	es.Factorize(a, true)
-	x := es.Values(nil)
-	var v gmat.Dense
-	es.VectorsTo(&v)
-	lw := make([]float64, n)
+	x, lw := golubWelsch(a)
 	for i := range x {
-		v0 := v.At(0, i)
-		lw[i] = math.Log(v0*v0) + x[i]
+		lw[i] = math.Log(lw[i]) + x[i]
 	}
 	return x, lw
 }

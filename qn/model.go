@@ -302,6 +302,34 @@ func (m *Model) solvable() error {
 	return nil
 }
 
+// closedSolver checks what a closed-network solver needs: a solvable model, closed demands
+// (checkClosedDemand) and no open class (ErrUnsupported naming solver).
+func closedSolver(m *Model, solver string) error {
+	if err := m.solvable(); err != nil {
+		return err
+	}
+	if err := m.checkClosedDemand(); err != nil {
+		return err
+	}
+	for _, c := range m.Classes {
+		if c.Open {
+			return unsupported("%s solves closed networks; class %q is open (use the mixed solver)", solver, c.Name)
+		}
+	}
+	return nil
+}
+
+// singleServerOnly refuses (ErrUnsupported naming solver) multi-server and load-dependent
+// stations.
+func singleServerOnly(m *Model, solver string) error {
+	for _, s := range m.Stations {
+		if s.Kind == LoadDependent || (s.Kind == MultiServer && s.Servers > 1) {
+			return unsupported("%s supports single-server queue and delay stations; station %q is %v (use solver mva, schweitzer or linearizer)", solver, s.Name, s.Kind)
+		}
+	}
+	return nil
+}
+
 // checkClosedDemand reports a closed class whose jobs would cycle in zero time (no demand
 // anywhere and no think time), which has unbounded throughput: bad input (fault.ErrInput).
 // ParseModel reports the same at the class's line; this catches models built in code.
