@@ -438,9 +438,8 @@ type intQuad struct {
 }
 
 // intPlan is how each coordinate is integrated: the whitened interior ones (I, with the
-// Cholesky factor L of the Laplace covariance), the ones at the boundary with a clear
-// exponential decay (lag: Gauss–Laguerre at the slice's own rate, at least lagFloor[k]) and
-// the rest (cc: Clenshaw–Curtis on [0, R_k]).
+// Cholesky factor L of the Laplace covariance at the mode u0) and the ones at the edge
+// (B, slice by slice: see boundary).
 type intPlan struct {
 	u0 []float64
 	I  []int
@@ -511,16 +510,16 @@ func (net *intNet) plan() *intPlan {
 	return p
 }
 
-// quadrature integrates at increasing resolution until the difference from the half
-// resolution is below integralTol.
+// quadrature integrates at increasing resolution (1.5× per level) until the difference from
+// the previous level is below integralTol, within maxPoints integrand evaluations.
 func (net *intNet) quadrature(ctx context.Context, maxPoints float64) (*intQuad, error) {
 	p := net.plan()
 	dims := float64(len(p.I) + len(p.B))
 	if math.Pow(10, dims) > maxPoints {
 		return nil, fmt.Errorf("%w: integral: %d queue groups with distinct demands: its grid needs at least 1e%d integrand evaluations, over the budget of %g (use solver mva, comom or linearizer)", fault.ErrTooLarge, net.M, int(dims), maxPoints)
 	}
-	// Level r: trapezoid step 1/r, 10r Laguerre, 16r Clenshaw–Curtis and 24r Legendre
-	// nodes. The check grid is the previous level (r/1.5).
+	// Level r (intResAt): trapezoid step 1/r, 10r Laguerre, 15r + 10 edge and 24r interior
+	// Legendre nodes. The check grid is the previous level (r/1.5).
 	r := 2.0
 	notConverged := func(est float64, points int) error {
 		why := fmt.Sprintf("the grid of %d points and a coarser one differ by %.1e (relative), above %.0e, and a finer grid would exceed", points, est, integralTol)
@@ -569,7 +568,8 @@ func intResAt(r float64) intRes {
 	return intRes{h: 1 / r, nB: int(math.Round(15*r)) + 10, nLag: int(math.Round(10 * r)), nGL: int(math.Round(24 * r))}
 }
 
-// intRes is a grid's resolution: trapezoid step, Laguerre and Clenshaw–Curtis node counts.
+// intRes is a grid's resolution: trapezoid step, and the Gauss–Legendre (edge coordinates,
+// interior coordinates near the edge) and Gauss–Laguerre node counts.
 type intRes struct {
 	h             float64
 	nB, nLag, nGL int
@@ -843,8 +843,10 @@ func (gw *gridWork) slice(k int, tail float64) (lo, mid, hi, alpha, beta float64
 	return lo, mid, hi, alpha, beta
 }
 
-// interior walks the whitened coordinate i out from the mode in direction dir (both when
-// dir is 0) and returns the largest log-weight met below it.
+// interior integrates the whitened coordinate i (and, below it, the rest) for the current
+// outer ones: walking out from the mode in direction dir (both when dir is 0), or by
+// Gauss–Legendre where the edge is near. It returns the log of the largest slice mass met,
+// which the outer walk-outs compare.
 func (gw *gridWork) interior(i int, dir int) float64 {
 	p := gw.p
 	if i == len(p.I) {
@@ -988,15 +990,6 @@ func (net *intNet) grid(ctx context.Context, p *intPlan, res intRes, budget floa
 		}
 	}
 	return out, nil
-}
-
-func contains(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // gaussLegendre returns the n nodes and weights of the Gauss–Legendre rule on [0, 1]
