@@ -495,7 +495,8 @@ func (r *sweepRes) Tables() []*report.Table {
 		t.Header = append(t.Header, "throughput_per_s_"+c, "response_time_s_"+c)
 	}
 	t.Header = append(t.Header, "method", "exact", "est_rel_error", "note")
-	bt := &report.Table{Name: "sweep_bounds", Title: "Bounds at each swept value", Header: append([]string{"value"}, report.BoundsHeader()...)}
+	// value, bound and class identify a row: every column block repeats them
+	bt := &report.Table{Name: "sweep_bounds", Title: "Bounds at each swept value", Header: append([]string{"value"}, report.BoundsHeader()...), Keys: 3}
 	for _, pt := range r.Points {
 		row := []any{pt.Value}
 		for c := range r.Classes {
@@ -570,7 +571,7 @@ func dropEmptyColumns(t *report.Table) *report.Table {
 	if len(keep) == len(t.Header) {
 		return t
 	}
-	out := &report.Table{Name: t.Name, Title: t.Title}
+	out := &report.Table{Name: t.Name, Title: t.Title, Keys: t.Keys}
 	for _, j := range keep {
 		out.Header = append(out.Header, t.Header[j])
 	}
@@ -591,7 +592,7 @@ func (r *sweepRes) compactBounds(bt *report.Table) *report.Table {
 		return bt
 	}
 	first, last := bt.Rows[0][0], bt.Rows[len(bt.Rows)-1][0]
-	out := &report.Table{Name: bt.Name, Header: bt.Header,
+	out := &report.Table{Name: bt.Name, Header: bt.Header, Keys: bt.Keys,
 		Title: fmt.Sprintf("Bounds at the first and last swept value (%d rows at %d values in all: --all, --format json, or --format csv --csv-table sweep_bounds for every value)", len(bt.Rows), len(r.Points))}
 	for _, row := range bt.Rows {
 		if row[0] == first || row[0] == last {
@@ -607,7 +608,7 @@ func (r *sweepRes) compactBounds(bt *report.Table) *report.Table {
 
 // measuredTable is the "measured" table: each measurement beside the model's value.
 func (r *sweepRes) measuredTable() *report.Table {
-	t := &report.Table{Name: "measured", Title: "Measured points against the model (rel_error = (model − measured)/measured)",
+	t := &report.Table{Name: "measured", Keys: 2, Title: "Measured points against the model (rel_error = (model − measured)/measured)",
 		Header: []string{"value", "class", "line", "measured_throughput_per_s", "model_throughput_per_s", "throughput_rel_error", "measured_response_time_s", "model_response_time_s", "response_time_rel_error"}}
 	pct := func(p *float64) any {
 		if p == nil {
