@@ -233,7 +233,7 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 			return reason(r, err)("several closed classes: exact multi-class MVA (" + why + "; " + why2 + ")" + cores(r))
 		}
 		if opt.RequireExact {
-			return nil, fmt.Errorf("%w: exact results required, but %s", fault.ErrTooLarge, why)
+			return nil, fmt.Errorf("%w: exact results required, but %s; %s (without the exact requirement, auto tries solver integral, a numerical integration with an error estimate, then Linearizer)", fault.ErrTooLarge, why, why2)
 		}
 		res, why3, err := integralAuto(opt.ctx(), m)
 		if res != nil || err != nil {
