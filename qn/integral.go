@@ -135,7 +135,8 @@ func IntegralContext(ctx context.Context, m *Model, maxPoints float64) (*Result,
 		}
 	}
 	fillIntegral(m, net, res, q.x, q.q)
-	res.Status = Status{Converged: true, Iterations: q.points}
+	// Iterations counts the grids, Residual is the last two grids' difference (the spread).
+	res.Status = Status{Converged: true, Iterations: q.grids, Residual: q.est}
 	res.ErrorEstimate = &ErrorEstimate{RelError: 10 * q.est, Spread: q.est, SpreadMethod: "integral on the next coarser grid"}
 	res.Notes = append(res.Notes, fmt.Sprintf("numerical integration of the exact integral representation (McKenna & Mitra 1982) on %d points: the grid and the next coarser one differ by %.1e (relative); the error estimate is ten times that", q.points, q.est))
 	return res, nil
@@ -435,6 +436,7 @@ type intQuad struct {
 	q      [][]float64
 	est    float64
 	points int
+	grids  int // grids computed, the check grid included
 }
 
 // intPlan is how each coordinate is integrated: the whitened interior ones (I, with the
@@ -535,7 +537,7 @@ func (net *intNet) quadrature(ctx context.Context, maxPoints float64) (*intQuad,
 	if err != nil {
 		return nil, err
 	}
-	total := check.points
+	total, grids := check.points, 1
 	last := math.Inf(1)
 	for {
 		full, err := net.grid(ctx, p, intResAt(r), maxPoints-float64(total))
@@ -546,8 +548,10 @@ func (net *intNet) quadrature(ctx context.Context, maxPoints float64) (*intQuad,
 			return nil, err
 		}
 		total += full.points
+		grids++
 		full.est = relDiffQuad(full, check)
 		full.points = total
+		full.grids = grids
 		last = full.est
 		if full.est <= integralTol {
 			return full, nil

@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/clusterperf/clusterperf/fault"
 )
@@ -275,7 +276,7 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 			err = fmt.Errorf("%w: %w", fault.ErrInput, err)
 		}
 		if r != nil {
-			r.Reason = fmt.Sprintf("solver integral requested: numerical integration of the exact integral representation, %d points", r.Status.Iterations)
+			r.Reason = fmt.Sprintf("solver integral requested: numerical integration of the exact integral representation (%d grids; the last two differ by %.1e)", r.Status.Iterations, r.Status.Residual)
 		}
 		return r, err
 	case "schweitzer", "bs", "bard-schweitzer":
@@ -341,6 +342,7 @@ const integralAutoPoints = IntegralMaxPoints
 // does not apply, or its grid did not converge within integralAutoPoints); a cancelled
 // ctx is returned as the error.
 func integralAuto(ctx context.Context, m *Model) (*Result, string, error) {
+	t0 := time.Now()
 	r, err := IntegralContext(ctx, m, integralAutoPoints)
 	switch {
 	case err == nil:
@@ -352,7 +354,7 @@ func integralAuto(ctx context.Context, m *Model) (*Result, string, error) {
 	case errors.Is(err, fault.ErrTooLarge):
 		return nil, "not integral: too many queue groups for its grid", nil
 	default:
-		return nil, "integral did not converge within its budget", nil
+		return nil, fmt.Sprintf("integral did not converge within its budget (%.1f s: %s)", time.Since(t0).Seconds(), fault.Detail(err)), nil
 	}
 }
 
