@@ -566,15 +566,7 @@ func newComom(m *Model) (*comom, error) {
 		return nil, err
 	}
 	p := &comom{m: m}
-	p.zeff = make([]float64, len(m.Classes))
-	for c, cl := range m.Classes {
-		p.zeff[c] = cl.ThinkTime
-		for k, s := range m.Stations {
-			if s.Kind == Delay {
-				p.zeff[c] += float64(s.Copies()) * m.Demand[c][k]
-			}
-		}
-	}
+	p.zeff = thinkPlusDelay(m)
 	isQueue := func(k int) bool { return m.Stations[k].Kind != Delay }
 	for c, cl := range m.Classes {
 		if cl.Population == 0 {
@@ -588,31 +580,8 @@ func newComom(m *Model) (*comom, error) {
 		}
 	}
 	// Queue groups: stations some active class visits, merged when the active classes'
-	// demands are identical (the product form depends on demands and copies only).
-	seen := map[string]int{}
-	for k := range m.Stations {
-		if !isQueue(k) {
-			continue
-		}
-		var key strings.Builder
-		visited := false
-		for _, c := range p.act {
-			key.WriteString(strconv.FormatUint(math.Float64bits(m.Demand[c][k]), 16))
-			key.WriteByte(',')
-			visited = visited || m.Demand[c][k] > 0
-		}
-		if !visited {
-			continue
-		}
-		if g, ok := seen[key.String()]; ok {
-			p.groups[g] = append(p.groups[g], k)
-			p.count[g] += float64(m.Stations[k].Copies())
-			continue
-		}
-		seen[key.String()] = len(p.groups)
-		p.groups = append(p.groups, []int{k})
-		p.count = append(p.count, float64(m.Stations[k].Copies()))
-	}
+	// demands are identical.
+	p.groups, p.count = queueGroups(m, p.act)
 	for _, c := range p.act {
 		mx := p.zeff[c]
 		row := make([]float64, len(p.groups))

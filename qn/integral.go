@@ -69,7 +69,8 @@ import (
 // grids; there the budget runs out and the error wraps fault.ErrNotConverged. Measured:
 // the thesis network N = (4095, 177, 127) in 0.05 s on 2 cores (390 000 points, spread
 // 8e-14, agreeing with exact MVA to 9e-14); 4 classes × 1 000 jobs on 4 queues and a delay
-// (10¹² population vectors) in 1.7–2.4 s (10–18 million points, spread 2e-11…4e-11); of 40
+// (10¹² population vectors) in 1.1 s on a quiet machine (BenchmarkIntegralC4x1000), 1.6–2.4 s
+// loaded (10–18 million points, spread 2e-11…4e-11); of 40
 // random networks with 100–400 jobs per class, all 20 with 2–3 queues converged and 8 of
 // the 20 with 4–5 queues (TestIntegralSurvey); the other 12 stopped within the budget.
 //
@@ -150,51 +151,15 @@ func newIntNet(m *Model) (*intNet, error) {
 		return nil, err
 	}
 	net := &intNet{}
-	zc := make([]float64, len(m.Classes))
+	zc := thinkPlusDelay(m)
 	for c, cl := range m.Classes {
-		zc[c] = cl.ThinkTime
-		for k, s := range m.Stations {
-			if s.Kind == Delay {
-				zc[c] += float64(s.Copies()) * m.Demand[c][k]
-			}
-		}
 		if cl.Population > 0 {
 			net.act = append(net.act, c)
 		}
 	}
-	for k, s := range m.Stations {
-		if s.Kind == Delay {
-			continue
-		}
-		visited := false
-		for _, c := range net.act {
-			visited = visited || m.Demand[c][k] > 0
-		}
-		if !visited {
-			continue
-		}
-		// Queues with identical demand rows are one group of their copies together (the
-		// product form depends on demands and copies only; two identical coordinates would
-		// make the density flat along their difference).
-		same := -1
-		for g, ks := range net.grp {
-			eq := true
-			for _, c := range net.act {
-				eq = eq && m.Demand[c][ks[0]] == m.Demand[c][k]
-			}
-			if eq {
-				same = g
-				break
-			}
-		}
-		if same >= 0 {
-			net.grp[same] = append(net.grp[same], k)
-			net.a[same] += float64(s.Copies())
-			continue
-		}
-		net.grp = append(net.grp, []int{k})
-		net.a = append(net.a, float64(s.Copies()))
-	}
+	// Queues with identical demand rows are one group of their copies together (two
+	// identical coordinates would make the density flat along their difference).
+	net.grp, net.a = queueGroups(m, net.act)
 	net.M, net.C = len(net.grp), len(net.act)
 	big := 0.0
 	for _, c := range net.act {

@@ -116,8 +116,9 @@ func TestIntegralClosedForms(t *testing.T) {
 // TestIntegralC4x1000: issue 20's target, 4 classes × 1 000 jobs on 4 queues and a delay
 // (10¹² population vectors: no exact solver here can check it). Checked instead: the
 // invariants every solution satisfies (Little's law over the cycle N_c = X_c·(R_c + Z_c),
-// U ≤ 1 at each queue, U = X·D), the estimate below 1e-9, and agreement with Linearizer
-// within Linearizer's own error estimate.
+// U ≤ 1 at each queue), the estimate below 1e-9, and agreement with Linearizer
+// within twice Linearizer's own error estimate (a measurement, not a bound: measured 5e-5
+// against its 5.4e-3).
 func TestIntegralC4x1000(t *testing.T) {
 	if testing.Short() {
 		t.Skip("2–5 s")

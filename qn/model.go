@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/clusterperf/clusterperf/fault"
 )
@@ -300,6 +301,44 @@ func (m *Model) solvable() error {
 		return unsupported("fork/join node %q: this solver does not model fork/join synchronisation; use solver forkjoin (approximate, single closed class) or simulate the model", m.ForkJoins[0].Name)
 	}
 	return nil
+}
+
+// thinkPlusDelay returns each class's Z_c: its think time plus its demands at the delay
+// stations (all copies), the delay the product-form solvers fold into one term.
+func thinkPlusDelay(m *Model) []float64 {
+	z := make([]float64, len(m.Classes))
+	for c, cl := range m.Classes {
+		z[c] = cl.ThinkTime
+		for k, s := range m.Stations {
+			if s.Kind == Delay {
+				z[c] += float64(s.Copies()) * m.Demand[c][k]
+			}
+		}
+	}
+	return z
+}
+
+// queueGroups returns the queue stations some class of act visits, merged into one group
+// when the act classes' demands at them are identical (the product form depends on demands
+// and copies only), and each group's number of copies.
+func queueGroups(m *Model, act []int) ([][]int, []float64) {
+	var groups [][]int
+	var copies []float64
+	for k, s := range m.Stations {
+		if s.Kind == Delay || !slices.ContainsFunc(act, func(c int) bool { return m.Demand[c][k] > 0 }) {
+			continue
+		}
+		g := slices.IndexFunc(groups, func(ks []int) bool {
+			return !slices.ContainsFunc(act, func(c int) bool { return m.Demand[c][ks[0]] != m.Demand[c][k] })
+		})
+		if g < 0 {
+			groups, copies = append(groups, nil), append(copies, 0)
+			g = len(groups) - 1
+		}
+		groups[g] = append(groups[g], k)
+		copies[g] += float64(s.Copies())
+	}
+	return groups, copies
 }
 
 // closedSolver checks what a closed-network solver needs: a solvable model, closed demands
