@@ -37,6 +37,7 @@ var flagOnly = map[string]bool{
 var parallelism = map[string]bool{
 	"ntasks": true, "nodes": true, "ntasks-per-node": true, "cpus-per-task": true, "ntasks-per-core": true,
 	"ntasks-per-socket": true, "ntasks-per-gpu": true, "mem-per-cpu": true, "nodelist": true, "exclude": true,
+	"overcommit": true, "exclusive": true, "oversubscribe": true,
 }
 
 // schedulingOnly are options that change how and when the job is scheduled or where its
