@@ -98,6 +98,10 @@ func contractCases() []contractCase {
 	// by its gen script from known laws) with timeouts, failures and cancellations
 	add("history-two-programs", "history", "history", "--predict", "128,256", "../../history/testdata/sacct-two-programs.txt")
 	add("history-two-programs-cg", "history", "history", "--study", "3", "../../history/testdata/sacct-two-programs.txt")
+	// cube: real Score-P profiles (cube/testdata, copied from shared/data/cube)
+	add("cube-profile-mm-x10", "cube", "cube", "../../cube/testdata/single_parameter/mm.x10y1z1.r1/profile.cubex")
+	add("cube-profile-threaded", "cube", "cube", "../../cube/testdata/simple_threaded/example.f1/cube-example1.cubex")
+	add("cube-set-single-parameter", "cube", "cube", "--metric", "time,visits", "../../cube/testdata/single_parameter")
 	return cs
 }
 
@@ -116,6 +120,7 @@ var resultTypes = map[string]reflect.Type{
 	"fit-data":    reflect.TypeFor[extrapolateResult](),
 	"pmva":        reflect.TypeFor[pmvaResult](),
 	"history":     reflect.TypeFor[historyResult](),
+	"cube":        reflect.TypeFor[cubeResult](),
 }
 
 const schemaDir = "../../docs/schema"
