@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clusterperf/clusterperf/app/mpipapp"
 	"github.com/clusterperf/clusterperf/report"
 )
 
@@ -106,7 +107,7 @@ var resultTypes = map[string]reflect.Type{
 	"speedup":     reflect.TypeFor[speedupResult](),
 	"pipeline":    reflect.TypeFor[pipelineResult](),
 	"fit":         reflect.TypeFor[fitResult](),
-	"mpip":        reflect.TypeFor[mpipResult](),
+	"mpip":        reflect.TypeFor[mpipapp.Result](),
 	"tpn":         reflect.TypeFor[tpnResult](),
 	"queue":       reflect.TypeFor[queueResult](),
 	"fit-data":    reflect.TypeFor[extrapolateResult](),

@@ -1,14 +1,14 @@
 package main
 
 import (
-	"fmt"
 	"math"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app"
+
 	"github.com/clusterperf/clusterperf/internal/ranges"
-	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/sizing"
 	"github.com/clusterperf/clusterperf/spmd"
 )
@@ -85,25 +85,8 @@ func spmdT1(m *spmd.Model, what string) *sizing.Reference {
 	return sizing.ModelT1(t, "T_ref of the "+what+" (000 eq. 1): one processor, one disk, no communication")
 }
 
-// recommendedLine is the one-line recommendation of a sizing.Advice.
-func recommendedLine(a *sizing.Advice) string {
-	c := a.Recommended
-	return fmt.Sprintf("p = %d, time %s s, speedup %.3g, efficiency %.2f, %s core-hours — %s", c.Config.P, report.Num(c.Config.TimeS), c.Config.Speedup, c.Config.Efficiency, report.Num(c.Config.CoreHours), c.Reason)
-}
-
-// tradeOffTable is the trade-off table of a sizing.Advice (CSV table "trade_off").
-func tradeOffTable(a *sizing.Advice, title string) *report.Table {
-	t := &report.Table{Name: "trade_off", Title: fmt.Sprintf("%s; %s; recommended (%s): %s", title, a.SpeedupReference.Describe(), a.Rule, recommendedLine(a)), Header: []string{"p", "d", "time_s", "speedup", "efficiency", "core_hours", "gain_per_doubling", "picked_by"}}
-	for _, c := range a.TradeOff {
-		var by []string
-		for _, x := range c.PickedBy {
-			by = append(by, string(x))
-		}
-		var d any = ""
-		if c.D > 0 {
-			d = c.D
-		}
-		t.Add(c.P, d, c.TimeS, c.Speedup, c.Efficiency, c.CoreHours, optPercent(c.GainPerDoubling), strings.Join(by, ","))
-	}
-	return t
-}
+// recommendedLine and tradeOffTable: the sizing tables of package app.
+var (
+	recommendedLine = app.RecommendedLine
+	tradeOffTable   = app.TradeOffTable
+)
