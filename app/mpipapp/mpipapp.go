@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/mpip"
@@ -70,7 +69,7 @@ type Result struct {
 	WaitOps       []string            `json:"wait_ops"`
 	Program       *mpip.ProgramCheck  `json:"program,omitempty"`
 	Network       *Network            `json:"network,omitempty"`
-	Runs          []*MeasuredRun              `json:"runs"`
+	Runs          []*MeasuredRun      `json:"runs"`
 	Calibration   *mpip.Calibration   `json:"calibration,omitempty"`
 	Predictions   []mpip.Prediction   `json:"predictions,omitempty"`
 	Trends        []mpip.Trend        `json:"trends,omitempty"`
@@ -125,11 +124,7 @@ func (r *Result) load(q Request) error {
 	}
 	for _, c := range q.Collected {
 		for _, in := range c.Rows {
-			class := in.Label
-			if strings.HasPrefix(class, c.File+":") { // no label: ReadInputs names the row file:line
-				class = c.File
-			}
-			r.Runs = append(r.Runs, &MeasuredRun{Label: in.Label, P: in.P, inputs: in, class: class})
+			r.Runs = append(r.Runs, &MeasuredRun{Label: in.Label, P: in.P, inputs: in, class: class(c.File, in)})
 		}
 	}
 	return r.summarize(q)

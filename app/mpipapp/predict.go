@@ -55,7 +55,7 @@ func (r *Result) predict(q Request) error {
 	return r.size(q)
 }
 
-// csvClasses lists the distinct labels of the CSV rows (004's classes, e.g. CG A, CG B).
+// csvClasses lists the distinct classes of the CSV rows (Classes).
 func (r *Result) csvClasses() []string {
 	var out []string
 	for _, run := range r.Runs {
@@ -64,6 +64,28 @@ func (r *Result) csvClasses() []string {
 		}
 	}
 	return out
+}
+
+// Classes lists the distinct classes of collected values (004's classes, e.g. CG A, CG B:
+// a row's label, or its file when rows carry none). Forecasts and sizing take one class.
+func Classes(cs []Collected) []string {
+	var out []string
+	for _, c := range cs {
+		for _, in := range c.Rows {
+			if cl := class(c.File, in); !slices.Contains(out, cl) {
+				out = append(out, cl)
+			}
+		}
+	}
+	return out
+}
+
+// class is the class of a row of collected values read from file.
+func class(file string, in mpip.Inputs) string {
+	if strings.HasPrefix(in.Label, file+":") { // no label: ReadInputs names the row file:line
+		return file
+	}
+	return in.Label
 }
 
 // predictNet is the network of the power-law prediction: the given one, or (CSV rows) the
