@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/clusterperf/clusterperf/report"
@@ -46,4 +47,12 @@ func Prefixed(file string, notes []string) []string {
 		out = append(out, file+": "+n)
 	}
 	return out
+}
+
+// OptNum is a number cell of an optional value (NaN, an empty CSV cell, when nil).
+func OptNum(p *float64) any {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/clusterperf/clusterperf/app/mpipapp"
+	"github.com/clusterperf/clusterperf/app/speedupapp"
 	"github.com/clusterperf/clusterperf/report"
 )
 
@@ -104,7 +105,7 @@ var resultTypes = map[string]reflect.Type{
 	"solve":       reflect.TypeFor[solveResult](),
 	"solve-sweep": reflect.TypeFor[sweepResult](),
 	"simulate":    reflect.TypeFor[simulateResult](),
-	"speedup":     reflect.TypeFor[speedupResult](),
+	"speedup":     reflect.TypeFor[speedupapp.Result](),
 	"pipeline":    reflect.TypeFor[pipelineResult](),
 	"fit":         reflect.TypeFor[fitResult](),
 	"mpip":        reflect.TypeFor[mpipapp.Result](),

@@ -31,22 +31,27 @@ var exploreExamples = []struct {
 // so the entry is removed and the comparison applies.
 var pendingOneAnswer = map[string]string{
 	"qn":       "explore/qn.go computes its own bottleneck and N*; solve's workflow is not in app/ yet",
-	"spmd":     "explore/spmd.go's best is spmd.Best (least time), speedup sizes with --rule: not in app/ yet",
 	"pipeline": "explore/pipeline.go's best is the least time, not pipeline's answer through app/ yet",
 	"tpn":      "explore/tpn.go searches allocations itself: not in app/ yet",
 }
 
-// mpipAnswer is what the mpip command's JSON says about the configuration to use.
+// mpipAnswer is what the mpip (and speedup) command's JSON says about the configuration to use.
 type mpipAnswer struct {
 	Sizing *struct {
 		Recommended struct {
 			Config struct {
 				P     int     `json:"p"`
+				D     int     `json:"d"`
 				TimeS float64 `json:"time_s"`
 			} `json:"config"`
 		} `json:"recommended"`
 	} `json:"sizing"`
-	Notes []string `json:"notes"`
+	Notes  []string `json:"notes"`
+	Points []struct {
+		P          int    `json:"p"`
+		D          int    `json:"d"`
+		Bottleneck string `json:"bottleneck"`
+	} `json:"points"` // speedup
 }
 
 // TestOneAnswer (issue 28): the explorer's evaluation at the file's own values gives the same
@@ -81,6 +86,10 @@ func TestOneAnswer(t *testing.T) {
 			var got mpipAnswer
 			runJSON(t, &got, append(r.Command, "--format", "json")...)
 			t.Logf("%s: explorer best %q", strings.Join(r.Command, " "), r.Best)
+			if m.Kind() == "spmd" {
+				compareSpeedup(t, r, v, got)
+				return
+			}
 			compareMpip(t, r, got)
 			if ex.name == "mpip-amg" && (got.Sizing != nil || r.Values["best_p"] != 0) {
 				t.Errorf("AMG2013 (weak scaling) sized: command %v, explorer %q", got.Sizing, r.Best)
@@ -110,5 +119,30 @@ func compareMpip(t *testing.T, r *explore.Result, got mpipAnswer) {
 		if !strings.HasPrefix(r.Best, "no recommended P: ") {
 			t.Errorf("neither sizes, yet the explorer's best is %q", r.Best)
 		}
+	}
+}
+
+// compareSpeedup: the explorer's best (p, d) and time are the speedup command's recommended
+// configuration, and its bottleneck at the point is the command's at the same (p, d).
+func compareSpeedup(t *testing.T, r *explore.Result, v explore.Values, got mpipAnswer) {
+	t.Helper()
+	if got.Sizing == nil {
+		t.Fatalf("speedup %v: no sizing", r.Command)
+	}
+	c := got.Sizing.Recommended.Config
+	if int(r.Values["best_p"]) != c.P || int(r.Values["best_d"]) != c.D || r.Values["best_time_s"] != c.TimeS {
+		t.Errorf("command recommends p = %d, d = %d (%v s); explorer best %q", c.P, c.D, c.TimeS, r.Best)
+	}
+	found := false
+	for _, pt := range got.Points {
+		if pt.P == int(v["p"]) && pt.D == int(v["d"]) {
+			found = true
+			if !strings.HasPrefix(r.Bottleneck, pt.Bottleneck+" ") {
+				t.Errorf("at p = %d, d = %d the command's bottleneck is %s, the explorer's %q", pt.P, pt.D, pt.Bottleneck, r.Bottleneck)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the command's points lack the explorer's point p = %v, d = %v", v["p"], v["d"])
 	}
 }

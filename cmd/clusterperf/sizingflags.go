@@ -1,16 +1,15 @@
 package main
 
 import (
-	"math"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/app/speedupapp"
 
 	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/sizing"
-	"github.com/clusterperf/clusterperf/spmd"
 )
 
 // sizingFlags are the flags of every command that recommends a configuration (package
@@ -73,17 +72,8 @@ func (s *sizingFlags) options(t1 *sizing.Reference) sizing.Options {
 	return sizing.Options{Rule: rule, MinEfficiency: s.efficiency, KneeGain: s.kneeGain, WithinFastest: s.within, T1: t1}
 }
 
-// spmdT1 is the T_1 of an SPMD model's sizing: its T_ref (000 eq. 1), the T_ref of the
-// points' speedup s = T_ref/T (000 eq. 3), so speedup and fit size one model alike. Nil (the
-// estimate p_min·T(p_min), noted) if T_ref is not a positive finite time, e.g. a fit whose
-// every time parameter sits at its bound 0.
-func spmdT1(m *spmd.Model, what string) *sizing.Reference {
-	t := m.RefTime()
-	if !(t > 0) || math.IsInf(t, 0) {
-		return nil
-	}
-	return sizing.ModelT1(t, "T_ref of the "+what+" (000 eq. 1): one processor, one disk, no communication")
-}
+// spmdT1 is the T_1 of an SPMD model's sizing (speedupapp.T1).
+var spmdT1 = speedupapp.T1
 
 // recommendedLine and tradeOffTable: the sizing tables of package app.
 var (
