@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clusterperf/clusterperf/app/mpipapp"
+	"github.com/clusterperf/clusterperf/app/speedupapp"
 	"github.com/clusterperf/clusterperf/report"
 )
 
@@ -111,10 +113,10 @@ var resultTypes = map[string]reflect.Type{
 	"solve":       reflect.TypeFor[solveResult](),
 	"solve-sweep": reflect.TypeFor[sweepResult](),
 	"simulate":    reflect.TypeFor[simulateResult](),
-	"speedup":     reflect.TypeFor[speedupResult](),
+	"speedup":     reflect.TypeFor[speedupapp.Result](),
 	"pipeline":    reflect.TypeFor[pipelineResult](),
 	"fit":         reflect.TypeFor[fitResult](),
-	"mpip":        reflect.TypeFor[mpipResult](),
+	"mpip":        reflect.TypeFor[mpipapp.Result](),
 	"tpn":         reflect.TypeFor[tpnResult](),
 	"queue":       reflect.TypeFor[queueResult](),
 	"fit-data":    reflect.TypeFor[extrapolateResult](),
