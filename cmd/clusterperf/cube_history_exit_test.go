@@ -33,6 +33,8 @@ func TestCubeAndHistoryRefusals(t *testing.T) {
 		{[]string{"cube", notTar}, "text.cubex: not a complete tar archive"},
 		{[]string{"cube", dir}, "no profile folders"},
 		{[]string{"cube", "--values", "1", trunc, notTar}, "--values has 1 values for 2 files"},
+		{[]string{"cube", "--latency", "1us", "--bandwidth", "1GB/s", "../../cube/testdata/single_parameter/mm.x10y1z1.r1/profile.cubex"}, "no MPI call paths"},
+		{[]string{"cube", "--latency", "1us", "../../cube/testdata/synthetic-mpi.cubex"}, "--latency and --bandwidth go together"},
 		{[]string{"history", badSacct}, "jobs.txt:3: State \"DONE\""},
 		{[]string{"history", noHeader}, "empty.txt: empty"},
 		{[]string{"history", "--since", "yesterday", badSacct}, "--since \"yesterday\""},

@@ -10,17 +10,21 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/cube"
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/internal/units"
+	"github.com/clusterperf/clusterperf/mpip"
 	"github.com/clusterperf/clusterperf/report"
 )
 
 type cubeOptions struct {
-	out     outOptions
-	param   string
-	fix     string
-	metrics string
-	values  string
+	out                outOptions
+	param              string
+	fix                string
+	metrics            string
+	values             string
+	latency, bandwidth string
 }
 
 const cubeLong = `cube PROFILE.cubex | SET_DIR | PROFILE.cubex… --values V,…: Score-P / Scalasca CUBE4 profiles.
@@ -54,6 +58,8 @@ func newCubeCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.StringVar(&o.param, "param", "", "the parameter to model against (default: p, or the only one that varies in the set)")
 	f.StringVar(&o.fix, "fix", "", "values of the other parameters, e.g. y=1,z=1")
 	f.StringVar(&o.metrics, "metric", "", "metrics to model, by uniq_name (default: every metric with data), e.g. time,visits")
+	f.StringVar(&o.latency, "latency", "", "one profile: network latency (e.g. 2us) for 004's queueing model from the profile's MPI call paths")
+	f.StringVar(&o.bandwidth, "bandwidth", "", "one profile: network bandwidth (e.g. 10GB/s) for 004's queueing model")
 	f.StringVar(&o.values, "values", "", "with several .cubex files: --param's value of each, in order (e.g. 1,2,4,8)")
 	return cmd
 }
@@ -65,7 +71,10 @@ type cubeResult struct {
 	ErrorEstimate *errorEstimate  `json:"error_estimate,omitempty"`
 	Profile       *cubeProfileOut `json:"profile,omitempty"`
 	Set           *cube.Models    `json:"set,omitempty"`
-	Notes         []string        `json:"notes"`
+	// MPI (one profile, --latency and --bandwidth): its MPI call paths and 004's model of it,
+	// as the mpip command solves an mpiP report.
+	MPI   *cubeMPIOut `json:"mpi,omitempty"`
+	Notes []string    `json:"notes"`
 }
 
 // cubeProfileOut is one profile as printed: its metrics and each call path's values.
@@ -78,6 +87,14 @@ type cubeProfileOut struct {
 	CallPaths []cubeCallPath  `json:"call_paths"`
 	Layouts   []cubeLayoutOut `json:"layouts"`
 	TreeCheck string          `json:"tree_check"`
+}
+
+// cubeMPIOut is a profile's MPI time and bytes per call path, the collected values they give
+// (package mpip's summary) and 004's queueing model solved with them.
+type cubeMPIOut struct {
+	Paths   []cube.MPIPath `json:"call_paths"`
+	Summary mpip.Summary   `json:"summary"`
+	Model   *mpip.Result   `json:"model_004"`
 }
 
 type cubeLayoutOut struct {
@@ -118,13 +135,28 @@ func runCube(cmd *cobra.Command, o cubeOptions, args []string, stdout io.Writer)
 	if o.metrics != "" {
 		metrics = strings.Split(o.metrics, ",")
 	}
+	var lat, bw float64
+	if (o.latency == "") != (o.bandwidth == "") {
+		c.add("--latency and --bandwidth go together (004's network)")
+	} else if o.latency != "" {
+		var err error
+		if lat, err = units.Duration(o.latency); err != nil || !(lat >= 0) {
+			c.add("--latency %q: want a time such as 2us", o.latency)
+		}
+		if bw, err = units.Bandwidth(o.bandwidth); err != nil || !(bw > 0) {
+			c.add("--bandwidth %q: want a rate such as 10GB/s", o.bandwidth)
+		}
+	}
 	if err := c.err(); err != nil {
 		return err
 	}
 	if len(args) == 1 && o.values == "" {
 		if st, err := os.Stat(args[0]); err == nil && !st.IsDir() {
-			return runCubeProfile(args[0], o, stdout)
+			return runCubeProfile(args[0], o, lat, bw, stdout)
 		}
+	}
+	if o.latency != "" {
+		return badInputf("--latency and --bandwidth: 004's model is solved for one profile (give one .cubex file)")
 	}
 	runs, err := cubeRuns(args, o)
 	if err != nil {
@@ -207,7 +239,7 @@ func defaultParam(runs []cube.Run) string {
 	return names[0]
 }
 
-func runCubeProfile(path string, o cubeOptions, stdout io.Writer) error {
+func runCubeProfile(path string, o cubeOptions, lat, bw float64, stdout io.Writer) error {
 	p, err := cube.ReadFile(path)
 	if err != nil {
 		return classify(err)
@@ -231,6 +263,19 @@ func runCubeProfile(path string, o cubeOptions, stdout io.Writer) error {
 		out.CallPaths = append(out.CallPaths, cp)
 	}
 	res := &cubeResult{Method: "read: CUBE4 archive (anchor.xml, index and data files); values summed over the locations as stored", Exact: true, Profile: out, Notes: []string{}}
+	if o.latency != "" {
+		s, paths, err := p.MPI()
+		if err != nil {
+			return classify(err)
+		}
+		m, err := mpip.Solve(mpip.InputsFrom(s, lat, bw))
+		if err != nil {
+			return classify(err)
+		}
+		res.MPI = &cubeMPIOut{Paths: paths, Summary: s, Model: m}
+		res.Method += "; 004's queueing model (mpip) from its MPI call paths: exact MVA of one class"
+		res.Exact = false
+	}
 	for _, m := range p.Metrics {
 		if m.Unsupped != "" {
 			res.Notes = append(res.Notes, fmt.Sprintf("metric %s: %s", m.Name, m.Unsupped))
@@ -309,7 +354,27 @@ func (r *cubeResult) profileTables() []*report.Table {
 	for _, m := range p.Metrics {
 		mt.Add(m.ID, m.Name, m.Unit, m.DType, m.Kind, fmt.Sprint(m.HasData), lay[m.Name])
 	}
-	return []*report.Table{ct, mt}
+	ts := []*report.Table{ct, mt}
+	if r.MPI != nil {
+		t := &report.Table{Name: "mpi", Title: "MPI call paths at the processes' master locations (the 004 model's collected values)", Header: []string{"call_path", "operation", "time_s", "visits", "bytes_sent", "counts_as"}}
+		for _, x := range r.MPI.Paths {
+			as := ""
+			switch {
+			case x.Wait:
+				as = "MPI_Wait"
+			case x.Send:
+				as = "message (M)"
+			}
+			t.Add(x.CallPath, x.Operation, x.TimeS, x.Visits, x.BytesSent, as)
+		}
+		m := r.MPI.Model
+		v := &report.Table{Name: "model_004", Title: fmt.Sprintf("004 model: P = %d, M = %s messages of %s bytes; per process", r.MPI.Summary.P, report.Num(r.MPI.Summary.Messages), report.Num(r.MPI.Summary.AvgSize)), Header: []string{"view", "observed_s", "model_s", "rel_error"}}
+		v.Add("application time", m.AppTime.Observed, m.AppTime.Model, app.OptPercent(m.AppTime.RelError))
+		v.Add("MPI time", m.MPITime.Observed, m.MPITime.Model, app.OptPercent(m.MPITime.RelError))
+		v.Add("MPI wait", m.WaitTime.Observed, m.WaitTime.Model, app.OptPercent(m.WaitTime.RelError))
+		ts = append(ts, t, v)
+	}
+	return ts
 }
 
 func floatList(v []float64) string {
