@@ -170,12 +170,7 @@ func pureError(pts []Point) (s2 float64, dof int) {
 		groups[pt.P] = append(groups[pt.P], pt.TimeS)
 	}
 	ss := 0.0
-	keys := make([]int, 0, len(groups))
-	for p := range groups {
-		keys = append(keys, p)
-	}
-	sort.Ints(keys) // a fixed summation order: the same bits every run
-	for _, p := range keys {
+	for _, p := range distinctP(pts) { // in order of p: the sum is the same on every run
 		g := groups[p]
 		if len(g) < 2 {
 			continue
