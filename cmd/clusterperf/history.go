@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/clusterperf/clusterperf/app"
 	"io"
 	"os"
 	"strings"
@@ -285,7 +286,7 @@ func (r *historyResult) runsTable() *report.Table {
 		if x.QueueWaitS != nil {
 			qw = *x.QueueWaitS
 		}
-		t.Add(x.JobID, x.P, x.Nodes, x.ElapsedS, qw, kind, optNum(x.LowerBoundS), x.FittedS, optPercent(x.RelError), bound)
+		t.Add(x.JobID, x.P, x.Nodes, x.ElapsedS, qw, kind, optNum(x.LowerBoundS), x.FittedS, app.OptPercent(x.RelError), bound)
 	}
 	return t
 }
