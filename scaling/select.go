@@ -696,7 +696,7 @@ func (r *Result) Predict(p int) (*Prediction, error) {
 	// Within the measured range the selected model (fitted to the points) answers; beyond
 	// it the stacked prediction.
 	v := sel
-	w := r.prior.weights(r.Scaling)
+	w := r.prior.weights(r.Scaling, r.DistinctP)
 	base := r.bases.logPreds(x)
 	if lv := combineLog(w, base); p > r.MaxP && !math.IsNaN(lv) && !math.IsInf(math.Exp(lv), 0) && math.Exp(lv) > 0 {
 		v = math.Exp(lv)
