@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/htmlreport"
 	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/qn"
-	"github.com/clusterperf/clusterperf/report"
 )
 
 // maxSweep bounds the points of a sweep chart (each is one solution).
@@ -170,7 +170,7 @@ func (q *qnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 		dmax += m.Demand[c][bk]
 	}
 	r.Bottleneck = fmt.Sprintf("%s (utilization %.3g per server, demand %.4g s summed over classes)", m.Stations[bk].Name, res.StationUtilization(bk), dmax)
-	for _, t := range htmlreport.FromTables(report.QNTables(view)) {
+	for _, t := range htmlreport.FromTables(app.QNTables(view)) {
 		if len(t.Columns) > 0 && t.Columns[0] == "station" {
 			for i, row := range t.Rows {
 				if len(row) > 0 && row[0] == m.Stations[bk].Name {
