@@ -97,6 +97,10 @@ func contractCases() []contractCase {
 	}
 	// pmva: formulas only (--q, --k); the timed runs are not deterministic (pmva_test.go)
 	add("pmva-thesis-formulas", "pmva", "pmva", "--q", "16us", "--k", "100us", "--workers", "1,2,4,64,512", "--algorithm", "pipelined", "../../pmva/testdata/thesis-network.yaml")
+	// history: a saved sacct output of 31 jobs of two programs (history/testdata, generated
+	// by its gen script from known laws) with timeouts, failures and cancellations
+	add("history-two-programs", "history", "history", "--predict", "128,256", "../../history/testdata/sacct-two-programs.txt")
+	add("history-two-programs-cg", "history", "history", "--study", "3", "../../history/testdata/sacct-two-programs.txt")
 	return cs
 }
 
@@ -114,6 +118,7 @@ var resultTypes = map[string]reflect.Type{
 	"queue":       reflect.TypeFor[queueResult](),
 	"fit-data":    reflect.TypeFor[extrapolateResult](),
 	"pmva":        reflect.TypeFor[pmvaResult](),
+	"history":     reflect.TypeFor[historyResult](),
 }
 
 const schemaDir = "../../docs/schema"
