@@ -2,13 +2,14 @@ package explore
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/htmlreport"
 	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/qn"
-	"github.com/clusterperf/clusterperf/report"
 )
 
 // maxSweep bounds the points of a sweep chart (each is one solution).
@@ -130,9 +131,12 @@ func approximate(solver string) bool {
 // sweeps the population of the first closed class for the charts, with the asymptotic bounds
 // (single-class models). The best population is N* = (D + Z)/D_max, the knee of the
 // asymptotic bounds (Lazowska et al. §5.2), beyond which more jobs only queue.
-func (q *qnModel) Eval(v Values) (*Result, error) {
+func (q *qnModel) Eval(v Values) (*Result, error) { return q.EvalContext(context.Background(), v) }
+
+// EvalContext is Eval stopped when ctx ends (ContextModel: the client left, the budget ran out).
+func (q *qnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	m := q.apply(v)
-	res, err := qn.Solve(m, "auto", qn.AMVAOptions{})
+	res, err := qn.Solve(m, "auto", qn.AMVAOptions{Context: ctx})
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +170,7 @@ func (q *qnModel) Eval(v Values) (*Result, error) {
 		dmax += m.Demand[c][bk]
 	}
 	r.Bottleneck = fmt.Sprintf("%s (utilization %.3g per server, demand %.4g s summed over classes)", m.Stations[bk].Name, res.StationUtilization(bk), dmax)
-	for _, t := range htmlreport.FromTables(report.QNTables(view)) {
+	for _, t := range htmlreport.FromTables(app.QNTables(view)) {
 		if len(t.Columns) > 0 && t.Columns[0] == "station" {
 			for i, row := range t.Rows {
 				if len(row) > 0 && row[0] == m.Stations[bk].Name {

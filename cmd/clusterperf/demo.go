@@ -7,12 +7,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/examples"
 	"github.com/clusterperf/clusterperf/fit"
 	"github.com/clusterperf/clusterperf/mpip"
 	"github.com/clusterperf/clusterperf/pipeline"
 	"github.com/clusterperf/clusterperf/qn"
-	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/scaling"
 	"github.com/clusterperf/clusterperf/sizing"
 	"github.com/clusterperf/clusterperf/spmd"
@@ -96,7 +96,7 @@ func demoSolve(w io.Writer, path string) (*qn.Model, *qn.Result, error) {
 		return nil, nil, err
 	}
 	fmt.Fprintf(w, "%s\n", name)
-	for _, t := range report.QNTables(qn.NewView(name, m, res)) {
+	for _, t := range app.QNTables(qn.NewView(name, m, res)) {
 		if err := t.WriteText(w); err != nil {
 			return nil, nil, err
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
@@ -241,7 +242,7 @@ type jobProbability struct {
 }
 
 func (r *solveResult) Tables() []*report.Table {
-	ts := append(report.QNTables(r.View), report.BoundsTable(r.Bounds))
+	ts := append(app.QNTables(r.View), app.BoundsTable(r.Bounds))
 	if d := r.Distribution; d != nil {
 		t := &report.Table{Name: "distribution", Title: fmt.Sprintf("Queue-length distribution at %s (one copy; ln G = %.10g with demands in s)", d.Station, d.LogNormalizingConstant),
 			Header: []string{"jobs", "probability", "cumulative"}}
@@ -251,7 +252,7 @@ func (r *solveResult) Tables() []*report.Table {
 		ts = append(ts, t)
 	}
 	if r.Validation != nil {
-		ts = append(ts, report.ValidationTable(r.Validation))
+		ts = append(ts, app.ValidationTable(r.Validation))
 	}
 	return ts
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
@@ -496,7 +497,7 @@ func (r *sweepRes) Tables() []*report.Table {
 	}
 	t.Header = append(t.Header, "method", "exact", "est_rel_error", "note")
 	// value, bound and class identify a row: every column block repeats them
-	bt := &report.Table{Name: "sweep_bounds", Title: "Bounds at each swept value", Header: append([]string{"value"}, report.BoundsHeader()...), Keys: 3}
+	bt := &report.Table{Name: "sweep_bounds", Title: "Bounds at each swept value", Header: append([]string{"value"}, app.BoundsHeader()...), Keys: 3}
 	for _, pt := range r.Points {
 		row := []any{pt.Value}
 		for c := range r.Classes {
@@ -527,7 +528,7 @@ func (r *sweepRes) Tables() []*report.Table {
 		}
 		t.Add(append(row, method, exact, est, note)...)
 		for _, b := range pt.Bounds {
-			bt.Add(append([]any{pt.Value}, report.BoundRow(b)...)...)
+			bt.Add(append([]any{pt.Value}, app.BoundRow(b)...)...)
 		}
 	}
 	if r.compact {
@@ -536,7 +537,7 @@ func (r *sweepRes) Tables() []*report.Table {
 	return []*report.Table{t, bt, r.measuredTable(), r.validationTable()}
 }
 
-// validationTable is the "validation" table: the columns of report.ValidationTable after
+// validationTable is the "validation" table: the columns of app.ValidationTable after
 // the swept value, a row per quantity of every validated point.
 func (r *sweepRes) validationTable() *report.Table {
 	t := &report.Table{Name: "validation", Title: "Validation of every solved point by simulation",
@@ -698,12 +699,7 @@ func boundSeries(r *sweepRes) (xs, rs []report.Series) {
 }
 
 // optNum is the number behind p, or NaN (an empty cell) when p is nil.
-func optNum(p *float64) any {
-	if p == nil {
-		return math.NaN()
-	}
-	return *p
-}
+var optNum = app.OptNum
 
 // measuredSeries are the measured points, one series per class and panel ("measured X c").
 func measuredSeries(r *sweepRes) (xs, rs []report.Series) {
