@@ -101,6 +101,12 @@ func contractCases() []contractCase {
 	// by its gen script from known laws) with timeouts, failures and cancellations
 	add("history-two-programs", "history", "history", "--predict", "128,256", "../../history/testdata/sacct-two-programs.txt")
 	add("history-two-programs-cg", "history", "history", "--study", "3", "../../history/testdata/sacct-two-programs.txt")
+	// cube: real Score-P profiles (cube/testdata, copied from shared/data/cube)
+	add("cube-profile-mm-x10", "cube", "cube", "../../cube/testdata/single_parameter/mm.x10y1z1.r1/profile.cubex")
+	add("cube-profile-threaded", "cube", "cube", "../../cube/testdata/simple_threaded/example.f1/cube-example1.cubex")
+	add("cube-set-single-parameter", "cube", "cube", "--metric", "time,visits", "../../cube/testdata/single_parameter")
+	// MPI time and bytes per call path → 004's model (a synthetic profile: the samples have no MPI)
+	add("cube-mpi-synthetic", "cube", "cube", "--latency", "1us", "--bandwidth", "1GB/s", "../../cube/testdata/synthetic-mpi.cubex")
 	return cs
 }
 
@@ -119,6 +125,7 @@ var resultTypes = map[string]reflect.Type{
 	"fit-data":    reflect.TypeFor[extrapolateResult](),
 	"pmva":        reflect.TypeFor[pmvaResult](),
 	"history":     reflect.TypeFor[historyResult](),
+	"cube":        reflect.TypeFor[cubeResult](),
 }
 
 const schemaDir = "../../docs/schema"
