@@ -14,16 +14,16 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"syscall"
-	"unicode/utf8"
 
 	"github.com/clusterperf/clusterperf/fault"
 )
 
 // MaxBytes is the size limit of a file argument or stdin (64 MiB): the largest input any
-// reader accepts (a .jmva file, jmva.MaxFileBytes; mpiP reports; CSV data). Readers with a
-// smaller limit (model files: spec.MaxFileSize, 1 MiB; PNML: tpn.MaxPNMLBytes) pass it to
-// ReadLimit, and refuse the larger file before parsing it.
+// reader accepts (mpiP reports, CSV data). Readers with a smaller limit refuse the larger
+// file before parsing it (model files: spec.MaxFileSize, 1 MiB; .jmva: jmva.MaxFileBytes,
+// 16 MiB) or pass their limit to ReadLimit (PNML: tpn.MaxPNMLBytes, 16 MiB).
 const MaxBytes = 64 << 20
 
 // Stdin is the argument that names standard input.
@@ -178,17 +178,10 @@ const ExcerptRunes = 40
 // Excerpt is s quoted for a refusal, cut to ExcerptRunes characters ("…" marks the cut):
 // a refusal quotes what it refuses, never megabytes of the input.
 func Excerpt(s string) string {
-	if utf8.RuneCountInString(s) <= ExcerptRunes {
-		return fmt.Sprintf("%q", s)
+	if c := cut(s); c != s {
+		return fmt.Sprintf("%q", strings.TrimSuffix(c, "…")) + "…"
 	}
-	i, n := 0, 0
-	for i = range s {
-		if n == ExcerptRunes {
-			break
-		}
-		n++
-	}
-	return fmt.Sprintf("%q…", s[:i])
+	return fmt.Sprintf("%q", s)
 }
 
 // Line is the 1-based line of data at byte offset off (the last line for an offset past
@@ -201,4 +194,29 @@ func Line(data []byte, off int64) int {
 		off = 0
 	}
 	return bytes.Count(data[:off], []byte{'\n'}) + 1
+}
+
+// Short replaces, in place, every string argument of a refusal's format arguments longer
+// than 2·ExcerptRunes characters by its first ExcerptRunes characters and "…", so that a
+// message quoting the file's text (%q of a value, a name) stays short whatever the file
+// holds. It returns args.
+func Short(args []any) []any {
+	for i, a := range args {
+		if s, ok := a.(string); ok && len(s) > 2*ExcerptRunes {
+			args[i] = cut(s)
+		}
+	}
+	return args
+}
+
+// cut is s cut to ExcerptRunes characters and "…" (s itself when shorter).
+func cut(s string) string {
+	n := 0
+	for i := range s {
+		if n == ExcerptRunes {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
 }
