@@ -220,3 +220,53 @@ func cut(s string) string {
 	}
 	return s
 }
+
+// Open opens path for reading without blocking (O_NONBLOCK: a FIFO without a writer does
+// not wait). The caller checks the file's kind (Stat) before reading.
+func Open(path string) (*os.File, error) { return open(path) }
+
+// ReadRegular reads path as ReadLimit does, but refuses anything other than a regular file
+// (a FIFO, a device, a directory) before reading: for files a program wrote itself, such as
+// a study's shard files, where anything else is an error and a FIFO must not block.
+func ReadRegular(path string, limit int64) ([]byte, error) {
+	f, err := open(path)
+	if err != nil {
+		return nil, unreadable(path, reason(err), err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, unreadable(path, reason(err), err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, unreadable(path, "not a regular file ("+kind(fi.Mode())+")", nil)
+	}
+	if fi.Size() > limit {
+		return nil, tooLarge(path, fmt.Sprintf("%d bytes", fi.Size()), limit)
+	}
+	b, err := readAll(f, fi, limit)
+	if err != nil && err != errOver {
+		return nil, unreadable(path, reason(err), err)
+	}
+	if err == errOver || int64(len(b)) > limit {
+		return nil, tooLarge(path, "more than "+human(limit)+" read", limit)
+	}
+	return b, nil
+}
+
+// kind names a file mode's type for a refusal.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
+}
