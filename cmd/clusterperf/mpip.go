@@ -239,11 +239,19 @@ func (r *mpipResult) load(o mpipOptions, files []string) error {
 		r.WaitOps = opts.WaitOps
 	}
 	var reps []*mpip.Report
-	for _, path := range files {
+	datas := make([][]byte, len(files))
+	for i, path := range files {
 		b, err := readInput(path)
 		if err != nil {
 			return err
 		}
+		datas[i] = b
+	}
+	if err := mpip.CheckDistinct(files, datas); err != nil {
+		return badInput(err)
+	}
+	for i, path := range files {
+		b := datas[i]
 		if strings.EqualFold(filepath.Ext(path), ".csv") {
 			ins, err := mpip.ReadInputs(path, bytes.NewReader(b))
 			if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/pipeline"
 	"github.com/clusterperf/clusterperf/report"
@@ -177,7 +178,7 @@ func runPipeline(o pipelineOptions, path string, stdout, stderr io.Writer) error
 			return badInputf("--fit works on sort models (the model file's sort: block)")
 		}
 		if fr, err = pipeline.FitSort(*sp, m.Memory, strings.Split(o.fit, ","), meas); err != nil {
-			return badInput(err)
+			return badInputf("--fit %s: %s", o.fit, fault.Detail(err))
 		}
 		mem := m.Memory
 		m = fr.Params.Model(m.Name)
