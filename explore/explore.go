@@ -97,6 +97,9 @@ type Result struct {
 	Charts      []Chart            `json:"charts"`
 	Notes       []string           `json:"notes"`
 	Warnings    []string           `json:"warnings"`
+	// Command is the clusterperf command line that answers the same question at this point
+	// with the same library call (app/...), when there is one.
+	Command []string `json:"command,omitempty"`
 }
 
 // Model is an explorable model of one kind.

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
@@ -707,12 +708,7 @@ func boundSeries(r *sweepRes) (xs, rs []report.Series) {
 }
 
 // optNum is the number behind p, or NaN (an empty cell) when p is nil.
-func optNum(p *float64) any {
-	if p == nil {
-		return math.NaN()
-	}
-	return *p
-}
+var optNum = app.OptNum
 
 // measuredSeries are the measured points, one series per class and panel ("measured X c").
 func measuredSeries(r *sweepRes) (xs, rs []report.Series) {
