@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/pipeline"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/sizing"
@@ -42,7 +43,7 @@ func Run(ctx context.Context, q Request) (*Result, error) {
 		}
 		var err error
 		if fr, err = pipeline.FitSort(*q.Sort, m.Memory, q.Fit, q.Measured); err != nil {
-			return nil, app.Input(err)
+			return nil, app.Inputf("--fit %s: %s", strings.Join(q.Fit, ","), fault.Detail(err))
 		}
 		mem := m.Memory
 		m = fr.Params.Model(m.Name)
