@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/clusterperf/clusterperf/app/mpipapp"
+	"github.com/clusterperf/clusterperf/app/pipelineapp"
 	"github.com/clusterperf/clusterperf/app/speedupapp"
 	"github.com/clusterperf/clusterperf/report"
 )
@@ -116,7 +117,7 @@ var resultTypes = map[string]reflect.Type{
 	"solve-sweep": reflect.TypeFor[sweepResult](),
 	"simulate":    reflect.TypeFor[simulateResult](),
 	"speedup":     reflect.TypeFor[speedupapp.Result](),
-	"pipeline":    reflect.TypeFor[pipelineResult](),
+	"pipeline":    reflect.TypeFor[pipelineapp.Result](),
 	"fit":         reflect.TypeFor[fitResult](),
 	"mpip":        reflect.TypeFor[mpipapp.Result](),
 	"tpn":         reflect.TypeFor[tpnResult](),
