@@ -265,6 +265,8 @@ func writePN(w io.Writer, dir string) error {
 	}
 	fmt.Fprintf(w, "\n%s\n", strings.Join(prov, "\n"))
 	fmt.Fprintf(w, "\nOne real set only: the two-parameter models are not judged across sets the way the\n")
-	fmt.Fprintf(w, "one-parameter predictions are above, and `fit` on p,n,time files is not wired yet.\n")
+	fmt.Fprintf(w, "one-parameter predictions are above, and they have no 95 %% interval yet. `fit DATA.csv` on a\n")
+	fmt.Fprintf(w, "p,n,time file prints this model, predictions at `--predict PxN` pairs, the weak-scaling\n")
+	fmt.Fprintf(w, "diagonal (n/p fixed at the largest run's) and both backtests.\n")
 	return nil
 }
