@@ -3,6 +3,7 @@ package tpn
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // ProcessTimes is where a process's time went.
@@ -128,10 +129,11 @@ func CriticalPath(n *Net, r *Result) []Interval {
 			break
 		}
 	}
-	// the walk goes backwards; a stable sort by start keeps same-instant steps in that order
+	// the walk goes backwards: reversed, it is causal, and a stable sort by start keeps
+	// same-instant steps in causal order (a receive, the send it enabled, its transfer)
 	perm := make([]int, len(path))
 	for i := range perm {
-		perm[i] = i
+		perm[i] = len(path) - 1 - i
 	}
 	sort.SliceStable(perm, func(a, b int) bool { return path[perm[a]].Start < path[perm[b]].Start })
 	sorted, sk := make([]Interval, len(path)), make([]string, len(path))
@@ -143,14 +145,14 @@ func CriticalPath(n *Net, r *Result) []Interval {
 
 // loopKey is the loop a transition's iterations are grouped by ("" outside loops).
 func loopKey(t *Transition) string {
-	switch {
-	case t.Loop == "":
-		return ""
-	case t.Source != "":
-		return "loop at " + t.Source
-	}
-	return t.Loop
+	// "P3.loop#2 (prog.yaml:7)" is the same program loop in every replica of a process:
+	// "loop#2 (prog.yaml:7)"
+	return strings.TrimPrefix(t.Loop, t.Process+".")
 }
+
+// minGroup is the fewest consecutive steps of a loop the critical path groups (shorter runs
+// are shown step by step).
+const minGroup = 4
 
 // groupLoops merges runs of critical-path steps of one loop (a transfer between two steps of
 // the loop joins them) into one step.
@@ -183,7 +185,9 @@ func groupLoops(path []Interval, keys []string) []Interval {
 		for keys[i] != "" && j < len(path) && keys[j] == keys[i] {
 			j++
 		}
-		if j-i == 1 {
+		if j-i < minGroup {
+			out = append(out, path[i:j]...)
+		} else if j-i == 1 {
 			out = append(out, path[i])
 		} else {
 			procs := map[string]bool{}

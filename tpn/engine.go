@@ -756,6 +756,30 @@ func appendUnique(s []string, v string) []string {
 	return append(s, v)
 }
 
+// processOf names a transition's process in a deadlock report ("" in a net without them).
+func processOf(p string) string {
+	if p == "" {
+		return "no process"
+	}
+	return "process " + p
+}
+
+// producedBy says who can put tokens on a place: named processes, transitions outside any
+// process, or nothing but the initial marking (a place no transition produces into).
+func producedBy(procs []string) string {
+	if len(procs) == 0 {
+		return "no transition puts tokens there: only its initial marking did"
+	}
+	names := make([]string, len(procs))
+	for i, p := range procs {
+		names[i] = p
+		if p == "" {
+			names[i] = "a transition of no process"
+		}
+	}
+	return "only " + strings.Join(names, ", ") + " put tokens there"
+}
+
 // findCycle returns one cycle of the wait-for graph (deterministic: sorted start points).
 func findCycle(g map[string][]string) []string {
 	var keys []string
@@ -805,7 +829,7 @@ func (r *DeadlockReport) Error() string {
 		b.WriteString("  blocked transitions (some input tokens present, others missing):\n")
 		for _, bl := range r.Blocked {
 			for _, m := range bl.Missing {
-				fmt.Fprintf(&b, "    %-24s needs %s >= %d, has %d (process %s; only %s put tokens there)\n", bl.Transition, m.Place, m.Need, m.Has, bl.Process, strings.Join(m.Producers, ", "))
+				fmt.Fprintf(&b, "    %-24s needs %s >= %d, has %d (%s; %s)\n", bl.Transition, m.Place, m.Need, m.Has, processOf(bl.Process), producedBy(m.Producers))
 			}
 		}
 		if r.BlockedMore > 0 {

@@ -100,7 +100,15 @@ func pingCluster() *Cluster {
 // is A's 1000 iterations (A is the bottleneck: 1 ms against 0.5 ms) grouped into one step,
 // then the last transfer and B's last receive and compute.
 func TestLoopPNML(t *testing.T) {
-	n := build(t, pingLoop(1000), pingCluster())
+	p := parseProgram(t, `processes:
+  - name: A
+    segments:
+      - loop: {count: 1000, body: [{compute: 1e-3}, {send: {to: B, bytes: 1000}}]}
+  - name: B
+    segments:
+      - loop: {count: 1000, body: [{recv: {from: A}}, {compute: 0.5e-3}]}
+`)
+	n := build(t, p, pingCluster())
 	var buf bytes.Buffer
 	if err := WritePNML(&buf, n); err != nil {
 		t.Fatal(err)
@@ -141,10 +149,34 @@ func TestLoopPNML(t *testing.T) {
 		t.Errorf("Gantt spans not grouped by loop: %v", s1)
 	}
 	cp := CriticalPath(m, r2)
-	if len(cp) == 0 || len(cp) > 8 || cp[0].Kind != "loop" || !strings.Contains(cp[0].Name, "A.loop#1") {
+	if len(cp) == 0 || len(cp) > 8 || cp[0].Kind != "loop" || !strings.HasPrefix(cp[0].Name, "loop#1 (p.yaml:4): ") || !strings.HasSuffix(cp[0].Name, "(1 process)") {
 		t.Errorf("critical path not grouped: %v", cp)
 	}
 	if end := cp[len(cp)-1].End; end != Seconds(r2.Time) {
 		t.Errorf("critical path ends at %g s, the run at %g s", end, Seconds(r2.Time))
+	}
+}
+
+// TestDeadlockInitialPlace (issue 33): a transition that misses tokens on a place only the
+// initial marking fills (no transition produces into it) was reported "only  put tokens
+// there" (an empty producer list); the report now says no transition puts tokens there, and
+// names a transition of no process as such. The net: place a (1 token, process P) and place
+// b (0 tokens, no producer) feed transition t of P; b is never marked.
+func TestDeadlockInitialPlace(t *testing.T) {
+	n := &Net{FinalSet: true}
+	a := n.AddPlace(Place{Name: "a", Initial: 1, Process: "P"})
+	b := n.AddPlace(Place{Name: "b"})
+	c := n.AddPlace(Place{Name: "c", Final: 1, Process: "P"})
+	n.AddTransition(Transition{Name: "t", In: []Arc{{a, 1}, {b, 1}}, Out: []Arc{{c, 1}}, Process: "P"})
+	r, err := n.Run(Options{})
+	if err != nil || r.Outcome != Deadlock {
+		t.Fatalf("%v %v", err, r.Outcome)
+	}
+	msg := r.Deadlock.Error()
+	if strings.Contains(msg, "only  put") || !strings.Contains(msg, "needs b >= 1, has 0 (process P; no transition puts tokens there: only its initial marking did)") {
+		t.Errorf("report:\n%s", msg)
+	}
+	if got := producedBy([]string{"", "Q"}); got != "only a transition of no process, Q put tokens there" {
+		t.Errorf("producers: %q", got)
 	}
 }

@@ -17,14 +17,21 @@ import "fmt"
 // iteration of the program's loops is the same (segments have no iteration variable), so no
 // loop is unrolled.
 type loopSubnet struct {
-	name              string
+	name, group       string // "P0.loop#3"; with its source line, Transition.Loop
 	gate, todo, count int
 }
 
-func newLoopNet(n *Net, proc string, step, count int) *loopSubnet {
-	name := fmt.Sprintf("%s.loop#%d", proc, step)
+// newLoopNet adds the places of a loop's subnet. Its name is "P.loop#STEP", with the
+// loop's source line if known ("P0.loop#3 (prog.yaml:12)": every replica of a process names
+// the same program loop alike after its process, which groups them on a critical path).
+func newLoopNet(n *Net, proc string, step, count int, source string) *loopSubnet {
+	name, group := fmt.Sprintf("%s.loop#%d", proc, step), fmt.Sprintf("%s.loop#%d", proc, step)
+	if source != "" {
+		group += " (" + source + ")"
+	}
 	return &loopSubnet{
 		name:  name,
+		group: group,
 		gate:  n.AddPlace(Place{Name: name + ".gate", Process: proc, Label: "loop gate"}),
 		todo:  n.AddPlace(Place{Name: fmt.Sprintf("%s.todo (%d iterations)", name, count), Process: proc, Label: "loop iterations to do"}),
 		count: n.AddPlace(Place{Name: name + ".count", Process: proc, Label: "loop counter"}),
@@ -63,7 +70,7 @@ func (s *sequencer) enter(l *loopSubnet) sequencer {
 	s.pend = []Arc{{l.todo, 1}}
 	s.loop, s.last = l, false
 	if s.group == "" {
-		s.group = l.name
+		s.group = l.group
 	}
 	return saved
 }

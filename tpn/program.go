@@ -432,7 +432,7 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 				return
 			}
 			step++
-			ln := newLoopNet(n, pr.Name, step, s.Loop.Count)
+			ln := newLoopNet(n, pr.Name, step, s.Loop.Count, src(s.Line))
 			in := seq.in(ctl)
 			saved := seq.enter(ln)
 			n.AddTransition(Transition{Name: ln.name + ".enter", In: in, Out: []Arc{{ln.gate, 1}, {ln.todo, s.Loop.Count}}, Process: pr.Name, Kind: "loop", Source: src(s.Line), Loop: seq.group})
