@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/internal/input"
 	"github.com/clusterperf/clusterperf/scaling"
 )
 
@@ -108,15 +109,12 @@ func LoadSet(dir string) ([]Run, error) {
 
 // ReadFile reads one .cubex file.
 func ReadFile(path string) (*Profile, error) {
-	f, err := os.Open(path)
+	f, name, err := input.OpenStream(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", fault.ErrInput, err)
+		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("%w: %s is a directory: give a .cubex file or a cube-set folder", fault.ErrInput, path)
-	}
-	return Read(path, f)
+	return Read(name, f)
 }
 
 // Model is the fitted model of one call path and metric over the modelled parameter.

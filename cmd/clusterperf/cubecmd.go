@@ -13,6 +13,7 @@ import (
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/cube"
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/internal/input"
 	"github.com/clusterperf/clusterperf/internal/units"
 	"github.com/clusterperf/clusterperf/mpip"
 	"github.com/clusterperf/clusterperf/report"
@@ -156,7 +157,7 @@ func runCube(cmd *cobra.Command, o cubeOptions, args []string, stdout io.Writer)
 		return err
 	}
 	if len(args) == 1 && o.values == "" {
-		if st, err := os.Stat(args[0]); err == nil && !st.IsDir() {
+		if st, err := os.Stat(args[0]); args[0] == input.Stdin || err == nil && !st.IsDir() {
 			return runCubeProfile(args[0], o, lat, bw, stdout)
 		}
 	}

@@ -48,6 +48,12 @@ func TestDevicesAndFIFOsRefused(t *testing.T) {
 		{"tpn", zpnml},
 		{"pipeline", "/dev/urandom"},
 		{"explore", zyaml},
+		// fix6: history and cube opened their file with a blocking os.Open (a FIFO hung
+		// forever, deaf to Ctrl-C); they now read through internal/input too.
+		{"history", fifo},
+		{"cube", fifo},
+		{"history", "/dev/zero"},
+		{"cube", "/dev/urandom"},
 	}
 	for _, args := range cases {
 		var errb strings.Builder

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"github.com/clusterperf/clusterperf/app"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/history"
+	"github.com/clusterperf/clusterperf/internal/input"
 	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/scaling"
@@ -172,14 +172,12 @@ func readAccounting(cmd *cobra.Command, f history.Filter, args []string) (*histo
 		return a, "sacct " + strings.Join(history.SacctArgs(f, time.Now()), " "), err
 	}
 	path := args[0]
-	fh, err := os.Open(path)
+	fh, name, err := input.OpenStream(path)
 	if err != nil {
-		return nil, path, fmt.Errorf("%w: cannot read %s: %v", fault.ErrInput, path, err)
+		return nil, path, err
 	}
 	defer fh.Close()
-	if st, err := fh.Stat(); err == nil && st.IsDir() {
-		return nil, path, fmt.Errorf("%w: %s is a directory: give a saved sacct --parsable2 output", fault.ErrInput, path)
-	}
+	path = name
 	a, err := history.ReadSacct(path, fh)
 	if err != nil {
 		return nil, path, err

@@ -270,3 +270,44 @@ func kind(m fs.FileMode) string {
 	}
 	return "a special file"
 }
+
+// OpenStream opens path (stdin for "-") for a reader that streams and bounds the input
+// itself (an io.LimitReader at its own limit), with the same rules as ReadLimit: the open
+// never blocks (a FIFO with no writer reads as empty at once, so Ctrl-C is never ignored
+// in an open), and directories, sockets and other special files are refused naming the
+// file. It returns the name to quote ("stdin" for "-") and a Close that is a no-op for stdin.
+func OpenStream(path string) (io.ReadCloser, string, error) {
+	if path == Stdin {
+		return io.NopCloser(os.Stdin), "stdin", nil
+	}
+	f, err := open(path)
+	if err != nil {
+		return nil, path, unreadable(path, reason(err), err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, path, unreadable(path, reason(err), err)
+	}
+	switch m := fi.Mode(); {
+	case m.IsDir():
+		f.Close()
+		return nil, path, unreadable(path, "is a directory, not a file", nil)
+	case m&(fs.ModeSocket|fs.ModeIrregular) != 0:
+		f.Close()
+		return nil, path, unreadable(path, "not a file (a socket or special file)", nil)
+	}
+	return eagainEOF{f}, path, nil
+}
+
+// eagainEOF reads a non-blocking file, reading EAGAIN (a FIFO whose writer wrote nothing
+// yet, on a descriptor the runtime's poller does not handle) as the end of the input.
+type eagainEOF struct{ *os.File }
+
+func (e eagainEOF) Read(b []byte) (int, error) {
+	n, err := e.File.Read(b)
+	if errors.Is(err, syscall.EAGAIN) {
+		return n, io.EOF
+	}
+	return n, err
+}
