@@ -17,6 +17,14 @@ import (
 // MaxRows bounds the rows ReadCSV accepts (a scaling study has tens of runs, not millions).
 const MaxRows = 100000
 
+// MaxDistinctP bounds the distinct process counts of a data set. Selection cross-validates
+// every candidate model with a refit per distinct p (forward chaining and leave-one-out), so
+// its work grows with the square of the distinct p (hostile review: 100 distinct p took
+// 6.6 s, 100 000 rows all distinct over 56 s, deaf to Ctrl-C). Scaling studies measure
+// a handful of p (the corpus sets have at most 11); 32 keeps a fit at MaxRows rows within
+// about a second (BenchmarkFitMaxDistinctP). More are refused naming the file and line.
+const MaxDistinctP = 32
+
 // Point is one measured run: p processes took TimeS (seconds, or any one time unit for the
 // whole data set).
 type Point struct {
@@ -42,6 +50,7 @@ func ReadCSV(file string, r io.Reader) (*Data, error) {
 	sc := bufio.NewScanner(spec.SkipBOM(r))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	line, header := 0, false
+	seen := map[int]bool{}
 	for sc.Scan() {
 		line++
 		s := strings.TrimSpace(sc.Text())
@@ -89,6 +98,12 @@ func ReadCSV(file string, r io.Reader) (*Data, error) {
 		if err != nil || !(t > 0) || math.IsInf(t, 0) {
 			return nil, fmt.Errorf("%w: %s:%d: time %q: want a positive finite time (seconds, or with a unit such as 250ms or 2min)", fault.ErrInput, file, line, f[1])
 		}
+		if !seen[p] {
+			if len(seen) == MaxDistinctP {
+				return nil, fmt.Errorf("%w: %s:%d: p = %d is distinct p number %d: at most %d distinct process counts are fitted (cross-validation refits every model once per distinct p); average or drop some p", fault.ErrTooLarge, file, line, p, MaxDistinctP+1, MaxDistinctP)
+			}
+			seen[p] = true
+		}
 		d.Points = append(d.Points, Point{P: p, TimeS: t})
 	}
 	if err := sc.Err(); err != nil {
@@ -118,6 +133,9 @@ func (d *Data) Validate() error {
 		if !(pt.TimeS > 0) || math.IsInf(pt.TimeS, 0) {
 			return fmt.Errorf("%w: %s: point %d: time %g: want a positive finite number", fault.ErrInput, d.Name, i+1, pt.TimeS)
 		}
+	}
+	if n := len(distinctP(d.Points)); n > MaxDistinctP {
+		return fmt.Errorf("%w: %s: %d distinct p: at most %d distinct process counts are fitted (cross-validation refits every model once per distinct p); average or drop some p", fault.ErrTooLarge, d.Name, n, MaxDistinctP)
 	}
 	switch d.Scaling {
 	case "", "strong", "weak":
