@@ -21,6 +21,9 @@ type Options struct {
 	// PMax bounds the sizing (0: twice the largest task count run).
 	PMax   int
 	Sizing sizing.Options
+	// Source names the accounting (the file, "stdin" or the sacct query) in the study's
+	// refusals ("jobs.txt: study 1: …"); empty names the study alone.
+	Source string
 }
 
 // Backtest is the largest completed task count predicted from the jobs below it.
@@ -114,6 +117,9 @@ func Analyze(ctx context.Context, s *Study, opt Options) (*Analysis, error) {
 	runs, notes := s.Runs()
 	a.Notes = append(a.Notes, notes...)
 	name := fmt.Sprintf("study %d", s.ID)
+	if opt.Source != "" {
+		name = opt.Source + ": " + name
+	}
 	cf, ferr := FitCensored(ctx, name, scal, runs)
 	if cf == nil {
 		return nil, ferr

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/internal/spec"
 )
 
 // Limits of ReadSacct, checked before the memory is taken.
@@ -147,7 +148,7 @@ func parseHeader(file string, line int, fields []string) (columns, error) {
 // it) is kept when SubmitLine is the only column that can hold it. Errors wrap
 // fault.ErrInput naming file:line and the field, fault.ErrTooLarge past the limits.
 func ReadSacct(file string, r io.Reader) (*Accounting, error) {
-	br := bufio.NewReaderSize(io.LimitReader(r, MaxBytes+1), 64<<10)
+	br := bufio.NewReaderSize(io.LimitReader(spec.SkipBOM(r), MaxBytes+1), 64<<10)
 	a := &Accounting{File: file}
 	var cols columns
 	seen := map[string]int{}

@@ -148,7 +148,7 @@ func runHistory(cmd *cobra.Command, o historyOptions, args []string, stdout io.W
 	if err != nil {
 		return err
 	}
-	a, aerr := history.Analyze(cmd.Context(), s, history.Options{Scaling: o.scaling, Predict: ps, PMax: o.pmax, Sizing: o.sizing.options(nil)})
+	a, aerr := history.Analyze(cmd.Context(), s, history.Options{Scaling: o.scaling, Predict: ps, PMax: o.pmax, Sizing: o.sizing.options(nil), Source: src})
 	if a == nil {
 		return classify(aerr)
 	}
