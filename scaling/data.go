@@ -25,6 +25,13 @@ const MaxRows = 100000
 // about a second (BenchmarkFitMaxDistinctP). More are refused naming the file and line.
 const MaxDistinctP = 32
 
+// MaxTimeSpan bounds the ratio of the largest to the smallest time of a data set (100
+// orders of magnitude): beyond it the fitted coefficients and their squares overflow
+// (hostile review: times 10, 1e308, 3 printed a loo_rms_log_error of +Inf and exited 1).
+// Any one unit is allowed (times of 1e-300 s or 1e300 s fit, scale_test.go); only the span
+// is bounded.
+const MaxTimeSpan = 1e100
+
 // Point is one measured run: p processes took TimeS (seconds, or any one time unit for the
 // whole data set).
 type Point struct {
@@ -51,6 +58,7 @@ func ReadCSV(file string, r io.Reader) (*Data, error) {
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	line, header := 0, false
 	seen := map[int]bool{}
+	minAt, maxAt, minLine, maxLine := 0, 0, 0, 0
 	for sc.Scan() {
 		line++
 		s := strings.TrimSpace(sc.Text())
@@ -104,7 +112,16 @@ func ReadCSV(file string, r io.Reader) (*Data, error) {
 			}
 			seen[p] = true
 		}
+		if len(d.Points) == 0 || t < d.Points[minAt].TimeS {
+			minAt, minLine = len(d.Points), line
+		}
+		if len(d.Points) == 0 || t > d.Points[maxAt].TimeS {
+			maxAt, maxLine = len(d.Points), line
+		}
 		d.Points = append(d.Points, Point{P: p, TimeS: t})
+	}
+	if len(d.Points) > 0 && d.Points[maxAt].TimeS/d.Points[minAt].TimeS > MaxTimeSpan {
+		return nil, fmt.Errorf("%w: %s:%d: time %g is more than %g times the time %g at line %d: times spanning more than 100 orders of magnitude overflow the fit (is one time in the wrong unit?)", fault.ErrInput, file, maxLine, d.Points[maxAt].TimeS, MaxTimeSpan, d.Points[minAt].TimeS, minLine)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%w: %s:%d: %v", fault.ErrInput, file, line+1, err)
@@ -133,6 +150,13 @@ func (d *Data) Validate() error {
 		if !(pt.TimeS > 0) || math.IsInf(pt.TimeS, 0) {
 			return fmt.Errorf("%w: %s: point %d: time %g: want a positive finite number", fault.ErrInput, d.Name, i+1, pt.TimeS)
 		}
+	}
+	lo, hi := d.Points[0].TimeS, d.Points[0].TimeS
+	for _, pt := range d.Points {
+		lo, hi = math.Min(lo, pt.TimeS), math.Max(hi, pt.TimeS)
+	}
+	if hi/lo > MaxTimeSpan {
+		return fmt.Errorf("%w: %s: times from %g to %g: spanning more than 100 orders of magnitude they overflow the fit (is one time in the wrong unit?)", fault.ErrInput, d.Name, lo, hi)
 	}
 	if n := len(distinctP(d.Points)); n > MaxDistinctP {
 		return fmt.Errorf("%w: %s: %d distinct p: at most %d distinct process counts are fitted (cross-validation refits every model once per distinct p); average or drop some p", fault.ErrTooLarge, d.Name, n, MaxDistinctP)

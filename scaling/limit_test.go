@@ -65,3 +65,17 @@ func BenchmarkFitMaxDistinctP(b *testing.B) {
 		}
 	}
 }
+
+// Times spanning more than MaxTimeSpan are refused naming the line of the largest (hostile
+// review: p,time 1,10 / 2,1e308 / 4,3 exited 1 with loo_rms_log_error +Inf); Validate
+// refuses the same data given in code.
+func TestMaxTimeSpan(t *testing.T) {
+	_, err := ReadCSV("inf.csv", strings.NewReader("p,time\n1,10\n2,1e308\n4,3\n"))
+	if !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), "inf.csv:3: time 1e+308") {
+		t.Fatalf("ReadCSV: %v, want ErrInput naming inf.csv:3", err)
+	}
+	d := &Data{Name: "code", Points: []Point{{1, 10}, {2, 1e308}, {4, 3}}}
+	if _, err := Fit(d); !errors.Is(err, fault.ErrInput) {
+		t.Fatalf("Fit: %v, want ErrInput", err)
+	}
+}
