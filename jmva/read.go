@@ -362,7 +362,9 @@ func readStations(e *errs, xs *xStations, m *qn.Model, idx map[string]int) {
 			continue
 		}
 		names[s.Name] = true
-		st := qn.Station{Name: s.Name}
+		// JMVA solves product-form networks: a station whose service times differ by class
+		// is processor sharing there (BCMP), so exact MVA stays exact (qn.Station.PS)
+		st := qn.Station{Name: s.Name, PS: true}
 		servers := 1
 		if s.Servers != "" {
 			n, err := strconv.Atoi(strings.TrimSpace(s.Servers))

@@ -34,6 +34,8 @@ type xTool struct {
 	Priority string  `xml:"priority,omitempty"`
 	Process  string  `xml:"process,omitempty"`
 	Kind     string  `xml:"kind,omitempty"`
+	Loop     string  `xml:"loop,omitempty"`  // the program loop a transition belongs to (loopnet.go)
+	Label    string  `xml:"label,omitempty"` // a place's role ("loop counter", "cpu", …)
 	Medium   string  `xml:"medium,omitempty"`
 	Bytes    string  `xml:"bytes,omitempty"`
 	Final    string  `xml:"final,omitempty"`
@@ -166,8 +168,8 @@ func WritePNML(w io.Writer, n *Net) error {
 		if p.Initial > 0 {
 			xp.Initial = &xText{strconv.Itoa(p.Initial)}
 		}
-		if p.Process != "" || p.Final > 0 {
-			t := xTool{Tool: toolName, Version: "1", Process: p.Process}
+		if p.Process != "" || p.Final > 0 || p.Label != "" {
+			t := xTool{Tool: toolName, Version: "1", Process: p.Process, Label: p.Label}
 			if p.Final > 0 {
 				t.Final = strconv.Itoa(p.Final)
 			}
@@ -179,7 +181,7 @@ func WritePNML(w io.Writer, n *Net) error {
 	for i, t := range n.Transitions {
 		id := ncName("t", i, t.Name)
 		d := ftoa(Seconds(t.Delay))
-		tool := xTool{Tool: toolName, Version: "1", Delay: &d, Process: t.Process, Kind: t.Kind}
+		tool := xTool{Tool: toolName, Version: "1", Delay: &d, Process: t.Process, Kind: t.Kind, Loop: t.Loop}
 		switch t.Servers {
 		case InfiniteServers:
 			tool.Server = "inf"
@@ -368,7 +370,7 @@ func readPNML(file string, r io.Reader) (*Net, error) {
 		}
 		for _, t := range p.Tools {
 			if t.Tool == toolName {
-				pl.Process = t.Process
+				pl.Process, pl.Label = t.Process, t.Label
 				if t.Final != "" {
 					pl.Final = whole(fmt.Sprintf("place %q: final marking", p.ID), t.Final, 0, MaxTokens)
 					n.FinalSet = true
@@ -414,7 +416,7 @@ func readPNML(file string, r io.Reader) (*Net, error) {
 			if tool.Priority != "" {
 				tr.Priority = whole(fmt.Sprintf("transition %q: priority", t.ID), tool.Priority, -1<<30, 1<<30)
 			}
-			tr.Process, tr.Kind = tool.Process, tool.Kind
+			tr.Process, tr.Kind, tr.Loop = tool.Process, tool.Kind, tool.Loop
 			if tool.Medium != "" {
 				tr.Medium = whole(fmt.Sprintf("transition %q: medium", t.ID), tool.Medium, 1, max(1, len(n.Media)))
 				if len(n.Media) == 0 {

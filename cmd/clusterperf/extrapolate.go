@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"github.com/clusterperf/clusterperf/internal/ranges"
@@ -63,13 +64,19 @@ func (o scalingOptions) check() ([]int, error) {
 // runFitScaling is `fit DATA.csv`: scaling.Fit, the predictions, the backtest of the
 // largest p and the sizing.
 func runFitScaling(o scalingOptions, path string, stdout io.Writer) error {
+	b, rerr := readInput(path)
+	if rerr == nil && isPNCSV(b) { // p,n,time: models in two parameters
+		return runFitPN(o, path, b, stdout)
+	}
 	ps, err := o.check()
 	if err != nil {
 		return err
 	}
-	b, err := readInput(path)
-	if err != nil {
-		return err
+	if rerr != nil {
+		return rerr
+	}
+	if isExtrapExperiment(path, b) { // Extra-P's text, JSON-lines or JSON experiment
+		return runFitExtrap(context.Background(), path, b, o, stdout)
 	}
 	d, err := scaling.ReadCSV(path, bytes.NewReader(b))
 	if err != nil {

@@ -506,7 +506,7 @@ func (r *sweepRes) Tables() []*report.Table {
 	}
 	t.Header = append(t.Header, "method", "exact", "est_rel_error", "note")
 	// value, bound and class identify a row: every column block repeats them
-	bt := &report.Table{Name: "sweep_bounds", Title: "Bounds at each swept value", Header: append([]string{"value"}, report.BoundsHeader()...), Keys: 3}
+	bt := &report.Table{Name: "sweep_bounds", Title: "Bounds at each swept value", Header: append([]string{"value"}, app.BoundsHeader()...), Keys: 3}
 	for _, pt := range r.Points {
 		row := []any{pt.Value}
 		for c := range r.Classes {
@@ -537,7 +537,7 @@ func (r *sweepRes) Tables() []*report.Table {
 		}
 		t.Add(append(row, method, exact, est, note)...)
 		for _, b := range pt.Bounds {
-			bt.Add(append([]any{pt.Value}, report.BoundRow(b)...)...)
+			bt.Add(append([]any{pt.Value}, app.BoundRow(b)...)...)
 		}
 	}
 	if r.compact {
@@ -546,7 +546,7 @@ func (r *sweepRes) Tables() []*report.Table {
 	return []*report.Table{t, bt, r.measuredTable(), r.validationTable()}
 }
 
-// validationTable is the "validation" table: the columns of report.ValidationTable after
+// validationTable is the "validation" table: the columns of app.ValidationTable after
 // the swept value, a row per quantity of every validated point.
 func (r *sweepRes) validationTable() *report.Table {
 	t := &report.Table{Name: "validation", Title: "Validation of every solved point by simulation",
