@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"mime"
 	"net"
 	"net/http"
@@ -71,6 +72,12 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	if !strings.HasPrefix(r.URL.Path, "/api/") {
+		// a static path that is no file name (invalid UTF-8, "..") is 404, not the file
+		// server's 500 (FuzzAPI)
+		if p := strings.TrimPrefix(r.URL.Path, "/"); p != "" && !fs.ValidPath(strings.TrimSuffix(p, "/")) {
+			http.NotFound(w, r)
+			return false
+		}
 		return true
 	}
 	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" {
