@@ -69,11 +69,6 @@ func Run(ctx context.Context, q Request) (*Result, *spmd.Evaluator, error) {
 	return r, e, stopped
 }
 
-func withT1(o sizing.Options, t1 *sizing.Reference) sizing.Options {
-	o.T1 = t1
-	return o
-}
-
 // Result is the speedup question's one result value.
 type Result struct {
 	Model        string `json:"model,omitempty"`
@@ -158,7 +153,7 @@ func compareMeasured(e *spmd.Evaluator, file string, meas []spmd.Measurement, pt
 func newResult(m *spmd.Model, e *spmd.Evaluator, pts []spmd.Point, skipped []spmd.Skipped, so sizing.Options, dmax int) (*Result, error) {
 	best, _ := spmd.Best(pts)
 	// one speedup in the whole output: sizing's T_1 is 000 eq. 3's T_ref, as the points'
-	adv, err := sizing.Advise(SizingPoints(pts), withT1(so, T1(m, "model")))
+	adv, err := sizing.Advise(SizingPoints(pts), app.WithT1(so, T1(m, "model")))
 	if err != nil {
 		return nil, app.Lib(err)
 	}
