@@ -57,6 +57,10 @@ type Model struct {
 	Name   string
 	Arch   Architecture
 	Phases []Phase
+	// Caveats are the documented inconsistencies of the model's source (the file's caveats:
+	// list, e.g. 000 Table 4's s(1, 1) = 0.855): every result of the model prints them as
+	// notes.
+	Caveats []string
 }
 
 // Validate checks the phases.

@@ -173,6 +173,9 @@ func newResult(m *spmd.Model, e *spmd.Evaluator, pts []spmd.Point, skipped []spm
 	out := &Result{Model: m.Name, Architecture: m.Arch.String(), Points: pts, Best: best, Sizing: adv,
 		LimitP: newLimit(limP), LimitD: newLimit(limD), Notes: []string{}}
 	out.Method, out.Exact, out.ErrorEstimate = m.Method()
+	for _, c := range m.Caveats { // the source's documented inconsistencies (issue 33)
+		out.Notes = append(out.Notes, "caveat: "+c)
+	}
 	if e := out.ErrorEstimate; e != nil {
 		out.Notes = append(out.Notes, fmt.Sprintf("approximate: %s uses 000 eq. 16's fork/join approximation, measured %+.1f %% … %+.1f %% against a direct simulation under the model's own assumptions (exponential bursts, geometric burst count) for p 4–64, d 1–16, c 1–4 (error_estimate in JSON); programs that break those assumptions differ more (docs/studies.md §2)", m.Arch, 100*e.MinRelError, 100*e.MaxRelError))
 		if slices.ContainsFunc(pts, func(pt spmd.Point) bool { return pt.P > 64 || pt.D > 16 }) {
