@@ -91,26 +91,8 @@ func FitCensored(ctx context.Context, name, scal string, runs []Run) (*CensoredF
 	}
 	runs = append([]Run(nil), runs...)
 	sort.SliceStable(runs, func(a, b int) bool { return runs[a].P < runs[b].P })
-	// Start: the fit of the completed runs alone, each bound imputed at max(L, its T(p)).
-	obs := &scaling.Data{Name: name, Scaling: scal}
-	for _, r := range runs {
-		if !r.Censored {
-			obs.Points = append(obs.Points, scaling.Point{P: r.P, TimeS: r.ElapsedS})
-		}
-	}
-	start, err := scaling.Fit(obs)
-	if err != nil {
+	if err := impute(name, scal, runs); err != nil {
 		return nil, err
-	}
-	for i := range runs {
-		runs[i].UsedS = runs[i].ElapsedS
-		if runs[i].Censored {
-			t, err := modelAt(start, runs[i].P)
-			if err != nil {
-				t = 0 // no finite time there: start at the bound
-			}
-			runs[i].UsedS = math.Max(*runs[i].LowerBoundS, t)
-		}
 	}
 	var res *scaling.Result
 	for cf.Iterations < censorMaxIter {
@@ -156,6 +138,32 @@ func FitCensored(ctx context.Context, name, scal string, runs []Run) (*CensoredF
 	return cf, nil
 }
 
+// impute sets each run's starting value: its elapsed time, or for a censored run
+// max(L, T₀(p)) with T₀ the fit of the completed runs alone.
+func impute(name, scal string, runs []Run) error {
+	obs := &scaling.Data{Name: name, Scaling: scal}
+	for _, r := range runs {
+		if !r.Censored {
+			obs.Points = append(obs.Points, scaling.Point{P: r.P, TimeS: r.ElapsedS})
+		}
+	}
+	start, err := scaling.Fit(obs)
+	if err != nil {
+		return err
+	}
+	for i := range runs {
+		runs[i].UsedS = runs[i].ElapsedS
+		if runs[i].Censored {
+			t, err := modelAt(start, runs[i].P)
+			if err != nil {
+				t = 0 // no finite time there: start at the bound
+			}
+			runs[i].UsedS = math.Max(*runs[i].LowerBoundS, t)
+		}
+	}
+	return nil
+}
+
 // finish sets each run's fitted value and residual or bound check from the final model.
 func (cf *CensoredFit) finish(runs []Run) error {
 	for i := range runs {
@@ -182,10 +190,13 @@ func (cf *CensoredFit) finish(runs []Run) error {
 	return nil
 }
 
+// modelAt is the selected model's own value at p (scaling.Prediction.SelectedS: not the
+// stacked prediction Predict gives beyond the measured range), what the fit's residuals and
+// bounds are measured against.
 func modelAt(r *scaling.Result, p int) (float64, error) {
 	pr, err := r.Predict(p)
 	if err != nil {
 		return 0, err
 	}
-	return pr.TimeS, nil
+	return pr.SelectedS, nil
 }

@@ -273,12 +273,8 @@ func readPNML(file string, r io.Reader) (*Net, error) {
 		} else if line > 0 {
 			at = fmt.Sprintf("line %d: ", line)
 		}
-		for i, a := range args { // quote at most a short excerpt of the file's text
-			if str, ok := a.(string); ok && len(str) > 2*input.ExcerptRunes {
-				args[i] = shorten(str)
-			}
-		}
-		errs = append(errs, errors.New(at+fmt.Sprintf(format, args...)))
+		// quote at most a short excerpt of the file's text
+		errs = append(errs, errors.New(at+fmt.Sprintf(format, input.Short(args)...)))
 	}
 	var doc xPNML
 	dec := xml.NewDecoder(r)
@@ -482,18 +478,6 @@ func readPNML(file string, r io.Reader) (*Net, error) {
 }
 
 func dupPlace(pidx map[string]int, id string) bool { _, ok := pidx[id]; return ok }
-
-// shorten is s cut to input.ExcerptRunes characters and "…".
-func shorten(s string) string {
-	n := 0
-	for i := range s {
-		if n == input.ExcerptRunes {
-			return s[:i] + "…"
-		}
-		n++
-	}
-	return s
-}
 
 // netName is the net's <name>, else its id, else the file's base name without extension:
 // a run's title never begins with an empty name.

@@ -35,7 +35,7 @@ func runSweep(ctx context.Context, in *solveInput, o solveOptions, opt qn.AMVAOp
 		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
 			return badInputf("--exact: %w", err)
 		}
-		return libError(fmt.Errorf("--sweep %s: %w", o.sweep, err))
+		return libError(fmt.Errorf("%s: %w", sweepSource(in, o), err))
 	}
 	o.sim.progress = o.progress
 	done, err := finishSweep(ctx, m, p, pts, stopped, o)
@@ -210,6 +210,15 @@ func estimateSweep(ctx context.Context, m *qn.Model, p qn.SweepParam, pts []qn.S
 		}
 	}
 	return len(pts), nil
+}
+
+// sweepSource names what asked for the sweep in a refusal: the --sweep flag, or the .jmva
+// file's what-if analysis (the user gave no --sweep).
+func sweepSource(in *solveInput, o solveOptions) string {
+	if o.sweep != "" || in.whatIf == nil {
+		return "--sweep " + o.sweep
+	}
+	return fmt.Sprintf("the JMVA file's what-if analysis (<whatIf type=%q>, %d values)", in.whatIf.Type, len(in.whatIf.Values))
 }
 
 // sweepParam is --sweep, or else the .jmva file's what-if analysis.
