@@ -32,6 +32,9 @@ type Request struct {
 	MeasuredFile string             // where Measured was read, for messages
 	// Progress is called as values of p finish (nil: silent).
 	Progress func(done, total int)
+	// NonRecursive: solve with 000 eqs. 17/22's non-recursive MVA (BUS-AIO only;
+	// spmd.Evaluator.UseNonRecursive), --solver non-recursive.
+	NonRecursive bool
 }
 
 // Run evaluates the model over the grid (spmd.Evaluator.SurfaceContext), finds the best
@@ -43,6 +46,11 @@ func Run(ctx context.Context, q Request) (*Result, *spmd.Evaluator, error) {
 	e, err := spmd.NewEvaluator(q.Model)
 	if err != nil {
 		return nil, nil, app.Input(err)
+	}
+	if q.NonRecursive {
+		if err := e.UseNonRecursive(); err != nil {
+			return nil, nil, app.Lib(err)
+		}
 	}
 	pts, skipped, err := e.SurfaceContext(ctx, q.P, q.D, q.Progress)
 	var stopped error
@@ -57,6 +65,9 @@ func Run(ctx context.Context, q Request) (*Result, *spmd.Evaluator, error) {
 	r, err := newResult(q.Model, e, pts, skipped, q.Sizing, q.D[len(q.D)-1])
 	if err != nil {
 		return nil, nil, err
+	}
+	if q.NonRecursive {
+		r.Method += "; BUS-AIO's network solved by the non-recursive MVA of 000 eqs. 17/22 (001 App. A), exact like the recursive one"
 	}
 	if r.Measured, err = compareMeasured(e, q.MeasuredFile, q.Measured, pts); err != nil {
 		return nil, nil, err
