@@ -28,6 +28,7 @@ type scalingOptions struct {
 
 // extrapolateResult is the command's one result value (JSON as is).
 type extrapolateResult struct {
+	report.Answered
 	// Method, Exact and ErrorEstimate are the output contract's: which model was chosen and
 	// how it was fitted; a fit is never exact; its error measured by the backtest.
 	Method        string                `json:"method"`

@@ -189,6 +189,7 @@ func (o fitOptions) check() ([][2]int, error) {
 
 // fitResult is fit's one result value.
 type fitResult struct {
+	report.Answered
 	// Method, Exact and ErrorEstimate are the output contract's: the winning model and how
 	// it was fitted and chosen; a fit is never exact; its residual error (and --loo's).
 	Method        string         `json:"method"`

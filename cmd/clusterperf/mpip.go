@@ -163,6 +163,7 @@ type mpipRun struct {
 
 // mpipResult is mpip's one result value.
 type mpipResult struct {
+	report.Answered
 	// Method, Exact, ErrorEstimate: the output contract's labels (mpip.Steps.Method).
 	Method        string              `json:"method"`
 	Exact         bool                `json:"exact"`

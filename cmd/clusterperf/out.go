@@ -77,6 +77,7 @@ func (o outOptions) check(c *flagCheck) {
 // render writes a command's one result value in the chosen format, and keeps it for the
 // --report page.
 func render(w io.Writer, doc report.Document, o outOptions) error {
+	setAnswer(doc)
 	err := report.RenderContext(renderContext(o), w, doc, report.Options{Format: o.format, CSVTable: o.csvTable})
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("%w: while writing the result: %w", fault.ErrInterrupted, err)

@@ -89,6 +89,7 @@ func (o pipelineOptions) check() (ps []int, err error) {
 
 // pipelineResult is pipeline's one result value (003's bottleneck model).
 type pipelineResult struct {
+	report.Answered
 	Model string `json:"model,omitempty"`
 	// Method and Exact: 003's bottleneck model evaluated in closed form, exact for that model
 	// (its error against a real run is what --measured shows).

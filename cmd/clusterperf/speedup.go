@@ -98,6 +98,7 @@ func (o speedupOptions) check() (ps, ds []int, err error) {
 
 // speedupResult is speedup's one result value.
 type speedupResult struct {
+	report.Answered
 	Model        string `json:"model,omitempty"`
 	Architecture string `json:"architecture"`
 	// Method is how the times were computed, Exact whether they are the exact solution of

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
@@ -271,6 +272,7 @@ func sweepDocument(in *solveInput, p qn.SweepParam, pts []qn.SweepPoint) *jmva.D
 // sweepResult is solve --sweep's result value. Method lists the methods of the solved
 // points; Exact is true when every solved point is exact.
 type sweepResult struct {
+	report.Answered
 	Parameter string       `json:"parameter"`
 	Solver    string       `json:"solver"`
 	Method    string       `json:"method"`
@@ -379,6 +381,7 @@ func newSweepResult(m *qn.Model, p qn.SweepParam, solver string, pts []qn.SweepP
 		out.Points = append(out.Points, sp)
 	}
 	out.Method = strings.Join(methods, ", ")
+	out.Answer = answer.Sweep(m, p, pts)
 	if unconverged > 0 {
 		out.Notes = append(out.Notes, fmt.Sprintf("%d points did not converge (status.converged false): their values are the last iterate", unconverged))
 	}

@@ -188,6 +188,7 @@ func (o tpnOptions) runOpts() tpn.Options {
 
 // tpnResult is tpn's one result value.
 type tpnResult struct {
+	report.Answered
 	Program string `json:"program,omitempty"`
 	// Method and Exact say how time_s was obtained: deterministic firing of the net (exact for
 	// its times, the background as a mean expansion) or the sampled simulation's mean.
