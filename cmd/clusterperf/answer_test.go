@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/explore"
 )
 
 // TestAnswerFirst (issue 29): for every command × example of the output contract, the JSON
@@ -51,5 +55,58 @@ func TestAnswerFirst(t *testing.T) {
 				t.Errorf("first table line %q, want the answer's summary %q", first, doc.Answer.Summary)
 			}
 		})
+	}
+}
+
+// TestAnswerBottleneckAsExplorer (issue 29): for every queueing-network example that has a
+// bottleneck, `solve`'s answer names the same station as `explore` (both call
+// qn.SaturationOf).
+func TestAnswerBottleneckAsExplorer(t *testing.T) {
+	qnFiles, _ := filepath.Glob(ex + "qn/*.yaml")
+	keck, _ := filepath.Glob(ex + "keck/*.yaml")
+	jm, _ := filepath.Glob(ex + "jmt/*.jmva")
+	checked := 0
+	for _, f := range append(append(qnFiles, keck...), jm...) {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := explore.Load(f, data, "", nil)
+			if err != nil {
+				t.Skipf("explore does not take it: %v", err)
+			}
+			v := explore.Values{}
+			for _, p := range m.Params() {
+				v[p.ID] = p.Value
+			}
+			r, err := m.Eval(v)
+			if err != nil {
+				t.Skipf("explore does not evaluate it: %v", err)
+			}
+			var doc struct {
+				Answer struct {
+					Facts map[string]any `json:"facts"`
+				} `json:"answer"`
+			}
+			var o, e bytes.Buffer
+			if code := run(context.Background(), []string{"solve", "--format", "json", f}, &o, &e); code != 0 {
+				t.Fatalf("solve %s: exit %d: %s", f, code, e.String())
+			}
+			if err := json.Unmarshal(o.Bytes(), &doc); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := doc.Answer.Facts["bottleneck"].(string)
+			if b == "" {
+				t.Skip("no bottleneck (no queueing station)")
+			}
+			if !strings.HasPrefix(r.Bottleneck, b+" (") {
+				t.Errorf("solve's answer names %q, explore %q", b, r.Bottleneck)
+			}
+			checked++
+		})
+	}
+	if checked < 10 {
+		t.Errorf("only %d examples compared", checked)
 	}
 }
