@@ -304,8 +304,8 @@ type sweepPoint struct {
 	// summed over classes), so the table, JSON and CSV show which station saturates.
 	Stations []sweepStation `json:"stations,omitempty"`
 	Bounds   []qn.Bound     `json:"bounds"`
-	Finding string       `json:"finding,omitempty"` // e.g. a saturated station: no steady state here
-	Status  *sweepStatus `json:"status,omitempty"`
+	Finding  string         `json:"finding,omitempty"` // e.g. a saturated station: no steady state here
+	Status   *sweepStatus   `json:"status,omitempty"`
 	// Notes are the point's own solver notes (qn.Result.Notes: e.g. an approximation
 	// infeasible at a station, U > 1); the table lists them once with the values they
 	// apply to (NoteLines), the CSV in the row's note cell.
