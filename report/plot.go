@@ -31,6 +31,11 @@ type Series struct {
 	// NoLegend leaves the series out of the legend (the second line of a pair already
 	// named there, e.g. a bound's upper line after its lower one).
 	NoLegend bool
+	// Y2, when set, makes the series a band: the area between Y and Y2 (an interval) is
+	// filled in a light tint of the series' colour.
+	Y2 []float64
+	// Glyph picks the marker of a Points series: "" a small ring, "ring" a large one, "cross".
+	Glyph string
 	// Clip: a reference line (a bound) that does not stretch the y axis: the axis spans
 	// the other series, this line is cut at the frame, and where it leaves the frame a
 	// triangle on the frame edge marks it (its legend entry says so).
@@ -69,6 +74,7 @@ type Panel struct {
 	Title, XLabel, YLabel string
 	Series                []Series
 	LogX                  bool
+	LogY                  bool       // a log y axis (times over several decades)
 	Plot                  *plot.Plot // if set, drawn as is (heat maps and other custom plots)
 	Side                  *plot.Plot // if set, drawn right of the data instead of the legend (a heat map's colour bar)
 	Marks                 []Mark
@@ -98,6 +104,10 @@ func (p Panel) build() (*plot.Plot, error) {
 		pl.X.Scale = plot.LogScale{}
 		pl.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
+	if p.LogY {
+		pl.Y.Scale = plot.LogScale{}
+		pl.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
 	colour := seriesColours(p.Series)
 	lo, hi, clip := p.unclippedRange()
 	for i, s := range p.Series {
@@ -108,6 +118,17 @@ func (p Panel) build() (*plot.Plot, error) {
 		for j := range s.X {
 			xy = append(xy, plotter.XY{X: s.X[j], Y: s.Y[j]})
 		}
+		if s.Y2 != nil {
+			bd, err := band(s, colour[i])
+			if err != nil {
+				return nil, err
+			}
+			pl.Add(bd)
+			if !s.NoLegend {
+				pl.Legend.Add(s.Name, bd)
+			}
+			continue
+		}
 		if s.Points {
 			sc, err := plotter.NewScatter(xy)
 			if err != nil {
@@ -115,6 +136,12 @@ func (p Panel) build() (*plot.Plot, error) {
 			}
 			sc.GlyphStyle.Color = colour[i]
 			sc.GlyphStyle.Radius = vg.Points(3)
+			switch s.Glyph {
+			case "ring":
+				sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = draw.RingGlyph{}, vg.Points(5)
+			case "cross":
+				sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = draw.CrossGlyph{}, vg.Points(5)
+			}
 			pl.Add(sc)
 			if !s.NoLegend {
 				pl.Legend.Add(s.Name, sc)
@@ -155,6 +182,66 @@ func (p Panel) build() (*plot.Plot, error) {
 	}
 	pl.Add(plotter.NewGrid())
 	return pl, nil
+}
+
+// Bars is a panel of one bar per name (a station's utilization, say), the bars at
+// highlight in the second palette colour (the bottleneck), with a dotted line at ref when
+// ref > 0 (utilization 1: saturation).
+func Bars(title, ylabel string, names []string, vals []float64, highlight []int, ref float64) (Panel, error) {
+	pl := plot.New()
+	pl.Title.Text = title
+	pl.Y.Label.Text = ylabel
+	hl := map[int]bool{}
+	for _, i := range highlight {
+		hl[i] = true
+	}
+	for i, v := range vals {
+		b, err := plotter.NewBarChart(plotter.Values{v}, vg.Points(18))
+		if err != nil {
+			return Panel{}, fmt.Errorf("bars %q: %w", names[i], err)
+		}
+		b.XMin = float64(i)
+		b.Color = Color(0)
+		if hl[i] {
+			b.Color = Color(1)
+		}
+		b.LineStyle.Width = 0
+		pl.Add(b)
+	}
+	pl.NominalX(names...)
+	if ref > 0 {
+		l, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: ref}, {X: float64(len(vals)) - 0.5, Y: ref}})
+		if err != nil {
+			return Panel{}, err
+		}
+		l.Dashes, l.Color = []vg.Length{vg.Points(1), vg.Points(2)}, color.Gray{Y: 60}
+		pl.Add(l)
+	}
+	pl.Y.Min = 0
+	pl.Add(plotter.NewGrid())
+	return Panel{Plot: pl}, nil
+}
+
+// band is the filled area between s.Y and s.Y2 over s.X, in a light tint of col.
+func band(s Series, col color.Color) (*plotter.Polygon, error) {
+	if len(s.Y2) != len(s.X) {
+		return nil, fmt.Errorf("series %q: %d x values, %d upper values", s.Name, len(s.X), len(s.Y2))
+	}
+	ring := make(plotter.XYs, 0, 2*len(s.X))
+	for j := range s.X {
+		ring = append(ring, plotter.XY{X: s.X[j], Y: s.Y[j]})
+	}
+	for j := len(s.X) - 1; j >= 0; j-- {
+		ring = append(ring, plotter.XY{X: s.X[j], Y: s.Y2[j]})
+	}
+	pg, err := plotter.NewPolygon(ring)
+	if err != nil {
+		return nil, fmt.Errorf("series %q: %w", s.Name, err)
+	}
+	r, g, b, _ := col.RGBA()
+	pg.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 50}
+	pg.LineStyle.Width = 0
+	return pg, nil
 }
 
 // unclippedRange is the y range of the series that are not Clip (finite values only) with

@@ -24,6 +24,7 @@ type scalingOptions struct {
 	predict string
 	pmax    int
 	sizing  sizingFlags
+	plot    string // --plot FILE.svg|png (fitDataFigure)
 }
 
 // extrapolateResult is the command's one result value (JSON as is).
@@ -107,7 +108,17 @@ func runFitScaling(o scalingOptions, path string, stdout io.Writer) error {
 		res.sizingRange(o.pmax)
 	}
 	res.ErrorEstimate = scalingErrorEstimate(fr, res.Backtest)
-	return render(stdout, res, o.out)
+	if err := render(stdout, res, o.out); err != nil {
+		return err
+	}
+	if o.plot = o.out.plotFile(o.plot); o.plot != "" {
+		panels, err := fitDataFigure(d, fr, res)
+		if err != nil {
+			return err
+		}
+		return report.SaveFigure(o.plot, panels...)
+	}
+	return nil
 }
 
 // advise applies the sizing rule to the model's times on sizingGrid up to --pmax.

@@ -208,7 +208,7 @@ func runMpip(o mpipOptions, files []string, stdout io.Writer) error {
 	out.explain(o)
 	out.label()
 	var panels []report.Panel
-	if o.plot != "" {
+	if o.plot = o.out.plotFile(o.plot); o.plot != "" {
 		if panels, err = out.plotPanels(); err != nil {
 			return err
 		}

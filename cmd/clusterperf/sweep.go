@@ -56,7 +56,7 @@ func runSweep(ctx context.Context, in *solveInput, o solveOptions, opt qn.AMVAOp
 	if err := render(stdout, out, o.out); err != nil || stopped != nil {
 		return cmp.Or(err, stopped)
 	}
-	if o.plot != "" {
+	if o.plot = o.out.plotFile(o.plot); o.plot != "" {
 		if err := sweepPlot(o.plot, out); err != nil {
 			return err
 		}
