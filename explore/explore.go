@@ -9,6 +9,7 @@ package explore
 
 import (
 	"bytes"
+	"context"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"net"
 	"net/http"
 	"path/filepath"
 	"sort"
@@ -95,6 +97,9 @@ type Result struct {
 	Charts      []Chart            `json:"charts"`
 	Notes       []string           `json:"notes"`
 	Warnings    []string           `json:"warnings"`
+	// Command is the clusterperf command line that answers the same question at this point
+	// with the same library call (app/...), when there is one.
+	Command []string `json:"command,omitempty"`
 }
 
 // Model is an explorable model of one kind.
@@ -175,7 +180,7 @@ func notAModel(path string) error {
 }
 
 // Check validates values against the parameters: every parameter known, finite, in its
-// range, integers whole. Missing values take the parameter's default.
+// range, zero or normal (a subnormal is refused as solve refuses it in a file), integers whole. Missing values take the parameter's default.
 func Check(params []Param, in Values) (Values, error) {
 	out := Values{}
 	byID := map[string]Param{}
@@ -197,6 +202,8 @@ func Check(params []Param, in Values) (Values, error) {
 			errs = append(errs, fmt.Errorf("unknown parameter %q", id))
 		case math.IsNaN(v) || math.IsInf(v, 0) || v < p.Min || v > p.Max:
 			errs = append(errs, fmt.Errorf("parameter %q = %v: allowed %v … %v", id, v, p.Min, p.Max))
+		case v != 0 && math.Abs(v) < 0x1p-1022: // as the model files' reader (internal/units)
+			errs = append(errs, fmt.Errorf("parameter %q = %v is out of range (too small: below the smallest normal float64, about 2.2e-308)", id, v))
 		case p.Integer && v != math.Trunc(v):
 			errs = append(errs, fmt.Errorf("parameter %q = %v: must be a whole number", id, v))
 		default:
@@ -211,7 +218,12 @@ func Check(params []Param, in Values) (Values, error) {
 
 // Report builds the htmlreport page of the point.
 func Report(m Model, v Values, version string) (*htmlreport.Page, *Result, error) {
-	r, err := m.Eval(v)
+	return reportCtx(context.Background(), m, v, version)
+}
+
+// reportCtx is Report with the evaluation under ctx (ContextModel).
+func reportCtx(ctx context.Context, m Model, v Values, version string) (*htmlreport.Page, *Result, error) {
+	r, err := evalCtx(ctx, m, v)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -249,23 +261,44 @@ func paramTable(ps []Param, v Values) htmlreport.Table {
 	return t
 }
 
-// Server serves the explorer for one model.
+// Server serves the explorer for one model. Every request passes guard (Host, origin,
+// token, content type; guard.go) and every evaluation runs in one of a bounded number of
+// slots under the request's context and a time budget (within); see docs/security.md.
 type Server struct {
 	m       Model
 	params  []Param
 	version string
 	mux     *http.ServeMux
+	lim     Limits
+	token   string // the per-server secret the page carries (TokenHeader)
+	listen  net.IP // the listening IP, set by HTTPServer (nil: loopback names only)
+	index   []byte // the page with the token
+	slots   chan struct{}
+	counters
 	// bestSem lets one best-configuration search run at a time: a search (tpn: up to
 	// adviseBudget simulations, seconds for 49 processes) cannot be interrupted, so searches
 	// the page abandoned must not pile up on the CPU the updates need.
 	bestSem chan struct{}
 }
 
-// NewServer returns the explorer's handler.
-func NewServer(m Model, version string) *Server {
-	s := &Server{m: m, params: m.Params(), version: version, mux: http.NewServeMux(), bestSem: make(chan struct{}, 1)}
+// NewServer returns the explorer's handler with DefaultLimits.
+func NewServer(m Model, version string) *Server { return NewServerLimits(m, version, DefaultLimits()) }
+
+// NewServerLimits returns the explorer's handler with the limits lim (Slots and Queue at
+// least 1).
+func NewServerLimits(m Model, version string, lim Limits) *Server {
+	lim.Slots, lim.Queue = max(lim.Slots, 1), max(lim.Queue, 1)
+	s := &Server{m: m, params: m.Params(), version: version, mux: http.NewServeMux(), lim: lim,
+		token: newToken(), slots: make(chan struct{}, lim.Slots), bestSem: make(chan struct{}, 1)}
 	sub, _ := fs.Sub(static, "static")
+	page, _ := fs.ReadFile(sub, "index.html")
+	s.index = bytes.Replace(page, []byte("<head>"), []byte(`<head><meta name="clusterperf-token" content="`+s.token+`">`), 1)
 	s.mux.Handle("GET /", http.FileServerFS(sub))
+	s.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Write(s.index)
+	})
 	s.mux.HandleFunc("GET /api/model", s.model)
 	s.mux.HandleFunc("POST /api/eval", s.eval)
 	s.mux.HandleFunc("POST /api/save", s.save)
@@ -285,8 +318,21 @@ func NewServer(m Model, version string) *Server {
 	return s
 }
 
-// ServeHTTP serves the page, its static files and the /api endpoints (http.Handler).
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+// ServeHTTP serves the page, its static files and the /api endpoints (http.Handler), after
+// guard; no page may frame the explorer.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("X-Frame-Options", "DENY")
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
+	if !s.guard(w, r) {
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// Token is the per-server token the page carries (for clients of the API other than the
+// page, such as tests).
+func (s *Server) Token() string { return s.token }
 
 func (s *Server) model(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, map[string]any{"kind": s.m.Kind(), "name": s.m.Name(), "params": s.params})
@@ -318,23 +364,25 @@ func (s *Server) eval(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	res, err := s.m.Eval(v)
-	if err != nil {
-		httpError(w, err)
-		return
-	}
-	if res.Notes == nil {
-		res.Notes = []string{}
-	}
-	if res.Warnings == nil {
-		res.Warnings = []string{}
-	}
-	for i := range res.Charts {
-		if len(res.Charts[i].Bars) == 0 { // the page draws Gantt charts itself (grouping, zoom)
-			res.Charts[i].SVG = string(ChartSVG(res.Charts[i]))
+	out, err := s.within(r, func(ctx context.Context) (any, error) {
+		res, err := evalCtx(ctx, s.m, v)
+		if err != nil {
+			return nil, err
 		}
-	}
-	writeJSON(w, res)
+		if res.Notes == nil {
+			res.Notes = []string{}
+		}
+		if res.Warnings == nil {
+			res.Warnings = []string{}
+		}
+		for i := range res.Charts {
+			if len(res.Charts[i].Bars) == 0 { // the page draws Gantt charts itself (grouping, zoom)
+				res.Charts[i].SVG = string(ChartSVG(res.Charts[i]))
+			}
+		}
+		return res, nil
+	})
+	answer(w, out, err)
 }
 
 func (s *Server) best(w http.ResponseWriter, r *http.Request) {
@@ -356,12 +404,20 @@ func (s *Server) best(w http.ResponseWriter, r *http.Request) {
 	if r.Context().Err() != nil {
 		return
 	}
-	best, vals, err := bs.Best(v)
-	if err != nil {
-		httpError(w, err)
-		return
-	}
-	writeJSON(w, map[string]any{"best": best, "values": vals})
+	out, err := s.within(r, func(context.Context) (any, error) {
+		best, vals, err := bs.Best(v)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"best": best, "values": vals}, nil
+	})
+	answer(w, out, err)
+}
+
+// download is a file answer of save and report.
+type download struct {
+	name, contentType string
+	data              []byte
 }
 
 func (s *Server) save(w http.ResponseWriter, r *http.Request) {
@@ -369,18 +425,18 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	b, name, err := s.m.File(v)
-	if err != nil {
-		httpError(w, err)
-		return
-	}
-	ct := "application/yaml; charset=utf-8"
-	if strings.HasSuffix(name, ".csv") {
-		ct = "text/csv; charset=utf-8"
-	}
-	w.Header().Set("Content-Type", ct)
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
-	w.Write(b)
+	out, err := s.within(r, func(context.Context) (any, error) {
+		b, name, err := s.m.File(v)
+		if err != nil {
+			return nil, err
+		}
+		ct := "application/yaml; charset=utf-8"
+		if strings.HasSuffix(name, ".csv") {
+			ct = "text/csv; charset=utf-8"
+		}
+		return download{name, ct, b}, nil
+	})
+	answer(w, out, err)
 }
 
 func (s *Server) report(w http.ResponseWriter, r *http.Request) {
@@ -388,24 +444,50 @@ func (s *Server) report(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	p, _, err := Report(s.m, v, s.version)
-	if err != nil {
+	out, err := s.within(r, func(ctx context.Context) (any, error) {
+		p, _, err := reportCtx(ctx, s.m, v, s.version)
+		if err != nil {
+			return nil, err
+		}
+		b, err := htmlreport.Bytes(p)
+		if err != nil {
+			return nil, err
+		}
+		return download{"report.html", "text/html; charset=utf-8", b}, nil
+	})
+	answer(w, out, err)
+}
+
+// answer writes the result of within: a download as an attachment, anything else as JSON;
+// nothing when the client is gone, 503 when the server is busy, else httpError's code.
+func answer(w http.ResponseWriter, out any, err error) {
+	switch {
+	case errors.Is(err, errGone):
+		return
+	case errors.Is(err, errBusy):
+		w.Header().Set("Retry-After", "1")
+		refuse(w, http.StatusServiceUnavailable, err.Error())
+		return
+	case err != nil:
 		httpError(w, err)
 		return
 	}
-	b, err := htmlreport.Bytes(p)
-	if err != nil {
-		httpError(w, err)
+	if d, ok := out.(download); ok {
+		w.Header().Set("Content-Type", d.contentType)
+		w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", d.name))
+		w.Write(d.data)
 		return
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="report.html"`)
-	w.Write(b)
+	writeJSON(w, out)
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(v); err != nil {
+		var ue *json.UnsupportedValueError
+		if errors.As(err, &ue) { // ±Inf or NaN: the point is beyond what float64 carries
+			err = fmt.Errorf("%w: the result at this point is not a finite number (%s); move the parameters back into range", fault.ErrInput, ue.Str)
+		}
 		httpError(w, err)
 		return
 	}
@@ -413,13 +495,19 @@ func writeJSON(w http.ResponseWriter, v any) {
 	w.Write(buf.Bytes())
 }
 
-// httpError answers 400 for input errors and model findings (a saturated station, a
-// deadlock: the user moved a slider too far), 500 otherwise; the page shows the message.
+// httpError answers 422 for a point over the time budget or over a size limit
+// (fault.ErrTooLarge), 400 for other input errors and model findings (a saturated station,
+// a deadlock: the user moved a slider too far; spec.Error: the file's own refusal), 500
+// otherwise; the page shows the message, the command line's words for the same input.
 func httpError(w http.ResponseWriter, err error) {
 	code := http.StatusInternalServerError
 	var se *qn.SaturationError
 	var ce *spmd.ConfigError
-	if errors.Is(err, fault.ErrInput) || errors.Is(err, fault.ErrFinding) || errors.As(err, &se) || errors.As(err, &ce) {
+	var fe *spec.Error
+	switch {
+	case errors.Is(err, fault.ErrTooLarge):
+		code = http.StatusUnprocessableEntity
+	case errors.Is(err, fault.ErrInput) || errors.Is(err, fault.ErrFinding) || errors.As(err, &se) || errors.As(err, &ce) || errors.As(err, &fe):
 		code = http.StatusBadRequest
 	}
 	w.Header().Set("Content-Type", "application/json")

@@ -142,7 +142,8 @@ func TestCheckAndServerErrors(t *testing.T) {
 	m := loadExample(t, examples[0])
 	for _, bad := range []string{`{"values":{"pop.0":-1}}`, `{"values":{"nope":1}}`, `{"values":{"pop.0":1.5}}`, `{"values":{}, "extra":1}`, `not json`} {
 		rec := httptest.NewRecorder()
-		NewServer(m, "test").ServeHTTP(rec, httptest.NewRequest("POST", "/api/eval", strings.NewReader(bad)))
+		srv := NewServer(m, "test")
+		srv.ServeHTTP(rec, pageRequest(srv, "POST", "/api/eval", bad))
 		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "error") {
 			t.Errorf("%s: %d %s", bad, rec.Code, rec.Body)
 		}
@@ -150,7 +151,8 @@ func TestCheckAndServerErrors(t *testing.T) {
 	// a GET of a POST endpoint is 405 with Allow: POST; an unknown API path stays 404
 	for path, code := range map[string]int{"/api/eval": http.StatusMethodNotAllowed, "/api/report": http.StatusMethodNotAllowed, "/api/nope": http.StatusNotFound} {
 		rec := httptest.NewRecorder()
-		NewServer(m, "test").ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		srv := NewServer(m, "test")
+		srv.ServeHTTP(rec, pageRequest(srv, "GET", path, ""))
 		if rec.Code != code || (code == http.StatusMethodNotAllowed && rec.Header().Get("Allow") != "POST") {
 			t.Errorf("GET %s: %d (Allow %q), want %d", path, rec.Code, rec.Header().Get("Allow"), code)
 		}
@@ -168,7 +170,8 @@ func TestCheckAndServerErrors(t *testing.T) {
 		}
 	}
 	rec := httptest.NewRecorder()
-	NewServer(cs, "test").ServeHTTP(rec, httptest.NewRequest("POST", "/api/eval", strings.NewReader(fmt.Sprintf(`{"values":{"rate.1":%v}}`, top))))
+	csrv := NewServer(cs, "test")
+	csrv.ServeHTTP(rec, pageRequest(csrv, "POST", "/api/eval", fmt.Sprintf(`{"values":{"rate.1":%v}}`, top)))
 	if rec.Code != http.StatusBadRequest {
 		t.Errorf("saturated: %d %s", rec.Code, rec.Body)
 	}
@@ -183,7 +186,7 @@ func TestServer(t *testing.T) {
 		h := NewServer(m, "test")
 		get := func(method, path, body string) *httptest.ResponseRecorder {
 			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, httptest.NewRequest(method, path, strings.NewReader(body)))
+			h.ServeHTTP(rec, pageRequest(h, method, path, body))
 			if rec.Code != 200 {
 				t.Fatalf("%s %s: %d %s", method, path, rec.Code, rec.Body)
 			}

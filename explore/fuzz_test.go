@@ -25,7 +25,7 @@ func FuzzEval(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, body string) {
 		s := servers[int(which)%len(servers)]
 		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, httptest.NewRequest("POST", "/api/eval", strings.NewReader(body)))
+		s.ServeHTTP(rec, pageRequest(s, "POST", "/api/eval", body))
 		if rec.Code != 200 && rec.Code != 400 {
 			t.Fatalf("%s: %d %s", body, rec.Code, rec.Body)
 		}

@@ -56,6 +56,11 @@ type mpipModel struct {
 	// with the reason in noBacktest.
 	backtest   *mpip.ForecastChoice
 	noBacktest string
+	// reps and csvFile are what the mpip command reads (mpipapp.Request): the parsed
+	// reports, or the CSV file of collected values.
+	reps    []*mpip.Report
+	csvFile string
+	paths   []string
 }
 
 // isMpip reports whether a file is an mpiP report (its first line "@ mpiP") or a CSV of 004's
@@ -94,7 +99,7 @@ func LoadMpip(paths []string, datas [][]byte, o MpipOptions) (Model, error) {
 			if err != nil {
 				return nil, err
 			}
-			m.runs, m.perRun = ins, true
+			m.runs, m.perRun, m.csvFile = ins, true, path
 			m.name = base(path)
 			m.netNote = "each run's network from its BW and Lat columns (004 measured them per P), scaled by the sliders; a prediction interpolates them by P (held at the end rows beyond)"
 			if o.LatencyS != 0 || o.BandwidthBytesPerS != 0 {
@@ -108,6 +113,7 @@ func LoadMpip(paths []string, datas [][]byte, o MpipOptions) (Model, error) {
 		}
 		reps = append(reps, rep)
 	}
+	m.reps, m.paths = reps, paths
 	if len(reps) > 0 {
 		if err := m.loadReports(reps, o); err != nil {
 			return nil, err
@@ -342,8 +348,8 @@ var componentNames = [4]string{"switch delay", "MPI contention", "MPI active", "
 // and network: a measured run's profile, or with runs at three or more P the inputs
 // extrapolated as power laws in P (mpip.Predict: not exact, with a Monte Carlo interval from
 // five runs on). Charts: wall time and its components by P, wall time against bandwidth and
-// latency. The bottleneck is the largest component; the best configuration the P of least
-// modelled wall time.
+// latency. The bottleneck is the largest component; the best configuration is the mpip
+// command's recommendation at the same point (recommend: mpipapp.Run), with its refusals.
 func (m *mpipModel) Eval(v Values) (*Result, error) {
 	runs, net := m.network(v)
 	p := m.runs[len(m.runs)-1].P
@@ -432,8 +438,8 @@ func (m *mpipModel) runsTable(runs []mpip.Inputs, p int) (htmlreport.Table, erro
 	return t, nil
 }
 
-// byP adds the by-P table and charts: with a prediction, the extrapolated model over the grid
-// (its least wall time is the best configuration); else the measured runs.
+// byP adds the by-P table and charts: with a prediction, the extrapolated model over the grid;
+// else the measured runs. The best configuration marked is the mpip command's (recommend).
 func (m *mpipModel) byP(r *Result, runs []mpip.Inputs, net mpip.Network, v Values, cur mpipPoint) error {
 	var pts []mpipPoint
 	if m.predict {
@@ -454,18 +460,10 @@ func (m *mpipModel) byP(r *Result, runs []mpip.Inputs, net mpip.Network, v Value
 			pts = append(pts, mpipPoint{P: in.P, Res: res, Measured: true})
 		}
 	}
-	best := 0
-	for i, pt := range pts {
-		if pt.Res.AppTime.Model < pts[best].Res.AppTime.Model {
-			best = i
-		}
+	best, err := m.recommend(r, v, cur)
+	if err != nil {
+		return err
 	}
-	how := "least modelled wall time among the measured runs"
-	if m.predict {
-		how = fmt.Sprintf("least predicted wall time over P = 2 … %d (extrapolated inputs)", pts[len(pts)-1].P)
-	}
-	r.Best = fmt.Sprintf("P = %d: %.4g s (%s); at P = %d: %.4g s", pts[best].P, pts[best].Res.AppTime.Model, how, cur.P, cur.Res.AppTime.Model)
-	r.Values["best_p"], r.Values["best_wall_time_s"] = float64(pts[best].P), pts[best].Res.AppTime.Model
 	title := "Wall time by P (model of the measured runs)"
 	if m.predict {
 		title = "Wall time by P (extrapolated inputs, mpip.Predict)"
@@ -479,7 +477,7 @@ func (m *mpipModel) byP(r *Result, runs []mpip.Inputs, net mpip.Network, v Value
 	for i, pt := range pts {
 		c := perProcess(pt.Res)
 		t.Rows = append(t.Rows, []string{strconv.Itoa(pt.P), htmlreport.Num(pt.Res.AppTime.Model), htmlreport.Num(c[0]), htmlreport.Num(c[1]), htmlreport.Num(c[2]), htmlreport.Num(c[3])})
-		if i == best || pt.P == cur.P {
+		if pt.P == best || pt.P == cur.P {
 			t.Highlight = append(t.Highlight, i)
 		}
 		x := float64(pt.P)
@@ -496,10 +494,15 @@ func (m *mpipModel) byP(r *Result, runs []mpip.Inputs, net mpip.Network, v Value
 	if len(pts) < 2 { // one run: a by-P chart would be a single point
 		return nil
 	}
-	curX, bestX := float64(cur.P), float64(pts[best].P)
+	curX := float64(cur.P)
+	var bestX *float64
+	if best > 0 {
+		x := float64(best)
+		bestX = &x
+	}
 	r.Charts = append(r.Charts,
-		Chart{ID: "wall", Title: "Wall time by P", XLabel: "processes P", YLabel: "s", Series: []Series{wall, meas}, MarkX: &curX, BestX: &bestX},
-		Chart{ID: "components", Title: "Components of the wall time by P (per process)", XLabel: "processes P", YLabel: "s", Series: comps, MarkX: &curX, BestX: &bestX})
+		Chart{ID: "wall", Title: "Wall time by P", XLabel: "processes P", YLabel: "s", Series: []Series{wall, meas}, MarkX: &curX, BestX: bestX},
+		Chart{ID: "components", Title: "Components of the wall time by P (per process)", XLabel: "processes P", YLabel: "s", Series: comps, MarkX: &curX, BestX: bestX})
 	return nil
 }
 

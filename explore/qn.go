@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 
@@ -130,9 +131,12 @@ func approximate(solver string) bool {
 // sweeps the population of the first closed class for the charts, with the asymptotic bounds
 // (single-class models). The best population is N* = (D + Z)/D_max, the knee of the
 // asymptotic bounds (Lazowska et al. §5.2), beyond which more jobs only queue.
-func (q *qnModel) Eval(v Values) (*Result, error) {
+func (q *qnModel) Eval(v Values) (*Result, error) { return q.EvalContext(context.Background(), v) }
+
+// EvalContext is Eval stopped when ctx ends (ContextModel: the client left, the budget ran out).
+func (q *qnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	m := q.apply(v)
-	res, err := qn.Solve(m, "auto", qn.AMVAOptions{})
+	res, err := qn.Solve(m, "auto", qn.AMVAOptions{Context: ctx})
 	if err != nil {
 		return nil, err
 	}

@@ -107,7 +107,8 @@ func (s *spmdModel) apply(v Values) *spmd.Model {
 
 // Eval evaluates the model at (p, d) (spmd.Evaluator.Evaluate: MVA of 000/001, or the
 // CLU-AIO convolution), the speedup against p at this d for the chart, and the best
-// configuration over p ≤ p_max, d ≤ d_max (spmd.Best: least time).
+// configuration over p ≤ p_max, d ≤ d_max: the speedup command's recommendation
+// (speedupapp.Run, sizing's default rule), see recommend.
 func (s *spmdModel) Eval(v Values) (*Result, error) {
 	m := s.apply(v)
 	e, err := spmd.NewEvaluator(m)
@@ -150,15 +151,13 @@ func (s *spmdModel) Eval(v Values) (*Result, error) {
 	for i := 1; i <= dmax; i++ {
 		ds = append(ds, i)
 	}
-	surf, _, err := e.Surface(ps, ds, nil)
+	res, best, ok, err := s.recommend(r, v, m, ps, ds)
 	if err != nil {
 		return nil, err
 	}
-	best, ok := spmd.Best(surf)
+	surf := res.Points
 	if ok {
-		r.Best = fmt.Sprintf("p = %d, d = %d: time %.4g s, speedup %.4g (least time over p ≤ %d, d ≤ %d)", best.P, best.D, best.Time, best.Speedup, pmax, dmax)
-		r.Values["best_p"], r.Values["best_d"], r.Values["best_time_s"] = float64(best.P), float64(best.D), best.Time
-		summary.Rows = append(summary.Rows, []string{strconv.Itoa(best.P), strconv.Itoa(best.D), htmlreport.Num(best.Time), htmlreport.Num(best.Speedup), htmlreport.Num(best.Efficiency), best.Bottleneck + " (best)"})
+		summary.Rows = append(summary.Rows, []string{strconv.Itoa(best.P), strconv.Itoa(best.D), htmlreport.Num(best.Time), htmlreport.Num(best.Speedup), htmlreport.Num(best.Efficiency), best.Bottleneck + " (recommended)"})
 		summary.Highlight = []int{1}
 	}
 	r.Tables = append(r.Tables, summary, comp)

@@ -26,6 +26,8 @@ type Backtest struct {
 	// Amdahl and USL fitted to the same training points by the same relative least squares.
 	AmdahlRelError *float64 `json:"amdahl_rel_error,omitempty"`
 	USLRelError    *float64 `json:"usl_rel_error,omitempty"`
+	// SelectedRelError: the selected model's own prediction (without stacking).
+	SelectedRelError *float64 `json:"selected_model_rel_error,omitempty"`
 	// AICcRelError: the candidate of smallest AICc on the training points (selection by fit
 	// quality instead of held-out error), for comparison.
 	AICcRelError *float64 `json:"aicc_choice_rel_error,omitempty"`
@@ -35,17 +37,23 @@ type Backtest struct {
 // BacktestLargest holds out every run at the largest p, fits the rest with Fit and predicts
 // it. It needs at least 3 distinct p (fault.ErrInput otherwise).
 func BacktestLargest(d *Data) (*Backtest, error) {
+	return backtestHoldout(d, 1, &DefaultPrior)
+}
+
+// splitHoldout returns the training data without the k largest distinct p and the largest
+// p (the one predicted); fault.ErrInput when fewer than k+2 distinct p.
+func splitHoldout(d *Data, k int) (*Data, int, error) {
 	if err := d.Validate(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	ps := distinctP(d.Points)
-	if len(ps) < 3 {
-		return nil, fmt.Errorf("%w: %s: %d distinct p: a backtest needs at least 3 (2 to fit, 1 to predict)", fault.ErrInput, d.Name, len(ps))
+	if len(ps) < k+2 {
+		return nil, 0, fmt.Errorf("%w: %s: %d distinct p: a backtest holding out %d needs at least %d (2 to fit)", fault.ErrInput, d.Name, len(ps), k, k+2)
 	}
-	top := ps[len(ps)-1]
-	train := &Data{Name: d.Name + " without p=" + fmt.Sprint(top), Scaling: d.Scaling}
+	top, cut := ps[len(ps)-1], ps[len(ps)-k]
+	train := &Data{Name: d.Name + " without p ≥ " + fmt.Sprint(cut), Scaling: d.Scaling}
 	for _, pt := range d.Points {
-		if pt.P != top {
+		if pt.P < cut {
 			train.Points = append(train.Points, pt)
 		}
 	}
@@ -53,7 +61,17 @@ func BacktestLargest(d *Data) (*Backtest, error) {
 		// Infer from all the data, as Fit on the whole set would.
 		train.Scaling = inferScaling(d.Points)
 	}
-	r, err := Fit(train)
+	return train, top, nil
+}
+
+// backtestHoldout holds out the k largest distinct p, fits the rest with prior and predicts
+// the largest p.
+func backtestHoldout(d *Data, k int, prior *Prior) (*Backtest, error) {
+	train, top, err := splitHoldout(d, k)
+	if err != nil {
+		return nil, err
+	}
+	r, err := FitWithPrior(train, prior)
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +82,8 @@ func BacktestLargest(d *Data) (*Backtest, error) {
 	obs := meanAt(d.Points, top)
 	b := &Backtest{HeldOutP: top, TrainingPoints: len(train.Points), ObservedS: obs, Prediction: pr,
 		RelError: (pr.TimeS - obs) / obs, Notes: r.Notes}
+	sel := (pr.SelectedS - obs) / obs
+	b.SelectedRelError = &sel
 	if pr.Interval {
 		in := *pr.Low95S <= obs && obs <= *pr.High95S
 		b.InsideInterval = &in
@@ -90,41 +110,126 @@ func BacktestLargest(d *Data) (*Backtest, error) {
 	return b, nil
 }
 
-// CorpusRow is one data set's backtest in the corpus table.
-type CorpusRow struct {
-	Name     string    `json:"name"`
-	Scaling  string    `json:"scaling"`
-	Points   int       `json:"points"`
-	MaxP     int       `json:"max_p"`
-	Source   string    `json:"source"`   // "# source:" header
-	Measured string    `json:"measured"` // "# measured:" header
-	Units    string    `json:"units"`    // "# units:" header
-	Backtest *Backtest `json:"backtest"`
+// stackCaseOf is the held-out prediction of d with the k largest distinct p held out, as a
+// case for learning the prior (ok false when d has too few distinct p).
+func stackCaseOf(d *Data, set, k int) (stackCase, bool) {
+	train, top, err := splitHoldout(d, k)
+	if err != nil {
+		return stackCase{}, false
+	}
+	unit, pts := rescale(train.Points)
+	g := groupPoints(pts)
+	sel := selectModel(train.Scaling, g)
+	if sel == nil {
+		return stackCase{}, false
+	}
+	b := fitBases(train.Scaling, sel, g, true)
+	return stackCase{scaling: train.Scaling, set: set, base: b.logPreds(float64(top)), obs: math.Log(meanAt(d.Points, top) / unit),
+		self: b.selfLog, selfObs: b.selfObs, logFactor: math.Log(float64(top) / float64(g[len(g)-1].P))}, true
 }
 
-// CorpusSummary is the corpus backtest of docs/extrapolation.md.
+// CorpusRow is one data set's backtests in the corpus table.
+type CorpusRow struct {
+	Name      string    `json:"name"`
+	Scaling   string    `json:"scaling"`
+	Points    int       `json:"points"`
+	Distinct  int       `json:"distinct_p"`
+	MaxP      int       `json:"max_p"`
+	Source    string    `json:"source"`                         // "# source:" header
+	Measured  string    `json:"measured"`                       // "# measured:" header
+	Units     string    `json:"units"`                          // "# units:" header
+	Backtest  *Backtest `json:"backtest"`                       // largest p held out
+	Backtest2 *Backtest `json:"backtest_two_largest,omitempty"` // the two largest held out, the largest predicted
+}
+
+// HoldoutSummary is the corpus result of one held-out task.
+type HoldoutSummary struct {
+	Task         string  `json:"task"`
+	Sets         int     `json:"sets"`
+	MedianStack  float64 `json:"median_abs_rel_error"`
+	MedianSelect float64 `json:"median_abs_rel_error_selected_model"`
+	MedianAmdahl float64 `json:"median_abs_rel_error_amdahl"`
+	MedianUSL    float64 `json:"median_abs_rel_error_usl"`
+	// Strong-scaling sets only (Amdahl and USL model strong scaling).
+	StrongSets         int     `json:"strong_sets"`
+	MedianStackStrong  float64 `json:"median_abs_rel_error_strong"`
+	MedianAmdahlStrong float64 `json:"median_abs_rel_error_amdahl_strong"`
+	MedianUSLStrong    float64 `json:"median_abs_rel_error_usl_strong"`
+	WithInterval       int     `json:"sets_with_interval"`
+	Coverage95         float64 `json:"coverage95"`
+	MedianWidth        float64 `json:"median_interval_ratio"` // median high/low
+	MaxWidth           float64 `json:"max_interval_ratio"`
+	// Three distinct training p: how many, how many with an interval, the narrowest ratio.
+	ThreeP         int     `json:"three_p_training_sets"`
+	ThreePInterval int     `json:"three_p_with_interval"`
+	ThreePMinRatio float64 `json:"three_p_min_interval_ratio"`
+	NonFinite      int     `json:"non_finite_or_negative_predictions"`
+}
+
+// CorpusSummary is the corpus evaluation of docs/extrapolation.md: every set's backtests,
+// each with a prior learned leave-one-set-out, and the prior learned on all sets.
 type CorpusSummary struct {
-	Sets int `json:"sets"`
-	// Medians of |rel_error| over the sets, chosen model and the baselines (strong-scaling
-	// sets only for the baselines, which model strong scaling).
-	MedianAbsRelError       float64     `json:"median_abs_rel_error"`
-	MedianAbsRelErrorStrong float64     `json:"median_abs_rel_error_strong"`
-	MedianAmdahlStrong      float64     `json:"median_abs_rel_error_amdahl_strong"`
-	MedianUSLStrong         float64     `json:"median_abs_rel_error_usl_strong"`
-	MedianAICc              float64     `json:"median_abs_rel_error_aicc_choice"`
-	MedianAICcStrong        float64     `json:"median_abs_rel_error_aicc_choice_strong"`
-	WithInterval            int         `json:"sets_with_interval"`
-	Coverage95              float64     `json:"coverage95"` // share of held-out points inside the interval
-	SpreadCoverage          float64     `json:"plausible_spread_coverage"`
-	NonFinite               int         `json:"non_finite_or_negative_predictions"`
-	Rows                    []CorpusRow `json:"rows"`
+	Sets    int            `json:"sets"`
+	Strong  int            `json:"strong_sets"`
+	Weak    int            `json:"weak_sets"`
+	Largest HoldoutSummary `json:"largest_held_out"`
+	Two     HoldoutSummary `json:"two_largest_held_out"`
+	Prior   Prior          `json:"prior_all_sets"`
+	Rows    []CorpusRow    `json:"rows"`
 }
 
 // MaxCorpusFiles bounds how many files RunCorpus reads.
 const MaxCorpusFiles = 1000
 
-// RunCorpus backtests every *.csv in dir.
+// RunCorpus reads every *.csv in dir and evaluates leave-one-set-out: for each set the prior
+// is learned on the held-out predictions of the other sets only, then the set's largest p
+// (and separately its two largest) are held out and predicted by FitWithPrior + Predict.
 func RunCorpus(dir string) (*CorpusSummary, error) {
+	sets, err := readCorpus(dir)
+	if err != nil {
+		return nil, err
+	}
+	var cases []stackCase
+	for i, d := range sets {
+		for k := 1; k <= 2; k++ {
+			if c, ok := stackCaseOf(d, i, k); ok {
+				cases = append(cases, c)
+			}
+		}
+	}
+	s := &CorpusSummary{Sets: len(sets), Prior: learnPrior(cases)}
+	for i, d := range sets {
+		var rest []stackCase
+		for _, c := range cases {
+			if c.set != i {
+				rest = append(rest, c)
+			}
+		}
+		prior := learnPrior(rest)
+		row := CorpusRow{Name: d.Name, Scaling: d.Scaling, Points: len(d.Points), Distinct: len(distinctP(d.Points)),
+			Source: d.Meta["source"], Measured: d.Meta["measured"], Units: d.Meta["units"]}
+		b, err := backtestHoldout(d, 1, &prior)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", d.Name, err)
+		}
+		row.Backtest, row.MaxP = b, b.HeldOutP
+		if b2, err := backtestHoldout(d, 2, &prior); err == nil {
+			row.Backtest2 = b2
+		}
+		if d.Scaling == "strong" {
+			s.Strong++
+		} else {
+			s.Weak++
+		}
+		s.Rows = append(s.Rows, row)
+	}
+	s.Largest = summarise("largest p held out", s.Rows, func(r CorpusRow) *Backtest { return r.Backtest })
+	s.Two = summarise("two largest p held out", s.Rows, func(r CorpusRow) *Backtest { return r.Backtest2 })
+	return s, nil
+}
+
+// readCorpus reads the *.csv of dir, sorted by name, the scaling kind inferred where absent.
+func readCorpus(dir string) ([]*Data, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.csv"))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", fault.ErrInput, dir, err)
@@ -136,9 +241,7 @@ func RunCorpus(dir string) (*CorpusSummary, error) {
 		return nil, fmt.Errorf("%w: %s: %d files, limit %d", fault.ErrTooLarge, dir, len(files), MaxCorpusFiles)
 	}
 	sort.Strings(files)
-	s := &CorpusSummary{}
-	var all, strong, am, us, ai, ais []float64
-	covered, spread := 0, 0
+	var out []*Data
 	for _, file := range files {
 		fh, err := os.Open(file)
 		if err != nil {
@@ -150,62 +253,86 @@ func RunCorpus(dir string) (*CorpusSummary, error) {
 			return nil, err
 		}
 		d.Name = strings.TrimSuffix(filepath.Base(file), ".csv")
-		b, err := BacktestLargest(d)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
+		if d.Scaling == "" {
+			d.Scaling = inferScaling(d.Points)
 		}
-		sc := d.Scaling
-		if sc == "" {
-			sc = inferScaling(d.Points)
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// summarise is one task's medians, coverage and widths over the rows that have it.
+func summarise(task string, rows []CorpusRow, get func(CorpusRow) *Backtest) HoldoutSummary {
+	h := HoldoutSummary{Task: task, ThreePMinRatio: math.Inf(1)}
+	var st, se, am, us, sst, ams, uss, widths []float64
+	covered := 0
+	for _, r := range rows {
+		b := get(r)
+		if b == nil {
+			continue
 		}
-		s.Rows = append(s.Rows, CorpusRow{Name: d.Name, Scaling: sc, Points: len(d.Points), MaxP: b.HeldOutP,
-			Source: d.Meta["source"], Measured: d.Meta["measured"], Units: d.Meta["units"], Backtest: b})
-		s.Sets++
-		pred := b.Prediction.TimeS
-		if !(pred > 0) || math.IsInf(pred, 0) || math.IsNaN(b.RelError) {
-			s.NonFinite++
+		h.Sets++
+		if pr := b.Prediction.TimeS; !(pr > 0) || math.IsInf(pr, 0) || math.IsNaN(b.RelError) {
+			h.NonFinite++
 		}
-		all = append(all, math.Abs(b.RelError))
-		if b.AICcRelError != nil {
-			ai = append(ai, math.Abs(*b.AICcRelError))
+		st = append(st, math.Abs(b.RelError))
+		if b.SelectedRelError != nil {
+			se = append(se, math.Abs(*b.SelectedRelError))
+		}
+		if b.AmdahlRelError != nil {
+			am = append(am, math.Abs(*b.AmdahlRelError))
+		}
+		if b.USLRelError != nil {
+			us = append(us, math.Abs(*b.USLRelError))
+		}
+		if r.Scaling == "strong" {
+			h.StrongSets++
+			sst = append(sst, math.Abs(b.RelError))
+			if b.AmdahlRelError != nil {
+				ams = append(ams, math.Abs(*b.AmdahlRelError))
+			}
+			if b.USLRelError != nil {
+				uss = append(uss, math.Abs(*b.USLRelError))
+			}
+		}
+		three := len(distinctTrain(r, b)) == 3
+		if three {
+			h.ThreeP++
 		}
 		if b.InsideInterval != nil {
-			s.WithInterval++
+			h.WithInterval++
 			if *b.InsideInterval {
 				covered++
 			}
-		}
-		if b.InsideSpread {
-			spread++
-		}
-		if sc == "strong" {
-			strong = append(strong, math.Abs(b.RelError))
-			if b.AICcRelError != nil {
-				ais = append(ais, math.Abs(*b.AICcRelError))
-			}
-			if b.AmdahlRelError != nil {
-				am = append(am, math.Abs(*b.AmdahlRelError))
-			} else {
-				s.NonFinite++
-			}
-			if b.USLRelError != nil {
-				us = append(us, math.Abs(*b.USLRelError))
-			} else {
-				s.NonFinite++
+			ratio := *b.Prediction.High95S / *b.Prediction.Low95S
+			widths = append(widths, ratio)
+			h.MaxWidth = math.Max(h.MaxWidth, ratio)
+			if three {
+				h.ThreePInterval++
+				h.ThreePMinRatio = math.Min(h.ThreePMinRatio, ratio)
 			}
 		}
 	}
-	s.MedianAbsRelError = median(all)
-	s.MedianAbsRelErrorStrong = median(strong)
-	s.MedianAmdahlStrong = median(am)
-	s.MedianUSLStrong = median(us)
-	s.MedianAICc = median(ai)
-	s.MedianAICcStrong = median(ais)
-	if s.WithInterval > 0 {
-		s.Coverage95 = float64(covered) / float64(s.WithInterval)
+	h.MedianStack, h.MedianSelect, h.MedianAmdahl, h.MedianUSL = median(st), median(se), median(am), median(us)
+	h.MedianStackStrong, h.MedianAmdahlStrong, h.MedianUSLStrong = median(sst), median(ams), median(uss)
+	if h.WithInterval > 0 {
+		h.Coverage95 = float64(covered) / float64(h.WithInterval)
 	}
-	s.SpreadCoverage = float64(spread) / float64(s.Sets)
-	return s, nil
+	h.MedianWidth = median(widths)
+	if math.IsInf(h.ThreePMinRatio, 1) {
+		h.ThreePMinRatio = 0
+	}
+	return h
+}
+
+// distinctTrain is the number of distinct training p of a backtest, as a slice length
+// (the row's distinct p less the held-out ones).
+func distinctTrain(r CorpusRow, b *Backtest) []struct{} {
+	held := 1
+	if b == r.Backtest2 {
+		held = 2
+	}
+	return make([]struct{}, max(0, r.Distinct-held))
 }
 
 func median(v []float64) float64 {

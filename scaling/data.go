@@ -170,7 +170,8 @@ func pureError(pts []Point) (s2 float64, dof int) {
 		groups[pt.P] = append(groups[pt.P], pt.TimeS)
 	}
 	ss := 0.0
-	for _, g := range groups {
+	for _, p := range distinctP(pts) { // in order of p: the sum is the same on every run
+		g := groups[p]
 		if len(g) < 2 {
 			continue
 		}

@@ -11,12 +11,24 @@ import (
 	"github.com/clusterperf/clusterperf/sizing"
 )
 
-// MinPointsForInterval is the fewest distinct p for which Predict gives a 95 % interval;
-// below it only the spread of the plausible models is reported.
-const MinPointsForInterval = 4
+// MinPointsForInterval is the fewest distinct p for which Predict gives a 95 % interval
+// (the conformal interval of the learned prior, see Bases); below it only the spread of
+// the plausible models is reported.
+const MinPointsForInterval = 3
+
+// stackedMethod is Prediction.Method.
+const stackedMethod = "stacked: weighted geometric mean of the selected model, Amdahl, USL, a local power law and the last time, weights learned leave-one-set-out on the corpus (docs/extrapolation.md); 95 % interval split-conformal on the corpus's held-out log errors"
 
 // lloFolds is how many of the largest distinct p forward-chaining cross-validation predicts.
 const lloFolds = 3
+
+// MaxCoefficients bounds the coefficients a candidate may have by the number of distinct p,
+// d: 1 + ⌊(d−1)/2⌋, at least 2 — two distinct p per coefficient beyond the constant, so that
+// with 3–4 distinct p only two-coefficient laws are fitted (issue 30: with 3–5 distinct p
+// the three-coefficient forms chased the last training points) and the third term needs 5.
+func MaxCoefficients(d int) int {
+	return max(2, 1+(d-1)/2)
+}
 
 // Param is a fitted parameter with its standard error (absent when not determined, e.g. held
 // at a bound).
@@ -84,6 +96,8 @@ type Result struct {
 	lloChosen float64 // NaN when unavailable
 	lloN      int     // number of forward-chaining errors behind lloChosen
 	plausible []*fitted
+	bases     *baseSet // the stacked prediction's base predictors (see Bases)
+	prior     *Prior
 	s2        float64 // relative noise variance used for intervals (NaN: none)
 	dof       int
 }
@@ -95,34 +109,36 @@ type scored struct {
 	score    float64
 	se       float64 // standard error of score, from the spread of the fold errors
 	lloN     int     // forward-chaining errors
+	lloMax   float64 // largest |forward-chaining log error| (NaN: none)
+	vetoed   bool    // lloMax beyond vetoLog: its own backtest vetoes it
 	// rank is score, except that a score within tieTol of the best is the best's: models
 	// the data cannot tell apart rank equal, and ruleBefore orders them, not rounding.
 	rank float64
 }
 
-// evaluate fits c to pts and cross-validates it.
-func evaluate(c *candidate, pts []Point, ps []int) (scored, bool) {
-	if len(pts) < c.nParams() {
+// evaluate fits c to the groups g (distinct p ascending, see group) and cross-validates it.
+func evaluate(c *candidate, g []group) (scored, bool) {
+	if len(g) < 1 || c.nParams() > len(g) && c.kind == kindUSL {
 		return scored{}, false
 	}
 	var B [][]float64
 	if c.kind == kindLinear {
-		B = basis(c, pts)
+		B = basis(c, g)
 	}
 	fitRows := func(rows []int, withCov bool) *fitted {
-		if len(rows) < c.nParams() {
+		runs := 0
+		for _, i := range rows {
+			runs += g[i].N
+		}
+		if runs < c.nParams() {
 			return nil
 		}
 		if c.kind == kindUSL {
-			sub := make([]Point, len(rows))
-			for a, i := range rows {
-				sub[a] = pts[i]
-			}
-			return fitUSL(sub)
+			return fitUSL(g, rows)
 		}
-		return fitLinear(c, B, pts, rows, withCov)
+		return fitLinear(c, B, g, rows, withCov)
 	}
-	all := make([]int, len(pts))
+	all := make([]int, len(g))
 	for i := range all {
 		all[i] = i
 	}
@@ -130,10 +146,21 @@ func evaluate(c *candidate, pts []Point, ps []int) (scored, bool) {
 	if f == nil {
 		return scored{}, false
 	}
-	le, fe := looErrors(c, pts, fitRows), lloErrors(c, pts, ps, fitRows)
-	s := scored{f: f, loo: rms(le), llo: rms(fe), lloN: len(fe)}
+	le, fe := looErrors(c, g, fitRows), lloErrors(c, g, fitRows)
+	s := scored{f: f, loo: rms(le), llo: rms(fe), lloN: len(fe), lloMax: maxAbs(fe)}
 	s.score, s.se = combine(le, fe)
 	return s, true
+}
+
+func maxAbs(e []float64) float64 {
+	if len(e) == 0 {
+		return math.NaN()
+	}
+	m := 0.0
+	for _, v := range e {
+		m = math.Max(m, math.Abs(v))
+	}
+	return m
 }
 
 func rms(e []float64) float64 {
@@ -151,6 +178,13 @@ func rms(e []float64) float64 {
 // prediction error (see the package comment). Errors: fault.ErrInput for invalid data or
 // fewer than 2 distinct p; fault.ErrNotConverged when no candidate could be fitted.
 func Fit(d *Data) (*Result, error) {
+	return FitWithPrior(d, &DefaultPrior)
+}
+
+// FitWithPrior is Fit with the stacking weights and interval calibration of prior (Fit uses
+// DefaultPrior, learned on the whole corpus; the corpus evaluation passes one learned
+// without the set it scores).
+func FitWithPrior(d *Data, prior *Prior) (*Result, error) {
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
@@ -164,72 +198,33 @@ func Fit(d *Data) (*Result, error) {
 		r.Scaling, r.ScalingInferred = inferScaling(d.Points), true
 		r.Notes = append(r.Notes, fmt.Sprintf("scaling not given: %s inferred from the trend of the times", r.Scaling))
 	}
-	cands := candidates(r.Scaling)
-	var all []scored
 	unit, pts := rescale(d.Points)
-	for _, c := range cands {
-		s, ok := evaluate(c, pts, ps)
-		if !ok {
-			continue
-		}
-		r.CandidatesTried++
-		all = append(all, s)
-	}
+	g := groupPoints(pts)
+	all, validated, tried := scoreCandidatesN(r.Scaling, g)
+	r.CandidatesTried = tried
 	if len(all) == 0 {
 		return nil, fmt.Errorf("%w: %s: no candidate model could be fitted", fault.ErrNotConverged, d.Name)
 	}
 	for _, s := range all {
 		s.f.scale = unit
 	}
-	// Models whose folds could not all be fitted score +Inf. With two distinct p no model
-	// of two or more coefficients can be cross-validated (its folds hold one p), and with
-	// none validated the models are ranked by their fit's RMS relative error instead, and
-	// the result says so (Validated false). Every candidate then has n ≤ k+1 as far as the
-	// p are concerned (AICc undefined), and every two-coefficient form through both points
-	// fits exactly: those tie, and ruleBefore picks among them.
-	finite := false
-	for _, s := range all {
-		if !math.IsInf(s.score, 1) {
-			finite = true
-		}
-	}
-	r.Validated = finite && len(ps) > 2
+	r.Validated = validated
 	if !r.Validated {
 		r.Method = "relative least squares (non-negative; USL by bounded Levenberg–Marquardt), ranked by the fit's RMS relative error (too few distinct p to cross-validate), equal fits ordered by the tie rule"
 		r.Notes = append(r.Notes, fmt.Sprintf("too few points for cross-validation (%d distinct p): models ranked by their fit, which says nothing about extrapolation — the choice is not validated", len(ps)))
-		for i := range all {
-			all[i].score, all[i].se = math.Sqrt(all[i].f.ssr/float64(all[i].f.n)), 0
-		}
 	}
-	rankTies(all)
-	sort.SliceStable(all, func(a, b int) bool {
-		if all[a].rank != all[b].rank {
-			return all[a].rank < all[b].rank
-		}
-		if na, nb := all[a].f.c.nParams(), all[b].f.c.nParams(); na != nb {
-			return na < nb
-		}
-		return all[a].f.c.order < all[b].f.c.order
-	})
 	minAICc := math.Inf(1)
 	for _, s := range all {
 		if _, aicc, _ := fit.InformationCriteria(s.f.ssr, s.f.n, freeParams(s.f)); aicc < minAICc {
 			minAICc, r.aiccBest = aicc, s.f
 		}
 	}
-	// Parsimony among equals (the one-standard-error rule, Hastie, Tibshirani & Friedman,
-	// ESL §7.10): every model scoring within one standard error of the best is as good as
-	// the data can tell; of those the one with the fewest free parameters wins, a named law
-	// (Amdahl, USL, Gustafson, constant: parameters with a meaning) before an Extra-P form.
+	bestAt := pickBest(all, len(g))
 	band := all[0].rank + all[0].se + tieTol
-	bestAt := 0
-	for i, s := range all {
-		if s.rank > band {
-			break
-		}
-		if simpler(s, all[bestAt]) {
-			bestAt = i
-		}
+	if all[bestAt].vetoed {
+		r.Notes = append(r.Notes, "every model's own forward-chaining backtest missed by more than a factor 2: none could be vetoed")
+	} else if all[0].vetoed {
+		r.Notes = append(r.Notes, fmt.Sprintf("the best-scoring model %s was vetoed by its own backtest (a forward-chaining miss beyond a factor 2)", all[0].f.c.formula()))
 	}
 	if n := tiedWith(all, bestAt, band, ps); n > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("a tie broken by rule, not by the data: %d other model(s) with as many free parameters (%d) fit equally well (score within %g) but predict differently; the rule takes the fewest free parameters, then a named law (constant, Amdahl, Gustafson, USL), then the Extra-P form listed first (the mildest exponent): %s", n, freeParams(all[bestAt].f), tieTol, all[bestAt].f.c.formula()))
@@ -238,6 +233,9 @@ func Fit(d *Data) (*Result, error) {
 	best := all[0]
 	r.chosen, r.lloChosen, r.lloN = best.f, best.llo, best.lloN
 	r.Chosen = report(best, len(d.Points))
+	r.bases = fitBases(r.Scaling, best.f, g, true)
+	r.bases.setUnit(unit)
+	r.prior = prior
 	threshold := 1.5*best.score + 0.02
 	var kept []scored
 	for _, s := range all {
@@ -279,6 +277,98 @@ func Fit(d *Data) (*Result, error) {
 		r.Notes = append(r.Notes, fmt.Sprintf("USL wins: σ = %.4g, κ = %.4g, N_max = %.4g", best.f.x[1], best.f.x[2], *r.Chosen.NMax))
 	}
 	return r, nil
+}
+
+// vetoLog is the forward-chaining miss, |log(T_pred/T)|, beyond which a model's own backtest
+// vetoes it (a factor 2): a model that already failed to predict its own next p is not
+// trusted one step further (issue 30: a √p term kept after its own backtest showed +229 %).
+var vetoLog = math.Log(2)
+
+// scoreCandidatesN fits and cross-validates every candidate for the scaling kind whose
+// coefficients MaxCoefficients allows on the groups g, and returns them ranked (best
+// first), whether they were validated (more than 2 distinct p and some fold scored) and how
+// many candidates were fitted. Unvalidated, the models are ranked by their fit's RMS
+// relative error (see Fit).
+func scoreCandidatesN(scaling string, g []group) ([]scored, bool, int) {
+	kmax := MaxCoefficients(len(g))
+	var all []scored
+	tried := 0
+	for _, c := range candidates(scaling) {
+		if c.nParams() > kmax {
+			continue
+		}
+		s, ok := evaluate(c, g)
+		if !ok {
+			continue
+		}
+		tried++
+		s.vetoed = !math.IsNaN(s.lloMax) && s.lloMax > vetoLog
+		all = append(all, s)
+	}
+	finite := false
+	for _, s := range all {
+		if !math.IsInf(s.score, 1) {
+			finite = true
+		}
+	}
+	validated := finite && len(g) > 2
+	if !validated {
+		for i := range all {
+			all[i].score, all[i].se = math.Sqrt(all[i].f.ssr/float64(all[i].f.n)), 0
+		}
+	}
+	rankTies(all)
+	sort.SliceStable(all, func(a, b int) bool {
+		if all[a].rank != all[b].rank {
+			return all[a].rank < all[b].rank
+		}
+		if na, nb := all[a].f.c.nParams(), all[b].f.c.nParams(); na != nb {
+			return na < nb
+		}
+		return all[a].f.c.order < all[b].f.c.order
+	})
+	return all, validated, tried
+}
+
+// scoreCandidates is scoreCandidatesN's ranking alone.
+func scoreCandidates(scaling string, g []group) []scored {
+	all, _, _ := scoreCandidatesN(scaling, g)
+	return all
+}
+
+// pickBest applies the one-standard-error rule (Hastie, Tibshirani & Friedman, ESL §7.10)
+// to the ranked models: of those scoring within one standard error of the best, the one
+// with the fewest free parameters wins, a named law (Amdahl, USL, Gustafson, constant:
+// parameters with a meaning) before an Extra-P form — shrinkage towards the simplest
+// adequate model. Models vetoed by their own backtest (vetoLog) are passed over unless
+// every model is vetoed.
+func pickBest(all []scored, d int) int {
+	start := -1
+	for i, s := range all {
+		if !s.vetoed {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		start = 0
+	}
+	band := all[start].rank + all[start].se + tieTol
+	bestAt := start
+	for i := start; i < len(all); i++ {
+		s := all[i]
+		if s.rank > band {
+			break
+		}
+		if s.vetoed && !all[start].vetoed {
+			continue
+		}
+		if simpler(s, all[bestAt]) {
+			bestAt = i
+		}
+	}
+	_ = d
+	return bestAt
 }
 
 func freeParams(f *fitted) int {
@@ -428,17 +518,18 @@ func combine(loo, llo []float64) (score, se float64) {
 	return score, se
 }
 
-// looErrors are the log errors log(T_pred/T) of leave-one-out predictions; nil when a fold
-// cannot be fitted.
-func looErrors(c *candidate, pts []Point, fitRows func([]int, bool) *fitted) []float64 {
-	if len(pts)-1 < c.nParams() || len(pts) < 3 {
+// looErrors are the log errors log(T_pred/Y) of leave-one-p-out predictions (all the runs
+// at one p left out together: a replicate left out beside its twins tests nothing); nil
+// when a fold cannot be fitted.
+func looErrors(c *candidate, g []group, fitRows func([]int, bool) *fitted) []float64 {
+	if len(g)-1 < c.nParams() || len(g) < 3 {
 		return nil
 	}
-	train := make([]int, 0, len(pts)-1)
-	errs := make([]float64, 0, len(pts))
-	for i := range pts {
+	train := make([]int, 0, len(g)-1)
+	errs := make([]float64, 0, len(g))
+	for i := range g {
 		train = train[:0]
-		for j := range pts {
+		for j := range g {
 			if j != i {
 				train = append(train, j)
 			}
@@ -447,11 +538,11 @@ func looErrors(c *candidate, pts []Point, fitRows func([]int, bool) *fitted) []f
 		if f == nil {
 			return nil
 		}
-		v := f.value(float64(pts[i].P))
+		v := f.value(float64(g[i].P))
 		if !(v > 0) || math.IsInf(v, 0) {
 			return nil
 		}
-		errs = append(errs, math.Log(v/pts[i].TimeS))
+		errs = append(errs, math.Log(v/g[i].Y))
 	}
 	return errs
 }
@@ -459,31 +550,25 @@ func looErrors(c *candidate, pts []Point, fitRows func([]int, bool) *fitted) []f
 // lloErrors are the log errors of forward-chaining predictions: for each of the largest
 // lloFolds distinct p (as long as the points below it can determine the model), fit on the
 // points below it and predict it. nil when no fold is possible or one fails.
-func lloErrors(c *candidate, pts []Point, ps []int, fitRows func([]int, bool) *fitted) []float64 {
+func lloErrors(c *candidate, g []group, fitRows func([]int, bool) *fitted) []float64 {
 	var errs []float64
-	for q := len(ps) - 1; q >= 1 && q >= len(ps)-lloFolds; q-- {
-		var train []int
-		for i, pt := range pts {
-			if pt.P < ps[q] {
-				train = append(train, i)
-			}
-		}
-		if q < c.nParams() || len(train) < c.nParams() {
+	for q := len(g) - 1; q >= 1 && q >= len(g)-lloFolds; q-- {
+		if q < c.nParams() {
 			break
+		}
+		train := make([]int, q)
+		for i := range train {
+			train[i] = i
 		}
 		f := fitRows(train, false)
 		if f == nil {
 			return nil
 		}
-		v := f.value(float64(ps[q]))
+		v := f.value(float64(g[q].P))
 		if !(v > 0) || math.IsInf(v, 0) {
 			return nil
 		}
-		for _, pt := range pts {
-			if pt.P == ps[q] {
-				errs = append(errs, math.Log(v/pt.TimeS))
-			}
-		}
+		errs = append(errs, math.Log(v/g[q].Y))
 	}
 	return errs
 }
@@ -573,13 +658,17 @@ func report(s scored, n int) Model {
 // Prediction is the extrapolated time at P with either a 95 % interval or, when the data
 // cannot support one, only the spread of the plausible models.
 type Prediction struct {
-	P        int      `json:"p"`
-	TimeS    float64  `json:"time_s"`
-	Model    string   `json:"model"`
-	Formula  string   `json:"formula"`
-	Interval bool     `json:"has_interval"`
-	Low95S   *float64 `json:"interval95_low_s,omitempty"`
-	High95S  *float64 `json:"interval95_high_s,omitempty"`
+	P     int     `json:"p"`
+	TimeS float64 `json:"time_s"` // the stacked prediction (Method)
+	// SelectedS is the selected model's own prediction (Model, Formula): TimeS combines it
+	// with the other base predictors.
+	SelectedS float64  `json:"selected_model_time_s"`
+	Method    string   `json:"method"`
+	Model     string   `json:"model"`
+	Formula   string   `json:"formula"`
+	Interval  bool     `json:"has_interval"`
+	Low95S    *float64 `json:"interval95_low_s,omitempty"`
+	High95S   *float64 `json:"interval95_high_s,omitempty"`
 	// The plausible models (cross-validation score within 1.5× the best + 0.02) predict
 	// between PlausibleLowS and PlausibleHighS.
 	PlausibleLowS   float64  `json:"plausible_low_s"`
@@ -598,12 +687,20 @@ func (r *Result) Predict(p int) (*Prediction, error) {
 		return nil, fmt.Errorf("%w: predict p = %d: want 1 … 2^30", fault.ErrInput, p)
 	}
 	x := float64(p)
-	v := r.chosen.value(x)
-	if !(v > 0) || math.IsInf(v, 0) {
+	sel := r.chosen.value(x)
+	if !(sel > 0) || math.IsInf(sel, 0) {
 		return nil, fmt.Errorf("%w: model %s gives a non-finite time at p = %d", fault.ErrNotConverged, r.chosen.c.formula(), p)
 	}
-	pr := &Prediction{P: p, TimeS: v, Model: r.chosen.c.name, Formula: r.chosen.c.formula(), Extrapolation: x / float64(r.MaxP),
-		PlausibleLowS: v, PlausibleHighS: v}
+	// Within the measured range the selected model (fitted to the points) answers; beyond
+	// it the stacked prediction.
+	v := sel
+	w := r.prior.weights(r.Scaling)
+	base := r.bases.logPreds(x)
+	if lv := combineLog(w, base); p > r.MaxP && !math.IsNaN(lv) && !math.IsInf(math.Exp(lv), 0) && math.Exp(lv) > 0 {
+		v = math.Exp(lv)
+	}
+	pr := &Prediction{P: p, TimeS: v, SelectedS: sel, Method: stackedMethod, Model: r.chosen.c.name, Formula: r.chosen.c.formula(), Extrapolation: x / float64(r.MaxP),
+		PlausibleLowS: sel, PlausibleHighS: sel}
 	for _, f := range r.plausible {
 		w := f.value(x)
 		if w > 0 && !math.IsInf(w, 0) {
@@ -612,14 +709,10 @@ func (r *Result) Predict(p int) (*Prediction, error) {
 			pr.PlausibleModels++
 		}
 	}
-	h2, dof, ok := r.logVariance(x)
-	if ok && r.DistinctP >= MinPointsForInterval {
-		half := fit.TQuantile(0.975, dof) * math.Sqrt(h2)
+	if r.DistinctP >= MinPointsForInterval {
+		half := r.prior.Q * r.prior.scale(w, base, r.bases.selfLog, r.bases.selfObs, math.Max(0, math.Log(x/float64(r.MaxP))), r.prior.Sigma0, r.prior.Beta, r.prior.Gamma)
 		lo, hi := v*math.Exp(-half), v*math.Exp(half)
-		// Far from the data the parametric band narrows relative to what the models
-		// disagree on: the interval always contains every plausible model's prediction.
-		lo, hi = math.Min(lo, pr.PlausibleLowS), math.Max(hi, pr.PlausibleHighS)
-		if lo > 0 && !math.IsInf(hi, 0) {
+		if lo > 0 && hi > lo && !math.IsInf(hi, 0) {
 			pr.Interval, pr.Low95S, pr.High95S = true, &lo, &hi
 		}
 	}
@@ -686,7 +779,7 @@ func FitNamed(d *Data, name string) (*Model, error) {
 		return nil, fmt.Errorf("%w: model %q: allowed amdahl, usl, gustafson", fault.ErrInput, name)
 	}
 	unit, pts := rescale(d.Points)
-	s, ok := evaluate(c, pts, distinctP(d.Points))
+	s, ok := evaluate(c, groupPoints(pts))
 	if ok {
 		s.f.scale = unit
 	}

@@ -32,24 +32,41 @@ func (t Task) Active() bool {
 	return false
 }
 
-// tasks reads the states of the array job's tasks: from sacct when it answers (Slurm with
-// accounting storage), otherwise from scontrol show job, which knows the jobs still in the
-// controller's memory (queued, running, and finished within MinJobAge, 300 s by default).
+// tasks reads the states of the array job's tasks from both of Slurm's views: the
+// controller's (scontrol show job: queued, running, and finished within MinJobAge, 300 s by
+// default) first, since it is current, and the accounting's (sacct, where Slurm keeps
+// accounting storage) for the tasks the controller no longer knows. slurmdbd records a
+// task's end asynchronously, so for a few seconds after a task ends sacct may still call it
+// RUNNING or not list it at all; trusting sacct alone made a cancelled task look missing.
 // A job neither knows yields no tasks and an error.
 func (c Client) tasks(ctx context.Context, jobID string) (map[int]Task, error) {
 	if _, err := strconv.ParseUint(jobID, 10, 64); err != nil {
 		return nil, fmt.Errorf("%w: job id %q is not a number", fault.ErrInput, jobID)
 	}
-	if out, err := c.run(ctx, "sacct", "-n", "-P", "-X", "-j", jobID, "-o", "JobID,State,ExitCode"); err == nil {
-		if ts, err := parseSacct(jobID, string(out)); err == nil && len(ts) > 0 {
-			return ts, nil
+	ts := map[int]Task{}
+	out, ctlErr := c.run(ctx, "scontrol", "show", "job", "-o", jobID)
+	if ctlErr == nil {
+		ts, ctlErr = parseScontrol(jobID, string(out))
+		if ctlErr != nil {
+			ts = map[int]Task{}
 		}
 	}
-	out, err := c.run(ctx, "scontrol", "show", "job", "-o", jobID)
-	if err != nil {
-		return nil, err
+	if out, err := c.run(ctx, "sacct", "-n", "-P", "-X", "-j", jobID, "-o", "JobID,State,ExitCode"); err == nil {
+		if acct, err := parseSacct(jobID, string(out)); err == nil {
+			for i, t := range acct {
+				if _, known := ts[i]; !known {
+					ts[i] = t
+				}
+			}
+		}
 	}
-	return parseScontrol(jobID, string(out))
+	if len(ts) == 0 {
+		if ctlErr == nil {
+			ctlErr = fmt.Errorf("neither scontrol nor sacct knows job %s", jobID)
+		}
+		return nil, ctlErr
+	}
+	return ts, nil
 }
 
 // expandIndices reads an array index expression "3", "2-5", "1,4-6", optionally in

@@ -1,15 +1,18 @@
 package tpn
 
 import (
+	"bytes"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/clusterperf/clusterperf/internal/input"
 )
 
 // PNML namespaces and this tool's name in toolspecific blocks.
@@ -39,6 +42,7 @@ type xTool struct {
 }
 
 type xMedium struct {
+	Line      int    `xml:"-"` // the line of its start tag (UnmarshalXML)
 	Name      string `xml:"name,attr"`
 	Startup   string `xml:"startup,attr"`
 	Bandwidth string `xml:"bandwidth,attr"`
@@ -47,6 +51,7 @@ type xMedium struct {
 }
 
 type xPlace struct {
+	Line    int     `xml:"-"` // the line of its start tag (UnmarshalXML)
 	ID      string  `xml:"id,attr"`
 	Name    *xText  `xml:"name,omitempty"`
 	Initial *xText  `xml:"initialMarking,omitempty"`
@@ -54,12 +59,14 @@ type xPlace struct {
 }
 
 type xTransition struct {
+	Line  int     `xml:"-"` // the line of its start tag (UnmarshalXML)
 	ID    string  `xml:"id,attr"`
 	Name  *xText  `xml:"name,omitempty"`
 	Tools []xTool `xml:"toolspecific"`
 }
 
 type xArc struct {
+	Line        int    `xml:"-"` // the line of its start tag (UnmarshalXML)
 	ID          string `xml:"id,attr"`
 	Source      string `xml:"source,attr"`
 	Target      string `xml:"target,attr"`
@@ -90,6 +97,40 @@ type xPNML struct {
 	XMLName xml.Name `xml:"pnml"`
 	Xmlns   string   `xml:"xmlns,attr,omitempty"`
 	Nets    []xNet   `xml:"net"`
+}
+
+// UnmarshalXML methods decode an element as usual and note the line of its start tag, so
+// that refusals name it (the decoder's position after the tag: the tag's last line).
+func (x *xPlace) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
+	type plain xPlace
+	line, _ := d.InputPos()
+	err := d.DecodeElement((*plain)(x), &start)
+	x.Line = line
+	return err
+}
+
+func (x *xTransition) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
+	type plain xTransition
+	line, _ := d.InputPos()
+	err := d.DecodeElement((*plain)(x), &start)
+	x.Line = line
+	return err
+}
+
+func (x *xArc) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
+	type plain xArc
+	line, _ := d.InputPos()
+	err := d.DecodeElement((*plain)(x), &start)
+	x.Line = line
+	return err
+}
+
+func (x *xMedium) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
+	type plain xMedium
+	line, _ := d.InputPos()
+	err := d.DecodeElement((*plain)(x), &start)
+	x.Line = line
+	return err
 }
 
 var nonNCName = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
@@ -196,16 +237,21 @@ func WritePNML(w io.Writer, n *Net) error {
 func ReadPNML(r io.Reader) (*Net, error) { return readPNML("", r) }
 
 // ReadPNMLFile reads the first net of the PNML file path (what `clusterperf tpn NET.pnml`
-// needs): as ReadPNML, with every error prefixed by the file name. A read error is returned
-// as it is (not an input error).
+// needs) with the one input reader (internal/input: at most MaxPNMLBytes, devices and pipes
+// bounded while read, no blocking on a FIFO): as ReadPNML, with every error naming the file
+// and, for an element, its line. A net without a <name> is named by its id, else by the
+// file's base name.
 func ReadPNMLFile(path string) (*Net, error) {
-	f, err := os.Open(path)
+	b, err := input.ReadLimit(path, MaxPNMLBytes)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return readPNML(path, f)
+	return readPNML(path, bytes.NewReader(b))
 }
+
+// MaxPNMLBytes bounds a PNML file (16 MiB: about 100 000 places and transitions with their
+// arcs; decoding holds the document's tree, a few times its size, in memory).
+const MaxPNMLBytes = 16 << 20
 
 // MaxTokens bounds markings and arc weights read from PNML (2^40), so that token counts of
 // a run stay far from overflow.
@@ -217,11 +263,31 @@ func readPNML(file string, r io.Reader) (*Net, error) {
 		pre = file + ": "
 	}
 	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, errors.New(pre+fmt.Sprintf(format, args...))) }
+	line := 0 // the line of the element being read, 0 when none
+	bad := func(format string, args ...any) {
+		at := pre
+		if line > 0 && file != "" {
+			at = fmt.Sprintf("%s:%d: ", file, line)
+		} else if line > 0 {
+			at = fmt.Sprintf("line %d: ", line)
+		}
+		for i, a := range args { // quote at most a short excerpt of the file's text
+			if str, ok := a.(string); ok && len(str) > 2*input.ExcerptRunes {
+				args[i] = shorten(str)
+			}
+		}
+		errs = append(errs, errors.New(at+fmt.Sprintf(format, args...)))
+	}
 	var doc xPNML
 	dec := xml.NewDecoder(r)
 	if err := dec.Decode(&doc); err != nil {
+		line, _ = dec.InputPos()
 		bad("not PNML: %v", err)
+		return nil, inputErrors(errs)
+	}
+	if l, what := trailing(dec); l > 0 {
+		line = l
+		bad("%s after </pnml>: a PNML file holds one document", what)
 		return nil, inputErrors(errs)
 	}
 	if len(doc.Nets) == 0 {
@@ -245,15 +311,13 @@ func readPNML(file string, r io.Reader) (*Net, error) {
 		return x
 	}
 	xn := doc.Nets[0]
-	n := &Net{ID: xn.ID}
-	if xn.Name != nil {
-		n.Name = xn.Name.Text
-	}
+	n := &Net{ID: xn.ID, Name: netName(xn, file)}
 	for _, t := range xn.Tools {
 		if t.Tool != toolName {
 			continue
 		}
 		for _, m := range t.Media {
+			line = m.Line
 			md := Medium{Name: m.Name, Shared: m.Shared}
 			md.Startup = num(fmt.Sprintf("medium %q: startup", m.Name), m.Startup)
 			if md.Startup > MaxSeconds {
@@ -290,6 +354,7 @@ func readPNML(file string, r io.Reader) (*Net, error) {
 	walk(xn.Pages)
 	pidx, tidx := map[string]int{}, map[string]int{}
 	for _, p := range places {
+		line = p.Line
 		if p.ID == "" {
 			bad("a place has no id")
 			continue
@@ -317,6 +382,7 @@ func readPNML(file string, r io.Reader) (*Net, error) {
 		pidx[p.ID] = n.AddPlace(pl)
 	}
 	for _, t := range trans {
+		line = t.Line
 		if _, dup := tidx[t.ID]; dup || dupPlace(pidx, t.ID) {
 			bad("transition id %q used twice", t.ID)
 			continue
@@ -366,7 +432,14 @@ func readPNML(file string, r io.Reader) (*Net, error) {
 		}
 		tidx[t.ID] = n.AddTransition(tr)
 	}
+	aidx := map[string]bool{}
 	for _, a := range arcs {
+		line = a.Line
+		if _, isP := pidx[a.ID]; a.ID != "" && (aidx[a.ID] || isP || dupPlace(tidx, a.ID)) {
+			bad("arc id %q used twice (ids are unique in a PNML document)", a.ID)
+			continue
+		}
+		aidx[a.ID] = true
 		w := 1
 		if a.Inscription != nil {
 			v, err := strconv.Atoi(strings.TrimSpace(a.Inscription.Text))
@@ -393,6 +466,7 @@ func readPNML(file string, r io.Reader) (*Net, error) {
 			bad("arc %q joins two places or two transitions (%s → %s)", a.ID, a.Source, a.Target)
 		}
 	}
+	line = 0
 	if err := inputErrors(errs); err != nil {
 		return nil, err
 	}
@@ -406,3 +480,58 @@ func readPNML(file string, r io.Reader) (*Net, error) {
 }
 
 func dupPlace(pidx map[string]int, id string) bool { _, ok := pidx[id]; return ok }
+
+// shorten is s cut to input.ExcerptRunes characters and "…".
+func shorten(s string) string {
+	n := 0
+	for i := range s {
+		if n == input.ExcerptRunes {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// netName is the net's <name>, else its id, else the file's base name without extension:
+// a run's title never begins with an empty name.
+func netName(xn xNet, file string) string {
+	if xn.Name != nil && strings.TrimSpace(xn.Name.Text) != "" {
+		return strings.TrimSpace(xn.Name.Text)
+	}
+	if xn.ID != "" {
+		return xn.ID
+	}
+	if file != "" {
+		return strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	}
+	return "net"
+}
+
+// trailing reports the line and kind of the first content after the document's root
+// element (0 if there is none): comments, processing instructions and white space may
+// follow it, nothing else.
+func trailing(dec *xml.Decoder) (int, string) {
+	for {
+		line, _ := dec.InputPos()
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return 0, ""
+		}
+		if err != nil {
+			return line, fmt.Sprintf("malformed content (%v)", err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			return line, "element <" + t.Name.Local + ">"
+		case xml.CharData:
+			if len(bytes.TrimSpace(t)) > 0 {
+				return line, "text " + input.Excerpt(string(bytes.TrimSpace(t)))
+			}
+		case xml.EndElement:
+			return line, "end tag </" + t.Name.Local + ">"
+		case xml.Directive:
+			return line, "directive"
+		}
+	}
+}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/clusterperf/clusterperf/answer"
+	"github.com/clusterperf/clusterperf/app/mpipapp"
+	"github.com/clusterperf/clusterperf/app/speedupapp"
 	"github.com/clusterperf/clusterperf/report"
 )
 
@@ -10,14 +12,22 @@ import (
 // the same answer.
 type answerSetter interface{ setAnswer() }
 
-// setAnswer calls doc's setAnswer when it has one.
+// setAnswer calls doc's setAnswer when it has one; the results of package app's questions
+// get theirs here.
 func setAnswer(doc report.Document) {
-	if s, ok := doc.(answerSetter); ok {
-		s.setAnswer()
+	switch r := doc.(type) {
+	case answerSetter:
+		r.setAnswer()
+	case *speedupapp.Result:
+		r.Answer = answer.Speedup(r.Model, r.Points, r.Sizing)
+	case *mpipapp.Result:
+		var runs []answer.MpipRun
+		for _, x := range r.Runs {
+			runs = append(runs, answer.MpipRun{P: x.P, Profile: x.Profile, Model: x.Model})
+		}
+		r.Answer = answer.Mpip(runs, r.Program, r.Forecasts, r.WallTimeForecasts, r.ForecastChoice, r.Sizing)
 	}
 }
-
-func (r *speedupResult) setAnswer() { r.Answer = answer.Speedup(r.Model, r.Points, r.Sizing) }
 
 func (r *pipelineResult) setAnswer() {
 	b := ""
@@ -63,11 +73,3 @@ func (r *tpnResult) setAnswer() {
 func (r *pmvaResult) setAnswer() { r.Answer = answer.PMVA(r.Model, r.Results) }
 
 func (r *simulateResult) setAnswer() { r.Answer = answer.Simulation(r.Report) }
-
-func (r *mpipResult) setAnswer() {
-	var runs []answer.MpipRun
-	for _, x := range r.Runs {
-		runs = append(runs, answer.MpipRun{P: x.P, Profile: x.Profile, Model: x.Model})
-	}
-	r.Answer = answer.Mpip(runs, r.Program, r.Forecasts, r.WallTimeForecasts, r.ForecastChoice, r.Sizing)
-}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clusterperf/clusterperf/app/mpipapp"
+	"github.com/clusterperf/clusterperf/app/speedupapp"
 	"github.com/clusterperf/clusterperf/report"
 )
 
@@ -94,6 +96,10 @@ func contractCases() []contractCase {
 	}
 	// pmva: formulas only (--q, --k); the timed runs are not deterministic (pmva_test.go)
 	add("pmva-thesis-formulas", "pmva", "pmva", "--q", "16us", "--k", "100us", "--workers", "1,2,4,64,512", "--algorithm", "pipelined", "../../pmva/testdata/thesis-network.yaml")
+	// history: a saved sacct output of 31 jobs of two programs (history/testdata, generated
+	// by its gen script from known laws) with timeouts, failures and cancellations
+	add("history-two-programs", "history", "history", "--predict", "128,256", "../../history/testdata/sacct-two-programs.txt")
+	add("history-two-programs-cg", "history", "history", "--study", "3", "../../history/testdata/sacct-two-programs.txt")
 	return cs
 }
 
@@ -103,14 +109,15 @@ var resultTypes = map[string]reflect.Type{
 	"solve":       reflect.TypeFor[solveResult](),
 	"solve-sweep": reflect.TypeFor[sweepResult](),
 	"simulate":    reflect.TypeFor[simulateResult](),
-	"speedup":     reflect.TypeFor[speedupResult](),
+	"speedup":     reflect.TypeFor[speedupapp.Result](),
 	"pipeline":    reflect.TypeFor[pipelineResult](),
 	"fit":         reflect.TypeFor[fitResult](),
-	"mpip":        reflect.TypeFor[mpipResult](),
+	"mpip":        reflect.TypeFor[mpipapp.Result](),
 	"tpn":         reflect.TypeFor[tpnResult](),
 	"queue":       reflect.TypeFor[queueResult](),
 	"fit-data":    reflect.TypeFor[extrapolateResult](),
 	"pmva":        reflect.TypeFor[pmvaResult](),
+	"history":     reflect.TypeFor[historyResult](),
 }
 
 const schemaDir = "../../docs/schema"

@@ -2,67 +2,19 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
-	"github.com/clusterperf/clusterperf/fault"
-	"github.com/clusterperf/clusterperf/internal/spec"
-	"github.com/clusterperf/clusterperf/qn"
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/report"
 )
 
-// classified is an error with a fault class added at the command's edge: Error is the
-// original message, errors.Is/As see both the original error and the class.
-type classified struct {
-	err   error
-	class error
-}
-
-func (e classified) Error() string   { return e.err.Error() }
-func (e classified) Unwrap() []error { return []error{e.err, e.class} }
-
-// isClassified reports whether err already carries a fault class.
-func isClassified(err error) bool {
-	return errors.Is(err, fault.ErrInput) || errors.Is(err, fault.ErrFinding)
-}
-
-// badInput marks an error from reading or validating the user's input (a file, a flag) as
-// fault.ErrInput (exit 2), unless the library already classified it (a finding stays a
-// finding).
-func badInput(err error) error {
-	if err == nil || isClassified(err) {
-		return err
-	}
-	return classified{err, fault.ErrInput}
-}
-
-// badInputf is badInput of a formatted message (use %w to keep a cause).
-func badInputf(format string, args ...any) error { return badInput(fmt.Errorf(format, args...)) }
-
-// finding marks err as the model finding class (fault.ErrSaturated, …): exit 3.
-func finding(class, err error) error {
-	if err == nil || isClassified(err) {
-		return err
-	}
-	return classified{err, class}
-}
-
-// libError classifies an error returned by a library call by its type, never its text:
-// spec.Error (file:line) is input, qn.SaturationError a saturation finding,
-// qn.ErrUnsupported input (the model does not suit the solver). Anything else the library
-// did not classify is a runtime failure (exit 1).
-func libError(err error) error {
-	if err == nil || isClassified(err) {
-		return err
-	}
-	var se *spec.Error
-	var sat *qn.SaturationError
-	switch {
-	case errors.As(err, &sat):
-		return finding(fault.ErrSaturated, err)
-	case errors.As(err, &se), errors.Is(err, qn.ErrUnsupported):
-		return badInput(err)
-	}
-	return err
-}
+// badInput, badInputf, finding, libError: the application layer's classification of errors
+// by fault class (package app), under the names the command's files use.
+var (
+	badInput  = app.Input
+	badInputf = app.Inputf
+	finding   = app.Finding
+	libError  = app.Lib
+	classify  = app.Classify
+)
 
 func asTableError(err error, te **report.TableError) bool { return errors.As(err, te) }

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/explore"
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/units"
 )
 
@@ -119,9 +120,12 @@ func runExplore(ctx context.Context, o exploreOptions, paths []string, stdout, s
 	if err != nil {
 		return badInputf("--addr %q: %v", o.addr, err)
 	}
-	srv := &http.Server{Handler: explore.NewServer(m, buildVersion()), ReadHeaderTimeout: 10 * time.Second}
+	srv := explore.NewServer(m, buildVersion()).HTTPServer(ln) // Host rule, timeouts, limits
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(stdout, "clusterperf explore: %s (%s) at %s — Ctrl-C to stop\n", m.Name(), m.Kind(), url)
+	if explore.Beyond(ln) {
+		fmt.Fprintf(stderr, "warning: --addr %s listens beyond loopback: anyone who can reach this machine on port %d can read the model, its inputs and every explored point (see docs/security.md)\n", o.addr, ln.Addr().(*net.TCPAddr).Port)
+	}
 	if o.open {
 		if err := exec.Command("xdg-open", url).Start(); err != nil {
 			fmt.Fprintf(stderr, "warning: --open: %v; open %s yourself\n", err, url)
@@ -135,10 +139,13 @@ func runExplore(ctx context.Context, o exploreOptions, paths []string, stdout, s
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
-	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	case <-ctx.Done(): // Ctrl-C or SIGTERM: stop answering, drop requests in flight, exit 130
+		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		return srv.Shutdown(sctx)
+		if srv.Shutdown(sctx) != nil {
+			srv.Close()
+		}
+		return fmt.Errorf("%w: explore stopped", fault.ErrInterrupted)
 	case err := <-errc:
 		if errors.Is(err, http.ErrServerClosed) {
 			return nil

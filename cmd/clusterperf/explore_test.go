@@ -4,13 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/clusterperf/clusterperf/fault"
 	"io"
 	"net/http"
 	"regexp"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/clusterperf/clusterperf/explore"
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 type syncBuf struct {
@@ -68,7 +70,9 @@ func exploreServes(t *testing.T, args []string, kind string) {
 		cancel()
 		t.Fatalf("%v: no URL printed: %q", args, out.String())
 	}
-	resp, err := http.Get(url + "api/model")
+	req, _ := http.NewRequest("GET", url+"api/model", nil)
+	req.Header.Set(explore.TokenHeader, pageToken(t, url))
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,8 +85,8 @@ func exploreServes(t *testing.T, args []string, kind string) {
 	cancel()
 	select {
 	case code := <-done:
-		if code != fault.ExitOK {
-			t.Errorf("%v: exit %d after stop", args, code)
+		if code != fault.ExitInterrupted { // stopped as by Ctrl-C
+			t.Errorf("%v: exit %d after stop, want 130", args, code)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("explore did not stop")

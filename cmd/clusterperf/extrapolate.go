@@ -204,13 +204,6 @@ func sizingGrid(d *scaling.Data, pmax int) []int {
 	return out
 }
 
-func classify(err error) error {
-	if errors.Is(err, fault.ErrInput) {
-		return badInput(err)
-	}
-	return err
-}
-
 func (r *extrapolateResult) NoteLines() []string {
 	out := slices.Clone(r.Fit.Notes)
 	if r.Sizing != nil {
@@ -337,11 +330,4 @@ func (r *extrapolateResult) summaryTable() *report.Table {
 
 func (r *extrapolateResult) tradeOffTable() *report.Table {
 	return tradeOffTable(r.Sizing, "Trade-off (model times) "+r.rangeText())
-}
-
-func optPercent(v *float64) any {
-	if v == nil {
-		return ""
-	}
-	return report.Percent(*v)
 }

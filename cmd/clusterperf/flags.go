@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/internal/input"
 	"github.com/clusterperf/clusterperf/internal/units"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/spf13/pflag"
@@ -86,15 +86,10 @@ func (c *flagCheck) err() error {
 	return badInput(errors.Join(c.errs...))
 }
 
-// readInput reads a file named on the command line; a missing or unreadable file is bad
-// input (exit 2).
-func readInput(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, badInputf("cannot read %s: %v", path, err)
-	}
-	return b, nil
-}
+// readInput reads a file named on the command line ("-": stdin) with the one input reader
+// (internal/input: at most input.MaxBytes, read so that devices, pipes and FIFOs are bounded
+// and nothing blocks on a FIFO); a missing, unreadable or too large file is bad input (exit 2).
+func readInput(path string) ([]byte, error) { return input.Read(path) }
 
 // intRange parses FROM:TO (or one number) with whole numbers 1 ≤ FROM ≤ TO.
 func (c *flagCheck) intRange(flag, s string) (int, int) {

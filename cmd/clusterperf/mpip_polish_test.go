@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/app/mpipapp"
 )
 
 // TestMpipReadableTables: issue 21 — a profile's label is its file's base name, not the
@@ -62,8 +64,8 @@ func TestMpipForecastMethodNames(t *testing.T) {
 		return strings.Split(lines[1], ",")
 	}
 	cal, given := row("--calibrate"), row("--latency", "5us", "--bandwidth", "1GB/s")
-	if cal[1] != methodExtrapolated || given[1] != methodPowerLaws {
-		t.Errorf("model_method %q and %q, want %q and %q", cal[1], given[1], methodExtrapolated, methodPowerLaws)
+	if cal[1] != mpipapp.MethodExtrapolated || given[1] != mpipapp.MethodPowerLaws {
+		t.Errorf("model_method %q and %q, want %q and %q", cal[1], given[1], mpipapp.MethodExtrapolated, mpipapp.MethodPowerLaws)
 	}
 	if cal[2] != given[2] {
 		t.Errorf("wall_time_s %s (calibrated) vs %s (given network): the same direct extrapolation should agree", cal[2], given[2])

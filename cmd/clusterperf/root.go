@@ -60,6 +60,7 @@ document (--format json, schema in docs/schema/COMMAND.schema.json) or one CSV t
 	root.AddCommand(newMergeCmd(stdout, stderr))
 	root.AddCommand(newPmvaCmd(stdout, stderr))
 	root.AddCommand(newReferencesCmd(stdout))
+	root.AddCommand(newHistoryCmd(stdout, stderr))
 	root.SetHelpCommand(newHelpCmd())
 	markUsage(root)
 	refuseRepeatedFlags(root)

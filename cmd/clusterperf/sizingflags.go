@@ -1,16 +1,15 @@
 package main
 
 import (
-	"fmt"
-	"math"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/app/speedupapp"
+
 	"github.com/clusterperf/clusterperf/internal/ranges"
-	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/sizing"
-	"github.com/clusterperf/clusterperf/spmd"
 )
 
 // sizingFlags are the flags of every command that recommends a configuration (package
@@ -73,37 +72,11 @@ func (s *sizingFlags) options(t1 *sizing.Reference) sizing.Options {
 	return sizing.Options{Rule: rule, MinEfficiency: s.efficiency, KneeGain: s.kneeGain, WithinFastest: s.within, T1: t1}
 }
 
-// spmdT1 is the T_1 of an SPMD model's sizing: its T_ref (000 eq. 1), the T_ref of the
-// points' speedup s = T_ref/T (000 eq. 3), so speedup and fit size one model alike. Nil (the
-// estimate p_min·T(p_min), noted) if T_ref is not a positive finite time, e.g. a fit whose
-// every time parameter sits at its bound 0.
-func spmdT1(m *spmd.Model, what string) *sizing.Reference {
-	t := m.RefTime()
-	if !(t > 0) || math.IsInf(t, 0) {
-		return nil
-	}
-	return sizing.ModelT1(t, "T_ref of the "+what+" (000 eq. 1): one processor, one disk, no communication")
-}
+// spmdT1 is the T_1 of an SPMD model's sizing (speedupapp.T1).
+var spmdT1 = speedupapp.T1
 
-// recommendedLine is the one-line recommendation of a sizing.Advice.
-func recommendedLine(a *sizing.Advice) string {
-	c := a.Recommended
-	return fmt.Sprintf("p = %d, time %s s, speedup %.3g, efficiency %.2f, %s core-hours — %s", c.Config.P, report.Num(c.Config.TimeS), c.Config.Speedup, c.Config.Efficiency, report.Num(c.Config.CoreHours), c.Reason)
-}
-
-// tradeOffTable is the trade-off table of a sizing.Advice (CSV table "trade_off").
-func tradeOffTable(a *sizing.Advice, title string) *report.Table {
-	t := &report.Table{Name: "trade_off", Title: fmt.Sprintf("%s; %s; recommended (%s): %s", title, a.SpeedupReference.Describe(), a.Rule, recommendedLine(a)), Header: []string{"p", "d", "time_s", "speedup", "efficiency", "core_hours", "gain_per_doubling", "picked_by"}}
-	for _, c := range a.TradeOff {
-		var by []string
-		for _, x := range c.PickedBy {
-			by = append(by, string(x))
-		}
-		var d any = ""
-		if c.D > 0 {
-			d = c.D
-		}
-		t.Add(c.P, d, c.TimeS, c.Speedup, c.Efficiency, c.CoreHours, optPercent(c.GainPerDoubling), strings.Join(by, ","))
-	}
-	return t
-}
+// recommendedLine and tradeOffTable: the sizing tables of package app.
+var (
+	recommendedLine = app.RecommendedLine
+	tradeOffTable   = app.TradeOffTable
+)

@@ -5,24 +5,20 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"slices"
-	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app/speedupapp"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/sim"
-	"github.com/clusterperf/clusterperf/sizing"
 	"github.com/clusterperf/clusterperf/spmd"
-	"github.com/clusterperf/clusterperf/validate"
 )
 
 type speedupOptions struct {
@@ -96,61 +92,6 @@ func (o speedupOptions) check() (ps, ds []int, err error) {
 	return ps, ds, c.err()
 }
 
-// speedupResult is speedup's one result value.
-type speedupResult struct {
-	report.Answered
-	Model        string `json:"model,omitempty"`
-	Architecture string `json:"architecture"`
-	// Method is how the times were computed, Exact whether they are the exact solution of
-	// the documents' model (SIO architectures: 000 eq. 16's approximation, with its measured
-	// ErrorEstimate); spmd.Model.Method.
-	Method        string              `json:"method"`
-	Exact         bool                `json:"exact"`
-	ErrorEstimate *spmd.ErrorEstimate `json:"error_estimate,omitempty"`
-	// Partial is true when Ctrl-C cut the run short (exit 130): Points are those of the
-	// values of p finished, or, with the surface complete, Validation is that of the
-	// replications finished (itself marked partial).
-	Partial bool             `json:"partial,omitempty"`
-	Points  []spmd.Point     `json:"points"`
-	Best    spmd.Point       `json:"best"`
-	Sizing  *sizing.Advice   `json:"sizing"`
-	LimitP  speedupLimit     `json:"limit_p_infinite"`
-	LimitD  speedupLimit     `json:"limit_d_infinite"`
-	Skipped []speedupSkipped `json:"skipped,omitempty"`
-	// Measured are the --measured runs beside the model, rel_error signed.
-	Measured   []spmd.Comparison `json:"measured,omitempty"`
-	Validation *validate.Report  `json:"validation,omitempty"`
-	Notes      []string          `json:"notes"`
-	// condensed: the text table shows a summary of the grid, not every point.
-	condensed bool
-}
-
-// speedupLimit is spmd.Limit with the contract's keys: the speedup as p → ∞ at d disks
-// (limit_p_infinite) or as d → ∞ at p processors (limit_d_infinite); the speedup is
-// absent when it does not exist.
-type speedupLimit struct {
-	Speedup   *float64 `json:"speedup,omitempty"`
-	Converged bool     `json:"converged"`
-	P         int      `json:"p,omitempty"`
-	D         int      `json:"d,omitempty"`
-	Note      string   `json:"note"`
-}
-
-type speedupSkipped struct {
-	P      int    `json:"p"`
-	D      int    `json:"d"`
-	Reason string `json:"reason"`
-}
-
-func newLimit(l spmd.Limit) speedupLimit {
-	out := speedupLimit{Converged: l.Converged, Note: l.Note}
-	if !math.IsNaN(l.Speedup) {
-		v := l.Speedup
-		out.Speedup = &v
-	}
-	return out
-}
-
 func runSpeedup(ctx context.Context, o speedupOptions, path string, stdout io.Writer) error {
 	sp, err := prepareSpeedup(ctx, o, path)
 	if err != nil {
@@ -187,7 +128,7 @@ type speedupRun struct {
 	m   *spmd.Model
 	e   *spmd.Evaluator
 	pts []spmd.Point
-	out *speedupResult
+	out *speedupapp.Result
 	pds [][2]int
 	// stopped is the interruption (fault.ErrInterrupted) that cut the surface short: out
 	// holds the values of p finished, marked partial.
@@ -214,52 +155,28 @@ func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedu
 	if err != nil {
 		return nil, err
 	}
-	if sp.e, err = spmd.NewEvaluator(sp.m); err != nil {
-		return nil, badInput(err)
+	q := speedupapp.Request{Model: sp.m, P: ps, D: ds, Sizing: o.sizing.options(nil), Measured: meas, MeasuredFile: o.measured,
+		Progress: progressFunc(o.progress, "surface: values of p")}
+	sp.out, sp.e, sp.stopped = speedupapp.Run(ctx, q)
+	if sp.out == nil {
+		return nil, sp.stopped
 	}
-	pts, skipped, err := sp.e.SurfaceContext(ctx, ps, ds, progressFunc(o.progress, "surface: values of p"))
-	if errors.Is(err, fault.ErrInterrupted) && len(pts) > 0 {
-		sp.stopped = err
-	} else if err != nil {
-		return nil, libError(err)
-	}
-	if len(pts) == 0 {
-		return nil, noValidPoints(skipped)
-	}
-	sp.pts = pts
-	if sp.out, err = newSpeedupResult(sp.m, sp.e, pts, skipped, o.sizing, ds[len(ds)-1]); err != nil {
-		return nil, err
-	}
-	if sp.out.Measured, err = compareMeasured(sp.e, o.measured, meas, pts); err != nil {
-		return nil, err
-	}
+	sp.pts = sp.out.Points
+	pts := sp.pts
 	if sp.stopped != nil {
-		done, _ := axes(pts)
-		sp.out.Partial = true
-		sp.out.Notes = append(sp.out.Notes, fmt.Sprintf("partial: interrupted after %d of the %d values of p (up to p = %d); the best point and the sizing are over those only", len(done), len(ps), done[len(done)-1]))
 		return sp, nil
 	}
 	if o.all && (o.out.format != "table" || len(pts) <= speedupSummaryRows) {
 		sp.out.Notes = append(sp.out.Notes, fmt.Sprintf("--all changes nothing here: the table is condensed only beyond %d points in table format, and JSON and CSV always have every point", speedupSummaryRows))
 	}
 	if o.out.format == "table" && !o.all && len(pts) > speedupSummaryRows {
-		sp.out.condensed = true
+		sp.out.Condensed = true
 		sp.out.Notes = append(sp.out.Notes, fmt.Sprintf("%d (p, d) points: the table shows the corners, the best point and where each bottleneck region starts; --all prints every point (JSON and CSV always have them)", len(pts)))
 	}
 	if o.validate && sp.m.Arch != spmd.OptimisticAIO && sp.m.Arch != spmd.OptimisticSIO {
 		sp.pds = validationPoints(sp.out.Best, pts[0], pts[len(pts)-1])
 	}
 	return sp, nil
-}
-
-// noValidPoints refuses a surface none of whose (p, d) could be evaluated, with the first
-// reason a point was skipped.
-func noValidPoints(skipped []spmd.Skipped) error {
-	msg := "no valid (p, d) in the ranges"
-	if len(skipped) > 0 {
-		msg += ": " + skipped[0].Reason
-	}
-	return badInputf("%s", msg)
 }
 
 // The output and memory budget of a surface, checked before any point is evaluated. Per
@@ -321,20 +238,6 @@ func validationPoints(pts ...spmd.Point) [][2]int {
 	return pds
 }
 
-// compareMeasured compares the --measured runs with the model (nil: none), flagging those
-// outside the surface pts.
-func compareMeasured(e *spmd.Evaluator, file string, meas []spmd.Measurement, pts []spmd.Point) ([]spmd.Comparison, error) {
-	if meas == nil {
-		return nil, nil
-	}
-	in := map[[2]int]bool{}
-	for _, pt := range pts {
-		in[[2]int{pt.P, pt.D}] = true
-	}
-	cs, err := e.Compare(file, meas, func(p, d int) bool { return in[[2]int{p, d}] })
-	return cs, libError(err)
-}
-
 // readSpeedupMeasured reads the --measured CSV (nil: no flag).
 func readSpeedupMeasured(path string) ([]spmd.Measurement, error) {
 	if path == "" {
@@ -348,157 +251,8 @@ func readSpeedupMeasured(path string) ([]spmd.Measurement, error) {
 	return meas, badInput(err)
 }
 
-// newSpeedupResult assembles the library's answers: best point, largest efficient p per d,
-// the limits p → ∞ (at the largest d) and d → ∞ (at the best p).
-func newSpeedupResult(m *spmd.Model, e *spmd.Evaluator, pts []spmd.Point, skipped []spmd.Skipped, sf sizingFlags, dmax int) (*speedupResult, error) {
-	best, _ := spmd.Best(pts)
-	// one speedup in the whole output: sizing's T_1 is 000 eq. 3's T_ref, as the points'
-	adv, err := sizing.Advise(spmdSizingPoints(pts), sf.options(spmdT1(m, "model")))
-	if err != nil {
-		return nil, libError(err)
-	}
-	limP, err := e.LimitP(dmax, 0)
-	if err != nil {
-		return nil, libError(err)
-	}
-	limD, err := e.LimitD(best.P)
-	if err != nil {
-		return nil, libError(err)
-	}
-	out := &speedupResult{Model: m.Name, Architecture: m.Arch.String(), Points: pts, Best: best, Sizing: adv,
-		LimitP: newLimit(limP), LimitD: newLimit(limD), Notes: []string{}}
-	out.Method, out.Exact, out.ErrorEstimate = m.Method()
-	if e := out.ErrorEstimate; e != nil {
-		out.Notes = append(out.Notes, fmt.Sprintf("approximate: %s uses 000 eq. 16's fork/join approximation, measured %+.1f %% … %+.1f %% against a direct simulation under the model's own assumptions (exponential bursts, geometric burst count) for p 4–64, d 1–16, c 1–4 (error_estimate in JSON); programs that break those assumptions differ more (docs/studies.md §2)", m.Arch, 100*e.MinRelError, 100*e.MaxRelError))
-		if slices.ContainsFunc(pts, func(pt spmd.Point) bool { return pt.P > 64 || pt.D > 16 }) {
-			out.Notes = append(out.Notes, "approximate: this surface reaches beyond the grid the estimate was measured on (p > 64 or d > 16), where eq. 16's error can be larger (it grows with d): check those points with --validate")
-		}
-	}
-	out.LimitP.D, out.LimitD.P = dmax, best.P
-	if slices.ContainsFunc(pts, func(pt spmd.Point) bool { return pt.Efficiency > 1 }) {
-		out.Notes = append(out.Notes, "efficiency = speedup/p counts processors only: the speedup is against T_ref, one processor with one disk, so extra disks alone raise it above 1 (e.g. I/O-bound programs at small p); the sizing table uses the same speedup and efficiency")
-	}
-	for _, s := range skipped {
-		out.Skipped = append(out.Skipped, speedupSkipped{s.P, s.D, s.Reason})
-	}
-	if len(skipped) > 0 {
-		out.Notes = append(out.Notes, fmt.Sprintf("%d (p, d) skipped, e.g. p = %d, d = %d: %s", len(skipped), skipped[0].P, skipped[0].D, skipped[0].Reason))
-	}
-	return out, nil
-}
-
-func (r *speedupResult) NoteLines() []string {
-	if r.Validation != nil {
-		return append(slices.Clone(r.Notes), r.Validation.Notes...)
-	}
-	return r.Notes
-}
-
-// Tables: "points" (every (p, d)), "summary" (best, efficient p, limits), "validation".
-func (r *speedupResult) Tables() []*report.Table {
-	t := &report.Table{Name: "points", Title: strings.TrimSpace(fmt.Sprintf("%s (%s)", r.Model, r.Architecture)),
-		Header: []string{"p", "d", "time_s", "speedup", "efficiency", "cpu_s", "sync_s", "comm_startup_s", "comm_transfer_s", "contention_s", "io_s", "bottleneck"}}
-	row := func(pt spmd.Point) []any {
-		c := pt.Components
-		return []any{pt.P, pt.D, pt.Time, pt.Speedup, pt.Efficiency, c.CPU, c.Sync, c.CommStartup, c.CommTransfer, c.Contention, c.IO, pt.Bottleneck}
-	}
-	if r.condensed {
-		rows := gridSummary(r.Points, r.Best)
-		t.Title += fmt.Sprintf(": %d of %d points (--all shows them all)", len(rows), len(r.Points))
-		for _, pt := range rows {
-			t.Add(row(pt)...)
-		}
-	} else {
-		// every point, streamed as it is written (CSV, --all): a grid of millions of points
-		// is never held as text (speedupBudget)
-		t.Stream = func(emit func(...any) error) error {
-			for _, pt := range r.Points {
-				if err := emit(row(pt)...); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-	}
-	s := &report.Table{Name: "summary", Title: "Summary", Header: []string{"what", "p", "d", "time_s", "speedup", "note"}}
-	s.Add("best in range", r.Best.P, r.Best.D, r.Best.Time, r.Best.Speedup, "bottleneck "+r.Best.Bottleneck)
-	// ∞ only in the text table: a CSV's numeric columns get an empty cell
-	s.Add("p → ∞", report.TextOnly("∞"), r.LimitP.D, report.TextOnly(""), optNum(r.LimitP.Speedup), r.LimitP.Note)
-	s.Add("d → ∞", r.LimitD.P, report.TextOnly("∞"), report.TextOnly(""), optNum(r.LimitD.Speedup), r.LimitD.Note)
-	ts := []*report.Table{t, s, tradeOffTable(r.Sizing, "Sizing")}
-	if len(r.Measured) > 0 {
-		ts = append(ts, speedupMeasuredTable(r.Measured))
-	}
-	if r.Validation != nil {
-		ts = append(ts, report.ValidationTable(r.Validation))
-	}
-	return ts
-}
-
-// speedupMeasuredTable is the --measured runs beside the model (rel_error as a percentage
-// in the text table, a signed fraction in CSV).
-func speedupMeasuredTable(cs []spmd.Comparison) *report.Table {
-	t := &report.Table{Name: "measured", Title: "Measured runs against the model (rel_error = (model − measured)/measured)",
-		Header: []string{"p", "d", "measured_s", "model_s", "measured_speedup", "model_speedup", "rel_error", "note"}}
-	for _, c := range cs {
-		note := ""
-		if c.OutsideSurface {
-			note = "outside --p/--d"
-		}
-		t.Add(c.P, c.D, c.MeasuredTime, c.ModelTime, c.MeasuredSpeedup, c.ModelSpeedup, report.Percent(c.RelError), note)
-	}
-	return t
-}
-
-// gridSummary are the points of a large grid worth printing: the corners of the (p, d)
-// range, the best point, and the first point (smallest p, then d) of each bottleneck
-// region, in the grid's order without repeats.
-func gridSummary(pts []spmd.Point, best spmd.Point) []spmd.Point {
-	ps, ds := axes(pts)
-	type pd struct{ p, d int }
-	want := map[pd]bool{{best.P, best.D}: true}
-	for _, p := range []int{ps[0], ps[len(ps)-1]} {
-		for _, d := range []int{ds[0], ds[len(ds)-1]} {
-			want[pd{p, d}] = true
-		}
-	}
-	first := map[string]pd{}
-	for _, pt := range pts {
-		if f, ok := first[pt.Bottleneck]; !ok || pt.P < f.p || (pt.P == f.p && pt.D < f.d) {
-			first[pt.Bottleneck] = pd{pt.P, pt.D}
-		}
-	}
-	for _, f := range first {
-		want[f] = true
-	}
-	var out []spmd.Point
-	for _, pt := range pts {
-		if want[pd{pt.P, pt.D}] {
-			out = append(out, pt)
-		}
-	}
-	return out
-}
-
-// spmdSizingPoints are the points sizing chooses from: per p its fastest d (sizing keeps
-// only those anyway), so a grid of millions of points stays within sizing.MaxPoints.
-func spmdSizingPoints(pts []spmd.Point) []sizing.Point {
-	best := map[int]spmd.Point{}
-	for _, pt := range pts {
-		if b, ok := best[pt.P]; !ok || pt.Time < b.Time {
-			best[pt.P] = pt
-		}
-	}
-	out := make([]sizing.Point, 0, len(best))
-	for _, pt := range best {
-		out = append(out, sizing.Point{P: pt.P, D: pt.D, TimeS: pt.Time})
-	}
-	sort.Slice(out, func(a, b int) bool { return out[a].P < out[b].P })
-	return out
-}
-
 func speedupPlot(path string, m *spmd.Model, pts []spmd.Point, meas []spmd.Comparison) error {
-	ps, ds := axes(pts)
+	ps, ds := speedupapp.Axes(pts)
 	var panels []report.Panel
 	if len(ds) > 1 && len(ps) > 1 {
 		hm, err := speedupHeatMap(m, pts, ps, ds)
@@ -584,24 +338,6 @@ func speedupHeatMap(m *spmd.Model, pts []spmd.Point, ps, ds []int) (report.Panel
 		g.Z[pi[pt.P]][di[pt.D]] = pt.Speedup
 	}
 	return report.HeatMap(fmt.Sprintf("Speedup s(p, d), %v", m.Arch), "processors p", "disks d", g)
-}
-
-// axes are the distinct p and d of pts, sorted.
-func axes(pts []spmd.Point) (ps, ds []int) {
-	seenP, seenD := map[int]bool{}, map[int]bool{}
-	for _, pt := range pts {
-		if !seenP[pt.P] {
-			seenP[pt.P] = true
-			ps = append(ps, pt.P)
-		}
-		if !seenD[pt.D] {
-			seenD[pt.D] = true
-			ds = append(ds, pt.D)
-		}
-	}
-	sort.Ints(ps)
-	sort.Ints(ds)
-	return ps, ds
 }
 
 // runSpeedupStudy runs one shard of a sharded speedup --validate study, or submits it to

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/clusterperf/clusterperf/answer"
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
@@ -724,12 +725,7 @@ func boundSeries(r *sweepRes) (xs, rs []report.Series) {
 }
 
 // optNum is the number behind p, or NaN (an empty cell) when p is nil.
-func optNum(p *float64) any {
-	if p == nil {
-		return math.NaN()
-	}
-	return *p
-}
+var optNum = app.OptNum
 
 // measuredSeries are the measured points, one series per class and panel ("measured X c").
 func measuredSeries(r *sweepRes) (xs, rs []report.Series) {

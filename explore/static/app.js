@@ -9,6 +9,10 @@
   // bestDelay: ms of quiet after an update before the slow best-configuration search starts
   const st = { params: [], values: {}, seq: 0, done: 0, inflight: false, pending: false, latencies: [], fetches: [], last: null, error: "", bestDelay: 300, bestAbort: null };
   window.cpExplore = st;
+  // the per-server token the server put in the page: the API answers requests carrying it
+  const TOKEN_HEADER = "X-Clusterperf-Token";
+  const tokenMeta = document.querySelector('meta[name="clusterperf-token"]');
+  const token = tokenMeta ? tokenMeta.content : "";
   const $ = (id) => document.getElementById(id);
   const el = (tag, attrs, text) => {
     const e = document.createElement(tag);
@@ -91,7 +95,7 @@
     const seq = ++st.seq;
     const t0 = performance.now();
     try {
-      const resp = await fetch("api/eval", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ values: st.values }) });
+      const resp = await fetch("api/eval", { method: "POST", headers: { "Content-Type": "application/json", [TOKEN_HEADER]: token }, body: JSON.stringify({ values: st.values }) });
       const body = await resp.json();
       st.fetches.push(performance.now() - t0); // request, server, JSON: the rest is drawing
       if (!resp.ok) {
@@ -133,7 +137,7 @@
     const ctl = new AbortController();
     st.bestAbort = ctl;
     try {
-      const resp = await fetch("api/best", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ values: st.values }), signal: ctl.signal });
+      const resp = await fetch("api/best", { method: "POST", headers: { "Content-Type": "application/json", [TOKEN_HEADER]: token }, body: JSON.stringify({ values: st.values }), signal: ctl.signal });
       const body = await resp.json();
       if (seq !== st.seq) return;
       $("best").textContent = resp.ok ? body.best : "no allocation advice: " + body.error;
@@ -144,7 +148,7 @@
   }
 
   async function download(path, fallback) {
-    const resp = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ values: st.values }) });
+    const resp = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", [TOKEN_HEADER]: token }, body: JSON.stringify({ values: st.values }) });
     if (!resp.ok) {
       const b = await resp.json();
       $("error").textContent = b.error;
@@ -160,7 +164,7 @@
   }
 
   async function init() {
-    const resp = await fetch("api/model");
+    const resp = await fetch("api/model", { headers: { [TOKEN_HEADER]: token } });
     const m = await resp.json();
     st.params = m.params;
     document.title = m.name + " · clusterperf explore";

@@ -1,4 +1,4 @@
-package main
+package mpipapp
 
 import (
 	"fmt"
@@ -6,12 +6,15 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/mpip"
 	"github.com/clusterperf/clusterperf/mpip/mpipplot"
 	"github.com/clusterperf/clusterperf/report"
 )
 
-func (r *mpipResult) NoteLines() []string {
+// NoteLines are the result's notes: its own, the program check's, the network's, each run's,
+// the calibration's, the forecasts', the sizing's and the explanations' next steps.
+func (r *Result) NoteLines() []string {
 	out := slices.Clone(r.Notes)
 	if r.Program != nil {
 		out = append(out, r.Program.Notes...)
@@ -48,7 +51,7 @@ func (r *mpipResult) NoteLines() []string {
 		out = append(out, "forecasts: model_method "+forecastMethods)
 	}
 	for _, f := range r.Forecasts {
-		out = append(out, prefixed(fmt.Sprintf("forecast P = %d", f.P), f.Notes)...)
+		out = append(out, app.Prefixed(fmt.Sprintf("forecast P = %d", f.P), f.Notes)...)
 		for _, n := range f.WallTime.Notes { // the table's spread: say when it has no width
 			if strings.Contains(n, "zero width") {
 				out = append(out, fmt.Sprintf("forecast P = %d: %s", f.P, n))
@@ -66,7 +69,7 @@ func (r *mpipResult) NoteLines() []string {
 }
 
 // explanationSteps are the next steps of the explanations, each once.
-func (r *mpipResult) explanationSteps() []string {
+func (r *Result) explanationSteps() []string {
 	var out []string
 	for _, e := range r.Explanations {
 		for _, s := range append(slices.Clone(e.Notes), e.NextSteps...) {
@@ -81,7 +84,7 @@ func (r *mpipResult) explanationSteps() []string {
 // Tables: "across_p" (default; 004's spreadsheet; "profiles" without a network), "views" (observed against model per
 // run), "trends", "profiles", "calibration", "forecasts", "forecast_kinds", "backtest",
 // "explanations", "analysis", "trade_off".
-func (r *mpipResult) Tables() []*report.Table {
+func (r *Result) Tables() []*report.Table {
 	t := acrossP(r.Runs, r.Predictions)
 	t.Name, t.Title = "across_p", "Across P (Elliott's (004) spreadsheet): app_time_s, mpi_time_s, mpi_wait_s are Σ over the P ranks; at_* per process (measured AT* = App_Time/P, modelled AT = R·M/P)"
 	tr := &report.Table{Name: "trends", Title: "Power-law trends across P", Header: []string{"input", "a", "exponent", "residual_sd_ln", "runs"}}
@@ -93,14 +96,14 @@ func (r *mpipResult) Tables() []*report.Table {
 		out[0], out[3] = out[3], out[0]
 	}
 	if r.Sizing != nil {
-		out = append(out, tradeOffTable(r.Sizing, "Sizing on measured and predicted wall times"))
+		out = append(out, app.TradeOffTable(r.Sizing, "Sizing on measured and predicted wall times"))
 	} else {
 		out = append(out, &report.Table{Name: "trade_off", Title: "Sizing (with --predict)", Header: []string{"p"}})
 	}
 	return out
 }
 
-func (r *mpipResult) viewsTable() *report.Table {
+func (r *Result) viewsTable() *report.Table {
 	v := &report.Table{Name: "views", Title: "Observed against Elliott's (004) model", Header: []string{"label", "p", "network", "view", "observed", "model", "rel_error"}}
 	for _, run := range r.Runs {
 		for _, m := range []struct {
@@ -122,7 +125,7 @@ func (r *mpipResult) viewsTable() *report.Table {
 }
 
 // analysisTable: Elliott's (004) appendix B "Analysis Views" of every run.
-func (r *mpipResult) analysisTable() *report.Table {
+func (r *Result) analysisTable() *report.Table {
 	t := &report.Table{Name: "analysis", Title: "Analysis views (Elliott's (004) appendix B): measured times aggregate and divided by P, M, P·M",
 		Header: []string{"label", "p", "view", "divided_by", "app_time_s", "mpi_time_s", "non_mpi_time_s", "mpi_wait_s", "mpi_active_s"}}
 	for _, run := range r.Runs {
@@ -133,7 +136,7 @@ func (r *mpipResult) analysisTable() *report.Table {
 	return t
 }
 
-func (r *mpipResult) profilesTable() *report.Table {
+func (r *Result) profilesTable() *report.Table {
 	t := &report.Table{Name: "profiles", Title: "Profiles (no network needed)", Header: []string{"file", "executable", "ranks", "mean_app_time_s", "mpi_share", "wait_share_of_mpi", "collective_share_of_mpi",
 		"messages", "mean_size_bytes", "size_spread_decades", "mpi_imbalance", "compute_imbalance", "top_operations"}}
 	for _, run := range r.Runs {
@@ -155,7 +158,7 @@ func (r *mpipResult) profilesTable() *report.Table {
 	return t
 }
 
-func (r *mpipResult) calibrationTable() *report.Table {
+func (r *Result) calibrationTable() *report.Table {
 	t := &report.Table{Name: "calibration", Title: "Calibration (--calibrate)", Header: []string{"label", "p", "mean_size_bytes", "implied_switch_delay_s", "observed_app_time_s", "model_app_time_s", "low_s", "high_s", "rel_error"}}
 	c := r.Calibration
 	if c == nil {
@@ -179,12 +182,12 @@ func (r *mpipResult) calibrationTable() *report.Table {
 // The forecasts table's model_method: how model_app_time_s was obtained. The wall time
 // (wall_time_s) is the same direct AT* extrapolation whichever route the model takes.
 const (
-	methodExtrapolated = "004_extrapolated_inputs" // M, L, D_k, D_{P+1} extrapolated in P, calibrated D_0, exact MVA at P
-	methodPowerLaws    = "004_power_laws"          // the profile's power laws in P with the given --latency/--bandwidth
-	forecastMethods    = methodExtrapolated + ": M, L, D_k, D_{P+1} extrapolated in P with the calibrated network; " + methodPowerLaws + ": the profile's power laws in P with the network given by --latency/--bandwidth"
+	MethodExtrapolated = "004_extrapolated_inputs" // M, L, D_k, D_{P+1} extrapolated in P, calibrated D_0, exact MVA at P
+	MethodPowerLaws    = "004_power_laws"          // the profile's power laws in P with the given --latency/--bandwidth
+	forecastMethods    = MethodExtrapolated + ": M, L, D_k, D_{P+1} extrapolated in P with the calibrated network; " + MethodPowerLaws + ": the profile's power laws in P with the network given by --latency/--bandwidth"
 )
 
-func (r *mpipResult) forecastTable() *report.Table {
+func (r *Result) forecastTable() *report.Table {
 	t := &report.Table{Name: "forecasts", Title: "Forecasts per process: wall_time_s extrapolates the measured AT* in P (kind wall_time); model_app_time_s is 004's model (model_method: see the notes); spreads are ranges of plausible models, not confidence intervals",
 		Header: []string{"p", "model_method", "wall_time_s", "wall_spread_low_s", "wall_spread_high_s", "model_app_time_s", "model_spread_low_s", "model_spread_high_s", "used_for_sizing", "interval"}}
 	used, interval := "", ""
@@ -196,7 +199,7 @@ func (r *mpipResult) forecastTable() *report.Table {
 		interval = fmt.Sprintf("none: needs runs at ≥ %d different P (have %d)", ch.RunsForInterval, ch.Runs)
 	}
 	for _, f := range r.Forecasts {
-		t.Add(f.P, methodExtrapolated, f.WallTime.Value, f.WallTime.SpreadLow, f.WallTime.SpreadHigh, f.ModelAppTimeS, f.ModelAppTimeLowS, f.ModelAppTimeHighS, used, interval)
+		t.Add(f.P, MethodExtrapolated, f.WallTime.Value, f.WallTime.SpreadLow, f.WallTime.SpreadHigh, f.ModelAppTimeS, f.ModelAppTimeLowS, f.ModelAppTimeHighS, used, interval)
 	}
 	for i, p := range r.Predictions {
 		if i >= len(r.WallTimeForecasts) || p.Result == nil {
@@ -207,13 +210,13 @@ func (r *mpipResult) forecastTable() *report.Table {
 		if !p.Interval {
 			lo, hi, iv = "", "", interval
 		}
-		t.Add(p.P, methodPowerLaws, w.Value, w.SpreadLow, w.SpreadHigh, p.Result.AppTime.Model, lo, hi, used, iv)
+		t.Add(p.P, MethodPowerLaws, w.Value, w.SpreadLow, w.SpreadHigh, p.Result.AppTime.Model, lo, hi, used, iv)
 	}
 	return t
 }
 
 // forecastKindsTable: each forecast kind's backtest error and which one sizes the run.
-func (r *mpipResult) forecastKindsTable() *report.Table {
+func (r *Result) forecastKindsTable() *report.Table {
 	t := &report.Table{Name: "forecast_kinds", Title: "Forecast kinds: backtest error on these runs and the one used for sizing",
 		Header: []string{"kind", "forecast", "backtest_rel_errors", "backtest_max_abs_rel_error", "observed_in_spread", "used_for_sizing", "description"}, Left: true}
 	ch := r.ForecastChoice
@@ -238,7 +241,7 @@ func (r *mpipResult) forecastKindsTable() *report.Table {
 	return t
 }
 
-func (r *mpipResult) backtestTable() *report.Table {
+func (r *Result) backtestTable() *report.Table {
 	t := &report.Table{Name: "backtest", Title: "Backtest: each measured P predicted from the others", Header: []string{"held_out_p", "from_p", "observed_app_time_s",
 		"calibrated_rel_error", "forecast_wall_rel_error", "forecast_model_rel_error", "in_wall_spread", "in_model_spread"}}
 	bt := r.Backtest
@@ -256,7 +259,7 @@ func (r *mpipResult) backtestTable() *report.Table {
 // joinInts writes v space-separated: [16 32] → "16 32".
 func joinInts(v []int) string { return strings.Trim(fmt.Sprint(v), "[]") }
 
-func (r *mpipResult) explanationTable() *report.Table {
+func (r *Result) explanationTable() *report.Table {
 	t := &report.Table{Name: "explanations", Title: "Why the model misses (views beyond --explain-threshold)", Header: []string{"label", "views", "assumption", "evidence"}, Left: true}
 	// one row per finding, listing the runs' views it explains: the same evidence (a fact
 	// about a run or about the series) would otherwise repeat under every view
@@ -314,7 +317,7 @@ func relCell(v mpip.View) any {
 	return report.Percent(*v.RelError)
 }
 
-func acrossP(runs []*mpipRun, preds []mpip.Prediction) *report.Table {
+func acrossP(runs []*MeasuredRun, preds []mpip.Prediction) *report.Table {
 	t := &report.Table{Header: []string{"p", "label", "app_time_s", "mpi_time_s", "mpi_wait_s", "messages", "mean_size_bytes", "d0_s", "dk_s", "compute_delay_s",
 		"r_s", "x_per_s", "at_observed_s", "at_model_s", "at_rel_error", "mt_rel_error", "wt_rel_error", "x_rel_error", "at_low_s", "at_high_s"}}
 	for _, r := range runs {
@@ -337,9 +340,9 @@ func acrossP(runs []*mpipRun, preds []mpip.Prediction) *report.Table {
 	return t
 }
 
-// mpipPlot draws the wall-time and component figures of each class (package mpipplot); what
-// the wall-time panel clipped is added to the notes before the result is rendered.
-func (r *mpipResult) plotPanels() ([]report.Panel, error) {
+// PlotPanels draws the wall-time and component figures of each class (package mpipplot); what
+// the wall-time panel clipped is added to the notes, so call it before rendering the result.
+func (r *Result) PlotPanels() ([]report.Panel, error) {
 	in := mpipplot.Input{Predictions: r.Predictions, Forecasts: r.Forecasts}
 	for _, run := range r.Runs {
 		class := run.class
@@ -352,6 +355,6 @@ func (r *mpipResult) plotPanels() ([]report.Panel, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Notes = append(r.Notes, prefixed("plot", notes)...)
+	r.Notes = append(r.Notes, app.Prefixed("plot", notes)...)
 	return panels, nil
 }

@@ -1,0 +1,334 @@
+// Package speedupapp answers "how does this SPMD program speed up, and how many processors
+// and disks should it use?": the model of 000/001 over a (p, d) grid (spmd.Evaluator), the
+// best point, the limits p → ∞ and d → ∞, the sizing under package sizing's rules and the
+// measured runs beside the model. The speedup command renders the Result; the explorer
+// evaluates the same Run at its sliders' values.
+package speedupapp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/sizing"
+	"github.com/clusterperf/clusterperf/spmd"
+	"github.com/clusterperf/clusterperf/validate"
+)
+
+// Request is everything one speedup run needs: the parsed model, the (p, d) grid, the
+// sizing rule's options (T1 is set by Run: the model's T_ref) and the measured runs.
+type Request struct {
+	Model        *spmd.Model
+	P, D         []int // the grid, increasing
+	Sizing       sizing.Options
+	Measured     []spmd.Measurement // nil: none
+	MeasuredFile string             // where Measured was read, for messages
+	// Progress is called as values of p finish (nil: silent).
+	Progress func(done, total int)
+}
+
+// Run evaluates the model over the grid (spmd.Evaluator.SurfaceContext), finds the best
+// point and the limits, sizes under the rule and compares the measured runs. When ctx is
+// cancelled part way, Run returns the result of the values of p finished (Partial) together
+// with the interruption (fault.ErrInterrupted); any other error comes alone, classified.
+// The evaluator is returned for the caller's validation and plot.
+func Run(ctx context.Context, q Request) (*Result, *spmd.Evaluator, error) {
+	e, err := spmd.NewEvaluator(q.Model)
+	if err != nil {
+		return nil, nil, app.Input(err)
+	}
+	pts, skipped, err := e.SurfaceContext(ctx, q.P, q.D, q.Progress)
+	var stopped error
+	if errors.Is(err, fault.ErrInterrupted) && len(pts) > 0 {
+		stopped = err
+	} else if err != nil {
+		return nil, nil, app.Lib(err)
+	}
+	if len(pts) == 0 {
+		return nil, nil, noValidPoints(skipped)
+	}
+	r, err := newResult(q.Model, e, pts, skipped, q.Sizing, q.D[len(q.D)-1])
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.Measured, err = compareMeasured(e, q.MeasuredFile, q.Measured, pts); err != nil {
+		return nil, nil, err
+	}
+	if stopped != nil {
+		done, _ := Axes(pts)
+		r.Partial = true
+		r.Notes = append(r.Notes, fmt.Sprintf("partial: interrupted after %d of the %d values of p (up to p = %d); the best point and the sizing are over those only", len(done), len(q.P), done[len(done)-1]))
+	}
+	return r, e, stopped
+}
+
+func withT1(o sizing.Options, t1 *sizing.Reference) sizing.Options {
+	o.T1 = t1
+	return o
+}
+
+// Result is the speedup question's one result value.
+type Result struct {
+	report.Answered        // the answer block (package answer; set when rendered)
+	Model           string `json:"model,omitempty"`
+	Architecture    string `json:"architecture"`
+	// Method is how the times were computed, Exact whether they are the exact solution of
+	// the documents' model (SIO architectures: 000 eq. 16's approximation, with its measured
+	// ErrorEstimate); spmd.Model.Method.
+	Method        string              `json:"method"`
+	Exact         bool                `json:"exact"`
+	ErrorEstimate *spmd.ErrorEstimate `json:"error_estimate,omitempty"`
+	// Partial is true when Ctrl-C cut the run short (exit 130): Points are those of the
+	// values of p finished, or, with the surface complete, Validation is that of the
+	// replications finished (itself marked partial).
+	Partial bool           `json:"partial,omitempty"`
+	Points  []spmd.Point   `json:"points"`
+	Best    spmd.Point     `json:"best"`
+	Sizing  *sizing.Advice `json:"sizing"`
+	LimitP  Limit          `json:"limit_p_infinite"`
+	LimitD  Limit          `json:"limit_d_infinite"`
+	Skipped []Skipped      `json:"skipped,omitempty"`
+	// Measured are the --measured runs beside the model, rel_error signed.
+	Measured   []spmd.Comparison `json:"measured,omitempty"`
+	Validation *validate.Report  `json:"validation,omitempty"`
+	Notes      []string          `json:"notes"`
+	// Condensed: the text table shows a summary of the grid, not every point (set by the
+	// caller for a large grid in table format).
+	Condensed bool `json:"-"`
+}
+
+// Limit is spmd.Limit with the contract's keys: the speedup as p → ∞ at d disks
+// (limit_p_infinite) or as d → ∞ at p processors (limit_d_infinite); the speedup is
+// absent when it does not exist.
+type Limit struct {
+	Speedup   *float64 `json:"speedup,omitempty"`
+	Converged bool     `json:"converged"`
+	P         int      `json:"p,omitempty"`
+	D         int      `json:"d,omitempty"`
+	Note      string   `json:"note"`
+}
+
+type Skipped struct {
+	P      int    `json:"p"`
+	D      int    `json:"d"`
+	Reason string `json:"reason"`
+}
+
+func newLimit(l spmd.Limit) Limit {
+	out := Limit{Converged: l.Converged, Note: l.Note}
+	if !math.IsNaN(l.Speedup) {
+		v := l.Speedup
+		out.Speedup = &v
+	}
+	return out
+}
+
+// noValidPoints refuses a surface none of whose (p, d) could be evaluated, with the first
+// reason a point was skipped.
+func noValidPoints(skipped []spmd.Skipped) error {
+	msg := "no valid (p, d) in the ranges"
+	if len(skipped) > 0 {
+		msg += ": " + skipped[0].Reason
+	}
+	return app.Inputf("%s", msg)
+}
+
+// compareMeasured compares the --measured runs with the model (nil: none), flagging those
+// outside the surface pts.
+func compareMeasured(e *spmd.Evaluator, file string, meas []spmd.Measurement, pts []spmd.Point) ([]spmd.Comparison, error) {
+	if meas == nil {
+		return nil, nil
+	}
+	in := map[[2]int]bool{}
+	for _, pt := range pts {
+		in[[2]int{pt.P, pt.D}] = true
+	}
+	cs, err := e.Compare(file, meas, func(p, d int) bool { return in[[2]int{p, d}] })
+	return cs, app.Lib(err)
+}
+
+// newResult assembles the library's answers: best point, largest efficient p per d,
+// the limits p → ∞ (at the largest d) and d → ∞ (at the best p).
+func newResult(m *spmd.Model, e *spmd.Evaluator, pts []spmd.Point, skipped []spmd.Skipped, so sizing.Options, dmax int) (*Result, error) {
+	best, _ := spmd.Best(pts)
+	// one speedup in the whole output: sizing's T_1 is 000 eq. 3's T_ref, as the points'
+	adv, err := sizing.Advise(SizingPoints(pts), withT1(so, T1(m, "model")))
+	if err != nil {
+		return nil, app.Lib(err)
+	}
+	limP, err := e.LimitP(dmax, 0)
+	if err != nil {
+		return nil, app.Lib(err)
+	}
+	limD, err := e.LimitD(best.P)
+	if err != nil {
+		return nil, app.Lib(err)
+	}
+	out := &Result{Model: m.Name, Architecture: m.Arch.String(), Points: pts, Best: best, Sizing: adv,
+		LimitP: newLimit(limP), LimitD: newLimit(limD), Notes: []string{}}
+	out.Method, out.Exact, out.ErrorEstimate = m.Method()
+	if e := out.ErrorEstimate; e != nil {
+		out.Notes = append(out.Notes, fmt.Sprintf("approximate: %s uses 000 eq. 16's fork/join approximation, measured %+.1f %% … %+.1f %% against a direct simulation under the model's own assumptions (exponential bursts, geometric burst count) for p 4–64, d 1–16, c 1–4 (error_estimate in JSON); programs that break those assumptions differ more (docs/studies.md §2)", m.Arch, 100*e.MinRelError, 100*e.MaxRelError))
+		if slices.ContainsFunc(pts, func(pt spmd.Point) bool { return pt.P > 64 || pt.D > 16 }) {
+			out.Notes = append(out.Notes, "approximate: this surface reaches beyond the grid the estimate was measured on (p > 64 or d > 16), where eq. 16's error can be larger (it grows with d): check those points with --validate")
+		}
+	}
+	out.LimitP.D, out.LimitD.P = dmax, best.P
+	if slices.ContainsFunc(pts, func(pt spmd.Point) bool { return pt.Efficiency > 1 }) {
+		out.Notes = append(out.Notes, "efficiency = speedup/p counts processors only: the speedup is against T_ref, one processor with one disk, so extra disks alone raise it above 1 (e.g. I/O-bound programs at small p); the sizing table uses the same speedup and efficiency")
+	}
+	for _, s := range skipped {
+		out.Skipped = append(out.Skipped, Skipped{s.P, s.D, s.Reason})
+	}
+	if len(skipped) > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("%d (p, d) skipped, e.g. p = %d, d = %d: %s", len(skipped), skipped[0].P, skipped[0].D, skipped[0].Reason))
+	}
+	return out, nil
+}
+
+func (r *Result) NoteLines() []string {
+	if r.Validation != nil {
+		return append(slices.Clone(r.Notes), r.Validation.Notes...)
+	}
+	return r.Notes
+}
+
+// Tables: "points" (every (p, d)), "summary" (best, efficient p, limits), "validation".
+func (r *Result) Tables() []*report.Table {
+	t := &report.Table{Name: "points", Title: strings.TrimSpace(fmt.Sprintf("%s (%s)", r.Model, r.Architecture)),
+		Header: []string{"p", "d", "time_s", "speedup", "efficiency", "cpu_s", "sync_s", "comm_startup_s", "comm_transfer_s", "contention_s", "io_s", "bottleneck"}}
+	row := func(pt spmd.Point) []any {
+		c := pt.Components
+		return []any{pt.P, pt.D, pt.Time, pt.Speedup, pt.Efficiency, c.CPU, c.Sync, c.CommStartup, c.CommTransfer, c.Contention, c.IO, pt.Bottleneck}
+	}
+	if r.Condensed {
+		rows := gridSummary(r.Points, r.Best)
+		t.Title += fmt.Sprintf(": %d of %d points (--all shows them all)", len(rows), len(r.Points))
+		for _, pt := range rows {
+			t.Add(row(pt)...)
+		}
+	} else {
+		// every point, streamed as it is written (CSV, --all): a grid of millions of points
+		// is never held as text (speedupBudget)
+		t.Stream = func(emit func(...any) error) error {
+			for _, pt := range r.Points {
+				if err := emit(row(pt)...); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	s := &report.Table{Name: "summary", Title: "Summary", Header: []string{"what", "p", "d", "time_s", "speedup", "note"}}
+	s.Add("best in range", r.Best.P, r.Best.D, r.Best.Time, r.Best.Speedup, "bottleneck "+r.Best.Bottleneck)
+	// ∞ only in the text table: a CSV's numeric columns get an empty cell
+	s.Add("p → ∞", report.TextOnly("∞"), r.LimitP.D, report.TextOnly(""), app.OptNum(r.LimitP.Speedup), r.LimitP.Note)
+	s.Add("d → ∞", r.LimitD.P, report.TextOnly("∞"), report.TextOnly(""), app.OptNum(r.LimitD.Speedup), r.LimitD.Note)
+	ts := []*report.Table{t, s, app.TradeOffTable(r.Sizing, "Sizing")}
+	if len(r.Measured) > 0 {
+		ts = append(ts, measuredTable(r.Measured))
+	}
+	if r.Validation != nil {
+		ts = append(ts, report.ValidationTable(r.Validation))
+	}
+	return ts
+}
+
+// measuredTable is the --measured runs beside the model (rel_error as a percentage
+// in the text table, a signed fraction in CSV).
+func measuredTable(cs []spmd.Comparison) *report.Table {
+	t := &report.Table{Name: "measured", Title: "Measured runs against the model (rel_error = (model − measured)/measured)",
+		Header: []string{"p", "d", "measured_s", "model_s", "measured_speedup", "model_speedup", "rel_error", "note"}}
+	for _, c := range cs {
+		note := ""
+		if c.OutsideSurface {
+			note = "outside --p/--d"
+		}
+		t.Add(c.P, c.D, c.MeasuredTime, c.ModelTime, c.MeasuredSpeedup, c.ModelSpeedup, report.Percent(c.RelError), note)
+	}
+	return t
+}
+
+// gridSummary are the points of a large grid worth printing: the corners of the (p, d)
+// range, the best point, and the first point (smallest p, then d) of each bottleneck
+// region, in the grid's order without repeats.
+func gridSummary(pts []spmd.Point, best spmd.Point) []spmd.Point {
+	ps, ds := Axes(pts)
+	type pd struct{ p, d int }
+	want := map[pd]bool{{best.P, best.D}: true}
+	for _, p := range []int{ps[0], ps[len(ps)-1]} {
+		for _, d := range []int{ds[0], ds[len(ds)-1]} {
+			want[pd{p, d}] = true
+		}
+	}
+	first := map[string]pd{}
+	for _, pt := range pts {
+		if f, ok := first[pt.Bottleneck]; !ok || pt.P < f.p || (pt.P == f.p && pt.D < f.d) {
+			first[pt.Bottleneck] = pd{pt.P, pt.D}
+		}
+	}
+	for _, f := range first {
+		want[f] = true
+	}
+	var out []spmd.Point
+	for _, pt := range pts {
+		if want[pd{pt.P, pt.D}] {
+			out = append(out, pt)
+		}
+	}
+	return out
+}
+
+// SizingPoints are the points sizing chooses from: per p its fastest d (sizing keeps
+// only those anyway), so a grid of millions of points stays within sizing.MaxPoints.
+func SizingPoints(pts []spmd.Point) []sizing.Point {
+	best := map[int]spmd.Point{}
+	for _, pt := range pts {
+		if b, ok := best[pt.P]; !ok || pt.Time < b.Time {
+			best[pt.P] = pt
+		}
+	}
+	out := make([]sizing.Point, 0, len(best))
+	for _, pt := range best {
+		out = append(out, sizing.Point{P: pt.P, D: pt.D, TimeS: pt.Time})
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].P < out[b].P })
+	return out
+}
+
+// Axes are the distinct p and d of the points, in increasing order.
+func Axes(pts []spmd.Point) (ps, ds []int) {
+	seenP, seenD := map[int]bool{}, map[int]bool{}
+	for _, pt := range pts {
+		if !seenP[pt.P] {
+			seenP[pt.P] = true
+			ps = append(ps, pt.P)
+		}
+		if !seenD[pt.D] {
+			seenD[pt.D] = true
+			ds = append(ds, pt.D)
+		}
+	}
+	sort.Ints(ps)
+	sort.Ints(ds)
+	return ps, ds
+}
+
+// T1 is the T_1 of an SPMD model's sizing: its T_ref (000 eq. 1), the T_ref of the
+// points' speedup s = T_ref/T (000 eq. 3), so speedup and fit size one model alike. Nil (the
+// estimate p_min·T(p_min), noted) if T_ref is not a positive finite time, e.g. a fit whose
+// every time parameter sits at its bound 0.
+func T1(m *spmd.Model, what string) *sizing.Reference {
+	t := m.RefTime()
+	if !(t > 0) || math.IsInf(t, 0) {
+		return nil
+	}
+	return sizing.ModelT1(t, "T_ref of the "+what+" (000 eq. 1): one processor, one disk, no communication")
+}

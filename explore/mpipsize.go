@@ -1,0 +1,82 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/app/mpipapp"
+	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/sizing"
+)
+
+// request is the mpip command's request at the point v (mpipapp.Request) and its command
+// line: the reports with the point's network as --latency and --bandwidth, or the CSV of
+// collected values (with the network's factors ≠ 1, the file File writes); with a
+// prediction, --predict over the by-P charts' P values (grid), so the recommended P is the
+// command's sizing of the same measured and predicted times. Intervals are not needed for
+// the sizing: one Monte Carlo sample (the command's default is more; the sizing is the same).
+func (m *mpipModel) request(v Values, cur int) (mpipapp.Request, []string) {
+	q := mpipapp.Request{Samples: 1, Seed: 1, Sizing: sizing.Options{Rule: sizing.DefaultRule, MinEfficiency: sizing.DefaultMinEfficiency,
+		KneeGain: sizing.DefaultKneeGain, WithinFastest: sizing.DefaultWithinFastest}}
+	args := []string{"mpip"}
+	runs, _ := m.network(v)
+	if m.perRun {
+		q.Collected = []mpipapp.Collected{{File: m.csvFile, Rows: runs}}
+		file := m.csvFile
+		if v["latency"] != 1 || v["bandwidth"] != 1 {
+			_, file, _ = m.File(v)
+		}
+		args = append(args, file)
+	} else {
+		f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+		q.Reports = m.reps
+		q.Network = mpipapp.ConstNetwork("latency/bandwidth", v["latency"], v["bandwidth"])
+		args = append(append(args, m.paths...), "--latency", f(v["latency"]), "--bandwidth", f(v["bandwidth"]))
+	}
+	if m.predict && len(mpipapp.Classes(q.Collected)) <= 1 {
+		q.Predict = m.grid(max(int(v["p_max"]), 4), cur)
+		ps := make([]string, len(q.Predict))
+		for i, p := range q.Predict {
+			ps[i] = strconv.Itoa(p)
+		}
+		args = append(args, "--predict", strings.Join(ps, ","))
+	}
+	return q, args
+}
+
+// recommend sets the best configuration of the point from the mpip command's own Run
+// (mpipapp.Run: the sizing rule over the measured and predicted wall times, and its refusals:
+// no size from runs of different arguments, i.e. weak scaling, or of different programs;
+// none without a prediction, which the command makes only with --predict). It returns the
+// recommended P, or 0 when there is none.
+func (m *mpipModel) recommend(r *Result, v Values, cur mpipPoint) (int, error) {
+	q, args := m.request(v, cur.P)
+	res, err := mpipapp.Run(context.Background(), q)
+	if err != nil {
+		return 0, err
+	}
+	r.Command = args
+	switch {
+	case res.Sizing != nil:
+		c := res.Sizing.Recommended.Config
+		r.Best = fmt.Sprintf("P = %d: %.4g s (%s rule over the measured runs and the predictions at P ≤ %d, as the mpip command sizes: %s); at P = %d: %.4g s",
+			c.P, c.TimeS, res.Sizing.Rule, q.Predict[len(q.Predict)-1], res.Sizing.Recommended.Reason, cur.P, cur.Res.AppTime.Model)
+		r.Values["best_p"], r.Values["best_wall_time_s"] = float64(c.P), c.TimeS
+		r.Tables = append(r.Tables, htmlreport.FromTables([]*report.Table{app.TradeOffTable(res.Sizing, "Sizing on measured and predicted wall times")})...)
+		r.Notes = append(r.Notes, res.Sizing.Notes...)
+		return c.P, nil
+	case res.NoSizing != "":
+		r.Best = "no recommended P: " + res.NoSizing
+		r.Warnings = append(r.Warnings, "no sizing: "+res.NoSizing)
+	case len(mpipapp.Classes(q.Collected)) > 1:
+		cl := mpipapp.Classes(q.Collected)
+		r.Best = fmt.Sprintf("no recommended P: the collected values hold %d classes (%s); the mpip command forecasts and sizes one class's rows per call", len(cl), strings.Join(cl, ", "))
+	default:
+		r.Best = fmt.Sprintf("no recommended P: the mpip command sizes with --predict, which needs runs at three or more different P > 1 (these runs have %d)", mpipapp.DistinctP(m.runs))
+	}
+	return 0, nil
+}
