@@ -9,8 +9,7 @@ import (
 
 // builder assembles an answer from clauses in order of importance: the summary is as many
 // leading clauses as fit one line of the table format (report.TextWidth), joined by "; ";
-// every clause's longer explanation, and the clauses that do not fit and have none, become
-// Details.
+// the clauses that do not fit, and every clause's longer explanation, become Details.
 type builder struct {
 	a       report.Answer
 	clauses []clause
@@ -42,7 +41,8 @@ func (b *builder) done() report.Answer {
 		try := strings.Join(append(append([]string{}, sum...), c.short), "; ") + "."
 		if !full && utf8.RuneCountInString(try) <= report.TextWidth {
 			sum = append(sum, c.short)
-		} else if full = true; len(c.details) == 0 { // the details restate a clause left out
+		} else {
+			full = true
 			det = append(det, capital(c.short)+".")
 		}
 		det = append(det, c.details...)

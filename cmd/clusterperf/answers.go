@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app/mpipapp"
 	"github.com/clusterperf/clusterperf/app/speedupapp"
@@ -73,3 +75,17 @@ func (r *tpnResult) setAnswer() {
 func (r *pmvaResult) setAnswer() { r.Answer = answer.PMVA(r.Model, r.Results) }
 
 func (r *simulateResult) setAnswer() { r.Answer = answer.Simulation(r.Report) }
+
+func (r *historyResult) setAnswer() {
+	if r.Analysis == nil {
+		r.Answer = answer.History(r.Chosen, "", nil, nil, "no study fitted", strings.Join(r.Notes, " "))
+		return
+	}
+	prog := ""
+	for _, s := range r.Studies {
+		if s.ID == r.Chosen {
+			prog = s.Program
+		}
+	}
+	r.Answer = answer.History(r.Chosen, prog, r.Analysis.Predictions, r.Analysis.Sizing, "", "")
+}
