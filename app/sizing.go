@@ -56,3 +56,9 @@ func OptNum(p *float64) any {
 	}
 	return *p
 }
+
+// DefaultSizing is package sizing's default rule and thresholds, as the commands' flags
+// default (--rule balanced, --efficiency, --knee-gain, --within).
+func DefaultSizing() sizing.Options {
+	return sizing.Options{Rule: sizing.DefaultRule, MinEfficiency: sizing.DefaultMinEfficiency, KneeGain: sizing.DefaultKneeGain, WithinFastest: sizing.DefaultWithinFastest}
+}

@@ -2,6 +2,7 @@ package cube
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -40,17 +41,37 @@ func (p *Profile) stored(m *Metric, cnode int) float64 {
 	}
 	L := len(p.Locations)
 	pos := p.cnodePos[cnode]
+	row := v[pos*L : pos*L+L]
+	switch {
+	case m.Extremum() == "min":
+		return slices.Min(row)
+	case m.Extremum() == "max":
+		return slices.Max(row)
+	}
 	s := 0.0
-	for _, x := range v[pos*L : pos*L+L] {
+	for _, x := range row {
 		s += x
 	}
 	return s
 }
 
+// Extremum is "min" or "max" for a MINDOUBLE or MAXDOUBLE metric (Score-P's min_time and
+// max_time): its values combine by minimum or maximum, not by sum, and it has no inclusive
+// or exclusive conversion; "" otherwise.
+func (m *Metric) Extremum() string {
+	switch strings.ToUpper(m.DType) {
+	case "MINDOUBLE":
+		return "min"
+	case "MAXDOUBLE":
+		return "max"
+	}
+	return ""
+}
+
 // Inclusive is the metric of the call path and everything it calls, summed over locations:
 // the stored value for an INCLUSIVE metric, the sum over the subtree for an EXCLUSIVE one.
 func (p *Profile) Inclusive(m *Metric, cnode int) float64 {
-	if m.Kind != "EXCLUSIVE" {
+	if m.Kind != "EXCLUSIVE" || m.Extremum() != "" {
 		return p.stored(m, cnode)
 	}
 	s := p.stored(m, cnode)
@@ -63,7 +84,7 @@ func (p *Profile) Inclusive(m *Metric, cnode int) float64 {
 // Exclusive is the metric of the call path itself, without its callees: the stored value for
 // an EXCLUSIVE metric, the inclusive value less the children's for an INCLUSIVE one.
 func (p *Profile) Exclusive(m *Metric, cnode int) float64 {
-	if m.Kind == "EXCLUSIVE" {
+	if m.Kind == "EXCLUSIVE" || m.Extremum() != "" {
 		return p.stored(m, cnode)
 	}
 	s := p.stored(m, cnode)
@@ -92,7 +113,7 @@ func (p *Profile) Roots() []int {
 func (p *Profile) CheckTree() error {
 	for i := range p.Metrics {
 		m := &p.Metrics[i]
-		if !m.HasData {
+		if !m.HasData || m.Extremum() != "" {
 			continue
 		}
 		for _, root := range p.Roots() {

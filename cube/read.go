@@ -22,6 +22,9 @@ import (
 const (
 	// MaxArchiveBytes bounds a .cubex file as read (its tar stream, after gzip if any).
 	MaxArchiveBytes = 1 << 30
+	// MaxMemberBytes bounds one member of the archive (a metric's data: MaxValues doubles
+	// and their headers fit).
+	MaxMemberBytes = 256 << 20
 	// MaxAnchorBytes bounds anchor.xml after decompression (a compression bomb stops here).
 	MaxAnchorBytes = 64 << 20
 	// MaxValues bounds the values of one metric, call paths × locations (16 Mi values,
@@ -143,9 +146,13 @@ func Read(file string, r io.Reader) (*Profile, error) {
 		if !wanted(name) {
 			continue
 		}
-		b := make([]byte, h.Size)
-		if _, err := io.ReadFull(tr, b); err != nil {
-			return nil, inputErr(file, name, "truncated: %v (the header says %d bytes)", err, h.Size)
+		if h.Size > MaxMemberBytes {
+			return nil, tooLarge(file, name, "%d bytes, limit %d per member", h.Size, MaxMemberBytes)
+		}
+		// read what is there (never allocating what a header merely claims), then compare
+		b, err := io.ReadAll(io.LimitReader(tr, h.Size))
+		if err != nil || int64(len(b)) != h.Size {
+			return nil, inputErr(file, name, "truncated: %d of the %d bytes its header says (%v)", len(b), h.Size, err)
 		}
 		if name == "anchor.xml" {
 			anchor = b
@@ -154,7 +161,7 @@ func Read(file string, r io.Reader) (*Profile, error) {
 		}
 	}
 	if anchor == nil {
-		return nil, inputErr(file, "anchor.xml", "missing: not a CUBE4 archive")
+		return nil, inputErr(file, "anchor.xml", "missing (not a CUBE4 archive, or truncated)")
 	}
 	p, err := parseAnchor(file, anchor)
 	if err != nil {
@@ -383,6 +390,7 @@ func dataRows(file, member string, b []byte, ix *index, want, rowBytes int) ([]b
 	}
 	out := make([]byte, 0, want)
 	at := hdr
+	var zr io.ReadCloser
 	for r := 0; r < int(rows); r++ {
 		h := body[8+24*r:]
 		unc, csize := ix.order.Uint64(h), ix.order.Uint64(h[16:])
@@ -392,7 +400,13 @@ func dataRows(file, member string, b []byte, ix *index, want, rowBytes int) ([]b
 		if csize > uint64(len(body)-at) {
 			return nil, "", inputErr(file, member, "row %d: %d compressed bytes, %d left (truncated?)", r, csize, len(body)-at)
 		}
-		zr, err := zlib.NewReader(bytes.NewReader(body[at : at+int(csize)]))
+		src := bytes.NewReader(body[at : at+int(csize)])
+		var err error
+		if zr == nil {
+			zr, err = zlib.NewReader(src)
+		} else {
+			err = zr.(zlib.Resetter).Reset(src, nil) // one inflater for every row
+		}
 		if err != nil {
 			return nil, "", inputErr(file, member, "row %d: zlib: %v", r, err)
 		}

@@ -189,6 +189,10 @@ func ModelSet(ctx context.Context, runs []Run, param string, metrics []string) (
 		if !m.HasData || (len(want) > 0 && !want[m.Name]) {
 			continue
 		}
+		if m.Extremum() != "" {
+			out.Skipped = append(out.Skipped, fmt.Sprintf("%s: a %s metric (combined by %s over locations) is not modelled", m.Name, m.DType, m.Extremum()))
+			continue
+		}
 		if err := out.fitMetric(ctx, runs, param, m.Name); err != nil {
 			return nil, err
 		}

@@ -10,7 +10,6 @@ import (
 	"github.com/clusterperf/clusterperf/app/mpipapp"
 	"github.com/clusterperf/clusterperf/htmlreport"
 	"github.com/clusterperf/clusterperf/report"
-	"github.com/clusterperf/clusterperf/sizing"
 )
 
 // request is the mpip command's request at the point v (mpipapp.Request) and its command
@@ -20,8 +19,7 @@ import (
 // command's sizing of the same measured and predicted times. Intervals are not needed for
 // the sizing: one Monte Carlo sample (the command's default is more; the sizing is the same).
 func (m *mpipModel) request(v Values, cur int) (mpipapp.Request, []string) {
-	q := mpipapp.Request{Samples: 1, Seed: 1, Sizing: sizing.Options{Rule: sizing.DefaultRule, MinEfficiency: sizing.DefaultMinEfficiency,
-		KneeGain: sizing.DefaultKneeGain, WithinFastest: sizing.DefaultWithinFastest}}
+	q := mpipapp.Request{Samples: 1, Seed: 1, Sizing: app.DefaultSizing()}
 	args := []string{"mpip"}
 	runs, _ := m.network(v)
 	if m.perRun {

@@ -77,8 +77,9 @@ func (pm *pipelineModel) apply(v Values) (*pipeline.Model, *pipeline.SortParams,
 }
 
 // Eval predicts the time at p (003 eq. 4: each stage bounded by its least bandwidth, plus
-// the fixed terms), over 1 … p_max for the chart, and the optimum (least time over whole p,
-// the knee within 1 %, and eq. 19's closed form when it applies).
+// the fixed terms), over 1 … p_max for the chart, the best configuration as the pipeline
+// command recommends it (recommend: pipelineapp.Run) and the optimum (least time over whole
+// p, the first p within 1 % of it, and eq. 19's closed form when it applies).
 func (pm *pipelineModel) Eval(v Values) (*Result, error) {
 	m, _, err := pm.apply(v)
 	if err != nil {
@@ -98,7 +99,11 @@ func (pm *pipelineModel) Eval(v Values) (*Result, error) {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("p = %d: N/p elements exceed a node's memory: expect paging, the prediction is too low", p))
 	}
 	r.Bottleneck = fmt.Sprintf("%s at p = %d", pt.Bottleneck, p)
-	r.Best = fmt.Sprintf("p = %d: %.4g s (least over 1 … %d); knee p = %d (%.4g s, within 1 %%)", opt.P, opt.Time, len(pts), opt.Knee, opt.KneeTime)
+	rec, err := pm.recommend(r, v, m, len(pts))
+	if err != nil {
+		return nil, err
+	}
+	r.Best += fmt.Sprintf("; least time p = %d: %.4g s (over 1 … %d); within 1 %% of it from p = %d (%.4g s)", opt.P, opt.Time, len(pts), opt.Knee, opt.KneeTime)
 	if !math.IsNaN(opt.ClosedForm) {
 		r.Best += fmt.Sprintf("; eq. (19) p* = %.3g", opt.ClosedForm)
 		r.Values["closed_form_p"] = opt.ClosedForm
@@ -119,8 +124,9 @@ func (pm *pipelineModel) Eval(v Values) (*Result, error) {
 	ot := htmlreport.Table{Title: "Optimum", Columns: []string{"", "p", "time (s)"}, Rows: [][]string{
 		{"current", strconv.Itoa(p), htmlreport.Num(pt.Time)},
 		{"least time", strconv.Itoa(opt.P), htmlreport.Num(opt.Time)},
-		{"knee (within 1 %)", strconv.Itoa(opt.Knee), htmlreport.Num(opt.KneeTime)},
-	}, Highlight: []int{1}}
+		{"within 1 % of least", strconv.Itoa(opt.Knee), htmlreport.Num(opt.KneeTime)},
+		{"recommended (" + string(rec.Rule) + ")", strconv.Itoa(rec.Recommended.Config.P), htmlreport.Num(rec.Recommended.Config.TimeS)},
+	}, Highlight: []int{3}}
 	r.Tables = append(r.Tables, st, ot)
 	total := Series{Name: "total time"}
 	stages := make([]Series, len(m.Stages))
@@ -133,7 +139,7 @@ func (pm *pipelineModel) Eval(v Values) (*Result, error) {
 			stages[i].X, stages[i].Y = append(stages[i].X, float64(q.P)), append(stages[i].Y, s.Time)
 		}
 	}
-	cur, best := float64(p), float64(opt.P)
+	cur, best := float64(p), float64(rec.Recommended.Config.P)
 	r.Charts = append(r.Charts, Chart{ID: "time", Title: "Predicted time against cluster size", XLabel: "nodes p", YLabel: "s",
 		Series: append([]Series{total}, stages...), MarkX: &cur, BestX: &best})
 	return r, nil

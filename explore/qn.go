@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/htmlreport"
 	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/qn"
-	"github.com/clusterperf/clusterperf/report"
 )
 
 // maxSweep bounds the points of a sweep chart (each is one solution).
@@ -118,14 +118,6 @@ func (q *qnModel) apply(v Values) *qn.Model {
 	return m
 }
 
-func approximate(solver string) bool {
-	switch solver {
-	case "schweitzer", "linearizer", "forkjoin":
-		return true
-	}
-	return false
-}
-
 // Eval solves the network at the point (qn.Solve, solver auto), marks the bottleneck (the
 // station of largest per-copy demand D_max summed over classes: it bounds X ≤ 1/D_max) and
 // sweeps the population of the first closed class for the charts, with the asymptotic bounds
@@ -141,15 +133,21 @@ func (q *qnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 		return nil, err
 	}
 	view := qn.NewView(q.name, m, res)
-	r := &Result{Kind: "qn", Model: q.name, Method: res.Solver, Exact: !approximate(res.Solver), Values: map[string]float64{
+	r := &Result{Kind: "qn", Model: q.name, Method: res.Solver, Exact: res.Exact, Values: map[string]float64{
 		"system_throughput_per_s": res.SystemThroughput(), "system_response_time_s": res.SystemResponseTime()}}
 	if !res.Status.Converged {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("%s did not converge after %d iterations (residual %.3g)", res.Solver, res.Status.Iterations, res.Status.Residual))
 	}
+	// exactness as the solver decided it for this model (qn.Solve: an exact solver on a FCFS
+	// station whose service times differ by class is not exact), with its notes
 	if r.Exact {
 		r.Notes = append(r.Notes, "exact solution ("+res.Solver+")")
 	} else {
-		r.Notes = append(r.Notes, res.Solver+" is an approximation (typically within a few per cent of exact MVA)")
+		r.Notes = append(r.Notes, res.Solver+" is an approximation")
+	}
+	r.Notes = append(r.Notes, res.Notes...)
+	if res.ErrorEstimate != nil {
+		r.ErrorEstimate = res.ErrorEstimate
 	}
 	// bottleneck: qn.SaturationOf's, the one `clusterperf solve`'s answer names
 	bk := 0
@@ -161,7 +159,7 @@ func (q *qnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 		dmax += m.Demand[c][bk]
 	}
 	r.Bottleneck = fmt.Sprintf("%s (utilization %.3g per server, demand %.4g s summed over classes)", m.Stations[bk].Name, res.StationUtilization(bk), dmax)
-	for _, t := range htmlreport.FromTables(report.QNTables(view)) {
+	for _, t := range htmlreport.FromTables(app.QNTables(view)) {
 		if len(t.Columns) > 0 && t.Columns[0] == "station" {
 			for i, row := range t.Rows {
 				if len(row) > 0 && row[0] == m.Stations[bk].Name {

@@ -8,14 +8,8 @@ import (
 	"github.com/clusterperf/clusterperf/app/speedupapp"
 	"github.com/clusterperf/clusterperf/htmlreport"
 	"github.com/clusterperf/clusterperf/report"
-	"github.com/clusterperf/clusterperf/sizing"
 	"github.com/clusterperf/clusterperf/spmd"
 )
-
-// defaultSizing is sizing's default rule and thresholds, as the commands' flags default.
-func defaultSizing() sizing.Options {
-	return sizing.Options{Rule: sizing.DefaultRule, MinEfficiency: sizing.DefaultMinEfficiency, KneeGain: sizing.DefaultKneeGain, WithinFastest: sizing.DefaultWithinFastest}
-}
 
 // recommend runs the speedup command's Run (speedupapp.Run) on the point's model over the
 // search grid p ≤ p_max, d ≤ d_max, and sets the best configuration to its recommendation
@@ -23,7 +17,7 @@ func defaultSizing() sizing.Options {
 // itself when no phase slider moved, else the file File writes. It returns the surface, the
 // recommended point and whether there is one.
 func (s *spmdModel) recommend(r *Result, v Values, m *spmd.Model, ps, ds []int) (*speedupapp.Result, spmd.Point, bool, error) {
-	res, _, err := speedupapp.Run(context.Background(), speedupapp.Request{Model: m, P: ps, D: ds, Sizing: defaultSizing()})
+	res, _, err := speedupapp.Run(context.Background(), speedupapp.Request{Model: m, P: ps, D: ds, Sizing: app.DefaultSizing()})
 	if err != nil {
 		return nil, spmd.Point{}, false, err
 	}

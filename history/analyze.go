@@ -250,10 +250,11 @@ func backtest(ctx context.Context, name, scal string, runs []Run) (*Backtest, er
 	if err != nil {
 		return nil, err
 	}
-	t, err := modelAt(cf.Scaling, top)
+	pr, err := cf.Scaling.Predict(top) // the prediction fit DATA.csv would give there
 	if err != nil {
 		return nil, err
 	}
+	t := pr.TimeS
 	tr, k := 0.0, 0
 	for _, r := range train {
 		if r.P == ref && !r.Censored {

@@ -182,10 +182,13 @@ func (cf *CensoredFit) finish(runs []Run) error {
 	return nil
 }
 
+// modelAt is the selected model's own value at p (scaling.Prediction.SelectedS: not the
+// stacked prediction Predict gives beyond the measured range), what the fit's residuals and
+// bounds are measured against.
 func modelAt(r *scaling.Result, p int) (float64, error) {
 	pr, err := r.Predict(p)
 	if err != nil {
 		return 0, err
 	}
-	return pr.TimeS, nil
+	return pr.SelectedS, nil
 }

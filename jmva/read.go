@@ -9,12 +9,14 @@ import (
 	"strings"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/internal/input"
 	"github.com/clusterperf/clusterperf/qn"
 )
 
-// MaxFileBytes bounds the size of a .jmva file the reader accepts (XML decoding holds the
-// whole tree in memory).
-const MaxFileBytes = 64 << 20
+// MaxFileBytes bounds the size of a .jmva file the reader accepts (16 MiB: about 90 000
+// stations; XML decoding holds the whole tree in memory, and reading a file of this size
+// takes about 3 s of CPU — BenchmarkReadAtLimit; JMT's own files are kilobytes).
+const MaxFileBytes = 16 << 20
 
 // MaxLDPoints bounds the number of load-dependent service times of one station and class.
 const MaxLDPoints = 1 << 20
@@ -85,6 +87,7 @@ func ReadModel(file string, data []byte) (*qn.Model, error) {
 func duplicateAttr(file string, data []byte) error {
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	dec.Strict = true
+	seen := map[xml.Name]int{} // for elements with many attributes: linear, not pairwise
 	for {
 		tok, err := dec.RawToken()
 		if err != nil {
@@ -94,15 +97,35 @@ func duplicateAttr(file string, data []byte) error {
 		if !ok {
 			continue
 		}
-		for i, a := range st.Attr {
-			for _, b := range st.Attr[:i] {
+		if i, j := repeatedAttr(st.Attr, seen); i >= 0 {
+			line, _ := dec.InputPos()
+			return errAt(file, line, "<%s> repeats the attribute %s (%q, then %q): an attribute may appear once (XML 1.0 §3.1)", st.Name.Local, qname(st.Attr[j].Name), st.Attr[i].Value, st.Attr[j].Value)
+		}
+	}
+}
+
+// repeatedAttr returns the indexes i < j of the first attribute name given twice in attrs
+// (-1, -1 if none): pairwise for a few attributes, through the map seen (cleared) for more,
+// so that an element of 150 000 attributes costs linear time (issue 32: 40 000 took 8.7 s).
+func repeatedAttr(attrs []xml.Attr, seen map[xml.Name]int) (int, int) {
+	if len(attrs) <= 8 {
+		for j, a := range attrs {
+			for i, b := range attrs[:j] {
 				if a.Name == b.Name {
-					line, _ := dec.InputPos()
-					return errAt(file, line, "<%s> repeats the attribute %s (%q, then %q): an attribute may appear once (XML 1.0 §3.1)", st.Name.Local, qname(a.Name), b.Value, a.Value)
+					return i, j
 				}
 			}
 		}
+		return -1, -1
 	}
+	clear(seen)
+	for j, a := range attrs {
+		if i, dup := seen[a.Name]; dup {
+			return i, j
+		}
+		seen[a.Name] = j
+	}
+	return -1, -1
 }
 
 func qname(n xml.Name) string {
@@ -202,7 +225,7 @@ func Read(file string, data []byte) (*Document, error) {
 func number(s string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%q is not a finite number", strings.TrimSpace(s))
+		return 0, fmt.Errorf("%s is not a finite number", input.Excerpt(strings.TrimSpace(s)))
 	}
 	return v, nil
 }
@@ -339,7 +362,9 @@ func readStations(e *errs, xs *xStations, m *qn.Model, idx map[string]int) {
 			continue
 		}
 		names[s.Name] = true
-		st := qn.Station{Name: s.Name}
+		// JMVA solves product-form networks: a station whose service times differ by class
+		// is processor sharing there (BCMP), so exact MVA stays exact (qn.Station.PS)
+		st := qn.Station{Name: s.Name, PS: true}
 		servers := 1
 		if s.Servers != "" {
 			n, err := strconv.Atoi(strings.TrimSpace(s.Servers))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/internal/input"
 	"github.com/clusterperf/clusterperf/internal/spec"
 )
 
@@ -263,7 +264,8 @@ func (e inputError) Error() string   { return e.e.Error() }
 func (e inputError) Unwrap() []error { return []error{e.e, fault.ErrInput} }
 
 func errAt(file string, line int, format string, args ...any) error {
-	return inputError{&spec.Error{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}}
+	// a refusal quotes at most a short excerpt of the file's text (input.Short)
+	return inputError{&spec.Error{File: file, Line: line, Msg: fmt.Sprintf(format, input.Short(args)...)}}
 }
 
 // errs collects every problem of a file, joined.

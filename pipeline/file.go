@@ -95,9 +95,15 @@ func DecodeModel(d *spec.Decoder, root spec.Node) (*Model, *SortParams, error) {
 		m.Stages, m.Fixed = built.Stages, built.Fixed
 		sp = &p
 	case stages.Valid():
+		stageAt := map[string]int{} // stage name → its line: names are the tables' rows
 		for _, sn := range stages.List() {
 			f := sn.Map("name", "bandwidths")
 			st := Stage{Name: f["name"].String()}
+			if line, dup := stageAt[st.Name]; dup {
+				f["name"].Errorf("stage name %q used twice (first at line %d): each stage needs its own name", st.Name, line)
+			} else if f["name"].Valid() {
+				stageAt[st.Name] = f["name"].Line()
+			}
 			for _, bn := range f["bandwidths"].List() {
 				bf := bn.Map("name", "kind", "value", "latency", "bandwidth", "c")
 				b := Bandwidth{Name: bf["name"].String(), Kind: BandwidthKind(bf["kind"].String())}

@@ -30,7 +30,12 @@ func FitSort(start SortParams, mem Memory, names []string, meas []Measurement) (
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%w: fit: name at least one constant to fit (allowed: c_q, c_m, b_io, l_n, b_n, b_gather)", fault.ErrInput)
 	}
+	seen := map[string]bool{}
 	for _, n := range names {
+		if seen[n] {
+			return nil, fmt.Errorf("%w: fit: constant %s named twice: name each constant once", fault.ErrInput, n)
+		}
+		seen[n] = true
 		if (&start).field(n) == nil {
 			return nil, fmt.Errorf("%w: fit: unknown constant %q (allowed: c_q, c_m, b_io, l_n, b_n, b_gather)", fault.ErrInput, n)
 		}

@@ -47,6 +47,7 @@ func Estimate(pts []Point) ErrorEstimate {
 func SuperlinearNotes(pts []Point, cal []Sample) []string {
 	var out []string
 	for _, p := range pts {
+		out = append(out, superlinearForms(p)...)
 		if p.P < 2 || !(p.Speedup > float64(p.P)*(1+1e-9)) {
 			continue
 		}
@@ -66,6 +67,32 @@ func SuperlinearNotes(pts []Point, cal []Sample) []string {
 		}
 		out = append(out, fmt.Sprintf("%s p = %d: predicted speedup %.3g is superlinear (above p): eq. (6.8) with q(%d) = %.3g s %s q(1) = %.3g s per point (%s); a per-point cost that falls with more workers is timing noise or cache effects of this loaded, shared machine, not the algorithm, and another run will give another figure",
 			p.Algorithm, p.P, p.Speedup, p.P, p.Q, rel, p.Q1, src))
+	}
+	return out
+}
+
+// superlinearForms notes the α forms of a point (eq. 6.9, eq. 6.10, the BUS-AIO c = 2 model)
+// whose speedup exceeds its p: SuperlinearNotes looked at eq. (6.8) alone, so any other
+// speedup column above p went without a word (issue 33: a speedup of 8.24 on 2 workers).
+// Eq. (6.10) a/(a/p + 1) and BUS-AIO 1/(1.5/p + σ) stay below p for α, σ ≥ 0; eq. (6.9) need
+// not, with an α from noisy timings.
+func superlinearForms(p Point) []string {
+	if p.P < 2 {
+		return nil
+	}
+	var out []string
+	for _, f := range []struct {
+		v    *float64
+		name string
+	}{{p.SpeedupAlpha, "eq. (6.9)"}, {p.SpeedupLimit, "eq. (6.10)"}, {p.BusAIO, "the BUS-AIO c = 2 model (Fig. 6.9)"}} {
+		if f.v != nil && *f.v > float64(p.P)*(1+1e-9) {
+			alpha := "-"
+			if p.Alpha != nil {
+				alpha = fmt.Sprintf("%.3g", *p.Alpha)
+			}
+			out = append(out, fmt.Sprintf("%s p = %d: %s gives a speedup of %.3g on %d workers, above p: implausible (no partition of the work is faster than p times one worker); α = q(p)/k(p) = %s from q(%d) = %.3g s, k(%d) = %.3g s is not a plausible calibration — check the timings and their spread",
+				p.Algorithm, p.P, f.name, *f.v, p.P, alpha, p.P, p.Q, p.P, p.K))
+		}
 	}
 	return out
 }

@@ -57,3 +57,20 @@ func TestEstimate(t *testing.T) {
 		t.Errorf("no runs: got %+v", u)
 	}
 }
+
+// TestSuperlinearNoted (issue 33): a predicted speedup above p — 8.24 on 2 workers, as the
+// issue reports — gets a plausibility note in every speedup column that shows it: eq. (6.8)
+// (SuperlinearNotes' own check) and the α forms (eq. 6.9 here); a speedup ≤ p gets none.
+func TestSuperlinearNoted(t *testing.T) {
+	s824, ok := 8.24, 1.9
+	a := 0.5
+	pts := []Point{
+		{Algorithm: Pipelined, P: 2, Q: 1e-7, K: 2e-7, Q1: 8e-7, Speedup: s824},
+		{Algorithm: Pipelined, P: 2, Q: 1e-6, K: 2e-6, Q1: 1e-6, Speedup: 1.5, Alpha: &a, SpeedupAlpha: &s824, SpeedupLimit: &ok},
+		{Algorithm: Pipelined, P: 4, Q: 1e-6, K: 2e-6, Q1: 1e-6, Speedup: 3.9, Alpha: &a, SpeedupAlpha: &ok},
+	}
+	n := SuperlinearNotes(pts, nil)
+	if len(n) != 2 || !strings.Contains(n[0], "predicted speedup 8.24 is superlinear") || !strings.Contains(n[1], "eq. (6.9) gives a speedup of 8.24 on 2 workers, above p: implausible") {
+		t.Errorf("notes: %q", n)
+	}
+}

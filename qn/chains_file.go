@@ -55,8 +55,10 @@ func (f *ModelFile) Solve(solver string, opt AMVAOptions) (*Result, error) {
 	case f.Switch != nil:
 		res, err := f.Switch.Net.Solve(solver, opt)
 		if err == nil {
-			if st := f.Switch.classDependentQueues(f.PS); len(st) > 0 {
-				res.Notes = append(res.Notes, fmt.Sprintf("class switching: the service times at %s differ by class; the chain solution is exact for processor sharing (type ps), only approximate for FCFS (BCMP)", strings.Join(st, ", ")))
+			if st := f.Switch.classDependentQueues(f.PS); len(st) > 0 && res.Exact {
+				// the label and the note agree: not exact for FCFS (issue 28)
+				res.Exact = false
+				res.Notes = append(res.Notes, fmt.Sprintf("class switching: the service times at %s differ by class; the chain solution is exact for processor sharing (type ps), only approximate for FCFS (BCMP), without an error estimate: check it against `simulate`", strings.Join(st, ", ")))
 			}
 		}
 		return res, err

@@ -228,6 +228,7 @@ func DecodeModelFile(d *spec.Decoder, root spec.Node) (*ModelFile, error) {
 					mf.PS = map[string]bool{}
 				}
 				mf.PS[s.Name] = true
+				s.PS = true
 			}
 		}
 		if sv := f["servers"]; sv.Valid() {

@@ -56,6 +56,10 @@ type Station struct {
 	Servers int       // MultiServer: number of servers m ≥ 1
 	Rates   []float64 // LoadDependent: rate multipliers α(1), α(2), … (all > 0)
 	Count   int       // identical copies; 0 means 1
+	// PS: the station serves by processor sharing (file type ps), so product form (and the
+	// exactness of MVA) holds whatever the classes' service times; false: FCFS, which needs
+	// one service time per visit for every class (see Solve).
+	PS bool
 }
 
 // Copies returns the number of identical copies the station stands for (at least 1).

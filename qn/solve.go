@@ -65,6 +65,7 @@ func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	labelProductForm(m, res)
 	if e != 0 {
 		if err := res.scaleTimes(m, e); err != nil {
 			return nil, err

@@ -1,7 +1,7 @@
 package qn
 
 // ClassView, StationView and View are the JSON form of a Result: snake_case keys with the
-// unit in the key (_s seconds, _per_s jobs per second). report.QNTables renders a View for
+// unit in the key (_s seconds, _per_s jobs per second). app.QNTables renders a View for
 // people; qn itself imports no rendering package.
 type ClassView struct {
 	Name         string   `json:"name"`

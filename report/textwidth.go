@@ -221,7 +221,7 @@ func (t *Table) writeTable(w io.Writer) error {
 		case t.Left || len(t.Rows) <= maxRecordRows:
 			return t.writeRecords(w)
 		default:
-			parts = blocks(ws, t.keyColumns(), t.Left)
+			parts = nonEmptyBlocks(blocks(ws, t.keyColumns(), t.Left), t.keyColumns(), rows)
 		}
 	}
 	for i, cols := range parts {
@@ -233,6 +233,25 @@ func (t *Table) writeTable(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// nonEmptyBlocks drops the continued blocks whose columns other than the keys are empty in
+// every row: writeBlock would print their header alone (issue 33: mpip's "part 3 of 3:
+// at_high_s" of a run without extrapolation). CSV keeps every column.
+func nonEmptyBlocks(parts [][]int, keys int, rows [][]string) [][]int {
+	out := parts[:1]
+	for _, cols := range parts[1:] {
+		for _, c := range cols {
+			if c < keys {
+				continue
+			}
+			if slices.ContainsFunc(rows, func(r []string) bool { return c < len(r) && strings.TrimSpace(r[c]) != "" }) {
+				out = append(out, cols)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // writeBlock writes the columns cols (nil: all) of the header and rows through tabwriter;

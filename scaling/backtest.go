@@ -125,7 +125,7 @@ func stackCaseOf(d *Data, set, k int) (stackCase, bool) {
 	}
 	b := fitBases(train.Scaling, sel, g, true)
 	return stackCase{scaling: train.Scaling, set: set, base: b.logPreds(float64(top)), obs: math.Log(meanAt(d.Points, top) / unit),
-		self: b.selfLog, selfObs: b.selfObs, logFactor: math.Log(float64(top) / float64(g[len(g)-1].P))}, true
+		self: b.selfLog, selfObs: b.selfObs, logFactor: math.Log(float64(top) / float64(g[len(g)-1].P)), distinct: len(g)}, true
 }
 
 // CorpusRow is one data set's backtests in the corpus table.

@@ -43,20 +43,33 @@ const nBase = 5
 type Prior struct {
 	Strong [nBase]float64 `json:"weights_strong"`
 	Weak   [nBase]float64 `json:"weights_weak"`
-	Sigma0 float64        `json:"sigma0"`
-	Beta   float64        `json:"beta"`
-	Gamma  float64        `json:"gamma"` // per unit of log(p/p_max): wider the further out
-	Q      float64        `json:"q95"`
-	Cases  int            `json:"cases"` // held-out predictions it was learned on
+	// StrongFew and WeakFew apply to fits on at most fewP distinct p.
+	StrongFew [nBase]float64 `json:"weights_strong_few_p"`
+	WeakFew   [nBase]float64 `json:"weights_weak_few_p"`
+	Sigma0    float64        `json:"sigma0"`
+	Beta      float64        `json:"beta"`
+	Gamma     float64        `json:"gamma"` // per unit of log(p/p_max): wider the further out
+	Q         float64        `json:"q95"`
+	Cases     int            `json:"cases"` // held-out predictions it was learned on
 }
 
 // weights returns the weights for a scaling kind.
-func (pr *Prior) weights(scaling string) [nBase]float64 {
-	if scaling == "weak" {
+func (pr *Prior) weights(scaling string, distinct int) [nBase]float64 {
+	switch {
+	case scaling == "weak" && distinct <= fewP:
+		return pr.WeakFew
+	case scaling == "weak":
 		return pr.Weak
+	case distinct <= fewP:
+		return pr.StrongFew
 	}
 	return pr.Strong
 }
+
+// fewP: fits on at most this many distinct p have their own weights (with 2–3 points the
+// selected model is nearly always a two-coefficient law and USL is not identified, so the
+// bases' merits differ from those on longer series).
+const fewP = 3
 
 // baseSet is the base predictors fitted to one training set.
 type baseSet struct {
@@ -207,6 +220,7 @@ type stackCase struct {
 	selfObs float64
 	// logFactor is log(p/p_max) of the extrapolation (0 inside the data).
 	logFactor float64
+	distinct  int // distinct training p
 }
 
 // LearnPrior learns the stacking weights and the conformal interval on the cases (see the
@@ -215,19 +229,26 @@ func learnPrior(cases []stackCase) Prior {
 	var pr Prior
 	pr.Cases = len(cases)
 	for _, sc := range []string{"strong", "weak"} {
-		var sub []stackCase
+		var many, few []stackCase
 		for _, c := range cases {
-			if c.scaling == sc {
-				sub = append(sub, c)
+			if c.scaling != sc {
+				continue
+			}
+			if c.distinct <= fewP {
+				few = append(few, c)
+			} else {
+				many = append(many, c)
 			}
 		}
-		w := bestWeights(sub)
+		w, wf := bestWeights(many), bestWeights(few)
 		if sc == "weak" {
-			pr.Weak = w
+			pr.Weak, pr.WeakFew = w, wf
 		} else {
-			pr.Strong = w
+			pr.Strong, pr.StrongFew = w, wf
 		}
 	}
+	// One calibration for all cases: calibrating fits on ≤ fewP distinct p separately gave
+	// no narrower intervals on the corpus (median ratio 2.49 against 2.38, largest p held out).
 	pr.Sigma0, pr.Beta, pr.Gamma, pr.Q = calibrate(cases, &pr)
 	return pr
 }
@@ -307,7 +328,7 @@ func calibrate(cases []stackCase, pr *Prior) (sigma0, beta, gamma, q float64) {
 				r := make([]float64, 0, len(cases))
 				sc := make([]float64, 0, len(cases))
 				for _, c := range cases {
-					w := pr.weights(c.scaling)
+					w := pr.weights(c.scaling, c.distinct)
 					v := combineLog(w, c.base)
 					s := pr.scale(w, c.base, c.self, c.selfObs, c.logFactor, s0, be, ga)
 					if math.IsNaN(v) {

@@ -36,5 +36,5 @@ p,time
 	fmt.Printf("T(64) = %.3f s (%.0f× the largest measured p)\n", pr.TimeS, pr.Extrapolation)
 	// Output:
 	// chosen: amdahl, T(p) = c0 + c1·p^(-1), serial fraction 0.100
-	// T(64) = 11.362 s (2× the largest measured p)
+	// T(64) = 10.846 s (2× the largest measured p)
 }

@@ -4,4 +4,4 @@ package scaling
 
 // DefaultPrior is the stacking prior learned on every set of testdata/scaling (86 held-out
 // predictions): weights over Bases for strong and weak scaling and the conformal interval.
-var DefaultPrior = Prior{Strong: [nBase]float64{0.5, 0, 0.3, 0.1, 0.1}, Weak: [nBase]float64{0.5, 0, 0, 0.5, 0}, Sigma0: 0.05, Beta: 1, Gamma: 0.3, Q: 1.208165673837933, Cases: 86}
+var DefaultPrior = Prior{Strong: [nBase]float64{0.5, 0, 0, 0.4, 0.1}, Weak: [nBase]float64{0.9, 0.1, 0, 0, 0}, StrongFew: [nBase]float64{0.6, 0, 0.4, 0, 0}, WeakFew: [nBase]float64{0, 0, 0, 1, 0}, Sigma0: 0.2, Beta: 1, Gamma: 0.3, Q: 1.069370988505797, Cases: 86}

@@ -271,6 +271,8 @@ func FitWithPrior(d *Data, prior *Prior) (*Result, error) {
 	switch {
 	case len(ps) < MinPointsForInterval:
 		r.Notes = append(r.Notes, fmt.Sprintf("%d distinct p (fewer than %d): no prediction interval, only the spread of the plausible models", len(ps), MinPointsForInterval))
+	case len(ps) == MinPointsForInterval:
+		r.Notes = append(r.Notes, fmt.Sprintf("%d distinct p: the 95 %% prediction interval comes from the prior learned on the corpus (docs/extrapolation.md), the data alone cannot support one", len(ps)))
 	case best.f.c.name == "amdahl":
 		r.Notes = append(r.Notes, fmt.Sprintf("Amdahl wins: serial fraction %.4g of T(1)", *r.Chosen.SerialFraction))
 	case best.f.c.name == "usl" && r.Chosen.NMax != nil:
@@ -694,7 +696,7 @@ func (r *Result) Predict(p int) (*Prediction, error) {
 	// Within the measured range the selected model (fitted to the points) answers; beyond
 	// it the stacked prediction.
 	v := sel
-	w := r.prior.weights(r.Scaling)
+	w := r.prior.weights(r.Scaling, r.DistinctP)
 	base := r.bases.logPreds(x)
 	if lv := combineLog(w, base); p > r.MaxP && !math.IsNaN(lv) && !math.IsInf(math.Exp(lv), 0) && math.Exp(lv) > 0 {
 		v = math.Exp(lv)
@@ -716,9 +718,9 @@ func (r *Result) Predict(p int) (*Prediction, error) {
 			pr.Interval, pr.Low95S, pr.High95S = true, &lo, &hi
 		}
 	}
-	if pr.Interval && r.IntervalsNotMeaningful {
-		pr.Notes = append(pr.Notes, "its 95 % interval is not meaningful (see the note on the 95 % intervals)")
-	}
+	// The prediction interval rests on the corpus's held-out errors (the learned prior), not
+	// on this fit's residual degrees of freedom, so weakIntervals' note concerns only the
+	// parameters' intervals here.
 	if !pr.Interval {
 		pr.Notes = append(pr.Notes, fmt.Sprintf("no 95 %% interval (%d distinct p, %d residual degrees of freedom): the plausible models span %.4g … %.4g",
 			r.DistinctP, r.dof, pr.PlausibleLowS, pr.PlausibleHighS))

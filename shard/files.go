@@ -1,6 +1,7 @@
 package shard
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/atomicfile"
+	"github.com/clusterperf/clusterperf/internal/input"
 )
 
 // MaxFileBytes bounds one shard file Read accepts (and so the memory a merge can need per
@@ -85,7 +87,7 @@ func Run(dir string, p Plan, i int, work func(k int) (json.RawMessage, error)) e
 	if err != nil {
 		return err
 	}
-	m := Manifest{Plan: p, I: i, Range: r}
+	m := Manifest{Plan: p, PlanSHA256: p.Hash(), I: i, Range: r}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -134,6 +136,9 @@ func Read(path string) (*File, error) {
 	}
 	if HashArgs(m.Command, m.Args) != m.ArgsHash {
 		return nil, fmt.Errorf("%w: %s: args_sha256 does not match command and args", fault.ErrInput, path)
+	}
+	if m.PlanSHA256 != m.Plan.Hash() {
+		return nil, fmt.Errorf("%w: %s: plan_sha256 %q does not match the manifest's plan (%.12s…): the file was edited, or written by a version without plan hashes; run the shard again", fault.ErrInput, path, m.PlanSHA256, m.Plan.Hash())
 	}
 	if len(f.Items) != r.Len() {
 		return nil, fmt.Errorf("%w: %s: %d items, the range [%d, %d) has %d", fault.ErrInput, path, len(f.Items), r.Lo, r.Hi, r.Len())
@@ -346,17 +351,14 @@ func writeJSON(path string, v any) error {
 }
 
 // readJSON decodes one JSON value from path strictly (unknown fields and trailing data are
-// refused), within MaxFileBytes.
+// refused), within MaxFileBytes. Only a regular file is read (internal/input.ReadRegular):
+// a FIFO, device or directory under a shard's name is refused at once, never waited on.
 func readJSON(path string, v any) error {
-	fh, err := os.Open(path)
+	data, err := input.ReadRegular(path, MaxFileBytes)
 	if err != nil {
 		return err
 	}
-	defer fh.Close()
-	if fi, err := fh.Stat(); err == nil && fi.Size() > MaxFileBytes {
-		return fmt.Errorf("%w: %s: %d bytes, limit %d", fault.ErrTooLarge, path, fi.Size(), MaxFileBytes)
-	}
-	return decodeStrict(path, io.LimitReader(fh, MaxFileBytes+1), v)
+	return decodeStrict(path, bytes.NewReader(data), v)
 }
 
 func decodeStrict(path string, r io.Reader, v any) error {

@@ -5,10 +5,10 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/internal/input"
 )
 
 // MaxInputBytes bounds one input file HashInput reads (the model readers' own limits are
@@ -31,7 +31,7 @@ func HashInput(dir, arg string) (Input, error) {
 }
 
 func hashFile(path string) (string, int64, error) {
-	fh, err := os.Open(path)
+	fh, err := input.Open(path) // non-blocking: a FIFO is refused below, not waited on
 	if err != nil {
 		return "", 0, fmt.Errorf("%w: %v", fault.ErrInput, err)
 	}

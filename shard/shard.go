@@ -194,11 +194,33 @@ func (p Plan) diff(q Plan) string {
 	return ""
 }
 
-// Manifest heads a shard file: the plan, which shard this is and its item range.
+// Manifest heads a shard file: the plan, its hash (Plan.Hash, checked when the file is
+// read and against the study's plan.json), which shard this is and its item range.
 type Manifest struct {
 	Plan
-	I int `json:"i"`
+	PlanSHA256 string `json:"plan_sha256"`
+	I          int    `json:"i"`
 	Range
+}
+
+// Hash is the hex SHA-256 of what makes two plans one study — the fields diff compares:
+// format, command, args_sha256, seed, items, shards, version and the input files' arguments
+// and contents (not the working directory and absolute paths, which may differ between
+// machines sharing the files). Each field is written with its name and a NUL byte.
+func (p Plan) Hash() string {
+	h := sha256.New()
+	field := func(name string, v any) { fmt.Fprintf(h, "%s=%v\x00", name, v) }
+	field("format", p.Format)
+	field("command", p.Command)
+	field("args_sha256", p.ArgsHash)
+	field("seed", p.Seed)
+	field("items", p.Items)
+	field("n", p.N)
+	field("version", p.Version)
+	for _, in := range p.Inputs {
+		field("input", in.Arg+"\x00"+in.SHA256)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // MergeFunc turns a complete study's item results (in index order, as Merge returns them)

@@ -79,15 +79,16 @@ func TestAdviseDeterministic(t *testing.T) {
 	}
 }
 
-// TestAdviseWorkBudget: a program of 1001 firings per simulation (Estimate: 1000 + 1 steps)
-// with 1e4 firings allowed gets its heuristic budget cut to ⌊1e4/1001⌋ = 9 simulations, said
+// TestAdviseWorkBudget: a program of 1003 firings per simulation (Estimate: 1000 + 1 steps,
+// the loop's enter and exit) with 1e4 firings allowed gets its heuristic budget cut to
+// ⌊1e4/1003⌋ = 9 simulations, said
 // in a note (the 2² = 4 mappings are then searched exhaustively); with 500 allowed it is
 // refused as too large.
 func TestAdviseWorkBudget(t *testing.T) {
 	p := &Program{Processes: []Process{{Name: "A", Segments: []Segment{{Loop: &Loop{Count: 1000, Body: []Segment{{Compute: 1e-6}}}}}}, {Name: "B", Segments: []Segment{{Compute: 1}}}}}
 	c := &Cluster{Workstations: []Workstation{{Name: "a", Power: 1}, {Name: "b", Power: 0.5}}}
 	z := Estimate(p)
-	if z.Firings != 1001 {
+	if z.Firings != 1003 {
 		t.Fatalf("estimate %+v", z)
 	}
 	a, err := AdviseWith(p, c, AdviseOptions{Budget: 1_000_000, MaxFirings: 1e4})

@@ -20,7 +20,12 @@
 //   - a run ends completed (the final marking is reached), in deadlock (nothing in flight,
 //     nothing enabled, marking not final: a report names the blocked transitions, their
 //     missing tokens, the processes in the wait-for cycle and the last firings) or cut off by
-//     a time or firing limit. Memory is bounded whatever the firing limit: the log of a
+//     a time or firing limit. The engine's work per firing does not grow with the net or
+//     the run: a transition that is not enabled waits on one place it misses tokens in, and
+//     only a token put there wakes it (so a shared CPU place with many consumers costs
+//     nothing per firing); the final marking is checked by a counter of unmet places; per
+//     transition statistics (Result.Stats) give per-process times and the Gantt chart in
+//     constant memory. Memory is bounded whatever the firing limit: the log of a
 //     recorded run keeps at most max(Options.MaxLog, transitions) firings (beyond, it is
 //     dropped: Result.LogDropped), and more than max(Options.MaxInFlight, transitions)
 //     firings in progress at once are refused (fault.ErrTooLarge).
@@ -30,8 +35,9 @@
 //     every start and finish (FluidSharing).
 //
 // Programs (processes of compute / send / recv segments and loops with known counts) are
-// turned into nets as 002 §3 describes, with loops unrolled (the unrolled size is estimated
-// first and refused beyond BuildOptions' limits with fault.ErrTooLarge); sends are
+// turned into nets as 002 §3 describes, each loop a counter-place subnet whose size does not
+// depend on its count (loopnet.go; the net's size and the run's firings are estimated first
+// and refused beyond BuildOptions' limits with fault.ErrTooLarge); sends are
 // non-blocking (002's paradigm) or blocking (the sender waits for the receive); a cluster
 // has one network or several, each with its own startup and bandwidth; compute delays are
 // t_d(x) = t_d(ref)·ρ_ref/ρ_x (power weights) times the expansion factor 1/(1 − U_x) of the

@@ -70,8 +70,18 @@ type Firing struct {
 	Cause      int   `json:"-"` // the firing whose end enabled this one (−1: initial marking)
 }
 
+// TransitionStats sums a transition's firings over a run in constant memory (whatever the
+// log keeps): Gantt charts group a loop's iterations from them (Times).
+type TransitionStats struct {
+	Firings    int64 // completed firings
+	Busy       int64 // ticks: Σ (end − start) over completed firings
+	FirstStart int64 // ticks: the first firing's start (−1: never started)
+	LastEnd    int64 // ticks: the last completed firing's end
+}
+
 // Result of a run.
 type Result struct {
+	Stats   []TransitionStats // per transition
 	Outcome Outcome
 	Time    int64 // ticks: when the final marking was reached, or the deadlock/cut-off time
 	Firings int64
@@ -116,7 +126,17 @@ type engine struct {
 	o         Options
 	mark      []int
 	inflight  []int
-	consumers [][]int32 // place → transitions with an input arc from it
+	consumers [][]int32 // place → transitions with an input arc from it (atomic firing's rivals)
+	// watchers: place → transitions waiting for tokens there. A transition that is not
+	// enabled watches one input place whose marking is below its arc weight (watch[t], of
+	// weight watchW[t]); a token put there makes it a candidate again. So a firing visits the
+	// transitions that were waiting on its output places, not every consumer of them: a
+	// shared place (a workstation's CPU) with many consumers costs nothing per firing.
+	watchers  [][]int32
+	watch     []int32
+	watchW    []int
+	unmet     int // places whose marking is below their Final (the final marking is unmet == 0)
+	stats     []TransitionStats
 	cand      []bool
 	candList  []int32
 	spare     []int32 // the other candidate buffer (swapped each round)
@@ -207,14 +227,23 @@ func (n *Net) Run(o Options) (*Result, error) {
 	e := &engine{n: n, o: o, mark: make([]int, len(n.Places)), inflight: make([]int, len(n.Transitions)),
 		consumers: make([][]int32, len(n.Places)), cand: make([]bool, len(n.Transitions)), lastCause: make([]int, len(n.Places)),
 		ver: make([]uint32, len(n.Transitions)), sched: make([]bool, len(n.Transitions)), schedAt: make([]int64, len(n.Transitions)), fluid: make([]fluidMedium, len(n.Media)), onMedium: make([]int, len(n.Media))}
+	e.watchers, e.watch, e.watchW = make([][]int32, len(n.Places)), make([]int32, len(n.Transitions)), make([]int, len(n.Transitions))
+	e.stats = make([]TransitionStats, len(n.Transitions))
 	for i, p := range n.Places {
 		e.mark[i] = p.Initial
 		e.lastCause[i] = -1
+		if n.FinalSet && p.Final > 0 && p.Initial < p.Final {
+			e.unmet++
+		}
 	}
 	for ti, t := range n.Transitions {
-		for _, a := range t.In {
-			e.consumers[a.Place] = append(e.consumers[a.Place], int32(ti))
+		if o.AtomicFiring {
+			for _, a := range t.In {
+				e.consumers[a.Place] = append(e.consumers[a.Place], int32(ti))
+			}
 		}
+		e.watch[ti] = -1
+		e.stats[ti].FirstStart = -1
 		e.addCand(int32(ti))
 		if o.AtomicFiring && t.Servers != 1 {
 			return nil, fmt.Errorf("%w: %s: atomic firing is supported for single-server transitions only", fault.ErrInput, t.where())
@@ -240,17 +269,7 @@ func (n *Net) Run(o Options) (*Result, error) {
 		}
 	}
 	res := &Result{}
-	final := func() bool {
-		if !n.FinalSet {
-			return false
-		}
-		for i, p := range n.Places {
-			if p.Final > 0 && e.mark[i] < p.Final {
-				return false
-			}
-		}
-		return true
-	}
+	final := func() bool { return n.FinalSet && e.unmet == 0 }
 	for {
 		e.startPhase()
 		if e.err != nil {
@@ -301,6 +320,7 @@ func (n *Net) Run(o Options) (*Result, error) {
 	}
 	e.last = last
 	res.Time, res.Firings, res.Marking, res.Log, res.Last, res.LogDropped = e.now, e.firings, e.mark, e.log, e.last, e.dropped
+	res.Stats = e.stats
 	if res.Outcome == Deadlock {
 		res.Deadlock = e.deadlockReport()
 	}
@@ -348,11 +368,15 @@ func (e *engine) startPhase() {
 	for _, ti := range list {
 		t := &e.n.Transitions[ti]
 		if e.o.AtomicFiring {
-			if !e.sched[ti] && e.enabled(t) {
-				e.sched[ti] = true
-				e.schedAt[ti] = e.now
-				e.ver[ti]++
-				e.h.push(completion{t: e.atomicEnd(ti), tr: ti, id: -1, ver: e.ver[ti]})
+			if !e.sched[ti] {
+				if e.enabled(t) {
+					e.sched[ti] = true
+					e.schedAt[ti] = e.now
+					e.ver[ti]++
+					e.h.push(completion{t: e.atomicEnd(ti), tr: ti, id: -1, ver: e.ver[ti]})
+				} else {
+					e.watchOn(ti, t)
+				}
 			}
 			continue
 		}
@@ -366,8 +390,57 @@ func (e *engine) startPhase() {
 			}
 			e.start(ti)
 		}
+		e.watchOn(ti, t) // not enabled (any more): wait for the tokens it misses
 	}
 	e.spare = list
+}
+
+// watchOn makes a transition that is not enabled wait on one input place whose marking is
+// below its arc weight; an enabled one (held back by its servers: its own completion makes
+// it a candidate again) or one already waiting is left alone.
+func (e *engine) watchOn(ti int32, t *Transition) {
+	if e.watch[ti] >= 0 {
+		return
+	}
+	for _, a := range t.In {
+		if e.mark[a.Place] < a.Weight {
+			e.watch[ti], e.watchW[ti] = int32(a.Place), a.Weight
+			e.watchers[a.Place] = append(e.watchers[a.Place], ti)
+			return
+		}
+	}
+}
+
+// put adds w tokens to place p: the transitions waiting there for as many become candidates.
+func (e *engine) put(p, w int) {
+	before := e.mark[p]
+	e.mark[p] += w
+	if f := e.n.Places[p].Final; f > 0 && before < f && e.mark[p] >= f {
+		e.unmet--
+	}
+	ws := e.watchers[p]
+	if len(ws) == 0 {
+		return
+	}
+	keep := ws[:0]
+	for _, tj := range ws {
+		if e.mark[p] >= e.watchW[tj] {
+			e.watch[tj] = -1
+			e.addCand(tj)
+		} else {
+			keep = append(keep, tj)
+		}
+	}
+	e.watchers[p] = keep
+}
+
+// take removes w tokens from place p.
+func (e *engine) take(p, w int) {
+	before := e.mark[p]
+	e.mark[p] -= w
+	if f := e.n.Places[p].Final; f > 0 && before >= f && e.mark[p] < f {
+		e.unmet++
+	}
 }
 
 func (e *engine) cause(t *Transition) int {
@@ -389,8 +462,13 @@ func (e *engine) start(ti int32) {
 		id = int32(len(e.log) - 1)
 	}
 	for _, a := range t.In {
-		e.mark[a.Place] -= a.Weight
+		e.take(a.Place, a.Weight)
 	}
+	st := &e.stats[ti]
+	if st.FirstStart < 0 {
+		st.FirstStart = e.now
+	}
+	st.Busy -= e.now // + the end at completion: Σ (end − start) without storing starts
 	e.started++
 	e.inflight[ti]++
 	e.busy++
@@ -451,8 +529,13 @@ func (e *engine) complete(c completion) {
 			e.addCand(c.tr)
 			return
 		}
+		st := &e.stats[c.tr]
+		if st.FirstStart < 0 {
+			st.FirstStart = e.schedAt[c.tr]
+		}
+		st.Busy -= e.schedAt[c.tr]
 		for _, a := range t.In {
-			e.mark[a.Place] -= a.Weight
+			e.take(a.Place, a.Weight)
 			for _, tj := range e.consumers[a.Place] {
 				e.addCand(tj) // a rival may have been scheduled on these tokens
 				if e.sched[tj] && tj != c.tr {
@@ -494,6 +577,10 @@ func (e *engine) complete(c completion) {
 		e.onMedium[t.Medium-1]--
 	}
 	e.firings++
+	st := &e.stats[c.tr]
+	st.Firings++
+	st.Busy += e.now
+	st.LastEnd = e.now
 	fi := -1
 	if e.rec && c.id >= 0 {
 		e.log[c.id].End = e.now
@@ -514,11 +601,8 @@ func (e *engine) complete(c completion) {
 			e.tooMany(t, a.Place)
 			return
 		}
-		e.mark[a.Place] += a.Weight
 		e.lastCause[a.Place] = fi
-		for _, tj := range e.consumers[a.Place] {
-			e.addCand(tj)
-		}
+		e.put(a.Place, a.Weight)
 	}
 	e.addCand(c.tr)
 }
@@ -672,6 +756,30 @@ func appendUnique(s []string, v string) []string {
 	return append(s, v)
 }
 
+// processOf names a transition's process in a deadlock report ("" in a net without them).
+func processOf(p string) string {
+	if p == "" {
+		return "no process"
+	}
+	return "process " + p
+}
+
+// producedBy says who can put tokens on a place: named processes, transitions outside any
+// process, or nothing but the initial marking (a place no transition produces into).
+func producedBy(procs []string) string {
+	if len(procs) == 0 {
+		return "no transition puts tokens there: only its initial marking did"
+	}
+	names := make([]string, len(procs))
+	for i, p := range procs {
+		names[i] = p
+		if p == "" {
+			names[i] = "a transition of no process"
+		}
+	}
+	return "only " + strings.Join(names, ", ") + " put tokens there"
+}
+
 // findCycle returns one cycle of the wait-for graph (deterministic: sorted start points).
 func findCycle(g map[string][]string) []string {
 	var keys []string
@@ -721,7 +829,7 @@ func (r *DeadlockReport) Error() string {
 		b.WriteString("  blocked transitions (some input tokens present, others missing):\n")
 		for _, bl := range r.Blocked {
 			for _, m := range bl.Missing {
-				fmt.Fprintf(&b, "    %-24s needs %s >= %d, has %d (process %s; only %s put tokens there)\n", bl.Transition, m.Place, m.Need, m.Has, bl.Process, strings.Join(m.Producers, ", "))
+				fmt.Fprintf(&b, "    %-24s needs %s >= %d, has %d (%s; %s)\n", bl.Transition, m.Place, m.Need, m.Has, processOf(bl.Process), producedBy(m.Producers))
 			}
 		}
 		if r.BlockedMore > 0 {

@@ -25,8 +25,8 @@ const ProgramFormat = `A program file (YAML) describes processes as segments, wi
         - send: {to: "P{next}", bytes: 80000, count: 1}   # blocking: true waits for the
                                                            # receive; network: NAME picks one
         - loop:
-            count: 3          # known iteration count (unrolled)
-            body:
+            count: 3          # known iteration count (a counter-place subnet: any count
+            body:             # up to 16777216 gives a net of the same size)
               - recv: {from: "P{prev}"}
               - compute: 0.25
   allocation: {P0: fast, P1: slow}   # process → workstation (default: round robin)

@@ -21,12 +21,12 @@ type loadCase struct {
 }
 
 // loadStudyRow runs one case: 002's matrix-multiplication ring in the document's order
-// (tpn/testdata/matmul-doc.yaml: 0.25 s per block product, 320 000-byte blocks) on four
+// (examples/tpn/matmul.yaml: 0.25 s per block product, 320 000-byte blocks) on four
 // workstations of power 1 with dedicated 100 Mbit/s links (t_s = 1 ms, B = 12.5 MB/s, as in
 // 002's second set: communication an order of magnitude below the segments), background jobs
 // of mean demand 0.5 s.
 func loadStudyRow(t testing.TB, lc loadCase, reps int) (det float64, st *Replications) {
-	p, _ := load(t, "testdata/matmul-doc.yaml", "../examples/tpn/cluster.yaml")
+	p, _ := load(t, "../examples/tpn/matmul.yaml", "../examples/tpn/cluster.yaml")
 	c := &Cluster{Network: Medium{Startup: 0.001, Bandwidth: 12.5e6}}
 	for i, w := range []string{"ws1", "ws2", "ws3", "ws4"} {
 		ws := Workstation{Name: w, Power: 1}

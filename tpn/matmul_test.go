@@ -7,9 +7,10 @@ import (
 // TestMatMulDocumentOrder: 002 §4's ring sends first, then computes. On four workstations of
 // power 1 with dedicated links (t_s = 1 ms, B = 1.25 MB/s, so a 320 000-byte block takes
 // τ = 0.001 + 0.256 = 0.257 s) and c = 0.25 s per block product, with m = max(c, τ):
-//   - document order (send, compute, 3 × (recv, send, compute), recv): the k-th receive is at
+//   - document order, examples/tpn/matmul.yaml (send, compute, 3 × (recv, send, compute),
+//     recv): the k-th receive is at
 //     k·m, so T = 4·m = 1.028 s;
-//   - examples/tpn/matmul.yaml (compute, send, …): the first block leaves at c, so
+//   - testdata/matmul-compute-first.yaml (compute, send, …): the first block leaves at c, so
 //     T = c + τ + 3·m = 1.278 s.
 //
 // Sending first hides one block transfer behind the first product: min(c, τ) = 0.25 s.
@@ -23,7 +24,7 @@ func TestMatMulDocumentOrder(t *testing.T) {
 	for _, tc := range []struct {
 		file string
 		want float64
-	}{{"testdata/matmul-doc.yaml", 4 * m}, {"../examples/tpn/matmul.yaml", comp + tau + 3*m}} {
+	}{{"../examples/tpn/matmul.yaml", 4 * m}, {"testdata/matmul-compute-first.yaml", comp + tau + 3*m}} {
 		p, _ := load(t, tc.file, "../examples/tpn/cluster.yaml")
 		if w := CountMessages(p); len(w) > 0 {
 			t.Errorf("%s: %v", tc.file, w)

@@ -83,6 +83,9 @@ type Transition struct {
 	CPU       int
 	Dedicated float64
 	Source    string // where it comes from ("prog.yaml:12"), named in run-time errors
+	// Loop names the outermost program loop the transition belongs to ("P0.loop#2"; "" if
+	// none): Gantt charts and the critical path group its iterations (loopnet.go).
+	Loop string
 }
 
 // where names a transition in an error: its source location if known, then its name.

@@ -34,6 +34,8 @@ type xTool struct {
 	Priority string  `xml:"priority,omitempty"`
 	Process  string  `xml:"process,omitempty"`
 	Kind     string  `xml:"kind,omitempty"`
+	Loop     string  `xml:"loop,omitempty"`  // the program loop a transition belongs to (loopnet.go)
+	Label    string  `xml:"label,omitempty"` // a place's role ("loop counter", "cpu", …)
 	Medium   string  `xml:"medium,omitempty"`
 	Bytes    string  `xml:"bytes,omitempty"`
 	Final    string  `xml:"final,omitempty"`
@@ -166,8 +168,8 @@ func WritePNML(w io.Writer, n *Net) error {
 		if p.Initial > 0 {
 			xp.Initial = &xText{strconv.Itoa(p.Initial)}
 		}
-		if p.Process != "" || p.Final > 0 {
-			t := xTool{Tool: toolName, Version: "1", Process: p.Process}
+		if p.Process != "" || p.Final > 0 || p.Label != "" {
+			t := xTool{Tool: toolName, Version: "1", Process: p.Process, Label: p.Label}
 			if p.Final > 0 {
 				t.Final = strconv.Itoa(p.Final)
 			}
@@ -179,7 +181,7 @@ func WritePNML(w io.Writer, n *Net) error {
 	for i, t := range n.Transitions {
 		id := ncName("t", i, t.Name)
 		d := ftoa(Seconds(t.Delay))
-		tool := xTool{Tool: toolName, Version: "1", Delay: &d, Process: t.Process, Kind: t.Kind}
+		tool := xTool{Tool: toolName, Version: "1", Delay: &d, Process: t.Process, Kind: t.Kind, Loop: t.Loop}
 		switch t.Servers {
 		case InfiniteServers:
 			tool.Server = "inf"
@@ -271,12 +273,8 @@ func readPNML(file string, r io.Reader) (*Net, error) {
 		} else if line > 0 {
 			at = fmt.Sprintf("line %d: ", line)
 		}
-		for i, a := range args { // quote at most a short excerpt of the file's text
-			if str, ok := a.(string); ok && len(str) > 2*input.ExcerptRunes {
-				args[i] = shorten(str)
-			}
-		}
-		errs = append(errs, errors.New(at+fmt.Sprintf(format, args...)))
+		// quote at most a short excerpt of the file's text
+		errs = append(errs, errors.New(at+fmt.Sprintf(format, input.Short(args)...)))
 	}
 	var doc xPNML
 	dec := xml.NewDecoder(r)
@@ -372,7 +370,7 @@ func readPNML(file string, r io.Reader) (*Net, error) {
 		}
 		for _, t := range p.Tools {
 			if t.Tool == toolName {
-				pl.Process = t.Process
+				pl.Process, pl.Label = t.Process, t.Label
 				if t.Final != "" {
 					pl.Final = whole(fmt.Sprintf("place %q: final marking", p.ID), t.Final, 0, MaxTokens)
 					n.FinalSet = true
@@ -418,7 +416,7 @@ func readPNML(file string, r io.Reader) (*Net, error) {
 			if tool.Priority != "" {
 				tr.Priority = whole(fmt.Sprintf("transition %q: priority", t.ID), tool.Priority, -1<<30, 1<<30)
 			}
-			tr.Process, tr.Kind = tool.Process, tool.Kind
+			tr.Process, tr.Kind, tr.Loop = tool.Process, tool.Kind, tool.Loop
 			if tool.Medium != "" {
 				tr.Medium = whole(fmt.Sprintf("transition %q: medium", t.ID), tool.Medium, 1, max(1, len(n.Media)))
 				if len(n.Media) == 0 {
@@ -480,18 +478,6 @@ func readPNML(file string, r io.Reader) (*Net, error) {
 }
 
 func dupPlace(pidx map[string]int, id string) bool { _, ok := pidx[id]; return ok }
-
-// shorten is s cut to input.ExcerptRunes characters and "…".
-func shorten(s string) string {
-	n := 0
-	for i := range s {
-		if n == input.ExcerptRunes {
-			return s[:i] + "…"
-		}
-		n++
-	}
-	return s
-}
 
 // netName is the net's <name>, else its id, else the file's base name without extension:
 // a run's title never begins with an empty name.

@@ -33,7 +33,7 @@ type Message struct {
 	Network  string // sends: the cluster network to use (default: the first)
 }
 
-// Loop repeats its body Count times (unrolled in the net).
+// Loop repeats its body Count times (a counter-place subnet in the net, loopnet.go).
 type Loop struct {
 	Count int
 	Body  []Segment
@@ -108,9 +108,9 @@ type Cluster struct {
 	ReferenceLine int    // line of the reference field
 }
 
-// BuildOptions bound the net a program unrolls into. Zero fields take the defaults.
+// BuildOptions bound the net a program becomes and its run. Zero fields take the defaults.
 type BuildOptions struct {
-	// MaxTransitions: refuse (fault.ErrTooLarge) a program whose unrolled net would have more
+	// MaxTransitions: refuse (fault.ErrTooLarge) a program whose net would have more
 	// transitions (default DefaultMaxTransitions; the CLI's --max-transitions).
 	MaxTransitions int64
 	// MaxFirings: refuse a program whose run would take more firings (steps plus messages;
@@ -120,11 +120,10 @@ type BuildOptions struct {
 
 // Default work budgets of Build. A transition of a program net costs about 300 bytes (its
 // struct, name, arcs, its control place and the engine's per-transition state) and a
-// recorded firing about 60 (log entry and heap slot): the defaults keep a run under about
-// 1.2 GB, and a run of DefaultMaxFirings takes about 5 s at the ~2 M firings/s of
-// BenchmarkFirings. (A program net fires each transition once; a net read from PNML may
-// fire far more often than it has transitions, and Run bounds its log and event queue
-// instead: Options.MaxLog, Options.MaxInFlight.)
+// recorded firing about 60 (log entry and heap slot; the log keeps at most DefaultMaxLog):
+// the defaults keep a run under about 0.7 GB, and a run of DefaultMaxFirings takes a few
+// seconds at the 4–6 M firings/s of BenchmarkRing64. (A loop's transitions fire once per
+// iteration; Run bounds its log and event queue: Options.MaxLog, Options.MaxInFlight.)
 const (
 	DefaultMaxTransitions = 2_000_000
 	DefaultMaxFirings     = 10_000_000
@@ -143,19 +142,29 @@ type Size struct {
 }
 
 // Estimate is the size of the net Build would make for p: one transition and one control
-// place per step of each unrolled process, one transfer transition and two places per
-// channel (bounded by the send and receive sites), one firing per step and per message.
+// place per step of each process, a loop's counter-place subnet (enter and exit transitions,
+// gate, todo and count places: its size does not depend on its count, loopnet.go), one
+// transfer transition and two places per channel (bounded by the send and receive sites);
+// one firing per executed step (loop bodies multiplied by their counts), per message and per
+// loop entry and exit.
 func Estimate(p *Program) Size {
 	var z Size
 	var walk func(segs []Segment, mult float64)
 	walk = func(segs []Segment, mult float64) {
 		for _, s := range segs {
 			if s.Loop != nil {
+				if s.Loop.Count == 0 || len(s.Loop.Body) == 0 {
+					continue
+				}
+				z.Transitions += 2 // enter, exit
+				z.Places += 4      // gate, todo, count, the place after the loop
+				z.Firings += 2 * mult
 				walk(s.Loop.Body, mult*float64(s.Loop.Count))
 				continue
 			}
-			z.Transitions += mult
-			z.Places += mult
+			z.Transitions++
+			z.Places++
+			z.Firings += mult
 			if s.Send != nil || s.Recv != nil {
 				z.Transitions++ // a channel's transfer transition (at most one per site)
 				z.Places += 2
@@ -163,8 +172,9 @@ func Estimate(p *Program) Size {
 			if s.Send != nil {
 				z.Messages += mult * float64(max(1, s.Send.Count))
 				if s.Send.Blocking {
-					z.Transitions += mult // the wait for the acknowledgements
-					z.Places += mult
+					z.Transitions++ // the wait for the acknowledgements
+					z.Places++
+					z.Firings += mult
 				}
 			}
 		}
@@ -173,8 +183,8 @@ func Estimate(p *Program) Size {
 		z.Places++
 		walk(pr.Segments, 1)
 	}
-	z.Firings = z.Transitions + z.Messages
-	z.Bytes = bytesPerTransition*z.Transitions + bytesPerFiring*z.Firings
+	z.Firings += z.Messages
+	z.Bytes = bytesPerTransition*z.Transitions + bytesPerFiring*min(z.Firings, DefaultMaxLog) // a recorded log keeps at most DefaultMaxLog firings
 	return z
 }
 
@@ -191,11 +201,11 @@ func CheckSize(p *Program, o BuildOptions) (Size, error) {
 	}
 	switch {
 	case z.Transitions > float64(mt):
-		return z, errTooLarge("%s: the program unrolls to about %.4g transitions (%.4g places, %.4g firings, about %s); the limit is %d transitions (BuildOptions.MaxTransitions, --max-transitions)",
+		return z, errTooLarge("%s: the program's net has about %.4g transitions (%.4g places, %.4g firings, about %s); the limit is %d transitions (BuildOptions.MaxTransitions, --max-transitions)",
 			fileName(p.File, "program"), z.Transitions, z.Places, z.Firings, humanBytes(z.Bytes), mt)
 	case z.Firings > float64(mf):
-		return z, errTooLarge("%s: the program's run takes about %.4g firings (%.4g steps and %.4g messages, about %s); the limit is %d firings (BuildOptions.MaxFirings, --max-firings)",
-			fileName(p.File, "program"), z.Firings, z.Transitions, z.Messages, humanBytes(z.Bytes), mf)
+		return z, errTooLarge("%s: the program's run takes about %.4g firings (%.4g steps and %.4g messages); the limit is %d firings (BuildOptions.MaxFirings, --max-firings)",
+			fileName(p.File, "program"), z.Firings, z.Firings-z.Messages, z.Messages, mf)
 	}
 	return z, nil
 }
@@ -226,7 +236,7 @@ func Build(p *Program, c *Cluster) (*Net, error) { return BuildWith(p, c, BuildO
 // zero-delay transition that passes control on and puts the messages into a transfer place,
 // from which an infinite-server transfer transition (the network: t_s + n/B, or shared)
 // moves them into the receiver's channel place; a receive a zero-delay transition needing
-// the control token and Count messages. Loops are unrolled. Each process's last control
+// the control token and Count messages. A loop is 002's counter-place subnet (loopnet.go). Each process's last control
 // place is final.
 //
 // Before building, the net's size is estimated and refused beyond o's limits
@@ -414,17 +424,36 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 		ef, _ := w.ExpansionFactor()
 		ctl := n.AddPlace(Place{Name: pr.Name + ".0", Initial: 1, Process: pr.Name})
 		step := 0
+		var seq sequencer
 		var walk func(segs []Segment)
+		// loop makes 002's counter-place subnet of a loop (see loopSubnet), walking its body once.
+		loop := func(s Segment) {
+			if s.Loop.Count == 0 || len(s.Loop.Body) == 0 {
+				return
+			}
+			step++
+			ln := newLoopNet(n, pr.Name, step, s.Loop.Count, src(s.Line))
+			in := seq.in(ctl)
+			saved := seq.enter(ln)
+			n.AddTransition(Transition{Name: ln.name + ".enter", In: in, Out: []Arc{{ln.gate, 1}, {ln.todo, s.Loop.Count}}, Process: pr.Name, Kind: "loop", Source: src(s.Line), Loop: seq.group})
+			ctl = ln.gate
+			walk(s.Loop.Body)
+			group := seq.group
+			seq.leave(saved)
+			step++
+			next, tail := seq.next(n, fmt.Sprintf("%s.%d", pr.Name, step), pr.Name)
+			n.AddTransition(Transition{Name: ln.name + ".exit", In: seq.in(ln.gate, Arc{ln.count, s.Loop.Count}), Out: append([]Arc{{next, 1}}, tail...), Process: pr.Name, Kind: "loop", Source: src(s.Line), Loop: group})
+			ctl = next
+		}
 		walk = func(segs []Segment) {
-			for _, s := range segs {
+			for i, s := range segs {
+				seq.last = i == len(segs)-1
 				if len(errs) > 10*maxErrors {
 					return // enough to report; the rest would repeat in unrolled loops
 				}
 				switch {
 				case s.Loop != nil:
-					for it := 0; it < s.Loop.Count; it++ {
-						walk(s.Loop.Body)
-					}
+					loop(s)
 					continue
 				case s.Send != nil, s.Recv != nil:
 					peer, verb := "", ""
@@ -446,7 +475,7 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 					}
 				}
 				step++
-				next := n.AddPlace(Place{Name: fmt.Sprintf("%s.%d", pr.Name, step), Process: pr.Name})
+				next, tail := seq.next(n, fmt.Sprintf("%s.%d", pr.Name, step), pr.Name)
 				switch {
 				case s.Send != nil:
 					mi := 0
@@ -466,10 +495,10 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 					cnt := max(1, s.Send.Count)
 					if s.Send.Blocking { // send, then wait for the receiver's acknowledgements
 						sent := n.AddPlace(Place{Name: fmt.Sprintf("%s.%d.sent", pr.Name, step), Process: pr.Name})
-						n.AddTransition(Transition{Name: fmt.Sprintf("%s.send#%d->%s", pr.Name, step, s.Send.Peer), In: []Arc{{ctl, 1}}, Out: []Arc{{sent, 1}, {xfer[wk], cnt}}, Process: pr.Name, Kind: "send", Source: src(s.Line)})
-						n.AddTransition(Transition{Name: fmt.Sprintf("%s.wait#%d->%s", pr.Name, step, s.Send.Peer), In: []Arc{{sent, 1}, {acks[k], cnt}}, Out: []Arc{{next, 1}}, Process: pr.Name, Kind: "wait", Source: src(s.Line)})
+						n.AddTransition(Transition{Name: fmt.Sprintf("%s.send#%d->%s", pr.Name, step, s.Send.Peer), In: seq.in(ctl), Out: []Arc{{sent, 1}, {xfer[wk], cnt}}, Process: pr.Name, Kind: "send", Source: src(s.Line), Loop: seq.group})
+						n.AddTransition(Transition{Name: fmt.Sprintf("%s.wait#%d->%s", pr.Name, step, s.Send.Peer), In: []Arc{{sent, 1}, {acks[k], cnt}}, Out: append([]Arc{{next, 1}}, tail...), Process: pr.Name, Kind: "wait", Source: src(s.Line), Loop: seq.group})
 					} else {
-						n.AddTransition(Transition{Name: fmt.Sprintf("%s.send#%d->%s", pr.Name, step, s.Send.Peer), In: []Arc{{ctl, 1}}, Out: []Arc{{next, 1}, {xfer[wk], cnt}}, Process: pr.Name, Kind: "send", Source: src(s.Line)})
+						n.AddTransition(Transition{Name: fmt.Sprintf("%s.send#%d->%s", pr.Name, step, s.Send.Peer), In: seq.in(ctl), Out: append([]Arc{{next, 1}, {xfer[wk], cnt}}, tail...), Process: pr.Name, Kind: "send", Source: src(s.Line), Loop: seq.group})
 					}
 					// one transfer transition per channel: messages on a channel must share a size
 					tr := &n.Transitions[chanTr[wk]]
@@ -483,11 +512,11 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 					}
 				case s.Recv != nil:
 					ch := channel(s.Recv.Peer, pr.Name, s.Line)
-					out := []Arc{{next, 1}}
+					out := append([]Arc{{next, 1}}, tail...)
 					if a, ok := acks[[2]string{s.Recv.Peer, pr.Name}]; ok {
 						out = append(out, Arc{a, max(1, s.Recv.Count)})
 					}
-					n.AddTransition(Transition{Name: fmt.Sprintf("%s.recv#%d<-%s", pr.Name, step, s.Recv.Peer), In: []Arc{{ctl, 1}, {ch, max(1, s.Recv.Count)}}, Out: out, Process: pr.Name, Kind: "recv", Source: src(s.Line)})
+					n.AddTransition(Transition{Name: fmt.Sprintf("%s.recv#%d<-%s", pr.Name, step, s.Recv.Peer), In: append(seq.in(ctl), Arc{ch, max(1, s.Recv.Count)}), Out: out, Process: pr.Name, Kind: "recv", Source: src(s.Line), Loop: seq.group})
 				default:
 					work := s.Compute
 					if s.Ops > 0 {
@@ -505,7 +534,7 @@ func BuildWith(p *Program, c *Cluster, o BuildOptions) (*Net, error) {
 						report(at(pf, s.Line, "process %q: %g s of reference work on workstation %q (power %g, background expansion %.4g) takes %.4g s, beyond the representable horizon %.4g s (2^62 ticks of 1 ns)", pr.Name, work, w.Name, w.Power, ef, d, MaxSeconds))
 					}
 					cp := cpu[w.Name]
-					n.AddTransition(Transition{Name: fmt.Sprintf("%s.compute#%d", pr.Name, step), Delay: ticks, In: []Arc{{ctl, 1}, {cp, 1}}, Out: []Arc{{next, 1}, {cp, 1}}, Process: pr.Name, Kind: "compute", Work: work, CPU: cpuIdx[w.Name], Dedicated: dedicated, Source: src(s.Line)})
+					n.AddTransition(Transition{Name: fmt.Sprintf("%s.compute#%d", pr.Name, step), Delay: ticks, In: append(seq.in(ctl), Arc{cp, 1}), Out: append([]Arc{{next, 1}, {cp, 1}}, tail...), Process: pr.Name, Kind: "compute", Work: work, CPU: cpuIdx[w.Name], Dedicated: dedicated, Source: src(s.Line), Loop: seq.group})
 				}
 				ctl = next
 			}

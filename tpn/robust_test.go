@@ -107,18 +107,20 @@ func TestSharedBoolean(t *testing.T) {
 }
 
 // TestEstimate: the unrolled size of a program in closed form. Two processes: A = compute,
-// loop 3 × (send 2 messages to B, compute), B = loop 6 × recv. Steps: A 1 + 3·2 = 7, B 6;
-// channel sites: A's send and B's recv (an upper bound on channels: 2 transitions, 4 places);
-// messages 3·2 = 6. Transitions 7 + 6 + 2 = 15, places 2 initial + 13 steps + 4 = 19, firings
-// 15 + 6 = 21. Built, the net has 13 + 1 = 14 transitions (one channel) and the run fires 13
-// steps and 6 transfers = 19 times, below the estimate.
+// loop 3 × (send 2 messages to B, compute), B = loop 6 × recv. Loops are counter-place
+// subnets (loopnet.go): each adds enter and exit transitions and 4 places (gate, todo, count,
+// the place after it), 2 firings per entry. Transitions: A compute 1 + loop 2 + send 1 +
+// compute 1, B loop 2 + recv 1, channel sites 2 (A's send, B's recv: an upper bound) = 10;
+// places: 2 initial + A (1 + 4 + 1 + 1) + B (4 + 1) + 4 channel = 18; firings: A 1 + 2 + 3·2,
+// B 2 + 6, messages 3·2 = 6: 23. Built, the net has 9 transitions (one channel) and the run
+// fires 17 steps and 6 transfers = 23 times: the estimate holds.
 func TestEstimate(t *testing.T) {
 	p := &Program{Processes: []Process{
 		{Name: "A", Segments: []Segment{{Compute: 1}, {Loop: &Loop{Count: 3, Body: []Segment{{Send: &Message{Peer: "B", Bytes: 1, Count: 2}}, {Compute: 1}}}}}},
 		{Name: "B", Segments: []Segment{{Loop: &Loop{Count: 6, Body: []Segment{{Recv: &Message{Peer: "A", Count: 1}}}}}}},
 	}}
 	z := Estimate(p)
-	if z.Transitions != 15 || z.Places != 19 || z.Messages != 6 || z.Firings != 21 {
+	if z.Transitions != 10 || z.Places != 18 || z.Messages != 6 || z.Firings != 23 {
 		t.Errorf("estimate %+v", z)
 	}
 	c := &Cluster{Workstations: []Workstation{{Name: "w", Power: 1}}, Network: Medium{Bandwidth: 1}}
@@ -127,13 +129,13 @@ func TestEstimate(t *testing.T) {
 	if float64(len(n.Transitions)) > z.Transitions || float64(r.Firings) > z.Firings {
 		t.Errorf("net %d transitions, %d firings above the estimate %+v", len(n.Transitions), r.Firings, z)
 	}
-	_, err := BuildWith(p, c, BuildOptions{MaxTransitions: 14})
-	if !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "about 15 transitions") || !strings.Contains(err.Error(), "the limit is 14 transitions") {
-		t.Errorf("budget 14: %v", err)
+	_, err := BuildWith(p, c, BuildOptions{MaxTransitions: 9})
+	if !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "about 10 transitions") || !strings.Contains(err.Error(), "the limit is 9 transitions") {
+		t.Errorf("budget 9: %v", err)
 	}
-	_, err = BuildWith(p, c, BuildOptions{MaxFirings: 20})
-	if !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "about 21 firings") {
-		t.Errorf("budget 20 firings: %v", err)
+	_, err = BuildWith(p, c, BuildOptions{MaxFirings: 22})
+	if !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "about 23 firings") {
+		t.Errorf("budget 22 firings: %v", err)
 	}
 }
 

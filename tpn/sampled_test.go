@@ -34,7 +34,7 @@ func onePS(t testing.TB, segs []float64, U float64, arr, dem sim.Dist) *Net {
 // orders (heterogeneous powers, shared Ethernet): the processor-sharing CPU serves a lone
 // compute step at full speed, so its end is the same Ticks(dedicated time).
 func TestSampledNoBackgroundExact(t *testing.T) {
-	for _, file := range []string{"testdata/matmul-doc.yaml", "../examples/tpn/matmul.yaml"} {
+	for _, file := range []string{"../examples/tpn/matmul.yaml", "testdata/matmul-compute-first.yaml"} {
 		p, c := load(t, file, "../examples/tpn/cluster.yaml")
 		for i := range c.Workstations {
 			for k := range c.Workstations[i].Background {
@@ -139,10 +139,12 @@ func TestSampledVariability(t *testing.T) {
 	}
 }
 
-// TestReplicateDeterministic: a seed gives the same replications whatever the number of
+// TestReplicateDeterministic (on the compute-first ring, whose makespan the background
+// changes; the document order is bound by the shared Ethernet): a seed gives the same
+// replications whatever the number of
 // workers; another seed gives others.
 func TestReplicateDeterministic(t *testing.T) {
-	p, c := load(t, "../examples/tpn/matmul.yaml", "../examples/tpn/cluster.yaml")
+	p, c := load(t, "testdata/matmul-compute-first.yaml", "../examples/tpn/cluster.yaml")
 	n := build(t, p, c)
 	a, err1 := Replicate(context.Background(), n, ReplicateOptions{Reps: 20, Seed: 5, Workers: 1})
 	b, err2 := Replicate(context.Background(), n, ReplicateOptions{Reps: 20, Seed: 5, Workers: 3})
@@ -214,7 +216,7 @@ func BenchmarkSampled(b *testing.B) {
 // BenchmarkReplicate: 30 sampled replications of the matrix-multiplication ring with every
 // workstation loaded at U = 0.5 (the study's set-up) on all cores.
 func BenchmarkReplicate(b *testing.B) {
-	p, _ := load(b, "testdata/matmul-doc.yaml", "../examples/tpn/cluster.yaml")
+	p, _ := load(b, "../examples/tpn/matmul.yaml", "../examples/tpn/cluster.yaml")
 	c := &Cluster{Network: Medium{Startup: 0.001, Bandwidth: 12.5e6}}
 	for _, w := range []string{"ws1", "ws2", "ws3", "ws4"} {
 		c.Workstations = append(c.Workstations, Workstation{Name: w, Power: 1, Background: []BgClass{{ArrivalRate: 1, Demand: 0.5}}})

@@ -236,7 +236,7 @@ func (r *Result) Tables() []*report.Table {
 		ts = append(ts, measuredTable(r.Measured))
 	}
 	if r.Validation != nil {
-		ts = append(ts, report.ValidationTable(r.Validation))
+		ts = append(ts, app.ValidationTable(r.Validation))
 	}
 	return ts
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app/mpipapp"
+	"github.com/clusterperf/clusterperf/app/pipelineapp"
 	"github.com/clusterperf/clusterperf/app/speedupapp"
 	"github.com/clusterperf/clusterperf/report"
 )
@@ -22,6 +23,16 @@ func setAnswer(doc report.Document) {
 		r.setAnswer()
 	case *speedupapp.Result:
 		r.Answer = answer.Speedup(r.Model, r.Points, r.Sizing)
+	case *pipelineapp.Result:
+		b := ""
+		if r.Sizing != nil {
+			for _, pt := range r.Points {
+				if pt.P == r.Sizing.Recommended.Config.P {
+					b = pt.Bottleneck
+				}
+			}
+		}
+		r.Answer = answer.Pipeline(r.Model, r.Sizing, b)
 	case *mpipapp.Result:
 		var runs []answer.MpipRun
 		for _, x := range r.Runs {
@@ -29,18 +40,6 @@ func setAnswer(doc report.Document) {
 		}
 		r.Answer = answer.Mpip(runs, r.Program, r.Forecasts, r.WallTimeForecasts, r.ForecastChoice, r.Sizing)
 	}
-}
-
-func (r *pipelineResult) setAnswer() {
-	b := ""
-	if r.Sizing != nil {
-		for _, pt := range r.Points {
-			if pt.P == r.Sizing.Recommended.Config.P {
-				b = pt.Bottleneck
-			}
-		}
-	}
-	r.Answer = answer.Pipeline(r.Model, r.Sizing, b)
 }
 
 func (r *fitResult) setAnswer() {

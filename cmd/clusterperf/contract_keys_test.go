@@ -19,8 +19,8 @@ var mapKeys = map[string]struct {
 	pending bool
 	reason  string
 }{
-	"fit.schema.json /properties/loo_rms_rel_error":                     {false, "keys are the SPMD architectures fit tried (bus-sio, …: the program's names)"},
-	"pipeline.schema.json /$defs/main_pipelineFit/properties/constants": {false, "keys are the pipeline model's constant names (c_m, b_gather: the program's vocabulary)"},
+	"fit.schema.json /properties/loo_rms_rel_error":                    {false, "keys are the SPMD architectures fit tried (bus-sio, …: the program's names)"},
+	"pipeline.schema.json /$defs/pipelineapp_Fit/properties/constants": {false, "keys are the pipeline model's constant names (c_m, b_gather: the program's vocabulary)"},
 }
 
 // answerFacts: the answer's facts (report.Facts) in every schema: keys are package answer's

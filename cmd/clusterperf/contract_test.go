@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/clusterperf/clusterperf/app/mpipapp"
+	"github.com/clusterperf/clusterperf/app/pipelineapp"
 	"github.com/clusterperf/clusterperf/app/speedupapp"
 	"github.com/clusterperf/clusterperf/report"
 )
@@ -100,6 +101,12 @@ func contractCases() []contractCase {
 	// by its gen script from known laws) with timeouts, failures and cancellations
 	add("history-two-programs", "history", "history", "--predict", "128,256", "../../history/testdata/sacct-two-programs.txt")
 	add("history-two-programs-cg", "history", "history", "--study", "3", "../../history/testdata/sacct-two-programs.txt")
+	// cube: real Score-P profiles (cube/testdata, copied from shared/data/cube)
+	add("cube-profile-mm-x10", "cube", "cube", "../../cube/testdata/single_parameter/mm.x10y1z1.r1/profile.cubex")
+	add("cube-profile-threaded", "cube", "cube", "../../cube/testdata/simple_threaded/example.f1/cube-example1.cubex")
+	add("cube-set-single-parameter", "cube", "cube", "--metric", "time,visits", "../../cube/testdata/single_parameter")
+	// MPI time and bytes per call path → 004's model (a synthetic profile: the samples have no MPI)
+	add("cube-mpi-synthetic", "cube", "cube", "--latency", "1us", "--bandwidth", "1GB/s", "../../cube/testdata/synthetic-mpi.cubex")
 	return cs
 }
 
@@ -110,7 +117,7 @@ var resultTypes = map[string]reflect.Type{
 	"solve-sweep": reflect.TypeFor[sweepResult](),
 	"simulate":    reflect.TypeFor[simulateResult](),
 	"speedup":     reflect.TypeFor[speedupapp.Result](),
-	"pipeline":    reflect.TypeFor[pipelineResult](),
+	"pipeline":    reflect.TypeFor[pipelineapp.Result](),
 	"fit":         reflect.TypeFor[fitResult](),
 	"mpip":        reflect.TypeFor[mpipapp.Result](),
 	"tpn":         reflect.TypeFor[tpnResult](),
@@ -118,6 +125,7 @@ var resultTypes = map[string]reflect.Type{
 	"fit-data":    reflect.TypeFor[extrapolateResult](),
 	"pmva":        reflect.TypeFor[pmvaResult](),
 	"history":     reflect.TypeFor[historyResult](),
+	"cube":        reflect.TypeFor[cubeResult](),
 }
 
 const schemaDir = "../../docs/schema"

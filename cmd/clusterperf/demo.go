@@ -2,19 +2,20 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/app/pipelineapp"
 	"github.com/clusterperf/clusterperf/examples"
 	"github.com/clusterperf/clusterperf/fit"
 	"github.com/clusterperf/clusterperf/mpip"
 	"github.com/clusterperf/clusterperf/pipeline"
 	"github.com/clusterperf/clusterperf/qn"
-	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/scaling"
-	"github.com/clusterperf/clusterperf/sizing"
 	"github.com/clusterperf/clusterperf/spmd"
 	"github.com/clusterperf/clusterperf/tpn"
 )
@@ -96,7 +97,7 @@ func demoSolve(w io.Writer, path string) (*qn.Model, *qn.Result, error) {
 		return nil, nil, err
 	}
 	fmt.Fprintf(w, "%s\n", name)
-	for _, t := range report.QNTables(qn.NewView(name, m, res)) {
+	for _, t := range app.QNTables(qn.NewView(name, m, res)) {
 		if err := t.WriteText(w); err != nil {
 			return nil, nil, err
 		}
@@ -337,13 +338,15 @@ func demoPipeline(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "   p = %2d: %7.2f s, bottleneck %s%s\n", pt.P, pt.Time, pt.Bottleneck, flag)
 	}
-	pr := newPipelineResult(pm, pts, pm.Optimal(pts), nil, nil)
-	def := sizingFlags{rule: string(sizing.DefaultRule), efficiency: sizing.DefaultMinEfficiency, kneeGain: sizing.DefaultKneeGain, within: sizing.DefaultWithinFastest}
-	if pr.Sizing, err = pipelineSizing(pm, pts, def); err != nil {
+	ps := make([]int, len(pts))
+	for i, pt := range pts {
+		ps[i] = pt.P
+	}
+	pr, err := pipelineapp.Run(context.Background(), pipelineapp.Request{Model: pm, P: ps, Sizing: app.DefaultSizing()})
+	if err != nil {
 		return err
 	}
-	pr.setKnee()
-	if err := pr.optimumTable().WriteText(w); err != nil {
+	if err := pr.OptimumTable().WriteText(w); err != nil {
 		return err
 	}
 	return nil

@@ -19,6 +19,7 @@ import (
 	"github.com/clusterperf/clusterperf/explore"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/units"
+	"github.com/clusterperf/clusterperf/mpip"
 )
 
 type exploreOptions struct {
@@ -81,6 +82,9 @@ func loadExplore(o exploreOptions, paths []string) (explore.Model, error) {
 	if len(paths) > 1 || o.latency != "" || o.bandwidth != "" {
 		if o.cluster != "" {
 			return nil, badInputf("--cluster belongs to a Petri-net program (one file), not to mpiP reports")
+		}
+		if err := mpip.CheckDistinct(paths, datas); err != nil {
+			return nil, badInput(err)
 		}
 		m, err := explore.LoadMpip(paths, datas, mo)
 		if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"github.com/clusterperf/clusterperf/internal/ranges"
@@ -72,6 +73,9 @@ func runFitScaling(o scalingOptions, path string, stdout io.Writer) error {
 	b, err := readInput(path)
 	if err != nil {
 		return err
+	}
+	if isExtrapExperiment(path, b) { // Extra-P's text, JSON-lines or JSON experiment
+		return runFitExtrap(context.Background(), path, b, o, stdout)
 	}
 	d, err := scaling.ReadCSV(path, bytes.NewReader(b))
 	if err != nil {

@@ -178,7 +178,9 @@ func TestFitSummaryWidth(t *testing.T) {
 // TestFitCSVSizingRange: P2-6 — the trade-off's "fastest" is the fastest within the range
 // the sizing searched, so that range is printed (table and JSON), and a predicted p beyond
 // it that is faster is pointed out. Data: T(p) = 4 + 96/p exactly (Amdahl), so the
-// prediction at p = 16 is 10 s, faster than 16 s at the default --pmax = 2·4 = 8.
+// prediction at p = 16 is 10 s (the stacked prediction on 3 distinct p weighs the selected
+// Amdahl and USL, which is Amdahl exactly here, see scaling.DefaultPrior), faster than 16 s
+// at the default --pmax = 2·4 = 8.
 func TestFitCSVSizingRange(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "d.csv")
 	if err := os.WriteFile(path, []byte("p,time\n1,100\n2,52\n4,28\n"), 0o644); err != nil {

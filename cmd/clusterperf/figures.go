@@ -8,6 +8,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/scaling"
+	"github.com/clusterperf/clusterperf/sizing"
 )
 
 // fitDataFigure is `fit DATA.csv --plot` (issue 29; what Extra-P shows first): time against
@@ -18,15 +19,24 @@ import (
 // fitted without it predicted there (cross). The bands come from scaling.Result.Predict,
 // the same call the table's predictions use.
 func fitDataFigure(d *scaling.Data, fr *scaling.Result, r *extrapolateResult) ([]report.Panel, error) {
+	return scalingFigure(filepath.Base(d.Name), d.Points, fr, r.Predictions, r.Sizing, r.Backtest)
+}
+
+// scalingFigure is fitDataFigure's drawing from its parts (name, the measured points, the
+// fit, its predictions, sizing and backtest; adv and bt may be nil), shared with history.
+func scalingFigure(name string, points []scaling.Point, fr *scaling.Result, preds []*scaling.Prediction, adv *sizing.Advice, bt *scaling.Backtest) ([]report.Panel, error) {
 	pmin, pmax := math.MaxInt, 0
-	for _, pt := range d.Points {
+	for _, pt := range points {
 		pmin, pmax = min(pmin, pt.P), max(pmax, pt.P)
 	}
-	for _, pr := range r.Predictions {
+	for _, pr := range preds {
 		pmax = max(pmax, pr.P)
 	}
-	if r.Sizing != nil {
-		pmax = max(pmax, r.Sizing.Recommended.Config.P)
+	if adv != nil {
+		pmax = max(pmax, adv.Recommended.Config.P)
+	}
+	if pmax == 0 {
+		return nil, nil
 	}
 	ps := logGrid(pmin, pmax)
 	model := report.Series{Name: fmt.Sprintf("%s: T(p) = %s", fr.Chosen.Name, fr.Chosen.Formula)}
@@ -44,8 +54,8 @@ func fitDataFigure(d *scaling.Data, fr *scaling.Result, r *extrapolateResult) ([
 			ci.X, ci.Y, ci.Y2 = append(ci.X, x), append(ci.Y, *pr.Low95S), append(ci.Y2, *pr.High95S)
 		}
 	}
-	meas := report.Series{Name: fmt.Sprintf("measured (%d runs)", len(d.Points)), Points: true}
-	pts := append([]scaling.Point(nil), d.Points...)
+	meas := report.Series{Name: fmt.Sprintf("measured (%d runs)", len(points)), Points: true}
+	pts := append([]scaling.Point(nil), points...)
 	sort.SliceStable(pts, func(i, j int) bool { return pts[i].P < pts[j].P })
 	for _, pt := range pts {
 		meas.X, meas.Y = append(meas.X, float64(pt.P)), append(meas.Y, pt.TimeS)
@@ -58,13 +68,13 @@ func fitDataFigure(d *scaling.Data, fr *scaling.Result, r *extrapolateResult) ([
 		series = append(series, spread)
 	}
 	series = append(series, model, meas)
-	if bt := r.Backtest; bt != nil && bt.Prediction != nil {
+	if bt != nil && bt.Prediction != nil {
 		x := float64(bt.HeldOutP)
 		series = append(series,
 			report.Series{Name: fmt.Sprintf("held out: p = %d as measured (mean)", bt.HeldOutP), X: []float64{x}, Y: []float64{bt.ObservedS}, Points: true, Glyph: "ring"},
 			report.Series{Name: fmt.Sprintf("held out: predicted without it (%+.3g %%)", 100*bt.RelError), X: []float64{x}, Y: []float64{bt.Prediction.TimeS}, Points: true, Glyph: "cross"})
 	}
-	title := "Time against p: " + filepath.Base(d.Name)
+	title := "Time against p: " + name
 	return []report.Panel{{Title: title, XLabel: "p (processes)", YLabel: "time (s)", LogX: true, LogY: true, Series: series}}, nil
 }
 
@@ -91,6 +101,26 @@ func logGrid(pmin, pmax int) []int {
 // shows a picture of its answer.
 type figurer interface {
 	figure() ([]report.Panel, error)
+}
+
+// figure: the fitted study's runs (censored ones at their lower bound), its model, interval
+// and plausible spread (scalingFigure).
+func (r *historyResult) figure() ([]report.Panel, error) {
+	a := r.Analysis
+	if a == nil || a.Fit == nil || a.Fit.Scaling == nil {
+		return nil, nil
+	}
+	var pts []scaling.Point
+	for _, run := range a.Fit.Runs {
+		t := run.ElapsedS
+		if run.Censored && run.LowerBoundS != nil {
+			t = *run.LowerBoundS
+		}
+		if t > 0 {
+			pts = append(pts, scaling.Point{P: run.P, TimeS: t})
+		}
+	}
+	return scalingFigure(fmt.Sprintf("study %d", a.Study), pts, a.Fit.Scaling, a.Predictions, a.Sizing, nil)
 }
 
 // figure: each station's utilization per server, the bottleneck (highest among the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -257,7 +258,7 @@ func runFit(ctx context.Context, o fitOptions, modelPath, dataPath string, stdou
 	sp.Context = ctx
 	rep, err := fit.Run(sp, data)
 	if err != nil {
-		return badInput(err)
+		return badInput(dataError(dataPath, err))
 	}
 	out, err := finishFit(sp, data, rep, o, configs)
 	if err != nil {
@@ -313,6 +314,15 @@ func finishFit(sp fit.Spec, data *fit.Data, rep *fit.Report, o fitOptions, confi
 		}
 	}
 	return out, nil
+}
+
+// dataError names the data file in an error that is about its amount of data (fewer
+// observations than free parameters), which the library cannot name.
+func dataError(dataPath string, err error) error {
+	if errors.Is(err, fit.ErrTooFewObservations) {
+		return fmt.Errorf("%s: %w", dataPath, err)
+	}
+	return err
 }
 
 // parseFit reads the model file and the data, with --bootstrap and --objective applied.

@@ -39,7 +39,7 @@ func prepareFitStudy(o fitOptions, args []string) (*fitStudy, error) {
 	sp.Bootstrap = 0
 	rep, err := fit.Run(sp, data)
 	if err != nil {
-		return nil, badInput(err)
+		return nil, badInput(dataError(args[1], err))
 	}
 	sp.Bootstrap = b
 	return &fitStudy{sp: sp, data: data, rep: rep, b: b, configs: configs}, nil

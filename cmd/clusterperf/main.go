@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/clusterperf/clusterperf/fault"
 )
@@ -18,12 +19,13 @@ func main() {
 	os.Exit(run(interruptible(context.Background(), os.Stderr), os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// interruptible is parent cancelled on the first SIGINT (Ctrl-C): long runs read
-// cmd.Context() and stop, printing what they finished, marked partial. After the first
-// SIGINT the default handling is restored, so a second Ctrl-C kills the process at once;
-// stderr says so (a step that does not watch the context finishes first).
+// interruptible is parent cancelled on the first SIGINT (Ctrl-C) or SIGTERM (what scancel,
+// a Slurm time limit and kill send): long runs read cmd.Context() and stop, printing what
+// they finished, marked partial, and exit 130 for either signal (README: exit codes).
+// After the first signal the default handling is restored, so a second one kills the
+// process at once; stderr says so (a step that does not watch the context finishes first).
 func interruptible(parent context.Context, stderr io.Writer) context.Context {
-	ctx, stop := signal.NotifyContext(parent, os.Interrupt)
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		<-ctx.Done()
 		stop()
@@ -39,8 +41,8 @@ func interruptible(parent context.Context, stderr io.Writer) context.Context {
 
 // run executes the command line and returns the exit code of fault.ExitCode: 0 success,
 // 1 runtime failure, 2 bad input or usage, 3 a model finding (saturation, deadlock, no
-// convergence, no steady state), 130 interrupted (Ctrl-C; a partial result may have been
-// printed).
+// convergence, no steady state), 130 interrupted (Ctrl-C or SIGTERM; a partial result may
+// have been printed).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := newRootCmd(stdout, stderr)
 	root.SetArgs(args)

@@ -22,8 +22,9 @@ type mergeOptions struct {
 
 // studyMergers is the explicit map from a sharded command to the function that turns its
 // merged items into the command's one-machine result (rendered by that command's renderer).
-// Commands are added here as they learn --shard; until then merge prints the raw items.
-// Each is checked first against the study's input files (checkedMerge).
+// Every command that takes --shard has one; a plan naming any other command is refused.
+// Each is checked first against the merging binary's version and the study's input files
+// (checkedMerge).
 func studyMergers() shard.Mergers { return studyMergersTo(io.Discard) }
 
 // studyMergersTo is studyMergers with the merges' accounts (e.g. of approximate points)
@@ -94,15 +95,10 @@ func runMerge(cmd *cobra.Command, o mergeOptions, dir string, stdout, stderr io.
 	if o.status {
 		return mergeStatus(ctx, c, dir, o, stdout)
 	}
-	ms := studyMergersTo(stderr)
-	v, m, err := ms.Merge(dir)
-	if m == nil || (err != nil && ms[m.Plan.Command] != nil) {
-		return classify(err)
-	}
+	// a plan naming a command without a merge (no command writes one) is refused, exit 2
+	v, _, err := studyMergersTo(stderr).Merge(dir)
 	if err != nil {
-		// no per-command merge yet: the merged items themselves, said so
-		fmt.Fprintf(stderr, "clusterperf: note: %v; printing the merged items (JSON) instead\n", err)
-		return report.WriteJSON(stdout, m)
+		return classify(err)
 	}
 	return renderMerged(stdout, v, o)
 }

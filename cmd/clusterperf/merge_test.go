@@ -40,16 +40,14 @@ func TestMergeCommand(t *testing.T) {
 	}
 	shard.Run(dir, p, 1, item)
 	shard.Run(dir, p, 2, item)
+	// a plan naming a command that has no merge (issue 32: it exited 0, printing the raw
+	// items) is refused
 	code, out, errs = exec("merge", dir)
-	if code != 0 || !strings.Contains(errs, `no merge for command "toy"`) {
-		t.Fatalf("merge: exit %d: %s", code, errs)
+	if code != fault.ExitInput || !strings.Contains(errs, `no merge for command "toy"`) || out != "" {
+		t.Fatalf("merge of an unknown command's study: exit %d: %s%s", code, out, errs)
 	}
-	var m struct {
-		Plan  shard.Plan `json:"plan"`
-		Items []int      `json:"items"`
-	}
-	if err := json.Unmarshal([]byte(out), &m); err != nil || fmt.Sprint(m.Items) != "[0 10 20 30 40 50]" || m.Plan.Seed != 3 {
-		t.Fatalf("merged %s: %v", out, err)
+	if m, err := shard.Merge(dir); err != nil || len(m.Items) != 6 || string(m.Items[5]) != "50" {
+		t.Fatalf("the library still merges the items: %v %v", m, err)
 	}
 	if code, _, _ := exec("merge", "--status", t.TempDir()); code != fault.ExitInput {
 		t.Errorf("status of an empty directory: exit %d", code)

@@ -186,11 +186,19 @@ func (o mpipOptions) request(files []string, targets []int) (mpipapp.Request, er
 	if len(files) == 0 {
 		return q, badInputf("mpip: give mpiP reports or a CSV of collected values (see clusterperf help mpip)")
 	}
-	for _, path := range files {
+	datas := make([][]byte, len(files))
+	for i, path := range files {
 		b, err := readInput(path)
 		if err != nil {
 			return q, err
 		}
+		datas[i] = b
+	}
+	if err := mpip.CheckDistinct(files, datas); err != nil { // the same report given twice
+		return q, badInput(err)
+	}
+	for i, path := range files {
+		b := datas[i]
 		if strings.EqualFold(filepath.Ext(path), ".csv") {
 			ins, err := mpip.ReadInputs(path, bytes.NewReader(b))
 			if err != nil {

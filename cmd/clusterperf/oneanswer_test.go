@@ -30,12 +30,11 @@ var exploreExamples = []struct {
 // so they name no command whose answer must be theirs. The test fails once a kind names one,
 // so the entry is removed and the comparison applies.
 var pendingOneAnswer = map[string]string{
-	"qn":       "explore/qn.go computes its own bottleneck and N*; solve's workflow is not in app/ yet",
-	"pipeline": "explore/pipeline.go's best is the least time, not pipeline's answer through app/ yet",
-	"tpn":      "explore/tpn.go searches allocations itself: not in app/ yet",
+	"qn":  "explore/qn.go computes its own bottleneck and N*; solve's workflow is not in app/ yet",
+	"tpn": "explore/tpn.go searches allocations itself: not in app/ yet",
 }
 
-// mpipAnswer is what the mpip (and speedup) command's JSON says about the configuration to use.
+// mpipAnswer is what the mpip (and speedup, pipeline) command's JSON says about the configuration to use.
 type mpipAnswer struct {
 	Sizing *struct {
 		Recommended struct {
@@ -86,8 +85,8 @@ func TestOneAnswer(t *testing.T) {
 			var got mpipAnswer
 			runJSON(t, &got, append(r.Command, "--format", "json")...)
 			t.Logf("%s: explorer best %q", strings.Join(r.Command, " "), r.Best)
-			if m.Kind() == "spmd" {
-				compareSpeedup(t, r, v, got)
+			if m.Kind() == "spmd" || m.Kind() == "pipeline" {
+				compareSized(t, r, v, got)
 				return
 			}
 			compareMpip(t, r, got)
@@ -122,12 +121,13 @@ func compareMpip(t *testing.T, r *explore.Result, got mpipAnswer) {
 	}
 }
 
-// compareSpeedup: the explorer's best (p, d) and time are the speedup command's recommended
-// configuration, and its bottleneck at the point is the command's at the same (p, d).
-func compareSpeedup(t *testing.T, r *explore.Result, v explore.Values, got mpipAnswer) {
+// compareSized: the explorer's best (p, d) and time are the speedup (or pipeline) command's
+// recommended configuration, and its bottleneck at the point is the command's at the same
+// (p, d) (pipeline: d = 0).
+func compareSized(t *testing.T, r *explore.Result, v explore.Values, got mpipAnswer) {
 	t.Helper()
 	if got.Sizing == nil {
-		t.Fatalf("speedup %v: no sizing", r.Command)
+		t.Fatalf("%v: no sizing", r.Command)
 	}
 	c := got.Sizing.Recommended.Config
 	if int(r.Values["best_p"]) != c.P || int(r.Values["best_d"]) != c.D || r.Values["best_time_s"] != c.TimeS {

@@ -61,6 +61,7 @@ document (--format json, schema in docs/schema/COMMAND.schema.json) or one CSV t
 	root.AddCommand(newPmvaCmd(stdout, stderr))
 	root.AddCommand(newReferencesCmd(stdout))
 	root.AddCommand(newHistoryCmd(stdout, stderr))
+	root.AddCommand(newCubeCmd(stdout, stderr))
 	root.SetHelpCommand(newHelpCmd())
 	markUsage(root)
 	refuseRepeatedFlags(root)

@@ -207,6 +207,15 @@ func checkRep(k int, r *sim.RepResult, m *qn.Model) error {
 	if !(r.Time > 0) {
 		return badItem(k, "time_s = %g; want the measured simulated time > 0", r.Time)
 	}
+	// every job completion is an event: completions Σ_c X_c·time_s ≤ events (an item with
+	// 0 events and a positive time and throughput is forged, not a replication)
+	done := 0.0
+	for _, x := range r.Throughput {
+		done += x * r.Time
+	}
+	if float64(r.Events)+1 < done*(1-utilTol) || r.Events == 0 {
+		return badItem(k, "events = %d with time_s = %g and throughputs giving %.6g completions; want at least one event per completion", r.Events, r.Time, done)
+	}
 	for i, s := range m.Stations {
 		if queueing(s) && r.Utilization[i] > 1+utilTol {
 			return badItem(k, "utilization of station %s = %g; want at most 1 (busy servers / servers)", s.Name, r.Utilization[i])

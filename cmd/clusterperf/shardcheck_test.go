@@ -158,6 +158,9 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 		{"sim Q 1e308", simDir, "shard-0-of-2.json", 1, set([]any{[]any{1e308}, []any{1e308}}, "queue_length"), "at most the population 5"},
 		{"sim R null", simDir, "shard-0-of-2.json", 0, set([]any{nil}, "response_time_s"), "response_time_s[0] = null; want"},
 		{"sim X 0", simDir, "shard-1-of-2.json", 1, set([]any{0.0}, "throughput_per_s"), "want a throughput > 0"},
+		// issue 32: a forged replication with zero events and a positive time was accepted
+		{"sim zero events", simDir, "shard-0-of-2.json", 1, set(0.0, "events"), "events = 0 with time_s"},
+		{"sim too few events", simDir, "shard-1-of-2.json", 0, set(3.0, "events"), "want at least one event per completion"},
 		{"sweep saturation elsewhere", sweepDir, "shard-0-of-2.json", 0, saturated("nowhere", 2), "want a station of the model"},
 		{"sweep saturation below 1", sweepDir, "shard-1-of-2.json", 1, saturated("cpu", 0.4), "want a finite utilization ≥ 1"},
 	}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -369,7 +370,7 @@ func (r *simulateResult) precisionText() string {
 // Tables is the validation table, titled with the run length per replication (as the
 // warm-up note counts it) and in all.
 func (r *simulateResult) Tables() []*report.Table {
-	t := report.ValidationTable(r.Report)
+	t := app.ValidationTable(r.Report)
 	if s := r.Simulation; r.EventsPerRep != nil {
 		how := fmt.Sprintf("%d replications of %d events each, %d in all", s.Replications, *r.EventsPerRep, s.Events)
 		if s.Method == "batch means" {

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/answer"
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
@@ -72,6 +73,14 @@ population) and the same account is printed on stderr. --exact refuses to approx
 says when it has no effect) treat multi-server and load-dependent stations: marginal (default:
 approximate marginal probabilities) or seidmann (an m-server queue as a 1-server queue of
 demand D/m plus a delay D(m−1)/m; multi-server stations only).
+Exactness depends on the model too: MVA's product form (BCMP) needs, at a FCFS station
+(type queue, fcfs, multiserver, ld), the same service time per visit for every class; where
+they differ, an exact solver's result says "exact": false with a note naming the stations
+(the numbers are exact for processor sharing: declare type ps; JMVA stations are product
+form). Utilization: per server, X_c·D_{c,k}/m per class; at a load-dependent station the
+station's busy probability 1 − P(0 jobs) split among the classes in proportion to X_c·D_{c,k}
+(JSON stations[].utilization and per_class[].utilization); at a delay station the mean number
+of busy servers.
 
 Bounds (table "bounds", JSON "bounds"): asymptotic and balanced job bounds (closed, any
 number of classes; open), proportional and geometric bounds (closed, one class, queues and
@@ -243,7 +252,7 @@ type jobProbability struct {
 }
 
 func (r *solveResult) Tables() []*report.Table {
-	ts := append(report.QNTables(r.View), report.BoundsTable(r.Bounds))
+	ts := append(app.QNTables(r.View), app.BoundsTable(r.Bounds))
 	if d := r.Distribution; d != nil {
 		t := &report.Table{Name: "distribution", Title: fmt.Sprintf("Queue-length distribution at %s (one copy; ln G = %.10g with demands in s)", d.Station, d.LogNormalizingConstant),
 			Header: []string{"jobs", "probability", "cumulative"}}
@@ -253,7 +262,7 @@ func (r *solveResult) Tables() []*report.Table {
 		ts = append(ts, t)
 	}
 	if r.Validation != nil {
-		ts = append(ts, report.ValidationTable(r.Validation))
+		ts = append(ts, app.ValidationTable(r.Validation))
 	}
 	return ts
 }

@@ -234,6 +234,9 @@ func reparseStudy(cmd *cobra.Command, p shard.Plan, so *studyOptions) ([]string,
 // were computed from (shard.Plan.CheckInputs).
 func checkedMerge(f shard.MergeFunc) shard.MergeFunc {
 	return func(p shard.Plan, items []json.RawMessage) (any, error) {
+		if v := version(); p.Version != v {
+			return nil, badInputf("the shards were computed by clusterperf %q, this is %q: merge with the binary that ran the study, or run it again with this one", p.Version, v)
+		}
 		if err := p.CheckInputs(); err != nil {
 			return nil, classify(err)
 		}

@@ -36,7 +36,7 @@ func runSweep(ctx context.Context, in *solveInput, o solveOptions, opt qn.AMVAOp
 		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
 			return badInputf("--exact: %w", err)
 		}
-		return libError(fmt.Errorf("--sweep %s: %w", o.sweep, err))
+		return libError(fmt.Errorf("%s: %w", sweepSource(in, o), err))
 	}
 	o.sim.progress = o.progress
 	done, err := finishSweep(ctx, m, p, pts, stopped, o)
@@ -211,6 +211,15 @@ func estimateSweep(ctx context.Context, m *qn.Model, p qn.SweepParam, pts []qn.S
 		}
 	}
 	return len(pts), nil
+}
+
+// sweepSource names what asked for the sweep in a refusal: the --sweep flag, or the .jmva
+// file's what-if analysis (the user gave no --sweep).
+func sweepSource(in *solveInput, o solveOptions) string {
+	if o.sweep != "" || in.whatIf == nil {
+		return "--sweep " + o.sweep
+	}
+	return fmt.Sprintf("the JMVA file's what-if analysis (<whatIf type=%q>, %d values)", in.whatIf.Type, len(in.whatIf.Values))
 }
 
 // sweepParam is --sweep, or else the .jmva file's what-if analysis.
@@ -514,7 +523,7 @@ func (r *sweepRes) Tables() []*report.Table {
 	}
 	t.Header = append(t.Header, "method", "exact", "est_rel_error", "note")
 	// value, bound and class identify a row: every column block repeats them
-	bt := &report.Table{Name: "sweep_bounds", Title: "Bounds at each swept value", Header: append([]string{"value"}, report.BoundsHeader()...), Keys: 3}
+	bt := &report.Table{Name: "sweep_bounds", Title: "Bounds at each swept value", Header: append([]string{"value"}, app.BoundsHeader()...), Keys: 3}
 	st := &report.Table{Name: "sweep_stations", Title: "Stations at each swept value (one copy, all classes)", Header: []string{"value", "station", "utilization", "queue_length"}, Keys: 2}
 	for _, pt := range r.Points {
 		for _, s := range pt.Stations {
@@ -549,7 +558,7 @@ func (r *sweepRes) Tables() []*report.Table {
 		}
 		t.Add(append(row, method, exact, est, note)...)
 		for _, b := range pt.Bounds {
-			bt.Add(append([]any{pt.Value}, report.BoundRow(b)...)...)
+			bt.Add(append([]any{pt.Value}, app.BoundRow(b)...)...)
 		}
 	}
 	if r.compact {
@@ -558,7 +567,7 @@ func (r *sweepRes) Tables() []*report.Table {
 	return []*report.Table{t, st, bt, r.measuredTable(), r.validationTable()}
 }
 
-// validationTable is the "validation" table: the columns of report.ValidationTable after
+// validationTable is the "validation" table: the columns of app.ValidationTable after
 // the swept value, a row per quantity of every validated point.
 func (r *sweepRes) validationTable() *report.Table {
 	t := &report.Table{Name: "validation", Title: "Validation of every solved point by simulation",

@@ -506,7 +506,7 @@ func newNetResult(net *tpn.Net, res *tpn.Result) (*tpnResult, []tpn.Interval) {
 		out.Critical = append(out.Critical, tpnStep{c.Name, c.Start, c.End})
 	}
 	if res.LogDropped {
-		out.Notes = append(out.Notes, fmt.Sprintf("%s at t = %.6g s after %d firings, more than the log keeps (tpn.DefaultMaxLog = %d firings, or the net's transitions): per-process times, critical path and Gantt chart are left out; time_s and firings are exact", res.Outcome, out.TimeS, res.Firings, tpn.DefaultMaxLog))
+		out.Notes = append(out.Notes, fmt.Sprintf("%s at t = %.6g s after %d firings, more than the log keeps (tpn.DefaultMaxLog = %d firings, or the net's transitions): the critical path is left out; time_s, firings, the per-process times and the Gantt chart (from per-transition sums) are exact", res.Outcome, out.TimeS, res.Firings, tpn.DefaultMaxLog))
 	}
 	return out, spans
 }
@@ -608,7 +608,7 @@ func ganttPlot(path string, times []tpn.ProcessTimes, spans []tpn.Interval) erro
 		names[len(times)-1-i] = t.Name
 	}
 	p := plot.New()
-	p.Title.Text = "Gantt chart: computing (dark) and messages on the network (light)"
+	p.Title.Text = "Gantt chart: computing, loops (iterations grouped) and messages on the network"
 	p.X.Label.Text = "time (s)"
 	sort.SliceStable(spans, func(a, b int) bool { return spans[a].Kind > spans[b].Kind })
 	added := map[string]bool{}
@@ -616,9 +616,12 @@ func ganttPlot(path string, times []tpn.ProcessTimes, spans []tpn.Interval) erro
 		y := float64(row[s.Process])
 		lo, hi := y-0.35, y+0.35
 		col := report.Color(0)
-		if s.Kind == "transfer" {
+		switch s.Kind {
+		case "transfer", "transfers": // a channel's many messages: one span
 			lo, hi = y+0.1, y+0.4
 			col = report.Color(5)
+		case "loop": // a loop's iterations grouped: first start to last end
+			col = report.Color(2)
 		}
 		pg, err := plotter.NewPolygon(plotter.XYs{{X: s.Start, Y: lo}, {X: s.End, Y: lo}, {X: s.End, Y: hi}, {X: s.Start, Y: hi}})
 		if err != nil {

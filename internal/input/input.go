@@ -14,16 +14,16 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"syscall"
-	"unicode/utf8"
 
 	"github.com/clusterperf/clusterperf/fault"
 )
 
 // MaxBytes is the size limit of a file argument or stdin (64 MiB): the largest input any
-// reader accepts (a .jmva file, jmva.MaxFileBytes; mpiP reports; CSV data). Readers with a
-// smaller limit (model files: spec.MaxFileSize, 1 MiB; PNML: tpn.MaxPNMLBytes) pass it to
-// ReadLimit, and refuse the larger file before parsing it.
+// reader accepts (mpiP reports, CSV data). Readers with a smaller limit refuse the larger
+// file before parsing it (model files: spec.MaxFileSize, 1 MiB; .jmva: jmva.MaxFileBytes,
+// 16 MiB) or pass their limit to ReadLimit (PNML: tpn.MaxPNMLBytes, 16 MiB).
 const MaxBytes = 64 << 20
 
 // Stdin is the argument that names standard input.
@@ -178,17 +178,10 @@ const ExcerptRunes = 40
 // Excerpt is s quoted for a refusal, cut to ExcerptRunes characters ("…" marks the cut):
 // a refusal quotes what it refuses, never megabytes of the input.
 func Excerpt(s string) string {
-	if utf8.RuneCountInString(s) <= ExcerptRunes {
-		return fmt.Sprintf("%q", s)
+	if c := cut(s); c != s {
+		return fmt.Sprintf("%q", strings.TrimSuffix(c, "…")) + "…"
 	}
-	i, n := 0, 0
-	for i = range s {
-		if n == ExcerptRunes {
-			break
-		}
-		n++
-	}
-	return fmt.Sprintf("%q…", s[:i])
+	return fmt.Sprintf("%q", s)
 }
 
 // Line is the 1-based line of data at byte offset off (the last line for an offset past
@@ -201,4 +194,79 @@ func Line(data []byte, off int64) int {
 		off = 0
 	}
 	return bytes.Count(data[:off], []byte{'\n'}) + 1
+}
+
+// Short replaces, in place, every string argument of a refusal's format arguments longer
+// than 2·ExcerptRunes characters by its first ExcerptRunes characters and "…", so that a
+// message quoting the file's text (%q of a value, a name) stays short whatever the file
+// holds. It returns args.
+func Short(args []any) []any {
+	for i, a := range args {
+		if s, ok := a.(string); ok && len(s) > 2*ExcerptRunes {
+			args[i] = cut(s)
+		}
+	}
+	return args
+}
+
+// cut is s cut to ExcerptRunes characters and "…" (s itself when shorter).
+func cut(s string) string {
+	n := 0
+	for i := range s {
+		if n == ExcerptRunes {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// Open opens path for reading without blocking (O_NONBLOCK: a FIFO without a writer does
+// not wait). The caller checks the file's kind (Stat) before reading.
+func Open(path string) (*os.File, error) { return open(path) }
+
+// ReadRegular reads path as ReadLimit does, but refuses anything other than a regular file
+// (a FIFO, a device, a directory) before reading: for files a program wrote itself, such as
+// a study's shard files, where anything else is an error and a FIFO must not block.
+func ReadRegular(path string, limit int64) ([]byte, error) {
+	f, err := open(path)
+	if err != nil {
+		return nil, unreadable(path, reason(err), err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, unreadable(path, reason(err), err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, unreadable(path, "not a regular file ("+kind(fi.Mode())+")", nil)
+	}
+	if fi.Size() > limit {
+		return nil, tooLarge(path, fmt.Sprintf("%d bytes", fi.Size()), limit)
+	}
+	b, err := readAll(f, fi, limit)
+	if err != nil && err != errOver {
+		return nil, unreadable(path, reason(err), err)
+	}
+	if err == errOver || int64(len(b)) > limit {
+		return nil, tooLarge(path, "more than "+human(limit)+" read", limit)
+	}
+	return b, nil
+}
+
+// kind names a file mode's type for a refusal.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
 }

@@ -5,8 +5,10 @@
 package spec
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -75,11 +77,24 @@ func Parse(file string, data []byte) (*Decoder, Node, error) {
 		return d, Node{}, err
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil && err != io.EOF {
 		return d, Node{}, yamlError(file, data, err)
 	}
 	if len(doc.Content) == 0 {
 		return d, Node{}, &Error{File: file, Msg: "file is empty"}
+	}
+	// one document per file: what follows it (a second document, JSON's trailing garbage)
+	// is refused, not ignored as yaml.Unmarshal ignores it
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == io.EOF:
+	case err != nil:
+		e := yamlError(file, data, err)
+		e.Msg = "text after the model (" + e.Msg + "): a model file holds one YAML document or JSON value"
+		return d, Node{}, e
+	default:
+		return d, Node{}, &Error{File: file, Line: next.Line, Msg: "more than one document: a model file holds one (a second one, or text after the first, starts here)"}
 	}
 	root := Node{d: d, n: doc.Content[0]}
 	if root.n.Kind != yaml.MappingNode {

@@ -70,8 +70,8 @@ package scaling
 
 // DefaultPrior is the stacking prior learned on every set of testdata/scaling (%d held-out
 // predictions): weights over Bases for strong and weak scaling and the conformal interval.
-var DefaultPrior = Prior{Strong: %s, Weak: %s, Sigma0: %v, Beta: %v, Gamma: %v, Q: %v, Cases: %d}
-`, p.Cases, arr(p.Strong), arr(p.Weak), p.Sigma0, p.Beta, p.Gamma, p.Q, p.Cases)
+var DefaultPrior = Prior{Strong: %s, Weak: %s, StrongFew: %s, WeakFew: %s, Sigma0: %v, Beta: %v, Gamma: %v, Q: %v, Cases: %d}
+`, p.Cases, arr(p.Strong), arr(p.Weak), arr(p.StrongFew), arr(p.WeakFew), p.Sigma0, p.Beta, p.Gamma, p.Q, p.Cases)
 }
 
 func pct(v float64) string { return fmt.Sprintf("%+.1f %%", 100*v) }
@@ -129,7 +129,8 @@ func write(w io.Writer, s *scaling.CorpusSummary, dir string) {
 	fmt.Fprintf(w, "non-finite prediction: %s.\n\n", verdict(L.NonFinite == 0 && T.NonFinite == 0))
 	fmt.Fprintf(w, "The prior learned on all %d sets (%d held-out predictions), used by `fit` on users' data\n", s.Sets, s.Prior.Cases)
 	fmt.Fprintf(w, "(`scaling.DefaultPrior`, written to scaling/prior_gen.go by the same command): strong scaling\n")
-	fmt.Fprintf(w, "%s; weak scaling %s; interval σ₀ = %.2f, β = %.2f, γ = %.2f, q = %.2f.\n\n", weights(s.Prior.Strong), weights(s.Prior.Weak), s.Prior.Sigma0, s.Prior.Beta, s.Prior.Gamma, s.Prior.Q)
+	fmt.Fprintf(w, "%s (on ≤ 3 distinct p: %s); weak scaling %s (≤ 3: %s); interval σ₀ = %.2f, β = %.2f, γ = %.2f, q = %.2f.\n\n",
+		weights(s.Prior.Strong), weights(s.Prior.StrongFew), weights(s.Prior.Weak), weights(s.Prior.WeakFew), s.Prior.Sigma0, s.Prior.Beta, s.Prior.Gamma, s.Prior.Q)
 	writeMethod(w)
 	writeRows(w, s)
 	fmt.Fprintf(w, "\n## Corpus\n\n")
@@ -166,6 +167,8 @@ func writeMethod(w io.Writer) {
 	fmt.Fprintf(w, "  whose own forward-chaining backtest missed by more than a factor 2 is vetoed**.\n")
 	fmt.Fprintf(w, "- **Stacking** (Wolpert 1992; Breiman 1996, non-negative stacking weights): the prediction is a\n")
 	fmt.Fprintf(w, "  weighted geometric mean of five base predictors — the selected model, Amdahl, USL, a power law\n")
+	fmt.Fprintf(w, "  (separate weights for fits on ≤ 3 distinct p, where USL is not identified and the law\n")
+	fmt.Fprintf(w, "  chosen is nearly always a two-coefficient one)\n")
 	fmt.Fprintf(w, "  through the largest three p (clipped exponent) and the last measured time — with weights on a\n")
 	fmt.Fprintf(w, "  grid of step 0.1 on the simplex minimising the mean |log error| of the corpus's held-out\n")
 	fmt.Fprintf(w, "  predictions (both tasks), one weight vector for strong and one for weak scaling. The absolute\n")

@@ -1,6 +1,7 @@
-package report
+package app
 
 import (
+	"github.com/clusterperf/clusterperf/report"
 	"strings"
 	"testing"
 
@@ -81,7 +82,7 @@ func TestQNTablesInfeasibleFlag(t *testing.T) {
 			t.Fatal(err)
 		}
 		row := strings.Split(strings.Split(strings.TrimSpace(b.String()), "\n")[1], ",")
-		if want := FullNum(u); row[col] != want {
+		if want := report.FullNum(u); row[col] != want {
 			t.Errorf("U = %v: CSV cell %q, want %q", u, row[col], want)
 		}
 	}

@@ -1,19 +1,20 @@
-package report
+package app
 
 import (
 	"fmt"
+	"github.com/clusterperf/clusterperf/report"
 
 	"github.com/clusterperf/clusterperf/qn"
 )
 
 // QNTables renders a queueing-network solution for people: a "classes" table and a
 // "stations" table (one copy of each station; per-class rows under multi-class models).
-func QNTables(v qn.View) []*Table {
+func QNTables(v qn.View) []*report.Table {
 	run := fmt.Sprintf("converged %v, %d iterations", v.Converged, v.Iterations)
 	if v.Exact { // a direct method: its count is of recursion steps (population vectors, jobs, states), not iterations
 		run = fmt.Sprintf("direct, %d step%s", v.Iterations, map[bool]string{true: "", false: "s"}[v.Iterations == 1])
 	}
-	ct := &Table{Name: "classes", Title: fmt.Sprintf("Classes (solver %s, %s; %s)", v.Solver, v.Describe(), run),
+	ct := &report.Table{Name: "classes", Title: fmt.Sprintf("Classes (solver %s, %s; %s)", v.Solver, v.Describe(), run),
 		Header: []string{"class", "type", "population", "arrival_rate_per_s", "throughput_per_s", "response_time_s"}}
 	for _, c := range v.Classes {
 		var n, l any = "", ""
@@ -25,7 +26,7 @@ func QNTables(v qn.View) []*Table {
 		}
 		ct.Add(c.Name, c.Type, n, l, c.Throughput, c.ResponseTime)
 	}
-	st := &Table{Name: "stations", Title: "Stations (per copy)" + visitsTitle(v) + infeasibleTitle(v) + delayTitle(v),
+	st := &report.Table{Name: "stations", Title: "Stations (per copy)" + visitsTitle(v) + infeasibleTitle(v) + delayTitle(v),
 		Header: []string{"station", "type", "count", "class", "visits", "throughput_per_s", "utilization", "queue_length", "residence_time_s"}}
 	for _, s := range v.Stations {
 		x := s.Throughput
@@ -38,7 +39,7 @@ func QNTables(v qn.View) []*Table {
 			st.Add(s.Name, s.Type, s.Count, pc.Class, visitsCell(pc.Visits), pc.Throughput, pc.Utilization, pc.QueueLength, pc.ResidenceTime)
 		}
 	}
-	return []*Table{ct, st}
+	return []*report.Table{ct, st}
 }
 
 // infeasibleMark follows a station's utilization in the text table when the approximation
@@ -49,7 +50,7 @@ const infeasibleMark = "!infeasible"
 // utilizationCell is a station's total utilization, flagged when infeasible.
 func utilizationCell(s qn.StationView) any {
 	if s.UtilizationInfeasible {
-		return Flagged{Value: s.Utilization, Mark: infeasibleMark}
+		return report.Flagged{Value: s.Utilization, Mark: infeasibleMark}
 	}
 	return s.Utilization
 }
@@ -79,7 +80,7 @@ func infeasibleTitle(v qn.View) string {
 // visitsNotGiven marks a visits cell of a model that gives demands (D = V·S) instead of
 // visits and service times: the visit count is unknown, not blank or 1 (review P3: the column
 // was blank with no word why). Empty in CSV; the JSON leaves visits out.
-const visitsNotGiven = TextOnly("—")
+const visitsNotGiven = report.TextOnly("—")
 
 // visitsCell is the visits cell of a station or station/class row.
 func visitsCell(p *float64) any {

@@ -1,14 +1,15 @@
-package report
+package app
 
 import (
 	"fmt"
+	"github.com/clusterperf/clusterperf/report"
 
 	"github.com/clusterperf/clusterperf/validate"
 )
 
 // ValidationTable renders a validation report as the "validation" table: the relative
 // error as a percentage here, a signed fraction in CSV and JSON.
-func ValidationTable(r *validate.Report) *Table {
+func ValidationTable(r *validate.Report) *report.Table {
 	s := r.Simulation
 	how := fmt.Sprintf("%d replications", s.Replications)
 	if s.Method == "batch means" {
@@ -20,7 +21,7 @@ func ValidationTable(r *validate.Report) *Table {
 	if r.Partial {
 		how += "; PARTIAL: interrupted"
 	}
-	t := &Table{Name: "validation", Title: fmt.Sprintf("Validation of %s by simulation (%s, seed %d):", r.AnalyticMethod, how, s.Seed),
+	t := &report.Table{Name: "validation", Title: fmt.Sprintf("Validation of %s by simulation (%s, seed %d):", r.AnalyticMethod, how, s.Seed),
 		Header: []string{"quantity", "unit", "analytic", "simulated", "half_width_95", "inside", "rel_error"}}
 	for _, row := range r.Rows {
 		var a, in, e any = "", "", ""
@@ -28,7 +29,7 @@ func ValidationTable(r *validate.Report) *Table {
 			a, in = *row.Analytic, fmt.Sprint(*row.Inside)
 		}
 		if row.RelError != nil {
-			e = Percent(*row.RelError)
+			e = report.Percent(*row.RelError)
 		}
 		t.Add(row.Quantity, row.Unit, a, row.Simulated, row.HalfWidth, in, e)
 	}

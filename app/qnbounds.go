@@ -1,6 +1,9 @@
-package report
+package app
 
-import "github.com/clusterperf/clusterperf/qn"
+import (
+	"github.com/clusterperf/clusterperf/qn"
+	"github.com/clusterperf/clusterperf/report"
+)
 
 // BoundsHeader returns (a fresh slice of) the header of a bounds table after any leading
 // columns; callers may append to it.
@@ -15,8 +18,8 @@ func BoundRow(b qn.Bound) []any {
 }
 
 // BoundsTable is the "bounds" table: a row per bound and class, labelled by the bound's name.
-func BoundsTable(bs []qn.Bound) *Table {
-	t := &Table{Name: "bounds", Title: "Bounds (each brackets the exact answer)", Header: BoundsHeader()}
+func BoundsTable(bs []qn.Bound) *report.Table {
+	t := &report.Table{Name: "bounds", Title: "Bounds (each brackets the exact answer)", Header: BoundsHeader()}
 	for _, b := range bs {
 		t.Add(BoundRow(b)...)
 	}

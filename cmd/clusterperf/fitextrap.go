@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/clusterperf/clusterperf/extrap"
+	"github.com/clusterperf/clusterperf/report"
+)
+
+// isExtrapExperiment reports whether a fit input is an Extra-P experiment: a .jsonl or
+// .json file, or text whose first keyword (after comments and blank lines) is PARAMETER.
+func isExtrapExperiment(path string, b []byte) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".jsonl", ".json":
+		return true
+	}
+	for _, line := range strings.SplitN(string(b[:min(len(b), 4096)]), "\n", 64) {
+		s := strings.TrimSpace(line)
+		if s == "" || strings.HasPrefix(s, "#") {
+			continue
+		}
+		return strings.HasPrefix(s, "PARAMETER ")
+	}
+	return false
+}
+
+// extrapResult is `fit EXPERIMENT` on an Extra-P experiment: one model per region and
+// metric (extrap.Model) and the region that stops scaling first.
+type extrapResult struct {
+	Command    string         `json:"command"`
+	Method     string         `json:"method"`
+	Experiment string         `json:"experiment"`
+	Format     string         `json:"format"`
+	Parameters []string       `json:"parameters"`
+	Points     int            `json:"points"`
+	Result     *extrap.Models `json:"result"`
+}
+
+// runFitExtrap reads the experiment (extrap.ReadFile) and models it.
+func runFitExtrap(ctx context.Context, path string, b []byte, o scalingOptions, stdout io.Writer) error {
+	e, err := extrap.ReadFile(path, b)
+	if err != nil {
+		return classify(err)
+	}
+	m, err := extrap.Model(ctx, e)
+	if err != nil {
+		return classify(err)
+	}
+	res := &extrapResult{Command: "fit", Method: "Extra-P experiment: one scaling.Fit per region and metric (the parameter as p), stacked predictions (docs/extrapolation.md)",
+		Experiment: path, Format: e.Format, Parameters: e.Parameters, Points: len(e.Points), Result: m}
+	return render(stdout, res, o.out)
+}
+
+func (r *extrapResult) Tables() []*report.Table {
+	t := &report.Table{Name: "regions", Title: fmt.Sprintf("%s (%s, parameter %s, %d points): one model per region and metric", r.Experiment, r.Format, r.Result.Parameter, r.Points),
+		Header: []string{"region", "metric", "model", "formula", "backtest_rel_error", "stops_scaling_at"}}
+	for _, m := range r.Result.Models {
+		bt, stop := any("none"), any("still scaling at 2^20")
+		if m.Backtest != nil {
+			bt = fmt.Sprintf("%+.1f%%", 100*m.Backtest.RelError)
+		}
+		if m.LimitP > 0 {
+			stop = m.LimitP
+		}
+		t.Add(m.Region, m.Metric, m.Fit.Chosen.Name, m.Fit.Chosen.Formula, bt, stop)
+	}
+	return []*report.Table{t}
+}
+
+func (r *extrapResult) NoteLines() []string {
+	var n []string
+	if r.Result.FirstToStop != "" {
+		n = append(n, fmt.Sprintf("first to stop scaling: %s (metric %s) at %s = %d (doubling it no longer cuts the time by %.0f %%)",
+			r.Result.FirstToStop, r.Result.FirstToStopMetric, r.Result.Parameter, r.Result.FirstToStopP, 100*extrap.StopGain))
+	} else {
+		n = append(n, "every region still scales at 2^20")
+	}
+	return append(n, r.Result.Notes...)
+}

@@ -1,0 +1,266 @@
+package extrap
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/clusterperf/clusterperf/fault"
+)
+
+func read(t testing.TB, name string) *Experiment {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := ReadFile(name, b)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return e
+}
+
+// TestExamples: every Extra-P example (testdata/README.md) is read with the parameters,
+// points and series its file holds (counted by hand from the files), and the one-parameter
+// ones are modelled, one model per region and metric.
+func TestExamples(t *testing.T) {
+	for _, c := range []struct {
+		file           string
+		params, points int
+		series         int
+		model          bool
+	}{
+		{"one_parameter_1.txt", 1, 5, 1, true},
+		{"one_parameter_2.txt", 1, 5, 0, true}, // series counted below
+		{"experiment2.txt", 1, 5, 4, true},
+		{"relearn_data.txt", 2, 25, 0, false},
+		{"json_test_input.jsonl", 1, 5, 1, true},
+		{"input_1.jsonl", 2, 25, 1, false},
+		{"input1.json", 1, 5, 1, true},
+		{"input2.json", 2, 5, 4, false}, // {sweep, sweep2} × {time, visits}
+	} {
+		e := read(t, c.file)
+		if len(e.Parameters) != c.params || len(e.Points) != c.points || (c.series > 0 && len(e.Series) != c.series) {
+			t.Errorf("%s: %d parameters, %d points, %d series; want %d, %d, %d", c.file, len(e.Parameters), len(e.Points), len(e.Series), c.params, c.points, c.series)
+		}
+		m, err := Model(context.Background(), e)
+		if !c.model {
+			if !errors.Is(err, fault.ErrInput) {
+				t.Errorf("%s: multi-parameter Model: %v, want a refusal", c.file, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		if len(m.Models)+len(m.Notes) != len(e.Series) {
+			t.Errorf("%s: %d models + %d notes for %d series", c.file, len(m.Models), len(m.Notes), len(e.Series))
+		}
+		for _, rm := range m.Models {
+			pr, err := rm.Fit.Predict(2 * rm.Fit.MaxP)
+			if err != nil || !(pr.TimeS > 0) {
+				t.Errorf("%s %s: prediction %v %v", c.file, rm.Region, pr, err)
+			}
+		}
+	}
+}
+
+// TestFirstToStop: in experiment2.txt met1 is flat (4.0 at every p: it never scales, so it
+// stops at the smallest p, 1000) while met2–met4 grow ~4× per doubling (they never scaled
+// either, also 1000): the first of the ties in file order, met1, is named. In
+// one_parameter_1.txt the one region grows with x, so it stops at the smallest x, 20.
+func TestFirstToStop(t *testing.T) {
+	m, err := Model(context.Background(), read(t, "experiment2.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.FirstToStop != "met1" || m.FirstToStopP != 1000 {
+		t.Errorf("first to stop %q at %d, want met1 at 1000", m.FirstToStop, m.FirstToStopP)
+	}
+	m, err = Model(context.Background(), read(t, "one_parameter_1.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.FirstToStop != "compute" || m.FirstToStopP != 20 {
+		t.Errorf("first to stop %q at %d, want compute at 20", m.FirstToStop, m.FirstToStopP)
+	}
+}
+
+// TestStrongScalingLimit: a region whose time halves up to 64 and is flat from there stops
+// at 64 or 128 (the fitted model rounds the kink: T(2p)/T(p) > 0.9 from there); one that
+// keeps halving still scales at 2^20 (limit 0).
+func TestStrongScalingLimit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("PARAMETER p\nPOINTS 1 2 4 8 16 32 64 128 256\nMETRIC time\nREGION flat_after_64\n")
+	for _, p := range []float64{1, 2, 4, 8, 16, 32, 64, 128, 256} {
+		t := 6400 / p
+		if p > 64 {
+			t = 100
+		}
+		fmt.Fprintf(&b, "DATA %g %g\n", t, t*1.01)
+	}
+	b.WriteString("REGION halving\n")
+	for _, p := range []float64{1, 2, 4, 8, 16, 32, 64, 128, 256} {
+		fmt.Fprintf(&b, "DATA %g %g\n", 1000/p, 1000/p*1.01)
+	}
+	e, err := ReadText("limit.txt", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Model(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, rm := range m.Models {
+		got[rm.Region] = rm.LimitP
+	}
+	if l := got["flat_after_64"]; (l != 64 && l != 128) || got["halving"] != 0 || m.FirstToStop != "flat_after_64" {
+		t.Errorf("limits %v, first %q: want flat_after_64 at 64, halving 0", got, m.FirstToStop)
+	}
+}
+
+// TestHostile: broken versions of each format are refused with fault.ErrInput (or
+// ErrTooLarge) naming file:line of the fault.
+func TestHostile(t *testing.T) {
+	for _, c := range []struct {
+		name, text, want string
+	}{
+		{"unknown.txt", "PARAMETER p\nPOINTS 1 2\nFOO bar\n", "unknown.txt:3:"},
+		{"nan.txt", "PARAMETER p\nPOINTS 1 2\nREGION r\nDATA 1 NaN\n", "nan.txt:4:"},
+		{"toomany.txt", "PARAMETER p\nPOINTS 1 2\nREGION r\nDATA 1\nDATA 2\nDATA 3\n", "toomany.txt:6:"},
+		{"arity.txt", "PARAMETER p n\nPOINTS ( 1 2 ) ( 3 )\n", "arity.txt:2:"},
+		{"noparen.txt", "PARAMETER p n\nPOINTS 1 2\n", "noparen.txt:2:"},
+		{"five.txt", "PARAMETER a b c d e\n", "five.txt:1:"},
+		{"datafirst.txt", "DATA 1\n", "datafirst.txt:1:"},
+		{"empty.txt", "# nothing\n", "empty.txt:1:"},
+		{"twice.txt", "PARAMETER p\nPOINTS 1 2\nREGION r\nDATA 1\nDATA 2\nREGION s\nDATA 1\nREGION r\nDATA 3\n", "twice.txt:9:"},
+		{"bad.jsonl", "{\"params\":{\"p\":1},\"value\":1}\n{\"params\":{\"p\":2},\"value\":\"x\"}\n", "bad.jsonl:2:"},
+		{"unknown.jsonl", "{\"params\":{\"p\":1},\"value\":1,\"extra\":2}\n", "unknown.jsonl:1:"},
+		{"mixed.jsonl", "{\"params\":{\"p\":1},\"value\":1}\n\n{\"params\":{\"q\":2},\"value\":1}\n", "mixed.jsonl:3:"},
+		{"two.jsonl", "{\"params\":{\"p\":1},\"value\":1} {}\n", "two.jsonl:1:"},
+		{"broken.json", "{\n\"parameters\": [\"p\"],\n\"measurements\": {\"r\": {\"time\": [{\"point\": [1], \"values\": [1,]}]}}\n}\n", "broken.json:3:"},
+		{"arity.json", "{\n\"parameters\": [\"p\"],\n\"measurements\": {\n\"r\": {\"time\": [{\"point\": [1, 2], \"values\": [1]}]}}\n}\n", "arity.json:4:"},
+		{"unknown.json", "{\n\"parameters\": [\"p\"],\n\"extra\": 1\n}\n", "unknown.json:3:"},
+	} {
+		_, err := ReadFile(c.name, []byte(c.text))
+		if err == nil || !(errors.Is(err, fault.ErrInput) || errors.Is(err, fault.ErrTooLarge)) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want a refusal naming %s", c.name, err, c.want)
+		}
+	}
+}
+
+// TestLimits: past MaxValues the text reader refuses with ErrTooLarge at the line that
+// crossed it, before storing it.
+func TestLimits(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("PARAMETER p\nPOINTS 1 2\n")
+	line := strings.Repeat("1 ", 1000)
+	for r := 0; r <= MaxValues/2000; r++ {
+		fmt.Fprintf(&b, "REGION r%d\nDATA %s\nDATA %s\n", r, line, line)
+	}
+	_, err := ReadText("big.txt", &b)
+	if !errors.Is(err, fault.ErrTooLarge) {
+		t.Fatalf("%v, want ErrTooLarge", err)
+	}
+}
+
+func FuzzReadText(f *testing.F) {
+	for _, n := range []string{"one_parameter_1.txt", "experiment2.txt", "relearn_data.txt"} {
+		b, _ := os.ReadFile(filepath.Join("testdata", n))
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkFuzz(t, "f.txt", b)
+	})
+}
+
+func FuzzReadJSONLines(f *testing.F) {
+	for _, n := range []string{"json_test_input.jsonl", "input_1.jsonl"} {
+		b, _ := os.ReadFile(filepath.Join("testdata", n))
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkFuzz(t, "f.jsonl", b)
+	})
+}
+
+func FuzzReadJSON(f *testing.F) {
+	for _, n := range []string{"input1.json", "input2.json"} {
+		b, _ := os.ReadFile(filepath.Join("testdata", n))
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkFuzz(t, "f.json", b)
+	})
+}
+
+// checkFuzz: any input is read or refused with a typed error naming the file; what is read
+// has consistent shapes (Model is tested on the examples: a fit per input would hold the
+// fuzzer to a few executions a second).
+func checkFuzz(t *testing.T, name string, b []byte) {
+	e, err := ReadFile(name, b)
+	if err != nil {
+		if !(errors.Is(err, fault.ErrInput) || errors.Is(err, fault.ErrTooLarge)) || !strings.Contains(err.Error(), name) {
+			t.Fatalf("untyped or unnamed error: %v", err)
+		}
+		return
+	}
+	for _, pt := range e.Points {
+		if len(pt) != len(e.Parameters) {
+			t.Fatalf("point %v for %d parameters", pt, len(e.Parameters))
+		}
+	}
+	for _, s := range e.Series {
+		if len(s.Values) != len(e.Points) {
+			t.Fatalf("series %q: %d value rows for %d points", s.Region, len(s.Values), len(e.Points))
+		}
+	}
+}
+
+// BenchmarkReadTextLimit: the text reader at its value limit (MaxValues = 10⁶ values: 500
+// regions × 2 points × 1000 repetitions, about 2 MB).
+func BenchmarkReadTextLimit(b *testing.B) {
+	var buf bytes.Buffer
+	buf.WriteString("PARAMETER p\nPOINTS 1 2\n")
+	line := strings.Repeat("1.5 ", 1000)
+	for r := 0; r < MaxValues/2000; r++ {
+		fmt.Fprintf(&buf, "REGION r%d\nDATA %s\nDATA %s\n", r, line, line)
+	}
+	data := buf.Bytes()
+	for b.Loop() {
+		if _, err := ReadText("big.txt", bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadJSONLinesLimit: JSON-lines at 10⁵ lines of 10 repetitions (10⁶ values).
+func BenchmarkReadJSONLinesLimit(b *testing.B) {
+	var buf bytes.Buffer
+	for i := 0; i < MaxValues/10; i++ {
+		fmt.Fprintf(&buf, "{\"params\":{\"p\":%d},\"callpath\":\"r%d\",\"metric\":\"time\",\"value\":[1,2,3,4,5,6,7,8,9,10]}\n", 1<<(i%8), i%100)
+	}
+	data := buf.Bytes()
+	for b.Loop() {
+		if _, err := ReadJSONLines("big.jsonl", bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkModelExample: one model per region of one_parameter_2.txt.
+func BenchmarkModelExample(b *testing.B) {
+	e := read(b, "one_parameter_2.txt")
+	for b.Loop() {
+		if _, err := Model(context.Background(), e); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

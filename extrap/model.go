@@ -1,0 +1,143 @@
+package extrap
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/scaling"
+)
+
+// RegionModel is one (region, metric) series modelled by scaling.Fit: the parameter is the
+// process count p, the repetitions are replicates.
+type RegionModel struct {
+	Region   string            `json:"region"`
+	Metric   string            `json:"metric"`
+	Fit      *scaling.Result   `json:"fit"`
+	Backtest *scaling.Backtest `json:"backtest,omitempty"`
+	// LimitP is where the region stops scaling: the smallest p, doubling from the smallest
+	// measured p up to MaxLimitP, at which doubling p no longer cuts the predicted time by
+	// StopGain (for a region whose time grows with p, the smallest measured p); 0 when it
+	// still scales at MaxLimitP.
+	LimitP int `json:"stops_scaling_at_p,omitempty"`
+}
+
+// StopGain: a doubling of p that cuts the time by less than 10 % counts as no longer scaling.
+const StopGain = 0.10
+
+// MaxLimitP bounds the search for LimitP.
+const MaxLimitP = 1 << 20
+
+// Models is the per-region result and the region that stops scaling first.
+type Models struct {
+	Parameter string        `json:"parameter"`
+	Models    []RegionModel `json:"models"`
+	// FirstToStop is the region (of the metric with the most series, ties: the first) with the
+	// smallest LimitP; "" when every region still scales at MaxLimitP.
+	FirstToStop       string   `json:"first_to_stop_scaling,omitempty"`
+	FirstToStopMetric string   `json:"first_to_stop_metric,omitempty"`
+	FirstToStopP      int      `json:"first_to_stop_p,omitempty"`
+	Notes             []string `json:"notes,omitempty"`
+}
+
+// Model fits one model per (region, metric) of a one-parameter experiment whose parameter
+// values are process counts (positive integers ≤ 2^30). Series with fewer than 2 measured
+// points, or with a non-positive value, are skipped with a note. Multi-parameter
+// experiments are refused (fault.ErrInput): models in several parameters are not built.
+func Model(ctx context.Context, e *Experiment) (*Models, error) {
+	if len(e.Parameters) != 1 {
+		return nil, fmt.Errorf("%w: %s: %d parameters %v: only one-parameter experiments (the parameter a process count) are modelled", fault.ErrInput, e.File, len(e.Parameters), e.Parameters)
+	}
+	ps := make([]int, len(e.Points))
+	for i, pt := range e.Points {
+		v := pt[0]
+		if v != math.Trunc(v) || v < 1 || v > 1<<30 {
+			return nil, fmt.Errorf("%w: %s: %s = %g: the parameter must be a process count (an integer 1 … 2^30)", fault.ErrInput, e.File, e.Parameters[0], v)
+		}
+		ps[i] = int(v)
+	}
+	out := &Models{Parameter: e.Parameters[0]}
+	for _, s := range e.Series {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		d := &scaling.Data{Name: s.Region + " / " + s.Metric}
+		ok := true
+		for i, vs := range s.Values {
+			for _, v := range vs {
+				if !(v > 0) {
+					ok = false
+				}
+				d.Points = append(d.Points, scaling.Point{P: ps[i], TimeS: v})
+			}
+		}
+		if !ok {
+			out.Notes = append(out.Notes, fmt.Sprintf("%s (line %d): a value ≤ 0: not modelled (times are positive)", d.Name, s.Line))
+			continue
+		}
+		r, err := scaling.Fit(d)
+		if err != nil {
+			out.Notes = append(out.Notes, fmt.Sprintf("%s (line %d): not modelled: %v", d.Name, s.Line, err))
+			continue
+		}
+		m := RegionModel{Region: s.Region, Metric: s.Metric, Fit: r}
+		if bt, err := scaling.BacktestLargest(d); err == nil {
+			m.Backtest = bt
+		}
+		m.LimitP = limitP(r, d)
+		out.Models = append(out.Models, m)
+	}
+	firstToStop(out)
+	return out, nil
+}
+
+// limitP is RegionModel.LimitP for the fitted r.
+func limitP(r *scaling.Result, d *scaling.Data) int {
+	lo := d.Points[0].P
+	for _, pt := range d.Points {
+		lo = min(lo, pt.P)
+	}
+	for p := lo; p <= MaxLimitP/2; p *= 2 {
+		a, err1 := r.Predict(p)
+		b, err2 := r.Predict(2 * p)
+		if err1 != nil || err2 != nil {
+			return 0
+		}
+		if b.TimeS > (1-StopGain)*a.TimeS {
+			return p
+		}
+	}
+	return 0
+}
+
+// firstToStop sets the region that stops scaling first, within the metric with the most
+// modelled regions.
+func firstToStop(out *Models) {
+	count := map[string]int{}
+	for _, m := range out.Models {
+		count[m.Metric]++
+	}
+	metrics := make([]string, 0, len(count))
+	for k := range count {
+		metrics = append(metrics, k)
+	}
+	sort.Slice(metrics, func(a, b int) bool {
+		if count[metrics[a]] != count[metrics[b]] {
+			return count[metrics[a]] > count[metrics[b]]
+		}
+		return metrics[a] < metrics[b]
+	})
+	if len(metrics) == 0 {
+		return
+	}
+	for _, m := range out.Models {
+		if m.Metric != metrics[0] || m.LimitP == 0 {
+			continue
+		}
+		if out.FirstToStop == "" || m.LimitP < out.FirstToStopP {
+			out.FirstToStop, out.FirstToStopMetric, out.FirstToStopP = m.Region, m.Metric, m.LimitP
+		}
+	}
+}
