@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/cube"
 	"github.com/clusterperf/clusterperf/pmva"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/sizing"
@@ -133,5 +134,40 @@ func PMVA(network string, pts []pmva.Point) report.Answer {
 	a.Num("efficiency", best.Eff)
 	b.say(fmt.Sprintf("with %d workers (%s): predicted %s s, speedup %s, efficiency %s", best.P, best.Algorithm, g(best.Time), g(best.Speedup), pct(best.Eff)),
 		"Network: "+network+"; 001 chapter 6's model (eqs. 6.5 and 6.8).")
+	return b.done()
+}
+
+// CubeSet is the answer of `clusterperf cube` over a set of profiles: the application
+// total's model against the parameter, and the call path that stops scaling first.
+func CubeSet(param string, total *cube.Model, firstToStop string, n int) report.Answer {
+	var b builder
+	b.a.Num("profiles", float64(n))
+	if total != nil {
+		b.a.Word("total_model", total.Formula)
+		b.say(fmt.Sprintf("application total: %s = %s (%s)", total.Metric, total.Formula, param),
+			fmt.Sprintf("Fitted to %d profiles (relative RMS error %s).", n, pct(total.RMSRel)))
+	}
+	if firstToStop != "" {
+		b.a.Word("first_to_stop_scaling", firstToStop)
+		b.say("first call path to stop scaling: " + firstToStop)
+	}
+	if len(b.clauses) == 0 {
+		b.say(fmt.Sprintf("%d profiles: no model of the application total", n))
+	}
+	return b.done()
+}
+
+// CubeProfile is the answer of `clusterperf cube` on one profile: the call path with the
+// largest exclusive value of a metric and its share of the metric's total (what dominates).
+func CubeProfile(file, metric, unit, top string, share float64, processes int) report.Answer {
+	var b builder
+	b.a.Num("processes", float64(processes))
+	if top == "" {
+		b.say(fmt.Sprintf("profile of %d processes: no call path with data", processes))
+		return b.done()
+	}
+	b.a.Word("top_call_path", top)
+	b.a.Num("top_share", share)
+	b.say(fmt.Sprintf("largest call path by exclusive %s: %s, %s of the total", metric, top, pct(share)), fmt.Sprintf("Profile %s, %d processes; %s in %s.", file, processes, metric, unit))
 	return b.done()
 }

@@ -210,3 +210,49 @@ func (r *pmvaResult) figure() ([]report.Panel, error) {
 		{Title: "Speedup against workers", XLabel: "workers p", YLabel: "speedup", LogX: logx, Series: []report.Series{s, ideal}},
 	}, nil
 }
+
+// figure: one profile's call paths by exclusive value of its first metric (time when it
+// has one), the largest first (at most 15); a set's call paths by their share of the
+// total at the largest parameter value; the MPI call paths' time.
+func (r *cubeResult) figure() ([]report.Panel, error) {
+	type bar struct {
+		name string
+		v    float64
+	}
+	var bars []bar
+	title, unit := "", ""
+	switch {
+	case r.Set != nil:
+		title, unit = "Call paths: share of the total at the largest "+r.Set.Param, "share"
+		for _, m := range r.Set.Models {
+			if m.ShareAtMaxP != nil {
+				bars = append(bars, bar{m.CallPath, *m.ShareAtMaxP})
+			}
+		}
+	case r.MPI != nil:
+		title, unit = "MPI call paths: exclusive time", "s"
+		for _, p := range r.MPI.Paths {
+			bars = append(bars, bar{p.CallPath, p.TimeS})
+		}
+	case r.Profile != nil:
+		for _, cp := range r.Profile.CallPaths {
+			if len(cp.Values) > 0 {
+				v := cp.Values[0]
+				title, unit = "Call paths: exclusive "+v.Metric, v.Unit
+				bars = append(bars, bar{cp.CallPath, v.Exclusive})
+			}
+		}
+	}
+	if len(bars) == 0 {
+		return nil, nil
+	}
+	sort.SliceStable(bars, func(i, j int) bool { return bars[i].v > bars[j].v })
+	bars = bars[:min(len(bars), 15)]
+	var names []string
+	var vals []float64
+	for _, b := range bars {
+		names, vals = append(names, b.name), append(vals, b.v)
+	}
+	p, err := report.Bars(title, unit, names, vals, []int{0}, 0)
+	return []report.Panel{p}, err
+}
