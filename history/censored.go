@@ -91,26 +91,8 @@ func FitCensored(ctx context.Context, name, scal string, runs []Run) (*CensoredF
 	}
 	runs = append([]Run(nil), runs...)
 	sort.SliceStable(runs, func(a, b int) bool { return runs[a].P < runs[b].P })
-	// Start: the fit of the completed runs alone, each bound imputed at max(L, its T(p)).
-	obs := &scaling.Data{Name: name, Scaling: scal}
-	for _, r := range runs {
-		if !r.Censored {
-			obs.Points = append(obs.Points, scaling.Point{P: r.P, TimeS: r.ElapsedS})
-		}
-	}
-	start, err := scaling.Fit(obs)
-	if err != nil {
+	if err := impute(name, scal, runs); err != nil {
 		return nil, err
-	}
-	for i := range runs {
-		runs[i].UsedS = runs[i].ElapsedS
-		if runs[i].Censored {
-			t, err := modelAt(start, runs[i].P)
-			if err != nil {
-				t = 0 // no finite time there: start at the bound
-			}
-			runs[i].UsedS = math.Max(*runs[i].LowerBoundS, t)
-		}
 	}
 	var res *scaling.Result
 	for cf.Iterations < censorMaxIter {
@@ -154,6 +136,32 @@ func FitCensored(ctx context.Context, name, scal string, runs []Run) (*CensoredF
 		return cf, fmt.Errorf("%w: %s: the censored fit did not settle in %d alternations (the chosen model or the imputed bounds still changed by more than %g)", fault.ErrNotConverged, name, censorMaxIter, censorTol)
 	}
 	return cf, nil
+}
+
+// impute sets each run's starting value: its elapsed time, or for a censored run
+// max(L, T₀(p)) with T₀ the fit of the completed runs alone.
+func impute(name, scal string, runs []Run) error {
+	obs := &scaling.Data{Name: name, Scaling: scal}
+	for _, r := range runs {
+		if !r.Censored {
+			obs.Points = append(obs.Points, scaling.Point{P: r.P, TimeS: r.ElapsedS})
+		}
+	}
+	start, err := scaling.Fit(obs)
+	if err != nil {
+		return err
+	}
+	for i := range runs {
+		runs[i].UsedS = runs[i].ElapsedS
+		if runs[i].Censored {
+			t, err := modelAt(start, runs[i].P)
+			if err != nil {
+				t = 0 // no finite time there: start at the bound
+			}
+			runs[i].UsedS = math.Max(*runs[i].LowerBoundS, t)
+		}
+	}
+	return nil
 }
 
 // finish sets each run's fitted value and residual or bound check from the final model.

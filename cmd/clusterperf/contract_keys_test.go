@@ -29,7 +29,7 @@ var mapKeys = map[string]struct {
 const answerFacts = "/$defs/report_Answer/properties/facts"
 
 func init() {
-	for _, s := range []string{"fit", "fit-data", "history", "mpip", "pipeline", "pmva", "queue", "simulate", "solve-sweep", "solve", "speedup", "tpn"} {
+	for s := range resultTypes {
 		mapKeys[s+".schema.json "+answerFacts] = struct {
 			pending bool
 			reason  string

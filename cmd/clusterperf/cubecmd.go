@@ -117,10 +117,12 @@ type cubeMetricPair struct {
 	Exclusive float64 `json:"exclusive"`
 }
 
-func runCube(cmd *cobra.Command, o cubeOptions, args []string, stdout io.Writer) error {
+// check reads the flags: --fix's values, --metric's names, the network of --latency and
+// --bandwidth.
+func (o cubeOptions) check() (fixed map[string]float64, metrics []string, lat, bw float64, err error) {
 	var c flagCheck
 	o.out.check(&c)
-	fixed := map[string]float64{}
+	fixed = map[string]float64{}
 	if o.fix != "" {
 		for _, kv := range strings.Split(o.fix, ",") {
 			k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
@@ -132,23 +134,26 @@ func runCube(cmd *cobra.Command, o cubeOptions, args []string, stdout io.Writer)
 			fixed[k] = x
 		}
 	}
-	var metrics []string
 	if o.metrics != "" {
 		metrics = strings.Split(o.metrics, ",")
 	}
-	var lat, bw float64
 	if (o.latency == "") != (o.bandwidth == "") {
 		c.add("--latency and --bandwidth go together (004's network)")
 	} else if o.latency != "" {
-		var err error
-		if lat, err = units.Duration(o.latency); err != nil || !(lat >= 0) {
+		var e error
+		if lat, e = units.Duration(o.latency); e != nil || !(lat >= 0) {
 			c.add("--latency %q: want a time such as 2us", o.latency)
 		}
-		if bw, err = units.Bandwidth(o.bandwidth); err != nil || !(bw > 0) {
+		if bw, e = units.Bandwidth(o.bandwidth); e != nil || !(bw > 0) {
 			c.add("--bandwidth %q: want a rate such as 10GB/s", o.bandwidth)
 		}
 	}
-	if err := c.err(); err != nil {
+	return fixed, metrics, lat, bw, c.err()
+}
+
+func runCube(cmd *cobra.Command, o cubeOptions, args []string, stdout io.Writer) error {
+	fixed, metrics, lat, bw, err := o.check()
+	if err != nil {
 		return err
 	}
 	if len(args) == 1 && o.values == "" {
@@ -329,23 +334,12 @@ func (r *cubeResult) Tables() []*report.Table {
 
 func (r *cubeResult) profileTables() []*report.Table {
 	p := r.Profile
-	var names []string
-	if len(p.CallPaths) > 0 {
-		for _, v := range p.CallPaths[0].Values {
-			names = append(names, v.Metric)
-		}
-	}
-	h := []string{"call_path"}
-	for _, n := range names {
-		h = append(h, n+"_inclusive", n+"_exclusive")
-	}
-	ct := &report.Table{Name: "call_tree", Title: fmt.Sprintf("%s (CUBE %s, %d processes, %d locations): values summed over the locations; %s", p.File, p.Version, p.Processes, p.Locations, p.TreeCheck), Header: h}
+	ct := &report.Table{Name: "call_tree", Title: fmt.Sprintf("CUBE %s, %d processes, %d locations: each call path's values summed over the locations; %s", p.Version, p.Processes, p.Locations, p.TreeCheck),
+		Header: []string{"call_path", "metric", "unit", "inclusive", "exclusive"}}
 	for _, cp := range p.CallPaths {
-		row := []any{cp.CallPath}
 		for _, v := range cp.Values {
-			row = append(row, v.Inclusive, v.Exclusive)
+			ct.Add(cp.CallPath, v.Metric, v.Unit, v.Inclusive, v.Exclusive)
 		}
-		ct.Add(row...)
 	}
 	mt := &report.Table{Name: "metrics", Title: "Metrics", Header: []string{"id", "name", "unit", "dtype", "kind", "has_data", "layout"}}
 	lay := map[string]string{}

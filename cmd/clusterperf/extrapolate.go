@@ -66,13 +66,16 @@ func (o scalingOptions) check() ([]int, error) {
 // runFitScaling is `fit DATA.csv`: scaling.Fit, the predictions, the backtest of the
 // largest p and the sizing.
 func runFitScaling(o scalingOptions, path string, stdout io.Writer) error {
+	b, rerr := readInput(path)
+	if rerr == nil && isPNCSV(b) { // p,n,time: models in two parameters
+		return runFitPN(o, path, b, stdout)
+	}
 	ps, err := o.check()
 	if err != nil {
 		return err
 	}
-	b, err := readInput(path)
-	if err != nil {
-		return err
+	if rerr != nil {
+		return rerr
 	}
 	if isExtrapExperiment(path, b) { // Extra-P's text, JSON-lines or JSON experiment
 		return runFitExtrap(context.Background(), path, b, o, stdout)
@@ -115,14 +118,7 @@ func runFitScaling(o scalingOptions, path string, stdout io.Writer) error {
 	if err := render(stdout, res, o.out); err != nil {
 		return err
 	}
-	if o.plot = o.out.plotFile(o.plot); o.plot != "" {
-		panels, err := fitDataFigure(d, fr, res)
-		if err != nil {
-			return err
-		}
-		return report.SaveFigure(o.plot, panels...)
-	}
-	return nil
+	return fitDataPlot(o.out.plotFile(o.plot), d, fr, res)
 }
 
 // advise applies the sizing rule to the model's times on sizingGrid up to --pmax.

@@ -22,6 +22,18 @@ func fitDataFigure(d *scaling.Data, fr *scaling.Result, r *extrapolateResult) ([
 	return scalingFigure(filepath.Base(d.Name), d.Points, fr, r.Predictions, r.Sizing, r.Backtest)
 }
 
+// fitDataPlot draws fitDataFigure to path (nothing when path is "").
+func fitDataPlot(path string, d *scaling.Data, fr *scaling.Result, r *extrapolateResult) error {
+	if path == "" {
+		return nil
+	}
+	panels, err := fitDataFigure(d, fr, r)
+	if err != nil {
+		return err
+	}
+	return report.SaveFigure(path, panels...)
+}
+
 // scalingFigure is fitDataFigure's drawing from its parts (name, the measured points, the
 // fit, its predictions, sizing and backtest; adv and bt may be nil), shared with history.
 func scalingFigure(name string, points []scaling.Point, fr *scaling.Result, preds []*scaling.Prediction, adv *sizing.Advice, bt *scaling.Backtest) ([]report.Panel, error) {
