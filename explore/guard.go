@@ -186,12 +186,18 @@ func evalCtx(ctx context.Context, m Model, v Values) (*Result, error) {
 // budget runs out. The slot is released only when work returns, so work that ignores its
 // context still counts against Slots.
 func (s *Server) within(r *http.Request, work func(ctx context.Context) (any, error)) (any, error) {
+	return s.withinSlot(r, s.slots, work)
+}
+
+// withinSlot is within with the slots of slots (the best-configuration searches have their
+// own, bestSem).
+func (s *Server) withinSlot(r *http.Request, slots chan struct{}, work func(ctx context.Context) (any, error)) (any, error) {
 	if s.waiting.Add(1) > int64(s.lim.Queue) {
 		s.waiting.Add(-1)
 		return nil, errBusy
 	}
 	select {
-	case s.slots <- struct{}{}:
+	case slots <- struct{}{}:
 		s.waiting.Add(-1)
 	case <-r.Context().Done():
 		s.waiting.Add(-1)
@@ -211,7 +217,7 @@ func (s *Server) within(r *http.Request, work func(ctx context.Context) (any, er
 			}
 			cancel()
 			s.running.Add(-1)
-			<-s.slots
+			<-slots
 		}()
 		v, err := work(ctx)
 		done <- answer{v, err}
