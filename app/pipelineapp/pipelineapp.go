@@ -75,7 +75,8 @@ func (r *Result) FittedModel() (*pipeline.Model, []pipeline.Point) { return r.mo
 
 // Result is the pipeline question's one result value (003's bottleneck model).
 type Result struct {
-	Model string `json:"model,omitempty"`
+	report.Answered        // the answer block (package answer; set when rendered)
+	Model           string `json:"model,omitempty"`
 	// Method and Exact: 003's bottleneck model evaluated in closed form, exact for that model
 	// (its error against a real run is what --measured shows).
 	Method  string         `json:"method"`

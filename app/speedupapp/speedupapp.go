@@ -82,8 +82,9 @@ func Run(ctx context.Context, q Request) (*Result, *spmd.Evaluator, error) {
 
 // Result is the speedup question's one result value.
 type Result struct {
-	Model        string `json:"model,omitempty"`
-	Architecture string `json:"architecture"`
+	report.Answered        // the answer block (package answer; set when rendered)
+	Model           string `json:"model,omitempty"`
+	Architecture    string `json:"architecture"`
 	// Method is how the times were computed, Exact whether they are the exact solution of
 	// the documents' model (SIO architectures: 000 eq. 16's approximation, with its measured
 	// ErrorEstimate); spmd.Model.Method.

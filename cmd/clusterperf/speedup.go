@@ -121,7 +121,7 @@ func runSpeedup(ctx context.Context, o speedupOptions, path string, stdout io.Wr
 	if err := render(stdout, sp.out, o.out); err != nil {
 		return err
 	}
-	if o.plot != "" {
+	if o.plot = o.out.plotFile(o.plot); o.plot != "" {
 		return speedupPlot(o.plot, sp.m, sp.pts, sp.out.Measured)
 	}
 	return nil
