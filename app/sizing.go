@@ -62,3 +62,10 @@ func OptNum(p *float64) any {
 func DefaultSizing() sizing.Options {
 	return sizing.Options{Rule: sizing.DefaultRule, MinEfficiency: sizing.DefaultMinEfficiency, KneeGain: sizing.DefaultKneeGain, WithinFastest: sizing.DefaultWithinFastest}
 }
+
+// WithT1 is o with the one-processor time T_1 of the question's sizing (nil: sizing
+// estimates it as p_min·T(p_min) and says so).
+func WithT1(o sizing.Options, t1 *sizing.Reference) sizing.Options {
+	o.T1 = t1
+	return o
+}

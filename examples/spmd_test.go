@@ -218,3 +218,30 @@ func TestThesisCaseStudies(t *testing.T) {
 		}
 	}
 }
+
+// TestCaveatsStated (issue 33): the caveats the QCRD examples print as notes state the
+// figures the models give: s(1, 1) (0.855 journal, 0.684 thesis) and s(64, 1) (12.57 journal,
+// 2.89 thesis; seeds README errata).
+func TestCaveatsStated(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want []string // each must appear in some caveat, computed from the model below
+	}{
+		{"spmd/qcrd.yaml", []string{"s(1, 1) = %.3f", "s(64, 1) = %.2f"}},
+		{"spmd/qcrd2-thesis.yaml", []string{"s(1, 1) = %.3f", "s(64, 1) = %.2f"}},
+	} {
+		data, _ := FS.ReadFile(tc.file)
+		m, err := spmd.ParseModel(tc.file, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := loadSPMD(t, tc.file)
+		all := strings.Join(m.Caveats, "\n")
+		for i, pd := range [][2]int{{1, 1}, {64, 1}} {
+			s := fmt.Sprintf(tc.want[i], at(t, e, pd[0], pd[1]).Speedup)
+			if !strings.Contains(all, s) {
+				t.Errorf("%s: no caveat states %q:\n%s", tc.file, s, all)
+			}
+		}
+	}
+}

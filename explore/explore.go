@@ -395,16 +395,10 @@ func (s *Server) best(w http.ResponseWriter, r *http.Request) {
 		httpError(w, fmt.Errorf("%w: a %s model has its best configuration in /api/eval", fault.ErrInput, s.m.Kind()))
 		return
 	}
-	select {
-	case s.bestSem <- struct{}{}:
-		defer func() { <-s.bestSem }()
-	case <-r.Context().Done(): // the page went on to another point
-		return
-	}
-	if r.Context().Err() != nil {
-		return
-	}
-	out, err := s.within(r, func(context.Context) (any, error) {
+	// the search runs in bestSem's one slot, apart from the evaluations' slots, and keeps it
+	// until it ends even when the page has gone on (a search cannot be interrupted): searches
+	// never pile up, and never take the slots the slider updates need
+	out, err := s.withinSlot(r, s.bestSem, func(context.Context) (any, error) {
 		best, vals, err := bs.Best(v)
 		if err != nil {
 			return nil, err

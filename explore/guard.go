@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"mime"
 	"net"
 	"net/http"
@@ -71,6 +72,12 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	if !strings.HasPrefix(r.URL.Path, "/api/") {
+		// a static path that is no file name (invalid UTF-8, "..") is 404, not the file
+		// server's 500 (FuzzAPI)
+		if p := strings.TrimPrefix(r.URL.Path, "/"); p != "" && !fs.ValidPath(strings.TrimSuffix(p, "/")) {
+			http.NotFound(w, r)
+			return false
+		}
 		return true
 	}
 	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" {
@@ -186,12 +193,18 @@ func evalCtx(ctx context.Context, m Model, v Values) (*Result, error) {
 // budget runs out. The slot is released only when work returns, so work that ignores its
 // context still counts against Slots.
 func (s *Server) within(r *http.Request, work func(ctx context.Context) (any, error)) (any, error) {
+	return s.withinSlot(r, s.slots, work)
+}
+
+// withinSlot is within with the slots of slots (the best-configuration searches have their
+// own, bestSem).
+func (s *Server) withinSlot(r *http.Request, slots chan struct{}, work func(ctx context.Context) (any, error)) (any, error) {
 	if s.waiting.Add(1) > int64(s.lim.Queue) {
 		s.waiting.Add(-1)
 		return nil, errBusy
 	}
 	select {
-	case s.slots <- struct{}{}:
+	case slots <- struct{}{}:
 		s.waiting.Add(-1)
 	case <-r.Context().Done():
 		s.waiting.Add(-1)
@@ -211,7 +224,7 @@ func (s *Server) within(r *http.Request, work func(ctx context.Context) (any, er
 			}
 			cancel()
 			s.running.Add(-1)
-			<-s.slots
+			<-slots
 		}()
 		v, err := work(ctx)
 		done <- answer{v, err}

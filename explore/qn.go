@@ -149,19 +149,10 @@ func (q *qnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	if res.ErrorEstimate != nil {
 		r.ErrorEstimate = res.ErrorEstimate
 	}
-	// bottleneck: the queueing station of highest utilization per server (the one that
-	// saturates first as the load grows)
-	bk, umax := -1, -1.0
-	for k := range m.Stations {
-		if m.Stations[k].Kind == qn.Delay {
-			continue
-		}
-		if u := res.StationUtilization(k); u > umax {
-			bk, umax = k, u
-		}
-	}
-	if bk < 0 {
-		bk = 0
+	// bottleneck: qn.SaturationOf's, the one `clusterperf solve`'s answer names
+	bk := 0
+	if sat := qn.SaturationOf(m, res); len(sat.Bottlenecks) > 0 {
+		bk = sat.Bottlenecks[0]
 	}
 	dmax := 0.0
 	for c := range m.Classes {
@@ -229,7 +220,7 @@ func (q *qnModel) sweep(m *qn.Model, v Values, r *Result) error {
 		rc.Series = append(rc.Series, rb)
 	}
 	if len(m.Classes) == 1 {
-		if ns := nStar(m); ns > 0 {
+		if ns := qn.NStar(m); ns > 0 {
 			xc.BestX, rc.BestX = &ns, &ns
 			r.Best = fmt.Sprintf("population N* = (D + Z)/D_max = %.3g: beyond it jobs only queue at the bottleneck", ns)
 			r.Values["n_star"] = ns
@@ -249,24 +240,4 @@ func (q *qnModel) File(v Values) ([]byte, string, error) {
 		return nil, "", err
 	}
 	return buf.Bytes(), base(q.path) + "-whatif.yaml", nil
-}
-
-// nStar is (D + Z)/D_max of a single-class closed network: D = Σ_k D_k·copies_k, D_max the
-// largest demand of a queueing (not delay) station; 0 when there is no queueing station.
-func nStar(m *qn.Model) float64 {
-	d, dmax := 0.0, 0.0
-	for k, st := range m.Stations {
-		d += m.Demand[0][k] * float64(st.Copies())
-		if st.Kind != qn.Delay {
-			dd := m.Demand[0][k]
-			if st.Kind == qn.MultiServer {
-				dd /= float64(st.Servers)
-			}
-			dmax = math.Max(dmax, dd)
-		}
-	}
-	if dmax <= 0 {
-		return 0
-	}
-	return (d + m.Classes[0].ThinkTime) / dmax
 }

@@ -70,8 +70,10 @@ type Page struct {
 	Command string // the command line that produced the result
 	Version string
 	Inputs  []Input
-	Method  string
-	Exact   *bool // nil: the result does not say
+	// Answer is the result's answer block (its top-level "answer"), shown first.
+	Answer *report.Answer
+	Method string
+	Exact  *bool // nil: the result does not say
 	// ErrorEstimate is an approximation's stated error (the contract's "error_estimate"):
 	// name/value pairs in the order given ("rel_error", "against", …); nil: none stated.
 	ErrorEstimate []Field
@@ -117,6 +119,12 @@ func FromResult(title, command, version string, result any, tables []Table, plot
 	p := &Page{Title: title, Command: command, Version: version, Tables: tables, Plots: plots, JSON: json.RawMessage(b)}
 	var top map[string]json.RawMessage
 	if json.Unmarshal(b, &top) == nil {
+		if raw, ok := top["answer"]; ok {
+			var a report.Answer
+			if json.Unmarshal(raw, &a) == nil && a.Summary != "" {
+				p.Answer = &a
+			}
+		}
 		_ = json.Unmarshal(top["method"], &p.Method)
 		var ex bool
 		if raw, ok := top["exact"]; ok && json.Unmarshal(raw, &ex) == nil {

@@ -19,6 +19,7 @@ div.tbl{overflow:auto;max-height:32em;margin:.3em 0 1em;max-width:100%}div.tbl t
 td:first-child,th:first-child{text-align:left}
 tr.hl td{background:#fff3c4;font-weight:600}
 .method-box{display:grid;gap:.25em;background:#f3f7fb;border:1px solid #b9cde0;border-left:5px solid #1f3b57;padding:.55em .9em;margin:.6em 0 1em;font-size:15px}
+.answer{background:#eef7ee;border-left:5px solid #0a6b2f;padding:.4em .9em;margin:.6em 0;font-size:16px}.answer p{margin:.2em 0}
 .exact{color:#0a6b2f;font-weight:600}.approximate{color:#9a5b00;font-weight:600}
 ul.warn li{color:#8a1c1c}
 figure{margin:1em 0}figure svg,figure img{max-width:100%;height:auto;border:1px solid #eee}
@@ -30,7 +31,8 @@ details{margin:.4em 0}
 {{if .Command}}<dt>Command</dt><dd><code>{{.Command}}</code></dd>{{end}}
 {{if .Version}}<dt>clusterperf</dt><dd>{{.Version}}</dd>{{end}}
 </dl>
-<div class="method-box" id="method-box">
+{{if .Answer}}<div class="answer" id="answer"><p class="summary"><b>{{.Answer.Summary}}</b></p>{{if .Answer.Details}}<ul>{{range .Answer.Details}}<li>{{.}}</li>{{end}}</ul>{{end}}</div>
+{{end}}<div class="method-box" id="method-box">
 <div><b>Method</b> <span id="method">{{if .Method}}{{.Method}}{{else}}not stated{{end}}</span></div>
 <div><b>Result</b> <span id="exact" class="{{.ExactText}}">{{.ExactText}}</span></div>
 {{if .ErrorEstimate}}<div id="error-estimate"><b>Error estimate</b> {{range $i, $f := .ErrorEstimate}}{{if $i}}; {{end}}<span class="ee" data-name="{{$f.Name}}">{{$f.Name}}: {{$f.Value}}</span>{{end}}</div>

@@ -168,7 +168,7 @@ func TestRoundTrip(t *testing.T) {
 		}
 	}
 	open := &qn.Model{
-		Classes:  []qn.Class{{Name: "web", Open: true, ArrivalRate: 0.7}, {Name: "api", Open: true, ArrivalRate: 1.3}},
+		Classes: []qn.Class{{Name: "web", Open: true, ArrivalRate: 0.7}, {Name: "api", Open: true, ArrivalRate: 1.3}},
 		// PS: a JMVA document's stations are product form (Read says so)
 		Stations: []qn.Station{{Name: "lb", Kind: qn.Delay, PS: true}, {Name: "app", Kind: qn.MultiServer, Servers: 4, PS: true}, {Name: "db", PS: true}},
 		Demand:   [][]float64{{0.01, 0.8, 0.2}, {0.01, 0.5, 0.1}},

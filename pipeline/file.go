@@ -99,10 +99,12 @@ func DecodeModel(d *spec.Decoder, root spec.Node) (*Model, *SortParams, error) {
 		for _, sn := range stages.List() {
 			f := sn.Map("name", "bandwidths")
 			st := Stage{Name: f["name"].String()}
-			if line, dup := stageAt[st.Name]; dup {
-				f["name"].Errorf("stage name %q used twice (first at line %d): each stage needs its own name", st.Name, line)
-			} else if f["name"].Valid() {
-				stageAt[st.Name] = f["name"].Line()
+			if nn := f["name"]; nn.Valid() { // a stage without a name is Validate's refusal
+				if line, dup := stageAt[st.Name]; dup {
+					nn.Errorf("stage name %q used twice (first at line %d): each stage needs its own name", st.Name, line)
+				} else {
+					stageAt[st.Name] = nn.Line()
+				}
 			}
 			for _, bn := range f["bandwidths"].List() {
 				bf := bn.Map("name", "kind", "value", "latency", "bandwidth", "c")

@@ -72,3 +72,11 @@ func labelProductForm(m *Model, res *Result) {
 		res.Notes = append(res.Notes, fmt.Sprintf("exact only if the service time per visit is the same for every class at %s, or the station is processor sharing (declare type ps): the demands differ by class and the model gives no visits to tell (BCMP product form)", strings.Join(unknown, ", ")))
 	}
 }
+
+// NotProductForm names the FCFS stations of m at which the classes' service times per visit
+// differ (quoted), so that MVA's answer is not exact for m (BCMP); empty when m is product
+// form as far as its visits tell.
+func NotProductForm(m *Model) []string {
+	names, _ := classDependentFCFS(m)
+	return names
+}

@@ -143,7 +143,15 @@ func saveFigure(path, ext string, panels []Panel) error {
 		// gonum's <image> keeps SVG's default preserveAspectRatio (xMidYMid meet): a
 		// browser would shrink a raster to its pixel aspect ratio inside the cells' extent
 		// (a heat map squeezed to the middle, a colour bar to a line). Stretch it instead.
-		_, err = f.Write(bytes.ReplaceAll(b, []byte("<image "), []byte(`<image preserveAspectRatio="none" `)))
+		b = bytes.ReplaceAll(b, []byte("<image "), []byte(`<image preserveAspectRatio="none" `))
+		// gonum (vgsvg 0.15) encodes the image as PNG but labels it image/jpg: librsvg and
+		// most desktop viewers then draw nothing (issue 29); Chromium sniffs the bytes.
+		_, err = f.Write(fixImageMIME(b))
 		return err
 	})
+}
+
+// fixImageMIME labels the PNG data URIs gonum's SVG canvas writes as image/png.
+func fixImageMIME(svg []byte) []byte {
+	return bytes.ReplaceAll(svg, []byte("data:image/jpg;base64,"), []byte("data:image/png;base64,"))
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Series is one line of a panel.
@@ -29,6 +31,22 @@ type Series struct {
 	// NoLegend leaves the series out of the legend (the second line of a pair already
 	// named there, e.g. a bound's upper line after its lower one).
 	NoLegend bool
+	// Y2, when set, makes the series a band: the area between Y and Y2 (an interval) is
+	// filled in a light tint of the series' colour.
+	Y2 []float64
+	// Glyph picks the marker of a Points series: "" a small ring, "ring" a large one, "cross".
+	Glyph string
+	// Clip: a reference line (a bound) that does not stretch the y axis: the axis spans
+	// the other series, this line is cut at the frame, and where it leaves the frame a
+	// triangle on the frame edge marks it (its legend entry says so).
+	Clip bool
+}
+
+// Mark is a labelled vertical line across a panel at X (a saturation point N*, a chosen
+// configuration); drawn only when X lies within the x axis.
+type Mark struct {
+	X     float64
+	Label string
 }
 
 // dashPatterns are the dash patterns of Series.Dash (on, off lengths in points): long
@@ -56,15 +74,19 @@ type Panel struct {
 	Title, XLabel, YLabel string
 	Series                []Series
 	LogX                  bool
+	LogY                  bool       // a log y axis (times over several decades)
 	Plot                  *plot.Plot // if set, drawn as is (heat maps and other custom plots)
 	Side                  *plot.Plot // if set, drawn right of the data instead of the legend (a heat map's colour bar)
+	Marks                 []Mark
 }
 
-// palette is a colour-blind-safe set (Okabe–Ito).
+// palette is a colour-blind-safe set (Okabe–Ito), then four darker tones so a panel of up
+// to 12 series (a curve and eight bound lines) repeats no colour.
 var palette = []color.Color{
 	color.RGBA{0, 114, 178, 255}, color.RGBA{213, 94, 0, 255}, color.RGBA{0, 158, 115, 255},
 	color.RGBA{204, 121, 167, 255}, color.RGBA{230, 159, 0, 255}, color.RGBA{86, 180, 233, 255},
 	color.RGBA{0, 0, 0, 255}, color.RGBA{240, 228, 66, 255},
+	color.RGBA{136, 34, 85, 255}, color.RGBA{120, 120, 120, 255}, color.RGBA{102, 85, 0, 255}, color.RGBA{51, 34, 136, 255},
 }
 
 // Color returns the i-th palette colour.
@@ -82,7 +104,12 @@ func (p Panel) build() (*plot.Plot, error) {
 		pl.X.Scale = plot.LogScale{}
 		pl.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
+	if p.LogY {
+		pl.Y.Scale = plot.LogScale{}
+		pl.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
 	colour := seriesColours(p.Series)
+	lo, hi, clip := p.unclippedRange()
 	for i, s := range p.Series {
 		if len(s.X) != len(s.Y) {
 			return nil, fmt.Errorf("series %q: %d x values, %d y values", s.Name, len(s.X), len(s.Y))
@@ -91,6 +118,17 @@ func (p Panel) build() (*plot.Plot, error) {
 		for j := range s.X {
 			xy = append(xy, plotter.XY{X: s.X[j], Y: s.Y[j]})
 		}
+		if s.Y2 != nil {
+			bd, err := band(s, colour[i])
+			if err != nil {
+				return nil, err
+			}
+			pl.Add(bd)
+			if !s.NoLegend {
+				pl.Legend.Add(s.Name, bd)
+			}
+			continue
+		}
 		if s.Points {
 			sc, err := plotter.NewScatter(xy)
 			if err != nil {
@@ -98,6 +136,12 @@ func (p Panel) build() (*plot.Plot, error) {
 			}
 			sc.GlyphStyle.Color = colour[i]
 			sc.GlyphStyle.Radius = vg.Points(3)
+			switch s.Glyph {
+			case "ring":
+				sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = draw.RingGlyph{}, vg.Points(5)
+			case "cross":
+				sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = draw.CrossGlyph{}, vg.Points(5)
+			}
 			pl.Add(sc)
 			if !s.NoLegend {
 				pl.Legend.Add(s.Name, sc)
@@ -114,13 +158,222 @@ func (p Panel) build() (*plot.Plot, error) {
 			l.Dashes = d
 			l.Width = vg.Points(1)
 		}
-		pl.Add(l)
-		if !s.NoLegend {
-			pl.Legend.Add(s.Name, l)
+		name := s.Name
+		if s.Clip && clip {
+			pl.Add(noRange{l})
+			if out, err := clipMarks(s, lo, hi, colour[i]); err != nil {
+				return nil, err
+			} else if out != nil {
+				pl.Add(out)
+				name += " (cut at the frame: △)"
+			}
+		} else {
+			pl.Add(l)
 		}
+		if !s.NoLegend {
+			pl.Legend.Add(name, l)
+		}
+	}
+	if clip {
+		pl.Y.Min, pl.Y.Max = lo, hi
+	}
+	for _, m := range p.Marks {
+		pl.Add(vmark(m))
 	}
 	pl.Add(plotter.NewGrid())
 	return pl, nil
+}
+
+// Bars is a panel of one bar per name (a station's utilization, say), the bars at
+// highlight in the second palette colour (the bottleneck), with a dotted line at ref when
+// ref > 0 (utilization 1: saturation).
+func Bars(title, ylabel string, names []string, vals []float64, highlight []int, ref float64) (Panel, error) {
+	pl := plot.New()
+	pl.Title.Text = title
+	pl.Y.Label.Text = ylabel
+	hl := map[int]bool{}
+	for _, i := range highlight {
+		hl[i] = true
+	}
+	for i, v := range vals {
+		b, err := plotter.NewBarChart(plotter.Values{v}, vg.Points(18))
+		if err != nil {
+			return Panel{}, fmt.Errorf("bars %q: %w", names[i], err)
+		}
+		b.XMin = float64(i)
+		b.Color = Color(0)
+		if hl[i] {
+			b.Color = Color(1)
+		}
+		b.LineStyle.Width = 0
+		pl.Add(b)
+	}
+	pl.NominalX(names...)
+	if ref > 0 {
+		l, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: ref}, {X: float64(len(vals)) - 0.5, Y: ref}})
+		if err != nil {
+			return Panel{}, err
+		}
+		l.Dashes, l.Color = []vg.Length{vg.Points(1), vg.Points(2)}, color.Gray{Y: 60}
+		pl.Add(l)
+	}
+	pl.Y.Min = 0
+	pl.Add(plotter.NewGrid())
+	return Panel{Plot: pl}, nil
+}
+
+// band is the filled area between s.Y and s.Y2 over s.X, in a light tint of col.
+func band(s Series, col color.Color) (*plotter.Polygon, error) {
+	if len(s.Y2) != len(s.X) {
+		return nil, fmt.Errorf("series %q: %d x values, %d upper values", s.Name, len(s.X), len(s.Y2))
+	}
+	ring := make(plotter.XYs, 0, 2*len(s.X))
+	for j := range s.X {
+		ring = append(ring, plotter.XY{X: s.X[j], Y: s.Y[j]})
+	}
+	for j := len(s.X) - 1; j >= 0; j-- {
+		ring = append(ring, plotter.XY{X: s.X[j], Y: s.Y2[j]})
+	}
+	pg, err := plotter.NewPolygon(ring)
+	if err != nil {
+		return nil, fmt.Errorf("series %q: %w", s.Name, err)
+	}
+	r, g, b, _ := col.RGBA()
+	pg.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 50}
+	pg.LineStyle.Width = 0
+	return pg, nil
+}
+
+// unclippedRange is the y range of the series that are not Clip (finite values only) with
+// 8 % headroom each side (not below 0 for non-negative data), and whether clipping applies:
+// some series is Clip and some other has a finite value.
+func (p Panel) unclippedRange() (lo, hi float64, ok bool) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	anyClip := false
+	for _, s := range p.Series {
+		if s.Clip {
+			anyClip = true
+			continue
+		}
+		for _, y := range s.Y {
+			if !math.IsInf(y, 0) && !math.IsNaN(y) {
+				lo, hi = math.Min(lo, y), math.Max(hi, y)
+			}
+		}
+	}
+	if !anyClip || lo > hi {
+		return lo, hi, false
+	}
+	// headroom: a bound close to the curve stays inside the frame
+	pad := 0.08 * (hi - lo)
+	if pad == 0 {
+		pad = 0.08 * math.Abs(hi)
+	}
+	if lo >= 0 {
+		lo = math.Max(0, lo-pad)
+	} else {
+		lo -= pad
+	}
+	return lo, hi + pad, true
+}
+
+// noRange is a plotter that leaves the axes' ranges to the others (a clipped line: gonum
+// cuts lines at the data area).
+type noRange struct{ p plot.Plotter }
+
+func (n noRange) Plot(c draw.Canvas, pl *plot.Plot) { n.p.Plot(c, pl) }
+
+// clipMarks are triangles on the frame where s leaves [lo, hi] (up at the top, down at the
+// bottom): at the crossing, interpolated between the last point inside and the first
+// beyond (the first point, when s starts beyond); nil when every point is within.
+func clipMarks(s Series, lo, hi float64, col color.Color) (plot.Plotter, error) {
+	var up, down plotter.XYs
+	side := func(y float64) int {
+		switch {
+		case y > hi:
+			return 1
+		case y < lo:
+			return -1
+		}
+		return 0
+	}
+	for j, y := range s.Y {
+		sd := side(y)
+		if sd == 0 || (j > 0 && side(s.Y[j-1]) == sd) {
+			continue
+		}
+		edge := map[int]float64{1: hi, -1: lo}[sd]
+		x := s.X[j]
+		if j > 0 && s.Y[j] != s.Y[j-1] {
+			x = s.X[j-1] + (s.X[j]-s.X[j-1])*(edge-s.Y[j-1])/(s.Y[j]-s.Y[j-1])
+		}
+		if sd > 0 {
+			up = append(up, plotter.XY{X: x, Y: hi})
+		} else {
+			down = append(down, plotter.XY{X: x, Y: lo})
+		}
+	}
+	if len(up)+len(down) == 0 {
+		return nil, nil
+	}
+	var ps []plot.Plotter
+	for _, g := range []struct {
+		xy    plotter.XYs
+		glyph draw.GlyphDrawer
+	}{{up, draw.TriangleGlyph{}}, {down, downTriangle{}}} {
+		if len(g.xy) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(g.xy)
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3.5), Shape: g.glyph}
+		ps = append(ps, sc)
+	}
+	return multi(ps), nil
+}
+
+// multi draws several plotters as one.
+type multi []plot.Plotter
+
+func (m multi) Plot(c draw.Canvas, pl *plot.Plot) {
+	for _, p := range m {
+		p.Plot(c, pl)
+	}
+}
+
+// downTriangle is draw.TriangleGlyph pointing down (an outline, as it is).
+type downTriangle struct{}
+
+func (downTriangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(0.5)})
+	r := sty.Radius + (sty.Radius-sty.Radius*vg.Length(math.Sin(math.Pi/6)))/2
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X - r*vg.Length(math.Cos(math.Pi/6)), Y: pt.Y + r*vg.Length(math.Sin(math.Pi/6))})
+	p.Line(vg.Point{X: pt.X + r*vg.Length(math.Cos(math.Pi/6)), Y: pt.Y + r*vg.Length(math.Sin(math.Pi/6))})
+	p.Close()
+	c.Stroke(p)
+}
+
+// vmark draws a Mark: a dotted vertical line across the data area with its label at the
+// top, when X is within the x axis.
+type vmark Mark
+
+func (m vmark) Plot(c draw.Canvas, pl *plot.Plot) {
+	if m.X < pl.X.Min || m.X > pl.X.Max {
+		return
+	}
+	trX, _ := pl.Transforms(&c)
+	x := trX(m.X)
+	c.StrokeLine2(draw.LineStyle{Color: color.Gray{Y: 60}, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1), vg.Points(2)}}, x, c.Min.Y, x, c.Max.Y)
+	if m.Label != "" {
+		sty := pl.X.Tick.Label
+		sty.Color = color.Gray{Y: 40}
+		sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
+		c.FillText(sty, vg.Point{X: x + vg.Points(2), Y: c.Max.Y - vg.Points(2)}, m.Label)
+	}
 }
 
 // seriesColours gives every series its palette colour: one per series, in order, except

@@ -12,7 +12,8 @@ import (
 //   - json: the value itself through encoding/json (WriteJSON), so a field added to a
 //     library result struct (with its snake_case, unit-bearing JSON tag) appears in the
 //     JSON output without any change to the renderer;
-//   - table: Tables(), in order, then Notes() as "note: …" lines;
+//   - table: the Answer's summary and facts first (a result that embeds Answered), then
+//     Tables(), in order, then Notes() as "note: …" lines;
 //   - csv: one table of Tables(): the first, or the one whose Name the --csv-table flag
 //     gives.
 type Document interface {
@@ -89,6 +90,9 @@ func (e *TableError) Error() string {
 // writeText writes the tables that have rows (an empty one says nothing to people; CSV
 // still writes its header), separated by blank lines, then the notes.
 func writeText(w io.Writer, doc Document) error {
+	if err := writeAnswer(w, AnswerOf(doc)); err != nil {
+		return err
+	}
 	i := 0
 	for _, t := range doc.Tables() {
 		if t.Empty() {

@@ -46,7 +46,13 @@ type schemaGen struct {
 	strict bool
 }
 
+// schemaer is a type that states its own JSON schema (its MarshalJSON is not its fields').
+type schemaer interface{ JSONSchema() map[string]any }
+
 func (g *schemaGen) of(t reflect.Type, top bool) (map[string]any, error) {
+	if s, ok := reflect.Zero(t).Interface().(schemaer); ok && t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface {
+		return s.JSONSchema(), nil
+	}
 	switch t.Kind() {
 	case reflect.Pointer:
 		in, err := g.of(t.Elem(), top)

@@ -250,12 +250,34 @@ type Advice struct {
 	TradeOff    []Config `json:"trade_off"`
 	// SpeedupReference is the T_1 of every speedup and efficiency above (package comment).
 	SpeedupReference Reference `json:"speedup_reference"`
+	// KneeAtRangeEnd: the knee rule found no knee — every doubling up to the largest p
+	// given still saves KneeGain or more — so the "knee" is only the end of the range
+	// searched; LastDoublingGain is 1 − T(p)/T(p/2) there (absent when p/2 was not given).
+	KneeAtRangeEnd   bool     `json:"knee_at_range_end,omitempty"`
+	LastDoublingGain *float64 `json:"last_doubling_gain,omitempty"`
 	Options          struct {
 		KneeGain      float64 `json:"knee_gain_per_doubling"`
 		MinEfficiency float64 `json:"min_efficiency"`
 		WithinFastest float64 `json:"within_fastest"`
 	} `json:"options"`
 	Notes []string `json:"notes,omitempty"`
+}
+
+// rangeEdge reports whether the knee (index into cs) is the largest p of the frontier with
+// the doubling before it still paying (the frontier's previous point exists), and the gain
+// of the last doubling 1 − T(p)/T(p/2) at the knee's d when (p/2, d) is among cs.
+func rangeEdge(cs []Config, front []int, knee int) (bool, *float64) {
+	if len(front) < 2 || knee != front[len(front)-1] || cs[knee].P != cs[len(cs)-1].P {
+		return false, nil
+	}
+	k := cs[knee]
+	for _, c := range cs {
+		if c.P*2 == k.P && c.D == k.D && c.TimeS > 0 {
+			g := 1 - k.TimeS/c.TimeS
+			return true, &g
+		}
+	}
+	return true, nil
 }
 
 // Advise applies the rules to the points. Errors wrap fault.ErrInput (naming the point) for
@@ -372,6 +394,13 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 	kp := cs[knee].P
 	picks[Balanced] = argmin(func(c Config) bool { return c.Efficiency >= opt.MinEfficiency && c.P <= kp }, faster)
 	reasons[Balanced] = fmt.Sprintf("fastest at or below the knee (p = %d) with efficiency ≥ %.3g", kp, opt.MinEfficiency)
+	edge, edgeGain := rangeEdge(cs, front, knee)
+	if edge {
+		// every doubling up to the largest p still pays: that p is the end of the range
+		// searched, not a knee (issue 29)
+		reasons[Knee] = fmt.Sprintf("no knee within the range: it ends at p = %d and doublings up to it still save %.3g %% of the time or more", kp, 100*opt.KneeGain)
+		reasons[Balanced] = fmt.Sprintf("fastest up to the end of the range (p = %d; no knee within it) with efficiency ≥ %.3g", kp, opt.MinEfficiency)
+	}
 	var notes []string
 	if picks[Efficiency] < 0 || picks[Balanced] < 0 {
 		// Only with T_1 from a model or measurement (the smallest p has efficiency 1 against
@@ -387,7 +416,7 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 		}
 		notes = append(notes, fmt.Sprintf("efficiency %.3g is not reached against T_1 = %.6g (%s)", opt.MinEfficiency, ref.T1S, ref.Source))
 	}
-	a := &Advice{Method: "sizing rules on the given configurations (" + string(opt.Rule) + ")", Exact: true, Rule: opt.Rule, SpeedupReference: ref}
+	a := &Advice{Method: "sizing rules on the given configurations (" + string(opt.Rule) + ")", Exact: true, Rule: opt.Rule, SpeedupReference: ref, KneeAtRangeEnd: edge, LastDoublingGain: edgeGain}
 	a.Options.KneeGain, a.Options.MinEfficiency, a.Options.WithinFastest = opt.KneeGain, opt.MinEfficiency, opt.WithinFastest
 	a.Notes = notes
 	for _, r := range Rules() {

@@ -12,6 +12,7 @@ const FileFormat = `An SPMD model file is YAML (or JSON).
 
   name: BTIO class A on the IBM SP-2 (000 §5.1)
   architecture: bus-sio     # bus-sio | clu-sio | bus-aio | clu-aio | optimistic-aio | optimistic-sio
+  # caveats: ["…"]          # documented inconsistencies of the source, printed as notes
   c: 1                      # synchronisation level: processors per synchronous group (default 1)
   w: 0.23                   # contention level: 0 = network is a delay, 1 = a queue (default 0)
   sync: exponential         # h(c): exponential (Σ 1/i) | uniform (2c/(c+1)) | deterministic (1)
@@ -76,8 +77,11 @@ func ParseModel(file string, data []byte) (*Model, error) {
 // its top-level fields to tell an SPMD model from another kind decodes it once).
 func DecodeModel(d *spec.Decoder, root spec.Node) (*Model, error) {
 	file := d.File
-	top := root.Map(append([]string{"architecture", "phases"}, phaseFields...)...)
+	top := root.Map(append([]string{"architecture", "phases", "caveats"}, phaseFields...)...)
 	m := &Model{Name: top["name"].String()}
+	for _, c := range top["caveats"].List() {
+		m.Caveats = append(m.Caveats, c.String())
+	}
 	if a := top["architecture"]; a.Valid() {
 		arch, err := ParseArchitecture(a.String())
 		if err != nil {

@@ -57,6 +57,10 @@ type Model struct {
 	Name   string
 	Arch   Architecture
 	Phases []Phase
+	// Caveats are the documented inconsistencies of the model's source (the file's caveats:
+	// list, e.g. 000 Table 4's s(1, 1) = 0.855): every result of the model prints them as
+	// notes.
+	Caveats []string
 }
 
 // Validate checks the phases.
@@ -172,9 +176,20 @@ type Evaluator struct {
 	// (10–45 ns each); 0 means DefaultMaxWork. Larger inputs are refused with an error
 	// wrapping fault.ErrTooLarge that names the estimate and this limit (CLI: --max-work).
 	MaxWork float64
-	m       *Model
-	sioComp map[[2]int]Components // (phase, p) → computation-burst components of SIO models
+	// NonRecursive solves BUS-AIO's closed network {delay z, queue x, queue E} with the
+	// non-recursive MVA of 000 eqs. 17/22 (001 App. A, NonRecursiveR) instead of the
+	// recursion over the population (speedup --solver non-recursive). Its sums have
+	// C(n+2, 2) terms with n!-sized factors, so populations above MaxNonRecursive are
+	// refused (fault.ErrTooLarge); other architectures refuse it (fault.ErrInput).
+	NonRecursive bool
+	m            *Model
+	sioComp      map[[2]int]Components // (phase, p) → computation-burst components of SIO models
 }
+
+// MaxNonRecursive is the largest population Evaluator.NonRecursive solves: 170! is the
+// largest factorial below the float64 range, and the sums' terms Z^e/e! · Π S^e stay finite
+// up to there only for moderate demands; 150 keeps a margin.
+const MaxNonRecursive = 150
 
 // NewEvaluator validates m and returns an evaluator.
 func NewEvaluator(m *Model) (*Evaluator, error) {
@@ -305,10 +320,18 @@ func (e *Evaluator) cycle(ctx context.Context, i, p, d int) (Components, string,
 		// this runs for every (p, d) of every surface and fit. TestBusAIOAgainstDirectQN
 		// checks it against qn.MVASingle and the non-recursive formula.
 		rx, rE := busAIO(groups, z, x, E)
+		method := "mva"
+		if e.NonRecursive {
+			if groups > MaxNonRecursive {
+				return c, "", fmt.Errorf("%w: the non-recursive MVA (000 eqs. 17/22) at p/c = %d jobs: its terms overflow beyond %d jobs (n! and powers of the demands); use the recursive solver", fault.ErrTooLarge, groups, MaxNonRecursive)
+			}
+			r := NonRecursiveR(groups, []float64{x, E}, z)
+			rx, rE, method = r[0], r[1], "non-recursive mva"
+		}
 		c.Sync = n * (h - 1) * cpu
 		c.Contention = rx - x
 		c.IO = rE
-		return c, "mva", nil
+		return c, method, nil
 	case CluAIO:
 		E := float64(ph.C)*ph.S0IO + ph.SRIO/float64(groups)
 		// d symmetric classes of p/(cd) jobs: exact, by convolution over the product form

@@ -1,6 +1,11 @@
 package spmd
 
-import "math"
+import (
+	"fmt"
+	"math"
+
+	"github.com/clusterperf/clusterperf/fault"
+)
 
 // NonRecursiveR returns the response time R_j(n) at each queueing station j of a closed
 // single-class network with queueing stations S_1…S_k and a delay Z, population n, by the
@@ -51,4 +56,15 @@ func factorial(n int) float64 {
 		f *= float64(i)
 	}
 	return f
+}
+
+// UseNonRecursive makes the evaluator solve with the non-recursive MVA (Evaluator.
+// NonRecursive): only BUS-AIO's cycle is the single-class closed network of 000 eqs. 17/22;
+// any other architecture is refused (fault.ErrInput).
+func (e *Evaluator) UseNonRecursive() error {
+	if e.m.Arch != BusAIO {
+		return fmt.Errorf("%w: --solver non-recursive: the non-recursive MVA (000 eqs. 17/22, 001 App. A) solves BUS-AIO's closed network; %s is solved otherwise (fork/join, convolution or a bound)", fault.ErrInput, e.m.Arch)
+	}
+	e.NonRecursive = true
+	return nil
 }

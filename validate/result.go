@@ -57,7 +57,9 @@ func CheckMethod(r *qn.Result, opt qn.AMVAOptions) error {
 	}
 	// forkjoin-mva is exact single-class MVA on a model without fork/join nodes (qn's
 	// ForkJoinMVA says so); CheckResult, which has the model, checks which case this is.
-	if r.Exact != exact && base != "forkjoin-mva" {
+	// an exact method's result is labelled not exact on a model that is not product form
+	// (qn.NotProductForm); CheckResult, which has the model, checks which case this is
+	if r.Exact != exact && base != "forkjoin-mva" && !(exact && !r.Exact) {
 		return fmt.Errorf("exact = %v; method %q gives exact = %v", r.Exact, r.Method, exact)
 	}
 	st := r.Status
@@ -108,6 +110,10 @@ func CheckResult(r *qn.Result, m *qn.Model) error {
 	var errs []error
 	if r.Method == "forkjoin-mva" && r.Exact == fj {
 		errs = append(errs, fmt.Errorf("exact = %v; method %q is exact exactly when the model has no fork/join nodes (it has %d)", r.Exact, r.Method, len(m.ForkJoins)))
+	}
+	base, _, _ := strings.Cut(r.Method, "+")
+	if npf := qn.NotProductForm(m); methodExact[base] && base != "forkjoin-mva" && r.Exact != (len(npf) == 0) {
+		errs = append(errs, fmt.Errorf("exact = %v; method %q is exact exactly when the model is product form (FCFS stations whose service times differ by class: %v)", r.Exact, r.Method, npf))
 	}
 	for c, cl := range m.Classes {
 		x, rt := r.Throughput[c], r.ResponseTime[c]

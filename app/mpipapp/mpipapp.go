@@ -15,6 +15,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/mpip"
+	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/sizing"
 )
 
@@ -62,6 +63,7 @@ type MeasuredRun struct {
 
 // Result is the mpip question's one result value.
 type Result struct {
+	report.Answered // the answer block (package answer; set when rendered)
 	// Method, Exact, ErrorEstimate: the output contract's labels (mpip.Steps.Method).
 	Method        string              `json:"method"`
 	Exact         bool                `json:"exact"`

@@ -73,14 +73,10 @@ func Run(ctx context.Context, q Request) (*Result, error) {
 // predicted points, for plots.
 func (r *Result) FittedModel() (*pipeline.Model, []pipeline.Point) { return r.model, r.points }
 
-func withT1(o sizing.Options, t1 *sizing.Reference) sizing.Options {
-	o.T1 = t1
-	return o
-}
-
 // Result is the pipeline question's one result value (003's bottleneck model).
 type Result struct {
-	Model string `json:"model,omitempty"`
+	report.Answered        // the answer block (package answer; set when rendered)
+	Model           string `json:"model,omitempty"`
 	// Method and Exact: 003's bottleneck model evaluated in closed form, exact for that model
 	// (its error against a real run is what --measured shows).
 	Method  string         `json:"method"`
@@ -207,7 +203,7 @@ func size(m *pipeline.Model, pts []pipeline.Point, so sizing.Options) (*sizing.A
 	for i, pt := range pts {
 		sp[i] = sizing.Point{P: pt.P, TimeS: pt.Time}
 	}
-	return sizing.Advise(sp, withT1(so, m.T1()))
+	return sizing.Advise(sp, app.WithT1(so, m.T1()))
 }
 
 // setKnee takes the optimum's knee from the sizing advice's knee pick: one knee definition

@@ -32,6 +32,9 @@ type Request struct {
 	MeasuredFile string             // where Measured was read, for messages
 	// Progress is called as values of p finish (nil: silent).
 	Progress func(done, total int)
+	// NonRecursive: solve with 000 eqs. 17/22's non-recursive MVA (BUS-AIO only;
+	// spmd.Evaluator.UseNonRecursive), --solver non-recursive.
+	NonRecursive bool
 }
 
 // Run evaluates the model over the grid (spmd.Evaluator.SurfaceContext), finds the best
@@ -43,6 +46,11 @@ func Run(ctx context.Context, q Request) (*Result, *spmd.Evaluator, error) {
 	e, err := spmd.NewEvaluator(q.Model)
 	if err != nil {
 		return nil, nil, app.Input(err)
+	}
+	if q.NonRecursive {
+		if err := e.UseNonRecursive(); err != nil {
+			return nil, nil, app.Lib(err)
+		}
 	}
 	pts, skipped, err := e.SurfaceContext(ctx, q.P, q.D, q.Progress)
 	var stopped error
@@ -58,6 +66,9 @@ func Run(ctx context.Context, q Request) (*Result, *spmd.Evaluator, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if q.NonRecursive {
+		r.Method += "; BUS-AIO's network solved by the non-recursive MVA of 000 eqs. 17/22 (001 App. A), exact like the recursive one"
+	}
 	if r.Measured, err = compareMeasured(e, q.MeasuredFile, q.Measured, pts); err != nil {
 		return nil, nil, err
 	}
@@ -69,15 +80,11 @@ func Run(ctx context.Context, q Request) (*Result, *spmd.Evaluator, error) {
 	return r, e, stopped
 }
 
-func withT1(o sizing.Options, t1 *sizing.Reference) sizing.Options {
-	o.T1 = t1
-	return o
-}
-
 // Result is the speedup question's one result value.
 type Result struct {
-	Model        string `json:"model,omitempty"`
-	Architecture string `json:"architecture"`
+	report.Answered        // the answer block (package answer; set when rendered)
+	Model           string `json:"model,omitempty"`
+	Architecture    string `json:"architecture"`
 	// Method is how the times were computed, Exact whether they are the exact solution of
 	// the documents' model (SIO architectures: 000 eq. 16's approximation, with its measured
 	// ErrorEstimate); spmd.Model.Method.
@@ -158,7 +165,7 @@ func compareMeasured(e *spmd.Evaluator, file string, meas []spmd.Measurement, pt
 func newResult(m *spmd.Model, e *spmd.Evaluator, pts []spmd.Point, skipped []spmd.Skipped, so sizing.Options, dmax int) (*Result, error) {
 	best, _ := spmd.Best(pts)
 	// one speedup in the whole output: sizing's T_1 is 000 eq. 3's T_ref, as the points'
-	adv, err := sizing.Advise(SizingPoints(pts), withT1(so, T1(m, "model")))
+	adv, err := sizing.Advise(SizingPoints(pts), app.WithT1(so, T1(m, "model")))
 	if err != nil {
 		return nil, app.Lib(err)
 	}
@@ -173,6 +180,9 @@ func newResult(m *spmd.Model, e *spmd.Evaluator, pts []spmd.Point, skipped []spm
 	out := &Result{Model: m.Name, Architecture: m.Arch.String(), Points: pts, Best: best, Sizing: adv,
 		LimitP: newLimit(limP), LimitD: newLimit(limD), Notes: []string{}}
 	out.Method, out.Exact, out.ErrorEstimate = m.Method()
+	for _, c := range m.Caveats { // the source's documented inconsistencies (issue 33)
+		out.Notes = append(out.Notes, "caveat: "+c)
+	}
 	if e := out.ErrorEstimate; e != nil {
 		out.Notes = append(out.Notes, fmt.Sprintf("approximate: %s uses 000 eq. 16's fork/join approximation, measured %+.1f %% … %+.1f %% against a direct simulation under the model's own assumptions (exponential bursts, geometric burst count) for p 4–64, d 1–16, c 1–4 (error_estimate in JSON); programs that break those assumptions differ more (docs/studies.md §2)", m.Arch, 100*e.MinRelError, 100*e.MaxRelError))
 		if slices.ContainsFunc(pts, func(pt spmd.Point) bool { return pt.P > 64 || pt.D > 16 }) {

@@ -52,7 +52,7 @@ func contractCases() []contractCase {
 	add("simulate-class-switch", "simulate", "simulate", "--reps", "3", "--events", "4000", ex+"qn/class-switch.yaml")
 	add("simulate-finite-capacity", "simulate", "simulate", "--reps", "3", "--events", "4000", ex+"qn/finite-capacity.yaml")
 	add("simulate-fig59-bus", "simulate", "simulate", "--reps", "3", "--cycles", "100", "--p", "4", "--d", "2", ex+"spmd/fig59-bus.yaml")
-	for _, f := range []string{"btio", "fig59-bus", "fig59-clu", "hybrid", "optimistic-aio", "optimistic-sio", "pmva", "qcrd"} {
+	for _, f := range []string{"btio", "fig59-bus", "fig59-clu", "hybrid", "optimistic-aio", "optimistic-sio", "pmva", "qcrd", "qcrd2-thesis"} {
 		add("speedup-"+f, "speedup", "speedup", "--p", "1:6", "--d", "1:2", ex+"spmd/"+f+".yaml")
 	}
 	add("speedup-validate-fig59-bus", "speedup", "speedup", "--p", "2:4", "--validate", "--reps", "2", "--cycles", "50", ex+"spmd/fig59-bus.yaml")

@@ -67,6 +67,7 @@ func newCubeCmd(stdout, stderr io.Writer) *cobra.Command {
 
 // cubeResult is the command's one result value: a profile, or a set's models.
 type cubeResult struct {
+	report.Answered
 	Method        string          `json:"method"`
 	Exact         bool            `json:"exact"`
 	ErrorEstimate *errorEstimate  `json:"error_estimate,omitempty"`

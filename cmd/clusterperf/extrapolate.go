@@ -25,10 +25,12 @@ type scalingOptions struct {
 	predict string
 	pmax    int
 	sizing  sizingFlags
+	plot    string // --plot FILE.svg|png (fitDataFigure)
 }
 
 // extrapolateResult is the command's one result value (JSON as is).
 type extrapolateResult struct {
+	report.Answered
 	// Method, Exact and ErrorEstimate are the output contract's: which model was chosen and
 	// how it was fitted; a fit is never exact; its error measured by the backtest.
 	Method        string                `json:"method"`
@@ -113,7 +115,10 @@ func runFitScaling(o scalingOptions, path string, stdout io.Writer) error {
 		res.sizingRange(o.pmax)
 	}
 	res.ErrorEstimate = scalingErrorEstimate(fr, res.Backtest)
-	return render(stdout, res, o.out)
+	if err := render(stdout, res, o.out); err != nil {
+		return err
+	}
+	return fitDataPlot(o.out.plotFile(o.plot), d, fr, res)
 }
 
 // advise applies the sizing rule to the model's times on sizingGrid up to --pmax.

@@ -135,13 +135,13 @@ type prediction struct {
 // refused).
 func runFitCSV(o fitOptions, path string, stdout io.Writer) error {
 	var c flagCheck
-	if o.plot != "" || o.dmax != 0 || o.loo || o.bootstrap != -1 || o.band || o.objective != "" || o.study.active() {
-		c.add("--plot, --dmax, --loo, --bootstrap, --band, --objective, --shard and --slurm need a model file: fit MODEL.yaml DATA.csv")
+	if o.dmax != 0 || o.loo || o.bootstrap != -1 || o.band || o.objective != "" || o.study.active() {
+		c.add("--dmax, --loo, --bootstrap, --band, --objective, --shard and --slurm need a model file: fit MODEL.yaml DATA.csv")
 	}
 	if err := c.err(); err != nil {
 		return err
 	}
-	return runFitScaling(scalingOptions{out: o.out, predict: o.predict, pmax: o.pmax, sizing: o.sizing}, path, stdout)
+	return runFitScaling(scalingOptions{out: o.out, predict: o.predict, pmax: o.pmax, sizing: o.sizing, plot: o.plot}, path, stdout)
 }
 
 func parseConfigs(s string) ([][2]int, error) {
@@ -190,6 +190,7 @@ func (o fitOptions) check() ([][2]int, error) {
 
 // fitResult is fit's one result value.
 type fitResult struct {
+	report.Answered
 	// Method, Exact and ErrorEstimate are the output contract's: the winning model and how
 	// it was fitted and chosen; a fit is never exact; its residual error (and --loo's).
 	Method        string         `json:"method"`
@@ -270,7 +271,7 @@ func runFit(ctx context.Context, o fitOptions, modelPath, dataPath string, stdou
 	if stopped != nil {
 		return stopped
 	}
-	if o.plot != "" {
+	if o.plot = o.out.plotFile(o.plot); o.plot != "" {
 		return fitPlot(o.plot, rep.Best, rep, data, out.Band)
 	}
 	return nil

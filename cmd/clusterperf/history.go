@@ -78,6 +78,7 @@ func newHistoryCmd(stdout, stderr io.Writer) *cobra.Command {
 
 // historyResult is the command's one result value.
 type historyResult struct {
+	report.Answered
 	Method        string            `json:"method"`
 	Exact         bool              `json:"exact"`
 	ErrorEstimate *errorEstimate    `json:"error_estimate"`

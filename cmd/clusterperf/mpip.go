@@ -158,7 +158,7 @@ func runMpip(o mpipOptions, files []string, stdout io.Writer) error {
 		return err
 	}
 	var panels []report.Panel
-	if o.plot != "" {
+	if o.plot = o.out.plotFile(o.plot); o.plot != "" {
 		if panels, err = out.PlotPanels(); err != nil {
 			return err
 		}

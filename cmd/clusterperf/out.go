@@ -35,6 +35,27 @@ type reportRun struct {
 	doc       report.Document
 	plotPath  string
 	plotStamp string
+	// autoDir: the temporary directory of the plot drawn for the page when --plot was not
+	// given (plotFile), removed after the page is written.
+	autoDir string
+}
+
+// plotFile is the file a command draws its plot to: explicit (--plot) when given; else,
+// with --report, a temporary SVG the page includes (issue 29: every --report page has
+// the command's plot, with or without --plot); else "" (no plot).
+func (o outOptions) plotFile(explicit string) string {
+	if explicit != "" || o.report == "" || o.rep == nil {
+		return explicit
+	}
+	if o.rep.autoDir == "" {
+		d, err := os.MkdirTemp("", "clusterperf-report-")
+		if err != nil {
+			return "" // the page then has no plot; the command's result is unaffected
+		}
+		o.rep.autoDir = d
+	}
+	o.rep.plotPath, o.rep.plotStamp = filepath.Join(o.rep.autoDir, "plot.svg"), ""
+	return o.rep.plotPath
 }
 
 func addOutFlags(cmd *cobra.Command, o *outOptions) {
@@ -52,7 +73,11 @@ func addOutFlags(cmd *cobra.Command, o *outOptions) {
 				return err
 			}
 		}
-		return o.rep.write(o.report)
+		err := o.rep.write(o.report)
+		if o.rep.autoDir != "" {
+			os.RemoveAll(o.rep.autoDir)
+		}
+		return err
 	}
 }
 
@@ -77,6 +102,7 @@ func (o outOptions) check(c *flagCheck) {
 // render writes a command's one result value in the chosen format, and keeps it for the
 // --report page.
 func render(w io.Writer, doc report.Document, o outOptions) error {
+	setAnswer(doc)
 	err := report.RenderContext(renderContext(o), w, doc, report.Options{Format: o.format, CSVTable: o.csvTable})
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("%w: while writing the result: %w", fault.ErrInterrupted, err)
@@ -176,7 +202,40 @@ func (r *reportRun) page() (*htmlreport.Page, error) {
 			p.Plots = append(p.Plots, pl)
 		}
 	}
+	if len(p.Plots) == 0 {
+		p.Plots, p.Warnings = r.figurePlot(p.Plots, p.Warnings)
+	}
 	return p, nil
+}
+
+// figurePlot adds the figure of a result whose command drew no plot (figurer), drawn to a
+// temporary SVG; a failure is a warning on the page, not a failed command.
+func (r *reportRun) figurePlot(plots []htmlreport.Plot, warns []string) ([]htmlreport.Plot, []string) {
+	f, ok := r.doc.(figurer)
+	if !ok {
+		return plots, warns
+	}
+	panels, err := f.figure()
+	if err != nil || len(panels) == 0 {
+		if err != nil {
+			warns = append(warns, "figure not drawn: "+err.Error())
+		}
+		return plots, warns
+	}
+	dir, err := os.MkdirTemp("", "clusterperf-figure-")
+	if err != nil {
+		return plots, append(warns, "figure not drawn: "+err.Error())
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "figure.svg")
+	if err := report.SaveFigure(path, panels...); err != nil {
+		return plots, append(warns, "figure not drawn: "+err.Error())
+	}
+	pl, err := htmlreport.PlotFile("figure", path)
+	if err != nil {
+		return plots, append(warns, "figure not included: "+err.Error())
+	}
+	return append(plots, pl), warns
 }
 
 // commandLine rebuilds the command line (the flags the user set, in name order, then the

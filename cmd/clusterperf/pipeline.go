@@ -103,7 +103,7 @@ func runPipeline(o pipelineOptions, path string, stdout, stderr io.Writer) error
 	if err := render(stdout, out, o.out); err != nil {
 		return err
 	}
-	if o.plot != "" {
+	if o.plot = o.out.plotFile(o.plot); o.plot != "" {
 		fm, pts := out.FittedModel()
 		return pipelinePlot(o.plot, fm, pts, meas)
 	}

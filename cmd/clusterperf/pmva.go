@@ -128,6 +128,7 @@ func (o pmvaOptions) costs(c *flagCheck) (q, k float64) {
 
 // pmvaResult is pmva's one result value.
 type pmvaResult struct {
+	report.Answered
 	Model       string       `json:"model"`
 	Method      string       `json:"method"`
 	Exact       bool         `json:"exact"`

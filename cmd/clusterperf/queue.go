@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/queue"
 	"github.com/clusterperf/clusterperf/report"
@@ -76,13 +77,14 @@ func queueInput(err error) error {
 
 // queueResult is queue's one result value: the library's result, rendered as is in JSON.
 type queueResult struct {
+	report.Answered
 	*queue.Result
 }
 
-func (r queueResult) NoteLines() []string { return r.Notes }
+func (r *queueResult) NoteLines() []string { return r.Notes }
 
 // Tables: one "quantities" table (quantity, value).
-func (r queueResult) Tables() []*report.Table {
+func (r *queueResult) Tables() []*report.Table {
 	t := &report.Table{Name: "quantities", Header: []string{"quantity", "value"},
 		Title: r.Model + " — " + r.Method + map[bool]string{true: " (exact)", false: " (approximate)"}[r.Exact]}
 	t.Add("utilization", r.Utilization)
@@ -122,7 +124,7 @@ func runQueue(cmd *cobra.Command, o queueOptions, name string, stdout io.Writer)
 	if cmd.Flags().Changed("load") {
 		r.Notes = append(r.Notes, "--load: λ = A and μ = 1, so rates are per mean service time and times are in mean service times")
 	}
-	return render(stdout, queueResult{r}, o.out)
+	return render(stdout, &queueResult{report.Answered{Answer: answer.Queue(r)}, r}, o.out)
 }
 
 // spec builds the station from the model name and the flags that were set.

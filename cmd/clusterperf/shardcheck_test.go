@@ -153,7 +153,7 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 			m["method"], m["exact"] = "<script>alert(1)</script>", false
 			return r
 		}, "want one of the solvers' method names"},
-		{"sweep exact called approximate", sweepDir, "shard-1-of-2.json", 1, set(false, "result", "exact"), "gives exact = true"},
+		{"sweep exact called approximate", sweepDir, "shard-1-of-2.json", 1, set(false, "result", "exact"), "is exact exactly when the model is product form"},
 		{"sim R 1.7e308", simDir, "shard-1-of-2.json", 0, set([]any{1.7e308}, "response_time_s"), "want at most population"},
 		{"sim Q 1e308", simDir, "shard-0-of-2.json", 1, set([]any{[]any{1e308}, []any{1e308}}, "queue_length"), "at most the population 5"},
 		{"sim R null", simDir, "shard-0-of-2.json", 0, set([]any{nil}, "response_time_s"), "response_time_s[0] = null; want"},

@@ -288,6 +288,7 @@ func parseSimModel(o *simOptions, path string, data []byte) (simModel, error) {
 // simulateResult is simulate's result value: the model's name and the validation report
 // (its fields at the top level of the JSON document).
 type simulateResult struct {
+	report.Answered
 	Model string `json:"model"`
 	Kind  string `json:"kind"` // "qn" or "spmd"
 	// Method is how the numbers were obtained: discrete-event simulation, and how its

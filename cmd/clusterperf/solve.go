@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/jmva"
@@ -225,6 +226,7 @@ func (o solveOptions) amvaOptions() qn.AMVAOptions {
 // the queue-length distribution when --distribution, the validation when --validate, and
 // notes (the solver's, the bounds', the validation's).
 type solveResult struct {
+	report.Answered
 	qn.View
 	Bounds       []qn.Bound          `json:"bounds"`
 	Distribution *distributionResult `json:"distribution,omitempty"`
@@ -344,6 +346,7 @@ func solveOne(ctx context.Context, in *solveInput, o solveOptions, sr *sim.Resul
 		return nil, nil, err
 	}
 	out := &solveResult{View: qn.NewView(in.name, m, res), Bounds: []qn.Bound{}, Distribution: dist, Notes: append([]string{}, res.Notes...)}
+	out.Answer = answer.Solve(m, res)
 	out.Notes = append(append(out.Notes, in.notes...), o.noEffect(res)...)
 	if in.whatIf != nil {
 		out.Notes = append(out.Notes, "the file's what-if analysis was not run: --validate and --distribution take the model as written")

@@ -236,10 +236,11 @@ func TestSolveIdleStation(t *testing.T) {
 }
 
 // TestSweepBoundLines: --sweep draws every bound qn.AllBounds gives, a lower and an upper
-// line per bound name and panel in the colour of the class's curve (Group: the class) with
-// one dash pattern per bound name, named once per panel in the legend "<name> bound"; the
-// figure's every string lies within the canvas (session 4's review: legend cut at the SVG
-// width, bounds sharing a colour with another curve).
+// line per bound name and panel, each its own colour (no Group; issue 29: every curve one
+// blue) and legend entry "<name> lower|upper bound" (issue 29: upper and lower shared one
+// entry), one dash pattern per bound name, clipped at the frame (Clip: issue 29, an 18 s
+// bound squashed the curve); the figure's every string lies within the canvas (session
+// 4's review: legend cut at the SVG width).
 func TestSweepBoundLines(t *testing.T) {
 	in, err := parseSolveModel(ex + "keck/cg-a-4.yaml")
 	if err != nil {
@@ -258,20 +259,21 @@ func TestSweepBoundLines(t *testing.T) {
 	var legend []string
 	dash := map[string]int{}
 	for _, s := range append(xs, rs...) {
-		if s.Dash == 0 || len(s.X) != len(vals) || s.Group != "messages" || !strings.HasSuffix(s.Name, " bound") {
-			t.Errorf("series %q: dash %d, %d points (want %d), group %q (want the class)", s.Name, s.Dash, len(s.X), len(vals), s.Group)
+		if s.Dash == 0 || len(s.X) != len(vals) || s.Group != "" || !s.Clip || s.NoLegend || !strings.HasSuffix(s.Name, " bound") {
+			t.Errorf("series %q: dash %d, %d points (want %d), group %q (want none), clip %v, no legend %v", s.Name, s.Dash, len(s.X), len(vals), s.Group, s.Clip, s.NoLegend)
 		}
-		if d, ok := dash[s.Name]; ok && d != s.Dash {
-			t.Errorf("%q drawn with dash patterns %d and %d", s.Name, d, s.Dash)
+		kind := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(s.Name, " bound"), " lower"), " upper")
+		if d, ok := dash[kind]; ok && d != s.Dash {
+			t.Errorf("%q drawn with dash patterns %d and %d", kind, d, s.Dash)
 		}
-		dash[s.Name] = s.Dash
-		if !s.NoLegend {
-			legend = append(legend, s.Name)
-		}
+		dash[kind] = s.Dash
+		legend = append(legend, s.Name)
 	}
 	for _, b := range []string{qn.BoundAsymptotic, qn.BoundBalancedJob, qn.BoundProportional, qn.BoundGeometric} {
-		if n := strings.Count(strings.Join(legend, "|")+"|", b+" bound|"); n != 2 {
-			t.Errorf("%q in the legend %d times, want 2 (throughput and response time): %v", b+" bound", n, legend)
+		for _, side := range []string{" lower bound", " upper bound"} {
+			if n := strings.Count(strings.Join(legend, "|")+"|", b+side+"|"); n != 2 {
+				t.Errorf("%q in the legend %d times, want 2 (throughput and response time): %v", b+side, n, legend)
+			}
 		}
 	}
 	if len(dash) != 4 {

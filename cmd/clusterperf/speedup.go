@@ -23,6 +23,7 @@ import (
 
 type speedupOptions struct {
 	p, d     string
+	solver   string
 	out      outOptions
 	plot     string
 	measured string
@@ -58,6 +59,7 @@ func speedupCmd(o *speedupOptions, stdout, stderr io.Writer) *cobra.Command {
 	addOutFlags(cmd, &o.out)
 	f.BoolVar(&o.all, "all", false, fmt.Sprintf("print every (p, d) in the table even when there are more than %d (JSON and CSV always have every point)", speedupSummaryRows))
 	f.StringVar(&o.plot, "plot", "", "write plots to FILE.svg or FILE.png")
+	f.StringVar(&o.solver, "solver", "recursive", "BUS-AIO's MVA: recursive (exact MVA over the population) or non-recursive (Cremonesi & Gennaro (000) eqs. 17/22, Gennaro (001) App. A; p/c ≤ 150)")
 	f.StringVar(&o.measured, "measured", "", "CSV of measured runs (columns p, time, optional d) to compare with the model")
 	o.sizing.register(cmd)
 	f.BoolVar(&o.progress, "progress", true, "show the progress of a surface that takes more than a second, with the time left, on stderr (only on a terminal)")
@@ -75,6 +77,9 @@ func (o speedupOptions) check() (ps, ds []int, err error) {
 	var c flagCheck
 	o.out.check(&c)
 	c.output("plot", o.plot, ".svg", ".png")
+	if o.solver != "recursive" && o.solver != "non-recursive" {
+		c.add("--solver %q: allowed recursive (default) or non-recursive", o.solver)
+	}
 	ps = rangeFlag(&c, "p", o.p, ranges.Limits{Min: 1, Max: 1 << 30, MaxCount: spmd.MaxSurfacePoints})
 	ds = rangeFlag(&c, "d", o.d, ranges.Limits{Min: 1, Max: 1 << 30, MaxCount: spmd.MaxSurfacePoints})
 	if float64(len(ps))*float64(len(ds)) > spmd.MaxSurfacePoints {
@@ -116,7 +121,7 @@ func runSpeedup(ctx context.Context, o speedupOptions, path string, stdout io.Wr
 	if err := render(stdout, sp.out, o.out); err != nil {
 		return err
 	}
-	if o.plot != "" {
+	if o.plot = o.out.plotFile(o.plot); o.plot != "" {
 		return speedupPlot(o.plot, sp.m, sp.pts, sp.out.Measured)
 	}
 	return nil
@@ -156,7 +161,7 @@ func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedu
 		return nil, err
 	}
 	q := speedupapp.Request{Model: sp.m, P: ps, D: ds, Sizing: o.sizing.options(nil), Measured: meas, MeasuredFile: o.measured,
-		Progress: progressFunc(o.progress, "surface: values of p")}
+		Progress: progressFunc(o.progress, "surface: values of p"), NonRecursive: o.solver == "non-recursive"}
 	sp.out, sp.e, sp.stopped = speedupapp.Run(ctx, q)
 	if sp.out == nil {
 		return nil, sp.stopped

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/jmva"
@@ -56,7 +57,7 @@ func runSweep(ctx context.Context, in *solveInput, o solveOptions, opt qn.AMVAOp
 	if err := render(stdout, out, o.out); err != nil || stopped != nil {
 		return cmp.Or(err, stopped)
 	}
-	if o.plot != "" {
+	if o.plot = o.out.plotFile(o.plot); o.plot != "" {
 		if err := sweepPlot(o.plot, out); err != nil {
 			return err
 		}
@@ -281,6 +282,7 @@ func sweepDocument(in *solveInput, p qn.SweepParam, pts []qn.SweepPoint) *jmva.D
 // sweepResult is solve --sweep's result value. Method lists the methods of the solved
 // points; Exact is true when every solved point is exact.
 type sweepResult struct {
+	report.Answered
 	Parameter string       `json:"parameter"`
 	Solver    string       `json:"solver"`
 	Method    string       `json:"method"`
@@ -308,9 +310,12 @@ type sweepValidation struct {
 type sweepPoint struct {
 	Value   float64      `json:"value"`
 	Classes []sweepClass `json:"classes,omitempty"`
-	Bounds  []qn.Bound   `json:"bounds"`
-	Finding string       `json:"finding,omitempty"` // e.g. a saturated station: no steady state here
-	Status  *sweepStatus `json:"status,omitempty"`
+	// Stations: each station's utilization and queue length at the point (one copy,
+	// summed over classes), so the table, JSON and CSV show which station saturates.
+	Stations []sweepStation `json:"stations,omitempty"`
+	Bounds   []qn.Bound     `json:"bounds"`
+	Finding  string         `json:"finding,omitempty"` // e.g. a saturated station: no steady state here
+	Status   *sweepStatus   `json:"status,omitempty"`
 	// Notes are the point's own solver notes (qn.Result.Notes: e.g. an approximation
 	// infeasible at a station, U > 1); the table lists them once with the values they
 	// apply to (NoteLines), the CSV in the row's note cell.
@@ -321,6 +326,14 @@ type sweepClass struct {
 	Name         string  `json:"name"`
 	Throughput   float64 `json:"throughput_per_s"`
 	ResponseTime float64 `json:"response_time_s"`
+}
+
+// sweepStation is one station at a swept value: utilization per server and mean queue
+// length of one copy, summed over classes (qn.Result.StationUtilization, StationQueueLength).
+type sweepStation struct {
+	Name        string  `json:"name"`
+	Utilization float64 `json:"utilization"`
+	QueueLength float64 `json:"queue_length"`
 }
 
 type sweepStatus struct {
@@ -374,6 +387,9 @@ func newSweepResult(m *qn.Model, p qn.SweepParam, solver string, pts []qn.SweepP
 			for c, name := range out.Classes {
 				sp.Classes = append(sp.Classes, sweepClass{name, r.Throughput[c], r.ResponseTime[c]})
 			}
+			for k, st := range m.Stations {
+				sp.Stations = append(sp.Stations, sweepStation{st.Name, r.StationUtilization(k), r.StationQueueLength(k)})
+			}
 			sp.Status = &sweepStatus{r.Solver, r.Method, r.Exact, r.Reason, r.ErrorEstimate, r.Status.Converged, r.Status.Iterations, r.Status.Residual}
 			sp.Notes = slices.Clone(r.Notes)
 			out.Exact = out.Exact && r.Exact
@@ -389,6 +405,7 @@ func newSweepResult(m *qn.Model, p qn.SweepParam, solver string, pts []qn.SweepP
 		out.Points = append(out.Points, sp)
 	}
 	out.Method = strings.Join(methods, ", ")
+	out.Answer = answer.Sweep(m, p, pts)
 	if unconverged > 0 {
 		out.Notes = append(out.Notes, fmt.Sprintf("%d points did not converge (status.converged false): their values are the last iterate", unconverged))
 	}
@@ -507,7 +524,11 @@ func (r *sweepRes) Tables() []*report.Table {
 	t.Header = append(t.Header, "method", "exact", "est_rel_error", "note")
 	// value, bound and class identify a row: every column block repeats them
 	bt := &report.Table{Name: "sweep_bounds", Title: "Bounds at each swept value", Header: append([]string{"value"}, app.BoundsHeader()...), Keys: 3}
+	st := &report.Table{Name: "sweep_stations", Title: "Stations at each swept value (one copy, all classes)", Header: []string{"value", "station", "utilization", "queue_length"}, Keys: 2}
 	for _, pt := range r.Points {
+		for _, s := range pt.Stations {
+			st.Add(pt.Value, s.Name, s.Utilization, s.QueueLength)
+		}
 		row := []any{pt.Value}
 		for c := range r.Classes {
 			if pt.Classes == nil {
@@ -543,7 +564,7 @@ func (r *sweepRes) Tables() []*report.Table {
 	if r.compact {
 		t, bt = dropEmptyColumns(t), r.compactBounds(bt)
 	}
-	return []*report.Table{t, bt, r.measuredTable(), r.validationTable()}
+	return []*report.Table{t, st, bt, r.measuredTable(), r.validationTable()}
 }
 
 // validationTable is the "validation" table: the columns of app.ValidationTable after
@@ -637,7 +658,8 @@ func sweepPlot(path string, r *sweepRes) error {
 	xp := report.Panel{Title: "Throughput", XLabel: r.Parameter, YLabel: "jobs/s"}
 	rp := report.Panel{Title: "Response time", XLabel: r.Parameter, YLabel: "s"}
 	for c, name := range r.Classes {
-		// Group: the class's curve, its measurements and its bounds share one colour
+		// every series its own colour (issue 29: one blue for all read as one curve); a
+		// class's measurements share its curve's colour (Group)
 		xs, rs := report.Series{Name: "X " + name, Group: name}, report.Series{Name: "R " + name, Group: name}
 		for _, pt := range r.Points {
 			if pt.Classes != nil {
@@ -651,14 +673,19 @@ func sweepPlot(path string, r *sweepRes) error {
 	xp.Series, rp.Series = append(xp.Series, mx...), append(rp.Series, mr...)
 	bx, br := boundSeries(r)
 	xp.Series, rp.Series = append(xp.Series, bx...), append(rp.Series, br...)
+	if f, ok := r.Answer.Fact("saturation_population"); ok && f.Value != nil && r.Parameter == "population" {
+		m := report.Mark{X: *f.Value, Label: "N* = " + report.Num(*f.Value)}
+		xp.Marks, rp.Marks = []report.Mark{m}, []report.Mark{m}
+	}
 	return report.SaveFigure(path, xp, rp)
 }
 
-// boundSeries are the bound lines: per bound name and class a lower and an upper line for
-// throughput and for response time, in the colour of the class's curve (Group: the class
-// name) with one dash pattern per bound name, and one legend entry per bound name and
-// panel, "<name> bound[ (class)]" (the pair's other line is left out of the legend); a
-// bound without a finite value at a point is left out there.
+// boundSeries are the bound lines: per bound name, class and side (lower, upper) one line
+// for throughput and one for response time, each with its own colour and legend entry
+// "<name> upper|lower bound[ (class)]" and one dash pattern per bound name; they do not
+// stretch the y axis (Clip: an 18 s bound would squash a 0.1–4 s curve), so a bound
+// beyond the frame is cut there and marked with a triangle; a bound without a finite value
+// at a point is left out there.
 func boundSeries(r *sweepRes) (xs, rs []report.Series) {
 	type key struct{ name, class string }
 	var keys []key
@@ -678,7 +705,8 @@ func boundSeries(r *sweepRes) (xs, rs []report.Series) {
 				}
 				l = &[4]report.Series{}
 				for i := range l {
-					l[i] = report.Series{Name: b.Name + " bound" + suffix, Dash: slices.Index(kinds, b.Name) + 1, Group: b.Class}
+					side := [4]string{"lower", "upper", "lower", "upper"}[i]
+					l[i] = report.Series{Name: b.Name + " " + side + " bound" + suffix, Dash: slices.Index(kinds, b.Name) + 1, Clip: true}
 				}
 				lines[k], keys = l, append(keys, k)
 			}
@@ -691,12 +719,10 @@ func boundSeries(r *sweepRes) (xs, rs []report.Series) {
 		}
 	}
 	for _, k := range keys {
-		var named [2]bool // a legend entry given in the throughput, response-time panel
 		for i, s := range lines[k] {
 			if len(s.X) == 0 {
 				continue
 			}
-			s.NoLegend, named[i/2] = named[i/2], true
 			if i < 2 {
 				xs = append(xs, s)
 			} else {

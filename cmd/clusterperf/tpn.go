@@ -188,6 +188,7 @@ func (o tpnOptions) runOpts() tpn.Options {
 
 // tpnResult is tpn's one result value.
 type tpnResult struct {
+	report.Answered
 	Program string `json:"program,omitempty"`
 	// Method and Exact say how time_s was obtained: deterministic firing of the net (exact for
 	// its times, the background as a mean expansion) or the sampled simulation's mean.
@@ -288,7 +289,7 @@ func runTpn(ctx context.Context, o tpnOptions, path string, stdout, stderr io.Wr
 	if err := render(stdout, out, o.out); err != nil {
 		return err
 	}
-	if o.plot != "" && stop == nil {
+	if o.plot = o.out.plotFile(o.plot); o.plot != "" && stop == nil {
 		return ganttPlot(o.plot, out.Processes, spans)
 	}
 	return stop
@@ -452,7 +453,7 @@ func runPNML(o tpnOptions, path string, stdout io.Writer) error {
 	if err := render(stdout, out, o.out); err != nil {
 		return err
 	}
-	if o.plot != "" {
+	if o.plot = o.out.plotFile(o.plot); o.plot != "" && len(out.Processes) > 0 {
 		return ganttPlot(o.plot, out.Processes, spans)
 	}
 	return nil

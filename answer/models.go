@@ -1,0 +1,173 @@
+package answer
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/clusterperf/clusterperf/cube"
+	"github.com/clusterperf/clusterperf/pmva"
+	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/sizing"
+	"github.com/clusterperf/clusterperf/spmd"
+	"github.com/clusterperf/clusterperf/tpn"
+	"github.com/clusterperf/clusterperf/validate"
+)
+
+// Speedup is the answer of `clusterperf speedup`: the recommended (p, d) and its rule, and
+// the component that limits the model there (spmd.Point.Bottleneck).
+func Speedup(model string, pts []spmd.Point, adv *sizing.Advice) report.Answer {
+	limit := ""
+	if adv != nil {
+		for _, pt := range pts {
+			if pt.P == adv.Recommended.Config.P && pt.D == adv.Recommended.Config.D && pt.Bottleneck != "" {
+				limit = "limited by " + pt.Bottleneck
+			}
+		}
+	}
+	return Sizing(fmt.Sprintf("SPMD model %s over %d configurations.", model, len(pts)), nil, adv, "s", limit, "", "", "")
+}
+
+// Pipeline is the answer of `clusterperf pipeline`: the recommended p and its rule, and the
+// stage that bounds the pipeline there (bottleneck, from 003's model).
+func Pipeline(model string, adv *sizing.Advice, bottleneck string) report.Answer {
+	limit := ""
+	if bottleneck != "" {
+		limit = "limited by the stage " + bottleneck
+	}
+	return Sizing("Pipeline model "+model+".", nil, adv, "s", limit, "", "", "")
+}
+
+// FitSPMD is the answer of `clusterperf fit MODEL DATA`: the chosen model's predictions at
+// the asked configurations with their intervals, the recommended configuration, and what
+// limits it (the inference from the fitted parameters).
+func FitSPMD(chosen string, preds []Predicted, adv *sizing.Advice, inference string) report.Answer {
+	short := inference
+	if i := strings.IndexAny(short, ":;—"); i > 0 {
+		short = strings.TrimSpace(short[:i])
+	}
+	return Sizing("Fitted model: "+chosen+".", preds, adv, "s", short, inference, "", "")
+}
+
+// TPN is the answer of `clusterperf tpn`: the program's completion time, which process
+// finishes last, and with --advise the best mapping found against the program's own.
+func TPN(outcome string, timeS float64, last string, adv *tpn.Advice) report.Answer {
+	var b builder
+	b.a.Word("outcome", outcome)
+	b.a.Num("time_s", timeS)
+	b.say(fmt.Sprintf("%s at t = %s s", outcome, g(timeS)))
+	if last != "" {
+		b.a.Word("last_process", last)
+		b.say(last + " finishes last")
+	}
+	if adv != nil {
+		b.a.Num("advised_time_s", adv.Time)
+		b.a.Num("lower_bound_s", adv.LowerBound)
+		how := "the best mapping simulated"
+		if adv.Exhaustive {
+			how = "the best mapping"
+		}
+		d := fmt.Sprintf("No mapping can beat %s s (lower bound).", g(adv.LowerBound))
+		if adv.Given > 0 {
+			b.a.Num("given_time_s", adv.Given)
+			d = fmt.Sprintf("The program's own allocation takes %s s; no mapping can beat %s s (lower bound).", g(adv.Given), g(adv.LowerBound))
+		}
+		b.say(fmt.Sprintf("%s takes %s s", how, g(adv.Time)), d)
+	}
+	return b.done()
+}
+
+// Simulation is the answer of `clusterperf simulate`: how many quantities the analytic
+// solution puts inside the simulation's 95 % intervals, and the largest relative
+// difference.
+func Simulation(rep *validate.Report) report.Answer {
+	var b builder
+	a := &b.a
+	if rep == nil || len(rep.Rows) == 0 {
+		b.say("the simulation finished no replication: no estimate")
+		return b.done()
+	}
+	n, worst, wq := 0, 0.0, ""
+	for _, r := range rep.Rows {
+		if r.Inside != nil {
+			n++
+		}
+		if r.RelError != nil && math.Abs(*r.RelError) > worst {
+			worst, wq = math.Abs(*r.RelError), r.Quantity
+		}
+	}
+	out := rep.Outside()
+	a.Num("quantities_compared", float64(n))
+	a.Num("outside_interval", float64(out))
+	a.Num("largest_rel_difference", worst)
+	if n == 0 {
+		b.say(fmt.Sprintf("simulated %d quantities; no analytic value to compare with", len(rep.Rows)), "Method: "+rep.Simulation.Method+".")
+		return b.done()
+	}
+	verdict := "agrees with"
+	if out > 0 {
+		verdict = "differs from"
+	}
+	b.say(fmt.Sprintf("the simulation %s the analytic %s: %d of %d quantities inside the 95 %% intervals", verdict, rep.AnalyticMethod, n-out, n))
+	b.say(fmt.Sprintf("largest relative difference %s (%s)", pct(worst), wq))
+	return b.done()
+}
+
+// PMVA is the answer of `clusterperf pmva`: the predicted time at the largest asked number
+// of workers with its speedup and efficiency (001 ch. 6, eqs. 6.5 and 6.8).
+func PMVA(network string, pts []pmva.Point) report.Answer {
+	var b builder
+	a := &b.a
+	if len(pts) == 0 {
+		b.say("no worker count to predict")
+		return b.done()
+	}
+	best := pts[0]
+	for _, pt := range pts {
+		if pt.P > best.P {
+			best = pt
+		}
+	}
+	a.Num("workers", float64(best.P))
+	a.Num("predicted_time_s", best.Time)
+	a.Num("speedup", best.Speedup)
+	a.Num("efficiency", best.Eff)
+	b.say(fmt.Sprintf("with %d workers (%s): predicted %s s, speedup %s, efficiency %s", best.P, best.Algorithm, g(best.Time), g(best.Speedup), pct(best.Eff)),
+		"Network: "+network+"; 001 chapter 6's model (eqs. 6.5 and 6.8).")
+	return b.done()
+}
+
+// CubeSet is the answer of `clusterperf cube` over a set of profiles: the application
+// total's model against the parameter, and the call path that stops scaling first.
+func CubeSet(param string, total *cube.Model, firstToStop string, n int) report.Answer {
+	var b builder
+	b.a.Num("profiles", float64(n))
+	if total != nil {
+		b.a.Word("total_model", total.Formula)
+		b.say(fmt.Sprintf("application total: %s = %s (%s)", total.Metric, total.Formula, param),
+			fmt.Sprintf("Fitted to %d profiles (relative RMS error %s).", n, pct(total.RMSRel)))
+	}
+	if firstToStop != "" {
+		b.a.Word("first_to_stop_scaling", firstToStop)
+		b.say("first call path to stop scaling: " + firstToStop)
+	}
+	if len(b.clauses) == 0 {
+		b.say(fmt.Sprintf("%d profiles: no model of the application total", n))
+	}
+	return b.done()
+}
+
+// CubeProfile is the answer of `clusterperf cube` on one profile: the call path with the
+// largest exclusive value of a metric and its share of the metric's total (what dominates).
+func CubeProfile(file, metric, unit, top string, share float64, processes int) report.Answer {
+	var b builder
+	b.a.Num("processes", float64(processes))
+	if top == "" {
+		b.say(fmt.Sprintf("profile of %d processes: no call path with data", processes))
+		return b.done()
+	}
+	b.a.Word("top_call_path", top)
+	b.a.Num("top_share", share)
+	b.say(fmt.Sprintf("largest call path by exclusive %s: %s, %s of the total", metric, top, pct(share)), fmt.Sprintf("Profile %s, %d processes; %s in %s.", file, processes, metric, unit))
+	return b.done()
+}

@@ -1,0 +1,63 @@
+package answer
+
+import (
+	"fmt"
+
+	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/scaling"
+	"github.com/clusterperf/clusterperf/sizing"
+)
+
+// Scaling is the answer of `fit DATA.csv`: the chosen model, the predicted time at every
+// asked p with its 95 % interval (or the plausible models' range when there is no
+// interval), the recommended p and its rule (adv; nil for weak-scaling data, whose refusal
+// is said in words), and how the backtest's held-out point fared.
+func Scaling(fr *scaling.Result, preds []*scaling.Prediction, bt *scaling.Backtest, adv *sizing.Advice) report.Answer {
+	ps := ScalingPredictions(preds)
+	refusal, why := "", ""
+	if fr.Scaling == "weak" {
+		refusal, why = "no processor count recommended: weak-scaling data", "the problem grows with p, so the times of different p are different problems and no speedup"
+	}
+	var b builder
+	b.a.Word("model", fr.Chosen.Name+": T(p) = "+fr.Chosen.Formula)
+	buildSizing(&b, "", ps, adv, "s", "", "", refusal, why)
+	if bt != nil {
+		b.a.Num("backtest_held_out_p", float64(bt.HeldOutP))
+		b.a.Num("backtest_rel_error", bt.RelError)
+		b.say(fmt.Sprintf("held-out p = %d predicted within %s", bt.HeldOutP, pct(abs(bt.RelError))),
+			"(Backtest: the model refitted without the largest p predicts it.)")
+	}
+	b.say("", fmt.Sprintf("Model: %s, T(p) = %s, fitted to %d runs at %d values of p.", fr.Chosen.Name, fr.Chosen.Formula, fr.Points, fr.DistinctP))
+	return b.done()
+}
+
+// ScalingPredictions are scaling's predictions as the answer states them: the 95 %
+// interval where there is one, else the plausible models' range.
+func ScalingPredictions(preds []*scaling.Prediction) []Predicted {
+	var ps []Predicted
+	for _, p := range preds {
+		pr := Predicted{P: p.P, Quantity: "time", Unit: "s", Value: p.TimeS, Low: p.PlausibleLowS, High: p.PlausibleHighS, Interval: "plausible models' range"}
+		if p.Low95S != nil && p.High95S != nil {
+			pr.Low, pr.High, pr.Interval = *p.Low95S, *p.High95S, "95 % interval"
+		}
+		ps = append(ps, pr)
+	}
+	return ps
+}
+
+// History is the answer of `clusterperf history`: the study fitted (its program), the
+// predictions at the asked task counts and the recommended count and rule; refusal when the
+// job history holds no study that can be fitted.
+func History(study int, program string, preds []*scaling.Prediction, adv *sizing.Advice, refusal, why string) report.Answer {
+	var b builder
+	b.a.Num("study", float64(study))
+	buildSizing(&b, fmt.Sprintf("Fitted study %d: %s.", study, program), ScalingPredictions(preds), adv, "s", "", "", refusal, why)
+	return b.done()
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
