@@ -92,6 +92,8 @@ func TestRefusals(t *testing.T) {
 	// an index claiming 2^30 call paths; one with 5 ids' count but 4 ids
 	hugeIndex := append([]byte(nil), good["1.index"]...)
 	binary.LittleEndian.PutUint32(hugeIndex[18:], 1<<30)
+	negIndex := append([]byte(nil), good["1.index"]...) // fix6: a negative count said "-65532 call paths"
+	binary.LittleEndian.PutUint32(negIndex[18:], 0xffff0004)
 	shortIndex := append([]byte(nil), good["1.index"]...)
 	binary.LittleEndian.PutUint32(shortIndex[18:], 3)
 	// a compressed data file whose header claims 2^62 rows
@@ -128,6 +130,7 @@ func TestRefusals(t *testing.T) {
 		{"not tar", []byte("hello"), false, "not a complete tar archive"},
 		{"no anchor", edit(func(m map[string][]byte) { delete(m, "anchor.xml") }), false, "anchor.xml: missing"},
 		{"index of wrong size", edit(func(m map[string][]byte) { m["1.index"] = shortIndex }), false, "1.index: 16 bytes of ids for 3 call paths: want 12"},
+		{"index of negative dimension", edit(func(m map[string][]byte) { m["1.index"] = negIndex }), false, "1.index: corrupt index: its call-path count field reads -65532 (negative)"},
 		{"index of huge dimension", edit(func(m map[string][]byte) { m["1.index"] = hugeIndex }), false, "1.index: 1073741824 call paths in the index, the anchor has 4"},
 		{"data rows huge", edit(func(m map[string][]byte) { m["1.data"] = hugeRows }), false, "1.data: 4611686018427387904 compressed rows"},
 		{"data truncated", edit(func(m map[string][]byte) { m["1.data"] = m["1.data"][:len(m["1.data"])-5] }), false, "1.data: row 3"},

@@ -251,7 +251,10 @@ func (p *Profile) parseIndex(file, member string, b []byte) (*index, error) {
 	default:
 		return nil, inputErr(file, member, "index layout %d: want 0 (dense) or 1 (sparse)", layout)
 	}
-	if n < 0 || n > int64(len(p.CNodes)) {
+	if n < 0 {
+		return nil, inputErr(file, member, "corrupt index: its call-path count field reads %d (negative)", n)
+	}
+	if n > int64(len(p.CNodes)) {
 		return nil, inputErr(file, member, "%d call paths in the index, the anchor has %d", n, len(p.CNodes))
 	}
 	if int64(len(ids)) != 4*n {
