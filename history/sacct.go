@@ -306,12 +306,13 @@ func (c columns) job(file string, line int, f []string) (Job, error) {
 	if j.TimeLimitS, err = c.limitS(f); err != nil {
 		return j, bad("Timelimit", c.get(f, c.limit), "[D-]HH:MM:SS, MM:SS, UNLIMITED or Partition_Limit")
 	}
+	var endT time.Time
 	for _, t := range []struct {
 		col string
 		i   int
 		dst *string
 		tm  *time.Time
-	}{{"Submit", c.submit, &j.Submit, &j.submitT}, {"Start", c.start, &j.Start, &j.startT}, {"End", c.end, &j.End, nil}} {
+	}{{"Submit", c.submit, &j.Submit, &j.submitT}, {"Start", c.start, &j.Start, &j.startT}, {"End", c.end, &j.End, &endT}} {
 		v := c.get(f, t.i)
 		*t.dst = v
 		tm, err := stamp(v)
@@ -328,6 +329,13 @@ func (c columns) job(file string, line int, f []string) (Job, error) {
 			return j, bad("Start", j.Start, "a start not before the submit time "+j.Submit)
 		}
 		j.QueueWaitS = &w
+	}
+	// Elapsed is End − Start (Slurm's sacct man page); one beyond it by more than a minute
+	// is a corrupt row, not a time to fit.
+	if !j.startT.IsZero() && !endT.IsZero() && endT.After(j.startT) {
+		if span := int64(endT.Sub(j.startT) / time.Second); j.ElapsedS > span+60 {
+			return j, bad("Elapsed", c.get(f, c.elapsed), fmt.Sprintf("at most End − Start = %d s (Start %s, End %s)", span, j.Start, j.End))
+		}
 	}
 	if err := j.setTasks(nt); err != nil {
 		return j, fmt.Errorf("%w: %s:%d: %v", fault.ErrInput, file, line, err)
