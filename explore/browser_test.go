@@ -234,6 +234,10 @@ func TestExplorerInBrowser(t *testing.T) {
 				}
 				t.Logf("screenshot %s (%d bytes)", path, len(png))
 			}
+			// the page's own words for a refused update (a console error shows only the status)
+			if msg, _ := browsertest.Eval[string](b, `window.cpExplore.error`); msg != "" {
+				t.Logf("%s: the page's last error: %s", ex.name, msg)
+			}
 			b.NoErrors(t, ex.name+" explorer")
 		})
 	}
