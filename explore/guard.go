@@ -211,6 +211,10 @@ func (s *Server) withinSlot(r *http.Request, slots chan struct{}, work func(ctx 
 		return nil, errGone
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.lim.EvalBudget)
+	// cancelled when this request's answer is decided, not by the worker: a worker that
+	// cancelled after sending its answer made ctx.Done and done ready at once, and select
+	// picked the budget refusal at random (a 422 for a finished evaluation, under load)
+	defer cancel()
 	type answer struct {
 		v   any
 		err error
@@ -222,7 +226,6 @@ func (s *Server) withinSlot(r *http.Request, slots chan struct{}, work func(ctx 
 			if p := recover(); p != nil {
 				done <- answer{nil, fmt.Errorf("evaluation failed: %v", p)}
 			}
-			cancel()
 			s.running.Add(-1)
 			<-slots
 		}()
@@ -233,6 +236,11 @@ func (s *Server) withinSlot(r *http.Request, slots chan struct{}, work func(ctx 
 	case a := <-done:
 		return a.v, a.err
 	case <-ctx.Done():
+		select {
+		case a := <-done: // finished as the budget ran out: the answer stands
+			return a.v, a.err
+		default:
+		}
 		if r.Context().Err() != nil {
 			return nil, errGone
 		}
