@@ -102,37 +102,36 @@ type xPNML struct {
 }
 
 // UnmarshalXML methods decode an element as usual and note the line of its start tag, so
-// that refusals name it (the decoder's position after the tag: the tag's last line).
-func (x *xPlace) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
+// that refusals name it (the decoder's position after the tag: the tag's last line). Each
+// converts itself to a plain type (no UnmarshalXML method) so that decoding does not recurse.
+func (x *xPlace) UnmarshalXML(d *xml.Decoder, start xml.StartElement) (err error) {
 	type plain xPlace
-	line, _ := d.InputPos()
-	err := d.DecodeElement((*plain)(x), &start)
-	x.Line = line
+	x.Line, err = decodeAtLine(d, start, (*plain)(x))
 	return err
 }
 
-func (x *xTransition) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
+func (x *xTransition) UnmarshalXML(d *xml.Decoder, start xml.StartElement) (err error) {
 	type plain xTransition
-	line, _ := d.InputPos()
-	err := d.DecodeElement((*plain)(x), &start)
-	x.Line = line
+	x.Line, err = decodeAtLine(d, start, (*plain)(x))
 	return err
 }
 
-func (x *xArc) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
+func (x *xArc) UnmarshalXML(d *xml.Decoder, start xml.StartElement) (err error) {
 	type plain xArc
-	line, _ := d.InputPos()
-	err := d.DecodeElement((*plain)(x), &start)
-	x.Line = line
+	x.Line, err = decodeAtLine(d, start, (*plain)(x))
 	return err
 }
 
-func (x *xMedium) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
+func (x *xMedium) UnmarshalXML(d *xml.Decoder, start xml.StartElement) (err error) {
 	type plain xMedium
-	line, _ := d.InputPos()
-	err := d.DecodeElement((*plain)(x), &start)
-	x.Line = line
+	x.Line, err = decodeAtLine(d, start, (*plain)(x))
 	return err
+}
+
+// decodeAtLine decodes the element start into v and returns the line of its start tag.
+func decodeAtLine(d *xml.Decoder, start xml.StartElement, v any) (int, error) {
+	line, _ := d.InputPos()
+	return line, d.DecodeElement(v, &start)
 }
 
 var nonNCName = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
