@@ -205,17 +205,7 @@ func sizingGrid(d *scaling.Data, pmax int) []int {
 }
 
 func (r *extrapolateResult) NoteLines() []string {
-	out := slices.Clone(r.Fit.Notes)
-	if r.Sizing != nil {
-		out = append(out, r.Sizing.Notes...)
-	}
-	out = append(out, r.Notes...)
-	for _, p := range r.Predictions {
-		for _, n := range p.Notes {
-			out = append(out, fmt.Sprintf("p = %d: %s", p.P, n))
-		}
-	}
-	return out
+	return scalingNoteLines(r.Fit.Notes, r.Sizing, r.Notes, r.Predictions)
 }
 
 // Tables: summary, parameters, plausible, predictions, trade_off.
@@ -330,4 +320,20 @@ func (r *extrapolateResult) summaryTable() *report.Table {
 
 func (r *extrapolateResult) tradeOffTable() *report.Table {
 	return tradeOffTable(r.Sizing, "Trade-off (model times) "+r.rangeText())
+}
+
+// scalingNoteLines are the notes of a scaling fit in the order fit DATA.csv and history print
+// them: the fit's, the sizing's, the command's own, then each prediction's under its p.
+func scalingNoteLines(fit []string, sz *sizing.Advice, own []string, preds []*scaling.Prediction) []string {
+	out := slices.Clone(fit)
+	if sz != nil {
+		out = append(out, sz.Notes...)
+	}
+	out = append(out, own...)
+	for _, p := range preds {
+		for _, n := range p.Notes {
+			out = append(out, fmt.Sprintf("p = %d: %s", p.P, n))
+		}
+	}
+	return out
 }

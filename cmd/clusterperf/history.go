@@ -224,16 +224,7 @@ func historyErrorEstimate(a *history.Analysis) *errorEstimate {
 
 func (r *historyResult) NoteLines() []string {
 	a := r.Analysis
-	out := append([]string{}, a.Fit.Scaling.Notes...)
-	if a.Sizing != nil {
-		out = append(out, a.Sizing.Notes...)
-	}
-	out = append(out, a.Notes...)
-	for _, p := range a.Predictions {
-		for _, n := range p.Notes {
-			out = append(out, fmt.Sprintf("p = %d: %s", p.P, n))
-		}
-	}
+	out := scalingNoteLines(a.Fit.Scaling.Notes, a.Sizing, a.Notes, a.Predictions)
 	return append(out, r.Notes...)
 }
 
