@@ -78,24 +78,7 @@ func TestLegendOutsideData(t *testing.T) {
 // A heat map of 1024 × 256 cells is one raster image plus the colour bar's (not 262 144
 // vector rectangles: 24 MB before), and its colour key is a continuous bar.
 func TestHeatMapRasterSize(t *testing.T) {
-	g := Grid{X: make([]float64, 1024), Y: make([]float64, 256), Z: make([][]float64, 1024)}
-	for i := range g.X {
-		g.X[i] = float64(i + 1)
-		g.Z[i] = make([]float64, len(g.Y))
-		for j := range g.Y {
-			g.Y[j] = float64(j + 1)
-			g.Z[i][j] = math.Sin(float64(i)/100) * float64(j)
-		}
-	}
-	hm, err := HeatMap("s", "p", "d", g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "h.svg")
-	if err := SaveFigure(path, hm); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(path)
+	b, _ := heatMapSVGOf(t, 1024, 256, 100)
 	if len(b) > 1<<20 {
 		t.Errorf("heat-map SVG %d bytes, want under 1 MB", len(b))
 	}

@@ -14,13 +14,20 @@ import (
 // heatMapSVG writes a 20 × 10 heat map z = sin(x/3)·y as SVG and returns its bytes.
 func heatMapSVG(t *testing.T) ([]byte, string) {
 	t.Helper()
-	g := Grid{X: make([]float64, 20), Y: make([]float64, 10), Z: make([][]float64, 20)}
+	return heatMapSVGOf(t, 20, 10, 3)
+}
+
+// heatMapSVGOf saves the heat map of sin(i/wave)·j on an nx × ny grid and returns the SVG
+// and its path.
+func heatMapSVGOf(t *testing.T, nx, ny int, wave float64) ([]byte, string) {
+	t.Helper()
+	g := Grid{X: make([]float64, nx), Y: make([]float64, ny), Z: make([][]float64, nx)}
 	for i := range g.X {
 		g.X[i] = float64(i + 1)
 		g.Z[i] = make([]float64, len(g.Y))
 		for j := range g.Y {
 			g.Y[j] = float64(j + 1)
-			g.Z[i][j] = math.Sin(float64(i)/3) * float64(j)
+			g.Z[i][j] = math.Sin(float64(i)/wave) * float64(j)
 		}
 	}
 	hm, err := HeatMap("s", "p", "d", g)
