@@ -22,6 +22,28 @@ stations:
 // edit gets the item's result and returns its replacement.
 func tamper(t *testing.T, src, name string, i int, edit func(r any) any) string {
 	t.Helper()
+	return copyStudy(t, src, func(file string, b []byte) []byte {
+		if file != name {
+			return b
+		}
+		var f map[string]any
+		if err := json.Unmarshal(b, &f); err != nil {
+			t.Fatal(err)
+		}
+		it := f["items"].([]any)[i].(map[string]any)
+		it["result"] = edit(it["result"])
+		b, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	})
+}
+
+// copyStudy copies the study directory src into a new temporary directory, each file's
+// bytes passed through change (given the file's name) on the way.
+func copyStudy(t *testing.T, src string, change func(name string, b []byte) []byte) string {
+	t.Helper()
 	dir := t.TempDir()
 	es, err := os.ReadDir(src)
 	if err != nil {
@@ -32,18 +54,7 @@ func tamper(t *testing.T, src, name string, i int, edit func(r any) any) string 
 		if err != nil {
 			t.Fatal(err)
 		}
-		if e.Name() == name {
-			var f map[string]any
-			if err := json.Unmarshal(b, &f); err != nil {
-				t.Fatal(err)
-			}
-			it := f["items"].([]any)[i].(map[string]any)
-			it["result"] = edit(it["result"])
-			if b, err = json.Marshal(f); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), change(e.Name(), b), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -19,23 +19,16 @@ import (
 // consistent study of another plan), else left (a forged manifest).
 func rewrite(t *testing.T, src string, rehash bool, edit func(p *shard.Plan)) string {
 	t.Helper()
-	dir := t.TempDir()
-	es, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range es {
-		b, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
+	return copyStudy(t, src, func(name string, b []byte) []byte {
 		switch {
-		case e.Name() == "plan.json":
+		case name == "plan.json":
 			var p shard.Plan
-			json.Unmarshal(b, &p)
+			if err := json.Unmarshal(b, &p); err != nil {
+				t.Fatal(err)
+			}
 			edit(&p)
 			b, _ = json.Marshal(p)
-		case strings.HasSuffix(e.Name(), ".json"):
+		case strings.HasSuffix(name, ".json"):
 			var f shard.File
 			if err := json.Unmarshal(b, &f); err != nil {
 				t.Fatal(err)
@@ -46,9 +39,8 @@ func rewrite(t *testing.T, src string, rehash bool, edit func(p *shard.Plan)) st
 			}
 			b, _ = json.Marshal(f)
 		}
-		os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644)
-	}
-	return dir
+		return b
+	})
 }
 
 // Study integrity (issue 32): shards of another version merged silently; a shard whose
