@@ -71,8 +71,6 @@ func (r *tpnResult) setAnswer() {
 	r.Answer = answer.TPN(r.Outcome, r.TimeS, last, r.Advice)
 }
 
-func (r *pmvaResult) setAnswer() { r.Answer = answer.PMVA(r.Model, r.Results) }
-
 func (r *simulateResult) setAnswer() { r.Answer = answer.Simulation(r.Report) }
 
 func (r *historyResult) setAnswer() {

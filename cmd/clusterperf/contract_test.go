@@ -15,6 +15,8 @@ import (
 
 	"github.com/clusterperf/clusterperf/app/mpipapp"
 	"github.com/clusterperf/clusterperf/app/pipelineapp"
+	"github.com/clusterperf/clusterperf/app/pmvaapp"
+	"github.com/clusterperf/clusterperf/app/queueapp"
 	"github.com/clusterperf/clusterperf/app/speedupapp"
 	"github.com/clusterperf/clusterperf/report"
 )
@@ -121,9 +123,9 @@ var resultTypes = map[string]reflect.Type{
 	"fit":         reflect.TypeFor[fitResult](),
 	"mpip":        reflect.TypeFor[mpipapp.Result](),
 	"tpn":         reflect.TypeFor[tpnResult](),
-	"queue":       reflect.TypeFor[queueResult](),
+	"queue":       reflect.TypeFor[queueapp.Result](),
 	"fit-data":    reflect.TypeFor[extrapolateResult](),
-	"pmva":        reflect.TypeFor[pmvaResult](),
+	"pmva":        reflect.TypeFor[pmvaapp.Result](),
 	"history":     reflect.TypeFor[historyResult](),
 	"cube":        reflect.TypeFor[cubeResult](),
 }

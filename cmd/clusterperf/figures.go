@@ -115,6 +115,11 @@ type figurer interface {
 	figure() ([]report.Panel, error)
 }
 
+// appFigurer is figurer for a result of an app package (Figure exported).
+type appFigurer interface {
+	Figure() ([]report.Panel, error)
+}
+
 // figure: the fitted study's runs (censored ones at their lower bound), its model, interval
 // and plausible spread (scalingFigure).
 func (r *historyResult) figure() ([]report.Panel, error) {
@@ -193,34 +198,6 @@ func (r *simulateResult) figure() ([]report.Panel, error) {
 	}
 	p, err := report.Bars("|analytic − simulated| / simulated per quantity (outside the 95 % interval highlighted)", "%", names, u, hl, 0)
 	return []report.Panel{p}, err
-}
-
-// figure: the mean response time split into service and waiting.
-func (r *queueResult) figure() ([]report.Panel, error) {
-	p, err := report.Bars(r.Model+": mean response time = service + waiting", "s", []string{"service", "waiting", "response"},
-		[]float64{r.ResponseTime - r.WaitingTime, r.WaitingTime, r.ResponseTime}, []int{1}, 0)
-	return []report.Panel{p}, err
-}
-
-// figure: the predicted time and speedup against the number of workers.
-func (r *pmvaResult) figure() ([]report.Panel, error) {
-	t := report.Series{Name: "predicted time"}
-	s := report.Series{Name: "speedup (eq. 6.8)"}
-	ideal := report.Series{Name: "ideal speedup p", Dashed: true}
-	for _, pt := range r.Results {
-		x := float64(pt.P)
-		t.X, t.Y = append(t.X, x), append(t.Y, pt.Time)
-		s.X, s.Y = append(s.X, x), append(s.Y, pt.Speedup)
-		ideal.X, ideal.Y = append(ideal.X, x), append(ideal.Y, x)
-	}
-	if len(t.X) == 0 {
-		return nil, nil
-	}
-	logx := len(t.X) > 1 && t.X[len(t.X)-1]/t.X[0] > 16
-	return []report.Panel{
-		{Title: "Predicted time against workers", XLabel: "workers p", YLabel: "s", LogX: logx, Series: []report.Series{t}},
-		{Title: "Speedup against workers", XLabel: "workers p", YLabel: "speedup", LogX: logx, Series: []report.Series{s, ideal}},
-	}, nil
 }
 
 // figure: one profile's call paths by exclusive value of its first metric (time when it
