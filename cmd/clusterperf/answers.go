@@ -71,8 +71,6 @@ func (r *tpnResult) setAnswer() {
 	r.Answer = answer.TPN(r.Outcome, r.TimeS, last, r.Advice)
 }
 
-func (r *simulateResult) setAnswer() { r.Answer = answer.Simulation(r.Report) }
-
 func (r *historyResult) setAnswer() {
 	if r.Analysis == nil {
 		r.Answer = answer.History(r.Chosen, "", nil, nil, "no study fitted", strings.Join(r.Notes, " "))

@@ -17,6 +17,7 @@ import (
 	"github.com/clusterperf/clusterperf/app/pipelineapp"
 	"github.com/clusterperf/clusterperf/app/pmvaapp"
 	"github.com/clusterperf/clusterperf/app/queueapp"
+	"github.com/clusterperf/clusterperf/app/simapp"
 	"github.com/clusterperf/clusterperf/app/speedupapp"
 	"github.com/clusterperf/clusterperf/report"
 )
@@ -117,7 +118,7 @@ func contractCases() []contractCase {
 var resultTypes = map[string]reflect.Type{
 	"solve":       reflect.TypeFor[solveResult](),
 	"solve-sweep": reflect.TypeFor[sweepResult](),
-	"simulate":    reflect.TypeFor[simulateResult](),
+	"simulate":    reflect.TypeFor[simapp.Result](),
 	"speedup":     reflect.TypeFor[speedupapp.Result](),
 	"pipeline":    reflect.TypeFor[pipelineapp.Result](),
 	"fit":         reflect.TypeFor[fitResult](),

@@ -165,41 +165,6 @@ func (r *solveResult) figure() ([]report.Panel, error) {
 	return []report.Panel{p}, err
 }
 
-// figure: the simulated utilizations (rows "U station") with the analytic ones beside.
-func (r *simulateResult) figure() ([]report.Panel, error) {
-	if r.Report == nil {
-		return nil, nil
-	}
-	var names []string
-	var u []float64
-	for _, row := range r.Rows {
-		if len(row.Quantity) > 2 && row.Quantity[:2] == "U " {
-			names, u = append(names, row.Quantity[2:]), append(u, row.Simulated)
-		}
-	}
-	if len(names) > 0 {
-		p, err := report.Bars("Simulated utilization per station (dotted: saturation)", "utilization", names, u, nil, 1)
-		return []report.Panel{p}, err
-	}
-	// no station rows (an SPMD program): each quantity's relative difference analytic −
-	// simulated, those outside the simulation's 95 % interval highlighted
-	var hl []int
-	for _, row := range r.Rows {
-		if row.RelError == nil {
-			continue
-		}
-		if row.Inside != nil && !*row.Inside {
-			hl = append(hl, len(names))
-		}
-		names, u = append(names, row.Quantity), append(u, 100*math.Abs(*row.RelError))
-	}
-	if len(names) == 0 {
-		return nil, nil
-	}
-	p, err := report.Bars("|analytic − simulated| / simulated per quantity (outside the 95 % interval highlighted)", "%", names, u, hl, 0)
-	return []report.Panel{p}, err
-}
-
 // figure: one profile's call paths by exclusive value of its first metric (time when it
 // has one), the largest first (at most 15); a set's call paths by their share of the
 // total at the largest parameter value; the MPI call paths' time.
