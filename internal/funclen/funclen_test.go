@@ -88,7 +88,6 @@ var longFunctions = map[string]int{
 	"BuildWith":          304,
 	"simulateSPMD":       224,
 	"readPNML":           217,
-	"Advise":             199,
 	"LevenbergMarquardt": 192,
 	"SPMD":               183,
 	"Write":              176,
