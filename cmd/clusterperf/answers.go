@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app/mpipapp"
 	"github.com/clusterperf/clusterperf/app/pipelineapp"
@@ -21,6 +19,8 @@ func setAnswer(doc report.Document) {
 	switch r := doc.(type) {
 	case answerSetter:
 		r.setAnswer()
+	case interface{ SetAnswer() }: // the app packages' results that set their own (historyapp, cubeapp)
+		r.SetAnswer()
 	case *speedupapp.Result:
 		r.Answer = answer.Speedup(r.Model, r.Points, r.Sizing)
 	case *pipelineapp.Result:
@@ -74,52 +74,3 @@ func (r *tpnResult) setAnswer() {
 func (r *pmvaResult) setAnswer() { r.Answer = answer.PMVA(r.Model, r.Results) }
 
 func (r *simulateResult) setAnswer() { r.Answer = answer.Simulation(r.Report) }
-
-func (r *historyResult) setAnswer() {
-	if r.Analysis == nil {
-		r.Answer = answer.History(r.Chosen, "", nil, nil, "no study fitted", strings.Join(r.Notes, " "))
-		return
-	}
-	prog := ""
-	for _, s := range r.Studies {
-		if s.ID == r.Chosen {
-			prog = s.Program
-		}
-	}
-	r.Answer = answer.History(r.Chosen, prog, r.Analysis.Predictions, r.Analysis.Sizing, "", "")
-}
-
-func (r *cubeResult) setAnswer() {
-	switch {
-	case r.Set != nil:
-		r.Answer = answer.CubeSet(r.Set.Param, r.Set.Total, r.Set.FirstToStop, r.Set.Profiles)
-	case r.Profile != nil:
-		p := r.Profile
-		pick := 0 // the time metric when the profile has one, else the first
-		if len(p.CallPaths) > 0 {
-			for i, v := range p.CallPaths[0].Values {
-				if v.Metric == "time" {
-					pick = i
-				}
-			}
-		}
-		top, metric, unit, best, total := "", "", "", -1.0, 0.0
-		for _, cp := range p.CallPaths {
-			if len(cp.Values) <= pick {
-				continue
-			}
-			v := cp.Values[pick]
-			metric, unit, total = v.Metric, v.Unit, total+v.Exclusive
-			if v.Exclusive > best {
-				top, best = cp.CallPath, v.Exclusive
-			}
-		}
-		share := 0.0
-		if total > 0 {
-			share = best / total
-		}
-		r.Answer = answer.CubeProfile(p.File, metric, unit, top, share, p.Processes)
-	default:
-		r.Answer = answer.CubeProfile("", "", "", "", 0, 0)
-	}
-}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clusterperf/clusterperf/app/cubeapp"
+	"github.com/clusterperf/clusterperf/app/historyapp"
 	"github.com/clusterperf/clusterperf/app/mpipapp"
 	"github.com/clusterperf/clusterperf/app/pipelineapp"
 	"github.com/clusterperf/clusterperf/app/speedupapp"
@@ -124,8 +126,8 @@ var resultTypes = map[string]reflect.Type{
 	"queue":       reflect.TypeFor[queueResult](),
 	"fit-data":    reflect.TypeFor[extrapolateResult](),
 	"pmva":        reflect.TypeFor[pmvaResult](),
-	"history":     reflect.TypeFor[historyResult](),
-	"cube":        reflect.TypeFor[cubeResult](),
+	"history":     reflect.TypeFor[historyapp.Result](),
+	"cube":        reflect.TypeFor[cubeapp.Result](),
 }
 
 const schemaDir = "../../docs/schema"
