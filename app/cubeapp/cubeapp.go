@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,7 +23,7 @@ import (
 
 // Request is one cube question. Paths: one profile (a .cubex file or "-"), a set folder, or
 // several files with Values (Param's value of each, in order). Param: the parameter to model
-// against ("": p, or the only one that varies). Fix: the other parameters' values. Metrics:
+// against, or two comma-separated to model jointly ("": those that vary, p first). Fix: the other parameters' values. Metrics:
 // the metrics to model by uniq_name (nil: every metric with data). Network: solve 004's
 // model of one profile's MPI call paths on a network of Latency (s) and Bandwidth (bytes/s).
 type Request struct {
@@ -58,22 +59,46 @@ func Run(ctx context.Context, q Request) (*Result, error) {
 			return nil, app.Classify(err)
 		}
 	}
-	param := q.Param
-	if param == "" {
-		param = defaultParam(runs)
+	params := defaultParams(runs)
+	if q.Param != "" {
+		params = strings.Split(q.Param, ",")
 	}
-	ms, err := cube.ModelSet(ctx, runs, param, q.Metrics)
+	ms, err := cube.ModelSet(ctx, runs, params, q.Metrics)
 	if err != nil {
 		return nil, app.Classify(err)
 	}
 	res := &Result{Method: ms.Method, Set: ms, Notes: []string{}}
-	if ms.Total != nil {
-		res.ErrorEstimate = &app.ErrorEstimate{RMSRelError: ms.Total.RMSRel, Against: fmt.Sprintf("the application total's %d profiles (in-sample relative residuals; per-region errors in the models table)", ms.Total.Points)}
+	if t := ms.Total; t != nil {
+		res.ErrorEstimate = &app.ErrorEstimate{RMSRelError: t.RMSRel, CVRMSLogError: t.CVRMSLogError, Against: fmt.Sprintf("the application total's %d profiles (in-sample relative residuals; per-region errors in the models table)", t.Points)}
+		if t.CVRMSLogError != nil {
+			res.ErrorEstimate.Against = fmt.Sprintf("the application total's %d profiles: rms_rel_error in-sample, cv_rms_log_error leaving out each measured (%s, %s) (per-region errors in the models table)", t.Points, ms.Param, ms.Param2)
+		}
 	}
-	if ms.FirstToStop == "" {
-		res.Notes = append(res.Notes, "no call path stops scaling within twice the largest measured "+param+" (doubling still cuts every fitted time by 10 % or more), or the models grow with "+param)
-	}
+	res.Notes = append(res.Notes, stopNote(ms)...)
 	return res, nil
+}
+
+// stopNote says why no call path stops scaling, in words that fit the set: a parameter along
+// which every time grows (a problem size, a weak-scaling-like set) has no "stops scaling".
+func stopNote(ms *cube.Models) []string {
+	if ms.FirstToStop != "" {
+		return nil
+	}
+	falls := 0
+	for _, m := range ms.Models {
+		if m.Trend == "falls" {
+			falls++
+		}
+	}
+	x := ms.Param
+	if falls == 0 {
+		return []string{fmt.Sprintf("no time model falls as %s doubles (%d grow, the rest stay flat): %s acts as a problem size or a weak-scaling count here, so no call path stops scaling", x, ms.Growing, x)}
+	}
+	n := fmt.Sprintf("no call path whose time falls with %s stops scaling within twice the largest measured %s (doubling still cuts each such fitted time by 10 %% or more)", x, x)
+	if ms.Growing > 0 {
+		n += fmt.Sprintf("; %d time model(s) grow with %s", ms.Growing, x)
+	}
+	return []string{n}
 }
 
 // loadRuns: a set folder, or files with Values.
@@ -91,6 +116,9 @@ func loadRuns(q Request) ([]cube.Run, error) {
 	if name == "" {
 		name = "p"
 	}
+	if strings.Contains(name, ",") {
+		return nil, app.Inputf("--values gives one parameter's values: --param %s names several", name)
+	}
 	var runs []cube.Run
 	for i, a := range q.Paths {
 		p, err := cube.ReadFile(a)
@@ -102,27 +130,28 @@ func loadRuns(q Request) ([]cube.Run, error) {
 	return runs, nil
 }
 
-// defaultParam is p when the runs have it, else the only parameter that varies (else the
-// first by name: ModelSet then names the others that vary).
-func defaultParam(runs []cube.Run) string {
-	if _, ok := runs[0].Params["p"]; ok {
-		return "p"
-	}
-	var names []string
+// defaultParams are the parameters that vary across the runs, p first and the rest by name
+// (ModelSet refuses more than two); when none varies, p when the runs have it, else the
+// first by name (ModelSet then says there is one value).
+func defaultParams(runs []cube.Run) []string {
+	var names, varying []string
 	for k := range runs[0].Params {
 		names = append(names, k)
 	}
-	sort.Strings(names)
+	sort.Slice(names, func(a, b int) bool { return names[a] == "p" || names[b] != "p" && names[a] < names[b] })
 	for _, k := range names {
 		seen := map[float64]bool{}
 		for _, r := range runs {
 			seen[r.Params[k]] = true
 		}
 		if len(seen) > 1 {
-			return k
+			varying = append(varying, k)
 		}
 	}
-	return names[0]
+	if len(varying) > 0 {
+		return varying
+	}
+	return names[:1]
 }
 
 // runProfile reads one profile: its metrics, call paths and layouts, the tree check and,
@@ -231,7 +260,7 @@ type MetricPair struct {
 func (r *Result) SetAnswer() {
 	switch {
 	case r.Set != nil:
-		r.Answer = answer.CubeSet(r.Set.Param, r.Set.Total, r.Set.FirstToStop, r.Set.Profiles)
+		r.Answer = answer.CubeSet(strings.Join(slices.DeleteFunc([]string{r.Set.Param, r.Set.Param2}, func(x string) bool { return x == "" }), ", "), r.Set.Total, r.Set.FirstToStop, r.Set.Profiles)
 	case r.Profile != nil:
 		p := r.Profile
 		pick := 0 // the time metric when the profile has one, else the first
@@ -277,8 +306,8 @@ func (r *Result) Figure() ([]report.Panel, error) {
 	case r.Set != nil:
 		title, unit = "Call paths: share of the total at the largest "+r.Set.Param, "share"
 		for _, m := range r.Set.Models {
-			if m.ShareAtMaxP != nil {
-				bars = append(bars, bar{m.CallPath, *m.ShareAtMaxP})
+			if m.ShareAtMax != nil {
+				bars = append(bars, bar{m.CallPath, *m.ShareAtMax})
 			}
 		}
 	case r.MPI != nil:
@@ -322,14 +351,33 @@ func (r *Result) Tables() []*report.Table {
 		return r.profileTables()
 	}
 	s := r.Set
-	t := &report.Table{Name: "models", Title: fmt.Sprintf("Models per call path and metric against %s (%d profiles, %s = %s): %s", s.Param, s.Profiles, s.Param, floatList(s.Values), s.Method),
-		Header: []string{"call_path", "metric", "unit", "model", "formula", "rms_rel_error", "at_max", "share_at_max", "stops_scaling_at"}}
+	against, values := s.Param, fmt.Sprintf("%s = %s", s.Param, floatList(s.Values))
+	at := fmt.Sprintf("%s = %s", s.Param, report.Num(s.Values[len(s.Values)-1]))
+	if s.Param2 != "" {
+		against = s.Param + " and " + s.Param2
+		values += fmt.Sprintf("; %s = %s", s.Param2, floatList(s.Values2))
+		at = "the largest " + s.Param + ", there the largest " + s.Param2
+	}
+	t := &report.Table{Name: "models", Title: fmt.Sprintf("Models per call path and metric against %s (%d profiles, %s; at_max: at %s; trend and stops_scaling_at along %s): %s", against, s.Profiles, values, at, s.Param, s.Method),
+		Header: []string{"call_path", "metric", "unit", "model", "formula", "rms_rel_error", "at_max", "share_at_max", "trend", "stops_scaling_at"}}
+	joint := s.Param2 != ""
+	if joint {
+		t.Header = slices.Insert(t.Header, 6, "cv_rms_log_error")
+	}
 	add := func(m cube.Model) {
 		var stop any = ""
 		if m.StopsScalingAt != nil {
 			stop = *m.StopsScalingAt
 		}
-		t.Add(m.CallPath, m.Metric, m.Unit, m.Name, m.Formula, report.Magnitude(m.RMSRel), m.AtMaxP, app.OptNum(m.ShareAtMaxP), stop)
+		row := []any{m.CallPath, m.Metric, m.Unit, m.Name, m.Formula, report.Magnitude(m.RMSRel), m.AtMax, app.OptNum(m.ShareAtMax), m.Trend, stop}
+		if joint {
+			var cv any = ""
+			if m.CVRMSLogError != nil {
+				cv = report.Magnitude(*m.CVRMSLogError)
+			}
+			row = slices.Insert(row, 6, cv)
+		}
+		t.Add(row...)
 	}
 	if s.Total != nil {
 		tt := *s.Total
@@ -342,7 +390,9 @@ func (r *Result) Tables() []*report.Table {
 	sum := &report.Table{Name: "summary", Title: "Summary", Header: []string{"what", "value"}, Left: true}
 	if s.Total != nil {
 		sum.Add("application total ("+s.Total.Metric+")", s.Total.Name+": "+s.Total.Formula)
+		sum.Add("its trend as "+s.Param+" doubles", s.Total.Trend)
 	}
+	sum.Add("time models growing with "+s.Param, s.Growing)
 	first := s.FirstToStop
 	if first == "" {
 		first = "none within the grid"

@@ -30,8 +30,13 @@ A set (a folder of <name>.<parameters>.r<repetition>/ folders, as Extra-P's cube
 reads them, e.g. mm.x10y1z1.r1; or several files with --values giving --param's value of each):
 per call path and metric, the mean value per location (exclusive; the application total
 inclusive) fitted against --param by package scaling's models (as fit DATA.csv), the
-application total, and which call path stops scaling first (the smallest p at which doubling p
-cuts its fitted time by less than 10 %). Other parameters must be fixed (--fix y=1,z=1).
+application total, and which call path stops scaling first (the smallest value at which
+doubling the parameter cuts its fitted time by less than 10 %; only for times that fall as it
+grows — a time that grows with it, as with a problem size, has trend "grows" instead).
+Two parameters (--param p,n, or the two that vary) are modelled jointly by Extra-P's
+multi-parameter normal form (package scaling's FitPN: c0 + c1·f(p) + c2·g(n) and its
+multiplicative and mixed shapes), the trend along the first at the largest second.
+Further parameters must be fixed (--fix z=1).
 CSV tables (--csv-table): one profile: call_tree (default), metrics; a set: models (default), summary.
 `
 
@@ -48,7 +53,7 @@ func newCubeCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	f := cmd.Flags()
 	addOutFlags(cmd, &o.out)
-	f.StringVar(&o.param, "param", "", "the parameter to model against (default: p, or the only one that varies in the set)")
+	f.StringVar(&o.param, "param", "", "the parameter to model against, or two to model jointly, e.g. p,n (default: those that vary in the set, p first)")
 	f.StringVar(&o.fix, "fix", "", "values of the other parameters, e.g. y=1,z=1")
 	f.StringVar(&o.metrics, "metric", "", "metrics to model, by uniq_name (default: every metric with data), e.g. time,visits")
 	f.StringVar(&o.latency, "latency", "", "one profile: network latency (e.g. 2us) for 004's queueing model from the profile's MPI call paths")
