@@ -160,7 +160,7 @@ func (q *qnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	}
 	r.Bottleneck = fmt.Sprintf("%s (utilization %.3g per server, demand %.4g s summed over classes)", m.Stations[bk].Name, res.StationUtilization(bk), dmax)
 	for _, t := range htmlreport.FromTables(app.QNTables(view)) {
-		if len(t.Columns) > 0 && t.Columns[0] == "station" {
+		if len(t.Header) > 0 && t.Header[0] == "station" {
 			for i, row := range t.Rows {
 				if len(row) > 0 && row[0] == m.Stations[bk].Name {
 					t.Highlight = append(t.Highlight, i)

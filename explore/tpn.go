@@ -126,7 +126,7 @@ func (t *tpnModel) Eval(v Values) (*Result, error) {
 		Values: map[string]float64{"makespan_s": makespan, "firings": float64(res.Firings)}}
 	r.Notes = append(r.Notes, fmt.Sprintf("deterministic delays rounded to the tick (%g s); background load enters as the expansion factor 1/(1 − U) (002)", tpn.Tick))
 	r.Warnings = append(r.Warnings, tpn.CountMessages(t.prog)...)
-	pt := htmlreport.Table{Title: "Processes", Columns: []string{"process", "finish (s)", "computing (s)", "sending (s)", "waiting (s)"}}
+	pt := htmlreport.Table{Title: "Processes", Header: []string{"process", "finish (s)", "computing (s)", "sending (s)", "waiting (s)"}}
 	last := 0
 	for i, p := range times {
 		pt.Rows = append(pt.Rows, []string{p.Name, htmlreport.Num(p.Finish), htmlreport.Num(p.Computing), htmlreport.Num(p.Sending), htmlreport.Num(p.Waiting)})
@@ -149,7 +149,7 @@ func (t *tpnModel) Eval(v Values) (*Result, error) {
 	sort.Slice(keys, func(i, j int) bool {
 		return share[keys[i]] > share[keys[j]] || (share[keys[i]] == share[keys[j]] && keys[i] < keys[j])
 	})
-	ct := htmlreport.Table{Title: "Critical path by process and activity", Columns: []string{"process activity", "time (s)", "share"}}
+	ct := htmlreport.Table{Title: "Critical path by process and activity", Header: []string{"process activity", "time (s)", "share"}}
 	for _, k := range keys {
 		ct.Rows = append(ct.Rows, []string{k, htmlreport.Num(share[k]), fmt.Sprintf("%.1f %%", 100*share[k]/makespan)})
 	}

@@ -17,6 +17,9 @@ import (
 	"github.com/clusterperf/clusterperf/app/historyapp"
 	"github.com/clusterperf/clusterperf/app/mpipapp"
 	"github.com/clusterperf/clusterperf/app/pipelineapp"
+	"github.com/clusterperf/clusterperf/app/pmvaapp"
+	"github.com/clusterperf/clusterperf/app/queueapp"
+	"github.com/clusterperf/clusterperf/app/simapp"
 	"github.com/clusterperf/clusterperf/app/speedupapp"
 	"github.com/clusterperf/clusterperf/report"
 )
@@ -119,15 +122,15 @@ func contractCases() []contractCase {
 var resultTypes = map[string]reflect.Type{
 	"solve":       reflect.TypeFor[solveResult](),
 	"solve-sweep": reflect.TypeFor[sweepResult](),
-	"simulate":    reflect.TypeFor[simulateResult](),
+	"simulate":    reflect.TypeFor[simapp.Result](),
 	"speedup":     reflect.TypeFor[speedupapp.Result](),
 	"pipeline":    reflect.TypeFor[pipelineapp.Result](),
 	"fit":         reflect.TypeFor[fitResult](),
 	"mpip":        reflect.TypeFor[mpipapp.Result](),
 	"tpn":         reflect.TypeFor[tpnResult](),
-	"queue":       reflect.TypeFor[queueResult](),
+	"queue":       reflect.TypeFor[queueapp.Result](),
 	"fit-data":    reflect.TypeFor[extrapolateResult](),
-	"pmva":        reflect.TypeFor[pmvaResult](),
+	"pmva":        reflect.TypeFor[pmvaapp.Result](),
 	"history":     reflect.TypeFor[historyapp.Result](),
 	"cube":        reflect.TypeFor[cubeapp.Result](),
 }
