@@ -77,7 +77,7 @@ func (s Simulation) Run(ctx context.Context, mf *qn.ModelFile, m *qn.Model, prog
 
 // Estimate measures a fork/join result, which no exact solver can check, against a seeded
 // simulation of the same model (Seed, Reps, the configuration's events): its error estimate
-// is the difference plus the 95 % half-width (qn.SetObservedEstimate). A simulation that
+// is the difference plus the 95 % half-width (SetObservedEstimate). A simulation that
 // cannot run leaves the result without an estimate and says why in a note. When ctx is
 // cancelled the simulation is abandoned, res is left without an estimate and the error
 // wraps fault.ErrInterrupted.
@@ -109,15 +109,15 @@ func (s Simulation) Estimate(ctx context.Context, m *qn.Model, res *qn.Result) e
 // ObservedEstimate sets res's error estimate from the simulation sr of its model (seed: the
 // simulation's seed): the difference plus the 95 % half-width.
 func ObservedEstimate(res *qn.Result, sr *sim.Result, seed uint64) {
-	obs := func(es []sim.Estimate) []qn.Observed {
-		out := make([]qn.Observed, len(es))
+	obs := func(es []sim.Estimate) []Observed {
+		out := make([]Observed, len(es))
 		for i, e := range es {
-			out[i] = qn.Observed{Mean: e.Mean, Half: e.Half}
+			out[i] = Observed{Mean: e.Mean, Half: e.Half}
 		}
 		return out
 	}
 	method := fmt.Sprintf("simulation (%d replications of %d events, seed %d; 95 %% half-width added)", sr.Replications, sr.EventsPerRep, seed)
-	if err := qn.SetObservedEstimate(res, method, obs(sr.Throughput), obs(sr.ResponseTime)); err != nil {
+	if err := SetObservedEstimate(res, method, obs(sr.Throughput), obs(sr.ResponseTime)); err != nil {
 		res.Notes = append(res.Notes, "no error estimate by simulation: "+fault.Detail(err))
 	}
 }

@@ -27,7 +27,7 @@ type Request struct {
 	Input   *Input
 	Solver  string         // a qn.SolverNames name; "" is auto
 	Options qn.AMVAOptions // Tol, MaxIter, MultiServer, RequireExact (--exact)
-	// Sweep is the what-if sweep (--sweep NAME=FROM:TO[:STEP], ParseSweep); "" with a .jmva
+	// Sweep is the what-if sweep (--sweep NAME=FROM:TO[:STEP], app.ParseSweep); "" with a .jmva
 	// what-if analysis and neither Distribution nor Validate: the file's analysis. Points,
 	// when set, is the sweep already parsed (the explorer's population sweep).
 	Sweep  string

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/internal/input"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
@@ -74,7 +75,7 @@ func TestSweepBoundLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, vals, err := qn.ParseSweep("population=1:5", in.Model)
+	p, vals, err := app.ParseSweep("population=1:5", in.Model)
 	if err != nil {
 		t.Fatal(err)
 	}

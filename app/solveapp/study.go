@@ -242,7 +242,7 @@ func checkSweepItem(k int, it SweepItem, m *qn.Model, opt qn.AMVAOptions, valida
 
 // LegacySweep reads a --sweep value in the form versions before the nN spelling wrote into
 // their plans: a real range (demand, arrival_rate) FROM:TO:N with a bare whole number N,
-// which then meant N evenly spaced values and is now refused as ambiguous (qn.ParseSweep).
+// which then meant N evenly spaced values and is now refused as ambiguous (app.ParseSweep).
 // It returns the value with N spelt nN, and whether v had that form.
 func LegacySweep(v string) (string, bool) {
 	lhs, rng, ok := strings.Cut(v, "=")

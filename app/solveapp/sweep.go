@@ -53,7 +53,7 @@ func runSweep(ctx context.Context, q Request) (*Sweep, error) {
 }
 
 // measurements reads Measured (nil without it).
-func (q *Request) measurements() ([]qn.SweepMeasurement, error) {
+func (q *Request) measurements() ([]SweepMeasurement, error) {
 	if q.Measured == "" {
 		return nil, nil
 	}
@@ -61,14 +61,14 @@ func (q *Request) measurements() ([]qn.SweepMeasurement, error) {
 	if err != nil {
 		return nil, err
 	}
-	return qn.ReadSweepMeasurements(q.Measured, bytes.NewReader(f), q.Input.Model)
+	return ReadSweepMeasurements(q.Measured, bytes.NewReader(f), q.Input.Model)
 }
 
 // sweepOutput is the sweep's result value from its solved points pts, their validations
 // checks (nil without --validate; one per point, nil where a point has no steady state)
 // and the measurements meas; the account of its approximate points goes to the log. A
 // sweep with no solved point is the finding ErrSaturated.
-func (q *Request) sweepOutput(p qn.SweepParam, pts []qn.SweepPoint, checks []*validate.Report, meas []qn.SweepMeasurement) (*Sweep, error) {
+func (q *Request) sweepOutput(p qn.SweepParam, pts []qn.SweepPoint, checks []*validate.Report, meas []SweepMeasurement) (*Sweep, error) {
 	m := q.Input.Model
 	out := newSweep(m, p, q.Solver, pts)
 	if out.solved == 0 {
@@ -78,7 +78,7 @@ func (q *Request) sweepOutput(p qn.SweepParam, pts []qn.SweepPoint, checks []*va
 	out.all = q.All
 	if meas != nil {
 		var err error
-		if out.Measured, err = qn.CompareSweep(q.Measured, m, pts, meas); err != nil {
+		if out.Measured, err = CompareSweep(q.Measured, m, pts, meas); err != nil {
 			return nil, err
 		}
 	}
@@ -227,7 +227,7 @@ func SweepParam(in *Input, flag string) (qn.SweepParam, []float64, error) {
 		}
 		return p, vals, nil
 	}
-	p, vals, err := qn.ParseSweep(flag, in.Model)
+	p, vals, err := app.ParseSweep(flag, in.Model)
 	if err != nil {
 		return p, nil, app.Input(err)
 	}

@@ -26,7 +26,7 @@ type SweepResult struct {
 	// solved, a note says how many; the command exits 130.
 	Partial bool `json:"partial,omitempty"`
 	// Measured are the --measured points beside the model's values, with rel_error.
-	Measured []qn.SweepComparison `json:"measured,omitempty"`
+	Measured []SweepComparison `json:"measured,omitempty"`
 	// Validation (--validate) is each solved point against its simulation.
 	Validation []SweepValidation `json:"validation,omitempty"`
 	Notes      []string          `json:"notes"`
