@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"flag"
+	"github.com/clusterperf/clusterperf/app/solveapp"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -121,7 +122,7 @@ func contractCases() []contractCase {
 // (report.Schema), so a new field in a library struct shows up as a reviewed schema diff.
 var resultTypes = map[string]reflect.Type{
 	"solve":       reflect.TypeFor[solveResult](),
-	"solve-sweep": reflect.TypeFor[sweepResult](),
+	"solve-sweep": reflect.TypeFor[solveapp.SweepResult](),
 	"simulate":    reflect.TypeFor[simapp.Result](),
 	"speedup":     reflect.TypeFor[speedupapp.Result](),
 	"pipeline":    reflect.TypeFor[pipelineapp.Result](),
