@@ -223,7 +223,7 @@ func parseDist(n spec.Node) sim.Dist {
 
 // parseMedium decodes one network (named, in a networks: list).
 func parseMedium(nn spec.Node, named bool) Medium {
-	keys := []string{"startup", "bandwidth", "shared", "policy"}
+	keys := []string{"startup", "bandwidth", "shared", "policy", "startup_samples", "bandwidth_samples"}
 	if named {
 		keys = append(keys, "name")
 	}
@@ -254,9 +254,10 @@ func parseMedium(nn spec.Node, named bool) Medium {
 		} else {
 			m.Bandwidth = b
 		}
-	} else if nn.IsMap() {
-		nn.Errorf("missing bandwidth")
+	} else if nn.IsMap() && !net["bandwidth_samples"].Valid() {
+		nn.Errorf("missing bandwidth (or bandwidth_samples)")
 	}
+	parseSamples(nn, net, &m)
 	if v, ok := net["shared"]; ok {
 		m.Shared = v.Bool()
 	}
@@ -270,6 +271,62 @@ func parseMedium(nn spec.Node, named bool) Medium {
 		}
 	}
 	return m
+}
+
+// parseSamples decodes a network's measured startup and bandwidth (startup_samples,
+// bandwidth_samples: repeated benchmark runs, 002 §3): the point value is the sample mean,
+// kept with its standard error for NetworkBounds. A constant and samples of the same
+// parameter are refused together.
+func parseSamples(nn spec.Node, net map[string]spec.Node, m *Medium) {
+	read := func(key, constant string, parse func(spec.Node) float64) *MeanEstimate {
+		v, ok := net[key]
+		if !ok {
+			return nil
+		}
+		if net[constant].Valid() {
+			v.Errorf("give %s or %s, not both", constant, key)
+			return nil
+		}
+		items := v.List()
+		if len(items) < 2 || len(items) > MaxNetSamples {
+			v.Errorf("%d samples: an interval needs 2 to %d", len(items), MaxNetSamples)
+			return nil
+		}
+		xs := make([]float64, len(items))
+		for i, it := range items {
+			xs[i] = parse(it)
+		}
+		e := sampleMean(xs)
+		if math.IsInf(e.Mean, 0) || math.IsNaN(e.StdErr) || math.IsInf(e.StdErr, 0) {
+			v.Errorf("the samples' mean or spread is not finite")
+			return nil
+		}
+		return &e
+	}
+	st := read("startup_samples", "startup", func(n spec.Node) float64 {
+		t := n.Seconds()
+		if t > MaxSeconds {
+			n.Errorf("startup %g s (allowed: 0 … %.4g s)", t, MaxSeconds)
+		}
+		return t
+	})
+	bw := read("bandwidth_samples", "bandwidth", func(n spec.Node) float64 {
+		b := n.BytesPerSecond()
+		if !(b > 0) {
+			n.Errorf("bandwidth %g B/s (allowed: a finite number > 0)", b)
+		}
+		return b
+	})
+	if st == nil && bw == nil {
+		return
+	}
+	m.Uncertainty = &NetUncertainty{Source: "samples", Startup: st, Bandwidth: bw, Line: nn.Line()}
+	if st != nil {
+		m.Startup = st.Mean
+	}
+	if bw != nil {
+		m.Bandwidth = bw.Mean
+	}
 }
 
 // ParseCluster decodes a cluster file.
