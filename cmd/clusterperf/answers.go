@@ -7,6 +7,7 @@ import (
 	"github.com/clusterperf/clusterperf/app/mpipapp"
 	"github.com/clusterperf/clusterperf/app/pipelineapp"
 	"github.com/clusterperf/clusterperf/app/speedupapp"
+	"github.com/clusterperf/clusterperf/app/tpnapp"
 	"github.com/clusterperf/clusterperf/report"
 )
 
@@ -21,6 +22,8 @@ func setAnswer(doc report.Document) {
 	switch r := doc.(type) {
 	case answerSetter:
 		r.setAnswer()
+	case *tpnapp.Result:
+		r.SetAnswer()
 	case *speedupapp.Result:
 		r.Answer = answer.Speedup(r.Model, r.Points, r.Sizing)
 	case *pipelineapp.Result:
@@ -59,16 +62,6 @@ func (r *fitResult) setAnswer() {
 
 func (r *extrapolateResult) setAnswer() {
 	r.Answer = answer.Scaling(r.Fit, r.Predictions, r.Backtest, r.Sizing)
-}
-
-func (r *tpnResult) setAnswer() {
-	last, at := "", -1.0
-	for _, p := range r.Processes {
-		if p.Finish > at {
-			last, at = p.Name, p.Finish
-		}
-	}
-	r.Answer = answer.TPN(r.Outcome, r.TimeS, last, r.Advice)
 }
 
 func (r *pmvaResult) setAnswer() { r.Answer = answer.PMVA(r.Model, r.Results) }

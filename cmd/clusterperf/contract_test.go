@@ -16,6 +16,7 @@ import (
 	"github.com/clusterperf/clusterperf/app/mpipapp"
 	"github.com/clusterperf/clusterperf/app/pipelineapp"
 	"github.com/clusterperf/clusterperf/app/speedupapp"
+	"github.com/clusterperf/clusterperf/app/tpnapp"
 	"github.com/clusterperf/clusterperf/report"
 )
 
@@ -120,7 +121,7 @@ var resultTypes = map[string]reflect.Type{
 	"pipeline":    reflect.TypeFor[pipelineapp.Result](),
 	"fit":         reflect.TypeFor[fitResult](),
 	"mpip":        reflect.TypeFor[mpipapp.Result](),
-	"tpn":         reflect.TypeFor[tpnResult](),
+	"tpn":         reflect.TypeFor[tpnapp.Result](),
 	"queue":       reflect.TypeFor[queueResult](),
 	"fit-data":    reflect.TypeFor[extrapolateResult](),
 	"pmva":        reflect.TypeFor[pmvaResult](),
