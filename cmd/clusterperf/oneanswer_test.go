@@ -31,7 +31,6 @@ var exploreExamples = []struct {
 // so the entry is removed and the comparison applies.
 var pendingOneAnswer = map[string]string{
 	"qn":  "explore/qn.go computes its own bottleneck and N*; solve's workflow is not in app/ yet",
-	"tpn": "explore/tpn.go searches allocations itself: not in app/ yet",
 }
 
 // mpipAnswer is what the mpip (and speedup, pipeline) command's JSON says about the configuration to use.
@@ -46,6 +45,10 @@ type mpipAnswer struct {
 		} `json:"recommended"`
 	} `json:"sizing"`
 	Notes  []string `json:"notes"`
+	TimeS  float64  `json:"time_s"` // tpn
+	Advice *struct {
+		TimeS float64 `json:"time_s"`
+	} `json:"advice"` // tpn --advise
 	Points []struct {
 		P          int    `json:"p"`
 		D          int    `json:"d"`
@@ -85,6 +88,10 @@ func TestOneAnswer(t *testing.T) {
 			var got mpipAnswer
 			runJSON(t, &got, append(r.Command, "--format", "json")...)
 			t.Logf("%s: explorer best %q", strings.Join(r.Command, " "), r.Best)
+			if m.Kind() == "tpn" {
+				compareTPN(t, m, r, v, got)
+				return
+			}
 			if m.Kind() == "spmd" || m.Kind() == "pipeline" {
 				compareSized(t, r, v, got)
 				return
@@ -144,5 +151,25 @@ func compareSized(t *testing.T, r *explore.Result, v explore.Values, got mpipAns
 	}
 	if !found {
 		t.Errorf("the command's points lack the explorer's point p = %v, d = %v", v["p"], v["d"])
+	}
+}
+
+// compareTPN: the explorer's makespan is the command's time_s, and its best allocation's
+// time (searched apart, BestSearcher) is the command's advice time under the same budget.
+func compareTPN(t *testing.T, m explore.Model, r *explore.Result, v explore.Values, got mpipAnswer) {
+	t.Helper()
+	if r.Values["makespan_s"] != got.TimeS {
+		t.Errorf("explorer makespan %v s, command time_s %v s", r.Values["makespan_s"], got.TimeS)
+	}
+	bs, ok := m.(explore.BestSearcher)
+	if !ok || got.Advice == nil {
+		t.Fatalf("no allocation search: explorer %v, command advice %v", ok, got.Advice)
+	}
+	_, vals, err := bs.Best(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vals["best_time_s"] != got.Advice.TimeS {
+		t.Errorf("explorer's best allocation %v s, the command's advice %v s", vals["best_time_s"], got.Advice.TimeS)
 	}
 }
