@@ -30,7 +30,7 @@ var exploreExamples = []struct {
 // so they name no command whose answer must be theirs. The test fails once a kind names one,
 // so the entry is removed and the comparison applies.
 var pendingOneAnswer = map[string]string{
-	"qn":  "explore/qn.go computes its own bottleneck and N*; solve's workflow is not in app/ yet",
+	"qn": "explore/qn.go computes its own bottleneck and N*; solve's workflow is not in app/ yet",
 }
 
 // mpipAnswer is what the mpip (and speedup, pipeline) command's JSON says about the configuration to use.
