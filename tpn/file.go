@@ -3,6 +3,7 @@ package tpn
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -54,6 +55,13 @@ A cluster file describes the workstations and the network:
     bandwidth: 1.25MB/s      # B
     shared: true             # Ethernet-like: k transfers in progress share B
     policy: static           # static (k fixed when a transfer starts) | fluid (re-shared)
+    # measured instead of given (002 §3: sample means of repeated benchmark runs): the time
+    # is printed at the means with an interval from their uncertainty (network_interval):
+    #   startup_samples: [1.1ms, 0.9ms, 1.0ms]        # ≥ 2 runs each, replacing startup
+    #   bandwidth_samples: [1.2MB/s, 1.3MB/s, 1.25MB/s]
+    # or OSU/IMB outputs (paths relative to this file; t_s from osu_latency / IMB PingPong,
+    # B from osu_bw / osu_bibw or else the latency table's slope), replacing both:
+    #   benchmark: [osu_latency.txt, osu_bw.txt]
   # or several networks, each with its own startup and bandwidth; a send picks one with
   # network: NAME (default: the first):
   # networks:
@@ -222,8 +230,8 @@ func parseDist(n spec.Node) sim.Dist {
 }
 
 // parseMedium decodes one network (named, in a networks: list).
-func parseMedium(nn spec.Node, named bool) Medium {
-	keys := []string{"startup", "bandwidth", "shared", "policy", "startup_samples", "bandwidth_samples"}
+func parseMedium(nn spec.Node, named bool, read ReadFunc) Medium {
+	keys := []string{"startup", "bandwidth", "shared", "policy", "startup_samples", "bandwidth_samples", "benchmark"}
 	if named {
 		keys = append(keys, "name")
 	}
@@ -254,10 +262,11 @@ func parseMedium(nn spec.Node, named bool) Medium {
 		} else {
 			m.Bandwidth = b
 		}
-	} else if nn.IsMap() && !net["bandwidth_samples"].Valid() {
-		nn.Errorf("missing bandwidth (or bandwidth_samples)")
+	} else if nn.IsMap() && !net["bandwidth_samples"].Valid() && !net["benchmark"].Valid() {
+		nn.Errorf("missing bandwidth (or bandwidth_samples, or benchmark)")
 	}
 	parseSamples(nn, net, &m)
+	parseBenchmark(net, &m, read)
 	if v, ok := net["shared"]; ok {
 		m.Shared = v.Bool()
 	}
@@ -329,8 +338,28 @@ func parseSamples(nn spec.Node, net map[string]spec.Node, m *Medium) {
 	}
 }
 
-// ParseCluster decodes a cluster file.
+// ReadFunc reads a file a cluster file names (a network's benchmark outputs), by its path
+// relative to the cluster file's directory joined already.
+type ReadFunc func(path string) ([]byte, error)
+
+// ParseCluster decodes a cluster file; a network's benchmark: files are refused (no reader:
+// ParseClusterWith reads them).
 func ParseCluster(file string, data []byte) (*Cluster, error) {
+	return ParseClusterWith(file, data, nil)
+}
+
+// ParseClusterWith decodes a cluster file, reading the benchmark outputs its networks name
+// with read (paths relative to the cluster file's directory).
+func ParseClusterWith(file string, data []byte, read ReadFunc) (*Cluster, error) {
+	if read != nil {
+		dir, r := filepath.Dir(file), read
+		read = func(p string) ([]byte, error) {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, p)
+			}
+			return r(p)
+		}
+	}
 	d, root, err := spec.Parse(file, data)
 	if err != nil {
 		return nil, asInput(err)
@@ -401,12 +430,12 @@ func ParseCluster(file string, data []byte) (*Cluster, error) {
 		top["networks"].Errorf("give network or networks, not both")
 	}
 	if nn := top["network"]; nn.Valid() {
-		c.Network = parseMedium(nn, false)
+		c.Network = parseMedium(nn, false, read)
 	} else {
 		c.Network = Medium{Name: "network"}
 	}
 	for _, nn := range top["networks"].List() {
-		m := parseMedium(nn, true)
+		m := parseMedium(nn, true, read)
 		for _, o := range c.Networks {
 			if o.Name == m.Name && m.Name != "" {
 				nn.Errorf("network %q defined twice", m.Name)

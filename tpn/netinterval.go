@@ -1,12 +1,16 @@
 package tpn
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
 	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/clusterperf/clusterperf/internal/spec"
+	"github.com/clusterperf/clusterperf/netbench"
 )
 
 // MeanEstimate is a network parameter measured by repeated benchmark runs (002 §3: "the sample
@@ -135,7 +139,7 @@ func NetworkBounds(ctx context.Context, prog *Program, cl *Cluster, bo BuildOpti
 	}
 	pc := 1 - 0.05/float64(m)
 	b := &NetBounds{Confidence: 0.95, ParamConfidence: pc,
-		Method: fmt.Sprintf("the net run at the two corners of the box of the measured parameters' Student-t intervals, each at %.4g %% (%d measured parameters, Bonferroni: joint ≥ 95 %%); t_s and B are sample means (002 §3)", 100*pc, m)}
+		Method: fmt.Sprintf("the net run at the two corners of the box of the measured parameters' Student-t intervals, each at %.4g %% (%d measured parameters, Bonferroni: joint ≥ 95 %%); t_s and B are sample means of repeated runs (002 §3) or fitted to OSU/IMB tables", 100*pc, m)}
 	lo := cl.withMedia(func(md Medium) Medium { return corner(md, pc, false, b) })
 	hi := cl.withMedia(func(md Medium) Medium { return corner(md, pc, true, nil) })
 	if err := b.check(cl); err != nil {
@@ -241,4 +245,80 @@ func (b *NetBounds) String() string {
 		parts = append(parts, fmt.Sprintf("%s: t_s %.4g … %.4g s, B %.4g … %.4g B/s", m.Network, m.StartupLowS, m.StartupHighS, m.BandwidthLow, m.BandwidthHigh))
 	}
 	return fmt.Sprintf("%.6g … %.6g s (≥ %.0f %% joint confidence in the network's parameters; %s)", b.LowS, b.HighS, 100*b.Confidence, strings.Join(parts, "; "))
+}
+
+// parseBenchmark decodes a network's benchmark: list of OSU or IMB outputs (netbench.Parse):
+// t(n) = t_s + n/B fitted by netbench.FitLinear, t_s from the latency table (osu_latency,
+// IMB PingPong), 1/B from the bandwidth table (osu_bw, osu_bibw) when one is given, else the
+// latency table's slope. Each fitted parameter keeps its standard error (the fit's 95 %
+// half-width over the Student-t quantile) for NetworkBounds.
+func parseBenchmark(net map[string]spec.Node, m *Medium, read ReadFunc) {
+	v, ok := net["benchmark"]
+	if !ok {
+		return
+	}
+	for _, k := range []string{"startup", "bandwidth", "startup_samples", "bandwidth_samples"} {
+		if net[k].Valid() {
+			net[k].Errorf("give %s or benchmark, not both", k)
+			return
+		}
+	}
+	if read == nil {
+		v.Errorf("benchmark files are read by the tpn command (this reader has no file access)")
+		return
+	}
+	var lat, bw []netbench.Sample
+	var files []string
+	for _, fn := range v.List() {
+		name := fn.String()
+		data, err := read(name)
+		if err != nil {
+			fn.Errorf("%v", err)
+			return
+		}
+		t, err := netbench.Parse(name, bytes.NewReader(data))
+		if err != nil {
+			fn.Errorf("%v", err)
+			return
+		}
+		s, _ := t.Samples()
+		if t.Kind == netbench.OSULatency || t.Kind == netbench.IMBPingPong {
+			lat = append(lat, s...)
+		} else {
+			bw = append(bw, s...)
+		}
+		files = append(files, name)
+	}
+	if len(lat) == 0 {
+		v.Errorf("no latency table (osu_latency or IMB PingPong) among the benchmark files: t_s comes from one (osu_bw's intercept is a per-message overhead, not the startup)")
+		return
+	}
+	lf, err := netbench.FitLinear(lat)
+	if err != nil {
+		v.Errorf("latency table: %v", err)
+		return
+	}
+	bf := lf
+	if len(bw) > 0 {
+		if bf, err = netbench.FitLinear(bw); err != nil {
+			v.Errorf("bandwidth table: %v", err)
+			return
+		}
+	}
+	if lf.DegreesOfFreedom < 1 || bf.DegreesOfFreedom < 1 || !(bf.SecondsPerByte > 0) {
+		v.Errorf("the benchmark fits give no interval of t_s and B (need 3 or more message sizes, and times growing with size)")
+		return
+	}
+	st := fitEstimate(lf.LatencyS, lf.LatencyHighS, lf)
+	sb := fitEstimate(bf.SecondsPerByte, bf.SecondsPerByteHigh, bf)
+	sb.Inverse = true
+	m.Startup, m.Bandwidth = lf.LatencyS, 1/bf.SecondsPerByte
+	m.Uncertainty = &NetUncertainty{Source: "benchmark " + strings.Join(files, ", "), Startup: &st, Bandwidth: &sb, Line: v.Line()}
+}
+
+// fitEstimate is a fitted parameter as an estimate: the standard error recovered from the
+// fit's 95 % half-width (high − value) over the Student-t quantile of its degrees of freedom.
+func fitEstimate(value, high float64, f netbench.LinearFit) MeanEstimate {
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(f.DegreesOfFreedom)}.Quantile(0.975)
+	return MeanEstimate{Mean: value, StdErr: (high - value) / q, DoF: f.DegreesOfFreedom, N: f.Points}
 }

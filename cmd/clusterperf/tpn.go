@@ -242,7 +242,7 @@ func parseTpnWith(read func(string) ([]byte, error), path, cluster string, bo tp
 	if err != nil {
 		return nil, nil, err
 	}
-	cl, err := tpn.ParseCluster(cluster, cb)
+	cl, err := tpn.ParseClusterWith(cluster, cb, read)
 	if err != nil {
 		return nil, nil, badInput(err)
 	}
