@@ -72,6 +72,8 @@ func contractCases() []contractCase {
 	add("mpip-keck-cg-a-calibrate", "mpip", "mpip", "--calibrate", "--predict", "128", ex+"mpip/keck_cg_a.csv")
 	// the network from netbench's generated OSU outputs (a known model, not measurements)
 	add("mpip-driver8-osu", "mpip", "mpip", "--osu", "../../netbench/testdata/osu_latency.txt", "--osu", "../../netbench/testdata/osu_bw.txt", ex+"mpip/hpc-mpip__driver.8.253.1.mpiP")
+	// 004's FT case (issue 33): a synthetic Alltoall-bound report, the collective's idle part as wait
+	add("mpip-ft-wait-ops", "mpip", "mpip", "--latency", "10us", "--bandwidth", "1GB/s", "--collectives", "--wait-ops", "Alltoall", "../../mpip/testdata/ft-alltoall.4.1.1.mpiP")
 	amg, _ := filepath.Glob("../../mpip/testdata/samples/mpiP_cm__amg2013.*.mpiP")
 	add("mpip-amg-calibrate", "mpip", append([]string{"mpip", "--calibrate", "--predict", "128"}, amg...)...)
 	for _, f := range []string{"masterworker", "matmul", "pipeline"} {
