@@ -41,13 +41,3 @@ func (r *fitResult) setAnswer() {
 func (r *extrapolateResult) setAnswer() {
 	r.Answer = answer.Scaling(r.Fit, r.Predictions, r.Backtest, r.Sizing)
 }
-
-func (r *tpnResult) setAnswer() {
-	last, at := "", -1.0
-	for _, p := range r.Processes {
-		if p.Finish > at {
-			last, at = p.Name, p.Finish
-		}
-	}
-	r.Answer = answer.TPN(r.Outcome, r.TimeS, last, r.Advice)
-}
