@@ -8,7 +8,8 @@
 #           fuzzing worker, -parallel 1; a single job uses every core)
 # -o FILE   the summary table (default fuzz-summary.txt); the logs go to FILE's directory,
 #           fuzz-logs/PACKAGE.TARGET.log
-# -r REGEXP only targets whose "package.Target" matches (grep -E)
+# -r REGEXP only targets whose "package Target" matches (grep -E)
+# -w N      fuzzing workers per target (default: cores / JOBS); -w 1 on a shared machine
 #
 # The targets are listed with `go test -list 'Fuzz.*' ./...`; each is run alone with
 # `go test -run '^$' -fuzz '^Target$' -fuzztime TIME PACKAGE`. For each target the summary
@@ -19,13 +20,14 @@
 # little). The exit status is 1 if any target failed or stalled.
 set -euo pipefail
 
-jobs=1 summary=fuzz-summary.txt filter=.
-while getopts "j:o:r:h" opt; do
+jobs=1 summary=fuzz-summary.txt filter=. workers=
+while getopts "j:o:r:w:h" opt; do
 	case $opt in
 	j) jobs=$OPTARG ;;
 	o) summary=$OPTARG ;;
 	r) filter=$OPTARG ;;
-	*) sed -n '2,22p' "$0"; exit 2 ;;
+	w) workers=$OPTARG ;;
+	*) sed -n '2,23p' "$0"; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -46,7 +48,7 @@ if [ -z "$targets" ]; then
 	exit 2
 fi
 count=$(printf '%s\n' "$targets" | wc -l)
-workers=$(( $(nproc) / jobs )); [ "$workers" -ge 1 ] || workers=1
+[ -n "$workers" ] || workers=$(( $(nproc) / jobs )); [ "$workers" -ge 1 ] || workers=1
 echo "fuzz-all.sh: $count targets, $fuzztime each, $jobs at a time ($workers fuzzing worker(s) each); logs in $logdir" >&2
 
 # Seconds of TIME (for the stall limit); a count like 5000x gets 10 minutes.
