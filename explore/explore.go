@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"net"
@@ -25,6 +24,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/internal/input"
 	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/spmd"
@@ -199,7 +199,7 @@ func Check(params []Param, in Values) (Values, error) {
 		p, ok := byID[id]
 		switch {
 		case !ok:
-			errs = append(errs, fmt.Errorf("unknown parameter %q", id))
+			errs = append(errs, fmt.Errorf("unknown parameter %s", input.Excerpt(id)))
 		case math.IsNaN(v) || math.IsInf(v, 0) || v < p.Min || v > p.Max:
 			errs = append(errs, fmt.Errorf("parameter %q = %v: allowed %v … %v", id, v, p.Min, p.Max))
 		case v != 0 && math.Abs(v) < 0x1p-1022: // as the model files' reader (internal/units)
@@ -338,20 +338,19 @@ func (s *Server) model(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, map[string]any{"kind": s.m.Kind(), "name": s.m.Name(), "params": s.params})
 }
 
-// maxBody bounds a request body: a few hundred parameter values.
-const maxBody = 1 << 20
-
+// values reads the values of a POST body (decodeValues) and checks them against the
+// model's parameters; a refusal is answered (413 for a body over maxBody) and ok is false.
 func (s *Server) values(w http.ResponseWriter, r *http.Request) (Values, bool) {
-	var req struct {
-		Values Values `json:"values"`
-	}
-	dec := json.NewDecoder(io.LimitReader(r.Body, maxBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		httpError(w, fmt.Errorf("%w: request body: %w", fault.ErrInput, err))
+	in, err := decodeValues(r.Body, r.ContentLength)
+	if errors.Is(err, errBodyTooLarge) {
+		refuse(w, http.StatusRequestEntityTooLarge, err.Error())
 		return nil, false
 	}
-	v, err := Check(s.params, req.Values)
+	if err != nil {
+		httpError(w, err)
+		return nil, false
+	}
+	v, err := Check(s.params, in)
 	if err != nil {
 		httpError(w, err)
 		return nil, false
