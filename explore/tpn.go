@@ -2,6 +2,8 @@ package explore
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -91,12 +93,15 @@ func (t *tpnModel) apply(v Values) *tpn.Cluster {
 	return &c
 }
 
-func (t *tpnModel) run(c *tpn.Cluster) (*tpn.Net, *tpn.Result, error) {
+func (t *tpnModel) run(ctx context.Context, c *tpn.Cluster) (*tpn.Net, *tpn.Result, error) {
 	net, err := tpn.Build(t.prog, c)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", fault.ErrInput, err)
 	}
-	res, err := net.Run(tpn.Options{Record: true})
+	res, err := net.Run(tpn.Options{Record: true, Cancel: ctx.Done()})
+	if errors.Is(err, tpn.ErrCancelled) {
+		return nil, nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -113,9 +118,13 @@ func (t *tpnModel) run(c *tpn.Cluster) (*tpn.Net, *tpn.Result, error) {
 // final marking (exact-tick simulation of a deterministic net: the makespan is exact up to the
 // tick); the bottleneck is the process and activity holding the largest share of the critical
 // path; the best configuration is tpn.Advise's allocation.
-func (t *tpnModel) Eval(v Values) (*Result, error) {
+func (t *tpnModel) Eval(v Values) (*Result, error) { return t.EvalContext(context.Background(), v) }
+
+// EvalContext is Eval stopping when ctx is done (ContextModel): each run polls it
+// (tpn.Options.Cancel).
+func (t *tpnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	c := t.apply(v)
-	net, res, err := t.run(c)
+	net, res, err := t.run(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +178,10 @@ func (t *tpnModel) Eval(v Values) (*Result, error) {
 	for _, f := range bandwidthFactors {
 		cc := *c
 		cc.Network.Bandwidth = c.Network.Bandwidth * f
-		_, rr, err := t.run(&cc)
+		_, rr, err := t.run(ctx, &cc)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if err != nil {
 			continue
 		}
@@ -199,7 +211,15 @@ func (t *tpnModel) hosts() map[string]string {
 // search within adviseBudget simulations). It runs apart from Eval because it simulates the
 // net once per mapping (256 for matmul on four workstations, about 0.7 s here).
 func (t *tpnModel) Best(v Values) (string, map[string]float64, error) {
-	a, err := tpn.Advise(t.prog, t.apply(v), adviseBudget)
+	return t.BestContext(context.Background(), v)
+}
+
+// BestContext is Best stopping when ctx is done (tpn.AdviseContext).
+func (t *tpnModel) BestContext(ctx context.Context, v Values) (string, map[string]float64, error) {
+	a, err := tpn.AdviseContext(ctx, t.prog, t.apply(v), tpn.AdviseOptions{Budget: adviseBudget})
+	if ctx.Err() != nil {
+		return "", nil, ctx.Err()
+	}
 	if err != nil {
 		return "", nil, fmt.Errorf("%w: %w", fault.ErrInput, err)
 	}
