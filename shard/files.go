@@ -20,9 +20,16 @@ import (
 	"github.com/clusterperf/clusterperf/internal/input"
 )
 
-// MaxFileBytes bounds one shard file Read accepts (and so the memory a merge can need per
-// shard); a larger file is refused with fault.ErrTooLarge.
-const MaxFileBytes = 512 << 20
+// MaxFileBytes bounds one shard file (64 MiB, internal/input's limit for any input): Run
+// refuses to write a larger one (the shard fails, with the advice to split the study into
+// more shards) and Read refuses to read one, with fault.ErrTooLarge. Reading a shard at the
+// limit takes about a second (BenchmarkReadAtLimit).
+const MaxFileBytes = 64 << 20
+
+// MaxStudyBytes bounds the shard files of one study together (512 MiB): merge and
+// merge --status hold every shard's items in memory, so a study beyond it is refused from
+// the files' sizes before any is read.
+const MaxStudyBytes = 512 << 20
 
 // Item is one work item's result, as the command encoded it.
 type Item struct {
@@ -107,6 +114,13 @@ func Run(dir string, p Plan, i int, work func(k int) (json.RawMessage, error)) e
 		f.Items = append(f.Items, Item{Index: k, Result: res})
 	}
 	if err := writeJSON(filepath.Join(dir, FileName(i, p.N)), f); err != nil {
+		if errors.Is(err, fault.ErrTooLarge) { // a failed shard, not a file no merge could read
+			fl := Failure{Manifest: m, Item: r.Hi - 1, Error: err.Error(), Time: time.Now().UTC().Format(time.RFC3339)}
+			if werr := writeJSON(filepath.Join(dir, failedName(i, p.N)), fl); werr != nil {
+				return errors.Join(err, werr)
+			}
+			return fmt.Errorf("shard %d/%d: %w", i, p.N, err)
+		}
 		return err
 	}
 	if err := os.Remove(filepath.Join(dir, failedName(i, p.N))); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -239,6 +253,9 @@ func scan(dir string) (*Status, []*File, error) {
 	if havePlan {
 		planFrom = filepath.Join(dir, "plan.json")
 	}
+	if err := studySize(dir, ents); err != nil {
+		return nil, nil, err
+	}
 	st := &Status{Errors: map[string]string{}}
 	done := map[int]*File{}
 	failed := map[int]bool{}
@@ -317,6 +334,24 @@ func scan(dir string) (*Status, []*File, error) {
 	return st, files, nil
 }
 
+// studySize refuses a study whose shard files add up to more than MaxStudyBytes, from
+// their sizes, before any is read.
+func studySize(dir string, ents []fs.DirEntry) error {
+	var total int64
+	for _, e := range ents {
+		if !shardName.MatchString(e.Name()) {
+			continue
+		}
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			total += info.Size()
+		}
+	}
+	if total > MaxStudyBytes {
+		return fmt.Errorf("%w: %s: the shard files hold %d bytes, more than the %d a study may have (merge holds every item in memory)", fault.ErrTooLarge, dir, total, int64(MaxStudyBytes))
+	}
+	return nil
+}
+
 func mustAtoi(s string) int {
 	n, err := strconv.Atoi(s)
 	if err != nil {
@@ -343,6 +378,9 @@ func writeJSON(path string, v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	if len(data) >= MaxFileBytes {
+		return fmt.Errorf("%w: %s: %d bytes of results, more than the %d a shard file may have: split the study into more shards (a larger N in --shard i/N)", fault.ErrTooLarge, path, len(data), MaxFileBytes)
 	}
 	return atomicfile.WriteTemp(path, ".tmp-"+filepath.Base(path)+"-", func(f *os.File) error {
 		_, err := f.Write(append(data, '\n'))
