@@ -9,11 +9,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/atomicfile"
@@ -396,17 +398,65 @@ func readJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return decodeStrict(path, bytes.NewReader(data), v)
+	return decodeStrict(path, data, v)
 }
 
-func decodeStrict(path string, r io.Reader, v any) error {
-	dec := json.NewDecoder(r)
+func decodeStrict(path string, data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%w: %s: %v", fault.ErrInput, path, err)
+		return fmt.Errorf("%w: %s", fault.ErrInput, jsonProblem(path, data, err))
 	}
 	if dec.More() {
 		return fmt.Errorf("%w: %s: data after the JSON value", fault.ErrInput, path)
 	}
 	return nil
+}
+
+// jsonProblem says what is wrong with a study file's JSON in the file's terms — file:line,
+// the key and the kind of value wanted — never Go's type names ("Go struct field
+// Manifest.i of type int").
+func jsonProblem(path string, data []byte, err error) string {
+	var se *json.SyntaxError
+	var ue *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("%s:%d: not JSON: %s", path, input.Line(data, se.Offset), strings.TrimPrefix(se.Error(), "json: "))
+	case errors.As(err, &ue):
+		return fmt.Sprintf("%s:%d: %s: want %s, not a JSON %s", path, input.Line(data, ue.Offset), jsonPath(ue.Field), kindWord(ue.Type.Kind()), ue.Value)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return fmt.Sprintf("%s: unknown key %s", path, strings.TrimPrefix(err.Error(), "json: unknown field "))
+	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Sprintf("%s: the JSON ends early (a file cut short?)", path)
+	}
+	return fmt.Sprintf("%s: %s", path, strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// jsonPath is json's field path without the Go names of embedded structs (the files' keys
+// are snake_case): "manifest.Plan.Spec.items" → "manifest.items".
+func jsonPath(field string) string {
+	var keep []string
+	for _, k := range strings.Split(field, ".") {
+		if k != "" && !unicode.IsUpper([]rune(k)[0]) {
+			keep = append(keep, k)
+		}
+	}
+	return strings.Join(keep, ".")
+}
+
+// kindWord names a JSON value of a Go kind.
+func kindWord(k reflect.Kind) string {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "an object"
 }

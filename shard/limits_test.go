@@ -86,3 +86,24 @@ func BenchmarkReadAtLimit(b *testing.B) {
 		}
 	}
 }
+
+// Refusals of a damaged study file speak of its keys and lines, never of Go's types (before:
+// "json: cannot unmarshal string into Go struct field File.manifest.items of type int").
+func TestStudyFileMessages(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ text, want string }{
+		{"{\"manifest\":\n{\"items\": \"x\"}}", "s.json:2: manifest.items: want a whole number, not a JSON string"},
+		{`{"manifest":{}, "extra": 1}`, `s.json: unknown key "extra"`},
+		{`{"manifest":`, "the JSON ends early"},
+		{"{\n\"manifest\": }", "s.json:2: not JSON: invalid character '}'"},
+	} {
+		path := filepath.Join(dir, "s.json")
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Read(path)
+		if !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "Go ") {
+			t.Errorf("%q: %v, want %q", c.text, err, c.want)
+		}
+	}
+}
