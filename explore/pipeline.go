@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -81,6 +82,15 @@ func (pm *pipelineModel) apply(v Values) (*pipeline.Model, *pipeline.SortParams,
 // command recommends it (recommend: pipelineapp.Run) and the optimum (least time over whole
 // p, the first p within 1 % of it, and eq. 19's closed form when it applies).
 func (pm *pipelineModel) Eval(v Values) (*Result, error) {
+	return pm.EvalContext(context.Background(), v)
+}
+
+// EvalContext is Eval stopping when ctx is done (ContextModel): before the prediction over
+// p and in the sizing (pipelineapp.Run).
+func (pm *pipelineModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	m, _, err := pm.apply(v)
 	if err != nil {
 		return nil, err
@@ -99,7 +109,7 @@ func (pm *pipelineModel) Eval(v Values) (*Result, error) {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("p = %d: N/p elements exceed a node's memory: expect paging, the prediction is too low", p))
 	}
 	r.Bottleneck = fmt.Sprintf("%s at p = %d", pt.Bottleneck, p)
-	rec, err := pm.recommend(r, v, m, len(pts))
+	rec, err := pm.recommend(ctx, r, v, m, len(pts))
 	if err != nil {
 		return nil, err
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/report"
 )
@@ -42,63 +40,4 @@ func (r *fitResult) setAnswer() {
 
 func (r *extrapolateResult) setAnswer() {
 	r.Answer = answer.Scaling(r.Fit, r.Predictions, r.Backtest, r.Sizing)
-}
-
-func (r *tpnResult) setAnswer() {
-	last, at := "", -1.0
-	for _, p := range r.Processes {
-		if p.Finish > at {
-			last, at = p.Name, p.Finish
-		}
-	}
-	r.Answer = answer.TPN(r.Outcome, r.TimeS, last, r.Advice)
-}
-
-func (r *historyResult) setAnswer() {
-	if r.Analysis == nil {
-		r.Answer = answer.History(r.Chosen, "", nil, nil, "no study fitted", strings.Join(r.Notes, " "))
-		return
-	}
-	prog := ""
-	for _, s := range r.Studies {
-		if s.ID == r.Chosen {
-			prog = s.Program
-		}
-	}
-	r.Answer = answer.History(r.Chosen, prog, r.Analysis.Predictions, r.Analysis.Sizing, "", "")
-}
-
-func (r *cubeResult) setAnswer() {
-	switch {
-	case r.Set != nil:
-		r.Answer = answer.CubeSet(r.Set.Param, r.Set.Total, r.Set.FirstToStop, r.Set.Profiles)
-	case r.Profile != nil:
-		p := r.Profile
-		pick := 0 // the time metric when the profile has one, else the first
-		if len(p.CallPaths) > 0 {
-			for i, v := range p.CallPaths[0].Values {
-				if v.Metric == "time" {
-					pick = i
-				}
-			}
-		}
-		top, metric, unit, best, total := "", "", "", -1.0, 0.0
-		for _, cp := range p.CallPaths {
-			if len(cp.Values) <= pick {
-				continue
-			}
-			v := cp.Values[pick]
-			metric, unit, total = v.Metric, v.Unit, total+v.Exclusive
-			if v.Exclusive > best {
-				top, best = cp.CallPath, v.Exclusive
-			}
-		}
-		share := 0.0
-		if total > 0 {
-			share = best / total
-		}
-		r.Answer = answer.CubeProfile(p.File, metric, unit, top, share, p.Processes)
-	default:
-		r.Answer = answer.CubeProfile("", "", "", "", 0, 0)
-	}
 }

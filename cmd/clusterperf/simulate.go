@@ -213,7 +213,7 @@ func parseSimModel(o *simOptions, path string, data []byte) (simModel, error) {
 	if sm.kind == "spmd" {
 		sm.spmd, err = spmd.DecodeModel(d, root)
 	} else {
-		sm.qn, err = qn.DecodeModelFile(d, root)
+		sm.qn, err = qn.ParseModelFile(path, data) // qn's decoder takes the file, not the tree
 	}
 	return sm, badInput(err)
 }
