@@ -42,25 +42,6 @@ func setAnswer(doc report.Document) {
 	}
 }
 
-func (r *fitResult) setAnswer() {
-	var ps []answer.Predicted
-	for _, p := range r.Predictions {
-		pr := answer.Predicted{P: p.P, D: p.D, Quantity: r.Target, Value: p.Value}
-		if r.Target == "time" {
-			pr.Unit = "s"
-		}
-		if p.Low != nil && p.High != nil {
-			pr.Low, pr.High = *p.Low, *p.High
-		}
-		ps = append(ps, pr)
-	}
-	r.Answer = answer.FitSPMD(r.Chosen, ps, r.Sizing, r.Inference)
-}
-
-func (r *extrapolateResult) setAnswer() {
-	r.Answer = answer.Scaling(r.Fit, r.Predictions, r.Backtest, r.Sizing)
-}
-
 func (r *tpnResult) setAnswer() {
 	last, at := "", -1.0
 	for _, p := range r.Processes {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clusterperf/clusterperf/app/fitapp"
 	"github.com/clusterperf/clusterperf/app/mpipapp"
 	"github.com/clusterperf/clusterperf/app/pipelineapp"
 	"github.com/clusterperf/clusterperf/app/speedupapp"
@@ -118,11 +119,11 @@ var resultTypes = map[string]reflect.Type{
 	"simulate":    reflect.TypeFor[simulateResult](),
 	"speedup":     reflect.TypeFor[speedupapp.Result](),
 	"pipeline":    reflect.TypeFor[pipelineapp.Result](),
-	"fit":         reflect.TypeFor[fitResult](),
+	"fit":         reflect.TypeFor[fitapp.Result](),
 	"mpip":        reflect.TypeFor[mpipapp.Result](),
 	"tpn":         reflect.TypeFor[tpnResult](),
 	"queue":       reflect.TypeFor[queueResult](),
-	"fit-data":    reflect.TypeFor[extrapolateResult](),
+	"fit-data":    reflect.TypeFor[fitapp.ScalingResult](),
 	"pmva":        reflect.TypeFor[pmvaResult](),
 	"history":     reflect.TypeFor[historyResult](),
 	"cube":        reflect.TypeFor[cubeResult](),

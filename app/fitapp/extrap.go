@@ -1,19 +1,19 @@
-package main
+package fitapp
 
 import (
 	"context"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/extrap"
 	"github.com/clusterperf/clusterperf/report"
 )
 
-// isExtrapExperiment reports whether a fit input is an Extra-P experiment: a .jsonl or
+// IsExtrapExperiment reports whether a fit input is an Extra-P experiment: a .jsonl or
 // .json file, or text whose first keyword (after comments and blank lines) is PARAMETER.
-func isExtrapExperiment(path string, b []byte) bool {
+func IsExtrapExperiment(path string, b []byte) bool {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".jsonl", ".json":
 		return true
@@ -28,9 +28,9 @@ func isExtrapExperiment(path string, b []byte) bool {
 	return false
 }
 
-// extrapResult is `fit EXPERIMENT` on an Extra-P experiment: one model per region and
+// ExtrapResult is `fit EXPERIMENT` on an Extra-P experiment: one model per region and
 // metric (extrap.Model) and the region that stops scaling first.
-type extrapResult struct {
+type ExtrapResult struct {
 	Command    string         `json:"command"`
 	Method     string         `json:"method"`
 	Experiment string         `json:"experiment"`
@@ -40,22 +40,22 @@ type extrapResult struct {
 	Result     *extrap.Models `json:"result"`
 }
 
-// runFitExtrap reads the experiment (extrap.ReadFile) and models it.
-func runFitExtrap(ctx context.Context, path string, b []byte, o scalingOptions, stdout io.Writer) error {
-	e, err := extrap.ReadFile(path, b)
+// RunExtrap reads an Extra-P experiment (extrap.ReadFile: text, JSON or JSON lines) and
+// models every region and metric (extrap.Model).
+func RunExtrap(ctx context.Context, path string, input []byte) (*ExtrapResult, error) {
+	e, err := extrap.ReadFile(path, input)
 	if err != nil {
-		return classify(err)
+		return nil, app.Classify(err)
 	}
 	m, err := extrap.Model(ctx, e)
 	if err != nil {
-		return classify(err)
+		return nil, app.Classify(err)
 	}
-	res := &extrapResult{Command: "fit", Method: "Extra-P experiment: one scaling.Fit per region and metric (the parameter as p), stacked predictions (docs/extrapolation.md)",
-		Experiment: path, Format: e.Format, Parameters: e.Parameters, Points: len(e.Points), Result: m}
-	return render(stdout, res, o.out)
+	return &ExtrapResult{Command: "fit", Method: "Extra-P experiment: one scaling.Fit per region and metric (the parameter as p), stacked predictions (docs/extrapolation.md)",
+		Experiment: path, Format: e.Format, Parameters: e.Parameters, Points: len(e.Points), Result: m}, nil
 }
 
-func (r *extrapResult) Tables() []*report.Table {
+func (r *ExtrapResult) Tables() []*report.Table {
 	t := &report.Table{Name: "regions", Title: fmt.Sprintf("%s (%s, parameter %s, %d points): one model per region and metric", r.Experiment, r.Format, r.Result.Parameter, r.Points),
 		Header: []string{"region", "metric", "model", "formula", "backtest_rel_error", "stops_scaling_at"}}
 	for _, m := range r.Result.Models {
@@ -71,7 +71,7 @@ func (r *extrapResult) Tables() []*report.Table {
 	return []*report.Table{t}
 }
 
-func (r *extrapResult) NoteLines() []string {
+func (r *ExtrapResult) NoteLines() []string {
 	var n []string
 	if r.Result.FirstToStop != "" {
 		n = append(n, fmt.Sprintf("first to stop scaling: %s (metric %s) at %s = %d (doubling it no longer cuts the time by %.0f %%)",

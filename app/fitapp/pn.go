@@ -1,18 +1,20 @@
-package main
+package fitapp
 
 import (
 	"bytes"
+	"context"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/scaling"
 )
 
-// isPNCSV reports whether data is a two-parameter "p,n,time" CSV (first non-comment line).
-func isPNCSV(b []byte) bool {
+// IsPNCSV reports whether data is a two-parameter "p,n,time" CSV (first non-comment line).
+func IsPNCSV(b []byte) bool {
 	for _, line := range strings.SplitN(string(b[:min(len(b), 4096)]), "\n", 64) {
 		s := strings.TrimSpace(line)
 		if s == "" || strings.HasPrefix(s, "#") {
@@ -23,27 +25,27 @@ func isPNCSV(b []byte) bool {
 	return false
 }
 
-// pnResult is `fit DATA.csv` on p,n,time data: scaling.FitPN, predictions at pairs, the
+// PNResult is `fit DATA.csv` on p,n,time data: scaling.FitPN, predictions at pairs, the
 // weak-scaling diagonal and the two backtests.
-type pnResult struct {
+type PNResult struct {
 	Command     string               `json:"command"`
 	Method      string               `json:"method"`
 	Data        string               `json:"data"`
 	Points      int                  `json:"points"`
 	Model       *scaling.PNModel     `json:"model"`
-	Predictions []pnPrediction       `json:"predictions"`
-	Diagonal    []pnPrediction       `json:"weak_scaling_diagonal"`
+	Predictions []PNPrediction       `json:"predictions"`
+	Diagonal    []PNPrediction       `json:"weak_scaling_diagonal"`
 	Backtests   []scaling.PNBacktest `json:"backtests"`
 }
 
-type pnPrediction struct {
+type PNPrediction struct {
 	P     int     `json:"p"`
 	N     float64 `json:"n"`
 	TimeS float64 `json:"time_s"`
 }
 
-// parsePairs parses --predict "PxN[,PxN…]" for p,n,time data.
-func parsePairs(s string) ([][2]float64, error) {
+// ParsePairs parses --predict "PxN[,PxN…]" for p,n,time data.
+func ParsePairs(s string) ([][2]float64, error) {
 	var out [][2]float64
 	if s == "" {
 		return nil, nil
@@ -55,36 +57,43 @@ func parsePairs(s string) ([][2]float64, error) {
 		if !ok || err1 != nil || err2 != nil || p < 1 || p > scaling.MaxPredictP || !(n > 0) || n > 1e300 {
 			return nil, fmt.Errorf("--predict %q: for p,n,time data want PxN pairs such as 1024x2e9 (p 1 … 2^30, n > 0)", item)
 		}
-		if len(out) >= maxPredictions {
-			return nil, fmt.Errorf("--predict: more than %d pairs", maxPredictions)
+		if len(out) >= MaxPredictions {
+			return nil, fmt.Errorf("--predict: more than %d pairs", MaxPredictions)
 		}
 		out = append(out, [2]float64{float64(p), n})
 	}
 	return out, nil
 }
 
-// runFitPN is `fit DATA.csv` on p,n,time data.
-func runFitPN(o scalingOptions, path string, b []byte, stdout io.Writer) error {
-	pairs, err := parsePairs(o.predict)
+// MaxPredictions bounds the predictions of one run (--predict).
+const MaxPredictions = 4096
+
+// PNRequest is `fit DATA.csv` on p,n,time data.
+type PNRequest struct {
+	Path  string
+	Input []byte
+	Pairs [][2]float64 // (p, n) to predict (ParsePairs)
+}
+
+// RunPN models p,n,time data (scaling.FitPN), predicts at the pairs and on the weak-scaling
+// diagonal (n/p fixed at the largest run's) and backtests the largest p and the largest n.
+func RunPN(ctx context.Context, q PNRequest) (*PNResult, error) {
+	pts, _, err := scaling.ReadPNCSV(q.Path, bytes.NewReader(q.Input))
 	if err != nil {
-		return badInput(err)
-	}
-	pts, _, err := scaling.ReadPNCSV(path, bytes.NewReader(b))
-	if err != nil {
-		return classify(err)
+		return nil, app.Classify(err)
 	}
 	m, err := scaling.FitPN(pts)
 	if err != nil {
-		return classify(err)
+		return nil, app.Classify(err)
 	}
-	res := &pnResult{Command: "fit", Method: "scaling.FitPN: Extra-P multi-parameter normal form (one term per parameter), relative NNLS, leave-one-(p,n)-out selection",
-		Data: path, Points: len(pts), Model: m, Predictions: []pnPrediction{}}
-	for _, pr := range pairs {
+	res := &PNResult{Command: "fit", Method: "scaling.FitPN: Extra-P multi-parameter normal form (one term per parameter), relative NNLS, leave-one-(p,n)-out selection",
+		Data: q.Path, Points: len(pts), Model: m, Predictions: []PNPrediction{}}
+	for _, pr := range q.Pairs {
 		v, err := m.Predict(pr[0], pr[1])
 		if err != nil {
-			return classify(err)
+			return nil, app.Classify(err)
 		}
-		res.Predictions = append(res.Predictions, pnPrediction{P: int(pr[0]), N: pr[1], TimeS: v})
+		res.Predictions = append(res.Predictions, PNPrediction{P: int(pr[0]), N: pr[1], TimeS: v})
 	}
 	top := pts[0]
 	for _, pt := range pts {
@@ -95,16 +104,19 @@ func runFitPN(o scalingOptions, path string, b []byte, stdout io.Writer) error {
 	for k := 1; k <= 3; k++ {
 		p, n := top.P<<k, top.N*float64(int(1)<<k)
 		if v, err := m.Predict(float64(p), n); err == nil {
-			res.Diagonal = append(res.Diagonal, pnPrediction{P: p, N: n, TimeS: v})
+			res.Diagonal = append(res.Diagonal, PNPrediction{P: p, N: n, TimeS: v})
 		}
 	}
-	if res.Backtests, err = scaling.BacktestPN(pts); err != nil {
-		return classify(err)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %w", fault.ErrInterrupted, err)
 	}
-	return render(stdout, res, o.out)
+	if res.Backtests, err = scaling.BacktestPN(pts); err != nil {
+		return nil, app.Classify(err)
+	}
+	return res, nil
 }
 
-func (r *pnResult) Tables() []*report.Table {
+func (r *PNResult) Tables() []*report.Table {
 	t := &report.Table{Name: "predictions", Title: fmt.Sprintf("%s: %d runs in (p, n); model T(p, n) = %s (LOO RMS log error %.3g)", r.Data, r.Points, r.Model.Formula, r.Model.LOO),
 		Header: []string{"kind", "p", "n", "time_s"}}
 	for _, p := range r.Predictions {
@@ -120,6 +132,6 @@ func (r *pnResult) Tables() []*report.Table {
 	return []*report.Table{t, bt}
 }
 
-func (r *pnResult) NoteLines() []string {
+func (r *PNResult) NoteLines() []string {
 	return []string{"two-parameter models have no 95 % interval yet (the corpus prior is one-parameter)"}
 }
