@@ -428,3 +428,37 @@ func TestT1(t *testing.T) {
 		t.Fatalf("data from p = 2: T1 %+v, want nil", ref)
 	}
 }
+
+// TestPrintedTimeInsideSpan (new-user review, issue 30): on 1,100 2,52 4,28 8,16 16,10.5 the
+// stacked time at p = 32 (7.18 s) lay below the plausible models' span 7.41–10.53 s that was
+// printed beside it. The printed span now holds the printed time at every p, the models' own
+// span holds the selected model's value, and a note says when the span was widened.
+func TestPrintedTimeInsideSpan(t *testing.T) {
+	d := &Data{Name: "review", Points: []Point{{1, 100}, {2, 52}, {4, 28}, {8, 16}, {16, 10.5}}}
+	r, err := Fit(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	widened := false
+	for _, p := range []int{1, 8, 16, 32, 64, 1024} {
+		pr, err := r.Predict(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pr.TimeS < pr.PlausibleLowS || pr.TimeS > pr.PlausibleHighS {
+			t.Errorf("p = %d: time %g outside the printed span %g … %g", p, pr.TimeS, pr.PlausibleLowS, pr.PlausibleHighS)
+		}
+		if pr.SelectedS < pr.ModelsLowS || pr.SelectedS > pr.ModelsHighS {
+			t.Errorf("p = %d: selected %g outside the models' span %g … %g", p, pr.SelectedS, pr.ModelsLowS, pr.ModelsHighS)
+		}
+		if pr.PlausibleLowS != pr.ModelsLowS || pr.PlausibleHighS != pr.ModelsHighS {
+			widened = true
+			if len(pr.Notes) == 0 || !strings.Contains(strings.Join(pr.Notes, " "), "widened") {
+				t.Errorf("p = %d: span widened without a note: %q", p, pr.Notes)
+			}
+		}
+	}
+	if !widened {
+		t.Error("the review's case (stacked 7.18 s below the models' 7.41 s at p = 32) no longer widens: re-check the test's premise")
+	}
+}

@@ -672,9 +672,13 @@ type Prediction struct {
 	Low95S    *float64 `json:"interval95_low_s,omitempty"`
 	High95S   *float64 `json:"interval95_high_s,omitempty"`
 	// The plausible models (cross-validation score within 1.5× the best + 0.02) predict
-	// between PlausibleLowS and PlausibleHighS.
+	// between ModelsLowS and ModelsHighS (a span that holds SelectedS);
+	// PlausibleLowS … PlausibleHighS is that span widened to include TimeS when the stacked
+	// prediction lies outside it (a note says so), so the printed time is inside it.
 	PlausibleLowS   float64  `json:"plausible_low_s"`
 	PlausibleHighS  float64  `json:"plausible_high_s"`
+	ModelsLowS      float64  `json:"plausible_models_low_s"`
+	ModelsHighS     float64  `json:"plausible_models_high_s"`
 	PlausibleModels int      `json:"plausible_models"`
 	Extrapolation   float64  `json:"extrapolation_factor"` // P / largest measured p
 	Notes           []string `json:"notes,omitempty"`
@@ -710,6 +714,14 @@ func (r *Result) Predict(p int) (*Prediction, error) {
 			pr.PlausibleHighS = math.Max(pr.PlausibleHighS, w)
 			pr.PlausibleModels++
 		}
+	}
+	pr.ModelsLowS, pr.ModelsHighS = pr.PlausibleLowS, pr.PlausibleHighS
+	if v < pr.PlausibleLowS || v > pr.PlausibleHighS {
+		// The stacked prediction is not one of the plausible models: the span is widened
+		// to include it, so the printed time is never outside the printed span.
+		pr.Notes = append(pr.Notes, fmt.Sprintf("the stacked time %.4g s lies outside the plausible models' span %.4g … %.4g s (the stacking also weighs the local power law and the last time): the span is widened to include it",
+			v, pr.PlausibleLowS, pr.PlausibleHighS))
+		pr.PlausibleLowS, pr.PlausibleHighS = math.Min(pr.PlausibleLowS, v), math.Max(pr.PlausibleHighS, v)
 	}
 	if r.DistinctP >= MinPointsForInterval {
 		// Within the measured range the interval's relative width is the one at the largest

@@ -209,13 +209,14 @@ func (r *ScalingResult) Tables() []*report.Table {
 		}
 		ct.Add(c.Name, c.Coefficients, c.K, optMagnitude(c.Score), optMagnitude(c.LLO), optMagnitude(c.LOO), c.Formula)
 	}
-	t := &report.Table{Name: "predictions", Title: "Predictions (times_largest_p: p ÷ the largest measured p)", Header: []string{"p", "time_s", "low95_s", "high95_s", "plausible_low_s", "plausible_high_s", "times_largest_p"}}
+	t := &report.Table{Name: "predictions", Title: "Predictions (time_s: the chosen model within the measured p, beyond them the stacked prediction of docs/extrapolation.md; chosen_model_s: the chosen model alone; times_largest_p: p ÷ the largest measured p)",
+		Header: []string{"p", "time_s", "chosen_model_s", "low95_s", "high95_s", "plausible_low_s", "plausible_high_s", "times_largest_p"}}
 	for _, p := range r.Predictions {
 		var lo, hi any = "none", "none"
 		if p.Interval {
 			lo, hi = *p.Low95S, *p.High95S
 		}
-		t.Add(p.P, p.TimeS, lo, hi, p.PlausibleLowS, p.PlausibleHighS, p.Extrapolation)
+		t.Add(p.P, p.TimeS, p.SelectedS, lo, hi, p.PlausibleLowS, p.PlausibleHighS, p.Extrapolation)
 	}
 	if r.Sizing == nil {
 		return []*report.Table{r.summaryTable(), pt, ct, t}
