@@ -303,7 +303,7 @@ func fitOne(ctx context.Context, path, metric string, pts []scaling.Point, isTim
 			n++
 		}
 	}
-	r, err := scaling.Fit(&scaling.Data{Name: path + " " + metric, Scaling: "", Points: pts})
+	r, err := scaling.Fit(ctx, &scaling.Data{Name: path + " " + metric, Scaling: "", Points: pts})
 	if err != nil {
 		return nil, fault.Detail(err)
 	}

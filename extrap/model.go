@@ -2,6 +2,7 @@ package extrap
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -77,13 +78,16 @@ func Model(ctx context.Context, e *Experiment) (*Models, error) {
 			out.Notes = append(out.Notes, fmt.Sprintf("%s (line %d): a value ≤ 0: not modelled (times are positive)", d.Name, s.Line))
 			continue
 		}
-		r, err := scaling.Fit(d)
+		r, err := scaling.Fit(ctx, d)
+		if errors.Is(err, fault.ErrInterrupted) {
+			return nil, err
+		}
 		if err != nil {
 			out.Notes = append(out.Notes, fmt.Sprintf("%s (line %d): not modelled: %v", d.Name, s.Line, err))
 			continue
 		}
 		m := RegionModel{Region: s.Region, Metric: s.Metric, Fit: r}
-		if bt, err := scaling.BacktestLargest(d); err == nil {
+		if bt, err := scaling.BacktestLargest(ctx, d); err == nil {
 			m.Backtest = bt
 		}
 		m.LimitP = limitP(r, d)

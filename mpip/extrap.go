@@ -1,6 +1,7 @@
 package mpip
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -80,7 +81,7 @@ func Extrapolate(quantity, unit string, ps, ys []float64, target int) (Extrapola
 	if ys[hi] > ys[lo] {
 		d.Scaling, e.Trend = "weak", "increasing"
 	}
-	fr, err := scaling.Fit(d)
+	fr, err := scaling.Fit(context.Background(), d) // bounded: one fit of at most a few runs; Extrapolate has no ctx yet
 	if err != nil {
 		return e, extrapError(quantity, err)
 	}

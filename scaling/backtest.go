@@ -1,6 +1,7 @@
 package scaling
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -36,8 +37,8 @@ type Backtest struct {
 
 // BacktestLargest holds out every run at the largest p, fits the rest with Fit and predicts
 // it. It needs at least 3 distinct p (fault.ErrInput otherwise).
-func BacktestLargest(d *Data) (*Backtest, error) {
-	return backtestHoldout(d, 1, &DefaultPrior)
+func BacktestLargest(ctx context.Context, d *Data) (*Backtest, error) {
+	return backtestHoldout(ctx, d, 1, &DefaultPrior)
 }
 
 // splitHoldout returns the training data without the k largest distinct p and the largest
@@ -66,12 +67,12 @@ func splitHoldout(d *Data, k int) (*Data, int, error) {
 
 // backtestHoldout holds out the k largest distinct p, fits the rest with prior and predicts
 // the largest p.
-func backtestHoldout(d *Data, k int, prior *Prior) (*Backtest, error) {
+func backtestHoldout(ctx context.Context, d *Data, k int, prior *Prior) (*Backtest, error) {
 	train, top, err := splitHoldout(d, k)
 	if err != nil {
 		return nil, err
 	}
-	r, err := FitWithPrior(train, prior)
+	r, err := FitWithPrior(ctx, train, prior)
 	if err != nil {
 		return nil, err
 	}
@@ -119,11 +120,11 @@ func stackCaseOf(d *Data, set, k int) (stackCase, bool) {
 	}
 	unit, pts := rescale(train.Points)
 	g := groupPoints(pts)
-	sel := selectModel(train.Scaling, g)
+	sel := selectModel(context.Background(), train.Scaling, g)
 	if sel == nil {
 		return stackCase{}, false
 	}
-	b := fitBases(train.Scaling, sel, g, true)
+	b := fitBases(context.Background(), train.Scaling, sel, g, true)
 	return stackCase{scaling: train.Scaling, set: set, base: b.logPreds(float64(top)), obs: math.Log(meanAt(d.Points, top) / unit),
 		self: b.selfLog, selfObs: b.selfObs, logFactor: math.Log(float64(top) / float64(g[len(g)-1].P)), distinct: len(g)}, true
 }
@@ -259,12 +260,12 @@ func casesExcept(cases []stackCase, sets []*Data, out func(int) bool) []stackCas
 func corpusRow(d *Data, prior Prior) (CorpusRow, error) {
 	row := CorpusRow{Name: d.Name, Scaling: d.Scaling, Points: len(d.Points), Distinct: len(distinctP(d.Points)),
 		Source: d.Meta["source"], Measured: d.Meta["measured"], Units: d.Meta["units"]}
-	b, err := backtestHoldout(d, 1, &prior)
+	b, err := backtestHoldout(context.Background(), d, 1, &prior)
 	if err != nil {
 		return row, fmt.Errorf("%s: %w", d.Name, err)
 	}
 	row.Backtest, row.MaxP = b, b.HeldOutP
-	if b2, err := backtestHoldout(d, 2, &prior); err == nil {
+	if b2, err := backtestHoldout(context.Background(), d, 2, &prior); err == nil {
 		row.Backtest2 = b2
 	}
 	return row, nil

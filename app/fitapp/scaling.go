@@ -56,10 +56,7 @@ func RunScaling(ctx context.Context, q ScalingRequest) (*ScalingResult, error) {
 	if err != nil {
 		return nil, app.Classify(err)
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %w", fault.ErrInterrupted, err)
-	}
-	fr, err := scaling.Fit(d)
+	fr, err := scaling.Fit(ctx, d)
 	if err != nil {
 		return nil, app.Classify(err)
 	}
@@ -71,7 +68,7 @@ func RunScaling(ctx context.Context, q ScalingRequest) (*ScalingResult, error) {
 		}
 		res.Predictions = append(res.Predictions, pr)
 	}
-	if bt, err := scaling.BacktestLargest(d); err == nil {
+	if bt, err := scaling.BacktestLargest(ctx, d); err == nil {
 		res.Backtest = bt
 	} else if errors.Is(err, fault.ErrInput) {
 		res.Notes = append(res.Notes, "no backtest: "+fault.Detail(err))
