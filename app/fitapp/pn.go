@@ -42,6 +42,19 @@ type PNPrediction struct {
 	P     int     `json:"p"`
 	N     float64 `json:"n"`
 	TimeS float64 `json:"time_s"`
+	// The 95 % interval (scaling.PNModel.Interval: from leave-one-out errors).
+	Low95S  float64 `json:"interval95_low_s"`
+	High95S float64 `json:"interval95_high_s"`
+}
+
+// pnPredict is m's prediction with its interval at (p, n).
+func pnPredict(m *scaling.PNModel, p int, n float64) (PNPrediction, error) {
+	v, err := m.Predict(float64(p), n)
+	if err != nil {
+		return PNPrediction{}, err
+	}
+	lo, hi, err := m.Interval(float64(p), n)
+	return PNPrediction{P: p, N: n, TimeS: v, Low95S: lo, High95S: hi}, err
 }
 
 // ParsePairs parses --predict "PxN[,PxN…]" for p,n,time data.
@@ -89,11 +102,11 @@ func RunPN(ctx context.Context, q PNRequest) (*PNResult, error) {
 	res := &PNResult{Command: "fit", Method: "scaling.FitPN: Extra-P multi-parameter normal form (one term per parameter), relative NNLS, leave-one-(p,n)-out selection",
 		Data: q.Path, Points: len(pts), Model: m, Predictions: []PNPrediction{}}
 	for _, pr := range q.Pairs {
-		v, err := m.Predict(pr[0], pr[1])
+		x, err := pnPredict(m, int(pr[0]), pr[1])
 		if err != nil {
 			return nil, app.Classify(err)
 		}
-		res.Predictions = append(res.Predictions, PNPrediction{P: int(pr[0]), N: pr[1], TimeS: v})
+		res.Predictions = append(res.Predictions, x)
 	}
 	top := pts[0]
 	for _, pt := range pts {
@@ -103,8 +116,8 @@ func RunPN(ctx context.Context, q PNRequest) (*PNResult, error) {
 	}
 	for k := 1; k <= 3; k++ {
 		p, n := top.P<<k, top.N*float64(int(1)<<k)
-		if v, err := m.Predict(float64(p), n); err == nil {
-			res.Diagonal = append(res.Diagonal, PNPrediction{P: p, N: n, TimeS: v})
+		if x, err := pnPredict(m, p, n); err == nil {
+			res.Diagonal = append(res.Diagonal, x)
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -118,20 +131,26 @@ func RunPN(ctx context.Context, q PNRequest) (*PNResult, error) {
 
 func (r *PNResult) Tables() []*report.Table {
 	t := &report.Table{Name: "predictions", Title: fmt.Sprintf("%s: %d runs in (p, n); model T(p, n) = %s (LOO RMS log error %.3g)", r.Data, r.Points, r.Model.Formula, r.Model.LOO),
-		Header: []string{"kind", "p", "n", "time_s"}}
+		Header: []string{"kind", "p", "n", "time_s", "low95_s", "high95_s"}}
 	for _, p := range r.Predictions {
-		t.Add("requested", p.P, p.N, p.TimeS)
+		t.Add("requested", p.P, p.N, p.TimeS, p.Low95S, p.High95S)
 	}
 	for _, p := range r.Diagonal {
-		t.Add("weak-scaling diagonal (n/p fixed)", p.P, p.N, p.TimeS)
+		t.Add("weak-scaling diagonal (n/p fixed)", p.P, p.N, p.TimeS, p.Low95S, p.High95S)
 	}
-	bt := &report.Table{Name: "backtests", Title: "Backtests (held-out runs predicted from the rest)", Header: []string{"held_out", "model_on_rest", "runs", "median_abs_rel_error", "max_abs_rel_error"}}
+	bt := &report.Table{Name: "backtests", Title: "Backtests (held-out runs predicted from the rest)", Header: []string{"held_out", "model_on_rest", "runs", "median_abs_rel_error", "max_abs_rel_error", "inside_interval95"}}
 	for _, b := range r.Backtests {
-		bt.Add(b.HeldOut, b.Formula, b.Points, fmt.Sprintf("%.1f%%", 100*b.MedianAbsRE), fmt.Sprintf("%.1f%%", 100*b.MaxAbsRE))
+		bt.Add(b.HeldOut, b.Formula, b.Points, fmt.Sprintf("%.1f%%", 100*b.MedianAbsRE), fmt.Sprintf("%.1f%%", 100*b.MaxAbsRE), b.Inside95)
 	}
 	return []*report.Table{t, bt}
 }
 
 func (r *PNResult) NoteLines() []string {
-	return []string{"two-parameter models have no 95 % interval yet (the corpus prior is one-parameter)"}
+	n := []string{"the 95 % intervals come from this set's leave-one-(p, n)-out errors (interpolation): beyond the measured p or n they can be too narrow — the backtests say how many held-out runs they held"}
+	for _, b := range r.Backtests {
+		if b.Inside95 < b.Points {
+			n = append(n, fmt.Sprintf("backtest, %s held out: the interval held %d of %d runs", b.HeldOut, b.Inside95, b.Points))
+		}
+	}
+	return n
 }

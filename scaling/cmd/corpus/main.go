@@ -245,7 +245,10 @@ func writePN(w io.Writer, dir string) error {
 	fmt.Fprintf(w, "one with f = p^−1, g = n), all coefficients ≥ 0, by relative least squares; the 30 best fits are\n")
 	fmt.Fprintf(w, "cross-validated leave-one-(p, n)-out and the smallest error wins. Backtests hold out every run\n")
 	fmt.Fprintf(w, "at the largest p, then separately every run at the largest n.\n\n")
-	fmt.Fprintf(w, "| set | runs | model on all runs | held out | model on the rest | runs predicted | median abs. rel. error | largest |\n|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(w, "The 95 %% interval is T̂·exp(±h), h the ⌈0.95(n+1)⌉-th smallest |log error| of the leave-one-(p, n)-out\n")
+	fmt.Fprintf(w, "predictions (the jackknife interval of Barber, Candès, Ramdas & Tibshirani 2021 with the conformal\n")
+	fmt.Fprintf(w, "quantile): interpolation errors; the last column counts the held-out (extrapolated) runs it held.\n\n")
+	fmt.Fprintf(w, "| set | runs | model on all runs | interval high/low | held out | model on the rest | runs predicted | median abs. rel. error | largest | inside 95 %% interval |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	var prov []string
 	for _, file := range files {
 		fh, err := os.Open(file)
@@ -267,13 +270,13 @@ func writePN(w io.Writer, dir string) error {
 			return fmt.Errorf("%s: %w", file, err)
 		}
 		for _, b := range bs {
-			fmt.Fprintf(w, "| %s | %d | `%s` | %s | `%s` | %d | %s | %s |\n", name, len(pts), m.Formula, b.HeldOut, b.Formula, b.Points, pm(b.MedianAbsRE), pm(b.MaxAbsRE))
+			fmt.Fprintf(w, "| %s | %d | `%s` | %.2f | %s | `%s` | %d | %s | %s | %d of %d |\n", name, len(pts), m.Formula, math.Exp(2*m.HalfWidth95), b.HeldOut, b.Formula, b.Points, pm(b.MedianAbsRE), pm(b.MaxAbsRE), b.Inside95, b.Points)
 		}
 		prov = append(prov, fmt.Sprintf("- %s: %s (%s; %s).", name, esc(meta["measured"]), esc(meta["units"]), esc(meta["source"])))
 	}
 	fmt.Fprintf(w, "\n%s\n", strings.Join(prov, "\n"))
 	fmt.Fprintf(w, "\nOne real set only: the two-parameter models are not judged across sets the way the\n")
-	fmt.Fprintf(w, "one-parameter predictions are above, and they have no 95 %% interval yet. `fit DATA.csv` on a\n")
+	fmt.Fprintf(w, "one-parameter predictions are above. `fit DATA.csv` on a\n")
 	fmt.Fprintf(w, "p,n,time file prints this model, predictions at `--predict PxN` pairs, the weak-scaling\n")
 	fmt.Fprintf(w, "diagonal (n/p fixed at the largest run's) and both backtests.\n")
 	return nil
