@@ -210,11 +210,16 @@ func FitPN(pts []PNPoint) (*PNModel, error) {
 		if best == nil || loo < best.LOO-1e-9 {
 			coef, _ := pnFit(c.f, c.g, c.shape, pts, all)
 			best = &PNModel{Formula: pnFormula(c.f, c.g, c.shape), Coef: coef, LOO: loo, f: c.f, g: c.g, shape: c.shape}
-			best.HalfWidth95 = conformalQuantile(errs)
+			// At least pnMinHalfWidth: an exact fit's zero-width interval would exclude its own
+			// prediction after rounding.
+			best.HalfWidth95 = math.Max(conformalQuantile(errs), pnMinHalfWidth)
 		}
 	}
 	return best, nil
 }
+
+// pnMinHalfWidth is the smallest interval half-width in log time (one part in a million).
+const pnMinHalfWidth = 1e-6
 
 // rmsOrInf is the RMS of e, +Inf when e is nil (a fold could not be fitted).
 func rmsOrInf(e []float64) float64 {
