@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 	"strings"
 
@@ -26,7 +25,7 @@ type ScalingResult struct {
 	// how it was fitted; a fit is never exact; its error measured by the backtest.
 	Method        string                `json:"method"`
 	Exact         bool                  `json:"exact"`
-	ErrorEstimate *ErrorEstimate        `json:"error_estimate"`
+	ErrorEstimate *app.ErrorEstimate    `json:"error_estimate"`
 	Fit           *scaling.Result       `json:"fit"`
 	Predictions   []*scaling.Prediction `json:"predictions"`
 	Backtest      *scaling.Backtest     `json:"backtest,omitempty"`
@@ -87,8 +86,13 @@ func RunScaling(ctx context.Context, q ScalingRequest) (*ScalingResult, error) {
 		res.sizingRange(q.PMax)
 	}
 	res.ErrorEstimate = ScalingErrorEstimate(fr, res.Backtest)
-	res.Answer = answer.Scaling(res.Fit, res.Predictions, res.Backtest, res.Sizing)
+	res.SetAnswer()
 	return res, nil
+}
+
+// SetAnswer sets the result's answer block (package answer).
+func (r *ScalingResult) SetAnswer() {
+	r.Answer = answer.Scaling(r.Fit, r.Predictions, r.Backtest, r.Sizing)
 }
 
 // Data is the measured data the result was fitted to (for the plot).
@@ -178,7 +182,7 @@ func SizingGrid(d *scaling.Data, pmax int) []int {
 }
 
 func (r *ScalingResult) NoteLines() []string {
-	return ScalingNoteLines(r.Fit.Notes, r.Sizing, r.Notes, r.Predictions)
+	return app.ScalingNoteLines(r.Fit.Notes, r.Sizing, r.Notes, r.Predictions)
 }
 
 // Tables: summary, parameters, plausible, predictions, trade_off.
@@ -228,25 +232,10 @@ func optMagnitude(v *float64) any {
 	return report.Magnitude(*v)
 }
 
-// ErrorEstimate is a fit's measured error (output contract: an approximation states its
-// error estimate and against what it was measured). Fractions; rel_error is signed,
-// (model − observed)/observed.
-type ErrorEstimate struct {
-	// HeldOutRelError: the largest measured p predicted from the other points (fit DATA.csv).
-	HeldOutRelError *float64 `json:"held_out_rel_error,omitempty"`
-	// CVRMSLogError: the chosen model's cross-validation score, RMS of log(pred/obs).
-	CVRMSLogError *float64 `json:"cv_rms_log_error,omitempty"`
-	// RMSRelError: RMS of the relative residuals on the fitted observations (in-sample).
-	RMSRelError float64 `json:"rms_rel_error"`
-	// LOORMSRelError: leave-one-out RMS relative error (fit MODEL.yaml --loo).
-	LOORMSRelError *float64 `json:"loo_rms_rel_error,omitempty"`
-	Against        string   `json:"against"`
-}
-
 // ScalingErrorEstimate is fit DATA.csv's: the backtest of the largest p, the
 // cross-validation score and the in-sample residuals.
-func ScalingErrorEstimate(fr *scaling.Result, bt *scaling.Backtest) *ErrorEstimate {
-	e := &ErrorEstimate{CVRMSLogError: fr.Chosen.Score, RMSRelError: fr.Chosen.RMSRelError,
+func ScalingErrorEstimate(fr *scaling.Result, bt *scaling.Backtest) *app.ErrorEstimate {
+	e := &app.ErrorEstimate{CVRMSLogError: fr.Chosen.Score, RMSRelError: fr.Chosen.RMSRelError,
 		Against: fmt.Sprintf("the %d measured points: rms_rel_error in-sample, cv_rms_log_error by cross-validation", fr.Points)}
 	if !fr.Validated {
 		// Not validated (two distinct p): the score ranked exact fits, it measures nothing
@@ -294,20 +283,4 @@ func (r *ScalingResult) summaryTable() *report.Table {
 
 func (r *ScalingResult) tradeOffTable() *report.Table {
 	return app.TradeOffTable(r.Sizing, "Trade-off (model times) "+r.rangeText())
-}
-
-// ScalingNoteLines are the notes of a scaling fit in the order fit DATA.csv and history print
-// them: the fit's, the sizing's, the command's own, then each prediction's under its p.
-func ScalingNoteLines(fit []string, sz *sizing.Advice, own []string, preds []*scaling.Prediction) []string {
-	out := slices.Clone(fit)
-	if sz != nil {
-		out = append(out, sz.Notes...)
-	}
-	out = append(out, own...)
-	for _, p := range preds {
-		for _, n := range p.Notes {
-			out = append(out, fmt.Sprintf("p = %d: %s", p.P, n))
-		}
-	}
-	return out
 }

@@ -76,9 +76,9 @@ type Result struct {
 	report.Answered
 	// Method, Exact and ErrorEstimate are the output contract's: the winning model and how
 	// it was fitted and chosen; a fit is never exact; its residual error (and --loo's).
-	Method        string         `json:"method"`
-	Exact         bool           `json:"exact"`
-	ErrorEstimate *ErrorEstimate `json:"error_estimate"`
+	Method        string             `json:"method"`
+	Exact         bool               `json:"exact"`
+	ErrorEstimate *app.ErrorEstimate `json:"error_estimate"`
 	// Partial: Ctrl-C stopped the bootstrap; the bootstrap ranges rest on the replicates run.
 	Partial bool `json:"partial,omitempty"`
 	// Objective is what the least squares minimised: "relative" or "absolute" (001 §6.2).
@@ -168,7 +168,7 @@ func Finish(q Request, rep *fit.Report) (*Result, error) {
 		}
 	}
 	out.rep, out.data = rep, q.Data
-	out.setAnswer()
+	out.SetAnswer()
 	return out, nil
 }
 
@@ -266,7 +266,7 @@ func (r *Result) setMethod(sp fit.Spec, rep *fit.Report) {
 		m = r.baseline.Metrics
 	}
 	r.Method = fmt.Sprintf("%s, %s, selected by AICc among %s", r.Chosen, how, strings.Join(names, ", "))
-	r.ErrorEstimate = &ErrorEstimate{RMSRelError: m.RMSRel, Against: fmt.Sprintf("the %d observations it was fitted to (in-sample relative residuals)", m.N)}
+	r.ErrorEstimate = &app.ErrorEstimate{RMSRelError: m.RMSRel, Against: fmt.Sprintf("the %d observations it was fitted to (in-sample relative residuals)", m.N)}
 	if v, ok := r.LOO[r.Chosen]; ok && r.baseline == nil {
 		r.ErrorEstimate.LOORMSRelError = &v
 		r.ErrorEstimate.Against += "; loo_rms_rel_error: each observation predicted from a fit to the others"
@@ -481,8 +481,8 @@ func withT1(o sizing.Options, t1 *sizing.Reference) sizing.Options {
 	return o
 }
 
-// setAnswer is the result's answer block (package answer).
-func (r *Result) setAnswer() {
+// SetAnswer sets the result's answer block (package answer).
+func (r *Result) SetAnswer() {
 	var ps []answer.Predicted
 	for _, p := range r.Predictions {
 		pr := answer.Predicted{P: p.P, D: p.D, Quantity: r.Target, Value: p.Value}

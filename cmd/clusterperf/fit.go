@@ -299,8 +299,3 @@ func runFitScaling(ctx context.Context, o scalingOptions, path string, stdout io
 	}
 	return fitDataPlot(o.out.plotFile(o.plot), res)
 }
-
-// errorEstimate and scalingNoteLines: fit DATA.csv's, shared with history and cube.
-type errorEstimate = fitapp.ErrorEstimate
-
-var scalingNoteLines = fitapp.ScalingNoteLines
