@@ -117,7 +117,7 @@ var longFunctions = map[string]int{
 	"Validate":           100,
 	"splitRows":          99,
 	"walk":               96,
-	"FitWithPrior":       96,
+	"FitWithPrior":       102,
 	"Predict":            96,
 	"complete":           94,
 	"ParseSpec":          93,
