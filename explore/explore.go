@@ -277,7 +277,7 @@ func reportCtx(ctx context.Context, m Model, v Values, version string) (*htmlrep
 }
 
 func paramTable(ps []Param, v Values) htmlreport.Table {
-	t := htmlreport.Table{Title: "Parameters of this point", Columns: []string{"parameter", "value", "model file", "unit"}}
+	t := htmlreport.Table{Title: "Parameters of this point", Header: []string{"parameter", "value", "model file", "unit"}}
 	for _, p := range ps {
 		t.Rows = append(t.Rows, []string{p.Label, htmlreport.Num(v[p.ID]), htmlreport.Num(p.Value), p.Unit})
 		if v[p.ID] != p.Value {

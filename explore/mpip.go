@@ -371,7 +371,7 @@ func (m *mpipModel) EvalContext(ctx context.Context, v Values) (*Result, error) 
 	r := &Result{Kind: "mpip", Model: m.name, Values: map[string]float64{"p": float64(p), "wall_time_s": cur.Res.AppTime.Model}}
 	m.describe(r, cur)
 	comp := perProcess(cur.Res)
-	ct := htmlreport.Table{Title: fmt.Sprintf("Wall time at P = %d (004 components, per process)", p), Columns: []string{"component", "time (s)", "share"}}
+	ct := htmlreport.Table{Title: fmt.Sprintf("Wall time at P = %d (004 components, per process)", p), Header: []string{"component", "time (s)", "share"}}
 	big := 0
 	for i, c := range comp {
 		ct.Rows = append(ct.Rows, []string{componentNames[i], htmlreport.Num(c), fmt.Sprintf("%.1f %%", 100*c/cur.Res.AppTime.Model)})
@@ -431,7 +431,7 @@ func (m *mpipModel) describe(r *Result, cur mpipPoint) {
 // runsTable compares each measured run's model with its measurement (004's application-time
 // view); the current P highlighted.
 func (m *mpipModel) runsTable(runs []mpip.Inputs, p int) (htmlreport.Table, error) {
-	t := htmlreport.Table{Title: "Measured runs: model against measurement", Columns: []string{"P", "run", "wall time measured (s)", "wall time model (s)", "rel_error", "switch delay D_0 (s)"}}
+	t := htmlreport.Table{Title: "Measured runs: model against measurement", Header: []string{"P", "run", "wall time measured (s)", "wall time model (s)", "rel_error", "switch delay D_0 (s)"}}
 	for _, in := range runs {
 		res, err := mpip.Solve(in)
 		if err != nil {
@@ -482,7 +482,7 @@ func (m *mpipModel) byP(ctx context.Context, r *Result, runs []mpip.Inputs, net 
 	if m.predict {
 		title = "Wall time by P (extrapolated inputs, mpip.Predict)"
 	}
-	t := htmlreport.Table{Title: title, Columns: []string{"P", "wall time (s)", "switch delay (s)", "MPI contention (s)", "MPI active (s)", "computation (s)"}}
+	t := htmlreport.Table{Title: title, Header: []string{"P", "wall time (s)", "switch delay (s)", "MPI contention (s)", "MPI active (s)", "computation (s)"}}
 	wall := Series{Name: "model wall time"}
 	comps := make([]Series, 4)
 	for i := range comps {

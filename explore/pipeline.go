@@ -118,7 +118,7 @@ func (pm *pipelineModel) EvalContext(ctx context.Context, v Values) (*Result, er
 		r.Best += fmt.Sprintf("; eq. (19) p* = %.3g", opt.ClosedForm)
 		r.Values["closed_form_p"] = opt.ClosedForm
 	}
-	st := htmlreport.Table{Title: fmt.Sprintf("Stages at p = %d", p), Columns: []string{"stage", "time (s)", "rate (elements/s)", "bounded by"}}
+	st := htmlreport.Table{Title: fmt.Sprintf("Stages at p = %d", p), Header: []string{"stage", "time (s)", "rate (elements/s)", "bounded by"}}
 	longest := 0
 	for i, s := range pt.Stages {
 		st.Rows = append(st.Rows, []string{s.Stage, htmlreport.Num(s.Time), htmlreport.Num(s.Rate), s.Bottleneck})
@@ -131,7 +131,7 @@ func (pm *pipelineModel) EvalContext(ctx context.Context, v Values) (*Result, er
 		st.Rows = append(st.Rows, []string{f.Name + " (fixed)", htmlreport.Num(pt.Fixed[i]), "", ""})
 	}
 	st.Rows = append(st.Rows, []string{"total", htmlreport.Num(pt.Time), "", ""})
-	ot := htmlreport.Table{Title: "Optimum", Columns: []string{"", "p", "time (s)"}, Rows: [][]string{
+	ot := htmlreport.Table{Title: "Optimum", Header: []string{"", "p", "time (s)"}, Rows: [][]string{
 		{"current", strconv.Itoa(p), htmlreport.Num(pt.Time)},
 		{"least time", strconv.Itoa(opt.P), htmlreport.Num(opt.Time)},
 		{"within 1 % of least", strconv.Itoa(opt.Knee), htmlreport.Num(opt.KneeTime)},

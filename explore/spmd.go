@@ -137,7 +137,7 @@ func (s *spmdModel) EvalContext(ctx context.Context, v Values) (*Result, error) 
 		Values: map[string]float64{"time_s": pt.Time, "speedup": pt.Speedup, "efficiency": pt.Efficiency}}
 	r.Notes = append(r.Notes, "the model's queueing networks are solved exactly; the model itself is 000/001's approximation of the program")
 	r.Bottleneck = fmt.Sprintf("%s (%.4g of %.4g s at p = %d, d = %d)", pt.Bottleneck, pt.Components.Value(pt.Bottleneck), pt.Time, p, d)
-	comp := htmlreport.Table{Title: fmt.Sprintf("Time at p = %d, d = %d", p, d), Columns: []string{"component", "time (s)", "share"}}
+	comp := htmlreport.Table{Title: fmt.Sprintf("Time at p = %d, d = %d", p, d), Header: []string{"component", "time (s)", "share"}}
 	for i, name := range []string{"cpu", "sync", "comm_startup", "comm_transfer", "contention", "io"} {
 		c := pt.Components.Value(name)
 		comp.Rows = append(comp.Rows, []string{name, htmlreport.Num(c), fmt.Sprintf("%.1f %%", 100*c/pt.Time)})
@@ -146,7 +146,7 @@ func (s *spmdModel) EvalContext(ctx context.Context, v Values) (*Result, error) 
 		}
 	}
 	comp.Rows = append(comp.Rows, []string{"total", htmlreport.Num(pt.Time), "100 %"})
-	summary := htmlreport.Table{Title: "Speedup", Columns: []string{"p", "d", "time (s)", "speedup", "efficiency", "bottleneck"},
+	summary := htmlreport.Table{Title: "Speedup", Header: []string{"p", "d", "time (s)", "speedup", "efficiency", "bottleneck"},
 		Rows: [][]string{{strconv.Itoa(p), strconv.Itoa(d), htmlreport.Num(pt.Time), htmlreport.Num(pt.Speedup), htmlreport.Num(pt.Efficiency), pt.Bottleneck}}}
 	ps := make([]int, 0, pmax)
 	for i := 1; i <= pmax; i++ {
