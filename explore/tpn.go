@@ -100,9 +100,9 @@ func (t *tpnModel) apply(v Values) *tpn.Cluster {
 	return &c
 }
 
-// request is tpnapp's request for the program on c.
-func (t *tpnModel) request(c *tpn.Cluster) tpnapp.Request {
-	return tpnapp.Request{Program: t.prog, Cluster: c, Run: tpn.Options{Record: true}}
+// request is tpnapp's request for the program on c; every run polls ctx (tpn.Options.Cancel).
+func (t *tpnModel) request(ctx context.Context, c *tpn.Cluster) tpnapp.Request {
+	return tpnapp.Request{Program: t.prog, Cluster: c, Run: tpn.Options{Record: true, Cancel: ctx.Done()}}
 }
 
 // command is the tpn command line answering the same question at the file's values (the
@@ -118,12 +118,10 @@ func (t *tpnModel) command() []string {
 func (t *tpnModel) Eval(v Values) (*Result, error) { return t.EvalContext(context.Background(), v) }
 
 // EvalContext is Eval stopping when ctx is done (ContextModel): each run polls it
-// (tpn.Options.Cancel), the network interval's runs take it (tpnapp.Run).
+// (tpn.Options.Cancel).
 func (t *tpnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	c := t.apply(v)
-	q := t.request(c)
-	q.Run.Cancel = ctx.Done()
-	res, err := tpnapp.Run(ctx, q)
+	res, err := tpnapp.Run(ctx, t.request(ctx, c))
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -182,8 +180,8 @@ func (t *tpnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	for _, f := range bandwidthFactors {
 		cc := *c
 		cc.Network.Bandwidth, cc.Network.Uncertainty = c.Network.Bandwidth*f, nil
-		q := t.request(&cc)
-		q.Run.Record, q.Run.Cancel = false, ctx.Done()
+		q := t.request(ctx, &cc)
+		q.Run.Record = false
 		rr, err := tpnapp.Deterministic(q)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -220,11 +218,10 @@ func (t *tpnModel) Best(v Values) (string, map[string]float64, error) {
 	return t.BestContext(context.Background(), v)
 }
 
-// BestContext is Best stopping when ctx is done (tpnapp.Run's search under ctx).
+// BestContext is Best stopping when ctx is done (tpn.AdviseContext through tpnapp.Run).
 func (t *tpnModel) BestContext(ctx context.Context, v Values) (string, map[string]float64, error) {
-	q := t.request(t.apply(v))
+	q := t.request(ctx, t.apply(v))
 	q.Advise, q.Budget = true, adviseBudget
-	q.Run.Cancel = ctx.Done()
 	res, err := tpnapp.Run(ctx, q)
 	if ctx.Err() != nil {
 		return "", nil, ctx.Err()
