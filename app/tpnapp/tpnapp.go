@@ -358,7 +358,7 @@ func newNetResult(net *tpn.Net, res *tpn.Result) *Result {
 }
 
 // overlapNote explains the per-process columns.
-const overlapNote = "per process, the columns overlap: sending_s (its messages on the network) runs while it computes or waits, and waiting_s = finish_s − computing_s, so computing_s + sending_s + waiting_s can exceed finish_s"
+const overlapNote = "per process, the columns overlap: sending_s (the time at least one of its messages is on the network, overlapping transfers counted once, so at most the makespan) runs while it computes or waits, and waiting_s = finish_s − computing_s, so computing_s + sending_s + waiting_s can exceed finish_s"
 
 // NoteLines: the run's notes, then the advice's (budget cuts of the search).
 func (r *Result) NoteLines() []string {
