@@ -100,9 +100,9 @@ func (t *tpnModel) apply(v Values) *tpn.Cluster {
 	return &c
 }
 
-// request is tpnapp's request for the program on c.
-func (t *tpnModel) request(c *tpn.Cluster) tpnapp.Request {
-	return tpnapp.Request{Program: t.prog, Cluster: c, Run: tpn.Options{Record: true}}
+// request is tpnapp's request for the program on c; every run polls ctx (tpn.Options.Cancel).
+func (t *tpnModel) request(ctx context.Context, c *tpn.Cluster) tpnapp.Request {
+	return tpnapp.Request{Program: t.prog, Cluster: c, Run: tpn.Options{Record: true, Cancel: ctx.Done()}}
 }
 
 // command is the tpn command line answering the same question at the file's values (the
@@ -115,9 +115,16 @@ func (t *tpnModel) command() []string {
 // final marking through tpnapp.Run, the tpn command's call (exact-tick simulation of a deterministic net: the makespan is exact up to the
 // tick); the bottleneck is the process and activity holding the largest share of the critical
 // path; the best configuration is tpn.Advise's allocation.
-func (t *tpnModel) Eval(v Values) (*Result, error) {
+func (t *tpnModel) Eval(v Values) (*Result, error) { return t.EvalContext(context.Background(), v) }
+
+// EvalContext is Eval stopping when ctx is done (ContextModel): each run polls it
+// (tpn.Options.Cancel).
+func (t *tpnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	c := t.apply(v)
-	res, err := tpnapp.Run(context.Background(), t.request(c))
+	res, err := tpnapp.Run(ctx, t.request(ctx, c))
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +137,7 @@ func (t *tpnModel) Eval(v Values) (*Result, error) {
 		r.Notes = append(r.Notes, "network interval: "+b.String())
 	}
 	r.Warnings = append(r.Warnings, tpn.CountMessages(t.prog)...)
-	pt := htmlreport.Table{Title: "Processes", Columns: []string{"process", "finish (s)", "computing (s)", "sending (s)", "waiting (s)"}}
+	pt := htmlreport.Table{Title: "Processes", Header: []string{"process", "finish (s)", "computing (s)", "sending (s)", "waiting (s)"}}
 	last := 0
 	for i, p := range times {
 		pt.Rows = append(pt.Rows, []string{p.Name, htmlreport.Num(p.Finish), htmlreport.Num(p.Computing), htmlreport.Num(p.Sending), htmlreport.Num(p.Waiting)})
@@ -153,7 +160,7 @@ func (t *tpnModel) Eval(v Values) (*Result, error) {
 	sort.Slice(keys, func(i, j int) bool {
 		return share[keys[i]] > share[keys[j]] || (share[keys[i]] == share[keys[j]] && keys[i] < keys[j])
 	})
-	ct := htmlreport.Table{Title: "Critical path by process and activity", Columns: []string{"process activity", "time (s)", "share"}}
+	ct := htmlreport.Table{Title: "Critical path by process and activity", Header: []string{"process activity", "time (s)", "share"}}
 	for _, k := range keys {
 		ct.Rows = append(ct.Rows, []string{k, htmlreport.Num(share[k]), fmt.Sprintf("%.1f %%", 100*share[k]/makespan)})
 	}
@@ -173,9 +180,12 @@ func (t *tpnModel) Eval(v Values) (*Result, error) {
 	for _, f := range bandwidthFactors {
 		cc := *c
 		cc.Network.Bandwidth, cc.Network.Uncertainty = c.Network.Bandwidth*f, nil
-		q := t.request(&cc)
+		q := t.request(ctx, &cc)
 		q.Run.Record = false
 		rr, err := tpnapp.Deterministic(q)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if err != nil {
 			continue
 		}
@@ -205,9 +215,17 @@ func (t *tpnModel) hosts() map[string]string {
 // search within adviseBudget simulations). It runs apart from Eval because it simulates the
 // net once per mapping (256 for matmul on four workstations, about 0.7 s here).
 func (t *tpnModel) Best(v Values) (string, map[string]float64, error) {
-	q := t.request(t.apply(v))
+	return t.BestContext(context.Background(), v)
+}
+
+// BestContext is Best stopping when ctx is done (tpn.AdviseContext through tpnapp.Run).
+func (t *tpnModel) BestContext(ctx context.Context, v Values) (string, map[string]float64, error) {
+	q := t.request(ctx, t.apply(v))
 	q.Advise, q.Budget = true, adviseBudget
-	res, err := tpnapp.Run(context.Background(), q)
+	res, err := tpnapp.Run(ctx, q)
+	if ctx.Err() != nil {
+		return "", nil, ctx.Err()
+	}
 	if err != nil {
 		return "", nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"flag"
+	"github.com/clusterperf/clusterperf/app/solveapp"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,8 +14,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clusterperf/clusterperf/app/cubeapp"
+	"github.com/clusterperf/clusterperf/app/historyapp"
 	"github.com/clusterperf/clusterperf/app/mpipapp"
 	"github.com/clusterperf/clusterperf/app/pipelineapp"
+	"github.com/clusterperf/clusterperf/app/pmvaapp"
+	"github.com/clusterperf/clusterperf/app/queueapp"
+	"github.com/clusterperf/clusterperf/app/simapp"
 	"github.com/clusterperf/clusterperf/app/speedupapp"
 	"github.com/clusterperf/clusterperf/app/tpnapp"
 	"github.com/clusterperf/clusterperf/report"
@@ -110,6 +116,8 @@ func contractCases() []contractCase {
 	add("cube-profile-mm-x10", "cube", "cube", "../../cube/testdata/single_parameter/mm.x10y1z1.r1/profile.cubex")
 	add("cube-profile-threaded", "cube", "cube", "../../cube/testdata/simple_threaded/example.f1/cube-example1.cubex")
 	add("cube-set-single-parameter", "cube", "cube", "--metric", "time,visits", "../../cube/testdata/single_parameter")
+	// two parameters modelled jointly (scaling.FitPN), the matrix sizes x and y (issue 31)
+	add("cube-set-multi-parameter", "cube", "cube", "--metric", "time", "../../cube/testdata/multi_parameter_z1")
 	// MPI time and bytes per call path → 004's model (a synthetic profile: the samples have no MPI)
 	add("cube-mpi-synthetic", "cube", "cube", "--latency", "1us", "--bandwidth", "1GB/s", "../../cube/testdata/synthetic-mpi.cubex")
 	return cs
@@ -119,18 +127,18 @@ func contractCases() []contractCase {
 // (report.Schema), so a new field in a library struct shows up as a reviewed schema diff.
 var resultTypes = map[string]reflect.Type{
 	"solve":       reflect.TypeFor[solveResult](),
-	"solve-sweep": reflect.TypeFor[sweepResult](),
-	"simulate":    reflect.TypeFor[simulateResult](),
+	"solve-sweep": reflect.TypeFor[solveapp.SweepResult](),
+	"simulate":    reflect.TypeFor[simapp.Result](),
 	"speedup":     reflect.TypeFor[speedupapp.Result](),
 	"pipeline":    reflect.TypeFor[pipelineapp.Result](),
 	"fit":         reflect.TypeFor[fitResult](),
 	"mpip":        reflect.TypeFor[mpipapp.Result](),
 	"tpn":         reflect.TypeFor[tpnapp.Result](),
-	"queue":       reflect.TypeFor[queueResult](),
+	"queue":       reflect.TypeFor[queueapp.Result](),
 	"fit-data":    reflect.TypeFor[extrapolateResult](),
-	"pmva":        reflect.TypeFor[pmvaResult](),
-	"history":     reflect.TypeFor[historyResult](),
-	"cube":        reflect.TypeFor[cubeResult](),
+	"pmva":        reflect.TypeFor[pmvaapp.Result](),
+	"history":     reflect.TypeFor[historyapp.Result](),
+	"cube":        reflect.TypeFor[cubeapp.Result](),
 }
 
 const schemaDir = "../../docs/schema"

@@ -488,38 +488,3 @@ func TestLegacySweepPlan(t *testing.T) {
 		t.Errorf("no plan: exit %d: %s", code, errs)
 	}
 }
-
-// FuzzLegacySweep: legacySweep never panics; what it recognises is a demand or arrival_rate
-// range whose third field it spells nN (recognised once: the nN form is not legacy), and
-// planSweepParam on it gives either an error or the N values FROM … TO it names.
-func FuzzLegacySweep(f *testing.F) {
-	for _, s := range []string{"demand.cpu=0.04:0.11:5", "arrival_rate=1:2:3", "population=1:10:2", "demand.cpu=1:1:4", "demand.cpu=0:1:1e3", "demand.cpu=a:b:2", "demand.cpu=1:2:n5"} {
-		f.Add(s)
-	}
-	m := "classes: [{name: a, population: 2, think_time: 1s}, {name: o, arrival_rate: 1}]\nstations: [{name: cpu, demand: 5ms}]\n"
-	in, err := parseSolveModelWith(func(string) ([]byte, error) { return []byte(m), nil }, "m.yaml")
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		n, legacy := legacySweep(s)
-		if !legacy {
-			if n != s {
-				t.Fatalf("%q changed to %q without being legacy", s, n)
-			}
-			return
-		}
-		if _, again := legacySweep(n); again {
-			t.Fatalf("%q: its nN form %q is legacy again", s, n)
-		}
-		_, vals, err := planSweepParam(in, s)
-		if err != nil {
-			return
-		}
-		for i, v := range vals {
-			if math.IsNaN(v) || math.IsInf(v, 0) || (i > 0 && v < vals[i-1]) {
-				t.Fatalf("%q: value %d = %v in %v", s, i, v, vals[:min(len(vals), 10)])
-			}
-		}
-	})
-}

@@ -7,12 +7,9 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 
 	"github.com/clusterperf/clusterperf/app/tpnapp"
 	"github.com/clusterperf/clusterperf/report"
@@ -251,43 +248,25 @@ func parseTpnWith(read func(string) ([]byte, error), path, cluster string, bo tp
 }
 
 func ganttPlot(path string, times []tpn.ProcessTimes, spans []tpn.Interval) error {
-	row := map[string]int{}
-	names := make([]string, len(times))
+	rows := make([]string, len(times))
 	for i, t := range times {
-		row[t.Name] = len(times) - 1 - i
-		names[len(times)-1-i] = t.Name
+		rows[i] = t.Name
 	}
-	p := plot.New()
-	p.Title.Text = "Gantt chart: computing, loops (iterations grouped) and messages on the network"
-	p.X.Label.Text = "time (s)"
-	sort.SliceStable(spans, func(a, b int) bool { return spans[a].Kind > spans[b].Kind })
-	added := map[string]bool{}
-	for _, s := range spans {
-		y := float64(row[s.Process])
-		lo, hi := y-0.35, y+0.35
-		col := report.Color(0)
+	bars := make([]report.Span, len(spans))
+	for i, s := range spans {
+		bars[i] = report.Span{Row: s.Process, Start: s.Start, End: s.End, Kind: s.Kind}
 		switch s.Kind {
 		case "transfer", "transfers": // a channel's many messages: one span
-			lo, hi = y+0.1, y+0.4
-			col = report.Color(5)
+			bars[i].Color, bars[i].Thin = 5, true
 		case "loop": // a loop's iterations grouped: first start to last end
-			col = report.Color(2)
-		}
-		pg, err := plotter.NewPolygon(plotter.XYs{{X: s.Start, Y: lo}, {X: s.End, Y: lo}, {X: s.End, Y: hi}, {X: s.Start, Y: hi}})
-		if err != nil {
-			return err
-		}
-		pg.Color = col
-		pg.LineStyle.Width = 0
-		p.Add(pg)
-		if !added[s.Kind] {
-			p.Legend.Add(s.Kind, pg)
-			added[s.Kind] = true
+			bars[i].Color = 2
 		}
 	}
-	p.NominalY(names...)
-	p.Legend.Top = true
-	return report.SaveFigure(path, report.Panel{Plot: p})
+	p, err := report.Gantt("Gantt chart: computing, loops (iterations grouped) and messages on the network", "time (s)", rows, bars)
+	if err != nil {
+		return err
+	}
+	return report.SaveFigure(path, p)
 }
 
 // runTpnStudy runs one shard of a sharded tpn --advise study (mapping k of the exhaustive
