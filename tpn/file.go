@@ -376,7 +376,7 @@ func ParseClusterWith(file string, data []byte, read ReadFunc) (*Cluster, error)
 	}
 	var benches []bench
 	for _, wn := range top["workstations"].List() {
-		f := wn.Map("name", "power", "benchmark_time", "background")
+		f := wn.Map("name", "power", "benchmark_time", "background", "background_log")
 		w := Workstation{Name: f["name"].String(), Line: wn.Line()}
 		if w.Name == "" {
 			wn.Errorf("a workstation needs a name")
@@ -399,6 +399,12 @@ func ParseClusterWith(file string, data []byte, read ReadFunc) (*Cluster, error)
 			b := BgClass{ArrivalRate: g["arrival_rate"].NonNeg(), Demand: g["demand"].NonNeg()}
 			b.Arrivals, b.Demands = parseDist(g["arrivals"]), parseDist(g["demands"])
 			w.Background = append(w.Background, b)
+		}
+		if bl := f["background_log"]; bl.Valid() {
+			if f["background"].Valid() {
+				bl.Errorf("give background or background_log, not both")
+			}
+			w.Background, w.Classes = parseBackgroundLog(bl, read)
 		}
 		if u := w.Utilization(); !(u < 1) {
 			wn.Errorf("workstation %q: background utilization %.3g ≥ 1 saturates the CPU (allowed: Σ arrival_rate·demand < 1)", w.Name, u)
