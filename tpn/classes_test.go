@@ -179,3 +179,35 @@ the slowdowns reaches. Where the one-class column's error is outside the half-wi
 classes' is not, the classes improve the prediction; where both are within the half-widths,
 the demand distribution does not matter at this U for this program, and the table says so.
 `
+
+// TestBackgroundLogRefusals: a background_log is read relative to the cluster file and
+// refused naming the line (the log's own errors name the log's line).
+func TestBackgroundLogRefusals(t *testing.T) {
+	read := func(p string) ([]byte, error) {
+		switch p {
+		case "dir/jobs.csv":
+			return []byte("arrival_time,cpu_demand\n0,0.1\n10,5\n20,0.1\n30,0.1\n"), nil
+		case "dir/bad.csv":
+			return []byte("arrival_time,cpu_demand\n0,0.1\n1,-5\n"), nil
+		}
+		return nil, os.ErrNotExist
+	}
+	head := "workstations:\n  - name: a\n    power: 1\n"
+	c, err := ParseClusterWith("dir/c.yaml", []byte(head+"    background_log: {file: jobs.csv}\n"), read)
+	if err != nil || len(c.Workstations[0].Background) == 0 || c.Workstations[0].Classes == nil {
+		t.Fatalf("%v %+v", err, c)
+	}
+	for _, tc := range []struct{ body, want string }{
+		{"    background_log: {file: bad.csv}\n", "bad.csv:3: cpu_demand \"-5\""},
+		{"    background_log: {file: none.csv}\n", "dir/c.yaml:4"},
+		{"    background_log: {file: jobs.csv, classes: 9}\n", "dir/c.yaml:4"},
+		{"    background: [{arrival_rate: 1, demand: 0.1}]\n    background_log: {file: jobs.csv}\n", "give background or background_log, not both"},
+	} {
+		if _, err := ParseClusterWith("dir/c.yaml", []byte(head+tc.body), read); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", tc.body, err, tc.want)
+		}
+	}
+	if _, err := ParseCluster("c.yaml", []byte(head+"    background_log: {file: jobs.csv}\n")); err == nil || !strings.Contains(err.Error(), "no file access") {
+		t.Errorf("no reader: %v", err)
+	}
+}

@@ -108,7 +108,10 @@ type netCover struct {
 	cover []int64
 }
 
-func newNetCover(n *Net) *netCover {
+func newNetCover(n *Net, atomic bool) *netCover {
+	if atomic {
+		return nil
+	}
 	c := &netCover{proc: make([]int32, len(n.Transitions))}
 	idx := map[string]int32{}
 	for ti, t := range n.Transitions {
@@ -128,8 +131,12 @@ func newNetCover(n *Net) *netCover {
 	return c
 }
 
-// begin and end count transfer ti of a process on or off the network at time now.
+// begin and end count transfer ti of a process on or off the network at time now (nil: not
+// kept, atomic firing).
 func (c *netCover) begin(ti int32, now int64) {
+	if c == nil {
+		return
+	}
 	if p := c.proc[ti]; p >= 0 {
 		if c.in[p] == 0 {
 			c.since[p] = now
@@ -139,6 +146,9 @@ func (c *netCover) begin(ti int32, now int64) {
 }
 
 func (c *netCover) end(ti int32, now int64) {
+	if c == nil {
+		return
+	}
 	if p := c.proc[ti]; p >= 0 && c.in[p] > 0 {
 		if c.in[p]--; c.in[p] == 0 {
 			c.cover[p] += now - c.since[p]
@@ -147,6 +157,9 @@ func (c *netCover) end(ti int32, now int64) {
 }
 
 func (c *netCover) result() map[string]int64 {
+	if c == nil {
+		return nil
+	}
 	m := make(map[string]int64, len(c.names))
 	for i, n := range c.names {
 		m[n] = c.cover[i]
@@ -290,9 +303,7 @@ func (n *Net) Run(o Options) (*Result, error) {
 		ver: make([]uint32, len(n.Transitions)), sched: make([]bool, len(n.Transitions)), schedAt: make([]int64, len(n.Transitions)), fluid: make([]fluidMedium, len(n.Media)), onMedium: make([]int, len(n.Media))}
 	e.watchers, e.watch, e.watchW = make([][]int32, len(n.Places)), make([]int32, len(n.Transitions)), make([]int, len(n.Transitions))
 	e.stats = make([]TransitionStats, len(n.Transitions))
-	if !o.AtomicFiring {
-		e.net = newNetCover(n)
-	}
+	e.net = newNetCover(n, o.AtomicFiring)
 	for i, p := range n.Places {
 		e.mark[i] = p.Initial
 		e.lastCause[i] = -1
@@ -378,20 +389,22 @@ func (n *Net) Run(o Options) (*Result, error) {
 			break
 		}
 	}
-	last := e.last
-	if len(last) == e.o.Trace {
-		last = append(append([]Firing(nil), e.last[e.lastAt:]...), e.last[:e.lastAt]...)
-	}
-	e.last = last
+	e.last = e.traceInOrder()
 	res.Time, res.Firings, res.Marking, res.Log, res.Last, res.LogDropped = e.now, e.firings, e.mark, e.log, e.last, e.dropped
 	res.Stats = e.stats
-	if e.net != nil {
-		res.OnNetwork = e.net.result()
-	}
+	res.OnNetwork = e.net.result()
 	if res.Outcome == Deadlock {
 		res.Deadlock = e.deadlockReport()
 	}
 	return res, nil
+}
+
+// traceInOrder is the last firings (Options.Trace) oldest first: the ring unrolled.
+func (e *engine) traceInOrder() []Firing {
+	if len(e.last) == e.o.Trace {
+		return append(append([]Firing(nil), e.last[e.lastAt:]...), e.last[:e.lastAt]...)
+	}
+	return e.last
 }
 
 func (e *engine) addCand(t int32) {
@@ -536,9 +549,7 @@ func (e *engine) start(ti int32) {
 		st.FirstStart = e.now
 	}
 	st.Busy -= e.now // + the end at completion: Σ (end − start) without storing starts
-	if e.net != nil {
-		e.net.begin(ti, e.now)
-	}
+	e.net.begin(ti, e.now)
 	e.started++
 	e.inflight[ti]++
 	e.busy++
@@ -649,11 +660,8 @@ func (e *engine) complete(c completion) {
 	e.firings++
 	st := &e.stats[c.tr]
 	st.Firings++
-	st.Busy += e.now
-	st.LastEnd = e.now
-	if e.net != nil {
-		e.net.end(c.tr, e.now)
-	}
+	st.Busy, st.LastEnd = st.Busy+e.now, e.now // Busy: + the end (the start was subtracted)
+	e.net.end(c.tr, e.now)
 	fi := -1
 	if e.rec && c.id >= 0 {
 		e.log[c.id].End = e.now

@@ -342,40 +342,16 @@ func parseSamples(nn spec.Node, net map[string]spec.Node, m *Medium) {
 // relative to the cluster file's directory joined already.
 type ReadFunc func(path string) ([]byte, error)
 
-// ParseCluster decodes a cluster file; a network's benchmark: files are refused (no reader:
-// ParseClusterWith reads them).
-func ParseCluster(file string, data []byte) (*Cluster, error) {
-	return ParseClusterWith(file, data, nil)
-}
-
-// ParseClusterWith decodes a cluster file, reading the benchmark outputs its networks name
-// with read (paths relative to the cluster file's directory).
-func ParseClusterWith(file string, data []byte, read ReadFunc) (*Cluster, error) {
-	if read != nil {
-		dir, r := filepath.Dir(file), read
-		read = func(p string) ([]byte, error) {
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(dir, p)
-			}
-			return r(p)
-		}
-	}
-	d, root, err := spec.Parse(file, data)
-	if err != nil {
-		return nil, asInput(err)
-	}
-	top := root.Map("name", "reference", "reference_rate", "workstations", "network", "networks")
-	c := &Cluster{Name: top["name"].String(), Reference: top["reference"].String(), File: file, ReferenceLine: top["reference"].Line()}
-	if v, ok := top["reference_rate"]; ok {
-		c.ReferenceRate = v.Positive()
-	}
+// parseWorkstations decodes the workstations into c: power weights (given, or from
+// benchmark times against the fastest) and background streams or logs.
+func parseWorkstations(c *Cluster, list []spec.Node, read ReadFunc) {
 	type bench struct {
 		i int
 		t float64
 		n spec.Node
 	}
 	var benches []bench
-	for _, wn := range top["workstations"].List() {
+	for _, wn := range list {
 		f := wn.Map("name", "power", "benchmark_time", "background", "background_log")
 		w := Workstation{Name: f["name"].String(), Line: wn.Line()}
 		if w.Name == "" {
@@ -430,6 +406,36 @@ func ParseClusterWith(file string, data []byte, read ReadFunc) (*Cluster, error)
 			}
 		}
 	}
+}
+
+// ParseCluster decodes a cluster file; a network's benchmark: files are refused (no reader:
+// ParseClusterWith reads them).
+func ParseCluster(file string, data []byte) (*Cluster, error) {
+	return ParseClusterWith(file, data, nil)
+}
+
+// ParseClusterWith decodes a cluster file, reading the benchmark outputs its networks name
+// with read (paths relative to the cluster file's directory).
+func ParseClusterWith(file string, data []byte, read ReadFunc) (*Cluster, error) {
+	if read != nil {
+		dir, r := filepath.Dir(file), read
+		read = func(p string) ([]byte, error) {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, p)
+			}
+			return r(p)
+		}
+	}
+	d, root, err := spec.Parse(file, data)
+	if err != nil {
+		return nil, asInput(err)
+	}
+	top := root.Map("name", "reference", "reference_rate", "workstations", "network", "networks")
+	c := &Cluster{Name: top["name"].String(), Reference: top["reference"].String(), File: file, ReferenceLine: top["reference"].Line()}
+	if v, ok := top["reference_rate"]; ok {
+		c.ReferenceRate = v.Positive()
+	}
+	parseWorkstations(c, top["workstations"].List(), read)
 	// No network: no default is invented (it used to be a silent 1e12 B/s); a program that
 	// sends or receives on such a cluster is refused by Build, naming the message's line.
 	if top["network"].Valid() && top["networks"].Valid() {

@@ -64,13 +64,17 @@ func ReadJobs(file string, r io.Reader) ([]Job, error) {
 	var jobs []Job
 	for {
 		rec, err := cr.Read()
-		line, _ := cr.FieldPos(0)
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		if err != nil {
-			return nil, bad(line, "%v", err)
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return nil, bad(pe.Line, "%v", pe.Err)
 		}
+		if err != nil {
+			return nil, bad(0, "%v", err)
+		}
+		line, _ := cr.FieldPos(0) // a record read has at least one field
 		if len(jobs) >= MaxJobs {
 			return nil, &spec.Error{File: file, Line: line, Msg: fmt.Sprintf("more than %d jobs", MaxJobs), Kind: fault.ErrTooLarge}
 		}

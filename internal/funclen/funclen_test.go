@@ -110,7 +110,6 @@ var longFunctions = map[string]int{
 	"SolveBlocking":      110,
 	"solve":              106,
 	"slice":              106,
-	"ParseCluster":       104,
 	"kernel":             103,
 	"MVAMultiParallel":   102,
 	"Validate":           100,
