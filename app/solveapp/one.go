@@ -82,7 +82,6 @@ const partialNote = "partial: the validation was interrupted (see its notes); th
 func solveOne(ctx context.Context, q Request) (*Solution, *qn.Result, error) {
 	in := q.Input
 	m, opt := in.Model, q.Options
-	opt.Context = ctx            // Ctrl-C stops comom mid-solve (exit 130)
 	var dist *DistributionResult // first: a model it does not apply to is refused before solving
 	if q.Distribution != "" {
 		var err error
@@ -101,7 +100,7 @@ func solveOne(ctx context.Context, q Request) (*Solution, *qn.Result, error) {
 	if sr != nil && !in.Special() {
 		estimate = func(r *qn.Result) { ObservedEstimate(r, sr, q.Sim.Options.Seed) }
 	}
-	res, err := solveLabelled(in.solver(m), m, q.Solver, opt, estimate, q.log)
+	res, err := solveLabelled(ctx, in.solver(m), m, q.Solver, opt, estimate, q.log) // Ctrl-C stops the exact solvers mid-solve (exit 130)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -140,8 +139,8 @@ func newSolution(q Request, res *qn.Result, dist *DistributionResult) *Solution 
 // solveLabelled solves m by solve and refuses what must not be printed (a solver that did
 // not converge: exit 3); a fork/join result without an error estimate gets one by
 // estimate; an approximate result's method and error estimate go to log too.
-func solveLabelled(solve solveFunc, m *qn.Model, solver string, opt qn.AMVAOptions, estimate func(*qn.Result), log func(string)) (*qn.Result, error) {
-	res, err := solve(solver, opt)
+func solveLabelled(ctx context.Context, solve solveFunc, m *qn.Model, solver string, opt qn.AMVAOptions, estimate func(*qn.Result), log func(string)) (*qn.Result, error) {
+	res, err := solve(ctx, solver, opt)
 	if err != nil {
 		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
 			return nil, app.Inputf("--exact: %w", err)
@@ -165,7 +164,7 @@ func solveLabelled(solve solveFunc, m *qn.Model, solver string, opt qn.AMVAOptio
 // shard runs.
 func CheckSolves(q Request) error {
 	m := q.Input.Model
-	_, err := solveLabelled(q.Input.solver(m), m, q.Solver, q.Options, func(*qn.Result) {}, func(string) {})
+	_, err := solveLabelled(context.Background(), q.Input.solver(m), m, q.Solver, q.Options, func(*qn.Result) {}, func(string) {})
 	return err
 }
 

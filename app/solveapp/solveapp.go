@@ -21,7 +21,7 @@ import (
 )
 
 // Request is everything one solve run needs: the parsed model, the solver and its options
-// (Options.Context is not used: Run's ctx stops the work), what to compute besides the
+// (Run's ctx stops the work), what to compute besides the
 // solution, how to simulate, and where progress and the account of approximate results go.
 type Request struct {
 	Input   *Input

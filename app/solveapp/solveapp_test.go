@@ -79,7 +79,7 @@ func TestSweepBoundLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pts, err := qn.Sweep(in.Model, p, vals, "auto", qn.AMVAOptions{}, nil)
+	pts, err := qn.Sweep(context.Background(), in.Model, p, vals, "auto", qn.AMVAOptions{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

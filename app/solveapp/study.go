@@ -117,7 +117,7 @@ func (s *SweepStudy) Work(r shard.Range) studyapp.Work {
 // (qn.Sweep, its budget and errors; fork/join points' simulated error estimates).
 func (s *SweepStudy) solveRange(vals []float64) ([]qn.SweepPoint, error) {
 	opt, q := s.q.Options, s.q
-	pts, err := qn.Sweep(q.Input.Model, s.p, vals, q.Solver, opt, nil)
+	pts, err := qn.Sweep(context.Background(), q.Input.Model, s.p, vals, q.Solver, opt, nil)
 	if err != nil {
 		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
 			return nil, app.Inputf("--exact: %w", err)

@@ -28,7 +28,7 @@ func runSweep(ctx context.Context, q Request) (*Sweep, error) {
 		return nil, err
 	}
 	opt := q.Options
-	pts, err := qn.SweepContext(ctx, m, p, vals, q.Solver, opt, q.progress("sweep"))
+	pts, err := qn.Sweep(ctx, m, p, vals, q.Solver, opt, q.progress("sweep"))
 	stopped := err // fault.ErrInterrupted: the points finished before Ctrl-C are printed
 	if err != nil && !errors.Is(err, fault.ErrInterrupted) {
 		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {

@@ -416,7 +416,7 @@ func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writ
 	}
 	mf := sm.qn
 	out.Model = cmp.Or(mf.Name, path)
-	an, anErr := mf.Solve("auto", qn.AMVAOptions{})
+	an, anErr := mf.Solve(ctx, "auto", qn.AMVAOptions{})
 	res, runErr := simulateQNRun(ctx, mf, mf.Model, *o)
 	if runErr != nil && (res == nil || !res.Partial) {
 		return runErr
@@ -607,7 +607,7 @@ func mergeSimulate(p shard.Plan, items []json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	an, anErr := mf.Solve("auto", qn.AMVAOptions{})
+	an, anErr := mf.Solve(context.Background(), "auto", qn.AMVAOptions{})
 	out := &simulateResult{Model: name, Kind: "qn", Report: qnReport(mf.Model, "auto", an, anErr, res, o.seed)}
 	out.setRun(res)
 	out.setMethod()
