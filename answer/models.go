@@ -144,7 +144,11 @@ func CubeSet(param string, total *cube.Model, firstToStop string, n int) report.
 	b.a.Num("profiles", float64(n))
 	if total != nil {
 		b.a.Word("total_model", total.Formula)
-		b.say(fmt.Sprintf("application total: %s = %s (%s)", total.Metric, total.Formula, param),
+		grows := ""
+		if total.Trend == "grows" {
+			grows = fmt.Sprintf("; it grows as %s doubles", strings.SplitN(param, ",", 2)[0])
+		}
+		b.say(fmt.Sprintf("application total: %s = %s (%s)%s", total.Metric, total.Formula, param, grows),
 			fmt.Sprintf("Fitted to %d profiles (relative RMS error %s).", n, pct(total.RMSRel)))
 	}
 	if firstToStop != "" {

@@ -210,7 +210,7 @@ func (q *qnModel) answer(r *Result, sol *solveapp.Solution) {
 	}
 	names := strings.Split(bn.Text, " and ")
 	for _, t := range htmlreport.FromTables(app.QNTables(sol.View)) {
-		if len(t.Columns) > 0 && t.Columns[0] == "station" {
+		if len(t.Header) > 0 && t.Header[0] == "station" {
 			for i, row := range t.Rows {
 				if len(row) > 0 && bn.Text != "" && slices.Contains(names, row[0]) {
 					t.Highlight = append(t.Highlight, i)

@@ -30,9 +30,7 @@ var exploreExamples = []struct {
 // pendingOneAnswer: explorer kinds whose evaluation is not yet the command's Run (issue 28),
 // so they name no command whose answer must be theirs. The test fails once a kind names one,
 // so the entry is removed and the comparison applies.
-var pendingOneAnswer = map[string]string{
-	"tpn": "explore/tpn.go searches allocations itself: not in app/ yet",
-}
+var pendingOneAnswer = map[string]string{}
 
 // mpipAnswer is what the mpip (and speedup, pipeline) command's JSON says about the configuration to use.
 type mpipAnswer struct {
@@ -46,6 +44,10 @@ type mpipAnswer struct {
 		} `json:"recommended"`
 	} `json:"sizing"`
 	Notes  []string `json:"notes"`
+	TimeS  float64  `json:"time_s"` // tpn
+	Advice *struct {
+		TimeS float64 `json:"time_s"`
+	} `json:"advice"` // tpn --advise
 	Points []struct {
 		P          int    `json:"p"`
 		D          int    `json:"d"`
@@ -89,6 +91,10 @@ func TestOneAnswer(t *testing.T) {
 			var got mpipAnswer
 			runJSON(t, &got, append(r.Command, "--format", "json")...)
 			t.Logf("%s: explorer best %q", strings.Join(r.Command, " "), r.Best)
+			if m.Kind() == "tpn" {
+				compareTPN(t, m, r, v, got)
+				return
+			}
 			if m.Kind() == "spmd" || m.Kind() == "pipeline" {
 				compareSized(t, r, v, got)
 				return
@@ -175,5 +181,25 @@ func compareQN(t *testing.T, r *explore.Result, args []string) {
 		case ok && *f.Value != v:
 			t.Errorf("%s: command %v, explorer %v", k.fact, *f.Value, v)
 		}
+	}
+}
+
+// compareTPN: the explorer's makespan is the command's time_s, and its best allocation's
+// time (searched apart, BestSearcher) is the command's advice time under the same budget.
+func compareTPN(t *testing.T, m explore.Model, r *explore.Result, v explore.Values, got mpipAnswer) {
+	t.Helper()
+	if r.Values["makespan_s"] != got.TimeS {
+		t.Errorf("explorer makespan %v s, command time_s %v s", r.Values["makespan_s"], got.TimeS)
+	}
+	bs, ok := m.(explore.BestSearcher)
+	if !ok || got.Advice == nil {
+		t.Fatalf("no allocation search: explorer %v, command advice %v", ok, got.Advice)
+	}
+	_, vals, err := bs.Best(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vals["best_time_s"] != got.Advice.TimeS {
+		t.Errorf("explorer's best allocation %v s, the command's advice %v s", vals["best_time_s"], got.Advice.TimeS)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clusterperf/clusterperf/app/tpnapp"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/shard"
 )
@@ -182,7 +183,7 @@ func TestTpnRunFlags(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("%s: exit %d: %s", net, code, errs)
 	}
-	var a, b tpnResult
+	var a, b tpnapp.Result
 	if json.Unmarshal([]byte(out), &a) != nil || json.Unmarshal([]byte(outNet), &b) != nil || a.TimeS != b.TimeS || a.Firings != b.Firings || a.TimeS <= 0 {
 		t.Errorf("the PNML net does not reproduce the program's run: %v s / %d firings vs %v s / %d", b.TimeS, b.Firings, a.TimeS, a.Firings)
 	}
