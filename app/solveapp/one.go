@@ -9,6 +9,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/app/simapp"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
@@ -92,13 +93,13 @@ func solveOne(ctx context.Context, q Request) (*Solution, *qn.Result, error) {
 	sr, simErr := q.Simulated, error(nil) // simErr: an interrupted --validate simulation (Ctrl-C)
 	if q.Validate && sr == nil && !in.Special() && len(m.ForkJoins) > 0 {
 		// one simulation for both the fork/join error estimate and --validate (it was run twice)
-		if sr, simErr = q.Sim.Run(ctx, in.File, m, q.progress("events")); sr == nil {
+		if sr, simErr = simapp.RunQN(ctx, in.File, m, q.Sim); sr == nil {
 			return nil, nil, simErr
 		}
 	}
-	estimate := func(r *qn.Result) { _ = q.Sim.Estimate(context.Background(), m, r) }
+	estimate := func(r *qn.Result) { _ = estimate(context.Background(), q.Sim, m, r) }
 	if sr != nil && !in.Special() {
-		estimate = func(r *qn.Result) { ObservedEstimate(r, sr, q.Sim.Options.Seed) }
+		estimate = func(r *qn.Result) { ObservedEstimate(r, sr, q.Sim.Seed) }
 	}
 	res, err := solveLabelled(ctx, in.solver(m), m, q.Solver, opt, estimate, q.log) // Ctrl-C stops the exact solvers mid-solve (exit 130)
 	if err != nil {
@@ -112,11 +113,11 @@ func solveOne(ctx context.Context, q Request) (*Solution, *qn.Result, error) {
 		return out, res, nil
 	}
 	if sr == nil {
-		if sr, simErr = q.Sim.Run(ctx, in.File, m, q.progress("events")); sr == nil || !sr.Partial && simErr != nil {
+		if sr, simErr = simapp.RunQN(ctx, in.File, m, q.Sim); sr == nil || !sr.Partial && simErr != nil {
 			return nil, nil, simErr
 		}
 	}
-	out.Validation = Report(m, q.Solver, res, nil, sr, q.Sim.Options.Seed)
+	out.Validation = simapp.QNReport(m, q.Solver, res, nil, sr, q.Sim.Seed)
 	if simErr != nil { // Ctrl-C: the solution, and the validation of the replications finished
 		out.Partial = true
 		out.Notes = append(out.Notes, partialNote)
