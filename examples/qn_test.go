@@ -1,6 +1,7 @@
 package examples
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -30,7 +31,7 @@ func TestCentralServerRouting(t *testing.T) {
 			}
 		}
 	}
-	r, err := qn.Mixed(m)
+	r, err := qn.Mixed(context.Background(), m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func TestStripedWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := qn.Solve(m, "auto", qn.AMVAOptions{})
+	r, err := qn.Solve(context.Background(), m, "auto", qn.AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -92,7 +92,7 @@ func demoSolve(w io.Writer, path string) (*qn.Model, *qn.Result, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := qn.Solve(m, "auto", qn.AMVAOptions{})
+	res, err := qn.Solve(context.Background(), m, "auto", qn.AMVAOptions{})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
-	"github.com/clusterperf/clusterperf/sim"
 )
 
 type solveOptions struct {
@@ -196,10 +195,11 @@ func (o solveOptions) request(in *solveapp.Input, stderr io.Writer) solveapp.Req
 		opt.MultiServer = qn.MSSeidmann
 	}
 	so := o.sim
+	so.progress = o.progress // --validate's events; a sweep's points are simulated without
 	return solveapp.Request{
 		Input: in, Solver: o.solver, Options: opt, Sweep: o.sweep, Measured: o.measured, Read: o.sim.study.read,
 		Distribution: o.distribution, Validate: o.validate, All: o.all,
-		Sim:      solveapp.Simulation{Config: func(m *qn.Model) (sim.Config, error) { return so.config(m) }, Options: so.simOpts(), Count: so.simulations},
+		Sim:      so.app(),
 		Progress: func(what string) func(done, total int) { return progressFunc(o.progress, what) },
 		Log:      stderr,
 	}
