@@ -208,6 +208,14 @@ func (r *Result) solve(q Request) error {
 	return nil
 }
 
+// Class is the run's class: the program of a report, the label (004's class) of a CSV row.
+func (m *MeasuredRun) Class() string {
+	if m.Profile != nil {
+		return m.Profile.Executable
+	}
+	return m.class
+}
+
 func (r *Result) hasReports() bool {
 	return slices.ContainsFunc(r.Runs, func(x *MeasuredRun) bool { return x.Summary != nil })
 }

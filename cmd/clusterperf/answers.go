@@ -34,11 +34,7 @@ func setAnswer(doc report.Document) {
 		}
 		r.Answer = answer.Pipeline(r.Model, r.Sizing, b)
 	case *mpipapp.Result:
-		var runs []answer.MpipRun
-		for _, x := range r.Runs {
-			runs = append(runs, answer.MpipRun{P: x.P, Profile: x.Profile, Model: x.Model})
-		}
-		r.Answer = answer.Mpip(runs, r.Program, r.Forecasts, r.WallTimeForecasts, r.ForecastChoice, r.Sizing)
+		r.Answer = answerOfMpip(r)
 	}
 }
 
@@ -122,4 +118,18 @@ func (r *cubeResult) setAnswer() {
 	default:
 		r.Answer = answer.CubeProfile("", "", "", "", 0, 0)
 	}
+}
+
+// answerOfMpip is the mpip result's answer: its runs, and the forecast of the chosen kind at
+// each asked P (mpipapp.Result.Chosen: the one the sizing used and the plot rings).
+func answerOfMpip(r *mpipapp.Result) report.Answer {
+	var runs []answer.MpipRun
+	for _, x := range r.Runs {
+		runs = append(runs, answer.MpipRun{Class: x.Class(), P: x.P, Profile: x.Profile, Model: x.Model})
+	}
+	var preds []answer.Predicted
+	for _, c := range r.Chosen() {
+		preds = append(preds, answer.Predicted{P: c.P, Quantity: "wall time", Unit: "s", Value: c.TimeS, Low: c.LowS, High: c.HighS, Interval: c.Interval})
+	}
+	return answer.Mpip(runs, r.Program, preds, r.ForecastChoice, r.Sizing)
 }
