@@ -168,12 +168,6 @@ func (o solveOptions) check() error {
 	o.out.check(&c)
 	c.output("plot", o.plot, ".svg", ".png")
 	c.output("export-jmva", o.exportJMVA, ".jmva")
-	if o.all && o.sweep == "" {
-		c.add("--all needs --sweep (it prints every swept value's bounds; one model prints them all anyway)")
-	}
-	if o.plot != "" && o.sweep == "" {
-		c.add("--plot needs --sweep (the plot shows results against the swept value)")
-	}
 	if o.measured != "" && (o.distribution != "" || (o.validate && o.sweep == "")) {
 		c.add("--measured is compared with a sweep: it cannot be combined with --distribution or with --validate of one model")
 	}
@@ -292,12 +286,18 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	if o.isSweep(in) {
 		return runSweep(ctx, in, o, opt, stdout, stderr)
 	}
+	if flag := o.sweepOnlyFlag(); flag != "" { // checked once read: a .jmva what-if is a sweep too
+		return badInputf("%s needs --sweep, or a .jmva file with a what-if analysis (the plot shows results against the swept value; one model prints all its bounds anyway)", flag)
+	}
 	if o.measured != "" {
 		return badInputf("--measured %s: the measurements are compared with a sweep: give --sweep (or a .jmva file with a what-if analysis)", o.measured)
 	}
 	out, res, err := solveOne(ctx, in, o, nil, stderr)
 	if out == nil || (err != nil && !out.Partial) {
 		return err
+	}
+	if o.exportJMVA != "" {
+		out.Notes = append(out.Notes, jmva.ExportNotes(o.exportJMVA, m)...)
 	}
 	if err := cmp.Or(render(stdout, out, o.out), err); err != nil {
 		return err // or, after the partial result, interrupted (exit 130)
@@ -306,6 +306,17 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 		return exportJMVA(o.exportJMVA, &jmva.Document{Description: in.description(), Model: m, Solutions: []jmva.Solution{jmva.SolutionOf(m, res)}})
 	}
 	return nil
+}
+
+// sweepOnlyFlag names a flag given that only a sweep takes (--plot, --all), or "".
+func (o solveOptions) sweepOnlyFlag() string {
+	switch {
+	case o.plot != "":
+		return "--plot"
+	case o.all:
+		return "--all"
+	}
+	return ""
 }
 
 // isSweep reports whether the run is a sweep: --sweep, or a .jmva file's what-if analysis

@@ -54,6 +54,9 @@ func runSweep(ctx context.Context, in *solveInput, o solveOptions, opt qn.AMVAOp
 		out.Notes = append(out.Notes, fmt.Sprintf("partial: interrupted after %d of the %d sweep points (the first ones%s); no plot or JMVA export written", len(pts), len(vals), done.skipped))
 	}
 	out.forFormat(o.out.format)
+	if o.exportJMVA != "" && stopped == nil {
+		out.Notes = append(out.Notes, jmva.ExportNotes(o.exportJMVA, in.model)...)
+	}
 	if err := render(stdout, out, o.out); err != nil || stopped != nil {
 		return cmp.Or(err, stopped)
 	}
