@@ -158,20 +158,25 @@ func (p Panel) build() (*plot.Plot, error) {
 			l.Dashes = d
 			l.Width = vg.Points(1)
 		}
-		name := s.Name
+		name, thumbs := s.Name, []plot.Thumbnailer{l}
 		if s.Clip && clip {
 			pl.Add(noRange{l})
 			if out, err := clipMarks(s, lo, hi, colour[i]); err != nil {
 				return nil, err
 			} else if out != nil {
 				pl.Add(out)
-				name += " (cut at the frame: △)"
+				// the triangle is drawn in the legend's sample, not written: the PNG's
+				// font has no △ (new-user review: the PNG legend showed no glyph)
+				name += " (triangle: cut at the frame)"
+				tri, _ := plotter.NewScatter(plotter.XYs{{}})
+				tri.GlyphStyle = draw.GlyphStyle{Color: colour[i], Radius: vg.Points(3.5), Shape: draw.TriangleGlyph{}}
+				thumbs = append(thumbs, tri)
 			}
 		} else {
 			pl.Add(l)
 		}
 		if !s.NoLegend {
-			pl.Legend.Add(name, l)
+			pl.Legend.Add(name, thumbs...)
 		}
 	}
 	if clip {
