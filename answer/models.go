@@ -3,7 +3,6 @@ package answer
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 
 	"github.com/clusterperf/clusterperf/cube"
@@ -144,38 +143,22 @@ func CubeSet(param string, total *cube.Model, firstToStop string, n int) report.
 	var b builder
 	b.a.Num("profiles", float64(n))
 	if total != nil {
-		f := total.Formula
-		if param != "" && param != "p" { // the fit writes its variable p: name the set's parameter
-			f = formulaVar.ReplaceAllString(f, param)
+		b.a.Word("total_model", total.Formula)
+		grows := ""
+		if total.Trend == "grows" {
+			grows = fmt.Sprintf("; it grows as %s doubles", strings.SplitN(param, ",", 2)[0])
 		}
-		b.a.Word("total_model", f)
-		b.say(fmt.Sprintf("application total: %s = %s", total.Metric, f),
-			fmt.Sprintf("Fitted to %d profiles against %s (relative RMS error %s).", n, param, pct(total.RMSRel)))
+		b.say(fmt.Sprintf("application total: %s = %s (%s)%s", total.Metric, total.Formula, param, grows),
+			fmt.Sprintf("Fitted to %d profiles (relative RMS error %s).", n, pct(total.RMSRel)))
 	}
-	switch {
-	case firstToStop == "":
-	case processCount(param):
+	if firstToStop != "" {
 		b.a.Word("first_to_stop_scaling", firstToStop)
 		b.say("first call path to stop scaling: " + firstToStop)
-	default:
-		b.say("", fmt.Sprintf("%s is not named as a process count (p, np, procs, ranks, processes): whether a call path \"stops scaling\" (its time stops falling as %s grows) applies only if it is one; the stops_scaling_at column says where each time stops falling.", param, param))
 	}
 	if len(b.clauses) == 0 {
 		b.say(fmt.Sprintf("%d profiles: no model of the application total", n))
 	}
 	return b.done()
-}
-
-// formulaVar is the fitted formula's variable p as a whole word.
-var formulaVar = regexp.MustCompile(`\bp\b`)
-
-// processCount reports whether a CUBE set's parameter name says it counts processes.
-func processCount(param string) bool {
-	switch strings.ToLower(param) {
-	case "p", "np", "procs", "processes", "ranks", "nprocs":
-		return true
-	}
-	return false
 }
 
 // CubeProfile is the answer of `clusterperf cube` on one profile: the call path with the

@@ -30,7 +30,7 @@ func BenchmarkModelSet(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := ModelSet(context.Background(), runs, "x", nil); err != nil {
+		if _, err := ModelSet(context.Background(), runs, []string{"x"}, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -120,7 +120,7 @@ func TestModelSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, err := ModelSet(context.Background(), runs, "x", []string{"time", "visits"})
+	ms, err := ModelSet(context.Background(), runs, []string{"x"}, []string{"time", "visits"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -335,6 +335,10 @@ func (p *Profile) readData(file string, members map[string][]byte) error {
 		if err != nil {
 			return err
 		}
+		if all := int64(len(p.CNodes)) * int64(L); all > MaxValues {
+			// a sparse index of few rows still gets a value per call path and location
+			return tooLarge(file, dm, "%d call paths × %d locations = %d values, limit %d", len(p.CNodes), L, all, MaxValues)
+		}
 		n := int64(len(ix.rows)) * int64(L)
 		if n > MaxValues {
 			return tooLarge(file, dm, "%d call paths × %d locations = %d values, limit %d", len(ix.rows), L, n, MaxValues)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -117,65 +118,86 @@ func ReadFile(path string) (*Profile, error) {
 	return Read(name, f)
 }
 
-// Model is the fitted model of one call path and metric over the modelled parameter.
+// Model is the fitted model of one call path and metric over the modelled parameter(s).
 type Model struct {
-	CallPath string  `json:"call_path"`
-	Region   string  `json:"region"`
-	Metric   string  `json:"metric"`
-	Unit     string  `json:"unit"`
-	Value    string  `json:"value"` // "exclusive" or "inclusive" (the application total)
-	Formula  string  `json:"formula"`
-	Name     string  `json:"model"`
-	RMSRel   float64 `json:"rms_rel_error"`
-	// AtMaxP is the mean value per location at the largest parameter value measured;
-	// ShareAtMaxP its share of the application total there (time metrics).
-	AtMaxP      float64  `json:"at_max_p"`
-	ShareAtMaxP *float64 `json:"share_at_max_p,omitempty"`
-	// StopsScalingAt (time metrics) is the smallest p of the doubling grid from the smallest
-	// measured p to twice the largest at which doubling p no longer cuts the fitted time by
-	// KneeGain (10 %); nil when it still does at the end of the grid.
-	StopsScalingAt *int `json:"stops_scaling_at_p,omitempty"`
+	CallPath string `json:"call_path"`
+	Region   string `json:"region"`
+	Metric   string `json:"metric"`
+	Unit     string `json:"unit"`
+	Value    string `json:"value"` // "exclusive" or "inclusive" (the application total)
+	// Formula is in the parameters' own names (x, not p, for a set over x).
+	Formula string  `json:"formula"`
+	Name    string  `json:"model"`
+	RMSRel  float64 `json:"rms_rel_error"`
+	// CVRMSLogError (two parameters): RMS of log(T_pred/T) leaving out each measured
+	// (a, b) with its repetitions (scaling.FitPN's selection score).
+	CVRMSLogError *float64 `json:"cv_rms_log_error,omitempty"`
+	// AtMax is the mean value per location at the largest measured parameter value (two
+	// parameters: at the largest first parameter, and there the largest second one);
+	// ShareAtMax its share of the application total there (time metrics).
+	AtMax      float64  `json:"at_max"`
+	ShareAtMax *float64 `json:"share_at_max,omitempty"`
+	// Trend (time metrics): how the fitted time moves as the (first) parameter doubles from
+	// its smallest measured value (two parameters: at the largest measured second one):
+	// "falls", "grows" or "flat" (within 10⁻⁹ relative).
+	Trend string `json:"trend,omitempty"`
+	// StopsScalingAt (time metrics whose time falls) is the smallest value of the doubling
+	// grid from the smallest measured value to twice the largest at which doubling no longer
+	// cuts the fitted time by KneeGain (10 %); nil when it still does at the end of the grid,
+	// and for times that grow or stay flat (weak-scaling-like regions, problem sizes).
+	StopsScalingAt *int `json:"stops_scaling_at,omitempty"`
 	Points         int  `json:"points"`
 }
 
 // KneeGain is the per-doubling gain below which a region has stopped scaling.
 const KneeGain = 0.10
 
-// Models is a profile set modelled region by region.
+// Models is a profile set modelled region by region, over one parameter (scaling.Fit) or
+// two jointly (scaling.FitPN).
 type Models struct {
 	Method   string    `json:"method"`
 	Param    string    `json:"param"`
+	Values   []float64 `json:"param_values"`
+	Param2   string    `json:"param_2,omitempty"`
+	Values2  []float64 `json:"param_2_values,omitempty"`
 	Fixed    []string  `json:"fixed,omitempty"`
 	Profiles int       `json:"profiles"`
-	Values   []float64 `json:"param_values"`
 	Total    *Model    `json:"application_total,omitempty"`
 	Models   []Model   `json:"models"`
-	// FirstToStop is the call path (time metric) that stops scaling at the smallest p.
-	FirstToStop string   `json:"first_to_stop_scaling,omitempty"`
-	Skipped     []string `json:"skipped"`
+	// FirstToStop is the call path (time metric) that stops scaling at the smallest value.
+	FirstToStop string `json:"first_to_stop_scaling,omitempty"`
+	// Growing counts the time models (call paths and the total) whose time grows with the
+	// (first) parameter.
+	Growing int      `json:"growing_time_models"`
+	Skipped []string `json:"skipped"`
 }
 
-// ModelSet fits, for each call path and metric with data, package scaling's models to the
-// mean value per location against param (the exclusive value; the application total is the
-// roots' inclusive value). Runs must agree on every other parameter (fixed picks them).
-func ModelSet(ctx context.Context, runs []Run, param string, metrics []string) (*Models, error) {
+// MaxParams is how many parameters a set is modelled over at once.
+const MaxParams = 2
+
+// ModelSet fits, for each call path and metric with data, the mean value per location (the
+// exclusive value; the application total is the roots' inclusive value) against params: one
+// parameter by package scaling's models and selection (scaling.Fit), two jointly by Extra-P's
+// multi-parameter normal form (scaling.FitPN; the first parameter's term ranges over decay
+// and growth terms, the second's over growth terms). Runs must agree on every other
+// parameter (Fix picks them).
+func ModelSet(ctx context.Context, runs []Run, params []string, metrics []string) (*Models, error) {
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("%w: no profiles", fault.ErrInput)
 	}
-	out := &Models{Param: param, Profiles: len(runs), Skipped: []string{},
-		Method: "per call path and metric: the mean over locations (exclusive; the application total inclusive) fitted by package scaling (relative least squares, selection by cross-validation) against " + param}
-	ref := runs[0].Profile
-	if err := checkOthers(runs, param); err != nil {
+	if len(params) == 0 || len(params) > MaxParams || len(params) == 2 && params[0] == params[1] {
+		return nil, fmt.Errorf("%w: --param %s: model one parameter or two distinct ones at once", fault.ErrInput, strings.Join(params, ","))
+	}
+	if err := checkOthers(runs, params); err != nil {
 		return nil, err
 	}
-	vals := map[float64]bool{}
-	for _, r := range runs {
-		vals[r.Params[param]] = true
+	out := &Models{Param: params[0], Profiles: len(runs), Skipped: []string{}, Values: distinct(runs, params[0])}
+	out.Method = "per call path and metric: the mean over locations (exclusive; the application total inclusive) fitted by package scaling (relative least squares, selection by cross-validation) against " + params[0]
+	if len(params) == 2 {
+		out.Param2, out.Values2 = params[1], distinct(runs, params[1])
+		out.Method = fmt.Sprintf("per call path and metric: the mean over locations (exclusive; the application total inclusive) fitted jointly in %s and %s by Extra-P's multi-parameter normal form with one term per parameter (package scaling's FitPN: additive, multiplicative and mixed shapes, non-negative relative least squares, selection by leave-one-(%s, %s)-out cross-validation)", params[0], params[1], params[0], params[1])
 	}
-	for v := range vals {
-		out.Values = append(out.Values, v)
-	}
-	sort.Float64s(out.Values)
+	ref := runs[0].Profile
 	want := map[string]bool{}
 	for _, m := range metrics {
 		want[m] = true
@@ -191,7 +213,7 @@ func ModelSet(ctx context.Context, runs []Run, param string, metrics []string) (
 			out.Skipped = append(out.Skipped, fmt.Sprintf("%s: a %s metric (combined by %s over locations) is not modelled", m.Name, m.DType, m.Extremum()))
 			continue
 		}
-		if err := out.fitMetric(ctx, runs, param, m.Name); err != nil {
+		if err := out.fitMetric(ctx, runs, params, m.Name); err != nil {
 			return nil, err
 		}
 	}
@@ -199,31 +221,56 @@ func ModelSet(ctx context.Context, runs []Run, param string, metrics []string) (
 	return out, nil
 }
 
-// checkOthers: every parameter other than param has one value across the runs, and param
-// is a whole number ≥ 1 in every run.
-func checkOthers(runs []Run, param string) error {
-	for k := range runs[0].Params {
-		if k == param {
-			continue
-		}
-		seen := map[float64]bool{}
-		for _, r := range runs {
-			seen[r.Params[k]] = true
-		}
-		if len(seen) > 1 {
-			return fmt.Errorf("%w: parameter %s varies too (%d values): choose its value with --fix %s=V (modelling several parameters at once is issue 30's)", fault.ErrInput, k, len(seen), k)
+func distinct(runs []Run, param string) []float64 {
+	seen := map[float64]bool{}
+	var vs []float64
+	for _, r := range runs {
+		if v := r.Params[param]; !seen[v] {
+			seen[v] = true
+			vs = append(vs, v)
 		}
 	}
+	sort.Float64s(vs)
+	return vs
+}
+
+// checkOthers: every parameter other than params has one value across the runs, and each
+// of params is a whole number ≥ 1 in every run.
+func checkOthers(runs []Run, params []string) error {
+	var names []string
+	for k := range runs[0].Params {
+		if !slices.Contains(params, k) && len(distinct(runs, k)) > 1 {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	if len(names) > 0 {
+		k := names[0]
+		hint := fmt.Sprintf("choose its value with --fix %s=V", k)
+		if len(params) < MaxParams {
+			hint += fmt.Sprintf(" or model both at once with --param %s,%s", params[0], k)
+		}
+		return fmt.Errorf("%w: parameter %s varies too (%d values): %s", fault.ErrInput, k, len(distinct(runs, k)), hint)
+	}
 	for _, r := range runs {
-		v, ok := r.Params[param]
-		if !ok || v < 1 || v != math.Trunc(v) || v > scaling.MaxPredictP {
-			return fmt.Errorf("%w: %s: parameter %s = %v: want a whole number ≥ 1 (a process count or size)", fault.ErrInput, r.Path, param, v)
+		for _, param := range params {
+			v, ok := r.Params[param]
+			if !ok || v < 1 || v != math.Trunc(v) || v > scaling.MaxPredictP {
+				return fmt.Errorf("%w: %s: parameter %s = %v: want a whole number ≥ 1 (a process count or size)", fault.ErrInput, r.Path, param, v)
+			}
 		}
 	}
 	return nil
 }
 
-func (out *Models) fitMetric(ctx context.Context, runs []Run, param, metric string) error {
+// obs is one profile's value of a call path and metric at its parameter values (b = 0 for
+// one parameter).
+type obs struct {
+	a    int
+	b, v float64
+}
+
+func (out *Models) fitMetric(ctx context.Context, runs []Run, params []string, metric string) error {
 	ref := runs[0].Profile
 	paths := map[string]bool{}
 	var order []string
@@ -233,8 +280,8 @@ func (out *Models) fitMetric(ctx context.Context, runs []Run, param, metric stri
 			order = append(order, p)
 		}
 	}
-	series := map[string][]scaling.Point{}
-	total := []scaling.Point{}
+	series := map[string][]obs{}
+	total := []obs{}
 	for _, r := range runs {
 		pr := r.Profile
 		m := pr.MetricByName(metric)
@@ -242,103 +289,215 @@ func (out *Models) fitMetric(ctx context.Context, runs []Run, param, metric stri
 			return fmt.Errorf("%w: %s: metric %q has no data here but has in %s", fault.ErrInput, r.Path, metric, ref.File)
 		}
 		L := float64(len(pr.Locations))
-		p := int(r.Params[param])
+		x := obs{a: int(r.Params[params[0]])}
+		if len(params) == 2 {
+			x.b = r.Params[params[1]]
+		}
 		byPath := map[string]float64{}
 		for _, c := range pr.CNodes {
 			byPath[pr.Path(c.ID)] += pr.Exclusive(m, c.ID) / L
 		}
 		for _, path := range order {
-			series[path] = append(series[path], scaling.Point{P: p, TimeS: byPath[path]})
+			x.v = byPath[path]
+			series[path] = append(series[path], x)
 		}
-		t := 0.0
+		x.v = 0
 		for _, root := range pr.Roots() {
-			t += pr.Inclusive(m, root) / L
+			x.v += pr.Inclusive(m, root) / L
 		}
-		total = append(total, scaling.Point{P: p, TimeS: t})
+		total = append(total, x)
 	}
-	isTime := metric == "time" || ref.MetricByName(metric).Unit == "sec"
-	tm, why := fitOne(ctx, "application total", metric, total, isTime)
+	unit := ref.MetricByName(metric).Unit
+	isTime := metric == "time" || unit == "sec"
+	tm, why := fitOne(ctx, params, "application total", metric, total, isTime)
 	if tm != nil {
-		tm.Value, tm.Unit, tm.Region = "inclusive", ref.MetricByName(metric).Unit, "(all)"
-		if isTime || out.Total == nil {
-			if isTime {
-				out.Total = tm
-			}
+		tm.Value, tm.Unit, tm.Region = "inclusive", unit, "(all)"
+		if isTime {
+			out.Total = tm
+			out.countGrowing(tm)
 		}
 	} else {
 		out.Skipped = append(out.Skipped, fmt.Sprintf("%s of the application total: %s", metric, why))
 	}
 	for _, path := range order {
-		mm, why := fitOne(ctx, path, metric, series[path], isTime)
+		mm, why := fitOne(ctx, params, path, metric, series[path], isTime)
 		if mm == nil {
 			out.Skipped = append(out.Skipped, fmt.Sprintf("%s of %s: %s", metric, path, why))
 			continue
 		}
-		mm.Value, mm.Unit = "exclusive", ref.MetricByName(metric).Unit
+		mm.Value, mm.Unit = "exclusive", unit
 		mm.Region = path[strings.LastIndex(path, ">")+1:]
-		if isTime && tm != nil && tm.AtMaxP > 0 {
-			s := mm.AtMaxP / tm.AtMaxP
-			mm.ShareAtMaxP = &s
+		if isTime && tm != nil && tm.AtMax > 0 {
+			s := mm.AtMax / tm.AtMax
+			mm.ShareAtMax = &s
 		}
+		out.countGrowing(mm)
 		out.Models = append(out.Models, *mm)
 	}
 	return nil
 }
 
-// fitOne fits one series; nil and why when it cannot (a value ≤ 0, one distinct p).
-func fitOne(ctx context.Context, path, metric string, pts []scaling.Point, isTime bool) (*Model, string) {
+func (out *Models) countGrowing(m *Model) {
+	if m.Trend == "grows" {
+		out.Growing++
+	}
+}
+
+// fitOne fits one series; nil and why when it cannot (a value ≤ 0, too few points).
+func fitOne(ctx context.Context, params []string, path, metric string, pts []obs, isTime bool) (*Model, string) {
 	if err := ctx.Err(); err != nil {
 		return nil, "interrupted"
 	}
-	maxP, atMax, n := 0, 0.0, 0
 	for _, pt := range pts {
-		if !(pt.TimeS > 0) {
-			return nil, fmt.Sprintf("a value of %g at %d: only positive values are modelled", pt.TimeS, pt.P)
-		}
-		if pt.P > maxP {
-			maxP, atMax, n = pt.P, 0, 0
-		}
-		if pt.P == maxP {
-			atMax += pt.TimeS
-			n++
+		if !(pt.v > 0) {
+			return nil, fmt.Sprintf("a value of %g at %s: only positive values are modelled", pt.v, atText(params, pt))
 		}
 	}
-	r, err := scaling.Fit(&scaling.Data{Name: path + " " + metric, Scaling: "", Points: pts})
-	if err != nil {
-		return nil, fault.Detail(err)
+	at, atMax := atLargest(pts)
+	var m *Model
+	var predict func(a int) (float64, error)
+	if len(params) == 1 {
+		sp := make([]scaling.Point, len(pts))
+		for i, pt := range pts {
+			sp[i] = scaling.Point{P: pt.a, TimeS: pt.v}
+		}
+		r, err := scaling.Fit(&scaling.Data{Name: path + " " + metric, Scaling: "", Points: sp})
+		if err != nil {
+			return nil, fault.Detail(err)
+		}
+		m = &Model{Formula: renameVars(r.Chosen.Formula, map[rune]string{'p': params[0]}), Name: r.Chosen.Name, RMSRel: r.Chosen.RMSRelError}
+		predict = func(a int) (float64, error) {
+			pr, err := r.Predict(a)
+			if err != nil {
+				return 0, err
+			}
+			return pr.TimeS, nil
+		}
+	} else {
+		pp := make([]scaling.PNPoint, len(pts))
+		for i, pt := range pts {
+			pp[i] = scaling.PNPoint{P: pt.a, N: pt.b, TimeS: pt.v}
+		}
+		r, err := scaling.FitPN(pp)
+		if err != nil {
+			return nil, fault.Detail(err)
+		}
+		loo := r.LOO
+		m = &Model{Formula: renameVars(r.Formula, map[rune]string{'p': params[0], 'n': params[1]}), Name: "multi-parameter", RMSRel: pnRMSRel(r, pp), CVRMSLogError: &loo}
+		predict = func(a int) (float64, error) { return r.Predict(float64(a), at.b) }
 	}
-	m := &Model{CallPath: path, Metric: metric, Formula: r.Chosen.Formula, Name: r.Chosen.Name, RMSRel: r.Chosen.RMSRelError, AtMaxP: atMax / float64(n), Points: len(pts)}
+	m.CallPath, m.Metric, m.AtMax, m.Points = path, metric, atMax, len(pts)
 	if isTime {
-		minP := maxP
-		for _, pt := range pts {
-			minP = min(minP, pt.P)
-		}
-		for p := minP; p <= 2*maxP; p *= 2 {
-			a, e1 := r.Predict(p)
-			b, e2 := r.Predict(2 * p)
-			if e1 != nil || e2 != nil {
-				break
-			}
-			if b.TimeS > (1-KneeGain)*a.TimeS {
-				k := p
-				m.StopsScalingAt = &k
-				break
-			}
-		}
+		m.Trend, m.StopsScalingAt = stopsScaling(pts, at, predict)
 	}
 	return m, ""
 }
 
-// firstToStop names the time call path that stops scaling at the smallest p, ties to the
-// larger share of the time.
+func atText(params []string, pt obs) string {
+	if len(params) == 1 {
+		return fmt.Sprintf("%s = %d", params[0], pt.a)
+	}
+	return fmt.Sprintf("%s = %d, %s = %g", params[0], pt.a, params[1], pt.b)
+}
+
+// atLargest is the largest measured (a, b) — the largest a, and there the largest b — and
+// the mean value of the runs there.
+func atLargest(pts []obs) (obs, float64) {
+	var at obs
+	for _, pt := range pts {
+		if pt.a > at.a || pt.a == at.a && pt.b > at.b {
+			at = pt
+		}
+	}
+	sum, n := 0.0, 0
+	for _, pt := range pts {
+		if pt.a == at.a && pt.b == at.b {
+			sum += pt.v
+			n++
+		}
+	}
+	return at, sum / float64(n)
+}
+
+// stopsScaling walks the doubling grid of the first parameter from its smallest measured
+// value to twice the largest (two parameters: at the second's value of the largest point):
+// the trend at the first doubling, and for a falling time the first value at which doubling
+// no longer cuts the time by KneeGain.
+func stopsScaling(pts []obs, at obs, predict func(int) (float64, error)) (string, *int) {
+	minA := at.a
+	for _, pt := range pts {
+		minA = min(minA, pt.a)
+	}
+	a0, e1 := predict(minA)
+	b0, e2 := predict(2 * minA)
+	if e1 != nil || e2 != nil {
+		return "", nil
+	}
+	switch {
+	case b0 > a0*(1+1e-9):
+		return "grows", nil
+	case b0 >= a0*(1-1e-9):
+		return "flat", nil
+	}
+	for p := minA; p <= 2*at.a; p *= 2 {
+		a, e1 := predict(p)
+		b, e2 := predict(2 * p)
+		if e1 != nil || e2 != nil {
+			break
+		}
+		if b > (1-KneeGain)*a {
+			k := p
+			return "falls", &k
+		}
+	}
+	return "falls", nil
+}
+
+// pnRMSRel is the in-sample RMS relative error of a (p, n) model.
+func pnRMSRel(m *scaling.PNModel, pts []scaling.PNPoint) float64 {
+	ss := 0.0
+	for _, pt := range pts {
+		v, err := m.Predict(float64(pt.P), pt.N)
+		if err != nil {
+			return math.Inf(1)
+		}
+		e := (v - pt.TimeS) / pt.TimeS
+		ss += e * e
+	}
+	return math.Sqrt(ss / float64(len(pts)))
+}
+
+// renameVars puts the parameters' names in place of scaling's variables (p, and n of a
+// (p, n) model) in a formula, where the letter stands alone (not inside c0 or log2).
+func renameVars(formula string, names map[rune]string) string {
+	rs := []rune(formula)
+	var b strings.Builder
+	for i, r := range rs {
+		name, ok := names[r]
+		alone := ok && (i == 0 || !isWordRune(rs[i-1])) && (i == len(rs)-1 || !isWordRune(rs[i+1]))
+		if alone {
+			b.WriteString(name)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isWordRune(r rune) bool {
+	return r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+}
+
+// firstToStop names the time call path that stops scaling at the smallest value, ties to
+// the larger share of the time.
 func (out *Models) firstToStop() {
 	best := -1
 	for i, m := range out.Models {
-		if m.StopsScalingAt == nil || m.ShareAtMaxP == nil {
+		if m.StopsScalingAt == nil || m.ShareAtMax == nil {
 			continue
 		}
 		if best < 0 || *m.StopsScalingAt < *out.Models[best].StopsScalingAt ||
-			(*m.StopsScalingAt == *out.Models[best].StopsScalingAt && *m.ShareAtMaxP > *out.Models[best].ShareAtMaxP) {
+			(*m.StopsScalingAt == *out.Models[best].StopsScalingAt && *m.ShareAtMax > *out.Models[best].ShareAtMax) {
 			best = i
 		}
 	}

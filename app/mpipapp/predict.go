@@ -2,6 +2,7 @@ package mpipapp
 
 import (
 	"fmt"
+	"github.com/clusterperf/clusterperf/answer"
 	"slices"
 	"sort"
 	"strings"
@@ -248,4 +249,18 @@ func (r *Result) explain(q Request) {
 		measured := r.Network != nil && r.Network.Source == "benchmark"
 		r.Explanations = mpip.Explain(runs, mpip.ExplainOptions{Threshold: q.ExplainThreshold, Calibrated: r.Calibration != nil, Measured: measured})
 	}
+}
+
+// SetAnswer sets the result's answer (package answer): its runs, and the forecast of the
+// chosen kind at each asked P (Chosen: the one the sizing used and the plot rings).
+func (r *Result) SetAnswer() {
+	var runs []answer.MpipRun
+	for _, x := range r.Runs {
+		runs = append(runs, answer.MpipRun{Class: x.Class(), P: x.P, Profile: x.Profile, Model: x.Model})
+	}
+	var preds []answer.Predicted
+	for _, c := range r.Chosen() {
+		preds = append(preds, answer.Predicted{P: c.P, Quantity: "wall time", Unit: "s", Value: c.TimeS, Low: c.LowS, High: c.HighS, Interval: c.Interval})
+	}
+	r.Answer = answer.Mpip(runs, r.Program, preds, r.ForecastChoice, r.Sizing)
 }

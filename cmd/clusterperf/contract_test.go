@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clusterperf/clusterperf/app/cubeapp"
+	"github.com/clusterperf/clusterperf/app/historyapp"
 	"github.com/clusterperf/clusterperf/app/mpipapp"
 	"github.com/clusterperf/clusterperf/app/pipelineapp"
 	"github.com/clusterperf/clusterperf/app/speedupapp"
@@ -105,6 +107,8 @@ func contractCases() []contractCase {
 	add("cube-profile-mm-x10", "cube", "cube", "../../cube/testdata/single_parameter/mm.x10y1z1.r1/profile.cubex")
 	add("cube-profile-threaded", "cube", "cube", "../../cube/testdata/simple_threaded/example.f1/cube-example1.cubex")
 	add("cube-set-single-parameter", "cube", "cube", "--metric", "time,visits", "../../cube/testdata/single_parameter")
+	// two parameters modelled jointly (scaling.FitPN), the matrix sizes x and y (issue 31)
+	add("cube-set-multi-parameter", "cube", "cube", "--metric", "time", "../../cube/testdata/multi_parameter_z1")
 	// MPI time and bytes per call path → 004's model (a synthetic profile: the samples have no MPI)
 	add("cube-mpi-synthetic", "cube", "cube", "--latency", "1us", "--bandwidth", "1GB/s", "../../cube/testdata/synthetic-mpi.cubex")
 	return cs
@@ -124,8 +128,8 @@ var resultTypes = map[string]reflect.Type{
 	"queue":       reflect.TypeFor[queueResult](),
 	"fit-data":    reflect.TypeFor[extrapolateResult](),
 	"pmva":        reflect.TypeFor[pmvaResult](),
-	"history":     reflect.TypeFor[historyResult](),
-	"cube":        reflect.TypeFor[cubeResult](),
+	"history":     reflect.TypeFor[historyapp.Result](),
+	"cube":        reflect.TypeFor[cubeapp.Result](),
 }
 
 const schemaDir = "../../docs/schema"

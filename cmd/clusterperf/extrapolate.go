@@ -9,10 +9,10 @@ import (
 	"github.com/clusterperf/clusterperf/internal/ranges"
 	"io"
 	"math"
-	"slices"
 	"sort"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/scaling"
@@ -254,20 +254,8 @@ func optMagnitude(v *float64) any {
 	return report.Magnitude(*v)
 }
 
-// errorEstimate is a fit's measured error (output contract: an approximation states its
-// error estimate and against what it was measured). Fractions; rel_error is signed,
-// (model − observed)/observed.
-type errorEstimate struct {
-	// HeldOutRelError: the largest measured p predicted from the other points (fit DATA.csv).
-	HeldOutRelError *float64 `json:"held_out_rel_error,omitempty"`
-	// CVRMSLogError: the chosen model's cross-validation score, RMS of log(pred/obs).
-	CVRMSLogError *float64 `json:"cv_rms_log_error,omitempty"`
-	// RMSRelError: RMS of the relative residuals on the fitted observations (in-sample).
-	RMSRelError float64 `json:"rms_rel_error"`
-	// LOORMSRelError: leave-one-out RMS relative error (fit MODEL.yaml --loo).
-	LOORMSRelError *float64 `json:"loo_rms_rel_error,omitempty"`
-	Against        string   `json:"against"`
-}
+// errorEstimate is app.ErrorEstimate (fit DATA.csv, fit MODEL.yaml, history, cube).
+type errorEstimate = app.ErrorEstimate
 
 // scalingErrorEstimate is fit DATA.csv's: the backtest of the largest p, the
 // cross-validation score and the in-sample residuals.
@@ -322,18 +310,5 @@ func (r *extrapolateResult) tradeOffTable() *report.Table {
 	return tradeOffTable(r.Sizing, "Trade-off (model times) "+r.rangeText())
 }
 
-// scalingNoteLines are the notes of a scaling fit in the order fit DATA.csv and history print
-// them: the fit's, the sizing's, the command's own, then each prediction's under its p.
-func scalingNoteLines(fit []string, sz *sizing.Advice, own []string, preds []*scaling.Prediction) []string {
-	out := slices.Clone(fit)
-	if sz != nil {
-		out = append(out, sz.Notes...)
-	}
-	out = append(out, own...)
-	for _, p := range preds {
-		for _, n := range p.Notes {
-			out = append(out, fmt.Sprintf("p = %d: %s", p.P, n))
-		}
-	}
-	return out
-}
+// scalingNoteLines is app.ScalingNoteLines (fit DATA.csv and history).
+var scalingNoteLines = app.ScalingNoteLines

@@ -77,10 +77,10 @@ func TestHostile(t *testing.T) {
 	t.Run("corpus", func(t *testing.T) {
 		testscript.Run(t, testscript.Params{
 			Dir:  filepath.Join("testdata", "hostile"),
-			Cmds: map[string]func(*testscript.TestScript, bool, []string){"hostile": hr.cmd, "genkeys": genkeys},
+			Cmds: map[string]func(*testscript.TestScript, bool, []string){"hostile": hr.cmd, "genkeys": genkeys, "gencube": gencube},
 			// $SAMPLES (mpiP reports) and $EXAMPLES: real inputs too large to copy into archives.
 			Setup: func(e *testscript.Env) error {
-				for v, dir := range map[string]string{"SAMPLES": "../../mpip/testdata/samples", "EXAMPLES": "../../examples", "SCALING": "../../testdata/scaling"} {
+				for v, dir := range map[string]string{"SAMPLES": "../../mpip/testdata/samples", "EXAMPLES": "../../examples", "SCALING": "../../testdata/scaling", "CUBE": "../../cube/testdata"} {
 					abs, err := filepath.Abs(dir)
 					if err != nil {
 						return err

@@ -218,11 +218,18 @@ func (r *reportRun) page() (*htmlreport.Page, error) {
 // figurePlot adds the figure of a result whose command drew no plot (figurer), drawn to a
 // temporary SVG; a failure is a warning on the page, not a failed command.
 func (r *reportRun) figurePlot(plots []htmlreport.Plot, warns []string) ([]htmlreport.Plot, []string) {
-	f, ok := r.doc.(figurer)
-	if !ok {
+	var panels []report.Panel
+	var err error
+	switch f := r.doc.(type) {
+	case figurer:
+		panels, err = f.figure()
+	case interface { // the app packages' results that draw their own (historyapp, cubeapp)
+		Figure() ([]report.Panel, error)
+	}:
+		panels, err = f.Figure()
+	default:
 		return plots, warns
 	}
-	panels, err := f.figure()
 	if err != nil || len(panels) == 0 {
 		if err != nil {
 			warns = append(warns, "figure not drawn: "+err.Error())
