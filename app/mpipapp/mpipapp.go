@@ -104,6 +104,9 @@ func Run(ctx context.Context, q Request) (*Result, error) {
 	if err := r.solve(q); err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil { // the explorer's request gone or over its budget
+		return nil, err
+	}
 	if len(q.Predict) > 0 {
 		if err := r.predict(q); err != nil {
 			return nil, err
