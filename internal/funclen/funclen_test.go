@@ -123,7 +123,6 @@ var longFunctions = map[string]int{
 	"readStations":       93,
 	"scan":               91,
 	"build":              91,
-	"Eval":               89,
 	"Replicate":          87,
 	"result":             85,
 	"Read":               85,
