@@ -63,6 +63,9 @@ func Solve(ctx context.Context, m *Model, solver string, opt AMVAOptions) (*Resu
 	}
 	res, err := solveEstimated(ctx, ms, solver, opt)
 	if err != nil {
+		if se := (*SaturationError)(nil); errors.As(err, &se) {
+			se.ArrivalRate = openRate(m) // in m's units: the message then names the capacity
+		}
 		return nil, err
 	}
 	labelProductForm(m, res)
@@ -72,6 +75,17 @@ func Solve(ctx context.Context, m *Model, solver string, opt AMVAOptions) (*Resu
 		}
 	}
 	return res, nil
+}
+
+// openRate is the total arrival rate of m's open classes, jobs/s.
+func openRate(m *Model) float64 {
+	var l float64
+	for _, c := range m.Classes {
+		if c.Open {
+			l += c.ArrivalRate
+		}
+	}
+	return l
 }
 
 // timeScale returns the exponent e of the power of two 2^e nearest below the largest
