@@ -98,7 +98,7 @@ func TestWebTier(t *testing.T) {
 	if ns := qn.NStar(m); math.Abs(ns-14.25) > 1e-12 {
 		t.Errorf("N* = %v, want 14.25", ns)
 	}
-	r, err := qn.Solve(m, "mva", qn.AMVAOptions{})
+	r, err := qn.Solve(context.Background(), m, "mva", qn.AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

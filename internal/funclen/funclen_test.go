@@ -85,7 +85,6 @@ func TestFunctionLength(t *testing.T) {
 // longFunctions are the functions over MaxLines lines when the check was added, with
 // their length then (the largest, where one name is used twice); to be split.
 var longFunctions = map[string]int{
-	"ParseClusterWith":   113,
 	"decodeModelFile":    176,
 	"BuildWith":          304,
 	"readPNML":           217,
@@ -102,7 +101,7 @@ var longFunctions = map[string]int{
 	"AdviseContext":      123,
 	"DecodeModel":        119,
 	"row":                122,
-	"ForkJoinMVAContext": 118,
+	"ForkJoinMVA":        118,
 	"search":             115,
 	"BaselinesObjective": 114,
 	"newLDSolver":        114,
@@ -122,7 +121,6 @@ var longFunctions = map[string]int{
 	"ParseSpec":          93,
 	"readStations":       93,
 	"scan":               94,
-	"build":              91,
 	"Replicate":          87,
 	"result":             85,
 	"Read":               85,
