@@ -180,7 +180,7 @@ func TestExplorerInBrowser(t *testing.T) {
 			}
 			var ht []htmlreport.Table
 			for _, pt := range tabs {
-				ht = append(ht, htmlreport.Table{Title: pt.Title, Columns: pt.Columns, Rows: pt.Rows})
+				ht = append(ht, htmlreport.Table{Title: pt.Title, Header: pt.Columns, Rows: pt.Rows})
 			}
 			for _, c := range ex.want(t) {
 				got, err := find(ht, c)

@@ -257,13 +257,13 @@ func find(tables []htmlreport.Table, c cell) (string, error) {
 			continue
 		}
 		col := -1
-		for i, h := range tb.Columns {
+		for i, h := range tb.Header {
 			if h == c.Col {
 				col = i
 			}
 		}
 		if col < 0 {
-			return "", fmt.Errorf("table %q has no column %q (%v)", tb.Title, c.Col, tb.Columns)
+			return "", fmt.Errorf("table %q has no column %q (%v)", tb.Title, c.Col, tb.Header)
 		}
 		for _, r := range tb.Rows {
 			if len(r) > col && r[0] == c.Row {

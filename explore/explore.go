@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"net"
@@ -22,9 +21,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/internal/input"
 	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/spmd"
@@ -131,13 +132,38 @@ type Values map[string]float64
 // or finds saturated/deadlocked (exit 3) is reported before the server starts listening
 // rather than as an error inside the page (hostile review: explore served a model that
 // solve refuses). The error is Eval's, classified as the library classified it.
-func EvalDefaults(m Model) error {
+func EvalDefaults(m Model) error { return EvalDefaultsContext(context.Background(), m, 0) }
+
+// EvalDefaultsContext is EvalDefaults under ctx (Ctrl-C: the evaluation stops and the
+// error wraps fault.ErrInterrupted) and within budget (0: none), the time budget the server
+// gives every evaluation (Limits.EvalBudget): a model whose own point takes longer would be
+// refused on every slider move, so it is refused at once (fault.ErrTooLarge), naming the
+// command that answers it without a budget (hostile review of issue 32: explore on a tpn
+// program with a 700 000-iteration loop evaluated for minutes before serving and ignored
+// Ctrl-C).
+func EvalDefaultsContext(ctx context.Context, m Model, budget time.Duration) error {
 	v := Values{}
 	for _, p := range m.Params() {
 		v[p.ID] = p.Value
 	}
-	_, err := m.Eval(v)
+	ectx, cancel := ctx, context.CancelFunc(func() {})
+	if budget > 0 {
+		ectx, cancel = context.WithTimeout(ctx, budget)
+	}
+	defer cancel()
+	_, err := evalCtx(ectx, m, v)
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("%w: explore stopped while evaluating %s at its file's values", fault.ErrInterrupted, m.Name())
+	case ectx.Err() != nil:
+		return fmt.Errorf("%w: %s at its file's values takes more than the explorer's budget of %v per evaluation, so every slider move would be refused; answer it with the command line (clusterperf %s)", fault.ErrTooLarge, m.Name(), budget, commandOf(m.Kind()))
+	}
 	return err
+}
+
+// commandOf is the command that answers a model kind without the explorer's budget.
+func commandOf(kind string) string {
+	return map[string]string{"qn": "solve", "spmd": "speedup", "pipeline": "pipeline", "tpn": "tpn", "mpip": "mpip"}[kind]
 }
 
 // Load detects the kind of the model file and reads it with the library's parser: a
@@ -199,7 +225,7 @@ func Check(params []Param, in Values) (Values, error) {
 		p, ok := byID[id]
 		switch {
 		case !ok:
-			errs = append(errs, fmt.Errorf("unknown parameter %q", id))
+			errs = append(errs, fmt.Errorf("unknown parameter %s", input.Excerpt(id)))
 		case math.IsNaN(v) || math.IsInf(v, 0) || v < p.Min || v > p.Max:
 			errs = append(errs, fmt.Errorf("parameter %q = %v: allowed %v … %v", id, v, p.Min, p.Max))
 		case v != 0 && math.Abs(v) < 0x1p-1022: // as the model files' reader (internal/units)
@@ -228,7 +254,7 @@ func reportCtx(ctx context.Context, m Model, v Values, version string) (*htmlrep
 		return nil, nil, err
 	}
 	if bs, ok := m.(BestSearcher); ok && r.BestPending {
-		best, vals, err := bs.Best(v)
+		best, vals, err := bestCtx(ctx, bs, v)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -251,7 +277,7 @@ func reportCtx(ctx context.Context, m Model, v Values, version string) (*htmlrep
 }
 
 func paramTable(ps []Param, v Values) htmlreport.Table {
-	t := htmlreport.Table{Title: "Parameters of this point", Columns: []string{"parameter", "value", "model file", "unit"}}
+	t := htmlreport.Table{Title: "Parameters of this point", Header: []string{"parameter", "value", "model file", "unit"}}
 	for _, p := range ps {
 		t.Rows = append(t.Rows, []string{p.Label, htmlreport.Num(v[p.ID]), htmlreport.Num(p.Value), p.Unit})
 		if v[p.ID] != p.Value {
@@ -338,20 +364,19 @@ func (s *Server) model(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, map[string]any{"kind": s.m.Kind(), "name": s.m.Name(), "params": s.params})
 }
 
-// maxBody bounds a request body: a few hundred parameter values.
-const maxBody = 1 << 20
-
+// values reads the values of a POST body (decodeValues) and checks them against the
+// model's parameters; a refusal is answered (413 for a body over maxBody) and ok is false.
 func (s *Server) values(w http.ResponseWriter, r *http.Request) (Values, bool) {
-	var req struct {
-		Values Values `json:"values"`
-	}
-	dec := json.NewDecoder(io.LimitReader(r.Body, maxBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		httpError(w, fmt.Errorf("%w: request body: %w", fault.ErrInput, err))
+	in, err := decodeValues(r.Body, r.ContentLength)
+	if errors.Is(err, errBodyTooLarge) {
+		refuse(w, http.StatusRequestEntityTooLarge, err.Error())
 		return nil, false
 	}
-	v, err := Check(s.params, req.Values)
+	if err != nil {
+		httpError(w, err)
+		return nil, false
+	}
+	v, err := Check(s.params, in)
 	if err != nil {
 		httpError(w, err)
 		return nil, false
@@ -396,10 +421,11 @@ func (s *Server) best(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// the search runs in bestSem's one slot, apart from the evaluations' slots, and keeps it
-	// until it ends even when the page has gone on (a search cannot be interrupted): searches
-	// never pile up, and never take the slots the slider updates need
-	out, err := s.withinSlot(r, s.bestSem, func(context.Context) (any, error) {
-		best, vals, err := bs.Best(v)
+	// until it ends, or stops when the page has gone on if the model's search takes a
+	// context (ContextBestSearcher): searches never pile up, and never take the slots the
+	// slider updates need
+	out, err := s.withinSlot(r, s.bestSem, func(ctx context.Context) (any, error) {
+		best, vals, err := bestCtx(ctx, bs, v)
 		if err != nil {
 			return nil, err
 		}

@@ -95,9 +95,9 @@ func TestSaveRoundTrip(t *testing.T) {
 				// the station throughput X·V are not kept; utilization, queue length and
 				// residence time (functions of the demands) must be
 				w, g := want.Tables[i], got.Tables[i]
-				if len(w.Columns) > 0 && w.Columns[0] == "station" {
+				if len(w.Header) > 0 && w.Header[0] == "station" {
 					w.Rows, g.Rows = dropCol(w, "throughput_per_s"), dropCol(g, "throughput_per_s")
-					w.Columns, g.Columns = without(w.Columns, "throughput_per_s"), without(g.Columns, "throughput_per_s")
+					w.Header, g.Header = without(w.Header, "throughput_per_s"), without(g.Header, "throughput_per_s")
 				}
 				if !equalRows(dropCol(w, "visits"), dropCol(g, "visits")) {
 					t.Errorf("table %q differs after save and reload:\n%v\n%v", want.Tables[i].Title, want.Tables[i].Rows, got.Tables[i].Rows)
@@ -109,7 +109,7 @@ func TestSaveRoundTrip(t *testing.T) {
 
 func dropCol(t htmlreport.Table, name string) [][]string {
 	col := -1
-	for i, c := range t.Columns {
+	for i, c := range t.Header {
 		if c == name {
 			col = i
 		}

@@ -187,6 +187,21 @@ func evalCtx(ctx context.Context, m Model, v Values) (*Result, error) {
 	return m.Eval(v)
 }
 
+// ContextBestSearcher is a BestSearcher whose search stops when ctx is done; the server
+// uses BestContext instead of Best when a model has it.
+type ContextBestSearcher interface {
+	BestContext(ctx context.Context, v Values) (string, map[string]float64, error)
+}
+
+// bestCtx searches bs's best configuration at v under ctx: BestContext when bs has it, else
+// Best (which then runs to its end in its slot).
+func bestCtx(ctx context.Context, bs BestSearcher, v Values) (string, map[string]float64, error) {
+	if cb, ok := bs.(ContextBestSearcher); ok {
+		return cb.BestContext(ctx, v)
+	}
+	return bs.Best(v)
+}
+
 // within runs work in one of the server's slots under the request's context and the time
 // budget. It waits for a slot while the client waits (errBusy when Queue requests already
 // wait), and answers errGone when the client leaves, a fault.ErrTooLarge error when the

@@ -8,8 +8,8 @@ import (
 
 // FuzzAPI sends arbitrary requests (method, path, Host, Origin, Content-Type, token or not,
 // body) to the explorer of the first two examples: the answer is never a 5xx (but 503 busy)
-// or a panic, and a request that fails the Host, origin or token rule is never answered 200
-// on /api.
+// or a panic, a refusal never speaks of Go types (json's "Go struct field", "Go value"),
+// and a request that fails the Host, origin or token rule is never answered 200 on /api.
 func FuzzAPI(f *testing.F) {
 	servers := []*Server{NewServer(loadExample(f, examples[0]), "fuzz"), NewServer(loadExample(f, examples[1]), "fuzz")}
 	f.Add(uint8(0), "POST", "/api/eval", "127.0.0.1:8080", "", "application/json", true, `{"values":{}}`)
@@ -41,6 +41,9 @@ func FuzzAPI(f *testing.F) {
 		s.ServeHTTP(rec, r)
 		if rec.Code >= 500 && rec.Code != 503 {
 			t.Fatalf("%s %s Host %q: %d %s", method, path, host, rec.Code, rec.Body)
+		}
+		if rec.Code >= 400 && (strings.Contains(rec.Body.String(), "Go struct") || strings.Contains(rec.Body.String(), "Go value") || strings.Contains(rec.Body.String(), "explore.Values")) {
+			t.Fatalf("%s %s body %q: Go names in the refusal: %s", method, path, body, rec.Body)
 		}
 		if rec.Code == 200 && strings.HasPrefix(r.URL.Path, "/api/") && (!s.hostAllowed(host) || !token || origin != "" && origin != "http://"+host) {
 			t.Fatalf("%s %s Host %q Origin %q token %v: answered 200", method, path, host, origin, token)

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"fmt"
 	"math"
@@ -350,7 +351,11 @@ var componentNames = [4]string{"switch delay", "MPI contention", "MPI active", "
 // five runs on). Charts: wall time and its components by P, wall time against bandwidth and
 // latency. The bottleneck is the largest component; the best configuration is the mpip
 // command's recommendation at the same point (recommend: mpipapp.Run), with its refusals.
-func (m *mpipModel) Eval(v Values) (*Result, error) {
+func (m *mpipModel) Eval(v Values) (*Result, error) { return m.EvalContext(context.Background(), v) }
+
+// EvalContext is Eval stopping when ctx is done (ContextModel): between its solves (the
+// point, the runs, the by-P grid, the sizing, each sensitivity point).
+func (m *mpipModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	runs, net := m.network(v)
 	p := m.runs[len(m.runs)-1].P
 	switch {
@@ -366,7 +371,7 @@ func (m *mpipModel) Eval(v Values) (*Result, error) {
 	r := &Result{Kind: "mpip", Model: m.name, Values: map[string]float64{"p": float64(p), "wall_time_s": cur.Res.AppTime.Model}}
 	m.describe(r, cur)
 	comp := perProcess(cur.Res)
-	ct := htmlreport.Table{Title: fmt.Sprintf("Wall time at P = %d (004 components, per process)", p), Columns: []string{"component", "time (s)", "share"}}
+	ct := htmlreport.Table{Title: fmt.Sprintf("Wall time at P = %d (004 components, per process)", p), Header: []string{"component", "time (s)", "share"}}
 	big := 0
 	for i, c := range comp {
 		ct.Rows = append(ct.Rows, []string{componentNames[i], htmlreport.Num(c), fmt.Sprintf("%.1f %%", 100*c/cur.Res.AppTime.Model)})
@@ -383,10 +388,16 @@ func (m *mpipModel) Eval(v Values) (*Result, error) {
 		return nil, err
 	}
 	r.Tables = append(r.Tables, ct, rt)
-	if err := m.byP(r, runs, net, v, cur); err != nil {
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return r, m.sensitivity(r, cur, v)
+	if err := m.byP(ctx, r, runs, net, v, cur); err != nil {
+		return nil, err
+	}
+	if err := m.sensitivity(ctx, r, cur, v); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // describe sets the method, exactness, error estimate and notes of the point.
@@ -420,7 +431,7 @@ func (m *mpipModel) describe(r *Result, cur mpipPoint) {
 // runsTable compares each measured run's model with its measurement (004's application-time
 // view); the current P highlighted.
 func (m *mpipModel) runsTable(runs []mpip.Inputs, p int) (htmlreport.Table, error) {
-	t := htmlreport.Table{Title: "Measured runs: model against measurement", Columns: []string{"P", "run", "wall time measured (s)", "wall time model (s)", "rel_error", "switch delay D_0 (s)"}}
+	t := htmlreport.Table{Title: "Measured runs: model against measurement", Header: []string{"P", "run", "wall time measured (s)", "wall time model (s)", "rel_error", "switch delay D_0 (s)"}}
 	for _, in := range runs {
 		res, err := mpip.Solve(in)
 		if err != nil {
@@ -440,7 +451,7 @@ func (m *mpipModel) runsTable(runs []mpip.Inputs, p int) (htmlreport.Table, erro
 
 // byP adds the by-P table and charts: with a prediction, the extrapolated model over the grid;
 // else the measured runs. The best configuration marked is the mpip command's (recommend).
-func (m *mpipModel) byP(r *Result, runs []mpip.Inputs, net mpip.Network, v Values, cur mpipPoint) error {
+func (m *mpipModel) byP(ctx context.Context, r *Result, runs []mpip.Inputs, net mpip.Network, v Values, cur mpipPoint) error {
 	var pts []mpipPoint
 	if m.predict {
 		grid := m.grid(max(int(v["p_max"]), 4), cur.P)
@@ -460,7 +471,10 @@ func (m *mpipModel) byP(r *Result, runs []mpip.Inputs, net mpip.Network, v Value
 			pts = append(pts, mpipPoint{P: in.P, Res: res, Measured: true})
 		}
 	}
-	best, err := m.recommend(r, v, cur)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	best, err := m.recommend(ctx, r, v, cur)
 	if err != nil {
 		return err
 	}
@@ -468,7 +482,7 @@ func (m *mpipModel) byP(r *Result, runs []mpip.Inputs, net mpip.Network, v Value
 	if m.predict {
 		title = "Wall time by P (extrapolated inputs, mpip.Predict)"
 	}
-	t := htmlreport.Table{Title: title, Columns: []string{"P", "wall time (s)", "switch delay (s)", "MPI contention (s)", "MPI active (s)", "computation (s)"}}
+	t := htmlreport.Table{Title: title, Header: []string{"P", "wall time (s)", "switch delay (s)", "MPI contention (s)", "MPI active (s)", "computation (s)"}}
 	wall := Series{Name: "model wall time"}
 	comps := make([]Series, 4)
 	for i := range comps {
@@ -510,7 +524,7 @@ func (m *mpipModel) byP(r *Result, runs []mpip.Inputs, net mpip.Network, v Value
 var mpipFactors = []float64{0.125, 0.25, 0.5, 1, 2, 4, 8}
 
 // sensitivity adds the charts of the wall time at the current P against bandwidth and latency.
-func (m *mpipModel) sensitivity(r *Result, cur mpipPoint, v Values) error {
+func (m *mpipModel) sensitivity(ctx context.Context, r *Result, cur mpipPoint, v Values) error {
 	for _, which := range []string{"bandwidth", "latency"} {
 		s := Series{Name: fmt.Sprintf("wall time at P = %d", cur.P)}
 		x0 := cur.Res.Inputs.BW
@@ -519,6 +533,9 @@ func (m *mpipModel) sensitivity(r *Result, cur mpipPoint, v Values) error {
 			x0, unit = cur.Res.Inputs.Lat, "s"
 		}
 		for _, f := range mpipFactors {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			vv := Values{}
 			for k, x := range v {
 				vv[k] = x

@@ -51,9 +51,9 @@ func (m *mpipModel) request(v Values, cur int) (mpipapp.Request, []string) {
 // no size from runs of different arguments, i.e. weak scaling, or of different programs;
 // none without a prediction, which the command makes only with --predict). It returns the
 // recommended P, or 0 when there is none.
-func (m *mpipModel) recommend(r *Result, v Values, cur mpipPoint) (int, error) {
+func (m *mpipModel) recommend(ctx context.Context, r *Result, v Values, cur mpipPoint) (int, error) {
 	q, args := m.request(v, cur.P)
-	res, err := mpipapp.Run(context.Background(), q)
+	res, err := mpipapp.Run(ctx, q)
 	if err != nil {
 		return 0, err
 	}

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -81,6 +82,15 @@ func (pm *pipelineModel) apply(v Values) (*pipeline.Model, *pipeline.SortParams,
 // command recommends it (recommend: pipelineapp.Run) and the optimum (least time over whole
 // p, the first p within 1 % of it, and eq. 19's closed form when it applies).
 func (pm *pipelineModel) Eval(v Values) (*Result, error) {
+	return pm.EvalContext(context.Background(), v)
+}
+
+// EvalContext is Eval stopping when ctx is done (ContextModel): before the prediction over
+// p and in the sizing (pipelineapp.Run).
+func (pm *pipelineModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	m, _, err := pm.apply(v)
 	if err != nil {
 		return nil, err
@@ -99,7 +109,7 @@ func (pm *pipelineModel) Eval(v Values) (*Result, error) {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("p = %d: N/p elements exceed a node's memory: expect paging, the prediction is too low", p))
 	}
 	r.Bottleneck = fmt.Sprintf("%s at p = %d", pt.Bottleneck, p)
-	rec, err := pm.recommend(r, v, m, len(pts))
+	rec, err := pm.recommend(ctx, r, v, m, len(pts))
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +118,7 @@ func (pm *pipelineModel) Eval(v Values) (*Result, error) {
 		r.Best += fmt.Sprintf("; eq. (19) p* = %.3g", opt.ClosedForm)
 		r.Values["closed_form_p"] = opt.ClosedForm
 	}
-	st := htmlreport.Table{Title: fmt.Sprintf("Stages at p = %d", p), Columns: []string{"stage", "time (s)", "rate (elements/s)", "bounded by"}}
+	st := htmlreport.Table{Title: fmt.Sprintf("Stages at p = %d", p), Header: []string{"stage", "time (s)", "rate (elements/s)", "bounded by"}}
 	longest := 0
 	for i, s := range pt.Stages {
 		st.Rows = append(st.Rows, []string{s.Stage, htmlreport.Num(s.Time), htmlreport.Num(s.Rate), s.Bottleneck})
@@ -121,7 +131,7 @@ func (pm *pipelineModel) Eval(v Values) (*Result, error) {
 		st.Rows = append(st.Rows, []string{f.Name + " (fixed)", htmlreport.Num(pt.Fixed[i]), "", ""})
 	}
 	st.Rows = append(st.Rows, []string{"total", htmlreport.Num(pt.Time), "", ""})
-	ot := htmlreport.Table{Title: "Optimum", Columns: []string{"", "p", "time (s)"}, Rows: [][]string{
+	ot := htmlreport.Table{Title: "Optimum", Header: []string{"", "p", "time (s)"}, Rows: [][]string{
 		{"current", strconv.Itoa(p), htmlreport.Num(pt.Time)},
 		{"least time", strconv.Itoa(opt.P), htmlreport.Num(opt.Time)},
 		{"within 1 % of least", strconv.Itoa(opt.Knee), htmlreport.Num(opt.KneeTime)},

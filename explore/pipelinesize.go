@@ -16,12 +16,12 @@ import (
 // p = 1 … pmax and sets the best configuration to its recommendation (sizing's default rule),
 // with the command line that gives the same answer: the model file itself when no slider of
 // the model moved, else the file File writes.
-func (pm *pipelineModel) recommend(r *Result, v Values, m *pipeline.Model, pmax int) (*sizing.Advice, error) {
+func (pm *pipelineModel) recommend(ctx context.Context, r *Result, v Values, m *pipeline.Model, pmax int) (*sizing.Advice, error) {
 	ps := make([]int, pmax)
 	for i := range ps {
 		ps[i] = i + 1
 	}
-	res, err := pipelineapp.Run(context.Background(), pipelineapp.Request{Model: m, P: ps, Sizing: app.DefaultSizing()})
+	res, err := pipelineapp.Run(ctx, pipelineapp.Request{Model: m, P: ps, Sizing: app.DefaultSizing()})
 	if err != nil {
 		return nil, err
 	}

@@ -5,8 +5,11 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/app/solveapp"
 	"github.com/clusterperf/clusterperf/htmlreport"
 	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/qn"
@@ -22,9 +25,10 @@ type qnModel struct {
 	sweepClass int // the closed class whose population the chart sweeps; -1: none
 }
 
-// loadQN reads a queueing network from its file's YAML tree (d, root: spec.Parse of data).
-func loadQN(path string, data []byte, d *spec.Decoder, root spec.Node) (Model, error) {
-	m, name, err := qn.DecodeModel(d, root)
+// loadQN reads a queueing network from its file (qn.ParseModel; the explorer told its kind
+// by the YAML tree's top-level keys).
+func loadQN(path string, data []byte, _ *spec.Decoder, _ spec.Node) (Model, error) {
+	m, name, err := qn.ParseModel(path, data)
 	if err != nil {
 		return nil, err
 	}
@@ -118,58 +122,40 @@ func (q *qnModel) apply(v Values) *qn.Model {
 	return m
 }
 
-// Eval solves the network at the point (qn.Solve, solver auto), marks the bottleneck (the
-// station of largest per-copy demand D_max summed over classes: it bounds X ≤ 1/D_max) and
-// sweeps the population of the first closed class for the charts, with the asymptotic bounds
-// (single-class models). The best population is N* = (D + Z)/D_max, the knee of the
-// asymptotic bounds (Lazowska et al. §5.2), beyond which more jobs only queue.
+// Eval solves the network at the point through the solve command's Run (solveapp.Run, solver
+// auto, its refusals: a solver that does not converge, a saturated open station), with its
+// answer: the bottleneck (the queueing station of highest utilization per server,
+// qn.SaturationOf), and N* = (D + Z)/D_max for one closed class, the knee of the asymptotic
+// bounds (Lazowska et al. §5.2) beyond which more jobs only queue, or the largest
+// sustainable arrival rate for open classes. The charts sweep the population of the first
+// closed class by the same Run (--sweep), with the asymptotic bounds.
 func (q *qnModel) Eval(v Values) (*Result, error) { return q.EvalContext(context.Background(), v) }
 
 // EvalContext is Eval stopped when ctx ends (ContextModel: the client left, the budget ran out).
 func (q *qnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	m := q.apply(v)
-	res, err := qn.Solve(m, "auto", qn.AMVAOptions{Context: ctx})
+	in := solveapp.ModelInput(q.name, m)
+	out, err := solveapp.Run(ctx, solveapp.Request{Input: in, Solver: "auto", Sim: solveapp.DefaultSimulation()})
 	if err != nil {
 		return nil, err
 	}
-	view := qn.NewView(q.name, m, res)
+	res, sol := out.QN, out.Solution
 	r := &Result{Kind: "qn", Model: q.name, Method: res.Solver, Exact: res.Exact, Values: map[string]float64{
 		"system_throughput_per_s": res.SystemThroughput(), "system_response_time_s": res.SystemResponseTime()}}
-	if !res.Status.Converged {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("%s did not converge after %d iterations (residual %.3g)", res.Solver, res.Status.Iterations, res.Status.Residual))
-	}
-	// exactness as the solver decided it for this model (qn.Solve: an exact solver on a FCFS
-	// station whose service times differ by class is not exact), with its notes
+	r.Command = []string{"solve", q.commandFile(v)}
+	// exactness as the solver decided it for this model (an exact solver on a FCFS station
+	// whose service times differ by class is not exact), with its notes
 	if r.Exact {
 		r.Notes = append(r.Notes, "exact solution ("+res.Solver+")")
 	} else {
 		r.Notes = append(r.Notes, res.Solver+" is an approximation")
 	}
-	r.Notes = append(r.Notes, res.Notes...)
+	r.Notes = append(r.Notes, sol.Notes...)
 	if res.ErrorEstimate != nil {
 		r.ErrorEstimate = res.ErrorEstimate
 	}
-	// bottleneck: qn.SaturationOf's, the one `clusterperf solve`'s answer names
-	bk := 0
-	if sat := qn.SaturationOf(m, res); len(sat.Bottlenecks) > 0 {
-		bk = sat.Bottlenecks[0]
-	}
-	dmax := 0.0
-	for c := range m.Classes {
-		dmax += m.Demand[c][bk]
-	}
-	r.Bottleneck = fmt.Sprintf("%s (utilization %.3g per server, demand %.4g s summed over classes)", m.Stations[bk].Name, res.StationUtilization(bk), dmax)
-	for _, t := range htmlreport.FromTables(app.QNTables(view)) {
-		if len(t.Columns) > 0 && t.Columns[0] == "station" {
-			for i, row := range t.Rows {
-				if len(row) > 0 && row[0] == m.Stations[bk].Name {
-					t.Highlight = append(t.Highlight, i)
-				}
-			}
-		}
-		r.Tables = append(r.Tables, t)
-	}
-	for c, cl := range view.Classes {
+	q.answer(r, sol)
+	for c, cl := range sol.Classes {
 		r.Values["throughput_per_s."+cl.Name] = res.Throughput[c]
 		r.Values["response_time_s."+cl.Name] = res.ResponseTime[c]
 	}
@@ -177,14 +163,68 @@ func (q *qnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 		r.Values["utilization."+st.Name] = res.StationUtilization(k)
 	}
 	if q.sweepClass >= 0 {
-		if err := q.sweep(m, v, r); err != nil {
-			return nil, err
+		if err := q.sweep(ctx, m, v, r); err != nil {
+			r.Warnings = append(r.Warnings, "no population sweep: "+err.Error())
 		}
 	}
 	return r, nil
 }
 
-func (q *qnModel) sweep(m *qn.Model, v Values, r *Result) error {
+// commandFile is the file the solve command is given for the point: the model file itself
+// when no slider of the model moved, else the file File writes.
+func (q *qnModel) commandFile(v Values) string {
+	for _, p := range q.Params() {
+		if p.Group != "sweep" && v[p.ID] != p.Value {
+			_, file, _ := q.File(v)
+			return file
+		}
+	}
+	return q.path
+}
+
+// answer sets the bottleneck, the best population (or arrival rate) and the tables from the
+// solve command's answer (solveapp.Solution), the bottleneck's rows highlighted.
+func (q *qnModel) answer(r *Result, sol *solveapp.Solution) {
+	a := sol.Answer
+	fact := func(name string) float64 {
+		if f, ok := a.Fact(name); ok && f.Value != nil {
+			return *f.Value
+		}
+		return 0
+	}
+	bn, _ := a.Fact("bottleneck")
+	if bn.Text != "" {
+		r.Bottleneck = fmt.Sprintf("%s (utilization %.3g per server, demand %.4g s per job per server)", bn.Text, fact("bottleneck_utilization"), fact("bottleneck_demand_s"))
+	} else {
+		r.Bottleneck = a.Summary
+	}
+	switch ns, rate := fact("saturation_population"), fact("max_arrival_rate_per_s"); {
+	case ns > 0:
+		r.Best = fmt.Sprintf("population N* = (D + Z)/D_max = %.3g: beyond it jobs only queue at the bottleneck", ns)
+		r.Values["n_star"] = ns
+	case rate > 0:
+		r.Best = fmt.Sprintf("arrival rate below %.4g jobs/s (all classes scaled alike): there the bottleneck is busy all the time", rate)
+		r.Values["max_arrival_rate_per_s"] = rate
+	default:
+		r.Best = "current population (a multi-class or mixed network has no single best population; see the sweep)"
+	}
+	names := strings.Split(bn.Text, " and ")
+	for _, t := range htmlreport.FromTables(app.QNTables(sol.View)) {
+		if len(t.Header) > 0 && t.Header[0] == "station" {
+			for i, row := range t.Rows {
+				if len(row) > 0 && bn.Text != "" && slices.Contains(names, row[0]) {
+					t.Highlight = append(t.Highlight, i)
+				}
+			}
+		}
+		r.Tables = append(r.Tables, t)
+	}
+}
+
+// sweep draws throughput and response time of the sweep class against its population, 1 …
+// sweep.to (at most maxSweep points), by the solve command's sweep (solveapp.Run), with the
+// asymptotic bounds and the point's population and N* marked.
+func (q *qnModel) sweep(ctx context.Context, m *qn.Model, v Values, r *Result) error {
 	c := q.sweepClass
 	to := int(v["sweep.to"])
 	step := max(1, (to+maxSweep-1)/maxSweep)
@@ -192,7 +232,8 @@ func (q *qnModel) sweep(m *qn.Model, v Values, r *Result) error {
 	for n := 1; n <= to; n += step {
 		vals = append(vals, float64(n))
 	}
-	pts, err := qn.Sweep(m, qn.SweepParam{What: "population", Class: c, Label: "population"}, vals, "auto", qn.AMVAOptions{}, nil)
+	pts := &solveapp.Points{Param: qn.SweepParam{What: "population", Class: c, Label: "population"}, Values: vals}
+	out, err := solveapp.Run(ctx, solveapp.Request{Input: solveapp.ModelInput(q.name, m), Solver: "auto", Points: pts, Sim: solveapp.DefaultSimulation()})
 	if err != nil {
 		return err
 	}
@@ -201,15 +242,17 @@ func (q *qnModel) sweep(m *qn.Model, v Values, r *Result) error {
 	R := Series{Name: "R " + name}
 	xb := Series{Name: "X bound (ABA)", Dash: true}
 	rb := Series{Name: "R bound (ABA)", Dash: true}
-	for _, pt := range pts {
-		if pt.Err != nil || pt.Result == nil || !finite(pt.Result.Throughput[c], pt.Result.ResponseTime[c]) {
+	for _, pt := range out.Sweep.Points {
+		if pt.Classes == nil || !finite(pt.Classes[c].Throughput, pt.Classes[c].ResponseTime) {
 			continue
 		}
-		X.X, X.Y = append(X.X, pt.Value), append(X.Y, pt.Result.Throughput[c])
-		R.X, R.Y = append(R.X, pt.Value), append(R.Y, pt.Result.ResponseTime[c])
-		if b := pt.Bounds; b != nil && finite(b.XUpperABA, b.RLowerABA) {
-			xb.X, xb.Y = append(xb.X, pt.Value), append(xb.Y, b.XUpperABA)
-			rb.X, rb.Y = append(rb.X, pt.Value), append(rb.Y, b.RLowerABA)
+		X.X, X.Y = append(X.X, pt.Value), append(X.Y, pt.Classes[c].Throughput)
+		R.X, R.Y = append(R.X, pt.Value), append(R.Y, pt.Classes[c].ResponseTime)
+		for _, b := range pt.Bounds {
+			if b.Name == qn.BoundAsymptotic && b.Class == name && finite(b.ThroughputUpper, b.ResponseTimeLower) {
+				xb.X, xb.Y = append(xb.X, pt.Value), append(xb.Y, b.ThroughputUpper)
+				rb.X, rb.Y = append(rb.X, pt.Value), append(rb.Y, b.ResponseTimeLower)
+			}
 		}
 	}
 	cur := float64(m.Classes[c].Population)
@@ -219,15 +262,8 @@ func (q *qnModel) sweep(m *qn.Model, v Values, r *Result) error {
 		xc.Series = append(xc.Series, xb)
 		rc.Series = append(rc.Series, rb)
 	}
-	if len(m.Classes) == 1 {
-		if ns := qn.NStar(m); ns > 0 {
-			xc.BestX, rc.BestX = &ns, &ns
-			r.Best = fmt.Sprintf("population N* = (D + Z)/D_max = %.3g: beyond it jobs only queue at the bottleneck", ns)
-			r.Values["n_star"] = ns
-		}
-	}
-	if r.Best == "" {
-		r.Best = "current population (a multi-class or mixed network has no single best population; see the sweep)"
+	if ns, ok := r.Values["n_star"]; ok {
+		xc.BestX, rc.BestX = &ns, &ns
 	}
 	r.Charts = append(r.Charts, xc, rc)
 	return nil

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strconv"
 
@@ -109,7 +110,11 @@ func (s *spmdModel) apply(v Values) *spmd.Model {
 // CLU-AIO convolution), the speedup against p at this d for the chart, and the best
 // configuration over p ≤ p_max, d ≤ d_max: the speedup command's recommendation
 // (speedupapp.Run, sizing's default rule), see recommend.
-func (s *spmdModel) Eval(v Values) (*Result, error) {
+func (s *spmdModel) Eval(v Values) (*Result, error) { return s.EvalContext(context.Background(), v) }
+
+// EvalContext is Eval stopping when ctx is done (ContextModel): the surface of the best
+// search (speedupapp.Run) between values of p, the chart's own line between points.
+func (s *spmdModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	m := s.apply(v)
 	e, err := spmd.NewEvaluator(m)
 	if err != nil {
@@ -132,7 +137,7 @@ func (s *spmdModel) Eval(v Values) (*Result, error) {
 		Values: map[string]float64{"time_s": pt.Time, "speedup": pt.Speedup, "efficiency": pt.Efficiency}}
 	r.Notes = append(r.Notes, "the model's queueing networks are solved exactly; the model itself is 000/001's approximation of the program")
 	r.Bottleneck = fmt.Sprintf("%s (%.4g of %.4g s at p = %d, d = %d)", pt.Bottleneck, pt.Components.Value(pt.Bottleneck), pt.Time, p, d)
-	comp := htmlreport.Table{Title: fmt.Sprintf("Time at p = %d, d = %d", p, d), Columns: []string{"component", "time (s)", "share"}}
+	comp := htmlreport.Table{Title: fmt.Sprintf("Time at p = %d, d = %d", p, d), Header: []string{"component", "time (s)", "share"}}
 	for i, name := range []string{"cpu", "sync", "comm_startup", "comm_transfer", "contention", "io"} {
 		c := pt.Components.Value(name)
 		comp.Rows = append(comp.Rows, []string{name, htmlreport.Num(c), fmt.Sprintf("%.1f %%", 100*c/pt.Time)})
@@ -141,7 +146,7 @@ func (s *spmdModel) Eval(v Values) (*Result, error) {
 		}
 	}
 	comp.Rows = append(comp.Rows, []string{"total", htmlreport.Num(pt.Time), "100 %"})
-	summary := htmlreport.Table{Title: "Speedup", Columns: []string{"p", "d", "time (s)", "speedup", "efficiency", "bottleneck"},
+	summary := htmlreport.Table{Title: "Speedup", Header: []string{"p", "d", "time (s)", "speedup", "efficiency", "bottleneck"},
 		Rows: [][]string{{strconv.Itoa(p), strconv.Itoa(d), htmlreport.Num(pt.Time), htmlreport.Num(pt.Speedup), htmlreport.Num(pt.Efficiency), pt.Bottleneck}}}
 	ps := make([]int, 0, pmax)
 	for i := 1; i <= pmax; i++ {
@@ -151,7 +156,7 @@ func (s *spmdModel) Eval(v Values) (*Result, error) {
 	for i := 1; i <= dmax; i++ {
 		ds = append(ds, i)
 	}
-	res, best, ok, err := s.recommend(r, v, m, ps, ds)
+	res, best, ok, err := s.recommend(ctx, r, v, m, ps, ds)
 	if err != nil {
 		return nil, err
 	}
@@ -179,6 +184,9 @@ func (s *spmdModel) Eval(v Values) (*Result, error) {
 	}
 	if d > dmax { // the current d is outside the search: evaluate its line too
 		for _, q := range ps {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			if qq, err := e.Evaluate(q, d); err == nil {
 				sp.X, sp.Y = append(sp.X, float64(q)), append(sp.Y, qq.Speedup)
 				tm.X, tm.Y = append(tm.X, float64(q)), append(tm.Y, qq.Time)

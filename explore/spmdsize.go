@@ -16,8 +16,11 @@ import (
 // (sizing's default rule), with the command line that gives the same answer: the model file
 // itself when no phase slider moved, else the file File writes. It returns the surface, the
 // recommended point and whether there is one.
-func (s *spmdModel) recommend(r *Result, v Values, m *spmd.Model, ps, ds []int) (*speedupapp.Result, spmd.Point, bool, error) {
-	res, _, err := speedupapp.Run(context.Background(), speedupapp.Request{Model: m, P: ps, D: ds, Sizing: app.DefaultSizing()})
+func (s *spmdModel) recommend(ctx context.Context, r *Result, v Values, m *spmd.Model, ps, ds []int) (*speedupapp.Result, spmd.Point, bool, error) {
+	res, _, err := speedupapp.Run(ctx, speedupapp.Request{Model: m, P: ps, D: ds, Sizing: app.DefaultSizing()})
+	if ctx.Err() != nil {
+		return nil, spmd.Point{}, false, ctx.Err() // a partial surface is no answer here
+	}
 	if err != nil {
 		return nil, spmd.Point{}, false, err
 	}

@@ -2,11 +2,13 @@ package explore
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/app/tpnapp"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/htmlreport"
 	"github.com/clusterperf/clusterperf/tpn"
@@ -71,8 +73,12 @@ func (t *tpnModel) apply(v Values) *tpn.Cluster {
 	c := *t.cl
 	c.Workstations = make([]tpn.Workstation, len(t.cl.Workstations))
 	for i, w := range t.cl.Workstations {
-		w.Power = v[fmt.Sprintf("power.%d", i)]
-		u, u0 := v[fmt.Sprintf("bg.%d", i)], w.Utilization()
+		p, u, u0 := v[fmt.Sprintf("power.%d", i)], v[fmt.Sprintf("bg.%d", i)], w.Utilization()
+		c.Workstations[i] = w
+		if p == w.Power && u == u0 { // the file's own: kept as read (distributions too)
+			continue
+		}
+		w.Power = p
 		switch {
 		case u == 0:
 			w.Background = nil
@@ -87,46 +93,51 @@ func (t *tpnModel) apply(v Values) *tpn.Cluster {
 		}
 		c.Workstations[i] = w
 	}
-	c.Network.Startup, c.Network.Bandwidth = v["net.startup"], v["net.bandwidth"]
+	if st, bw := v["net.startup"], v["net.bandwidth"]; st != c.Network.Startup || bw != c.Network.Bandwidth {
+		// moved off the measured means: the samples no longer describe the network
+		c.Network.Startup, c.Network.Bandwidth, c.Network.Uncertainty = st, bw, nil
+	}
 	return &c
 }
 
-func (t *tpnModel) run(c *tpn.Cluster) (*tpn.Net, *tpn.Result, error) {
-	net, err := tpn.Build(t.prog, c)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %w", fault.ErrInput, err)
-	}
-	res, err := net.Run(tpn.Options{Record: true})
-	if err != nil {
-		return nil, nil, err
-	}
-	switch res.Outcome {
-	case tpn.Deadlock:
-		return nil, nil, fmt.Errorf("%w at t = %g s", fault.ErrDeadlock, tpn.Seconds(res.Time))
-	case tpn.CutOff:
-		return nil, nil, fmt.Errorf("run cut off at t = %g s before the final marking", tpn.Seconds(res.Time))
-	}
-	return net, res, nil
+// request is tpnapp's request for the program on c; every run polls ctx (tpn.Options.Cancel).
+func (t *tpnModel) request(ctx context.Context, c *tpn.Cluster) tpnapp.Request {
+	return tpnapp.Request{Program: t.prog, Cluster: c, Run: tpn.Options{Record: true, Cancel: ctx.Done()}}
+}
+
+// command is the tpn command line answering the same question at the file's values (the
+// allocation search within the explorer's budget).
+func (t *tpnModel) command() []string {
+	return []string{"tpn", t.path, "--cluster", t.clusterPath, "--advise", "--budget", strconv.Itoa(adviseBudget)}
 }
 
 // Eval builds the timed Petri net of the program on the cluster (002 §3) and runs it to the
-// final marking (exact-tick simulation of a deterministic net: the makespan is exact up to the
+// final marking through tpnapp.Run, the tpn command's call (exact-tick simulation of a deterministic net: the makespan is exact up to the
 // tick); the bottleneck is the process and activity holding the largest share of the critical
 // path; the best configuration is tpn.Advise's allocation.
-func (t *tpnModel) Eval(v Values) (*Result, error) {
+func (t *tpnModel) Eval(v Values) (*Result, error) { return t.EvalContext(context.Background(), v) }
+
+// EvalContext is Eval stopping when ctx is done (ContextModel): each run polls it
+// (tpn.Options.Cancel).
+func (t *tpnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	c := t.apply(v)
-	net, res, err := t.run(c)
+	res, err := tpnapp.Run(ctx, t.request(ctx, c))
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, err
 	}
-	times, spans := tpn.Times(net, res)
-	crit := tpn.CriticalPath(net, res)
-	makespan := tpn.Seconds(res.Time)
-	r := &Result{Kind: "tpn", Model: t.prog.Name, Method: "timed Petri net, exact-tick simulation to the final marking (002 §3)", Exact: true,
+	times, spans, crit, makespan := res.Processes, res.Spans(), res.CriticalIntervals(), res.TimeS
+	r := &Result{Kind: "tpn", Model: t.prog.Name, Method: res.Method, Exact: res.Exact, Command: t.command(),
 		Values: map[string]float64{"makespan_s": makespan, "firings": float64(res.Firings)}}
 	r.Notes = append(r.Notes, fmt.Sprintf("deterministic delays rounded to the tick (%g s); background load enters as the expansion factor 1/(1 − U) (002)", tpn.Tick))
+	if b := res.NetworkInterval; b != nil {
+		r.Values["makespan_low_s"], r.Values["makespan_high_s"] = b.LowS, b.HighS
+		r.Notes = append(r.Notes, "network interval: "+b.String())
+	}
 	r.Warnings = append(r.Warnings, tpn.CountMessages(t.prog)...)
-	pt := htmlreport.Table{Title: "Processes", Columns: []string{"process", "finish (s)", "computing (s)", "sending (s)", "waiting (s)"}}
+	pt := htmlreport.Table{Title: "Processes", Header: []string{"process", "finish (s)", "computing (s)", "sending (s)", "waiting (s)"}}
 	last := 0
 	for i, p := range times {
 		pt.Rows = append(pt.Rows, []string{p.Name, htmlreport.Num(p.Finish), htmlreport.Num(p.Computing), htmlreport.Num(p.Sending), htmlreport.Num(p.Waiting)})
@@ -149,7 +160,7 @@ func (t *tpnModel) Eval(v Values) (*Result, error) {
 	sort.Slice(keys, func(i, j int) bool {
 		return share[keys[i]] > share[keys[j]] || (share[keys[i]] == share[keys[j]] && keys[i] < keys[j])
 	})
-	ct := htmlreport.Table{Title: "Critical path by process and activity", Columns: []string{"process activity", "time (s)", "share"}}
+	ct := htmlreport.Table{Title: "Critical path by process and activity", Header: []string{"process activity", "time (s)", "share"}}
 	for _, k := range keys {
 		ct.Rows = append(ct.Rows, []string{k, htmlreport.Num(share[k]), fmt.Sprintf("%.1f %%", 100*share[k]/makespan)})
 	}
@@ -168,12 +179,17 @@ func (t *tpnModel) Eval(v Values) (*Result, error) {
 	bw := Series{Name: "makespan"}
 	for _, f := range bandwidthFactors {
 		cc := *c
-		cc.Network.Bandwidth = c.Network.Bandwidth * f
-		_, rr, err := t.run(&cc)
+		cc.Network.Bandwidth, cc.Network.Uncertainty = c.Network.Bandwidth*f, nil
+		q := t.request(ctx, &cc)
+		q.Run.Record = false
+		rr, err := tpnapp.Deterministic(q)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if err != nil {
 			continue
 		}
-		bw.X, bw.Y = append(bw.X, cc.Network.Bandwidth), append(bw.Y, tpn.Seconds(rr.Time))
+		bw.X, bw.Y = append(bw.X, cc.Network.Bandwidth), append(bw.Y, rr.TimeS)
 	}
 	cur := c.Network.Bandwidth
 	r.Charts = append(r.Charts, Chart{ID: "bandwidth", Title: "Makespan against network bandwidth", XLabel: "bandwidth (bytes/s)", YLabel: "s", Series: []Series{bw}, MarkX: &cur})
@@ -195,14 +211,25 @@ func (t *tpnModel) hosts() map[string]string {
 }
 
 // Best searches allocations of the processes to the workstations for the least makespan
-// (tpn.Advise: every mapping when there are at most tpn.MaxExhaustive, else greedy and local
+// through tpnapp.Run with Advise, as `tpn --advise --budget 400` does (tpn.Advise: every mapping when there are at most tpn.MaxExhaustive, else greedy and local
 // search within adviseBudget simulations). It runs apart from Eval because it simulates the
 // net once per mapping (256 for matmul on four workstations, about 0.7 s here).
 func (t *tpnModel) Best(v Values) (string, map[string]float64, error) {
-	a, err := tpn.Advise(t.prog, t.apply(v), adviseBudget)
-	if err != nil {
-		return "", nil, fmt.Errorf("%w: %w", fault.ErrInput, err)
+	return t.BestContext(context.Background(), v)
+}
+
+// BestContext is Best stopping when ctx is done (tpn.AdviseContext through tpnapp.Run).
+func (t *tpnModel) BestContext(ctx context.Context, v Values) (string, map[string]float64, error) {
+	q := t.request(ctx, t.apply(v))
+	q.Advise, q.Budget = true, adviseBudget
+	res, err := tpnapp.Run(ctx, q)
+	if ctx.Err() != nil {
+		return "", nil, ctx.Err()
 	}
+	if err != nil {
+		return "", nil, err
+	}
+	a := res.Advice
 	how := "exhaustive search"
 	if !a.Exhaustive {
 		how = fmt.Sprintf("greedy + local search, at most %.1f %% above the lower bound", 100*a.Gap)

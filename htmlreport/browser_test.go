@@ -16,7 +16,7 @@ func TestReportInBrowser(t *testing.T) {
 	b := browsertest.New(t)
 	ex := false
 	p := &htmlreport.Page{Title: "browser test", Method: "schweitzer", Exact: &ex,
-		Tables: []htmlreport.Table{{Title: "T", Columns: []string{"a", "b"}, Rows: [][]string{{"x", "1"}, {"y", "2"}}, Highlight: []int{0}}},
+		Tables: []htmlreport.Table{{Title: "T", Header: []string{"a", "b"}, Rows: [][]string{{"x", "1"}, {"y", "2"}}, Highlight: []int{0}}},
 		Plots:  []htmlreport.Plot{{Title: "P", SVG: []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 200 100"><line x1="0" y1="0" x2="200" y2="100" stroke="black"/></svg>`)}},
 		JSON:   map[string]float64{"x": 1}}
 	path := filepath.Join(t.TempDir(), "r.html")

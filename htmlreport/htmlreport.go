@@ -44,17 +44,9 @@ type Input struct {
 	Summary string `json:"summary,omitempty"`
 }
 
-// Table is a result table. Highlight marks rows (indices into Rows) to emphasise: the
-// bottleneck, the best configuration.
-type Table struct {
-	Title     string     `json:"title"`
-	Columns   []string   `json:"columns"`
-	Rows      [][]string `json:"rows"`
-	Highlight []int      `json:"highlight,omitempty"`
-	// total is the source table's row count when Rows holds only its first maxRows (a
-	// streamed report.Table); 0: len(Rows).
-	total int
-}
+// Table is a result table: report's one table type (its Highlight marks the rows a page
+// emphasises: the bottleneck, the best configuration).
+type Table = report.Table
 
 // Plot is one figure: SVG (inlined) and/or PNG (as a data URI). When both are given, the SVG
 // is used unless it is larger than MaxPlotBytes.
@@ -98,9 +90,9 @@ func FromTables(ts []*report.Table) []Table {
 		if t == nil {
 			continue
 		}
-		tb := Table{Title: t.Title, Columns: t.Header, Rows: t.Rows}
+		tb := Table{Title: t.Title, Header: t.Header, Rows: t.Rows, Highlight: t.Highlight}
 		if t.Stream != nil {
-			tb.Rows, tb.total = t.TextRows(maxRows)
+			tb.Rows, tb.Total = t.TextRows(maxRows)
 		}
 		out = append(out, tb)
 	}
@@ -310,7 +302,7 @@ func svgBody(b []byte) ([]byte, error) {
 func cutTables(ts []Table, warn *[]string) []Table {
 	out := make([]Table, len(ts))
 	for i, t := range ts {
-		if n := max(len(t.Rows), t.total); n > maxRows {
+		if n := max(len(t.Rows), t.Total); n > maxRows {
 			*warn = append(*warn, fmt.Sprintf("table %q: %d rows, the first %d shown (the JSON document and CSV output have all)", t.Title, n, maxRows))
 			t.Rows = t.Rows[:min(len(t.Rows), maxRows)]
 		}

@@ -22,7 +22,7 @@ func samplePage() *Page {
 		Title: "central server <test>", Command: "clusterperf solve central.yaml", Version: "test",
 		Inputs: []Input{{Name: "central.yaml", Content: "classes: []\n"}},
 		Method: "mva", Exact: &ex,
-		Tables: []Table{{Title: "Stations", Columns: []string{"station", "utilization"}, Rows: [][]string{{"cpu", "0.5"}, {"disk", "0.9"}}, Highlight: []int{1}}},
+		Tables: []Table{{Title: "Stations", Header: []string{"station", "utilization"}, Rows: [][]string{{"cpu", "0.5"}, {"disk", "0.9"}}, Highlight: []int{1}}},
 		Plots:  []Plot{{Title: "X", SVG: []byte(`<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"><rect width="100" height="50" fill="red"/></svg>`)}},
 		Notes:  []string{"a note"}, Warnings: []string{"a warning"},
 		JSON: map[string]any{"method": "mva"},
@@ -87,7 +87,7 @@ func TestSizeGuard(t *testing.T) {
 	if !strings.Contains(s, `plot &#34;huge&#34; omitted`) || !strings.Contains(s, "data:image/png;base64,") || !strings.Contains(s, "600000 bytes, 100000 lines") {
 		t.Errorf("size guard did not act as documented")
 	}
-	p.Tables = []Table{{Title: "wide", Columns: []string{"a"}}}
+	p.Tables = []Table{{Title: "wide", Header: []string{"a"}}}
 	for i := 0; i < maxRows; i++ {
 		p.Tables[0].Rows = append(p.Tables[0].Rows, []string{strings.Repeat("x", 500)})
 	}

@@ -41,14 +41,14 @@ details{margin:.4em 0}
 {{if .Warnings}}<h2>Warnings</h2><ul class="warn">{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Tables}}<h2>Results</h2>{{range $t := .Tables}}
 {{if $t.Title}}<h3>{{$t.Title}}</h3>{{end}}
-<div class="tbl"><table class="result"><thead><tr>{{range $t.Columns}}<th>{{.}}</th>{{end}}</tr></thead><tbody>
+<div class="tbl"><table class="result"><thead><tr>{{range $t.Header}}<th>{{.}}</th>{{end}}</tr></thead><tbody>
 {{range $i, $r := $t.Rows}}<tr{{if hl $t $i}} class="hl"{{end}}>{{range $r}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</tbody></table></div>{{end}}{{end}}
 {{if .PlotsView}}<h2>Plots</h2>{{range .PlotsView}}<figure class="plot"><figcaption>{{.Title}}</figcaption>
 {{if .SVG}}{{.SVG}}{{else}}<img alt="{{.Title}}" src="{{.PNG}}">{{end}}</figure>{{end}}{{end}}
 {{if .Validation}}<h2>Validation</h2>{{range $t := .Validation}}
 {{if $t.Title}}<h3>{{$t.Title}}</h3>{{end}}
-<div class="tbl"><table class="validation"><thead><tr>{{range $t.Columns}}<th>{{.}}</th>{{end}}</tr></thead><tbody>
+<div class="tbl"><table class="validation"><thead><tr>{{range $t.Header}}<th>{{.}}</th>{{end}}</tr></thead><tbody>
 {{range $r := $t.Rows}}<tr>{{range $r}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</tbody></table></div>{{end}}{{end}}
 {{if .Notes}}<h2>Notes</h2><ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}

@@ -24,6 +24,13 @@ type OpStats struct {
 	Bytes    float64   // bytes sent (Callsite Message Sent statistics)
 	Messages float64   // calls that sent bytes
 	IOBytes  float64   // bytes moved by MPI-IO
+	// IdleMS is the part of TimeMS above each call site's fastest call, Σ Count×(Mean − Min)
+	// of the * rows (concise: Tasks×(Mean − Min) of per-task times), ms: in a blocking
+	// collective, the time spent waiting for the other ranks (IdleSplit).
+	IdleMS float64
+	// SizeVaries: some call site sent messages of different sizes (Sent statistics' Max ≠
+	// Min), so its fastest call may be a smaller one and IdleMS overstates the waiting.
+	SizeVaries bool
 }
 
 // Report is what clusterperf takes from one mpiP report.
@@ -351,6 +358,7 @@ func (p *parser) row(f []string, raw string) error {
 				o.Sites++
 				o.Count += v[0]
 				o.TimeMS += v[0] * v[2]
+				o.IdleMS += v[0] * math.Max(v[2]-v[3], 0)
 				p.timeStar = true
 			case "sent":
 				sum, ok := num(f[7])
@@ -359,6 +367,7 @@ func (p *parser) row(f []string, raw string) error {
 				}
 				o.Messages += v[0]
 				o.Bytes += sum
+				o.SizeVaries = o.SizeVaries || v[1] != v[3]
 			case "io":
 				sum, _ := num(f[7])
 				o.IOBytes += sum
@@ -391,9 +400,11 @@ func (p *parser) row(f []string, raw string) error {
 		case "time-concise":
 			o.Sites++
 			o.TimeMS += v[0] * v[2] // Tasks × mean per-task cumulative time
+			o.IdleMS += v[0] * math.Max(v[2]-v[3], 0)
 			p.timeStar = true
 		case "sent-concise":
 			o.Bytes += v[0] * v[2]
+			o.SizeVaries = o.SizeVaries || v[1] != v[3]
 		case "io-concise":
 			o.IOBytes += v[0] * v[2]
 		}

@@ -23,12 +23,10 @@ import (
 // that exact MVA walks; but its arithmetic must be multi-precision, with a precision that
 // grows with the population of the classes added last (about 48 bits per job of the third
 // class on the thesis network; see verified), so its CPU time grows faster than Σ_c N_c:
-// on the thesis network scaled by 1/f (BenchmarkMomentsThesisScaled, CPU time at load
-// average 10 on 2 vCPUs) 14, 38, 105, 350 ms for f = 8, 4, 2, 1 (answer precision 1536,
-// 2112, 3840, 7552 bits): about N^1.6 from f = 8 to 1, N^1.7 over the last doubling. On
-// the thesis network N = (4095, 177, 127) that is about a third of a second of CPU, two
-// runs at once on two cores, against MVA's second. Solve's auto picks it only where its
-// estimated cost (ComomCost, work) is the lower one.
+// on the thesis network scaled by 1/f the answer precision is 1536, 2112, 3840, 7552 bits
+// for f = 8, 4, 2, 1 and the time about N^1.6 (BenchmarkMomentsThesisScaled; measured
+// times in bench/qn-timings.md). Solve's auto picks it only where its estimated cost
+// (ComomCost, work) is the lower one.
 //
 // Notation. M queue stations k (after merging stations with identical demand rows into one
 // group of c_k copies), classes r with populations N_r, demands D_kr at one copy, and

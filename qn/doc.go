@@ -16,7 +16,7 @@
 //     multi-server and load-dependent stations use the marginal-probability recursion
 //     (QSP ch. 20, BGdMT §8.2.4) with p(0|n) computed by the cancellation-free ratio
 //     p(0|n) = p(0|n−1)·X(n)/X₋ₖ(n), X₋ₖ the throughput of the network without station k
-//     (see ld.go), instead of the textbook 1 − Σ_{j≥1} p(j|n) which loses all precision.
+//     (mva.go), instead of the textbook 1 − Σ_{j≥1} p(j|n) which loses all precision.
 //   - MVAMulti: exact multi-class MVA (Reiser & Lavenberg 1980) that walks the population
 //     lattice one class-1 slice at a time and keeps only two slices (001, ch. 6). With
 //     multi-server or load-dependent stations it uses the multi-class marginal-probability
@@ -31,9 +31,19 @@
 //   - Solve: the solver by name, or "auto", which labels every result with its method, Exact
 //     and the reason for its choice, attaches an error estimate to approximations, and can
 //     refuse to approximate (AMVAOptions.RequireExact).
+//   - Comom: exact class-oriented Method of Moments (Casale 2009), whose cost grows with the
+//     total population, not the population lattice (comom.go); Integral: numerical
+//     integration of the exact integral representation (McKenna & Mitra 1982; approximate,
+//     with its error estimate; integral.go).
+//   - ForkJoinMVA: approximate fork/join MVA for one closed class (forkjoin.go).
 //   - Open: open multi-class networks of M/M/1, M/M/m and IS stations (QSP ch. 6.2).
 //   - Mixed: open and closed classes together (QSP ch. 7.4).
-//   - Bounds: asymptotic (ABA) and balanced job bounds (BJB) (QSP ch. 5).
+//   - ModelFile.Solve: class switching by routing chains (ChainNetwork, chains.go) and finite
+//     capacities (SolveBlocking: the CTMC of blocking after service, or MVABLO).
+//   - Sweep: one solution per value of a what-if parameter (SweepParam), within a work budget.
+//   - AllBounds: asymptotic, balanced job, proportional and geometric bounds (ClosedABA,
+//     ClosedBJB, OpenABA, OpenBJB, ProportionalBounds, GeometricBounds; QSP ch. 5), each
+//     labelled by its name, with the reasons the others do not apply.
 //
 // # Zero conventions
 //

@@ -122,13 +122,12 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return DecodeModel(d, root)
+	return decodeModel(d, root)
 }
 
-// DecodeModel is ParseModel of a file already read by spec.Parse (d, root): for a caller
-// that looked at the top level first (explore tells a model's kind by its keys).
-func DecodeModel(d *spec.Decoder, root spec.Node) (*Model, string, error) {
-	f, err := DecodeModelFile(d, root)
+// decodeModel is ParseModel of a file already read by spec.Parse (d, root).
+func decodeModel(d *spec.Decoder, root spec.Node) (*Model, string, error) {
+	f, err := decodeModelFile(d, root)
 	if err != nil {
 		return nil, "", err
 	}
@@ -146,12 +145,11 @@ func ParseModelFile(file string, data []byte) (*ModelFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return DecodeModelFile(d, root)
+	return decodeModelFile(d, root)
 }
 
-// DecodeModelFile is ParseModelFile from a file spec.Parse has already read (a caller that
-// looked at its top-level fields to tell a model file from another kind decodes it once).
-func DecodeModelFile(d *spec.Decoder, root spec.Node) (*ModelFile, error) {
+// decodeModelFile is ParseModelFile from a file spec.Parse has already read.
+func decodeModelFile(d *spec.Decoder, root spec.Node) (*ModelFile, error) {
 	file := d.File
 	mf := &ModelFile{File: file}
 	top := root.Map("name", "classes", "stations", "fork_joins", "routing")

@@ -67,10 +67,10 @@ import (
 // both a Gaussian and an exponential in some coordinate (small populations, several queues
 // with nearly proportional demand rows, more queues than classes near balance) need fine
 // grids; there the budget runs out and the error wraps fault.ErrNotConverged. Measured:
-// the thesis network N = (4095, 177, 127) in 0.05 s on 2 cores (390 000 points, spread
-// 8e-14, agreeing with exact MVA to 9e-14); 4 classes × 1 000 jobs on 4 queues and a delay
-// (10¹² population vectors) in 1.1 s on a quiet machine (BenchmarkIntegralC4x1000), 1.6–2.4 s
-// loaded (10–18 million points, spread 2e-11…4e-11); of 40
+// the thesis network N = (4095, 177, 127) with 390 000 points (spread 8e-14, agreeing with
+// exact MVA to 9e-14); 4 classes × 1 000 jobs on 4 queues and a delay (10¹² population
+// vectors) with 10–18 million points (spread 2e-11…4e-11; BenchmarkIntegralC4x1000, times
+// in bench/qn-timings.md); of 40
 // random networks with 100–400 jobs per class, all 20 with 2–3 queues converged and 8 of
 // the 20 with 4–5 queues (TestIntegralSurvey); the other 12 stopped within the budget.
 //
@@ -81,7 +81,7 @@ func Integral(m *Model) (*Result, error) {
 }
 
 // IntegralMaxPoints is Integral's default budget of integrand evaluations over all its
-// grids (about 3–10 s on one core of this project's 2-vCPU machine).
+// grids (its time: bench/qn-timings.md).
 const IntegralMaxPoints = 3e7
 
 const (

@@ -425,10 +425,10 @@ func (s *scSolver) runSimple(counts []int, N int, traj bool) scFinal {
 // Q_j ← X·D_j·(1 + Q_j) in place and the next total z + Σ_j c_j·(1 + Q_j) over the new
 // Q_j, summed left to right; xs[n] = X(n) when xs is not nil) and returns the last X and
 // the next total (x and total unchanged when from > to). The sum's chain of additions
-// bounds a step: about 3 cycles per queue here, 36 µs for N = 1000 and 49 queues;
-// unrolling does not shorten it and reassociating it would change the roundings. The
-// steps run in this small function rather than in runSimple, where the register
-// allocator kept the loop index and the slice bases on the stack (52 µs).
+// bounds a step; unrolling does not shorten it and reassociating it would change the
+// roundings. The steps run in this small function rather than in runSimple, where the
+// register allocator kept the loop index and the slice bases on the stack (slower:
+// bench/qn-timings.md).
 func qSteps(q, d, c, xs []float64, z, x, total float64, from, to int) (float64, float64) {
 	d, c = d[:len(q)], c[:len(q)]
 	for n := from; n <= to; n++ {

@@ -61,15 +61,16 @@ func MVAMultiSplit(ctx context.Context, m *Model, workers int, opts ...ExactOpti
 
 // ringDepth is how many slices a worker may run ahead of its successor in MVAMultiSplit
 // (fewer when a slice's boundary rows are large: at most ringBytes per ring). On the thesis
-// network 128 slices are 512 KB and 16 ms of one worker's work: a successor descheduled by
-// a busy host for a few scheduler time slices does not stop its predecessor.
+// network 128 slices are 512 KB, many scheduler time slices of one worker's work
+// (bench/qn-timings.md): a successor descheduled by a busy host does not stop its
+// predecessor.
 const (
 	ringDepth = 128
 	ringBytes = 4 << 20
 )
 
 // minSplitPoints is the fewest points of every slice a worker gets when MVAMultiSplit
-// chooses the number of workers (≈ 5 µs of work per synchronisation): the thesis network
+// chooses the number of workers (a synchronisation's cost: bench/qn-timings.md): the thesis network
 // at N/4 (1440 points per slice) runs on 2 workers, at N (22 784) on up to 44.
 const minSplitPoints = 512
 

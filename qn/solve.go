@@ -160,6 +160,11 @@ func (r *Result) scaleTimes(m *Model, e int) error {
 	return nil
 }
 
+// NoEstimateNote starts the note Solve adds to an approximate result it could not estimate
+// (a fork/join result: no exact solver exists to compare with); an estimate measured
+// later (solveapp.SetObservedEstimate) drops it.
+const NoEstimateNote = "approximate result without an error estimate"
+
 func solveEstimated(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	res, err := solve(m, solver, opt)
 	if err != nil {
@@ -173,7 +178,7 @@ func solveEstimated(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		}
 	}
 	if !res.Exact && res.ErrorEstimate == nil {
-		res.Notes = append(res.Notes, "approximate result without an error estimate: check it against `simulate`")
+		res.Notes = append(res.Notes, NoEstimateNote+": check it against `simulate`")
 	}
 	if !res.Exact {
 		infeasible(m, res)
@@ -334,8 +339,8 @@ func reason(r *Result, err error) func(string) (*Result, error) {
 	}
 }
 
-// integralAutoPoints is the budget of integrand evaluations auto gives Integral (about
-// 1–3 s of CPU) before it falls back to Linearizer.
+// integralAutoPoints is the budget of integrand evaluations auto gives Integral before it
+// falls back to Linearizer (its time: bench/qn-timings.md).
 const integralAutoPoints = IntegralMaxPoints
 
 // integralAuto tries Integral for auto where no exact solver is affordable: its result
@@ -362,9 +367,8 @@ func integralAuto(ctx context.Context, m *Model) (*Result, string, error) {
 // comomAutoSeconds is the longest estimated Comom time (all its runs) auto accepts.
 const comomAutoSeconds = 5
 
-// mvaSecondsPerOp converts exactWork (lattice × classes × stations) into seconds: exact MVA
-// took 10–16 ns of user CPU per population vector with C = 3, K = 5 (docs/exact-scaling.md),
-// about 1 ns per unit of exactWork.
+// mvaSecondsPerOp converts exactWork (lattice × classes × stations) into seconds, calibrated
+// by the exact-MVA benchmarks (docs/exact-scaling.md, bench/qn-timings.md).
 const mvaSecondsPerOp = 1e-9
 
 // comomIfCheaper runs Comom when auto should choose it: the model suits it (closed classes,

@@ -17,10 +17,7 @@ func TestSweepCancelled(t *testing.T) {
 		Stations: []Station{{Name: "cpu", Kind: Queue}, {Name: "disk", Kind: Queue}},
 		Demand:   [][]float64{{0.1, 0.05}},
 	}
-	p, vals, err := ParseSweep("population=1:10", m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, vals := SweepParam{What: "population", Class: 0, Label: "population"}, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	pts, err := SweepContext(ctx, m, p, vals, "auto", AMVAOptions{}, func(done, total int) {

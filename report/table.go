@@ -29,6 +29,12 @@ type Table struct {
 	// each row as it comes; the text table calls Stream once to measure the columns and
 	// once per block of columns to write them (stream.go).
 	Stream func(emit func(cells ...any) error) error `json:"-"`
+	// Highlight marks rows (indices into Rows) to emphasise on a page (the bottleneck, the
+	// best configuration); the text and CSV tables ignore it.
+	Highlight []int
+	// Total is the source table's row count when Rows holds only its first rows (a
+	// streamed table cut for a page, htmlreport.FromTables); 0: len(Rows).
+	Total int
 }
 
 // TextOnly is a cell shown in text tables and left empty in CSV, e.g. "∞" or "any" in a

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/internal/input"
 )
 
 // PNPoint is one run in two parameters: p processes, problem size N, time TimeS.
@@ -309,7 +310,7 @@ func ReadPNCSV(file string, r io.Reader) ([]PNPoint, map[string]string, error) {
 		f := strings.Split(s, ",")
 		if !header {
 			if len(f) != 3 || strings.TrimSpace(f[0]) != "p" || strings.TrimSpace(f[1]) != "n" || strings.TrimSpace(f[2]) != "time" {
-				return nil, nil, fmt.Errorf("%w: %s:%d: header %q: want \"p,n,time\"", fault.ErrInput, file, line, s)
+				return nil, nil, fmt.Errorf("%w: %s:%d: header %s: want \"p,n,time\"", fault.ErrInput, file, line, input.Excerpt(s))
 			}
 			header = true
 			continue
@@ -324,7 +325,7 @@ func ReadPNCSV(file string, r io.Reader) ([]PNPoint, map[string]string, error) {
 		n, err2 := strconv.ParseFloat(strings.TrimSpace(f[1]), 64)
 		t, err3 := strconv.ParseFloat(strings.TrimSpace(f[2]), 64)
 		if err1 != nil || err2 != nil || err3 != nil || p < 1 || p > 1<<30 || !(n > 0) || math.IsInf(n, 0) || !(t > 0) || math.IsInf(t, 0) {
-			return nil, nil, fmt.Errorf("%w: %s:%d: %q: want p an integer 1 … 2^30, n and time positive finite", fault.ErrInput, file, line, s)
+			return nil, nil, fmt.Errorf("%w: %s:%d: %s: want p an integer 1 … 2^30, n and time positive finite", fault.ErrInput, file, line, input.Excerpt(s))
 		}
 		pts = append(pts, PNPoint{P: p, N: n, TimeS: t})
 	}

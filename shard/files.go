@@ -9,20 +9,29 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/atomicfile"
 	"github.com/clusterperf/clusterperf/internal/input"
 )
 
-// MaxFileBytes bounds one shard file Read accepts (and so the memory a merge can need per
-// shard); a larger file is refused with fault.ErrTooLarge.
-const MaxFileBytes = 512 << 20
+// MaxFileBytes bounds one shard file (64 MiB, internal/input's limit for any input): Run
+// refuses to write a larger one (the shard fails, with the advice to split the study into
+// more shards) and Read refuses to read one, with fault.ErrTooLarge. Reading a shard at the
+// limit takes about a second (BenchmarkReadAtLimit).
+const MaxFileBytes = 64 << 20
+
+// MaxStudyBytes bounds the shard files of one study together (512 MiB): merge and
+// merge --status hold every shard's items in memory, so a study beyond it is refused from
+// the files' sizes before any is read.
+const MaxStudyBytes = 512 << 20
 
 // Item is one work item's result, as the command encoded it.
 type Item struct {
@@ -107,6 +116,13 @@ func Run(dir string, p Plan, i int, work func(k int) (json.RawMessage, error)) e
 		f.Items = append(f.Items, Item{Index: k, Result: res})
 	}
 	if err := writeJSON(filepath.Join(dir, FileName(i, p.N)), f); err != nil {
+		if errors.Is(err, fault.ErrTooLarge) { // a failed shard, not a file no merge could read
+			fl := Failure{Manifest: m, Item: r.Hi - 1, Error: err.Error(), Time: time.Now().UTC().Format(time.RFC3339)}
+			if werr := writeJSON(filepath.Join(dir, failedName(i, p.N)), fl); werr != nil {
+				return errors.Join(err, werr)
+			}
+			return fmt.Errorf("shard %d/%d: %w", i, p.N, err)
+		}
 		return err
 	}
 	if err := os.Remove(filepath.Join(dir, failedName(i, p.N))); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -239,6 +255,9 @@ func scan(dir string) (*Status, []*File, error) {
 	if havePlan {
 		planFrom = filepath.Join(dir, "plan.json")
 	}
+	if err := studySize(dir, ents); err != nil {
+		return nil, nil, err
+	}
 	st := &Status{Errors: map[string]string{}}
 	done := map[int]*File{}
 	failed := map[int]bool{}
@@ -317,6 +336,24 @@ func scan(dir string) (*Status, []*File, error) {
 	return st, files, nil
 }
 
+// studySize refuses a study whose shard files add up to more than MaxStudyBytes, from
+// their sizes, before any is read.
+func studySize(dir string, ents []fs.DirEntry) error {
+	var total int64
+	for _, e := range ents {
+		if !shardName.MatchString(e.Name()) {
+			continue
+		}
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			total += info.Size()
+		}
+	}
+	if total > MaxStudyBytes {
+		return fmt.Errorf("%w: %s: the shard files hold %d bytes, more than the %d a study may have (merge holds every item in memory)", fault.ErrTooLarge, dir, total, int64(MaxStudyBytes))
+	}
+	return nil
+}
+
 func mustAtoi(s string) int {
 	n, err := strconv.Atoi(s)
 	if err != nil {
@@ -344,6 +381,9 @@ func writeJSON(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	if len(data) >= MaxFileBytes {
+		return fmt.Errorf("%w: %s: %d bytes of results, more than the %d a shard file may have: split the study into more shards (a larger N in --shard i/N)", fault.ErrTooLarge, path, len(data), MaxFileBytes)
+	}
 	return atomicfile.WriteTemp(path, ".tmp-"+filepath.Base(path)+"-", func(f *os.File) error {
 		_, err := f.Write(append(data, '\n'))
 		return err
@@ -358,17 +398,65 @@ func readJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return decodeStrict(path, bytes.NewReader(data), v)
+	return decodeStrict(path, data, v)
 }
 
-func decodeStrict(path string, r io.Reader, v any) error {
-	dec := json.NewDecoder(r)
+func decodeStrict(path string, data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%w: %s: %v", fault.ErrInput, path, err)
+		return fmt.Errorf("%w: %s", fault.ErrInput, jsonProblem(path, data, err))
 	}
 	if dec.More() {
 		return fmt.Errorf("%w: %s: data after the JSON value", fault.ErrInput, path)
 	}
 	return nil
+}
+
+// jsonProblem says what is wrong with a study file's JSON in the file's terms — file:line,
+// the key and the kind of value wanted — never Go's type names ("Go struct field
+// Manifest.i of type int").
+func jsonProblem(path string, data []byte, err error) string {
+	var se *json.SyntaxError
+	var ue *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("%s:%d: not JSON: %s", path, input.Line(data, se.Offset), strings.TrimPrefix(se.Error(), "json: "))
+	case errors.As(err, &ue):
+		return fmt.Sprintf("%s:%d: %s: want %s, not a JSON %s", path, input.Line(data, ue.Offset), jsonPath(ue.Field), kindWord(ue.Type.Kind()), ue.Value)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return fmt.Sprintf("%s: unknown key %s", path, strings.TrimPrefix(err.Error(), "json: unknown field "))
+	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Sprintf("%s: the JSON ends early (a file cut short?)", path)
+	}
+	return fmt.Sprintf("%s: %s", path, strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// jsonPath is json's field path without the Go names of embedded structs (the files' keys
+// are snake_case): "manifest.Plan.Spec.items" → "manifest.items".
+func jsonPath(field string) string {
+	var keep []string
+	for _, k := range strings.Split(field, ".") {
+		if k != "" && !unicode.IsUpper([]rune(k)[0]) {
+			keep = append(keep, k)
+		}
+	}
+	return strings.Join(keep, ".")
+}
+
+// kindWord names a JSON value of a Go kind.
+func kindWord(k reflect.Kind) string {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "an object"
 }

@@ -300,7 +300,7 @@ func TestReadRefusesTampered(t *testing.T) {
 	for _, c := range []struct{ old, new, want string }{
 		{`{"index":9,"result":9}`, `{"index":8,"result":9}`, "item 4 has index 8"},
 		{`,{"index":9,"result":9}`, ``, "4 items"},
-		{`"i":1`, `"i":1,"extra":2`, "unknown field"},
+		{`"i":1`, `"i":1,"extra":2`, "unknown key"},
 		{`"item_lo":5`, `"item_lo":4`, "is not shard 1"},
 		{`"seed":42`, `"seed":-1`, "seed"},
 		{`"args":["--samples","2000"]`, `"args":["--samples","3000"]`, "args_sha256"},

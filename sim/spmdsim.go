@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -75,228 +76,269 @@ func (cfg SPMDConfig) CyclesPerReplication() int64 {
 // error wraps fault.ErrInterrupted — and telling tick (nil: no one) the cycles simulated
 // since its last call, every spmdCheckEvents events and at the end.
 func simulateSPMD(ctx context.Context, m *spmd.Model, p, d int, cfg SPMDConfig, seed, stream uint64, tick func(cycles int64)) (*SPMDRep, error) {
-	if err := m.CheckConfig(p, d); err != nil {
+	cfg, err := checkSPMD(m, p, d, cfg)
+	if err != nil {
 		return nil, err
 	}
-	if len(m.Phases) != 1 {
-		return nil, fmt.Errorf("direct simulation takes one phase (the model has %d)", len(m.Phases))
+	r := newSPMDRun(m, p, d, cfg, rand.New(rand.NewPCG(seed, stream)))
+	for g := 0; g < r.G; g++ {
+		r.startBurst(g)
 	}
-	ph := m.Phases[0]
-	switch m.Arch {
-	case spmd.OptimisticAIO, spmd.OptimisticSIO:
-		return nil, fmt.Errorf("%v is a bound, not a program to simulate", m.Arch)
-	}
-	if cfg.CPU == nil {
-		cfg.CPU = Exponential{}
-	}
-	if cfg.Comm == nil {
-		cfg.Comm = Deterministic{}
-	}
-	if cfg.Net == nil {
-		cfg.Net = Exponential{}
-	}
-	if cfg.IO == nil {
-		cfg.IO = Exponential{}
-	}
-	switch {
-	case cfg.Cycles < 0:
-		return nil, fmt.Errorf("%w: SPMDConfig.Cycles (--cycles) = %d: want ≥ 1, or 0 for 2000", fault.ErrInput, cfg.Cycles)
-	case cfg.MaxMemoryBytes < 0 || !(cfg.MaxSamples >= 0):
-		return nil, fmt.Errorf("%w: SPMDConfig limits %d bytes, %v samples: want ≥ 0 (0: default)", fault.ErrInput, cfg.MaxMemoryBytes, cfg.MaxSamples)
-	}
-	if cfg.Cycles == 0 {
-		cfg.Cycles = 2000
-	}
-	if cfg.MaxMemoryBytes == 0 {
-		cfg.MaxMemoryBytes = DefaultMaxMemoryBytes
-	}
-	if cfg.MaxSamples == 0 {
-		cfg.MaxSamples = DefaultMaxSamples
-	}
-	c := ph.C
-	G := p / c
-	if mem := 64*float64(G) + 32*float64(d) + 64<<10; mem > float64(cfg.MaxMemoryBytes) {
-		return nil, fmt.Errorf("%w: simulating p = %d processors (%d groups) and d = %d disks needs about %s, above the limit of %s (raise SPMDConfig.MaxMemoryBytes, --max-memory)",
-			fault.ErrTooLarge, p, G, d, byteSize(int64(math.Min(mem, math.MaxInt64/2))), byteSize(cfg.MaxMemoryBytes))
-	}
-	if work := 1.1 * float64(cfg.Cycles) * math.Max(1, ph.NIO) * float64(c); work > cfg.MaxSamples {
-		return nil, fmt.Errorf("%w: %d cycles of %g bursts on groups of c = %d processors need about %.3g random draws, above the limit of %.3g (raise SPMDConfig.MaxSamples, or lower --cycles)",
-			fault.ErrTooLarge, cfg.Cycles, ph.NIO, c, work, cfg.MaxSamples)
-	}
-	rng := rand.New(rand.NewPCG(seed, stream))
-	cpuMean := ph.SPar/float64(p) + ph.SSer
-	transfer := ph.G(p) * ph.SRCom
-	commMean := ph.S0(p) + (1-ph.W)*transfer
-	netMean := ph.W * transfer
-	nio := int(math.Round(ph.NIO))
-	sio := m.Arch == spmd.BusSIO || m.Arch == spmd.CluSIO
-	var ioMean float64
-	switch m.Arch {
-	case spmd.BusAIO:
-		ioMean = float64(c)*ph.S0IO + ph.SRIO/float64(d)/float64(G)
-	case spmd.CluAIO:
-		ioMean = float64(c)*ph.S0IO + ph.SRIO/float64(G)
-	default:
-		ioMean = ph.S0IO + ph.SRIO/float64(d)
-	}
-	const (
-		cpuDone uint8 = iota
-		commDone
-		netDone
-		ioDone
-	)
-	var h eventHeap
-	burst := make([]int, G)
-	cycleStart := make([]float64, G)
-	netQ := []int32{}
-	netBusy := false
-	ioQ := make([][]int32, d) // AIO: per I/O server (BUS: one; CLU: one per cluster)
-	ioBusy := make([]bool, d)
-	atBarrier := 0
-	now := 0.0
-	warm := cfg.Cycles / 10
-	cycles, sum := 0, 0.0
-	var events int64
-	groupCPU := func(g int) float64 { // the slowest of c processors
-		mx := 0.0
-		for i := 0; i < c; i++ {
-			mx = math.Max(mx, cfg.CPU.Sample(rng, cpuMean))
-		}
-		return mx
-	}
-	startBurst := func(g int) {
-		h.push(event{t: now + groupCPU(g), kind: cpuDone, job: int32(g)})
-	}
-	startNet := func(g int) {
-		h.push(event{t: now + cfg.Net.Sample(rng, netMean), kind: netDone, job: int32(g)})
-	}
-	server := func(g int) int {
-		if m.Arch == spmd.CluAIO {
-			return g % d
-		}
-		return 0
-	}
-	startIO := func(g int) {
-		h.push(event{t: now + cfg.IO.Sample(rng, ioMean), kind: ioDone, job: int32(g)})
-	}
-	bursts := make([]int, G) // bursts of the current cycle per group
-	drawBursts := func() int {
-		if !cfg.GeometricBursts || nio <= 1 {
-			return nio
-		}
-		k := 1
-		for rng.Float64() >= 1/float64(nio) {
-			k++
-		}
-		return k
-	}
-	for g := range bursts {
-		bursts[g] = drawBursts()
-	}
-	endCycle := func(g int) {
-		if cycles >= warm {
-			sum += now - cycleStart[g]
-		}
-		cycles++
-		cycleStart[g] = now
-		burst[g] = 0
-		bursts[g] = drawBursts()
-		startBurst(g)
-	}
-	for g := 0; g < G; g++ {
-		startBurst(g)
-	}
-	target := cfg.Cycles + warm
+	target := cfg.Cycles + r.warm
 	ticked := 0
 	report := func() {
 		if tick != nil {
-			if c := min(cycles, target); c > ticked {
+			if c := min(r.cycles, target); c > ticked {
 				tick(int64(c - ticked))
 				ticked = c
 			}
 		}
 	}
-	for cycles < target && h.len() > 0 {
-		e := h.pop()
-		now = e.t
-		events++
-		if events%spmdCheckEvents == 0 {
+	for r.cycles < target && r.h.len() > 0 {
+		e := r.h.pop()
+		r.now = e.t
+		r.events++
+		if r.events%spmdCheckEvents == 0 {
 			report()
 			if ctx != nil && ctx.Err() != nil {
-				return nil, fmt.Errorf("%w after %d of %d cycles: %w", fault.ErrInterrupted, min(cycles, target), target, ctx.Err())
+				return nil, fmt.Errorf("%w after %d of %d cycles: %w", fault.ErrInterrupted, min(r.cycles, target), target, ctx.Err())
 			}
 		}
-		g := int(e.job)
-		switch e.kind {
-		case cpuDone:
-			h.push(event{t: now + cfg.Comm.Sample(rng, commMean), kind: commDone, job: int32(g)})
-		case commDone:
-			if netMean <= 0 {
-				h.push(event{t: now, kind: netDone, job: int32(g), st: -1})
-			} else if netBusy {
-				netQ = append(netQ, int32(g))
-			} else {
-				netBusy = true
-				startNet(g)
-			}
-		case netDone:
-			if e.st != -1 {
-				if len(netQ) > 0 {
-					ng := int(netQ[0])
-					netQ = netQ[1:]
-					startNet(ng)
-				} else {
-					netBusy = false
-				}
-			}
-			burst[g]++
-			if burst[g] < bursts[g] {
-				startBurst(g)
-				continue
-			}
-			if sio {
-				atBarrier++
-				if atBarrier == G { // all groups joined: one synchronous I/O burst
-					h.push(event{t: now + cfg.IO.Sample(rng, ioMean), kind: ioDone, job: -1})
-				}
-				continue
-			}
-			sv := server(g)
-			if ioBusy[sv] {
-				ioQ[sv] = append(ioQ[sv], int32(g))
-			} else {
-				ioBusy[sv] = true
-				startIO(g)
-			}
-		case ioDone:
-			if sio {
-				atBarrier = 0
-				for gg := 0; gg < G; gg++ {
-					endCycle(gg)
-				}
-				continue
-			}
-			sv := server(g)
-			if len(ioQ[sv]) > 0 {
-				ng := int(ioQ[sv][0])
-				ioQ[sv] = ioQ[sv][1:]
-				startIO(ng)
-			} else {
-				ioBusy[sv] = false
-			}
-			endCycle(g)
-		}
+		r.handle(e)
 	}
 	report()
-	n := cycles - warm
+	n := r.cycles - r.warm
 	if n <= 0 {
-		return nil, fmt.Errorf("%w: no cycle completed after the warm-up (%d cycles in %d events)", fault.ErrNoSteadyState, cycles, events)
+		return nil, fmt.Errorf("%w: no cycle completed after the warm-up (%d cycles in %d events)", fault.ErrNoSteadyState, r.cycles, r.events)
 	}
-	ct := sum / float64(n)
+	ct := r.sum / float64(n)
 	if math.IsInf(ct, 0) || math.IsNaN(ct) {
 		return nil, fmt.Errorf("%w: the cycle time left the float64 range (the phase's times are too large)", fault.ErrInput)
 	}
-	return &SPMDRep{CycleTime: ct, Events: events}, nil
+	return &SPMDRep{CycleTime: ct, Events: r.events}, nil
+}
+
+// checkSPMD refuses what direct simulation cannot take (several phases, a bound, bad
+// limits) and a run above its memory or random-draw budget, and fills cfg's defaults.
+func checkSPMD(m *spmd.Model, p, d int, cfg SPMDConfig) (SPMDConfig, error) {
+	if err := m.CheckConfig(p, d); err != nil {
+		return cfg, err
+	}
+	if len(m.Phases) != 1 {
+		return cfg, fmt.Errorf("direct simulation takes one phase (the model has %d)", len(m.Phases))
+	}
+	ph := m.Phases[0]
+	switch m.Arch {
+	case spmd.OptimisticAIO, spmd.OptimisticSIO:
+		return cfg, fmt.Errorf("%v is a bound, not a program to simulate", m.Arch)
+	}
+	cfg.CPU, cfg.Comm = cmp.Or[Dist](cfg.CPU, Exponential{}), cmp.Or[Dist](cfg.Comm, Deterministic{})
+	cfg.Net, cfg.IO = cmp.Or[Dist](cfg.Net, Exponential{}), cmp.Or[Dist](cfg.IO, Exponential{})
+	switch {
+	case cfg.Cycles < 0:
+		return cfg, fmt.Errorf("%w: SPMDConfig.Cycles (--cycles) = %d: want ≥ 1, or 0 for 2000", fault.ErrInput, cfg.Cycles)
+	case cfg.MaxMemoryBytes < 0 || !(cfg.MaxSamples >= 0):
+		return cfg, fmt.Errorf("%w: SPMDConfig limits %d bytes, %v samples: want ≥ 0 (0: default)", fault.ErrInput, cfg.MaxMemoryBytes, cfg.MaxSamples)
+	}
+	cfg.Cycles = cmp.Or(cfg.Cycles, 2000)
+	cfg.MaxMemoryBytes = cmp.Or(cfg.MaxMemoryBytes, DefaultMaxMemoryBytes)
+	cfg.MaxSamples = cmp.Or(cfg.MaxSamples, DefaultMaxSamples)
+	c := ph.C
+	G := p / c
+	if mem := 64*float64(G) + 32*float64(d) + 64<<10; mem > float64(cfg.MaxMemoryBytes) {
+		return cfg, fmt.Errorf("%w: simulating p = %d processors (%d groups) and d = %d disks needs about %s, above the limit of %s (raise SPMDConfig.MaxMemoryBytes, --max-memory)",
+			fault.ErrTooLarge, p, G, d, byteSize(int64(math.Min(mem, math.MaxInt64/2))), byteSize(cfg.MaxMemoryBytes))
+	}
+	if work := 1.1 * float64(cfg.Cycles) * math.Max(1, ph.NIO) * float64(c); work > cfg.MaxSamples {
+		return cfg, fmt.Errorf("%w: %d cycles of %g bursts on groups of c = %d processors need about %.3g random draws, above the limit of %.3g (raise SPMDConfig.MaxSamples, or lower --cycles)",
+			fault.ErrTooLarge, cfg.Cycles, ph.NIO, c, work, cfg.MaxSamples)
+	}
+	return cfg, nil
+}
+
+// The events of the SPMD simulation: a group's CPU burst, its communication start-up,
+// its transfer on the network, its I/O burst done.
+const (
+	cpuDone uint8 = iota
+	commDone
+	netDone
+	ioDone
+)
+
+// spmdRun is the state of one replication: G groups of c processors cycling through
+// CPU bursts (the slowest of c), communication, the shared network and I/O (one
+// synchronous burst of all groups for SIO; per-server FCFS queues for AIO).
+type spmdRun struct {
+	m                                  *spmd.Model
+	cfg                                SPMDConfig
+	rng                                *rand.Rand
+	c, G, d, nio                       int
+	sio                                bool
+	cpuMean, commMean, netMean, ioMean float64
+	h                                  eventHeap
+	burst, bursts                      []int // bursts done and to do in the current cycle, per group
+	cycleStart                         []float64
+	netQ                               []int32
+	netBusy                            bool
+	ioQ                                [][]int32 // AIO: per I/O server (BUS: one; CLU: one per cluster)
+	ioBusy                             []bool
+	atBarrier                          int
+	now                                float64
+	warm, cycles                       int
+	sum                                float64
+	events                             int64
+}
+
+// newSPMDRun sets up a replication of m's one phase at (p, d) under cfg (checkSPMD's),
+// drawing from rng; the first bursts per group are drawn here, in group order.
+func newSPMDRun(m *spmd.Model, p, d int, cfg SPMDConfig, rng *rand.Rand) *spmdRun {
+	ph := m.Phases[0]
+	r := &spmdRun{m: m, cfg: cfg, rng: rng, c: ph.C, G: p / ph.C, d: d, nio: int(math.Round(ph.NIO)),
+		sio: m.Arch == spmd.BusSIO || m.Arch == spmd.CluSIO, warm: cfg.Cycles / 10}
+	r.cpuMean = ph.SPar/float64(p) + ph.SSer
+	transfer := ph.G(p) * ph.SRCom
+	r.commMean = ph.S0(p) + (1-ph.W)*transfer
+	r.netMean = ph.W * transfer
+	switch m.Arch {
+	case spmd.BusAIO:
+		r.ioMean = float64(r.c)*ph.S0IO + ph.SRIO/float64(d)/float64(r.G)
+	case spmd.CluAIO:
+		r.ioMean = float64(r.c)*ph.S0IO + ph.SRIO/float64(r.G)
+	default:
+		r.ioMean = ph.S0IO + ph.SRIO/float64(d)
+	}
+	r.burst, r.cycleStart, r.netQ = make([]int, r.G), make([]float64, r.G), []int32{}
+	r.ioQ, r.ioBusy = make([][]int32, d), make([]bool, d)
+	r.bursts = make([]int, r.G)
+	for g := range r.bursts {
+		r.bursts[g] = r.drawBursts()
+	}
+	return r
+}
+
+// groupCPU is a group's CPU burst: the slowest of its c processors.
+func (r *spmdRun) groupCPU() float64 {
+	mx := 0.0
+	for i := 0; i < r.c; i++ {
+		mx = math.Max(mx, r.cfg.CPU.Sample(r.rng, r.cpuMean))
+	}
+	return mx
+}
+
+func (r *spmdRun) startBurst(g int) {
+	r.h.push(event{t: r.now + r.groupCPU(), kind: cpuDone, job: int32(g)})
+}
+
+func (r *spmdRun) startNet(g int) {
+	r.h.push(event{t: r.now + r.cfg.Net.Sample(r.rng, r.netMean), kind: netDone, job: int32(g)})
+}
+
+func (r *spmdRun) startIO(g int) {
+	r.h.push(event{t: r.now + r.cfg.IO.Sample(r.rng, r.ioMean), kind: ioDone, job: int32(g)})
+}
+
+// server is group g's I/O server (CLU-AIO: one per cluster, g mod d; BUS-AIO: one).
+func (r *spmdRun) server(g int) int {
+	if r.m.Arch == spmd.CluAIO {
+		return g % r.d
+	}
+	return 0
+}
+
+// drawBursts is the number of computation bursts of a cycle: bursts_per_io, or geometric
+// with that mean (000 §3.4) when cfg asks.
+func (r *spmdRun) drawBursts() int {
+	if !r.cfg.GeometricBursts || r.nio <= 1 {
+		return r.nio
+	}
+	k := 1
+	for r.rng.Float64() >= 1/float64(r.nio) {
+		k++
+	}
+	return k
+}
+
+// endCycle ends group g's cycle (counted after the warm-up) and starts its next.
+func (r *spmdRun) endCycle(g int) {
+	if r.cycles >= r.warm {
+		r.sum += r.now - r.cycleStart[g]
+	}
+	r.cycles++
+	r.cycleStart[g] = r.now
+	r.burst[g] = 0
+	r.bursts[g] = r.drawBursts()
+	r.startBurst(g)
+}
+
+// handle processes one event at r.now.
+func (r *spmdRun) handle(e event) {
+	g := int(e.job)
+	switch e.kind {
+	case cpuDone:
+		r.h.push(event{t: r.now + r.cfg.Comm.Sample(r.rng, r.commMean), kind: commDone, job: int32(g)})
+	case commDone:
+		switch {
+		case r.netMean <= 0:
+			r.h.push(event{t: r.now, kind: netDone, job: int32(g), st: -1})
+		case r.netBusy:
+			r.netQ = append(r.netQ, int32(g))
+		default:
+			r.netBusy = true
+			r.startNet(g)
+		}
+	case netDone:
+		r.netDone(e, g)
+	case ioDone:
+		if r.sio {
+			r.atBarrier = 0
+			for gg := 0; gg < r.G; gg++ {
+				r.endCycle(gg)
+			}
+			return
+		}
+		sv := r.server(g)
+		if len(r.ioQ[sv]) > 0 {
+			ng := int(r.ioQ[sv][0])
+			r.ioQ[sv] = r.ioQ[sv][1:]
+			r.startIO(ng)
+		} else {
+			r.ioBusy[sv] = false
+		}
+		r.endCycle(g)
+	}
+}
+
+// netDone frees the network (e.st == -1: no network phase) and starts group g's next
+// burst, or its I/O when the cycle's bursts are done (SIO: waits at the barrier).
+func (r *spmdRun) netDone(e event, g int) {
+	if e.st != -1 {
+		if len(r.netQ) > 0 {
+			ng := int(r.netQ[0])
+			r.netQ = r.netQ[1:]
+			r.startNet(ng)
+		} else {
+			r.netBusy = false
+		}
+	}
+	r.burst[g]++
+	if r.burst[g] < r.bursts[g] {
+		r.startBurst(g)
+		return
+	}
+	if r.sio {
+		r.atBarrier++
+		if r.atBarrier == r.G { // all groups joined: one synchronous I/O burst
+			r.h.push(event{t: r.now + r.cfg.IO.Sample(r.rng, r.ioMean), kind: ioDone, job: -1})
+		}
+		return
+	}
+	sv := r.server(g)
+	if r.ioBusy[sv] {
+		r.ioQ[sv] = append(r.ioQ[sv], int32(g))
+	} else {
+		r.ioBusy[sv] = true
+		r.startIO(g)
+	}
 }
 
 // ReplicateSPMD runs reps replications (stream i for replication i) and returns the mean

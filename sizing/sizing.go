@@ -288,36 +288,70 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkPoints(points); err != nil {
+		return nil, err
+	}
+	ref := reference(points, opt.T1)
+	cs := configs(points, ref)
+	front := frontier(cs)
+	pk, edge, edgeGain := pickRules(cs, front, opt)
+	if pk.picks[Efficiency] < 0 || pk.picks[Balanced] < 0 {
+		pk.mostEfficient(cs, opt, ref)
+	}
+	a := &Advice{Method: "sizing rules on the given configurations (" + string(opt.Rule) + ")", Exact: true, Rule: opt.Rule, SpeedupReference: ref, KneeAtRangeEnd: edge, LastDoublingGain: edgeGain}
+	a.Options.KneeGain, a.Options.MinEfficiency, a.Options.WithinFastest = opt.KneeGain, opt.MinEfficiency, opt.WithinFastest
+	a.Notes = pk.notes
+	for _, r := range Rules() {
+		c := cs[pk.picks[r]]
+		ch := Choice{Rule: r, Config: c, Reason: pk.reasons[r]}
+		a.Choices = append(a.Choices, ch)
+		if r == opt.Rule {
+			a.Recommended = ch
+		}
+	}
+	if ref.Kind == PMinTimesTPMin && ref.P > 1 {
+		a.Notes = append(a.Notes, fmt.Sprintf("speedup and efficiency: no one-processor time T_1 was available, so T_1 ≈ p_min·T(p_min) = %d × %.6g = %.6g (perfect scaling up to p_min = %d assumed: speedup and efficiency are overstated if the program scales worse below p_min)", ref.P, ref.TimeS, ref.T1S, ref.P))
+	}
+	a.TradeOff = tradeOff(cs, front, pk.picks, pk.picks[opt.Rule], opt.Around)
+	return a, nil
+}
+
+// checkPoints refuses what Advise refuses of its points (see Advise).
+func checkPoints(points []Point) error {
 	if len(points) == 0 {
-		return nil, fmt.Errorf("%w: sizing: no configurations", fault.ErrInput)
+		return fmt.Errorf("%w: sizing: no configurations", fault.ErrInput)
 	}
 	if len(points) > MaxPoints {
-		return nil, fmt.Errorf("%w: sizing: %d configurations, limit %d", fault.ErrTooLarge, len(points), MaxPoints)
+		return fmt.Errorf("%w: sizing: %d configurations, limit %d", fault.ErrTooLarge, len(points), MaxPoints)
 	}
 	type key struct{ p, d int }
 	seen := make(map[key]int, len(points))
 	for i, pt := range points {
 		if pt.P < 1 || pt.P > 1<<30 {
-			return nil, fmt.Errorf("%w: sizing: point %d: p = %d: allowed 1 … 2^30", fault.ErrInput, i+1, pt.P)
+			return fmt.Errorf("%w: sizing: point %d: p = %d: allowed 1 … 2^30", fault.ErrInput, i+1, pt.P)
 		}
 		if pt.D < 0 {
-			return nil, fmt.Errorf("%w: sizing: point %d: d = %d: allowed ≥ 0", fault.ErrInput, i+1, pt.D)
+			return fmt.Errorf("%w: sizing: point %d: d = %d: allowed ≥ 0", fault.ErrInput, i+1, pt.D)
 		}
 		if !(pt.TimeS > 0) || math.IsInf(pt.TimeS, 0) {
-			return nil, fmt.Errorf("%w: sizing: point %d (p = %d): time %g: allowed a positive finite number", fault.ErrInput, i+1, pt.P, pt.TimeS)
+			return fmt.Errorf("%w: sizing: point %d (p = %d): time %g: allowed a positive finite number", fault.ErrInput, i+1, pt.P, pt.TimeS)
 		}
 		if j, dup := seen[key{pt.P, pt.D}]; dup {
-			return nil, fmt.Errorf("%w: sizing: point %d repeats p = %d, d = %d of point %d (average replicates first)", fault.ErrInput, i+1, pt.P, pt.D, j)
+			return fmt.Errorf("%w: sizing: point %d repeats p = %d, d = %d of point %d (average replicates first)", fault.ErrInput, i+1, pt.P, pt.D, j)
 		}
 		seen[key{pt.P, pt.D}] = i + 1
 	}
-	ref := reference(points, opt.T1)
+	return nil
+}
+
+// configs are the points with their speedup, efficiency and core-hours against ref, in
+// the order p, then time, then d — every rule's tie-break towards fewer processes.
+func configs(points []Point, ref Reference) []Config {
 	cs := make([]Config, len(points))
 	for i, pt := range points {
 		s, e := ref.Speedup(pt.P, pt.TimeS)
 		cs[i] = Config{P: pt.P, D: pt.D, TimeS: pt.TimeS, Speedup: s, Efficiency: e, CoreHours: float64(pt.P) * pt.TimeS / 3600}
 	}
-	// Order: p, then time, then d — every rule's tie-break towards fewer processes.
 	sort.SliceStable(cs, func(a, b int) bool {
 		if cs[a].P != cs[b].P {
 			return cs[a].P < cs[b].P
@@ -327,7 +361,12 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 		}
 		return cs[a].D < cs[b].D
 	})
-	// The frontier: per p its fastest d, kept only if faster than every smaller p.
+	return cs
+}
+
+// frontier is, per p, its fastest d (indices into cs, ordered by configs), kept only if
+// faster than every smaller p.
+func frontier(cs []Config) []int {
 	var front []int
 	best := math.Inf(1)
 	for i := range cs {
@@ -339,44 +378,79 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 			front = append(front, i)
 		}
 	}
-	argmin := func(ok func(c Config) bool, less func(a, b Config) bool) int {
-		k := -1
-		for i, c := range cs {
-			if ok(c) && (k < 0 || less(c, cs[k])) {
-				k = i
-			}
+	return front
+}
+
+// argmin is the index in cs of the least configuration by less among those ok accepts
+// (-1: none).
+func argmin(cs []Config, ok func(c Config) bool, less func(a, b Config) bool) int {
+	k := -1
+	for i, c := range cs {
+		if ok(c) && (k < 0 || less(c, cs[k])) {
+			k = i
 		}
-		return k
 	}
-	faster := func(a, b Config) bool { return a.TimeS < b.TimeS }
-	cheaper := func(a, b Config) bool {
-		if a.CoreHours != b.CoreHours {
-			return a.CoreHours < b.CoreHours
-		}
-		return a.TimeS < b.TimeS
+	return k
+}
+
+func faster(a, b Config) bool { return a.TimeS < b.TimeS }
+
+func cheaper(a, b Config) bool {
+	if a.CoreHours != b.CoreHours {
+		return a.CoreHours < b.CoreHours
 	}
-	all := func(Config) bool { return true }
-	picks := map[Rule]int{}
-	reasons := map[Rule]string{}
-	picks[Fastest] = argmin(all, faster)
-	reasons[Fastest] = "smallest time"
-	picks[CoreHours] = argmin(all, cheaper)
-	reasons[CoreHours] = "fewest core-hours (p × time)"
-	tf := cs[picks[Fastest]].TimeS
-	picks[Cheapest] = argmin(func(c Config) bool { return c.TimeS <= tf*(1+opt.WithinFastest) }, cheaper)
-	reasons[Cheapest] = fmt.Sprintf("fewest core-hours within %.3g %% of the fastest time", 100*opt.WithinFastest)
-	picks[Efficiency] = argmin(func(c Config) bool { return c.Efficiency >= opt.MinEfficiency }, faster)
-	reasons[Efficiency] = fmt.Sprintf("fastest with efficiency ≥ %.3g", opt.MinEfficiency)
-	// Knee: the first frontier configuration from which no larger one gains KneeGain per
-	// doubling; the last frontier configuration when every step still pays. gain(i→j) ≥ g
-	// ⇔ uⱼ ≤ uᵢ with u = ln T − ln(1−g)·log₂ p, so one pass with the suffix minimum of u
-	// decides every i (O(n), not O(n²)).
-	c := math.Log(1 - opt.KneeGain)
+	return a.TimeS < b.TimeS
+}
+
+func anyConfig(Config) bool { return true }
+
+// picked is each rule's configuration (an index into cs; -1 when no configuration
+// qualifies yet) with its reason, and the notes the picks need.
+type picked struct {
+	picks   map[Rule]int
+	reasons map[Rule]string
+	notes   []string
+}
+
+// pickRules applies every rule to cs; edge says the knee is the end of the range searched
+// (every doubling up to the largest p still pays), with the last doubling's gain.
+func pickRules(cs []Config, front []int, opt Options) (pk picked, edge bool, edgeGain *float64) {
+	pk = picked{picks: map[Rule]int{}, reasons: map[Rule]string{}}
+	pk.picks[Fastest] = argmin(cs, anyConfig, faster)
+	pk.reasons[Fastest] = "smallest time"
+	pk.picks[CoreHours] = argmin(cs, anyConfig, cheaper)
+	pk.reasons[CoreHours] = "fewest core-hours (p × time)"
+	tf := cs[pk.picks[Fastest]].TimeS
+	pk.picks[Cheapest] = argmin(cs, func(c Config) bool { return c.TimeS <= tf*(1+opt.WithinFastest) }, cheaper)
+	pk.reasons[Cheapest] = fmt.Sprintf("fewest core-hours within %.3g %% of the fastest time", 100*opt.WithinFastest)
+	pk.picks[Efficiency] = argmin(cs, func(c Config) bool { return c.Efficiency >= opt.MinEfficiency }, faster)
+	pk.reasons[Efficiency] = fmt.Sprintf("fastest with efficiency ≥ %.3g", opt.MinEfficiency)
+	knee := kneeOf(cs, front, opt.KneeGain)
+	pk.picks[Knee] = knee
+	pk.reasons[Knee] = fmt.Sprintf("no larger p saves %.3g %% of the time per doubling", 100*opt.KneeGain)
+	kp := cs[knee].P
+	pk.picks[Balanced] = argmin(cs, func(c Config) bool { return c.Efficiency >= opt.MinEfficiency && c.P <= kp }, faster)
+	pk.reasons[Balanced] = fmt.Sprintf("fastest at or below the knee (p = %d) with efficiency ≥ %.3g", kp, opt.MinEfficiency)
+	edge, edgeGain = rangeEdge(cs, front, knee)
+	if edge {
+		// every doubling up to the largest p still pays: that p is the end of the range
+		// searched, not a knee (issue 29)
+		pk.reasons[Knee] = fmt.Sprintf("no knee within the range: it ends at p = %d and doublings up to it still save %.3g %% of the time or more", kp, 100*opt.KneeGain)
+		pk.reasons[Balanced] = fmt.Sprintf("fastest up to the end of the range (p = %d; no knee within it) with efficiency ≥ %.3g", kp, opt.MinEfficiency)
+	}
+	return pk, edge, edgeGain
+}
+
+// kneeOf is the knee: the first frontier configuration from which no larger one gains
+// gain per doubling; the last frontier configuration when every step still pays.
+// gain(i→j) ≥ g ⇔ uⱼ ≤ uᵢ with u = ln T − ln(1−g)·log₂ p, so one pass with the suffix
+// minimum of u decides every i (O(n), not O(n²)).
+func kneeOf(cs []Config, front []int, gain float64) int {
+	c := math.Log(1 - gain)
 	u := make([]float64, len(front))
 	for a, i := range front {
 		u[a] = math.Log(cs[i].TimeS) - c*math.Log2(float64(cs[i].P))
 	}
-	knee := front[len(front)-1]
 	suffix := math.Inf(1)
 	payFrom := make([]bool, len(front))
 	for a := len(front) - 1; a >= 0; a-- {
@@ -385,53 +459,33 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 	}
 	for a, i := range front {
 		if !payFrom[a] {
-			knee = i
-			break
+			return i
 		}
 	}
-	picks[Knee] = knee
-	reasons[Knee] = fmt.Sprintf("no larger p saves %.3g %% of the time per doubling", 100*opt.KneeGain)
-	kp := cs[knee].P
-	picks[Balanced] = argmin(func(c Config) bool { return c.Efficiency >= opt.MinEfficiency && c.P <= kp }, faster)
-	reasons[Balanced] = fmt.Sprintf("fastest at or below the knee (p = %d) with efficiency ≥ %.3g", kp, opt.MinEfficiency)
-	edge, edgeGain := rangeEdge(cs, front, knee)
-	if edge {
-		// every doubling up to the largest p still pays: that p is the end of the range
-		// searched, not a knee (issue 29)
-		reasons[Knee] = fmt.Sprintf("no knee within the range: it ends at p = %d and doublings up to it still save %.3g %% of the time or more", kp, 100*opt.KneeGain)
-		reasons[Balanced] = fmt.Sprintf("fastest up to the end of the range (p = %d; no knee within it) with efficiency ≥ %.3g", kp, opt.MinEfficiency)
+	return front[len(front)-1]
+}
+
+// mostEfficient gives the efficiency rules that no configuration meets the most efficient
+// one, with a note. Only with T_1 from a model or measurement (the smallest p has
+// efficiency 1 against p_min·T(p_min)).
+func (pk *picked) mostEfficient(cs []Config, opt Options, ref Reference) {
+	hi := argmin(cs, anyConfig, func(a, b Config) bool { return a.Efficiency > b.Efficiency })
+	if pk.picks[Efficiency] < 0 {
+		pk.picks[Efficiency] = hi
+		pk.reasons[Efficiency] = fmt.Sprintf("no configuration reaches efficiency %.3g: the most efficient", opt.MinEfficiency)
 	}
-	var notes []string
-	if picks[Efficiency] < 0 || picks[Balanced] < 0 {
-		// Only with T_1 from a model or measurement (the smallest p has efficiency 1 against
-		// p_min·T(p_min)).
-		hi := argmin(all, func(a, b Config) bool { return a.Efficiency > b.Efficiency })
-		if picks[Efficiency] < 0 {
-			picks[Efficiency] = hi
-			reasons[Efficiency] = fmt.Sprintf("no configuration reaches efficiency %.3g: the most efficient", opt.MinEfficiency)
-		}
-		if picks[Balanced] < 0 {
-			picks[Balanced] = hi
-			reasons[Balanced] = fmt.Sprintf("no configuration at or below the knee reaches efficiency %.3g: the most efficient", opt.MinEfficiency)
-		}
-		notes = append(notes, fmt.Sprintf("efficiency %.3g is not reached against T_1 = %.6g (%s)", opt.MinEfficiency, ref.T1S, ref.Source))
+	if pk.picks[Balanced] < 0 {
+		pk.picks[Balanced] = hi
+		pk.reasons[Balanced] = fmt.Sprintf("no configuration at or below the knee reaches efficiency %.3g: the most efficient", opt.MinEfficiency)
 	}
-	a := &Advice{Method: "sizing rules on the given configurations (" + string(opt.Rule) + ")", Exact: true, Rule: opt.Rule, SpeedupReference: ref, KneeAtRangeEnd: edge, LastDoublingGain: edgeGain}
-	a.Options.KneeGain, a.Options.MinEfficiency, a.Options.WithinFastest = opt.KneeGain, opt.MinEfficiency, opt.WithinFastest
-	a.Notes = notes
-	for _, r := range Rules() {
-		c := cs[picks[r]]
-		ch := Choice{Rule: r, Config: c, Reason: reasons[r]}
-		a.Choices = append(a.Choices, ch)
-		if r == opt.Rule {
-			a.Recommended = ch
-		}
-	}
-	if ref.Kind == PMinTimesTPMin && ref.P > 1 {
-		a.Notes = append(a.Notes, fmt.Sprintf("speedup and efficiency: no one-processor time T_1 was available, so T_1 ≈ p_min·T(p_min) = %d × %.6g = %.6g (perfect scaling up to p_min = %d assumed: speedup and efficiency are overstated if the program scales worse below p_min)", ref.P, ref.TimeS, ref.T1S, ref.P))
-	}
-	// Trade-off table: the frontier around the recommendation plus every rule's pick.
-	rec := picks[opt.Rule]
+	pk.notes = append(pk.notes, fmt.Sprintf("efficiency %.3g is not reached against T_1 = %.6g (%s)", opt.MinEfficiency, ref.T1S, ref.Source))
+}
+
+// tradeOff is the trade-off table: the frontier around the recommendation rec (around
+// configurations each side), every rule's pick, and the doubling points p0·2^k up to the
+// largest row around the recommendation, so the table shows the steps its gains are
+// computed over; each row with its gain per doubling and the rules that picked it.
+func tradeOff(cs []Config, front []int, picks map[Rule]int, rec, around int) []Config {
 	rows := map[int]bool{}
 	pos := -1
 	for a, i := range front {
@@ -439,13 +493,11 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 			pos = a
 		}
 	}
-	for a := pos - opt.Around; a <= pos+opt.Around; a++ {
+	for a := pos - around; a <= pos+around; a++ {
 		if a >= 0 && a < len(front) {
 			rows[front[a]] = true
 		}
 	}
-	// The doubling points p0·2^k up to the largest row around the recommendation, so the
-	// table shows the steps its gains are computed over.
 	at := make(map[[2]int]int, len(cs)) // (p, d) → index in cs
 	maxRow := 0
 	for i, c := range cs {
@@ -462,11 +514,12 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 			rows[i] = true // the fastest d at each doubling p
 		}
 	}
-	var idx []int
+	idx := make([]int, 0, len(rows))
 	for i := range rows {
 		idx = append(idx, i)
 	}
 	sort.Ints(idx)
+	var out []Config
 	for _, i := range idx {
 		c := cs[i]
 		if j, ok := at[[2]int{2 * c.P, c.D}]; ok {
@@ -478,9 +531,9 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 				c.PickedBy = append(c.PickedBy, r)
 			}
 		}
-		a.TradeOff = append(a.TradeOff, c)
+		out = append(out, c)
 	}
-	return a, nil
+	return out
 }
 
 // reference is the caller's T_1, or the estimate p_min·T(p_min) from the smallest p given at

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"github.com/clusterperf/clusterperf/app"
 	"strconv"
 	"testing"
 	"time"
@@ -42,7 +43,7 @@ func newSweepStudy(sweep string, seed uint64, reps int, events int64) (*sweepStu
 	if err != nil {
 		return nil, err
 	}
-	p, vals, err := qn.ParseSweep(sweep, m)
+	p, vals, err := app.ParseSweep(sweep, m)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package tpn
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -54,6 +55,13 @@ A cluster file describes the workstations and the network:
     bandwidth: 1.25MB/s      # B
     shared: true             # Ethernet-like: k transfers in progress share B
     policy: static           # static (k fixed when a transfer starts) | fluid (re-shared)
+    # measured instead of given (002 §3: sample means of repeated benchmark runs): the time
+    # is printed at the means with an interval from their uncertainty (network_interval):
+    #   startup_samples: [1.1ms, 0.9ms, 1.0ms]        # ≥ 2 runs each, replacing startup
+    #   bandwidth_samples: [1.2MB/s, 1.3MB/s, 1.25MB/s]
+    # or OSU/IMB outputs (paths relative to this file; t_s from osu_latency / IMB PingPong,
+    # B from osu_bw / osu_bibw or else the latency table's slope), replacing both:
+    #   benchmark: [osu_latency.txt, osu_bw.txt]
   # or several networks, each with its own startup and bandwidth; a send picks one with
   # network: NAME (default: the first):
   # networks:
@@ -222,8 +230,8 @@ func parseDist(n spec.Node) sim.Dist {
 }
 
 // parseMedium decodes one network (named, in a networks: list).
-func parseMedium(nn spec.Node, named bool) Medium {
-	keys := []string{"startup", "bandwidth", "shared", "policy"}
+func parseMedium(nn spec.Node, named bool, read ReadFunc) Medium {
+	keys := []string{"startup", "bandwidth", "shared", "policy", "startup_samples", "bandwidth_samples", "benchmark"}
 	if named {
 		keys = append(keys, "name")
 	}
@@ -254,9 +262,11 @@ func parseMedium(nn spec.Node, named bool) Medium {
 		} else {
 			m.Bandwidth = b
 		}
-	} else if nn.IsMap() {
-		nn.Errorf("missing bandwidth")
+	} else if nn.IsMap() && !net["bandwidth_samples"].Valid() && !net["benchmark"].Valid() {
+		nn.Errorf("missing bandwidth (or bandwidth_samples, or benchmark)")
 	}
+	parseSamples(nn, net, &m)
+	parseBenchmark(net, &m, read)
 	if v, ok := net["shared"]; ok {
 		m.Shared = v.Bool()
 	}
@@ -272,8 +282,84 @@ func parseMedium(nn spec.Node, named bool) Medium {
 	return m
 }
 
-// ParseCluster decodes a cluster file.
+// parseSamples decodes a network's measured startup and bandwidth (startup_samples,
+// bandwidth_samples: repeated benchmark runs, 002 §3): the point value is the sample mean,
+// kept with its standard error for NetworkBounds. A constant and samples of the same
+// parameter are refused together.
+func parseSamples(nn spec.Node, net map[string]spec.Node, m *Medium) {
+	read := func(key, constant string, parse func(spec.Node) float64) *MeanEstimate {
+		v, ok := net[key]
+		if !ok {
+			return nil
+		}
+		if net[constant].Valid() {
+			v.Errorf("give %s or %s, not both", constant, key)
+			return nil
+		}
+		items := v.List()
+		if len(items) < 2 || len(items) > MaxNetSamples {
+			v.Errorf("%d samples: an interval needs 2 to %d", len(items), MaxNetSamples)
+			return nil
+		}
+		xs := make([]float64, len(items))
+		for i, it := range items {
+			xs[i] = parse(it)
+		}
+		e := sampleMean(xs)
+		if math.IsInf(e.Mean, 0) || math.IsNaN(e.StdErr) || math.IsInf(e.StdErr, 0) {
+			v.Errorf("the samples' mean or spread is not finite")
+			return nil
+		}
+		return &e
+	}
+	st := read("startup_samples", "startup", func(n spec.Node) float64 {
+		t := n.Seconds()
+		if t > MaxSeconds {
+			n.Errorf("startup %g s (allowed: 0 … %.4g s)", t, MaxSeconds)
+		}
+		return t
+	})
+	bw := read("bandwidth_samples", "bandwidth", func(n spec.Node) float64 {
+		b := n.BytesPerSecond()
+		if !(b > 0) {
+			n.Errorf("bandwidth %g B/s (allowed: a finite number > 0)", b)
+		}
+		return b
+	})
+	if st == nil && bw == nil {
+		return
+	}
+	m.Uncertainty = &NetUncertainty{Source: "samples", Startup: st, Bandwidth: bw, Line: nn.Line()}
+	if st != nil {
+		m.Startup = st.Mean
+	}
+	if bw != nil {
+		m.Bandwidth = bw.Mean
+	}
+}
+
+// ReadFunc reads a file a cluster file names (a network's benchmark outputs), by its path
+// relative to the cluster file's directory joined already.
+type ReadFunc func(path string) ([]byte, error)
+
+// ParseCluster decodes a cluster file; a network's benchmark: files are refused (no reader:
+// ParseClusterWith reads them).
 func ParseCluster(file string, data []byte) (*Cluster, error) {
+	return ParseClusterWith(file, data, nil)
+}
+
+// ParseClusterWith decodes a cluster file, reading the benchmark outputs its networks name
+// with read (paths relative to the cluster file's directory).
+func ParseClusterWith(file string, data []byte, read ReadFunc) (*Cluster, error) {
+	if read != nil {
+		dir, r := filepath.Dir(file), read
+		read = func(p string) ([]byte, error) {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, p)
+			}
+			return r(p)
+		}
+	}
 	d, root, err := spec.Parse(file, data)
 	if err != nil {
 		return nil, asInput(err)
@@ -344,12 +430,12 @@ func ParseCluster(file string, data []byte) (*Cluster, error) {
 		top["networks"].Errorf("give network or networks, not both")
 	}
 	if nn := top["network"]; nn.Valid() {
-		c.Network = parseMedium(nn, false)
+		c.Network = parseMedium(nn, false, read)
 	} else {
 		c.Network = Medium{Name: "network"}
 	}
 	for _, nn := range top["networks"].List() {
-		m := parseMedium(nn, true)
+		m := parseMedium(nn, true, read)
 		for _, o := range c.Networks {
 			if o.Name == m.Name && m.Name != "" {
 				nn.Errorf("network %q defined twice", m.Name)

@@ -103,6 +103,9 @@ type Medium struct {
 	Bandwidth float64 // bytes/s
 	Shared    bool    // false: dedicated links, every transfer gets the full bandwidth
 	Policy    SharePolicy
+	// Uncertainty: Startup and Bandwidth are sample means of benchmark runs (nil: constants);
+	// NetworkBounds turns it into an interval of the makespan.
+	Uncertainty *NetUncertainty
 }
 
 // SharePolicy says how a shared medium divides its bandwidth.

@@ -203,7 +203,7 @@ func CheckSize(p *Program, o BuildOptions) (Size, error) {
 	case z.Transitions > float64(mt):
 		return z, errTooLarge("%s: the program's net has about %.4g transitions (%.4g places, %.4g firings, about %s); the limit is %d transitions (BuildOptions.MaxTransitions, --max-transitions)",
 			fileName(p.File, "program"), z.Transitions, z.Places, z.Firings, humanBytes(z.Bytes), mt)
-	case z.Firings > float64(mf):
+	case z.Firings >= float64(mf): // a run is cut off when its firings reach the limit (Options.MaxFirings)
 		return z, errTooLarge("%s: the program's run takes about %.4g firings (%.4g steps and %.4g messages); the limit is %d firings (BuildOptions.MaxFirings, --max-firings)",
 			fileName(p.File, "program"), z.Firings, z.Firings-z.Messages, z.Messages, mf)
 	}

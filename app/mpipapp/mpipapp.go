@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/mpip"
 	"github.com/clusterperf/clusterperf/report"
@@ -102,6 +103,9 @@ func Run(ctx context.Context, q Request) (*Result, error) {
 		return nil, err
 	}
 	if err := r.solve(q); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil { // the explorer's request gone or over its budget
 		return nil, err
 	}
 	if len(q.Predict) > 0 {
@@ -226,4 +230,14 @@ func (r *Result) calibrateOptions() mpip.CalibrateOptions {
 		return mpip.CalibrateOptions{BandwidthBytesPerS: *r.Network.BandwidthBytesPerS}
 	}
 	return mpip.CalibrateOptions{}
+}
+
+// SetAnswer sets the answer block (package answer): the runs' shares, the forecasts and
+// the sizing.
+func (r *Result) SetAnswer() {
+	var runs []answer.MpipRun
+	for _, x := range r.Runs {
+		runs = append(runs, answer.MpipRun{P: x.P, Profile: x.Profile, Model: x.Model})
+	}
+	r.Answer = answer.Mpip(runs, r.Program, r.Forecasts, r.WallTimeForecasts, r.ForecastChoice, r.Sizing)
 }

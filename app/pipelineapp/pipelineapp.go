@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/pipeline"
@@ -285,4 +286,18 @@ func (r *Result) OptimumTable() *report.Table {
 		}
 	}
 	return t
+}
+
+// SetAnswer sets the answer block (package answer): the sizing and the bottleneck at the
+// recommended p.
+func (r *Result) SetAnswer() {
+	b := ""
+	if r.Sizing != nil {
+		for _, pt := range r.Points {
+			if pt.P == r.Sizing.Recommended.Config.P {
+				b = pt.Bottleneck
+			}
+		}
+	}
+	r.Answer = answer.Pipeline(r.Model, r.Sizing, b)
 }

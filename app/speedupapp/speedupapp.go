@@ -6,6 +6,7 @@
 package speedupapp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/report"
@@ -340,4 +342,167 @@ func T1(m *spmd.Model, what string) *sizing.Reference {
 		return nil
 	}
 	return sizing.ModelT1(t, "T_ref of the "+what+" (000 eq. 1): one processor, one disk, no communication")
+}
+
+// SetAnswer sets the answer block (package answer) from the points and the sizing; the
+// command calls it just before rendering, so every path that renders the result (the
+// command, merge of a sharded study) says the same answer.
+func (r *Result) SetAnswer() { r.Answer = answer.Speedup(r.Model, r.Points, r.Sizing) }
+
+// SummaryRows: a text table of more points than this prints a summary of the grid instead
+// (issue 21, readable by default); --all, JSON and CSV keep every point.
+const SummaryRows = 200
+
+// The output and memory budget of a surface, checked before any point is evaluated. Per
+// point, measured with /usr/bin/time -v (maximum resident set) and wc -c on
+// examples/spmd/hybrid.yaml --p 1:500 --d 1:1000 (500 000 points; 2 vCPUs, loaded): JSON
+// 449 B of output and 2.06 KB resident (the []spmd.Point, the marshalled and the indented
+// copies), CSV 170 B and 1.05 KB (the table's cells), the condensed table 288 B resident
+// (the points alone: 120 B each, allocated once, and the garbage collector's headroom). The
+// estimates round these up. Since the points table is streamed (report.Table.Stream and
+// RenderContext's pipe), CSV and --all need about what the condensed table does: 151 MB and
+// 154 MB resident for the same 500 000 points (747 MB and 1.34 GB before; same bytes out;
+// measured 2026-11-23, load 12); rowsResident is kept, a conservative bound, so the
+// refusals stay where they were.
+const (
+	maxOutputBytes   = 1 << 30 // 1 GiB of JSON or CSV
+	maxResidentBytes = 3 << 29 // 1.5 GiB resident
+	jsonBytes        = 460     // output per point, JSON
+	csvBytes         = 180     // output per point, CSV or a full text table
+	jsonResident     = 2200    // resident per point, JSON (also --report)
+	rowsResident     = 1150    // resident per point, CSV or a full text table
+	pointsResident   = 320     // resident per point, the condensed text table
+)
+
+// Budget refuses (fault.ErrTooLarge) a surface of n points (the grid --p P × --d D) whose
+// output or resident memory in format ("table", "json" or "csv"; full: every point in the
+// text table, SummaryRows or fewer or --all; withReport: an HTML report page too) would
+// exceed maxOutputBytes or maxResidentBytes, naming the estimate, the limit and what to do
+// instead. The command calls it before any point is evaluated.
+func Budget(n int, P, D, format string, full, withReport bool) error {
+	out, res := 0.0, float64(n)*pointsResident
+	switch {
+	case format == "json":
+		out, res = float64(n)*jsonBytes, float64(n)*jsonResident
+	case format == "csv", full:
+		out, res = float64(n)*csvBytes, float64(n)*rowsResident
+	}
+	if withReport {
+		res = max(res, float64(n)*jsonResident)
+	}
+	what, est, lim := "output", out, float64(maxOutputBytes)
+	if out <= lim {
+		what, est, lim = "memory", res, float64(maxResidentBytes)
+	}
+	if est <= lim {
+		return nil
+	}
+	return fmt.Errorf("%w: --p %s × --d %s is %d points: in %s they need about %.3g GiB of %s; the limit is %.3g GiB (a coarser grid, e.g. a step 1:N:K or powers 1:N:x2, or --format table, which prints a summary)",
+		fault.ErrTooLarge, P, D, n, format, est/(1<<30), what, lim/(1<<30))
+}
+
+// ValidationPoints are the (p, d) --validate simulates: the best point and the range's ends,
+// each once, in the grid's order (p, then d).
+func ValidationPoints(pts ...spmd.Point) [][2]int {
+	var pds [][2]int
+	for _, pt := range pts {
+		if pd := [2]int{pt.P, pt.D}; !slices.Contains(pds, pd) {
+			pds = append(pds, pd)
+		}
+	}
+	slices.SortFunc(pds, func(a, b [2]int) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	return pds
+}
+
+// Panels are the speedup plot: the surface as a heat map (when both p and d vary),
+// speedup against p for up to six d with the measured runs, and the stacked time
+// components against p at the largest d.
+func (r *Result) Panels() ([]report.Panel, error) {
+	pts, meas := r.Points, r.Measured
+	ps, ds := Axes(pts)
+	var panels []report.Panel
+	if len(ds) > 1 && len(ps) > 1 {
+		hm, err := heatMap(r.Architecture, pts, ps, ds)
+		if err != nil {
+			return nil, err
+		}
+		panels = append(panels, hm)
+	}
+	// speedup against p for up to six d
+	curves := report.Panel{Title: "Speedup against p", XLabel: "processors p", YLabel: "speedup"}
+	pick := ds
+	if len(ds) > 6 {
+		pick = nil
+		for i := 0; i < 6; i++ {
+			pick = append(pick, ds[i*(len(ds)-1)/5])
+		}
+	}
+	for _, d := range pick {
+		s := report.Series{Name: fmt.Sprintf("d = %d", d)}
+		for _, pt := range pts {
+			if pt.D == d {
+				s.X = append(s.X, float64(pt.P))
+				s.Y = append(s.Y, pt.Speedup)
+			}
+		}
+		curves.Series = append(curves.Series, s)
+	}
+	if len(meas) > 0 {
+		curves.Series = append(curves.Series, measuredSeries(meas))
+	}
+	panels = append(panels, curves)
+	// stacked components for the largest d
+	dl := ds[len(ds)-1]
+	var x []float64
+	ys := make([][]float64, 6)
+	for _, pt := range pts {
+		if pt.D != dl {
+			continue
+		}
+		x = append(x, float64(pt.P))
+		c := pt.Components
+		for i, v := range []float64{c.CPU, c.Sync, c.CommStartup, c.CommTransfer, c.Contention, c.IO} {
+			ys[i] = append(ys[i], v)
+		}
+	}
+	if len(x) > 1 {
+		st, err := report.Stacked(fmt.Sprintf("Time components, d = %d", dl), "processors p", "time (s)", x,
+			[]string{"cpu", "sync", "comm startup", "comm transfer", "contention", "io"}, ys)
+		if err != nil {
+			return nil, err
+		}
+		panels = append(panels, st)
+	}
+	return panels, nil
+}
+
+// measuredSeries are the --measured runs as points: measured speedup against p.
+func measuredSeries(meas []spmd.Comparison) report.Series {
+	s := report.Series{Name: "measured", Points: true}
+	for _, c := range meas {
+		s.X, s.Y = append(s.X, float64(c.P)), append(s.Y, c.MeasuredSpeedup)
+	}
+	return s
+}
+
+// heatMap draws s(p, d) over the grid ps × ds (NaN where a point was skipped).
+func heatMap(arch string, pts []spmd.Point, ps, ds []int) (report.Panel, error) {
+	g := report.Grid{Z: make([][]float64, len(ps))}
+	pi, di := map[int]int{}, map[int]int{}
+	for i, p := range ps {
+		g.X = append(g.X, float64(p))
+		pi[p] = i
+		g.Z[i] = make([]float64, len(ds))
+		for j := range g.Z[i] {
+			g.Z[i][j] = math.NaN()
+		}
+	}
+	for j, d := range ds {
+		g.Y = append(g.Y, float64(d))
+		di[d] = j
+	}
+	for _, pt := range pts {
+		g.Z[pi[pt.P]][di[pt.D]] = pt.Speedup
+	}
+	return report.HeatMap(fmt.Sprintf("Speedup s(p, d), %s", arch), "processors p", "disks d", g)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"flag"
+	"github.com/clusterperf/clusterperf/app/solveapp"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,7 +18,11 @@ import (
 	"github.com/clusterperf/clusterperf/app/historyapp"
 	"github.com/clusterperf/clusterperf/app/mpipapp"
 	"github.com/clusterperf/clusterperf/app/pipelineapp"
+	"github.com/clusterperf/clusterperf/app/pmvaapp"
+	"github.com/clusterperf/clusterperf/app/queueapp"
+	"github.com/clusterperf/clusterperf/app/simapp"
 	"github.com/clusterperf/clusterperf/app/speedupapp"
+	"github.com/clusterperf/clusterperf/app/tpnapp"
 	"github.com/clusterperf/clusterperf/report"
 )
 
@@ -73,12 +78,16 @@ func contractCases() []contractCase {
 	add("mpip-keck-cg-a-calibrate", "mpip", "mpip", "--calibrate", "--predict", "128", ex+"mpip/keck_cg_a.csv")
 	// the network from netbench's generated OSU outputs (a known model, not measurements)
 	add("mpip-driver8-osu", "mpip", "mpip", "--osu", "../../netbench/testdata/osu_latency.txt", "--osu", "../../netbench/testdata/osu_bw.txt", ex+"mpip/hpc-mpip__driver.8.253.1.mpiP")
+	// 004's FT case (issue 33): a synthetic Alltoall-bound report, the collective's idle part as wait
+	add("mpip-ft-wait-ops", "mpip", "mpip", "--latency", "10us", "--bandwidth", "1GB/s", "--collectives", "--wait-ops", "Alltoall", "../../mpip/testdata/ft-alltoall.4.1.1.mpiP")
 	amg, _ := filepath.Glob("../../mpip/testdata/samples/mpiP_cm__amg2013.*.mpiP")
 	add("mpip-amg-calibrate", "mpip", append([]string{"mpip", "--calibrate", "--predict", "128"}, amg...)...)
 	for _, f := range []string{"masterworker", "matmul", "pipeline"} {
 		add("tpn-"+f, "tpn", "tpn", "--cluster", ex+"tpn/cluster.yaml", ex+"tpn/"+f+".yaml")
 	}
 	add("tpn-advise-matmul", "tpn", "tpn", "--advise", "--budget", "50", "--cluster", ex+"tpn/cluster.yaml", ex+"tpn/matmul.yaml")
+	// the network measured (issue 33): ten sampled runs of t_s and B, and netbench's OSU outputs
+	add("tpn-matmul-measured", "tpn", "tpn", "--cluster", ex+"tpn/cluster-measured.yaml", ex+"tpn/matmul.yaml")
 	add("tpn-sampled-masterworker", "tpn", "tpn", "--background", "sampled", "--reps", "20", "--seed", "3", "--cluster", ex+"tpn/cluster.yaml", ex+"tpn/masterworker.yaml")
 	scalingData, _ := filepath.Glob("../../testdata/scaling/*.csv")
 	for _, f := range scalingData {
@@ -118,16 +127,16 @@ func contractCases() []contractCase {
 // (report.Schema), so a new field in a library struct shows up as a reviewed schema diff.
 var resultTypes = map[string]reflect.Type{
 	"solve":       reflect.TypeFor[solveResult](),
-	"solve-sweep": reflect.TypeFor[sweepResult](),
-	"simulate":    reflect.TypeFor[simulateResult](),
+	"solve-sweep": reflect.TypeFor[solveapp.SweepResult](),
+	"simulate":    reflect.TypeFor[simapp.Result](),
 	"speedup":     reflect.TypeFor[speedupapp.Result](),
 	"pipeline":    reflect.TypeFor[pipelineapp.Result](),
 	"fit":         reflect.TypeFor[fitResult](),
 	"mpip":        reflect.TypeFor[mpipapp.Result](),
-	"tpn":         reflect.TypeFor[tpnResult](),
-	"queue":       reflect.TypeFor[queueResult](),
+	"tpn":         reflect.TypeFor[tpnapp.Result](),
+	"queue":       reflect.TypeFor[queueapp.Result](),
 	"fit-data":    reflect.TypeFor[extrapolateResult](),
-	"pmva":        reflect.TypeFor[pmvaResult](),
+	"pmva":        reflect.TypeFor[pmvaapp.Result](),
 	"history":     reflect.TypeFor[historyapp.Result](),
 	"cube":        reflect.TypeFor[cubeapp.Result](),
 }

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime/debug"
+	"sync"
 	"syscall"
 	"time"
 
@@ -113,12 +114,31 @@ func buildVersion() string {
 }
 
 func runExplore(ctx context.Context, o exploreOptions, paths []string, stdout, stderr io.Writer) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	m, err := loadExplore(o, paths)
 	if err != nil {
 		return err
 	}
-	if err := explore.EvalDefaults(m); err != nil {
-		return libError(err) // as solve would answer: exit 2 bad input, exit 3 a finding
+	// the model's own point first, under Ctrl-C and the explorer's budget (as solve would
+	// answer: exit 2 bad input or too costly, exit 3 a finding, 130 interrupted); said on
+	// stderr when it takes a while, so a costly model is never a silent wait
+	lim := explore.DefaultLimits()
+	var said sync.Mutex
+	slow := time.AfterFunc(time.Second, func() {
+		said.Lock()
+		defer said.Unlock()
+		fmt.Fprintf(stderr, "clusterperf explore: evaluating %s at its file's values before serving (at most %v; Ctrl-C stops)…\n", m.Name(), lim.EvalBudget)
+	})
+	err = explore.EvalDefaultsContext(ctx, m, lim.EvalBudget)
+	slow.Stop()
+	said.Lock() // a message being written is finished before anything else is
+	said.Unlock()
+	if err != nil {
+		return libError(err)
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
@@ -135,11 +155,6 @@ func runExplore(ctx context.Context, o exploreOptions, paths []string, stdout, s
 			fmt.Fprintf(stderr, "warning: --open: %v; open %s yourself\n", err, url)
 		}
 	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -92,5 +94,44 @@ func TestExploreWarnsBeyondLoopback(t *testing.T) {
 		if got != c.warn {
 			t.Errorf("--addr %s: stderr %q, want warning %v", c.addr, errb.String(), c.warn)
 		}
+	}
+}
+
+// A costly model at start (hostile review of issue 32): explore on a tpn program whose loops
+// run 700 000 times evaluated its own point for minutes before printing its URL, silently,
+// and ignored Ctrl-C until then. Now it says on stderr within a second or two what it is
+// doing and with which budget, and a Ctrl-C (here: the command's context cancelled, as the
+// signal handler does) stops it at once with exit 130.
+func TestExploreCostlyStartInterruptible(t *testing.T) {
+	prog, err := os.ReadFile("../../examples/tpn/pipeline.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	heavy := filepath.Join(t.TempDir(), "heavy.yaml")
+	if err := os.WriteFile(heavy, []byte(strings.ReplaceAll(string(prog), "count: 10,", "count: 700000,")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb syncBuf
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"explore", heavy, "--cluster", "../../examples/tpn/cluster.yaml"}, &out, &errb)
+	}()
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(errb.String(), "before serving") && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.Contains(errb.String(), "evaluating") || !strings.Contains(errb.String(), "Ctrl-C stops") {
+		t.Errorf("no word on stderr while evaluating: %q", errb.String())
+	}
+	start := time.Now()
+	cancel()
+	select {
+	case code := <-done:
+		if code != fault.ExitInterrupted || time.Since(start) > 1500*time.Millisecond {
+			t.Errorf("exit %d after %v, want 130 within 1.5 s; stderr %q", code, time.Since(start), errb.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("explore did not stop while evaluating its model's own point")
 	}
 }

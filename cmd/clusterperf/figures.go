@@ -42,6 +42,11 @@ type figurer interface {
 	figure() ([]report.Panel, error)
 }
 
+// appFigurer is figurer for a result of an app package (Figure exported).
+type appFigurer interface {
+	Figure() ([]report.Panel, error)
+}
+
 // figure: each station's utilization per server, the bottleneck (highest among the
 // queueing stations) highlighted, a dotted line at 1 (saturation).
 func (r *solveResult) figure() ([]report.Panel, error) {
@@ -65,67 +70,4 @@ func (r *solveResult) figure() ([]report.Panel, error) {
 	}
 	p, err := report.Bars("Utilization per server (bottleneck highlighted; dotted: saturation)", "utilization", names, u, hl, 1)
 	return []report.Panel{p}, err
-}
-
-// figure: the simulated utilizations (rows "U station") with the analytic ones beside.
-func (r *simulateResult) figure() ([]report.Panel, error) {
-	if r.Report == nil {
-		return nil, nil
-	}
-	var names []string
-	var u []float64
-	for _, row := range r.Rows {
-		if len(row.Quantity) > 2 && row.Quantity[:2] == "U " {
-			names, u = append(names, row.Quantity[2:]), append(u, row.Simulated)
-		}
-	}
-	if len(names) > 0 {
-		p, err := report.Bars("Simulated utilization per station (dotted: saturation)", "utilization", names, u, nil, 1)
-		return []report.Panel{p}, err
-	}
-	// no station rows (an SPMD program): each quantity's relative difference analytic −
-	// simulated, those outside the simulation's 95 % interval highlighted
-	var hl []int
-	for _, row := range r.Rows {
-		if row.RelError == nil {
-			continue
-		}
-		if row.Inside != nil && !*row.Inside {
-			hl = append(hl, len(names))
-		}
-		names, u = append(names, row.Quantity), append(u, 100*math.Abs(*row.RelError))
-	}
-	if len(names) == 0 {
-		return nil, nil
-	}
-	p, err := report.Bars("|analytic − simulated| / simulated per quantity (outside the 95 % interval highlighted)", "%", names, u, hl, 0)
-	return []report.Panel{p}, err
-}
-
-// figure: the mean response time split into service and waiting.
-func (r *queueResult) figure() ([]report.Panel, error) {
-	p, err := report.Bars(r.Model+": mean response time = service + waiting", "s", []string{"service", "waiting", "response"},
-		[]float64{r.ResponseTime - r.WaitingTime, r.WaitingTime, r.ResponseTime}, []int{1}, 0)
-	return []report.Panel{p}, err
-}
-
-// figure: the predicted time and speedup against the number of workers.
-func (r *pmvaResult) figure() ([]report.Panel, error) {
-	t := report.Series{Name: "predicted time"}
-	s := report.Series{Name: "speedup (eq. 6.8)"}
-	ideal := report.Series{Name: "ideal speedup p", Dashed: true}
-	for _, pt := range r.Results {
-		x := float64(pt.P)
-		t.X, t.Y = append(t.X, x), append(t.Y, pt.Time)
-		s.X, s.Y = append(s.X, x), append(s.Y, pt.Speedup)
-		ideal.X, ideal.Y = append(ideal.X, x), append(ideal.Y, x)
-	}
-	if len(t.X) == 0 {
-		return nil, nil
-	}
-	logx := len(t.X) > 1 && t.X[len(t.X)-1]/t.X[0] > 16
-	return []report.Panel{
-		{Title: "Predicted time against workers", XLabel: "workers p", YLabel: "s", LogX: logx, Series: []report.Series{t}},
-		{Title: "Speedup against workers", XLabel: "workers p", YLabel: "speedup", LogX: logx, Series: []report.Series{s, ideal}},
-	}, nil
 }

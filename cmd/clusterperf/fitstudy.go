@@ -90,7 +90,7 @@ func mergeFit(p shard.Plan, items []json.RawMessage) (any, error) {
 				return nil, err
 			}
 			if err := c.CheckReplicate(draws[b]); err != nil {
-				return nil, &itemError{k: k, err: fmt.Errorf("bootstrap replicate %d: %w", b, err)}
+				return nil, itemErr(k, fmt.Errorf("bootstrap replicate %d: %w", b, err))
 			}
 		}
 		c.SetBootstrap(draws)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app/studyapp"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/slurm"
@@ -24,7 +25,7 @@ type mergeOptions struct {
 // merged items into the command's one-machine result (rendered by that command's renderer).
 // Every command that takes --shard has one; a plan naming any other command is refused.
 // Each is checked first against the merging binary's version and the study's input files
-// (checkedMerge).
+// (studyapp.Checked).
 func studyMergers() shard.Mergers { return studyMergersTo(io.Discard) }
 
 // studyMergersTo is studyMergers with the merges' accounts (e.g. of approximate points)
@@ -32,7 +33,7 @@ func studyMergers() shard.Mergers { return studyMergersTo(io.Discard) }
 func studyMergersTo(stderr io.Writer) shard.Mergers {
 	ms := shard.Mergers{"simulate": mergeSimulate, "tpn": mergeTpn, "speedup": mergeSpeedup, "solve": mergeSolveTo(stderr), "fit": mergeFit}
 	for name, f := range ms {
-		ms[name] = checkedMerge(f)
+		ms[name] = studyapp.Checked(version(), f)
 	}
 	return ms
 }
@@ -106,12 +107,12 @@ func runMerge(cmd *cobra.Command, o mergeOptions, dir string, stdout, stderr io.
 // renderMerged prints a merged study's result as the one-machine run prints it: its
 // format-dependent layout set first (a sweep's compact table), then --plot.
 func renderMerged(stdout io.Writer, v any, o mergeOptions) error {
-	pl, canPlot := v.(interface{ plot(path string) error })
+	pl, canPlot := v.(interface{ Plot(path string) error })
 	if o.plot != "" && !canPlot {
 		return badInputf("--plot %s: this study's result has no plot (sweeps do)", o.plot)
 	}
-	if f, ok := v.(interface{ forFormat(format string) }); ok {
-		f.forFormat(o.out.format)
+	if f, ok := v.(interface{ ForFormat(format string) }); ok {
+		f.ForFormat(o.out.format)
 	}
 	doc, ok := v.(report.Document)
 	if !ok {
@@ -121,7 +122,7 @@ func renderMerged(stdout io.Writer, v any, o mergeOptions) error {
 		return err
 	}
 	if o.plot != "" {
-		return pl.plot(o.plot)
+		return pl.Plot(o.plot)
 	}
 	return nil
 }

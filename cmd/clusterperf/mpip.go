@@ -105,7 +105,10 @@ Elliott's (004) assumptions the profile contradicts (imbalance, polling, collect
 compute scaling) and what to do next.
 
 MPI wait time is the time in --wait-ops (default: ` + strings.Join(mpip.DefaultWaitOps(), ",") + `);
-polling (Test*, Iprobe) counts because it can dominate. Messages M are point-to-point sends
+polling (Test*, Iprobe) counts because it can dominate. A blocking collective named in
+--wait-ops (` + strings.Join(mpip.BlockingCollectives(), ",") + `) counts only its idle part, the time above each
+call site's fastest call, and the rest stays active MPI time (004's FT case: ranks wait
+idle inside MPI_Alltoall without MPI_Wait; mpi_summary idle_split). Messages M are point-to-point sends
 (` + strings.Join(mpip.P2PSendOps(), ",") + `); --collectives adds collective sends.
 CSV tables (--csv-table): across_p (default), views, trends, profiles, calibration, forecasts,
 forecast_kinds (each forecast kind's backtest error and the one used for sizing, with why),

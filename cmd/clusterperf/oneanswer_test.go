@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/clusterperf/clusterperf/explore"
+	"github.com/clusterperf/clusterperf/report"
 )
 
 // exploreExamples: every example the explorer serves (explore/examples_test.go's list, and the
@@ -29,10 +30,7 @@ var exploreExamples = []struct {
 // pendingOneAnswer: explorer kinds whose evaluation is not yet the command's Run (issue 28),
 // so they name no command whose answer must be theirs. The test fails once a kind names one,
 // so the entry is removed and the comparison applies.
-var pendingOneAnswer = map[string]string{
-	"qn":  "explore/qn.go computes its own bottleneck and N*; solve's workflow is not in app/ yet",
-	"tpn": "explore/tpn.go searches allocations itself: not in app/ yet",
-}
+var pendingOneAnswer = map[string]string{}
 
 // mpipAnswer is what the mpip (and speedup, pipeline) command's JSON says about the configuration to use.
 type mpipAnswer struct {
@@ -46,6 +44,10 @@ type mpipAnswer struct {
 		} `json:"recommended"`
 	} `json:"sizing"`
 	Notes  []string `json:"notes"`
+	TimeS  float64  `json:"time_s"` // tpn
+	Advice *struct {
+		TimeS float64 `json:"time_s"`
+	} `json:"advice"` // tpn --advise
 	Points []struct {
 		P          int    `json:"p"`
 		D          int    `json:"d"`
@@ -82,9 +84,17 @@ func TestOneAnswer(t *testing.T) {
 			case pending:
 				t.Errorf("%s names its command now: remove it from pendingOneAnswer", m.Kind())
 			}
+			if m.Kind() == "qn" {
+				compareQN(t, r, append(r.Command, "--format", "json"))
+				return
+			}
 			var got mpipAnswer
 			runJSON(t, &got, append(r.Command, "--format", "json")...)
 			t.Logf("%s: explorer best %q", strings.Join(r.Command, " "), r.Best)
+			if m.Kind() == "tpn" {
+				compareTPN(t, m, r, v, got)
+				return
+			}
 			if m.Kind() == "spmd" || m.Kind() == "pipeline" {
 				compareSized(t, r, v, got)
 				return
@@ -144,5 +154,52 @@ func compareSized(t *testing.T, r *explore.Result, v explore.Values, got mpipAns
 	}
 	if !found {
 		t.Errorf("the command's points lack the explorer's point p = %v, d = %v", v["p"], v["d"])
+	}
+}
+
+// compareQN: the explorer's bottleneck is the solve command's (its answer's fact
+// "bottleneck"), and its best population N* (or largest sustainable arrival rate) is the
+// answer's saturation_population (max_arrival_rate_per_s), bit for bit: both come from
+// solveapp.Run.
+func compareQN(t *testing.T, r *explore.Result, args []string) {
+	t.Helper()
+	var got struct {
+		Answer report.Answer `json:"answer"`
+	}
+	runJSON(t, &got, args...)
+	bn, ok := got.Answer.Fact("bottleneck")
+	t.Logf("%s: command's bottleneck %q, explorer's %q, best %q", strings.Join(args, " "), bn.Text, r.Bottleneck, r.Best)
+	if !ok || !strings.HasPrefix(r.Bottleneck, bn.Text+" (") {
+		t.Errorf("command's bottleneck %q (found %v); explorer's %q", bn.Text, ok, r.Bottleneck)
+	}
+	for _, k := range []struct{ fact, value string }{{"saturation_population", "n_star"}, {"max_arrival_rate_per_s", "max_arrival_rate_per_s"}} {
+		f, ok := got.Answer.Fact(k.fact)
+		v, has := r.Values[k.value]
+		switch {
+		case ok != has:
+			t.Errorf("%s: command has it %v, explorer %v (best %q)", k.fact, ok, has, r.Best)
+		case ok && *f.Value != v:
+			t.Errorf("%s: command %v, explorer %v", k.fact, *f.Value, v)
+		}
+	}
+}
+
+// compareTPN: the explorer's makespan is the command's time_s, and its best allocation's
+// time (searched apart, BestSearcher) is the command's advice time under the same budget.
+func compareTPN(t *testing.T, m explore.Model, r *explore.Result, v explore.Values, got mpipAnswer) {
+	t.Helper()
+	if r.Values["makespan_s"] != got.TimeS {
+		t.Errorf("explorer makespan %v s, command time_s %v s", r.Values["makespan_s"], got.TimeS)
+	}
+	bs, ok := m.(explore.BestSearcher)
+	if !ok || got.Advice == nil {
+		t.Fatalf("no allocation search: explorer %v, command advice %v", ok, got.Advice)
+	}
+	_, vals, err := bs.Best(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vals["best_time_s"] != got.Advice.TimeS {
+		t.Errorf("explorer's best allocation %v s, the command's advice %v s", vals["best_time_s"], got.Advice.TimeS)
 	}
 }

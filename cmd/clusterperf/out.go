@@ -216,9 +216,7 @@ func (r *reportRun) figurePlot(plots []htmlreport.Plot, warns []string) ([]htmlr
 	switch f := r.doc.(type) {
 	case figurer:
 		panels, err = f.figure()
-	case interface { // the app packages' results that draw their own (historyapp, cubeapp)
-		Figure() ([]report.Panel, error)
-	}:
+	case appFigurer:
 		panels, err = f.Figure()
 	default:
 		return plots, warns

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -8,11 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app/pmvaapp"
 	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/internal/units"
 	"github.com/clusterperf/clusterperf/pmva"
 	"github.com/clusterperf/clusterperf/qn"
-	"github.com/clusterperf/clusterperf/report"
 )
 
 type pmvaOptions struct {
@@ -126,184 +127,30 @@ func (o pmvaOptions) costs(c *flagCheck) (q, k float64) {
 	return q, k
 }
 
-// pmvaResult is pmva's one result value.
-type pmvaResult struct {
-	report.Answered
-	Model       string       `json:"model"`
-	Method      string       `json:"method"`
-	Exact       bool         `json:"exact"`
-	ClassOrder  []string     `json:"class_order"`
-	Populations []int        `json:"populations"`
-	Points      float64      `json:"points"`
-	Scale       float64      `json:"scale"`
-	Calibration *pmvaCal     `json:"calibration,omitempty"`
-	Results     []pmva.Point `json:"results"`
-	// ErrorEstimate: the predicted times against the runs of the predicted network.
-	ErrorEstimate pmva.ErrorEstimate `json:"error_estimate"`
-	Notes         []string           `json:"notes"`
-}
-
-// pmvaCal is the calibration network and its runs.
-type pmvaCal struct {
-	Populations []int         `json:"populations"`
-	Scale       float64       `json:"scale"`
-	Samples     []pmva.Sample `json:"samples"`
-}
-
 func runPmva(ctx context.Context, o pmvaOptions, path string, stdout, stderr io.Writer) error {
 	ps, algs, q, k, err := o.check()
 	if err != nil {
 		return err
 	}
-	target, name, err := pmvaModel(o, path)
-	if err != nil {
-		return err
-	}
-	names, N := pmva.Order(target, o.classOrder != "")
-	r := &pmvaResult{Model: name, ClassOrder: names, Populations: N, Points: pmva.Points(N), Scale: o.scale,
-		Method: "001 §6.1 performance model (eqs. 6.1–6.11)", Exact: false}
-	if o.q != "" {
-		r.Results, err = pmvaGiven(algs, r.Populations, ps, q, k)
-		r.Notes = append(r.Notes, "q and k given (--q, --k), the same at every p: no runs, formulas only")
-	} else {
-		err = pmvaMeasure(ctx, o, r, target, algs, ps, stderr)
-	}
-	if err != nil {
-		return pmvaErr(err)
-	}
-	r.ErrorEstimate = pmva.Estimate(r.Results)
-	r.Notes = append(r.Notes, pmvaNotes(o, r, target)...)
-	return render(stdout, r, o.out)
-}
-
-func pmvaModel(o pmvaOptions, path string) (*qn.Model, string, error) {
 	data, err := readInput(path)
 	if err != nil {
-		return nil, "", err
+		return err
 	}
 	m, name, err := qn.ParseModel(path, data)
 	if err != nil {
-		return nil, "", libError(err)
+		return libError(err)
 	}
-	if name == "" {
-		name = path
-	}
-	if o.classOrder != "" {
-		if m, err = pmva.Reordered(m, strings.Split(o.classOrder, ",")); err != nil {
-			return nil, "", badInputf("--class-order: %w", err)
-		}
-	}
-	if m, err = pmva.Scaled(m, o.scale); err != nil {
-		return nil, "", badInput(err)
-	}
-	return m, name, nil
-}
-
-func pmvaGiven(algs []pmva.Algorithm, N, ps []int, q, k float64) ([]pmva.Point, error) {
-	c := pmva.Costs{Q: map[int]float64{}, K: map[int]float64{}}
-	for _, p := range append([]int{1}, ps...) {
-		c.Q[p], c.K[p] = q, k
-	}
-	var out []pmva.Point
-	for _, a := range algs {
-		pts, err := pmva.Predict(a, N, ps, c)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, pts...)
-	}
-	return out, nil
-}
-
-func pmvaMeasure(ctx context.Context, o pmvaOptions, r *pmvaResult, target *qn.Model, algs []pmva.Algorithm, ps []int, stderr io.Writer) error {
-	calib, err := pmva.Scaled(target, o.calScale)
-	if err != nil {
-		return err
-	}
-	_, cN := pmva.Order(calib, o.classOrder != "")
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	st, err := pmva.Run(ctx, target, calib, pmva.Config{Algorithms: algs, Workers: ps, Repeats: o.repeats, MaxPoints: o.maxPoints, ModelOrder: o.classOrder != "",
+	req := pmvaapp.Request{Model: m, Name: cmp.Or(name, path), Algorithms: algs, Workers: ps, Repeats: o.repeats,
+		Scale: o.scale, CalibrateScale: o.calScale, Given: o.q != "", Q: q, K: k, MaxPoints: o.maxPoints,
 		Progress: func(network string, alg pmva.Algorithm, p, n int) {
 			fmt.Fprintf(stderr, "pmva: %s network, %s, p = %d, %d runs\n", network, alg, p, n)
-		}})
+		}}
+	if o.classOrder != "" {
+		req.ClassOrder = strings.Split(o.classOrder, ",")
+	}
+	r, err := pmvaapp.Run(ctx, req)
 	if err != nil {
 		return err
 	}
-	r.Calibration = &pmvaCal{Populations: cN, Scale: o.calScale, Samples: st.Calibration}
-	r.Results = st.Points
-	return nil
-}
-
-// pmvaErr classifies a library error: pmva's and qn's errors wrap fault classes or are
-// qn.ErrUnsupported / spec.Error (libError).
-func pmvaErr(err error) error { return libError(err) }
-
-func pmvaNotes(o pmvaOptions, r *pmvaResult, target *qn.Model) []string {
-	var n []string
-	if big, _ := pmva.Order(target, false); o.classOrder != "" && big[0] != r.ClassOrder[0] {
-		n = append(n, fmt.Sprintf("--class-order %s: class 1 is not the class with the largest population (%s); 001 eq. 6.11 and Fig. 6.8 expect a longer time, and exact MVA gives the same answer in every order", o.classOrder, big[0]))
-	}
-	if o.scale != 1 {
-		n = append(n, fmt.Sprintf("a stand-in: the model's populations divided by %g (same shape), N = %v", o.scale, r.Populations))
-	}
-	if r.Calibration != nil {
-		n = append(n, fmt.Sprintf("q(p), k(p) calibrated on N = %v (populations / %g), predicted for N = %v and compared with runs of it; loaded shared machine: see spread", r.Calibration.Populations, o.calScale, r.Populations))
-	}
-	var cal []pmva.Sample
-	if r.Calibration != nil {
-		cal = r.Calibration.Samples
-	}
-	n = append(n, pmva.SuperlinearNotes(r.Results, cal)...)
-	if e := r.ErrorEstimate.MaxAbsRelError; e != nil {
-		n = append(n, fmt.Sprintf("error_estimate: the predicted times are within %.3g %% of the measured medians of the predicted network (the runs' own spread up to %.3g %%)", 100**e, 100**r.ErrorEstimate.MaxSpread))
-	}
-	n = append(n, "eqs. (6.3)–(6.5) describe the pipelined partition; for the interleaved solver (n₁ ≡ j mod p, progress counters instead of messages) they are an approximation",
-		"fig69: the BUS-AIO c = 2, w = 0 model (001 §6.1.7) with σ_r0 + σ_r = k(p)/(q(1)(N_1+1)) is eq. (6.10) with 1/p replaced by h(2)/p = 1.5/p")
-	return n
-}
-
-func (r *pmvaResult) NoteLines() []string { return r.Notes }
-
-// Tables: points (the model and the runs per algorithm and p), calibration, fig69.
-func (r *pmvaResult) Tables() []*report.Table {
-	t := &report.Table{Name: "points", Title: fmt.Sprintf("%s, N = %v (%s)", r.Model, r.Populations, strings.Join(r.ClassOrder, ",")),
-		Header: []string{"algorithm", "p", "q_s", "k_s", "predicted_time_s", "measured_median_s", "min_s", "max_s", "rel_error", "speedup", "efficiency", "alpha", "efficiency_6_11"}}
-	for _, p := range r.Results {
-		row := []any{string(p.Algorithm), p.P, p.Q, p.K, p.Time, "-", "-", "-", "-", p.Speedup, p.Eff, "-", "-"}
-		if m := p.Measured; m != nil {
-			row[5], row[6], row[7] = m.MedianS, m.MinS, m.MaxS
-		}
-		if p.RelError != nil {
-			row[8] = report.Percent(*p.RelError)
-		}
-		if p.Alpha != nil {
-			row[11], row[12] = *p.Alpha, *p.EffLimit
-		}
-		t.Add(row...)
-	}
-	return []*report.Table{t, r.calTable(), r.fig69()}
-}
-
-func (r *pmvaResult) calTable() *report.Table {
-	t := &report.Table{Name: "calibration", Header: []string{"algorithm", "p", "runs", "min_s", "median_s", "max_s", "spread", "q_s", "k_s"}}
-	if r.Calibration != nil {
-		t.Title = fmt.Sprintf("calibration network N = %v", r.Calibration.Populations)
-		for _, s := range r.Calibration.Samples {
-			t.Add(string(s.Algorithm), s.P, len(s.Runs), s.MinS, s.MedianS, s.MaxS, report.Magnitude(s.Spread), s.Q, s.K)
-		}
-	}
-	return t
-}
-
-func (r *pmvaResult) fig69() *report.Table {
-	t := &report.Table{Name: "fig69", Title: "Fig. 6.9: eq. (6.8), eq. (6.10) and the BUS-AIO c = 2 model",
-		Header: []string{"algorithm", "p", "speedup_6_8", "speedup_6_9", "speedup_6_10", "sigma_comm", "bus_aio_speedup"}}
-	for _, p := range r.Results {
-		if p.BusAIO != nil {
-			t.Add(string(p.Algorithm), p.P, p.Speedup, *p.SpeedupAlpha, *p.SpeedupLimit, *p.SigmaComm, *p.BusAIO)
-		}
-	}
-	return t
+	return render(stdout, r, o.out)
 }

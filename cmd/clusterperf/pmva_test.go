@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/app/pmvaapp"
 )
 
 // TestPmvaMeasured: the timed path on the thesis shape /64 (calibrated on /128): valid JSON
@@ -18,7 +20,7 @@ func TestPmvaMeasured(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	checkFormat(t, "pmva", "json", out.Bytes())
-	var r pmvaResult
+	var r pmvaapp.Result
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +67,7 @@ func TestPmvaClassOrder(t *testing.T) {
 		if code := run(context.Background(), args, &out, &errb); code != 0 {
 			t.Fatalf("exit %d: %s", code, errb.String())
 		}
-		var r pmvaResult
+		var r pmvaapp.Result
 		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +84,7 @@ func TestPmvaClassOrder(t *testing.T) {
 	if code := run(context.Background(), args, &out, &errb); code != 0 || !strings.Contains(out.String(), "class 1 is not the class with the largest population (A)") {
 		t.Fatalf("exit %d: %s %s", code, out.String(), errb.String())
 	}
-	var r pmvaResult
+	var r pmvaapp.Result
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}

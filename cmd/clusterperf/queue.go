@@ -1,17 +1,13 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"math"
 
 	"github.com/spf13/cobra"
 
-	"github.com/clusterperf/clusterperf/answer"
-	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/app/queueapp"
 	"github.com/clusterperf/clusterperf/queue"
-	"github.com/clusterperf/clusterperf/report"
 )
 
 type queueOptions struct {
@@ -67,46 +63,6 @@ Examples:
 	return cmd
 }
 
-// queueInput makes a library error an input error (exit 2) where it is one.
-func queueInput(err error) error {
-	if errors.Is(err, fault.ErrInput) {
-		return badInput(err)
-	}
-	return err
-}
-
-// queueResult is queue's one result value: the library's result, rendered as is in JSON.
-type queueResult struct {
-	report.Answered
-	*queue.Result
-}
-
-func (r *queueResult) NoteLines() []string { return r.Notes }
-
-// Tables: one "quantities" table (quantity, value).
-func (r *queueResult) Tables() []*report.Table {
-	t := &report.Table{Name: "quantities", Header: []string{"quantity", "value"},
-		Title: r.Model + " — " + r.Method + map[bool]string{true: " (exact)", false: " (approximate)"}[r.Exact]}
-	t.Add("utilization", r.Utilization)
-	t.Add("busy_servers", r.BusyServers)
-	t.Add("throughput_per_s", r.Throughput)
-	t.Add("jobs_in_system", r.Jobs)
-	t.Add("jobs_waiting", r.JobsWaiting)
-	t.Add("response_time_s", r.ResponseTime)
-	t.Add("waiting_time_s", r.WaitingTime)
-	t.Add("p_empty", r.PEmpty)
-	if r.PWait != nil {
-		t.Add("p_wait", *r.PWait)
-	}
-	if r.PBlock != nil {
-		t.Add("p_block", *r.PBlock)
-	}
-	for _, p := range r.Percentiles {
-		t.Add(fmt.Sprintf("response_time_p%s_s", report.Num(100*p.P)), p.ResponseTime)
-	}
-	return []*report.Table{t}
-}
-
 func runQueue(cmd *cobra.Command, o queueOptions, name string, stdout io.Writer) error {
 	var c flagCheck
 	o.out.check(&c)
@@ -117,14 +73,11 @@ func runQueue(cmd *cobra.Command, o queueOptions, name string, stdout io.Writer)
 	if err != nil {
 		return err
 	}
-	r, err := queue.Solve(s)
+	r, err := queueapp.Run(cmd.Context(), queueapp.Request{Spec: s, LoadGiven: cmd.Flags().Changed("load")})
 	if err != nil {
-		return queueInput(err)
+		return err
 	}
-	if cmd.Flags().Changed("load") {
-		r.Notes = append(r.Notes, "--load: λ = A and μ = 1, so rates are per mean service time and times are in mean service times")
-	}
-	return render(stdout, &queueResult{report.Answered{Answer: answer.Queue(r)}, r}, o.out)
+	return render(stdout, r, o.out)
 }
 
 // spec builds the station from the model name and the flags that were set.

@@ -4,19 +4,17 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"math"
 	"strings"
 
-	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/app/simapp"
 	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/clusterperf/clusterperf/internal/units"
 	"github.com/clusterperf/clusterperf/qn"
-	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/sim"
 	"github.com/clusterperf/clusterperf/spmd"
@@ -190,71 +188,6 @@ with the same seed.`,
 	return cmd
 }
 
-func parseAssign(flag string, items []string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, it := range items {
-		k, v, ok := strings.Cut(it, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("--%s %q: want NAME=VALUE", flag, it)
-		}
-		out[k] = v
-	}
-	return out, nil
-}
-
-func (o simOptions) config(m *qn.Model) (sim.Config, error) {
-	cfg := sim.Config{Events: o.events, MaxEvents: o.maxEvents, MaxMemoryBytes: o.memLimit(), Service: map[string]sim.Dist{}, Arrival: map[string]sim.Dist{}, Think: map[string]sim.Dist{}, Discipline: map[string]sim.Discipline{}}
-	stations, open, closed := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	for _, s := range m.Stations {
-		stations[s.Name] = true
-	}
-	for _, c := range m.Classes {
-		open[c.Name], closed[c.Name] = c.Open, !c.Open
-	}
-	// --arrival applies to open classes, --think to closed ones: naming another class would
-	// be silently ignored by the simulator.
-	for _, spec := range []struct {
-		flag  string
-		items []string
-		names map[string]bool
-		into  map[string]sim.Dist
-	}{{"service", o.service, stations, cfg.Service}, {"arrival", o.arrival, open, cfg.Arrival}, {"think", o.think, closed, cfg.Think}} {
-		a, err := parseAssign(spec.flag, spec.items)
-		if err != nil {
-			return cfg, err
-		}
-		for k, v := range a {
-			if !spec.names[k] {
-				what := map[string]string{"service": "station", "arrival": "open class", "think": "closed class"}[spec.flag]
-				return cfg, fmt.Errorf("--%s %s=…: the model has no %s of that name", spec.flag, k, what)
-			}
-			d, err := sim.ParseDist(v)
-			if err != nil {
-				return cfg, fmt.Errorf("--%s %s: %v", spec.flag, k, err)
-			}
-			spec.into[k] = d
-		}
-	}
-	a, err := parseAssign("discipline", o.discipline)
-	if err != nil {
-		return cfg, err
-	}
-	for k, v := range a {
-		if !stations[k] {
-			return cfg, fmt.Errorf("--discipline %s=…: the model has no such station", k)
-		}
-		switch v {
-		case "fcfs":
-			cfg.Discipline[k] = sim.FCFS
-		case "ps":
-			cfg.Discipline[k] = sim.PS
-		default:
-			return cfg, fmt.Errorf("--discipline %s=%s: want fcfs or ps", k, v)
-		}
-	}
-	return cfg, nil
-}
-
 // simModel is simulate's input file decoded once: an SPMD model (a file with a top-level
 // architecture field) or a queueing-network model file.
 type simModel struct {
@@ -280,111 +213,10 @@ func parseSimModel(o *simOptions, path string, data []byte) (simModel, error) {
 	if sm.kind == "spmd" {
 		sm.spmd, err = spmd.DecodeModel(d, root)
 	} else {
-		sm.qn, err = qn.DecodeModelFile(d, root)
+		sm.qn, err = qn.ParseModelFile(path, data) // qn's decoder takes the file, not the tree
 	}
 	return sm, badInput(err)
 }
-
-// simulateResult is simulate's result value: the model's name and the validation report
-// (its fields at the top level of the JSON document).
-type simulateResult struct {
-	report.Answered
-	Model string `json:"model"`
-	Kind  string `json:"kind"` // "qn" or "spmd"
-	// Method is how the numbers were obtained: discrete-event simulation, and how its
-	// intervals were formed (replications or batch means); the analytic answer it is compared
-	// with names its own method in analytic_method.
-	Method string `json:"method"`
-	// Exact is false: a simulation is an estimate (its intervals are in the rows).
-	Exact bool `json:"exact"`
-	// Partial is true when the run was interrupted (Ctrl-C): the rows are those of the
-	// replications finished by then (batch means: of the part of the run simulated), and a
-	// note says how many; the command then exits 130.
-	Partial bool `json:"partial,omitempty"`
-	// Queueing networks: sim.Result's run length, warm-up and too-short count.
-	EventsPerRep *int64   `json:"events_per_replication,omitempty"`
-	WarmupEvents *float64 `json:"warmup_events_mean,omitempty"`
-	TooShort     *int     `json:"too_short_replications,omitempty"`
-	// PrecisionTarget is --precision, the relative 95 % half-width asked of every class's X
-	// and R; PrecisionMet whether the simulation's achieved_precision (the largest such
-	// half-width) is within it. Both absent without --precision.
-	PrecisionTarget *float64 `json:"precision_target,omitempty"`
-	PrecisionMet    *bool    `json:"precision_met,omitempty"`
-	// ErrorEstimate is the contract's error estimate of an approximate result: for a
-	// simulation, its largest relative 95 % half-width over the classes' X and R
-	// (simulation.achieved_precision), absent when there is none (no finished replication).
-	ErrorEstimate *simErrorEstimate `json:"error_estimate,omitempty"`
-	*validate.Report
-}
-
-// simErrorEstimate states a simulation's statistical error (new-user review: simulate's
-// JSON said exact false with no error_estimate).
-type simErrorEstimate struct {
-	RelHalfWidth95 float64 `json:"rel_half_width_95"`
-	Against        string  `json:"against"`
-}
-
-// setMethod states the result's method from its simulation report.
-func (r *simulateResult) setMethod() {
-	r.Method = "discrete-event simulation"
-	if r.Report != nil && r.Report.Simulation.Method != "" {
-		r.Method += " (" + r.Report.Simulation.Method + ")"
-	}
-	if r.Report != nil && r.Report.Simulation.Precision > 0 && !math.IsInf(r.Report.Simulation.Precision, 0) {
-		r.ErrorEstimate = &simErrorEstimate{RelHalfWidth95: r.Report.Simulation.Precision,
-			Against: "the true mean: the largest relative 95 % confidence half-width of the classes' throughput and response time over the replications (batches)"}
-	}
-}
-
-// setRun copies the run length, warm-up and too-short count of a queueing-network
-// simulation into the result.
-func (r *simulateResult) setRun(res *sim.Result) {
-	r.EventsPerRep, r.WarmupEvents, r.TooShort = &res.EventsPerRep, &res.WarmupEvents, &res.TooShort
-	r.Partial = res.Partial
-}
-
-// setPrecision records the --precision target (0: none) and whether the run met it: an
-// interrupted run, or one whose replications were too short to estimate from, may stop
-// above it.
-func (r *simulateResult) setPrecision(target float64, res *sim.Result) {
-	if target <= 0 {
-		return
-	}
-	met := res.Precision <= target && !res.Partial
-	r.PrecisionTarget, r.PrecisionMet = &target, &met
-}
-
-// precisionText is the table's account of a --precision target: met or not, and what was
-// achieved.
-func (r *simulateResult) precisionText() string {
-	if r.PrecisionTarget == nil {
-		return ""
-	}
-	verdict := "met"
-	if !*r.PrecisionMet {
-		verdict = "NOT met"
-	}
-	return fmt.Sprintf("; precision target %.3g %%: %s (achieved %.3g %%)", 100**r.PrecisionTarget, verdict, 100*r.Simulation.Precision)
-}
-
-// Tables is the validation table, titled with the run length per replication (as the
-// warm-up note counts it) and in all.
-func (r *simulateResult) Tables() []*report.Table {
-	t := app.ValidationTable(r.Report)
-	if s := r.Simulation; r.EventsPerRep != nil {
-		how := fmt.Sprintf("%d replications of %d events each, %d in all", s.Replications, *r.EventsPerRep, s.Events)
-		if s.Method == "batch means" {
-			how = fmt.Sprintf("batch means: one run of %d events cut into %d batches after its warm-up", *r.EventsPerRep, s.Replications)
-		}
-		how += r.precisionText()
-		if r.Partial {
-			how += "; PARTIAL: interrupted"
-		}
-		t.Title = fmt.Sprintf("Validation of %s by simulation (%s, seed %d):", r.AnalyticMethod, how, s.Seed)
-	}
-	return []*report.Table{t}
-}
-func (r *simulateResult) NoteLines() []string { return r.Notes }
 
 func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writer) error {
 	var c flagCheck
@@ -403,136 +235,77 @@ func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writ
 	if err != nil {
 		return err
 	}
-	out := &simulateResult{Model: path, Kind: sm.kind}
-	if sm.kind == "spmd" {
-		out.Model = cmp.Or(sm.spmd.Name, path)
-		var stop error
-		if out.Report, stop = simulateSPMD(ctx, sm.spmd, nil, [][2]int{{o.p, o.d}}, *o); out.Report == nil {
-			return stop
-		}
-		out.Partial = out.Report.Partial
-		out.setMethod()
-		return cmp.Or(render(stdout, out, o.out), stop) // stop: nil, or interrupted (exit 130) after the partial result
+	out, stop := simapp.Run(ctx, simapp.Request{Path: path, QN: sm.qn, SPMD: sm.spmd, P: o.p, D: o.d, Options: o.app()})
+	if out == nil {
+		return stop
 	}
-	mf := sm.qn
-	out.Model = cmp.Or(mf.Name, path)
-	an, anErr := mf.Solve("auto", qn.AMVAOptions{})
-	res, runErr := simulateQNRun(ctx, mf, mf.Model, *o)
-	if runErr != nil && (res == nil || !res.Partial) {
-		return runErr
-	}
-	if res.Partial {
+	if out.Partial {
 		clearProgress()
 	}
-	out.Report = qnReport(mf.Model, "auto", an, anErr, res, o.seed)
-	out.setRun(res)
-	out.setPrecision(o.precision, res)
-	out.setMethod()
-	if err := render(stdout, out, o.out); err != nil {
-		return err
-	}
-	return runErr // nil, or interrupted (exit 130) after printing the partial result
+	return cmp.Or(render(stdout, out, o.out), stop) // stop: nil, or interrupted (exit 130) after the partial result
 }
 
-// simulateQN simulates m and compares it with the solution an of the named solver (nil:
-// the solver failed with anErr, said in a note). A cancelled ctx stops it: the report of
-// the replications finished (marked Partial; none when fewer than two finished) with the
-// error fault.ErrInterrupted (exit 130).
-func simulateQN(ctx context.Context, mf *qn.ModelFile, m *qn.Model, solver string, an *qn.Result, anErr error, o simOptions) (*validate.Report, error) {
-	res, err := simulateQNRun(ctx, mf, m, o)
-	if res != nil && res.Partial {
-		clearProgress()
-		return qnReport(m, solver, an, anErr, res, o.seed), err
+// app is the simulation options of the flags (package simapp).
+func (o simOptions) app() simapp.Options {
+	so := simapp.Options{Seed: o.seed, Precision: o.precision, Reps: o.reps, Batches: o.batches, Events: o.events,
+		MaxEvents: o.maxEvents, MaxMemoryBytes: o.memLimit(), Service: o.service, Discipline: o.discipline, Arrival: o.arrival,
+		Think: o.think, Cycles: o.cycles, CPU: o.cpu, GeometricBursts: o.bursts == "geometric",
+		Progress: func(unit string) func(done, total int) { return progressFunc(o.progress, unit) }}
+	if o.simulations != nil {
+		so.Count = func() { *o.simulations++ }
 	}
-	if err != nil {
-		return nil, err
-	}
-	return qnReport(m, solver, an, anErr, res, o.seed), nil
+	return so
 }
 
-// newSimulator builds the simulator of m under the distribution and budget flags, with
-// the class switching and capacities of its model file mf (nil: none, e.g. a .jmva file).
-func newSimulator(mf *qn.ModelFile, m *qn.Model, o simOptions) (*sim.Simulator, error) {
-	cfg, err := o.config(m)
-	if err != nil {
-		return nil, badInput(err)
-	}
-	if mf != nil && mf.Model == m {
-		cfg = sim.FileConfig(mf, cfg)
-	}
-	s, err := sim.New(m, cfg)
-	return s, libError(err) // fault.ErrInput or ErrTooLarge, classified by sim
-}
-
-// count adds one to o.simulations, when set.
+// count adds one to o.simulations, when set; config and simOpts are simapp.Config and the
+// replication options under the flags (solve's fork/join estimates and studies use them).
 func (o simOptions) count() {
 	if o.simulations != nil {
 		*o.simulations++
 	}
 }
 
-// simOpts are the replication options of the flags.
-func (o simOptions) simOpts() sim.Options {
-	return sim.Options{Seed: o.seed, Reps: o.reps, Precision: o.precision, Batches: o.batches, MaxTotalEvents: o.maxEvents,
-		Progress: progressFunc(o.progress, "events")}
-}
+func (o simOptions) config(m *qn.Model) (sim.Config, error) { return simapp.Config(m, o.app()) }
 
-// simulateQNRun simulates m as the flags say until ctx is cancelled; the library classifies
-// its errors (saturation and no steady state are findings, budgets and options input). An
-// interrupted run returns the partial result with its error (fault.ErrInterrupted).
+func (o simOptions) simOpts() sim.Options { return o.app().SimOptions() }
+
+// simulateQNRun, qnReport, simulateQN, newSimulator, simulateSPMD, spmdConfig and
+// spmdReport are package simapp's simulation functions under the flags' options, for
+// solve, sweep and speedup --validate; a partial run clears the progress line.
 func simulateQNRun(ctx context.Context, mf *qn.ModelFile, m *qn.Model, o simOptions) (*sim.Result, error) {
-	o.count()
-	s, err := newSimulator(mf, m, o)
-	if err != nil {
-		return nil, err
-	}
-	res, err := s.ReplicateContext(ctx, o.simOpts())
-	if res != nil && res.Partial {
-		return res, err
-	}
-	return res, libError(err)
+	return simapp.RunQN(ctx, mf, m, o.app())
 }
 
-// qnReport compares a simulation with the solution an of the named solver. The report's
-// notes are the simulation's (warm-up, run length, product-form caveats, lag-1); validate
-// would add the lag-1 note a second time, so it is given the result without it.
 func qnReport(m *qn.Model, solver string, an *qn.Result, anErr error, res *sim.Result, seed uint64) *validate.Report {
-	if an != nil && an.Solver != "" {
-		solver = an.Solver
-	}
-	if an != nil && an.Method != "" && an.Method != solver {
-		solver = an.Solver + " (" + an.Method + ")" // e.g. auto (ctmc-blocking-after-service)
-	}
-	quiet := *res
-	quiet.Lag1 = 0
-	rep := validate.QNReport(m, solver, an, anErr, &quiet, seed, res.Notes)
-	rep.Partial = res.Partial
-	return rep
+	return simapp.QNReport(m, solver, an, anErr, res, seed)
 }
 
-// simulateSPMD simulates the SPMD program directly at each (p, d) and compares the cycle
-// time with the analytic model's (e: the evaluator already built, or nil), with progress
-// in cycles on stderr. Ctrl-C (ctx cancelled) returns the report of what finished, marked
-// Partial, with the error fault.ErrInterrupted (nil report: nothing finished).
-func simulateSPMD(ctx context.Context, m *spmd.Model, e *spmd.Evaluator, pds [][2]int, o simOptions) (*validate.Report, error) {
-	cfg, err := spmdConfig(o, m)
-	if err != nil {
-		return nil, err
-	}
-	if e == nil {
-		if e, err = spmd.NewEvaluator(m); err != nil {
-			return nil, badInput(err)
-		}
-	}
-	rep, err := validate.SPMDContext(ctx, m, e, pds, cfg, o.seed, o.reps, progressFunc(o.progress, "cycles"))
+func simulateQN(ctx context.Context, mf *qn.ModelFile, m *qn.Model, solver string, an *qn.Result, anErr error, o simOptions) (*validate.Report, error) {
+	rep, err := simapp.SimulateQN(ctx, mf, m, solver, an, anErr, o.app())
 	if rep != nil && rep.Partial {
 		clearProgress()
-		return rep, err
 	}
-	if err != nil {
-		return nil, libError(err)
+	return rep, err
+}
+
+func newSimulator(mf *qn.ModelFile, m *qn.Model, o simOptions) (*sim.Simulator, error) {
+	return simapp.NewSimulator(mf, m, o.app())
+}
+
+func simulateSPMD(ctx context.Context, m *spmd.Model, e *spmd.Evaluator, pds [][2]int, o simOptions) (*validate.Report, error) {
+	rep, err := simapp.SimulateSPMD(ctx, m, e, pds, o.app())
+	if rep != nil && rep.Partial {
+		clearProgress()
 	}
-	return rep, nil
+	return rep, err
+}
+
+func spmdConfig(o simOptions, m *spmd.Model) (sim.SPMDConfig, error) {
+	return simapp.SPMDConfig(o.app(), m)
+}
+
+func spmdReport(m *spmd.Model, e *spmd.Evaluator, pds [][2]int, xs []float64, o simOptions) (*validate.Report, error) {
+	return simapp.SPMDReport(m, e, pds, xs, o.app())
 }
 
 // runSimulateStudy runs one shard of a sharded simulate study, or submits the study to
@@ -608,51 +381,5 @@ func mergeSimulate(p shard.Plan, items []json.RawMessage) (any, error) {
 		return nil, err
 	}
 	an, anErr := mf.Solve("auto", qn.AMVAOptions{})
-	out := &simulateResult{Model: name, Kind: "qn", Report: qnReport(mf.Model, "auto", an, anErr, res, o.seed)}
-	out.setRun(res)
-	out.setMethod()
-	return out, nil
-}
-
-// spmdConfig is the direct SPMD simulation the flags ask for.
-// Direct simulation takes a one-phase model (validate.SPMD, sim.SimulateSPMD): another is
-// refused here as input.
-func spmdConfig(o simOptions, m *spmd.Model) (sim.SPMDConfig, error) {
-	if len(m.Phases) != 1 {
-		return sim.SPMDConfig{}, badInputf("direct simulation takes a one-phase model (this one has %d phases)", len(m.Phases))
-	}
-	cpu, err := sim.ParseDist(o.cpu)
-	if err != nil {
-		return sim.SPMDConfig{}, badInputf("--cpu: %v", err)
-	}
-	return sim.SPMDConfig{CPU: cpu, Cycles: o.cycles, MaxMemoryBytes: o.memLimit(), GeometricBursts: o.bursts == "geometric"}, nil
-}
-
-// spmdReport is validate.SPMD's report from cycle times computed elsewhere (the shards of a
-// study): xs holds o.reps replications per (p, d) of pds, in order; each (p, d) is
-// summarised by sim.SPMDEstimate and compared by validate.Compare with the analytic cycle
-// time, as validate.SPMD does (TestSpeedupShardMerge checks the two agree byte for byte).
-func spmdReport(m *spmd.Model, e *spmd.Evaluator, pds [][2]int, xs []float64, o simOptions) (*validate.Report, error) {
-	cycles := m.Phases[0].Cycles
-	if cycles <= 0 {
-		cycles = 1
-	}
-	rep := &validate.Report{AnalyticMethod: "spmd " + m.Arch.String(), Simulation: validate.Simulation{Method: "direct SPMD simulation", Replications: o.reps, Seed: o.seed}, Notes: []string{}}
-	for i, pd := range pds {
-		pt, err := e.Evaluate(pd[0], pd[1])
-		if err != nil {
-			return nil, libError(err)
-		}
-		est, err := sim.SPMDEstimate(xs[i*o.reps : (i+1)*o.reps])
-		if err != nil {
-			return nil, libError(err)
-		}
-		rep.Rows = append(rep.Rows, validate.Compare(fmt.Sprintf("cycle time p=%d d=%d", pd[0], pd[1]), "s", est, pt.Time/cycles))
-	}
-	cfg, err := spmdConfig(o, m)
-	if err != nil {
-		return nil, err
-	}
-	rep.Notes = append(rep.Notes, validate.SPMDNotes(m, cfg, rep.Rows)...)
-	return rep, nil
+	return simapp.NewQNResult(name, mf.Model, an, anErr, res, o.seed), nil
 }

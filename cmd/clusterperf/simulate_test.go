@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/clusterperf/clusterperf/qn"
 )
 
 // TestSimulateKindFlags: a flag that applies to the other kind of model is refused (exit 2,
@@ -185,65 +182,4 @@ type partialSimJSON struct {
 	Rows []struct {
 		HalfWidth *float64 `json:"half_width_95"`
 	} `json:"rows"`
-}
-
-// TestForkJoinValidateSimulatesOnce: a fork/join model's approximate result takes its error
-// estimate from a simulation, and --validate simulates it too; with --validate the two are
-// one simulation (review: every point was simulated twice, for the same numbers — same
-// seed, replications and events). Counted by simOptions.simulations: a sweep of 4 points
-// with --validate runs 4 simulations (8 before), without it 4 (the estimates); one model
-// with --validate runs 1 (2 before). Every point still has its error estimate.
-func TestForkJoinValidateSimulatesOnce(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		args []string
-		want int
-	}{
-		{"sweep --validate", []string{"--sweep", "population=1:4", "--validate"}, 4},
-		{"sweep", []string{"--sweep", "population=1:4"}, 4},
-		{"one model --validate", []string{"--validate"}, 1},
-	} {
-		var o solveOptions
-		c := solveCmd(&o, io.Discard, io.Discard)
-		if err := c.ParseFlags(append(tc.args, "--reps", "2", "--events", "4000", "--progress=false")); err != nil {
-			t.Fatal(err)
-		}
-		in, err := parseSolveModel("../../examples/qn/striped-write.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		o.sim.simulations = &n
-		var results []*qn.Result
-		if o.sweep != "" {
-			p, vals, err := sweepParam(in, o.sweep)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pts, err := qn.Sweep(in.model, p, vals, o.solver, o.amvaOptions(), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := finishSweep(context.Background(), in.model, p, pts, nil, o); err != nil {
-				t.Fatal(err)
-			}
-			for _, pt := range pts {
-				results = append(results, pt.Result)
-			}
-		} else {
-			_, res, err := solveOne(context.Background(), in, o, nil, io.Discard)
-			if err != nil {
-				t.Fatal(err)
-			}
-			results = append(results, res)
-		}
-		if n != tc.want {
-			t.Errorf("%s: %d simulations, want %d", tc.name, n, tc.want)
-		}
-		for i, r := range results {
-			if r.ErrorEstimate == nil {
-				t.Errorf("%s: result %d has no error estimate", tc.name, i)
-			}
-		}
-	}
 }

@@ -3,24 +3,19 @@ package main
 import (
 	"cmp"
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app"
-	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/app/solveapp"
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/sim"
-	"github.com/clusterperf/clusterperf/validate"
 )
 
 type solveOptions struct {
@@ -193,446 +188,71 @@ func (o solveOptions) check() error {
 	return c.err()
 }
 
-// noEffect notes the solver flags given that did not act on res (review P3: --ms-method
-// seidmann was silently ignored by exact MVA): --ms-method, --tol and --max-iter tune the
-// approximate solvers schweitzer and linearizer only (qn.AMVAOptions).
-func (o solveOptions) noEffect(res *qn.Result) []string {
-	if res.Solver == "schweitzer" || res.Solver == "linearizer" {
-		return nil
-	}
-	var notes []string
-	add := func(set bool, flag string) {
-		if set {
-			notes = append(notes, fmt.Sprintf("%s: no effect: it applies to the approximate solvers schweitzer and linearizer, and this result is from %s", flag, res.Method))
-		}
-	}
-	add(strings.EqualFold(o.msMethod, "seidmann"), "--ms-method "+o.msMethod)
-	add(o.tol != 0, fmt.Sprintf("--tol %g", o.tol))
-	add(o.maxIter != 0, fmt.Sprintf("--max-iter %d", o.maxIter))
-	return notes
-}
-
-// amvaOptions are the solver options the flags give.
-func (o solveOptions) amvaOptions() qn.AMVAOptions {
+// request is the solve request of the flags for the parsed model in; stderr receives the
+// account of approximate results.
+func (o solveOptions) request(in *solveapp.Input, stderr io.Writer) solveapp.Request {
 	opt := qn.AMVAOptions{Tol: o.tol, MaxIter: o.maxIter, RequireExact: o.exact}
 	if strings.EqualFold(o.msMethod, "seidmann") {
 		opt.MultiServer = qn.MSSeidmann
 	}
-	return opt
-}
-
-// solveResult is solve's one result value: the solution's view (its fields, method and
-// exact flag included, at the top level of the JSON document), every bound that applies,
-// the queue-length distribution when --distribution, the validation when --validate, and
-// notes (the solver's, the bounds', the validation's).
-type solveResult struct {
-	report.Answered
-	qn.View
-	Bounds       []qn.Bound          `json:"bounds"`
-	Distribution *distributionResult `json:"distribution,omitempty"`
-	Validation   *validate.Report    `json:"validation,omitempty"`
-	// Partial is true when Ctrl-C stopped --validate (exit 130): Validation is that of the
-	// replications finished, itself marked partial.
-	Partial bool     `json:"partial,omitempty"`
-	Notes   []string `json:"notes"`
-}
-
-// distributionResult is P(n_k = j) at one copy of a station, with ln G of the network.
-type distributionResult struct {
-	Station string `json:"station"`
-	// LogNormalizingConstant is ln G(N) with times in seconds (qn.NormalizingConstant).
-	LogNormalizingConstant float64          `json:"log_normalizing_constant"`
-	Probabilities          []jobProbability `json:"probabilities"`
-}
-
-type jobProbability struct {
-	Jobs        int     `json:"jobs"`
-	Probability float64 `json:"probability"`
-	Cumulative  float64 `json:"cumulative"` // P(n ≤ jobs)
-}
-
-func (r *solveResult) Tables() []*report.Table {
-	ts := append(app.QNTables(r.View), app.BoundsTable(r.Bounds))
-	if d := r.Distribution; d != nil {
-		t := &report.Table{Name: "distribution", Title: fmt.Sprintf("Queue-length distribution at %s (one copy; ln G = %.10g with demands in s)", d.Station, d.LogNormalizingConstant),
-			Header: []string{"jobs", "probability", "cumulative"}}
-		for _, p := range d.Probabilities {
-			t.Add(p.Jobs, p.Probability, p.Cumulative)
-		}
-		ts = append(ts, t)
+	so := o.sim
+	return solveapp.Request{
+		Input: in, Solver: o.solver, Options: opt, Sweep: o.sweep, Measured: o.measured, Read: o.sim.study.read,
+		Distribution: o.distribution, Validate: o.validate, All: o.all,
+		Sim:      solveapp.Simulation{Config: func(m *qn.Model) (sim.Config, error) { return so.config(m) }, Options: so.simOpts(), Count: so.simulations},
+		Progress: func(what string) func(done, total int) { return progressFunc(o.progress, what) },
+		Log:      stderr,
 	}
-	if r.Validation != nil {
-		ts = append(ts, app.ValidationTable(r.Validation))
-	}
-	return ts
-}
-
-func (r *solveResult) NoteLines() []string {
-	if r.Validation != nil {
-		return append(slices.Clone(r.Notes), r.Validation.Notes...)
-	}
-	return r.Notes
 }
 
 func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr io.Writer) error {
 	if err := o.check(); err != nil {
 		return err
 	}
-	in, err := parseSolveModel(path)
+	in, err := solveapp.ParseInput(readInput, path)
 	if err != nil {
 		return err
 	}
-	m, opt := in.model, o.amvaOptions()
-	if err := checkExport(o.exportJMVA, m); err != nil {
+	q := o.request(in, stderr)
+	if err := q.Check(path, o.exportJMVA); err != nil {
 		return err
 	}
-	if err := o.checkSpecial(in, path); err != nil {
+	res, err := solveapp.Run(ctx, q)
+	if res == nil {
 		return err
 	}
-	if o.isSweep(in) {
-		return runSweep(ctx, in, o, opt, stdout, stderr)
+	if res.Partial() {
+		clearProgress()
 	}
-	if o.measured != "" {
-		return badInputf("--measured %s: the measurements are compared with a sweep: give --sweep (or a .jmva file with a what-if analysis)", o.measured)
+	doc := res.Document()
+	if res.Solution != nil {
+		doc = (*solveResult)(res.Solution)
 	}
-	out, res, err := solveOne(ctx, in, o, nil, stderr)
-	if out == nil || (err != nil && !out.Partial) {
-		return err
+	if res.Sweep != nil {
+		res.Sweep.ForFormat(o.out.format)
 	}
-	if err := cmp.Or(render(stdout, out, o.out), err); err != nil {
+	if err := cmp.Or(render(stdout, doc, o.out), err); err != nil || res.Partial() {
 		return err // or, after the partial result, interrupted (exit 130)
 	}
+	if res.Sweep != nil {
+		if o.plot = o.out.plotFile(o.plot); o.plot != "" {
+			if err := res.Sweep.Plot(o.plot); err != nil {
+				return err
+			}
+		}
+	}
 	if o.exportJMVA != "" {
-		return exportJMVA(o.exportJMVA, &jmva.Document{Description: in.description(), Model: m, Solutions: []jmva.Solution{jmva.SolutionOf(m, res)}})
+		return report.WriteAtomic(o.exportJMVA, func(f *os.File) error { return libError(jmva.Write(f, res.JMVA(in))) })
 	}
 	return nil
 }
 
-// isSweep reports whether the run is a sweep: --sweep, or a .jmva file's what-if analysis
-// when neither --distribution nor --validate asks for the model as written.
-func (o solveOptions) isSweep(in *solveInput) bool {
-	return o.sweep != "" || (in.whatIf != nil && o.distribution == "" && !o.validate)
-}
+// optNum is the number behind p, or NaN (an empty cell) when p is nil.
+var optNum = app.OptNum
 
-// solveOne is the result of one model (no sweep): the solution, its bounds, --distribution
-// and --validate. sr is the simulation of a sharded --validate, merged from its shards
-// (nil: the model is simulated here); a fork/join result's error estimate then comes from
-// it too, as it is the same simulation.
-func solveOne(ctx context.Context, in *solveInput, o solveOptions, sr *sim.Result, stderr io.Writer) (*solveResult, *qn.Result, error) {
-	m, opt := in.model, o.amvaOptions()
-	opt.Context = ctx // Ctrl-C stops comom mid-solve (exit 130)
-	special := in.file != nil && (in.file.Switch != nil || in.file.Capacity != nil)
-	var dist *distributionResult // first: a model it does not apply to is refused before solving
-	if o.distribution != "" {
-		var err error
-		if dist, err = distribution(m, o.distribution); err != nil {
-			return nil, nil, err
-		}
-	}
-	var simErr error // an interrupted --validate simulation (Ctrl-C): its partial result is sr
-	if o.validate && sr == nil && !special && len(m.ForkJoins) > 0 {
-		// one simulation for both the fork/join error estimate and --validate (it was run twice)
-		o.sim.progress = o.progress
-		if sr, simErr = simulateQNRun(ctx, in.file, m, o.sim); sr == nil {
-			return nil, nil, simErr
-		}
-	}
-	estimate := func(r *qn.Result) { simulatedEstimate(m, r, o.sim) }
-	if sr != nil && !special {
-		estimate = func(r *qn.Result) { observedEstimate(r, sr, o.sim.seed) }
-	}
-	res, err := solveLabelledWith(in.solver(m), m, o.solver, opt, estimate, stderr)
-	if err != nil {
-		return nil, nil, err
-	}
-	out := &solveResult{View: qn.NewView(in.name, m, res), Bounds: []qn.Bound{}, Distribution: dist, Notes: append([]string{}, res.Notes...)}
-	out.Answer = answer.Solve(m, res)
-	out.Notes = append(append(out.Notes, in.notes...), o.noEffect(res)...)
-	if in.whatIf != nil {
-		out.Notes = append(out.Notes, "the file's what-if analysis was not run: --validate and --distribution take the model as written")
-	}
-	if special {
-		out.Notes = append(out.Notes, "bounds: not computed: the asymptotic, balanced-job, proportional and geometric bounds assume independent classes and unlimited capacities; this model has "+fileFeatures(in.file))
-	} else if err := out.addBounds(m); err != nil {
-		return nil, nil, err
-	}
-	switch {
-	case o.validate && sr != nil:
-		out.Validation = qnReport(m, o.solver, res, nil, sr, o.sim.seed)
-		if simErr != nil {
-			out.Partial = true
-			out.Notes = append(out.Notes, "partial: the validation was interrupted (see its notes); the solution is complete")
-			return out, res, simErr
-		}
-	case o.validate:
-		o.sim.progress = o.progress
-		if out.Validation, err = simulateQN(ctx, in.file, m, o.solver, res, nil, o.sim); err != nil {
-			if out.Validation == nil {
-				return nil, nil, err
-			}
-			out.Partial = true // Ctrl-C: the solution, and the validation of the replications finished
-			out.Notes = append(out.Notes, "partial: the validation was interrupted (see its notes); the solution is complete")
-			return out, res, err
-		}
-	}
-	return out, res, nil
-}
+// solveResult is the one-model result (solveapp.Solution) under the command's name: the
+// --report page's figure (figures.go) is a method of it.
+type solveResult solveapp.Solution
 
-// solveFunc solves a model with the named solver (qn.Solve, or a model file's
-// qn.ModelFile.Solve, which covers class switching and finite capacities).
-type solveFunc func(solver string, opt qn.AMVAOptions) (*qn.Result, error)
-
-// solveLabelled solves m by solve and refuses what must not be printed (a solver that did
-// not converge: exit 3); an approximate result's method and error estimate go to stderr too.
-func solveLabelled(solve solveFunc, m *qn.Model, solver string, opt qn.AMVAOptions, so simOptions, stderr io.Writer) (*qn.Result, error) {
-	return solveLabelledWith(solve, m, solver, opt, func(r *qn.Result) { simulatedEstimate(m, r, so) }, stderr)
-}
-
-// solveLabelledWith is solveLabelled with the fork/join error estimate made by estimate.
-func solveLabelledWith(solve solveFunc, m *qn.Model, solver string, opt qn.AMVAOptions, estimate func(*qn.Result), stderr io.Writer) (*qn.Result, error) {
-	res, err := solve(solver, opt)
-	if err != nil {
-		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
-			return nil, badInputf("--exact: %w", err)
-		}
-		return nil, libError(err)
-	}
-	if !res.Status.Converged {
-		return nil, finding(fault.ErrNotConverged, fmt.Errorf("%s did not converge after %d iterations (residual %.3g): no result printed; raise --max-iter or use an exact solver", res.Solver, res.Status.Iterations, res.Status.Residual))
-	}
-	if !res.Exact && res.ErrorEstimate == nil && len(m.ForkJoins) > 0 {
-		estimate(res)
-	}
-	if !res.Exact {
-		fmt.Fprintf(stderr, "clusterperf solve: %s\n", res.Describe())
-	}
-	return res, nil
-}
-
-// noExactForkJoin is the refusal of --exact on a model with fork/join nodes, before any
-// solver runs, sweep or not (exit 2: no solver can meet the requirement, whichever
-// --solver is given), naming what does apply.
-func noExactForkJoin(m *qn.Model) error {
-	return badInputf("--exact: fork/join node %q: no exact solver models fork/join synchronisation. "+
-		"What applies: solve without --exact (--solver forkjoin, the default here: approximate fork/join MVA for one closed class, "+
-		"its error measured against a seeded simulation), or clusterperf simulate (discrete events, 95 %% intervals)", m.ForkJoins[0].Name)
-}
-
-// simulatedEstimate measures a fork/join result, which no exact solver can check, against
-// a seeded simulation of the same model (--seed, --reps, --events): its error estimate is
-// the difference plus the 95 % half-width (qn.SetObservedEstimate). A simulation that
-// cannot run leaves the result without an estimate and says why in a note.
-func simulatedEstimate(m *qn.Model, res *qn.Result, o simOptions) {
-	_ = simulatedEstimateContext(context.Background(), m, res, o)
-}
-
-// simulatedEstimateContext is simulatedEstimate stopped by ctx: when ctx is cancelled the
-// simulation is abandoned, res is left without an estimate and the error wraps
-// fault.ErrInterrupted (any other failure is a note on res, nil returned).
-func simulatedEstimateContext(ctx context.Context, m *qn.Model, res *qn.Result, o simOptions) error {
-	fail := func(err error) { res.Notes = append(res.Notes, "no error estimate by simulation: "+fault.Detail(err)) }
-	o.count()
-	cfg, err := o.config(m)
-	if err != nil {
-		fail(err)
-		return nil
-	}
-	s, err := sim.New(m, cfg)
-	if err != nil {
-		fail(err)
-		return nil
-	}
-	sr, err := s.ReplicateContext(ctx, sim.Options{Seed: o.seed, Reps: o.reps})
-	if err != nil && ctx.Err() != nil {
-		return fmt.Errorf("%w: %w", fault.ErrInterrupted, ctx.Err())
-	}
-	if err != nil {
-		fail(err)
-		return nil
-	}
-	observedEstimate(res, sr, o.seed)
-	return nil
-}
-
-// observedEstimate sets res's error estimate from the simulation sr of its model (seed:
-// the simulation's seed): the difference plus the 95 % half-width.
-func observedEstimate(res *qn.Result, sr *sim.Result, seed uint64) {
-	obs := func(es []sim.Estimate) []qn.Observed {
-		out := make([]qn.Observed, len(es))
-		for i, e := range es {
-			out[i] = qn.Observed{Mean: e.Mean, Half: e.Half}
-		}
-		return out
-	}
-	method := fmt.Sprintf("simulation (%d replications of %d events, seed %d; 95 %% half-width added)", sr.Replications, sr.EventsPerRep, seed)
-	if err := qn.SetObservedEstimate(res, method, obs(sr.Throughput), obs(sr.ResponseTime)); err != nil {
-		res.Notes = append(res.Notes, "no error estimate by simulation: "+fault.Detail(err))
-	}
-}
-
-// addBounds adds every bound that applies to m; why the others do not goes to the notes.
-func (r *solveResult) addBounds(m *qn.Model) error {
-	if len(m.ForkJoins) > 0 {
-		r.Notes = append(r.Notes, "bounds: not available for models with fork/join nodes (the named bounds assume stations without synchronisation); the fork/join result's error estimate is measured by simulation instead")
-		return nil
-	}
-	set, err := qn.AllBounds(m)
-	switch {
-	case errors.Is(err, fault.ErrSaturated):
-		return libError(err)
-	case err != nil:
-		r.Notes = append(r.Notes, "bounds: not computed: "+fault.Detail(err))
-		return nil
-	}
-	r.Bounds = append(r.Bounds, set.Bounds...)
-	for _, n := range set.Notes {
-		r.Notes = append(r.Notes, "bounds: "+n)
-	}
-	return nil
-}
-
-// distribution is --distribution STATION: P(n_k = j) and ln G.
-func distribution(m *qn.Model, station string) (*distributionResult, error) {
-	k := slices.IndexFunc(m.Stations, func(s qn.Station) bool { return s.Name == station })
-	if k < 0 {
-		names := make([]string, len(m.Stations))
-		for i, s := range m.Stations {
-			names[i] = s.Name
-		}
-		return nil, badInputf("--distribution %q: no such station (the model has %s)", station, strings.Join(names, ", "))
-	}
-	p, err := qn.QueueLengthDistribution(m, k)
-	if err != nil {
-		return nil, badInputf("--distribution %s: %w", station, libError(err))
-	}
-	lg, err := qn.NormalizingConstant(m)
-	if err != nil {
-		return nil, badInputf("--distribution %s: %w", station, libError(err))
-	}
-	d := &distributionResult{Station: station, LogNormalizingConstant: lg}
-	cum := 0.0
-	for j, pj := range p {
-		cum += pj
-		d.Probabilities = append(d.Probabilities, jobProbability{Jobs: j, Probability: pj, Cumulative: min(cum, 1)})
-	}
-	return d, nil
-}
-
-// solveInput is a parsed model file: a clusterperf model (with its class switching and
-// capacities in file) or a JMVA document.
-type solveInput struct {
-	model  *qn.Model
-	file   *qn.ModelFile // a clusterperf model file; nil for .jmva
-	name   string
-	doc    *jmva.Document // a .jmva file
-	whatIf *jmva.WhatIf   // the file's what-if analysis that maps onto a sweep
-	notes  []string
-}
-
-// solver is how in's model is solved: through its model file when it has one (class
-// switching, capacities), else qn.Solve.
-func (in *solveInput) solver(m *qn.Model) solveFunc {
-	if in.file != nil && m == in.file.Model {
-		return in.file.Solve
-	}
-	return func(solver string, opt qn.AMVAOptions) (*qn.Result, error) { return qn.Solve(m, solver, opt) }
-}
-
-// checkSpecial refuses the flags that cannot take a model file's class switching or
-// capacities (in.file.Switch, in.file.Capacity) into account, and --exact on a model with
-// fork/join nodes.
-func (o solveOptions) checkSpecial(in *solveInput, path string) error {
-	if o.exact && len(in.model.ForkJoins) > 0 {
-		return noExactForkJoin(in.model)
-	}
-	if in.file == nil || (in.file.Switch == nil && in.file.Capacity == nil) {
-		return nil
-	}
-	switch {
-	case o.sweep != "":
-		return badInputf("--sweep %s: %s has %s, which the sweep's what-if changes (populations, demands) do not carry through; solve the model as written, or edit the file per point", o.sweep, path, fileFeatures(in.file))
-	case o.distribution != "":
-		return badInputf("--distribution %s: %s has %s; the queue-length distribution is computed for product-form networks only", o.distribution, path, fileFeatures(in.file))
-	case o.exportJMVA != "":
-		return badInputf("--export-jmva %s: %s has %s, which JMVA files cannot express", o.exportJMVA, path, fileFeatures(in.file))
-	}
-	return nil
-}
-
-// fileFeatures names what a model file holds beyond its Model.
-func fileFeatures(mf *qn.ModelFile) string {
-	var f []string
-	if mf.Switch != nil {
-		f = append(f, "class switching (routing: switch:)")
-	}
-	if mf.Capacity != nil {
-		f = append(f, "finite capacities (capacity:)")
-	}
-	return strings.Join(f, " and ")
-}
-
-func (in *solveInput) description() string {
-	if in.doc != nil && in.doc.Description != "" {
-		return in.doc.Description
-	}
-	return "exported by clusterperf solve from " + in.name
-}
-
-// parseSolveModel reads and parses a model file (once): *.jmva through package jmva.
-func parseSolveModel(path string) (*solveInput, error) {
-	return parseSolveModelWith(readInput, path)
-}
-
-// parseSolveModelWith is parseSolveModel reading the file with read (a study's merge reads
-// it where its plan recorded it).
-func parseSolveModelWith(read func(string) ([]byte, error), path string) (*solveInput, error) {
-	data, err := read(path)
-	if err != nil {
-		return nil, err
-	}
-	if !strings.EqualFold(filepath.Ext(path), ".jmva") {
-		mf, err := qn.ParseModelFile(path, data)
-		if err != nil {
-			return nil, badInput(err)
-		}
-		return &solveInput{model: mf.Model, name: mf.Name, file: mf}, nil
-	}
-	doc, err := jmva.Read(path, data)
-	if err != nil {
-		return nil, libError(err)
-	}
-	in := &solveInput{model: doc.Model, name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), doc: doc}
-	if w := doc.WhatIf; w != nil {
-		if _, _, err := w.Sweep(doc.Model); err != nil {
-			if !errors.Is(err, qn.ErrUnsupported) {
-				return nil, badInputf("%s: %w", path, err)
-			}
-			in.notes = append(in.notes, "the file's what-if analysis was not run: "+err.Error())
-		} else {
-			in.whatIf = w
-		}
-	}
-	return in, nil
-}
-
-// checkExport refuses, before any work, a model JMVA cannot express (fork/join nodes, an
-// open class at a load-dependent station, …) when --export-jmva is given.
-func checkExport(path string, m *qn.Model) error {
-	if path == "" {
-		return nil
-	}
-	if err := jmva.Write(io.Discard, &jmva.Document{Model: m}); err != nil {
-		return badInputf("--export-jmva %s: %w", path, err)
-	}
-	return nil
-}
-
-// exportJMVA writes d for JMT (through a temporary file and a rename).
-func exportJMVA(path string, d *jmva.Document) error {
-	return report.WriteAtomic(path, func(f *os.File) error {
-		if err := jmva.Write(f, d); err != nil {
-			return libError(err)
-		}
-		return nil
-	})
-}
+func (r *solveResult) Tables() []*report.Table { return (*solveapp.Solution)(r).Tables() }
+func (r *solveResult) NoteLines() []string     { return (*solveapp.Solution)(r).NoteLines() }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/clusterperf/clusterperf/app/solveapp"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,7 +16,6 @@ import (
 
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
-	"github.com/clusterperf/clusterperf/report"
 )
 
 // autoCases are small models, one per choice qn.Solve's "auto" makes (qn/solve.go), with the
@@ -204,12 +204,12 @@ func TestSolveExportJMVA(t *testing.T) {
 		if len(back.Solutions) != c.solutions {
 			t.Errorf("%s: %d solutions, want %d", c.model, len(back.Solutions), c.solutions)
 		}
-		in, err := parseSolveModel(c.model)
+		in, err := solveapp.ParseInput(readInput, c.model)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(back.Model.Classes) != len(in.model.Classes) {
-			t.Errorf("%s: %d classes read back, want %d", c.model, len(back.Model.Classes), len(in.model.Classes))
+		if len(back.Model.Classes) != len(in.Model.Classes) {
+			t.Errorf("%s: %d classes read back, want %d", c.model, len(back.Model.Classes), len(in.Model.Classes))
 		}
 	}
 }
@@ -235,76 +235,6 @@ func TestSolveIdleStation(t *testing.T) {
 	}
 }
 
-// TestSweepBoundLines: --sweep draws every bound qn.AllBounds gives, a lower and an upper
-// line per bound name and panel, each its own colour (no Group; issue 29: every curve one
-// blue) and legend entry "<name> lower|upper bound" (issue 29: upper and lower shared one
-// entry), one dash pattern per bound name, clipped at the frame (Clip: issue 29, an 18 s
-// bound squashed the curve); the figure's every string lies within the canvas (session
-// 4's review: legend cut at the SVG width).
-func TestSweepBoundLines(t *testing.T) {
-	in, err := parseSolveModel(ex + "keck/cg-a-4.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, vals, err := qn.ParseSweep("population=1:5", in.model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pts, err := qn.Sweep(in.model, p, vals, "auto", qn.AMVAOptions{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := newSweepResult(in.model, p, "auto", pts)
-	xs, rs := boundSeries(r)
-	var legend []string
-	dash := map[string]int{}
-	for _, s := range append(xs, rs...) {
-		if s.Dash == 0 || len(s.X) != len(vals) || s.Group != "" || !s.Clip || s.NoLegend || !strings.HasSuffix(s.Name, " bound") {
-			t.Errorf("series %q: dash %d, %d points (want %d), group %q (want none), clip %v, no legend %v", s.Name, s.Dash, len(s.X), len(vals), s.Group, s.Clip, s.NoLegend)
-		}
-		kind := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(s.Name, " bound"), " lower"), " upper")
-		if d, ok := dash[kind]; ok && d != s.Dash {
-			t.Errorf("%q drawn with dash patterns %d and %d", kind, d, s.Dash)
-		}
-		dash[kind] = s.Dash
-		legend = append(legend, s.Name)
-	}
-	for _, b := range []string{qn.BoundAsymptotic, qn.BoundBalancedJob, qn.BoundProportional, qn.BoundGeometric} {
-		for _, side := range []string{" lower bound", " upper bound"} {
-			if n := strings.Count(strings.Join(legend, "|")+"|", b+side+"|"); n != 2 {
-				t.Errorf("%q in the legend %d times, want 2 (throughput and response time): %v", b+side, n, legend)
-			}
-		}
-	}
-	if len(dash) != 4 {
-		t.Errorf("dash patterns %v, want one per bound name", dash)
-	}
-	path := filepath.Join(t.TempDir(), "sweep.svg")
-	if err := sweepPlot(path, r); err != nil {
-		t.Fatal(err)
-	}
-	svg, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bad, err := report.CheckSVGText(svg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range bad {
-		t.Error(m)
-	}
-	// the exact answer lies within every bound at every point (bounds bracket exact MVA)
-	for _, pt := range r.Points {
-		x, rt := pt.Classes[0].Throughput, pt.Classes[0].ResponseTime
-		for _, b := range pt.Bounds {
-			if x < b.ThroughputLower*(1-1e-12) || x > b.ThroughputUpper*(1+1e-12) || rt < b.ResponseTimeLower*(1-1e-12) {
-				t.Errorf("N = %g: %s bound [%g, %g] does not bracket X = %g", pt.Value, b.Name, b.ThroughputLower, b.ThroughputUpper, x)
-			}
-		}
-	}
-}
-
 // TestSweepMeasured: --measured puts each measurement beside the sweep's value at the same
 // swept value with rel_error = (model − measured)/measured; a value the sweep does not
 // have, an unknown class, or a missing class column is refused with the file's line.
@@ -318,7 +248,7 @@ func TestSweepMeasured(t *testing.T) {
 	if code := run(context.Background(), args, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	var v sweepResult
+	var v solveapp.SweepResult
 	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
 		t.Fatal(err)
 	}
@@ -403,7 +333,7 @@ func TestSolveJMVAOctave(t *testing.T) {
 			t.Errorf("central.jmva class %s: X %.15g, Octave qncmmva %.15g", sr.Classes[cl].Name, sr.Classes[cl].Throughput, want)
 		}
 	}
-	var sw sweepResult
+	var sw solveapp.SweepResult
 	solveJSON(ex+"jmt/ld.jmva", &sw)
 	if len(sw.Points) != 6 {
 		t.Fatalf("ld.jmva what-if: %d points, want 6", len(sw.Points))
@@ -427,7 +357,7 @@ func TestSweepForkJoinEstimates(t *testing.T) {
 	if code := run(context.Background(), args, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	var v sweepResult
+	var v solveapp.SweepResult
 	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
 		t.Fatal(err)
 	}

@@ -7,13 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
-	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/app/speedupapp"
-	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/shard"
@@ -34,9 +31,9 @@ type speedupOptions struct {
 	sim      simOptions
 }
 
-// speedupSummaryRows: a table (text) of more points than this prints a summary of the grid
-// instead (issue 21, readable by default); --all, JSON and CSV keep every point.
-const speedupSummaryRows = 200
+// speedupSummaryRows: a table (text) of more points than this prints a summary
+// (speedupapp.SummaryRows).
+const speedupSummaryRows = speedupapp.SummaryRows
 
 // speedupCmd is the speedup command with its flags bound to o: root gives it a
 // fresh o, merge one that it then reads (reparseStudy parses a study's arguments with it).
@@ -122,7 +119,11 @@ func runSpeedup(ctx context.Context, o speedupOptions, path string, stdout io.Wr
 		return err
 	}
 	if o.plot = o.out.plotFile(o.plot); o.plot != "" {
-		return speedupPlot(o.plot, sp.m, sp.pts, sp.out.Measured)
+		panels, err := sp.out.Panels()
+		if err != nil {
+			return err
+		}
+		return report.SaveFigure(o.plot, panels...)
 	}
 	return nil
 }
@@ -145,7 +146,8 @@ func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedu
 	if err != nil {
 		return nil, err
 	}
-	if err := speedupBudget(len(ps)*len(ds), o); err != nil {
+	full := o.all || len(ps)*len(ds) <= speedupapp.SummaryRows
+	if err := speedupapp.Budget(len(ps)*len(ds), o.p, o.d, o.out.format, full, o.out.report != ""); err != nil {
 		return nil, err
 	}
 	data, err := o.sim.study.read(path)
@@ -179,68 +181,9 @@ func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedu
 		sp.out.Notes = append(sp.out.Notes, fmt.Sprintf("%d (p, d) points: the table shows the corners, the best point and where each bottleneck region starts; --all prints every point (JSON and CSV always have them)", len(pts)))
 	}
 	if o.validate && sp.m.Arch != spmd.OptimisticAIO && sp.m.Arch != spmd.OptimisticSIO {
-		sp.pds = validationPoints(sp.out.Best, pts[0], pts[len(pts)-1])
+		sp.pds = speedupapp.ValidationPoints(sp.out.Best, pts[0], pts[len(pts)-1])
 	}
 	return sp, nil
-}
-
-// The output and memory budget of a surface, checked before any point is evaluated. Per
-// point, measured with /usr/bin/time -v (maximum resident set) and wc -c on
-// examples/spmd/hybrid.yaml --p 1:500 --d 1:1000 (500 000 points; 2 vCPUs, loaded): JSON
-// 449 B of output and 2.06 KB resident (the []spmd.Point, the marshalled and the indented
-// copies), CSV 170 B and 1.05 KB (the table's cells), the condensed table 288 B resident
-// (the points alone: 120 B each, allocated once, and the garbage collector's headroom). The
-// estimates round these up. Since the points table is streamed (report.Table.Stream and
-// RenderContext's pipe), CSV and --all need about what the condensed table does: 151 MB and
-// 154 MB resident for the same 500 000 points (747 MB and 1.34 GB before; same bytes out;
-// measured 2026-11-23, load 12); speedupRowsResident is kept, a conservative bound, so the
-// refusals stay where they were.
-const (
-	speedupMaxOutputBytes   = 1 << 30 // 1 GiB of JSON or CSV
-	speedupMaxResidentBytes = 3 << 29 // 1.5 GiB resident
-	speedupJSONBytes        = 460     // output per point, JSON
-	speedupCSVBytes         = 180     // output per point, CSV or a full text table
-	speedupJSONResident     = 2200    // resident per point, JSON (also --report)
-	speedupRowsResident     = 1150    // resident per point, CSV or a full text table
-	speedupPointsResident   = 320     // resident per point, the condensed text table
-)
-
-// speedupBudget refuses (fault.ErrTooLarge) a surface of n points whose output or resident
-// memory in o's format would exceed speedupMaxOutputBytes or speedupMaxResidentBytes,
-// naming the estimate, the limit and what to do instead.
-func speedupBudget(n int, o speedupOptions) error {
-	out, res := 0.0, float64(n)*speedupPointsResident
-	switch {
-	case o.out.format == "json":
-		out, res = float64(n)*speedupJSONBytes, float64(n)*speedupJSONResident
-	case o.out.format == "csv", o.all || n <= speedupSummaryRows:
-		out, res = float64(n)*speedupCSVBytes, float64(n)*speedupRowsResident
-	}
-	if o.out.report != "" {
-		res = max(res, float64(n)*speedupJSONResident)
-	}
-	what, est, lim := "output", out, float64(speedupMaxOutputBytes)
-	if out <= lim {
-		what, est, lim = "memory", res, float64(speedupMaxResidentBytes)
-	}
-	if est <= lim {
-		return nil
-	}
-	return fmt.Errorf("%w: --p %s × --d %s is %d points: in %s they need about %.3g GiB of %s; the limit is %.3g GiB (a coarser grid, e.g. a step 1:N:K or powers 1:N:x2, or --format table, which prints a summary)",
-		fault.ErrTooLarge, o.p, o.d, n, o.out.format, est/(1<<30), what, lim/(1<<30))
-}
-
-// validationPoints are the (p, d) --validate simulates: the best point and the range's ends,
-// each once, in the grid's order (p, then d).
-func validationPoints(pts ...spmd.Point) [][2]int {
-	var pds [][2]int
-	for _, pt := range pts {
-		if pd := [2]int{pt.P, pt.D}; !slices.Contains(pds, pd) {
-			pds = append(pds, pd)
-		}
-	}
-	slices.SortFunc(pds, func(a, b [2]int) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
-	return pds
 }
 
 // readSpeedupMeasured reads the --measured CSV (nil: no flag).
@@ -254,95 +197,6 @@ func readSpeedupMeasured(path string) ([]spmd.Measurement, error) {
 	}
 	meas, err := spmd.ReadMeasurements(path, bytes.NewReader(b))
 	return meas, badInput(err)
-}
-
-func speedupPlot(path string, m *spmd.Model, pts []spmd.Point, meas []spmd.Comparison) error {
-	ps, ds := speedupapp.Axes(pts)
-	var panels []report.Panel
-	if len(ds) > 1 && len(ps) > 1 {
-		hm, err := speedupHeatMap(m, pts, ps, ds)
-		if err != nil {
-			return err
-		}
-		panels = append(panels, hm)
-	}
-	// speedup against p for up to six d
-	curves := report.Panel{Title: "Speedup against p", XLabel: "processors p", YLabel: "speedup"}
-	pick := ds
-	if len(ds) > 6 {
-		pick = nil
-		for i := 0; i < 6; i++ {
-			pick = append(pick, ds[i*(len(ds)-1)/5])
-		}
-	}
-	for _, d := range pick {
-		s := report.Series{Name: fmt.Sprintf("d = %d", d)}
-		for _, pt := range pts {
-			if pt.D == d {
-				s.X = append(s.X, float64(pt.P))
-				s.Y = append(s.Y, pt.Speedup)
-			}
-		}
-		curves.Series = append(curves.Series, s)
-	}
-	if len(meas) > 0 {
-		curves.Series = append(curves.Series, speedupMeasuredSeries(meas))
-	}
-	panels = append(panels, curves)
-	// stacked components for the largest d
-	dl := ds[len(ds)-1]
-	var x []float64
-	ys := make([][]float64, 6)
-	for _, pt := range pts {
-		if pt.D != dl {
-			continue
-		}
-		x = append(x, float64(pt.P))
-		c := pt.Components
-		for i, v := range []float64{c.CPU, c.Sync, c.CommStartup, c.CommTransfer, c.Contention, c.IO} {
-			ys[i] = append(ys[i], v)
-		}
-	}
-	if len(x) > 1 {
-		st, err := report.Stacked(fmt.Sprintf("Time components, d = %d", dl), "processors p", "time (s)", x,
-			[]string{"cpu", "sync", "comm startup", "comm transfer", "contention", "io"}, ys)
-		if err != nil {
-			return err
-		}
-		panels = append(panels, st)
-	}
-	return report.SaveFigure(path, panels...)
-}
-
-// speedupMeasuredSeries are the --measured runs as points: measured speedup against p.
-func speedupMeasuredSeries(meas []spmd.Comparison) report.Series {
-	s := report.Series{Name: "measured", Points: true}
-	for _, c := range meas {
-		s.X, s.Y = append(s.X, float64(c.P)), append(s.Y, c.MeasuredSpeedup)
-	}
-	return s
-}
-
-// speedupHeatMap draws s(p, d) over the grid ps × ds (NaN where a point was skipped).
-func speedupHeatMap(m *spmd.Model, pts []spmd.Point, ps, ds []int) (report.Panel, error) {
-	g := report.Grid{Z: make([][]float64, len(ps))}
-	pi, di := map[int]int{}, map[int]int{}
-	for i, p := range ps {
-		g.X = append(g.X, float64(p))
-		pi[p] = i
-		g.Z[i] = make([]float64, len(ds))
-		for j := range g.Z[i] {
-			g.Z[i][j] = math.NaN()
-		}
-	}
-	for j, d := range ds {
-		g.Y = append(g.Y, float64(d))
-		di[d] = j
-	}
-	for _, pt := range pts {
-		g.Z[pi[pt.P]][di[pt.D]] = pt.Speedup
-	}
-	return report.HeatMap(fmt.Sprintf("Speedup s(p, d), %v", m.Arch), "processors p", "disks d", g)
 }
 
 // runSpeedupStudy runs one shard of a sharded speedup --validate study, or submits it to

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,22 +10,16 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/clusterperf/clusterperf/qn"
+	"github.com/clusterperf/clusterperf/app/studyapp"
 	"github.com/clusterperf/clusterperf/shard"
-	"github.com/clusterperf/clusterperf/sim"
-	"github.com/clusterperf/clusterperf/slurm"
 )
 
 // studyOptions are the flags of a command whose work splits into independent items
-// (issue 18): --shard i/n --out DIR computes one shard; --slurm submits all of them as a
-// Slurm job array; "clusterperf merge DIR" combines them into the one-machine result.
+// (issue 18, package studyapp): --shard i/n --out DIR computes one shard; --slurm submits
+// all of them as a Slurm job array; "clusterperf merge DIR" combines them into the
+// one-machine result.
 type studyOptions struct {
-	shard     string
-	out       string
-	slurm     bool
-	slurmOpts []string
-	arraySize int
-	dryRun    bool
+	studyapp.Options
 	// from is the plan of the study being merged (nil while a study runs): input files
 	// named in its arguments are read at their recorded absolute paths (read), so merge
 	// works from any directory.
@@ -51,39 +44,20 @@ var studyFlags = map[string]bool{"shard": true, "out": true, "slurm": true, "slu
 var studyOutputFlags = map[string]bool{"plot": true, "export-jmva": true, "export-pnml": true, "report": true}
 
 func addStudyFlags(f *pflag.FlagSet, o *studyOptions, what string) {
-	f.StringVar(&o.shard, "shard", "", "compute only shard I/N of the "+what+" (0 ≤ I < N) into --out DIR; merge with \"clusterperf merge DIR\"")
-	f.StringVar(&o.out, "out", "", "study directory of --shard or --slurm (on a file system the cluster's nodes share)")
-	f.BoolVar(&o.slurm, "slurm", false, "submit the study as a Slurm job array (sbatch), one shard per task, into --out DIR")
-	f.StringArrayVar(&o.slurmOpts, "slurm-opt", nil, "--slurm: an sbatch option for the batch script, e.g. partition=debug or time=00:10:00 (repeatable)")
-	f.IntVar(&o.arraySize, "slurm-array-size", 0, "--slurm: array tasks (shards), 1 … 1000 and at most the items (0: min(32, items))")
-	f.BoolVar(&o.dryRun, "slurm-dry-run", false, "--slurm: print the batch script instead of submitting it")
+	f.StringVar(&o.Shard, "shard", "", "compute only shard I/N of the "+what+" (0 ≤ I < N) into --out DIR; merge with \"clusterperf merge DIR\"")
+	f.StringVar(&o.Out, "out", "", "study directory of --shard or --slurm (on a file system the cluster's nodes share)")
+	f.BoolVar(&o.Slurm, "slurm", false, "submit the study as a Slurm job array (sbatch), one shard per task, into --out DIR")
+	f.StringArrayVar(&o.SlurmOpts, "slurm-opt", nil, "--slurm: an sbatch option for the batch script, e.g. partition=debug or time=00:10:00 (repeatable)")
+	f.IntVar(&o.ArraySize, "slurm-array-size", 0, "--slurm: array tasks (shards), 1 … 1000 and at most the items (0: min(32, items))")
+	f.BoolVar(&o.DryRun, "slurm-dry-run", false, "--slurm: print the batch script instead of submitting it")
 }
 
 // active reports whether the command runs as (part of) a study rather than on one machine.
-func (o studyOptions) active() bool { return o.shard != "" || o.slurm }
+func (o studyOptions) active() bool { return o.Active() }
 
 func (o studyOptions) check(c *flagCheck) {
-	if o.shard != "" && o.slurm {
-		c.add("--shard and --slurm: --slurm submits the shards itself; give one of them")
-	}
-	if o.active() && o.out == "" {
-		c.add("--shard and --slurm need --out DIR, the study directory")
-	}
-	if !o.active() && (o.out != "" || len(o.slurmOpts) > 0 || o.arraySize != 0 || o.dryRun) {
-		c.add("--out, --slurm-opt, --slurm-array-size and --slurm-dry-run belong to --shard or --slurm")
-	}
-	if o.shard != "" {
-		if _, _, err := shard.ParseShard(o.shard); err != nil {
-			c.add("--shard %q: want I/N, shard I of N numbered from 0 (0 ≤ I < N ≤ %d: the shards of 8 are 0/8 … 7/8)", o.shard, shard.MaxShards)
-		}
-	}
-	if o.out != "" {
-		if fi, err := os.Stat(o.out); err == nil && !fi.IsDir() {
-			c.add("--out %s: not a directory (the study directory to create or reuse)", o.out)
-		}
-	}
-	if o.arraySize != 0 && (o.arraySize < 1 || o.arraySize > shard.MaxShards) {
-		c.add("--slurm-array-size %d: want 1 … %d (0: min(%d, items))", o.arraySize, shard.MaxShards, slurm.DefaultShards)
+	for _, e := range o.Check() {
+		c.add("%s", e)
 	}
 }
 
@@ -107,64 +81,16 @@ func studyArgs(cmd *cobra.Command, positional []string) []string {
 	return append(out, positional...)
 }
 
-// runStudy runs the study of plan p as o asks: one shard (work(k) computes item k from the
-// plan's seed and k alone) or a Slurm submission.
+// runStudy runs the study of plan p as o asks (studyapp.Run): one shard (work(k) computes
+// item k from the plan's seed and k alone) or a Slurm submission.
 func runStudy(ctx context.Context, o studyOptions, p shard.Plan, work func(k int) (json.RawMessage, error), stdout io.Writer) error {
-	if o.shard != "" {
-		i, _, _ := shard.ParseShard(o.shard)
-		if err := shard.WritePlan(o.out, p); err != nil {
-			return classify(err)
-		}
-		// an interrupted shard (Ctrl-C cancels the command's context) stops before its next
-		// item and leaves a failure marker saying so, never a partial result file
-		interruptible := func(k int) (json.RawMessage, error) {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("interrupted before item %d: %w", k, err)
-			}
-			return work(k)
-		}
-		if err := shard.Run(o.out, p, i, interruptible); err != nil {
-			return classify(err)
-		}
-		r, _ := p.Spec.Range(i)
-		fmt.Fprintf(stdout, "shard %d/%d: items %d-%d written to %s\n", i, p.N, r.Lo, r.Hi-1, filepath.Join(o.out, shard.FileName(i, p.N)))
-		return nil
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	dir, err := filepath.Abs(o.out)
-	if err != nil {
-		return badInput(err)
-	}
-	j := slurm.Job{Executable: exe, Command: p.Command, Args: p.Args, Dir: dir, Shards: p.N, Opts: o.slurmOpts, WorkDir: p.Dir}
-	if o.dryRun {
-		s, err := slurm.DryRun(p, j)
-		if err != nil {
-			return classify(err)
-		}
-		_, err = io.WriteString(stdout, s)
-		return err
-	}
-	sub, err := slurm.Client{}.SubmitStudy(ctx, p, j)
-	if err != nil {
-		return classify(err)
-	}
-	fmt.Fprintf(stdout, "submitted %s shards %s as job %s (script %s)\nprogress: clusterperf merge --status %s\nresult:   clusterperf merge %s\n", p.Command, sub.Array, sub.JobID, sub.Script, dir, dir)
-	return nil
+	return studyapp.Run(ctx, o.Options, p, work, stdout)
 }
 
 // studyPlan is the plan of a study of items work items: over the --shard count, or over
 // --slurm-array-size (default min(32, items)) array tasks.
 func studyPlan(cmd *cobra.Command, positional []string, o studyOptions, seed uint64, items int) (shard.Plan, error) {
-	n := o.arraySize
-	if o.shard != "" {
-		_, n, _ = shard.ParseShard(o.shard)
-	} else if n == 0 {
-		n = slurm.DefaultArraySize(items)
-	}
-	p, err := shard.NewPlan(cmd.Name(), studyArgs(cmd, positional), seed, shard.Spec{Items: items, N: n}, version())
+	p, err := shard.NewPlan(cmd.Name(), studyArgs(cmd, positional), seed, shard.Spec{Items: items, N: o.Shards(items)}, version())
 	if err != nil {
 		return p, classify(err)
 	}
@@ -230,38 +156,14 @@ func reparseStudy(cmd *cobra.Command, p shard.Plan, so *studyOptions) ([]string,
 	return pos, err
 }
 
-// checkedMerge is f after a check that the study's input files are the ones its shards
-// were computed from (shard.Plan.CheckInputs).
-func checkedMerge(f shard.MergeFunc) shard.MergeFunc {
-	return func(p shard.Plan, items []json.RawMessage) (any, error) {
-		if v := version(); p.Version != v {
-			return nil, badInputf("the shards were computed by clusterperf %q, this is %q: merge with the binary that ran the study, or run it again with this one", p.Version, v)
-		}
-		if err := p.CheckInputs(); err != nil {
-			return nil, classify(err)
-		}
-		v, err := f(p, items)
-		return v, inShard(p, err)
-	}
-}
+// The merges' item checks (package studyapp), under the names the commands' files use.
+var (
+	summariseReps   = studyapp.SummariseReps
+	decodeReplicate = studyapp.DecodeReplicate
+	decodeMapping   = studyapp.DecodeMapping
+	decodeCycleTime = studyapp.DecodeCycleTime
+	recheckMapping  = studyapp.RecheckMapping
+)
 
-// summariseReps reads the shard items of a simulation study of m, one sim.RepResult per
-// replication, each checked for shape and range (checkRep), and summarises them with s as
-// the one-machine run does.
-func summariseReps(s *sim.Simulator, items []json.RawMessage, m *qn.Model) (*sim.Result, error) {
-	reps := make([]*sim.RepResult, len(items))
-	for k, it := range items {
-		reps[k] = new(sim.RepResult)
-		if err := decodeItem(k, it, reps[k]); err != nil {
-			return nil, err
-		}
-		if err := checkRep(k, reps[k], m); err != nil {
-			return nil, err
-		}
-	}
-	res, err := s.Summarise(reps)
-	if err != nil {
-		return nil, libError(err)
-	}
-	return res, nil
-}
+// itemErr is the error of study item k (studyapp.ItemError): merge names its shard file.
+func itemErr(k int, err error) error { return studyapp.ItemErr(k, err) }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clusterperf/clusterperf/app/tpnapp"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/shard"
 )
@@ -182,7 +183,7 @@ func TestTpnRunFlags(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("%s: exit %d: %s", net, code, errs)
 	}
-	var a, b tpnResult
+	var a, b tpnapp.Result
 	if json.Unmarshal([]byte(out), &a) != nil || json.Unmarshal([]byte(outNet), &b) != nil || a.TimeS != b.TimeS || a.Firings != b.Firings || a.TimeS <= 0 {
 		t.Errorf("the PNML net does not reproduce the program's run: %v s / %d firings vs %v s / %d", b.TimeS, b.Firings, a.TimeS, a.Firings)
 	}
@@ -486,39 +487,4 @@ func TestLegacySweepPlan(t *testing.T) {
 	if code, _, errs := cli("solve", "m.yaml", "--sweep", old, "--shard", "0/2", "--out", filepath.Join(work, "fresh")); code != fault.ExitInput || !strings.Contains(errs, "ambiguous") {
 		t.Errorf("no plan: exit %d: %s", code, errs)
 	}
-}
-
-// FuzzLegacySweep: legacySweep never panics; what it recognises is a demand or arrival_rate
-// range whose third field it spells nN (recognised once: the nN form is not legacy), and
-// planSweepParam on it gives either an error or the N values FROM … TO it names.
-func FuzzLegacySweep(f *testing.F) {
-	for _, s := range []string{"demand.cpu=0.04:0.11:5", "arrival_rate=1:2:3", "population=1:10:2", "demand.cpu=1:1:4", "demand.cpu=0:1:1e3", "demand.cpu=a:b:2", "demand.cpu=1:2:n5"} {
-		f.Add(s)
-	}
-	m := "classes: [{name: a, population: 2, think_time: 1s}, {name: o, arrival_rate: 1}]\nstations: [{name: cpu, demand: 5ms}]\n"
-	in, err := parseSolveModelWith(func(string) ([]byte, error) { return []byte(m), nil }, "m.yaml")
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		n, legacy := legacySweep(s)
-		if !legacy {
-			if n != s {
-				t.Fatalf("%q changed to %q without being legacy", s, n)
-			}
-			return
-		}
-		if _, again := legacySweep(n); again {
-			t.Fatalf("%q: its nN form %q is legacy again", s, n)
-		}
-		_, vals, err := planSweepParam(in, s)
-		if err != nil {
-			return
-		}
-		for i, v := range vals {
-			if math.IsNaN(v) || math.IsInf(v, 0) || (i > 0 && v < vals[i-1]) {
-				t.Fatalf("%q: value %d = %v in %v", s, i, v, vals[:min(len(vals), 10)])
-			}
-		}
-	})
 }

@@ -1,7 +1,8 @@
-package qn
+package solveapp
 
 import (
 	"fmt"
+	"github.com/clusterperf/clusterperf/qn"
 	"math"
 	"strings"
 )
@@ -12,9 +13,6 @@ type Observed struct {
 	Mean, Half float64
 }
 
-// noEstimateNote starts the note Solve adds to an approximate result it could not estimate.
-const noEstimateNote = "approximate result without an error estimate"
-
 // SetObservedEstimate gives an approximate result without an ErrorEstimate (ForkJoinMVA's:
 // no exact solver exists to compare with) one measured against observations of the same
 // model, x[c] and rt[c] of every class (throughput, response time), by method (e.g.
@@ -24,7 +22,7 @@ const noEstimateNote = "approximate result without an error estimate"
 // mean, so RelError bounds the error relative to the observed mean. Solve's note that the
 // result has no estimate is dropped. Observations with a non-finite or zero mean or an
 // infinite half-width give an error (the result is left as it was).
-func SetObservedEstimate(r *Result, method string, x, rt []Observed) error {
+func SetObservedEstimate(r *qn.Result, method string, x, rt []Observed) error {
 	if r.Exact || r.ErrorEstimate != nil {
 		return nil
 	}
@@ -45,10 +43,10 @@ func SetObservedEstimate(r *Result, method string, x, rt []Observed) error {
 			spread, rel = math.Max(spread, d), math.Max(rel, d+o.Half/m)
 		}
 	}
-	r.ErrorEstimate = &ErrorEstimate{RelError: rel, Spread: spread, SpreadMethod: method}
+	r.ErrorEstimate = &qn.ErrorEstimate{RelError: rel, Spread: spread, SpreadMethod: method}
 	notes := r.Notes[:0:0]
 	for _, n := range r.Notes {
-		if !strings.HasPrefix(n, noEstimateNote) {
+		if !strings.HasPrefix(n, qn.NoEstimateNote) {
 			notes = append(notes, n)
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package studyapp
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/sim"
@@ -17,21 +18,24 @@ import (
 // Checks of the items a merge reads from shard files (hostile-input review): every item is
 // checked for shape (the model's classes and stations) and range (finite, non-negative
 // times, throughputs and queue lengths; utilizations of queueing stations at most 1 per
-// server) before use. An item's error is an itemError; checkedMerge names the shard file
+// server) before use. An item's error is an ItemError; checkedMerge names the shard file
 // that holds the item.
 
-// itemError is a refused shard item: item k of the study (its index over all shards).
-type itemError struct {
+// ItemError is a refused shard item: item k of the study (its index over all shards).
+type ItemError struct {
 	k   int
 	err error
 }
 
-func (e *itemError) Error() string { return fmt.Sprintf("item %d: %v", e.k, e.err) }
-func (e *itemError) Unwrap() error { return e.err }
+func (e *ItemError) Error() string { return fmt.Sprintf("item %d: %v", e.k, e.err) }
+func (e *ItemError) Unwrap() error { return e.err }
 
-// badItem is the input error of study item k: what is wrong and what was expected.
-func badItem(k int, format string, a ...any) error {
-	return &itemError{k: k, err: badInputf(format, a...)}
+// ItemErr is err as the error of study item k.
+func ItemErr(k int, err error) error { return &ItemError{k: k, err: err} }
+
+// BadItem is the input error of study item k: what is wrong and what was expected.
+func BadItem(k int, format string, a ...any) error {
+	return &ItemError{k: k, err: app.Inputf(format, a...)}
 }
 
 // shardOf names the shard file of plan p that holds study item k.
@@ -44,9 +48,9 @@ func shardOf(p shard.Plan, k int) string {
 	return "no shard file"
 }
 
-// inShard is err with the shard file of an item's error named (items[k].result).
-func inShard(p shard.Plan, err error) error {
-	var ie *itemError
+// InShard is err with the shard file of an item's error named (items[k].result).
+func InShard(p shard.Plan, err error) error {
+	var ie *ItemError
 	if !errors.As(err, &ie) {
 		return err
 	}
@@ -56,24 +60,24 @@ func inShard(p shard.Plan, err error) error {
 			r = q
 		}
 	}
-	return badInputf("%s: items[%d].result (study item %d): %w", shardOf(p, ie.k), ie.k-r.Lo, ie.k, ie.err)
+	return app.Inputf("%s: items[%d].result (study item %d): %w", shardOf(p, ie.k), ie.k-r.Lo, ie.k, ie.err)
 }
 
-// decodeItem decodes study item k strictly into v: unknown keys and a null item are refused.
-func decodeItem(k int, raw json.RawMessage, v any) error {
+// DecodeItem decodes study item k strictly into v: unknown keys and a null item are refused.
+func DecodeItem(k int, raw json.RawMessage, v any) error {
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		return badItem(k, "null; want a result")
+		return BadItem(k, "null; want a result")
 	}
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.DisallowUnknownFields()
 	if err := d.Decode(v); err != nil {
-		return badItem(k, "%v", err)
+		return BadItem(k, "%v", err)
 	}
 	return nil
 }
 
-// checkVec reports whether xs has n finite non-negative values.
-func checkVec(name string, xs []float64, n int, what string) error {
+// CheckVec reports whether xs has n finite non-negative values.
+func CheckVec(name string, xs []float64, n int, what string) error {
 	if len(xs) != n {
 		return fmt.Errorf("%s has %d values; want %d (one per %s)", name, len(xs), n, what)
 	}
@@ -85,13 +89,13 @@ func checkVec(name string, xs []float64, n int, what string) error {
 	return nil
 }
 
-// checkMat reports whether xs is a stations × classes matrix of finite non-negative values.
-func checkMat(name string, xs [][]float64, m *qn.Model) error {
+// CheckMat reports whether xs is a stations × classes matrix of finite non-negative values.
+func CheckMat(name string, xs [][]float64, m *qn.Model) error {
 	if len(xs) != len(m.Stations) {
 		return fmt.Errorf("%s has %d rows; want %d (one per station)", name, len(xs), len(m.Stations))
 	}
 	for k, row := range xs {
-		if err := checkVec(fmt.Sprintf("%s[%d]", name, k), row, len(m.Classes), "class"); err != nil {
+		if err := CheckVec(fmt.Sprintf("%s[%d]", name, k), row, len(m.Classes), "class"); err != nil {
 			return err
 		}
 	}
@@ -104,17 +108,17 @@ func queueing(s qn.Station) bool { return s.Kind == qn.Queue || s.Kind == qn.Mul
 // utilTol is the rounding allowed above a utilization of 1.
 const utilTol = 1e-9
 
-// checkQNResult checks a solved point of model m (solved with opt): shape and range, then
+// CheckQNResult checks a solved point of model m (solved with opt): shape and range, then
 // method, status and numbers against what m implies (validate.CheckMethod, CheckResult:
 // Little's law, the asymptotic throughput bound, R ≥ D, the utilization law, Q ≤ N). A
 // utilization above 1 at a queueing station is refused only in an exact result: an
 // approximate solver may give one legitimately (Linearizer gives 1.00014 on
 // qn/testdata/linearizer-u-above-1.yaml, noted "approximation infeasible" and not clamped),
 // as validate's CheckQN allows for analytic values.
-func checkQNResult(r *qn.Result, m *qn.Model, opt qn.AMVAOptions) error {
+func CheckQNResult(r *qn.Result, m *qn.Model, opt qn.AMVAOptions) error {
 	C := len(m.Classes)
-	errs := []error{checkVec("throughput_per_s", r.Throughput, C, "class"), checkVec("response_time_s", r.ResponseTime, C, "class"),
-		checkMat("queue_length", r.QueueLength, m), checkMat("residence_time_s", r.Residence, m), checkMat("utilization", r.Utilization, m)}
+	errs := []error{CheckVec("throughput_per_s", r.Throughput, C, "class"), CheckVec("response_time_s", r.ResponseTime, C, "class"),
+		CheckMat("queue_length", r.QueueLength, m), CheckMat("residence_time_s", r.Residence, m), CheckMat("utilization", r.Utilization, m)}
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
@@ -130,60 +134,28 @@ func checkQNResult(r *qn.Result, m *qn.Model, opt qn.AMVAOptions) error {
 	return errors.Join(validate.CheckMethod(r, opt), validate.CheckResult(r, m))
 }
 
-// checkSweepItem checks point k of a sweep as its shard file holds it, m being the model at
-// that point (SweepParam.Apply) solved with opt: a result or a saturation (not both, not
-// neither), with --validate its validation.
-func checkSweepItem(k int, it sweepItem, m *qn.Model, opt qn.AMVAOptions, validated bool) error {
-	switch {
-	case it.Result == nil && it.Saturation == nil:
-		return badItem(k, "neither a result nor a saturation; want one of them")
-	case it.Result != nil && it.Saturation != nil:
-		return badItem(k, "both a result and a saturation; want one of them")
-	case validated && it.Validation == nil:
-		return badItem(k, "no validation; the study ran --validate")
-	case !validated && it.Validation != nil:
-		return badItem(k, "a validation; the study did not run --validate")
-	}
-	if it.Result != nil {
-		if err := checkQNResult(it.Result, m, opt); err != nil {
-			return badItem(k, "result: %v", err)
-		}
-	}
-	if it.Saturation != nil {
-		if err := validate.CheckSaturation(it.Saturation, m); err != nil {
-			return badItem(k, "%v", err)
-		}
-	}
-	if it.Validation != nil {
-		if err := it.Validation.CheckQN(m); err != nil {
-			return badItem(k, "validation: %v", err)
-		}
-	}
-	return nil
-}
-
-// recheckMapping re-simulates mapping k of a tpn --advise study when its shard says it does
+// RecheckMapping re-simulates mapping k of a tpn --advise study when its shard says it does
 // not complete: nothing in a shard file can prove a deadlock, and a tampered
 // completed: false would silently drop what may be the best mapping (hostile review). A
 // real run has few such mappings (usually none), so re-simulating only them is cheap.
-func recheckMapping(st *tpn.AdviseStudy, k int, t tpn.MappingTime) error {
+func RecheckMapping(st *tpn.AdviseStudy, k int, t tpn.MappingTime) error {
 	if t.Completed {
 		return nil
 	}
 	again, err := st.Eval(k)
 	if err != nil {
-		return libError(err)
+		return app.Lib(err)
 	}
 	if again.Completed {
-		return badItem(k, "completed = false, but mapping %d completes when simulated again (time_ns %d): the shard file was altered", k, again.TimeNs)
+		return BadItem(k, "completed = false, but mapping %d completes when simulated again (time_ns %d): the shard file was altered", k, again.TimeNs)
 	}
 	return nil
 }
 
-// checkRep checks replication k of a simulation of model m: shape and range (a class's
+// CheckRep checks replication k of a simulation of model m: shape and range (a class's
 // response time is null, NaN, only when it completed no cycle), then what the simulator's
 // accounting implies (sim.CheckRep: Q ≤ N, X·R bounded by the population).
-func checkRep(k int, r *sim.RepResult, m *qn.Model) error {
+func CheckRep(k int, r *sim.RepResult, m *qn.Model) error {
 	C, K := len(m.Classes), len(m.Stations)
 	rt := make([]float64, len(r.ResponseTime))
 	for i, x := range r.ResponseTime {
@@ -191,8 +163,8 @@ func checkRep(k int, r *sim.RepResult, m *qn.Model) error {
 			rt[i] = x
 		}
 	}
-	errs := []error{checkVec("throughput_per_s", r.Throughput, C, "class"), checkVec("response_time_s", rt, C, "class"),
-		checkMat("queue_length", r.QueueLength, m), checkVec("utilization", r.Utilization, K, "station")}
+	errs := []error{CheckVec("throughput_per_s", r.Throughput, C, "class"), CheckVec("response_time_s", rt, C, "class"),
+		CheckMat("queue_length", r.QueueLength, m), CheckVec("utilization", r.Utilization, K, "station")}
 	for _, t := range []struct {
 		name string
 		v    float64
@@ -202,10 +174,10 @@ func checkRep(k int, r *sim.RepResult, m *qn.Model) error {
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
-		return badItem(k, "%v", err)
+		return BadItem(k, "%v", err)
 	}
 	if !(r.Time > 0) {
-		return badItem(k, "time_s = %g; want the measured simulated time > 0", r.Time)
+		return BadItem(k, "time_s = %g; want the measured simulated time > 0", r.Time)
 	}
 	// every job completion is an event: completions Σ_c X_c·time_s ≤ events (an item with
 	// 0 events and a positive time and throughput is forged, not a replication)
@@ -214,25 +186,25 @@ func checkRep(k int, r *sim.RepResult, m *qn.Model) error {
 		done += x * r.Time
 	}
 	if float64(r.Events)+1 < done*(1-utilTol) || r.Events == 0 {
-		return badItem(k, "events = %d with time_s = %g and throughputs giving %.6g completions; want at least one event per completion", r.Events, r.Time, done)
+		return BadItem(k, "events = %d with time_s = %g and throughputs giving %.6g completions; want at least one event per completion", r.Events, r.Time, done)
 	}
 	for i, s := range m.Stations {
 		if queueing(s) && r.Utilization[i] > 1+utilTol {
-			return badItem(k, "utilization of station %s = %g; want at most 1 (busy servers / servers)", s.Name, r.Utilization[i])
+			return BadItem(k, "utilization of station %s = %g; want at most 1 (busy servers / servers)", s.Name, r.Utilization[i])
 		}
 	}
 	if err := sim.CheckRep(r, m); err != nil {
-		return badItem(k, "%v", err)
+		return BadItem(k, "%v", err)
 	}
 	return nil
 }
 
-// decodeReplicate decodes bootstrap replicate item k: null (a failed refit) or an array of
+// DecodeReplicate decodes bootstrap replicate item k: null (a failed refit) or an array of
 // numbers, none of them null.
-func decodeReplicate(k int, raw json.RawMessage, x *[]float64) error {
+func DecodeReplicate(k int, raw json.RawMessage, x *[]float64) error {
 	var ps []*float64
 	if err := json.Unmarshal(raw, &ps); err != nil {
-		return badItem(k, "%v; want an array of numbers (one per free parameter) or null", err)
+		return BadItem(k, "%v; want an array of numbers (one per free parameter) or null", err)
 	}
 	if ps == nil {
 		*x = nil
@@ -241,41 +213,41 @@ func decodeReplicate(k int, raw json.RawMessage, x *[]float64) error {
 	*x = make([]float64, len(ps))
 	for j, p := range ps {
 		if p == nil {
-			return badItem(k, "value %d is null; want a number", j)
+			return BadItem(k, "value %d is null; want a number", j)
 		}
 		(*x)[j] = *p
 	}
 	return nil
 }
 
-// decodeMapping decodes tpn --advise item k: both keys present, time_ns ≥ 0.
-func decodeMapping(k int, raw json.RawMessage, t *tpn.MappingTime) error {
+// DecodeMapping decodes tpn --advise item k: both keys present, time_ns ≥ 0.
+func DecodeMapping(k int, raw json.RawMessage, t *tpn.MappingTime) error {
 	var v struct {
 		Completed *bool  `json:"completed"`
 		TimeNs    *int64 `json:"time_ns"`
 	}
-	if err := decodeItem(k, raw, &v); err != nil {
+	if err := DecodeItem(k, raw, &v); err != nil {
 		return err
 	}
 	if v.Completed == nil || v.TimeNs == nil {
-		return badItem(k, "want both completed (bool) and time_ns (integer ≥ 0)")
+		return BadItem(k, "want both completed (bool) and time_ns (integer ≥ 0)")
 	}
 	if *v.TimeNs < 0 || *v.TimeNs > tpn.MaxTicks {
-		return badItem(k, "time_ns = %d; want 0 … %d", *v.TimeNs, int64(tpn.MaxTicks))
+		return BadItem(k, "time_ns = %d; want 0 … %d", *v.TimeNs, int64(tpn.MaxTicks))
 	}
 	*t = tpn.MappingTime{Completed: *v.Completed, TimeNs: *v.TimeNs}
 	return nil
 }
 
-// decodeCycleTime decodes speedup --validate item k: a simulated cycle time, a finite
+// DecodeCycleTime decodes speedup --validate item k: a simulated cycle time, a finite
 // number ≥ 0 (null, which would read as 0, is refused).
-func decodeCycleTime(k int, raw json.RawMessage, x *float64) error {
+func DecodeCycleTime(k int, raw json.RawMessage, x *float64) error {
 	var p *float64
-	if err := decodeItem(k, raw, &p); err != nil {
+	if err := DecodeItem(k, raw, &p); err != nil {
 		return err
 	}
 	if math.IsNaN(*p) || math.IsInf(*p, 0) || *p < 0 {
-		return badItem(k, "cycle time %g; want a finite time ≥ 0 (seconds)", *p)
+		return BadItem(k, "cycle time %g; want a finite time ≥ 0 (seconds)", *p)
 	}
 	*x = *p
 	return nil

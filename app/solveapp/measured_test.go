@@ -1,7 +1,8 @@
-package qn
+package solveapp
 
 import (
 	"errors"
+	"github.com/clusterperf/clusterperf/qn"
 	"math"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 // units, as every rate and time field does (internal/units): 120/min = 2/s, 250ms = 0.25 s;
 // a unit of the wrong kind is refused naming the line.
 func TestSweepMeasurementUnits(t *testing.T) {
-	m := &Model{Classes: []Class{{Name: "a", Population: 2}}, Stations: []Station{{Name: "q"}}, Demand: [][]float64{{1}}}
+	m := &qn.Model{Classes: []qn.Class{{Name: "a", Population: 2}}, Stations: []qn.Station{{Name: "q"}}, Demand: [][]float64{{1}}}
 	ms, err := ReadSweepMeasurements("m.csv", strings.NewReader("value,throughput_per_s,response_time_s\n1,120/min,250ms\n2,3,0.5\n"), m)
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +35,7 @@ func FuzzReadSweepMeasurements(f *testing.F) {
 	for _, s := range []string{"value,throughput_per_s\n1,2\n", "value,class,response_time_s\n1,b,0.5\n", "x,r_s\n1e308,1e-300\n", "value\n1\n", "", "value,throughput\nNaN,1\n", "value,throughput_per_s,response_time_s\n1,120/min,250ms\n"} {
 		f.Add(s)
 	}
-	m := &Model{Classes: []Class{{Name: "a", Population: 2}, {Name: "b", Population: 1}}, Stations: []Station{{Name: "q"}}, Demand: [][]float64{{1}, {2}}}
+	m := &qn.Model{Classes: []qn.Class{{Name: "a", Population: 2}, {Name: "b", Population: 1}}, Stations: []qn.Station{{Name: "q"}}, Demand: [][]float64{{1}, {2}}}
 	f.Fuzz(func(t *testing.T, s string) {
 		ms, err := ReadSweepMeasurements("f.csv", strings.NewReader(s), m)
 		if err != nil {

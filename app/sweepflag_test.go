@@ -1,11 +1,13 @@
-package qn
+package app
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/clusterperf/clusterperf/internal/units"
+	"github.com/clusterperf/clusterperf/qn"
 )
 
 // TestSweepRangeUnits: a real sweep range takes the swept field's units (times for demand,
@@ -15,7 +17,7 @@ import (
 // (ms = 1e-3 s, /min = 1/60 per s), FROM + STEP·i ≤ TO, FROM·K^i ≤ TO and the evenly
 // spaced FROM + (TO − FROM)·i/(N − 1).
 func TestSweepRangeUnits(t *testing.T) {
-	m, _, err := ParseModel("f.yaml", []byte("classes: [{name: a, population: 2, think_time: 1s}, {name: o, arrival_rate: 1}]\nstations: [{name: cpu, demand: 5ms}]\n"))
+	m, _, err := qn.ParseModel("f.yaml", []byte("classes: [{name: a, population: 2, think_time: 1s}, {name: o, arrival_rate: 1}]\nstations: [{name: cpu, demand: 5ms}]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +75,7 @@ func TestSweepRangeUnits(t *testing.T) {
 	}
 }
 
-// FuzzRealRange: parseRealRange never panics, and what it accepts is 1 … MaxSweepPoints
+// FuzzRealRange: parseRealRange never panics, and what it accepts is 1 … qn.MaxSweepPoints
 // finite values, non-decreasing, from FROM within [FROM, TO] (the invariants of its doc).
 func FuzzRealRange(f *testing.F) {
 	for _, s := range []string{"0.01:0.2", "1ms:50ms:n5", "0.01:0.05:0.01", "1:1000:x10", "60/min:180/min:60/min", "0.01:0.2:20", "1:1:x2", "0:1:1e-9", "1e308:1e308:1e-300"} {
@@ -88,7 +90,7 @@ func FuzzRealRange(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			if len(vals) < 1 || len(vals) > MaxSweepPoints {
+			if len(vals) < 1 || len(vals) > qn.MaxSweepPoints {
 				t.Fatalf("%q: %d values", s, len(vals))
 			}
 			for i, v := range vals {
@@ -98,4 +100,32 @@ func FuzzRealRange(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Review P3: --sweep demand.cpu=0:1e308:1000 (now written 0:1e308:n1000) said "demand +Inf must be finite": FROM +
+// (TO − FROM)·i/(POINTS − 1) overflowed in (TO − FROM)·i. The values must be finite, end at
+// TO exactly, and equal the old formula wherever it did not overflow (so other sweeps keep
+// their values bit for bit).
+func TestParseRangeNearMaxFloat(t *testing.T) {
+	vals, err := parseRange("0:1e308:n1000", false, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vals) != 1000 || vals[999] != 1e308 || vals[0] != 0 {
+		t.Fatalf("%d values, first %v last %v; want 1000 from 0 to 1e308", len(vals), vals[0], vals[len(vals)-1])
+	}
+	for i, v := range vals {
+		if math.IsInf(v, 0) || (i > 0 && !(v > vals[i-1])) {
+			t.Fatalf("value %d = %v: not finite and increasing", i, v)
+		}
+	}
+	small, err := parseRange("0.01:0.2:n20", false, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range small {
+		if want := 0.01 + (0.2-0.01)*float64(i)/19; v != want {
+			t.Errorf("value %d = %v, want %v (unchanged formula)", i, v, want)
+		}
+	}
 }

@@ -1,6 +1,8 @@
-package qn
+package solveapp
 
 import (
+	"github.com/clusterperf/clusterperf/internal/input"
+	"github.com/clusterperf/clusterperf/qn"
 	"math"
 	"strings"
 	"testing"
@@ -10,8 +12,16 @@ import (
 // max |r − mean|/mean (spread) and max (|r − mean| + half)/mean (rel_error), computed here
 // by hand from the result; Solve's "no estimate" note goes; bad observations are refused.
 func TestSetObservedEstimate(t *testing.T) {
-	m, r := solveFile(t, "../examples/qn/striped-write.yaml", "auto")
-	if r.Exact || r.ErrorEstimate != nil || !strings.Contains(strings.Join(r.Notes, "|"), noEstimateNote) {
+	in, err := ParseInput(input.Read, ex+"qn/striped-write.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := in.Model
+	r, err := qn.Solve(m, "auto", qn.AMVAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Exact || r.ErrorEstimate != nil || !strings.Contains(strings.Join(r.Notes, "|"), qn.NoEstimateNote) {
 		t.Fatalf("fork/join result: exact %v, estimate %v, notes %v: want approximate, none, and the note", r.Exact, r.ErrorEstimate, r.Notes)
 	}
 	x, rt := r.Throughput[0], r.ResponseTime[0]
@@ -24,10 +34,10 @@ func TestSetObservedEstimate(t *testing.T) {
 	if e := r.ErrorEstimate; e == nil || math.Abs(e.RelError-want) > 1e-15 || math.Abs(e.Spread-math.Max(dX, dR)) > 1e-15 || e.SpreadMethod != "simulation" {
 		t.Errorf("estimate %+v, want rel %g spread %g", e, want, math.Max(dX, dR))
 	}
-	if strings.Contains(strings.Join(r.Notes, "|"), noEstimateNote) {
+	if strings.Contains(strings.Join(r.Notes, "|"), qn.NoEstimateNote) {
 		t.Errorf("the no-estimate note stayed: %v", r.Notes)
 	}
-	r2, _ := Solve(m, "auto", AMVAOptions{})
+	r2, _ := qn.Solve(m, "auto", qn.AMVAOptions{})
 	for _, bad := range []Observed{{0, 0}, {1, math.Inf(1)}, {math.NaN(), 0}} {
 		if err := SetObservedEstimate(r2, "s", []Observed{bad}, []Observed{obsR}); err == nil || r2.ErrorEstimate != nil {
 			t.Errorf("observation %+v accepted", bad)

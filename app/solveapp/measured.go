@@ -1,8 +1,9 @@
-package qn
+package solveapp
 
 import (
 	"errors"
 	"fmt"
+	"github.com/clusterperf/clusterperf/qn"
 	"io"
 	"math"
 	"strconv"
@@ -28,7 +29,7 @@ type SweepMeasurement struct {
 // (also response_time, r_s); other columns are ignored, a cell may be empty. Measured
 // values must be finite and > 0 (they are divisors of the relative error). Errors name
 // the file and line and wrap fault.ErrInput.
-func ReadSweepMeasurements(file string, r io.Reader, m *Model) ([]SweepMeasurement, error) {
+func ReadSweepMeasurements(file string, r io.Reader, m *qn.Model) ([]SweepMeasurement, error) {
 	aliases := map[string][]string{"value": {"value", "x"}, "class": {"class"},
 		"throughput": {"throughput_per_s", "throughput", "x_per_s"}, "response": {"response_time_s", "response_time", "r_s"}}
 	check := func(has func(string) bool) error {
@@ -105,7 +106,7 @@ type SweepComparison struct {
 // CompareSweep puts every measurement beside the sweep point at the same value (equal to
 // 1e-9 relative); a measurement at a value the sweep does not have is an error naming the
 // file's line (wrapping fault.ErrInput): the model is not interpolated.
-func CompareSweep(file string, m *Model, pts []SweepPoint, ms []SweepMeasurement) ([]SweepComparison, error) {
+func CompareSweep(file string, m *qn.Model, pts []qn.SweepPoint, ms []SweepMeasurement) ([]SweepComparison, error) {
 	out := make([]SweepComparison, 0, len(ms))
 	for _, meas := range ms {
 		i := -1
