@@ -361,7 +361,7 @@ func fitOne(ctx context.Context, params []string, path, metric string, pts []obs
 		for i, pt := range pts {
 			sp[i] = scaling.Point{P: pt.a, TimeS: pt.v}
 		}
-		r, err := scaling.Fit(&scaling.Data{Name: path + " " + metric, Scaling: "", Points: sp})
+		r, err := scaling.Fit(ctx, &scaling.Data{Name: path + " " + metric, Scaling: "", Points: sp})
 		if err != nil {
 			return nil, fault.Detail(err)
 		}

@@ -39,11 +39,11 @@ func TestExamples(t *testing.T) {
 		{"one_parameter_1.txt", 1, 5, 1, true},
 		{"one_parameter_2.txt", 1, 5, 0, true}, // series counted below
 		{"experiment2.txt", 1, 5, 4, true},
-		{"relearn_data.txt", 2, 25, 0, false},
+		{"relearn_data.txt", 2, 25, 0, true}, // two parameters: joint models in (p, n)
 		{"json_test_input.jsonl", 1, 5, 1, true},
-		{"input_1.jsonl", 2, 25, 1, false},
+		{"input_1.jsonl", 2, 25, 1, true},
 		{"input1.json", 1, 5, 1, true},
-		{"input2.json", 2, 5, 4, false}, // {sweep, sweep2} × {time, visits}
+		{"input2.json", 2, 5, 4, true}, // {sweep, sweep2} × {time, visits}
 	} {
 		e := read(t, c.file)
 		if len(e.Parameters) != c.params || len(e.Points) != c.points || (c.series > 0 && len(e.Series) != c.series) {
@@ -63,6 +63,14 @@ func TestExamples(t *testing.T) {
 			t.Errorf("%s: %d models + %d notes for %d series", c.file, len(m.Models), len(m.Notes), len(e.Series))
 		}
 		for _, rm := range m.Models {
+			if len(e.Parameters) == 2 {
+				v, err := rm.PN.Predict(1024, 1e4)
+				lo, hi, ierr := rm.PN.Interval(1024, 1e4)
+				if err != nil || ierr != nil || !(v > 0) || !(lo < v && v < hi) || rm.Fit != nil {
+					t.Errorf("%s %s: joint prediction %v in %v … %v: %v %v", c.file, rm.Region, v, lo, hi, err, ierr)
+				}
+				continue
+			}
 			pr, err := rm.Fit.Predict(2 * rm.Fit.MaxP)
 			if err != nil || !(pr.TimeS > 0) {
 				t.Errorf("%s %s: prediction %v %v", c.file, rm.Region, pr, err)
@@ -140,7 +148,16 @@ func TestHostile(t *testing.T) {
 		{"five.txt", "PARAMETER a b c d e\n", "five.txt:1:"},
 		{"datafirst.txt", "DATA 1\n", "datafirst.txt:1:"},
 		{"empty.txt", "# nothing\n", "empty.txt:1:"},
-		{"twice.txt", "PARAMETER p\nPOINTS 1 2\nREGION r\nDATA 1\nDATA 2\nREGION s\nDATA 1\nREGION r\nDATA 3\n", "twice.txt:9:"},
+		{"twice.txt", "PARAMETER p\nPOINTS 1 2\nREGION r\nDATA 1\nDATA 2\nREGION s\nDATA 1\nDATA 2\nREGION r\nDATA 3\n", "twice.txt:10:"},
+		{"subnormal.txt", "PARAMETER p\nPOINTS 1 2\nREGION r\nDATA 1e-320\nDATA 2\n", "subnormal.txt:4:"},
+		{"subpoint.txt", "PARAMETER p\nPOINTS 1 5e-324\n", "subpoint.txt:2:"},
+		{"short.txt", "PARAMETER p\nPOINTS 1 2 4\nREGION r\nDATA 1\nDATA 2\nREGION s\nDATA 1\nDATA 2\nDATA 3\n", "short.txt:4:"},
+		{"shortend.txt", "PARAMETER p\nPOINTS 1 2\nREGION r\nDATA 1\n", "shortend.txt:4:"},
+		{"dup.jsonl", "{\"params\":{\"p\":1},\"value\":1}\n{\"params\":{\"p\":1,\"p\":2},\"value\":1}\n", "dup.jsonl:2:"},
+		{"dupvalue.jsonl", "{\"params\":{\"p\":1},\"value\":1,\"value\":2}\n", "dupvalue.jsonl:1:"},
+		{"subnormal.jsonl", "{\"params\":{\"p\":1},\"value\":1e-320}\n", "subnormal.jsonl:1:"},
+		{"dup.json", "{\n\"parameters\": [\"p\"],\n\"measurements\": {\"r\": {\"time\": [{\"point\": [1], \"values\": [1]}]},\n\"r\": {\"time\": [{\"point\": [2], \"values\": [2]}]}}\n}\n", "dup.json:4:"},
+		{"dupnested.json", "{\n\"parameters\": [\"p\"],\n\"measurements\": {\"r\": {\"time\": [{\"point\": [1], \"values\": [1], \"values\": [2]}]}}\n}\n", "dupnested.json:3:"},
 		{"bad.jsonl", "{\"params\":{\"p\":1},\"value\":1}\n{\"params\":{\"p\":2},\"value\":\"x\"}\n", "bad.jsonl:2:"},
 		{"unknown.jsonl", "{\"params\":{\"p\":1},\"value\":1,\"extra\":2}\n", "unknown.jsonl:1:"},
 		{"mixed.jsonl", "{\"params\":{\"p\":1},\"value\":1}\n\n{\"params\":{\"q\":2},\"value\":1}\n", "mixed.jsonl:3:"},
@@ -261,6 +278,29 @@ func BenchmarkModelExample(b *testing.B) {
 	for b.Loop() {
 		if _, err := Model(context.Background(), e); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestModelRefusals: experiments that read but cannot be modelled are refused with
+// fault.ErrInput naming file:line — no modelable series (exit 0 with "models": null before),
+// a process count of 0 at the POINTS line that gave it, three parameters.
+func TestModelRefusals(t *testing.T) {
+	for _, c := range []struct {
+		name, text, want string
+	}{
+		{"nomodel.txt", "PARAMETER p\nPOINTS 1 2\nREGION r\nDATA 0\nDATA 0\n", "nomodel.txt:4: no region and metric could be modelled"},
+		{"p0.txt", "PARAMETER p\nPOINTS 1 2\nPOINTS 0\nREGION r\nDATA 1\nDATA 2\nDATA 3\n", "p0.txt:3: p = 0"},
+		{"p0.jsonl", "{\"params\":{\"p\":1},\"value\":1}\n{\"params\":{\"p\":0},\"value\":1}\n", "p0.jsonl:2: p = 0"},
+		{"three.txt", "PARAMETER p n m\nPOINTS ( 1 1 1 ) ( 2 2 2 )\nREGION r\nDATA 1\nDATA 2\n", "three.txt:1:"},
+	} {
+		e, err := ReadFile(c.name, []byte(c.text))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		m, err := Model(context.Background(), e)
+		if m != nil || !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, %v; want a refusal naming %q", c.name, m, err, c.want)
 		}
 	}
 }

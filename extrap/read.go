@@ -44,6 +44,8 @@ type Experiment struct {
 	Parameters []string    `json:"parameters"`
 	Points     [][]float64 `json:"points"`
 	Series     []*Series   `json:"series"`
+	// PointLine[i] is the line where Points[i] was first given (for refusals).
+	PointLine []int `json:"-"`
 }
 
 // Series is one region's measurements of one metric: Values[i] are the repetitions at
@@ -59,10 +61,16 @@ func errAt(file string, line int, format string, a ...any) error {
 	return fmt.Errorf("%w: %s:%d: %s", fault.ErrInput, file, line, fmt.Sprintf(format, a...))
 }
 
-// number parses a finite float.
+// number parses a finite, non-subnormal float (a subnormal, 0 < |v| < 2^−1022, is no
+// measurement: ratios of such values underflow and lose their digits).
 func number(s string) (float64, bool) {
 	v, err := strconv.ParseFloat(s, 64)
-	return v, err == nil && !math.IsNaN(v) && !math.IsInf(v, 0)
+	return v, err == nil && finiteNormal(v)
+}
+
+// finiteNormal: v is finite and either 0 or at least the smallest normal float64 in size.
+func finiteNormal(v float64) bool {
+	return !math.IsNaN(v) && !math.IsInf(v, 0) && (v == 0 || math.Abs(v) >= 0x1p-1022)
 }
 
 // textState is ReadText's state between lines.
@@ -99,7 +107,19 @@ func ReadText(file string, r io.Reader) (*Experiment, error) {
 	if err := sc.Err(); err != nil {
 		return nil, errAt(file, line+1, "%v (lines are limited to %d bytes)", err, MaxLineBytes)
 	}
+	if err := st.endSeries(); err != nil {
+		return nil, err
+	}
 	return st.e, finish(st.e, file, line)
+}
+
+// endSeries refuses a series with fewer DATA lines than POINTS: the text format gives one
+// DATA line per point in POINTS order, so a short series cannot say which point is missing.
+func (st *textState) endSeries() error {
+	if st.cur != nil && st.next < len(st.e.Points) {
+		return errAt(st.file, st.cur.Line, "region %q metric %q: %d DATA lines for the %d POINTS (one per point, in order)", st.cur.Region, st.cur.Metric, st.next, len(st.e.Points))
+	}
+	return nil
 }
 
 func (st *textState) field(line int, key, val string) error {
@@ -116,8 +136,14 @@ func (st *textState) field(line int, key, val string) error {
 	case "POINTS":
 		return st.points(line, val)
 	case "REGION":
+		if err := st.endSeries(); err != nil {
+			return err
+		}
 		st.region, st.cur, st.next = val, nil, 0
 	case "METRIC":
+		if err := st.endSeries(); err != nil {
+			return err
+		}
 		st.metric, st.cur, st.next = val, nil, 0
 	case "DATA":
 		return st.data(line, val)
@@ -160,7 +186,7 @@ func (st *textState) points(line int, val string) error {
 		for i, s := range f {
 			v, ok := number(s)
 			if !ok {
-				return errAt(st.file, line, "point value %q: want a finite number", s)
+				return errAt(st.file, line, "point value %q: want a finite number (not subnormal)", s)
 			}
 			pt[i] = v
 		}
@@ -168,6 +194,7 @@ func (st *textState) points(line int, val string) error {
 			return fmt.Errorf("%w: %s:%d: more than %d points", fault.ErrTooLarge, st.file, line, MaxPoints)
 		}
 		e.Points = append(e.Points, pt)
+		e.PointLine = append(e.PointLine, line)
 	}
 	return nil
 }
@@ -204,7 +231,7 @@ func (st *textState) data(line int, val string) error {
 	for i, s := range f {
 		v, ok := number(s)
 		if !ok {
-			return errAt(st.file, line, "DATA value %q: want a finite number", s)
+			return errAt(st.file, line, "DATA value %q: want a finite number (not subnormal)", s)
 		}
 		vs[i] = v
 	}
@@ -258,6 +285,9 @@ func ReadJSONLines(file string, r io.Reader) (*Experiment, error) {
 		raw := bytes.TrimSpace(sc.Bytes())
 		if len(raw) == 0 {
 			continue
+		}
+		if k, _, dup := duplicateKey(raw); dup {
+			return nil, errAt(file, line, "key %q given twice in one object (encoding/json would keep the last silently)", k)
 		}
 		var jl jsonLine
 		dec := json.NewDecoder(bytes.NewReader(raw))
@@ -352,14 +382,14 @@ func (b *builder) add(file string, line int, params map[string]float64, cp, mt s
 		if !ok {
 			return errAt(file, line, "parameters %v: the first line has %v", keys(params), b.names)
 		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return errAt(file, line, "parameter %s: not finite", n)
+		if !finiteNormal(v) {
+			return errAt(file, line, "parameter %s = %g: not finite or subnormal", n, v)
 		}
 		pt[i] = v
 	}
 	for _, v := range vals {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return errAt(file, line, "value not finite")
+		if !finiteNormal(v) {
+			return errAt(file, line, "value %g: not finite or subnormal", v)
 		}
 	}
 	b.values += len(vals)
@@ -375,6 +405,7 @@ func (b *builder) add(file string, line int, params map[string]float64, cp, mt s
 		pi = len(b.e.Points)
 		b.point[key] = pi
 		b.e.Points = append(b.e.Points, pt)
+		b.e.PointLine = append(b.e.PointLine, line)
 	}
 	s := b.series[[2]string{cp, mt}]
 	if s == nil {
@@ -431,6 +462,9 @@ func ReadJSON(file string, r io.Reader) (*Experiment, error) {
 	}
 	if len(data) > 64<<20 {
 		return nil, fmt.Errorf("%w: %s: larger than 64 MiB", fault.ErrTooLarge, file)
+	}
+	if k, off, dup := duplicateKey(data); dup {
+		return nil, errAt(file, 1+bytes.Count(data[:off], []byte("\n")), "key %q given twice in one object (encoding/json would keep the last silently)", k)
 	}
 	var doc jsonDoc
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -529,4 +563,51 @@ func filepathExt(name string) string {
 		return name[i:]
 	}
 	return ""
+}
+
+// jsonFrame is one open object or array of duplicateKey's walk.
+type jsonFrame struct {
+	obj     bool
+	wantKey bool
+	keys    map[string]bool
+}
+
+// duplicateKey walks the JSON tokens of data and returns the first key given twice in one
+// object with the offset just after it (found false when none, or at a syntax error, which
+// the decoder then reports).
+func duplicateKey(data []byte) (key string, off int64, found bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var st []*jsonFrame
+	valueDone := func() {
+		if n := len(st); n > 0 && st[n-1].obj {
+			st[n-1].wantKey = true
+		}
+	}
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", 0, false
+		}
+		if n := len(st); n > 0 && st[n-1].obj && st[n-1].wantKey {
+			if k, ok := tok.(string); ok {
+				if st[n-1].keys[k] {
+					return k, dec.InputOffset(), true
+				}
+				st[n-1].keys[k], st[n-1].wantKey = true, false
+				continue
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			st = append(st, &jsonFrame{obj: true, wantKey: true, keys: map[string]bool{}})
+		case json.Delim('['):
+			st = append(st, &jsonFrame{})
+		case json.Delim('}'), json.Delim(']'):
+			st = st[:len(st)-1]
+			valueDone()
+		default:
+			valueDone()
+		}
+	}
 }

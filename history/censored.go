@@ -91,7 +91,7 @@ func FitCensored(ctx context.Context, name, scal string, runs []Run) (*CensoredF
 	}
 	runs = append([]Run(nil), runs...)
 	sort.SliceStable(runs, func(a, b int) bool { return runs[a].P < runs[b].P })
-	if err := impute(name, scal, runs); err != nil {
+	if err := impute(ctx, name, scal, runs); err != nil {
 		return nil, err
 	}
 	var res *scaling.Result
@@ -103,7 +103,7 @@ func FitCensored(ctx context.Context, name, scal string, runs []Run) (*CensoredF
 		for _, r := range runs {
 			d.Points = append(d.Points, scaling.Point{P: r.P, TimeS: r.UsedS})
 		}
-		next, err := scaling.Fit(d)
+		next, err := scaling.Fit(ctx, d)
 		if err != nil {
 			return nil, err
 		}
@@ -140,14 +140,14 @@ func FitCensored(ctx context.Context, name, scal string, runs []Run) (*CensoredF
 
 // impute sets each run's starting value: its elapsed time, or for a censored run
 // max(L, T₀(p)) with T₀ the fit of the completed runs alone.
-func impute(name, scal string, runs []Run) error {
+func impute(ctx context.Context, name, scal string, runs []Run) error {
 	obs := &scaling.Data{Name: name, Scaling: scal}
 	for _, r := range runs {
 		if !r.Censored {
 			obs.Points = append(obs.Points, scaling.Point{P: r.P, TimeS: r.ElapsedS})
 		}
 	}
-	start, err := scaling.Fit(obs)
+	start, err := scaling.Fit(ctx, obs)
 	if err != nil {
 		return err
 	}

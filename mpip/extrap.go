@@ -1,6 +1,7 @@
 package mpip
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -80,7 +81,7 @@ func Extrapolate(quantity, unit string, ps, ys []float64, target int) (Extrapola
 	if ys[hi] > ys[lo] {
 		d.Scaling, e.Trend = "weak", "increasing"
 	}
-	fr, err := scaling.Fit(d)
+	fr, err := scaling.Fit(context.Background(), d) // bounded: one fit of at most a few runs; Extrapolate has no ctx yet
 	if err != nil {
 		return e, extrapError(quantity, err)
 	}
@@ -90,7 +91,7 @@ func Extrapolate(quantity, unit string, ps, ys []float64, target int) (Extrapola
 	}
 	// The selected model's value, not scaling's stacked TimeS: the stacking weights were
 	// learned on run-time sets, not on mpiP's per-input trends (issue 30).
-	e.Value, e.SpreadLow, e.SpreadHigh, e.Model, e.Formula = pr.SelectedS, pr.PlausibleLowS, pr.PlausibleHighS, pr.Model, pr.Formula
+	e.Value, e.SpreadLow, e.SpreadHigh, e.Model, e.Formula = pr.SelectedS, pr.ModelsLowS, pr.ModelsHighS, pr.Model, pr.Formula
 	if len(seen) >= 3 && (pr.PlausibleModels <= 1 || e.SpreadLow == e.SpreadHigh) { // with two runs the note below says why
 		e.Notes = append(e.Notes, fmt.Sprintf("%s at P = %d: one plausible scaling model, so the spread %.4g … %.4g has zero width — that is no certainty: the runs cannot show how far other forms would differ", quantity, target, e.SpreadLow, e.SpreadHigh))
 	}

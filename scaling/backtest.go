@@ -1,6 +1,7 @@
 package scaling
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -36,8 +37,8 @@ type Backtest struct {
 
 // BacktestLargest holds out every run at the largest p, fits the rest with Fit and predicts
 // it. It needs at least 3 distinct p (fault.ErrInput otherwise).
-func BacktestLargest(d *Data) (*Backtest, error) {
-	return backtestHoldout(d, 1, &DefaultPrior)
+func BacktestLargest(ctx context.Context, d *Data) (*Backtest, error) {
+	return backtestHoldout(ctx, d, 1, &DefaultPrior)
 }
 
 // splitHoldout returns the training data without the k largest distinct p and the largest
@@ -66,12 +67,12 @@ func splitHoldout(d *Data, k int) (*Data, int, error) {
 
 // backtestHoldout holds out the k largest distinct p, fits the rest with prior and predicts
 // the largest p.
-func backtestHoldout(d *Data, k int, prior *Prior) (*Backtest, error) {
+func backtestHoldout(ctx context.Context, d *Data, k int, prior *Prior) (*Backtest, error) {
 	train, top, err := splitHoldout(d, k)
 	if err != nil {
 		return nil, err
 	}
-	r, err := FitWithPrior(train, prior)
+	r, err := FitWithPrior(ctx, train, prior)
 	if err != nil {
 		return nil, err
 	}
@@ -119,11 +120,11 @@ func stackCaseOf(d *Data, set, k int) (stackCase, bool) {
 	}
 	unit, pts := rescale(train.Points)
 	g := groupPoints(pts)
-	sel := selectModel(train.Scaling, g)
+	sel := selectModel(context.Background(), train.Scaling, g)
 	if sel == nil {
 		return stackCase{}, false
 	}
-	b := fitBases(train.Scaling, sel, g, true)
+	b := fitBases(context.Background(), train.Scaling, sel, g, true)
 	return stackCase{scaling: train.Scaling, set: set, base: b.logPreds(float64(top)), obs: math.Log(meanAt(d.Points, top) / unit),
 		self: b.selfLog, selfObs: b.selfObs, logFactor: math.Log(float64(top) / float64(g[len(g)-1].P)), distinct: len(g)}, true
 }
@@ -174,8 +175,13 @@ type CorpusSummary struct {
 	Weak    int            `json:"weak_sets"`
 	Largest HoldoutSummary `json:"largest_held_out"`
 	Two     HoldoutSummary `json:"two_largest_held_out"`
-	Prior   Prior          `json:"prior_all_sets"`
-	Rows    []CorpusRow    `json:"rows"`
+	// The same tasks with every set of the scored set's source group (SourceGroup) left out
+	// of the prior.
+	Groups       int            `json:"source_groups"`
+	LargestGroup HoldoutSummary `json:"largest_held_out_group_out"`
+	TwoGroup     HoldoutSummary `json:"two_largest_held_out_group_out"`
+	Prior        Prior          `json:"prior_all_sets"`
+	Rows         []CorpusRow    `json:"rows"`
 }
 
 // MaxCorpusFiles bounds how many files RunCorpus reads.
@@ -198,23 +204,16 @@ func RunCorpus(dir string) (*CorpusSummary, error) {
 		}
 	}
 	s := &CorpusSummary{Sets: len(sets), Prior: learnPrior(cases)}
+	groups := map[string]bool{}
+	for _, d := range sets {
+		groups[SourceGroup(d.Name)] = true
+	}
+	s.Groups = len(groups)
+	var groupRows []CorpusRow
 	for i, d := range sets {
-		var rest []stackCase
-		for _, c := range cases {
-			if c.set != i {
-				rest = append(rest, c)
-			}
-		}
-		prior := learnPrior(rest)
-		row := CorpusRow{Name: d.Name, Scaling: d.Scaling, Points: len(d.Points), Distinct: len(distinctP(d.Points)),
-			Source: d.Meta["source"], Measured: d.Meta["measured"], Units: d.Meta["units"]}
-		b, err := backtestHoldout(d, 1, &prior)
+		row, err := corpusRow(d, learnPrior(casesExcept(cases, sets, func(j int) bool { return j == i })))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", d.Name, err)
-		}
-		row.Backtest, row.MaxP = b, b.HeldOutP
-		if b2, err := backtestHoldout(d, 2, &prior); err == nil {
-			row.Backtest2 = b2
+			return nil, err
 		}
 		if d.Scaling == "strong" {
 			s.Strong++
@@ -222,10 +221,54 @@ func RunCorpus(dir string) (*CorpusSummary, error) {
 			s.Weak++
 		}
 		s.Rows = append(s.Rows, row)
+		grp := SourceGroup(d.Name)
+		row, err = corpusRow(d, learnPrior(casesExcept(cases, sets, func(j int) bool { return SourceGroup(sets[j].Name) == grp })))
+		if err != nil {
+			return nil, err
+		}
+		groupRows = append(groupRows, row)
 	}
 	s.Largest = summarise("largest p held out", s.Rows, func(r CorpusRow) *Backtest { return r.Backtest })
 	s.Two = summarise("two largest p held out", s.Rows, func(r CorpusRow) *Backtest { return r.Backtest2 })
+	s.LargestGroup = summarise("largest p held out, same-source group out", groupRows, func(r CorpusRow) *Backtest { return r.Backtest })
+	s.TwoGroup = summarise("two largest p held out, same-source group out", groupRows, func(r CorpusRow) *Backtest { return r.Backtest2 })
 	return s, nil
+}
+
+// SourceGroup is a corpus set's same-source group: its file name up to the first '_'
+// (specfem_…, mpi_…, gromacs_…, kmeans_… share a code or a source and are held out together
+// in the group-out evaluation).
+func SourceGroup(name string) string {
+	if i := strings.IndexByte(name, '_'); i > 0 {
+		return name[:i]
+	}
+	return name
+}
+
+// casesExcept is the learning cases of the sets j for which out(j) is false.
+func casesExcept(cases []stackCase, sets []*Data, out func(int) bool) []stackCase {
+	var rest []stackCase
+	for _, c := range cases {
+		if !out(c.set) {
+			rest = append(rest, c)
+		}
+	}
+	return rest
+}
+
+// corpusRow backtests d with the largest p, then the two largest, held out under prior.
+func corpusRow(d *Data, prior Prior) (CorpusRow, error) {
+	row := CorpusRow{Name: d.Name, Scaling: d.Scaling, Points: len(d.Points), Distinct: len(distinctP(d.Points)),
+		Source: d.Meta["source"], Measured: d.Meta["measured"], Units: d.Meta["units"]}
+	b, err := backtestHoldout(context.Background(), d, 1, &prior)
+	if err != nil {
+		return row, fmt.Errorf("%s: %w", d.Name, err)
+	}
+	row.Backtest, row.MaxP = b, b.HeldOutP
+	if b2, err := backtestHoldout(context.Background(), d, 2, &prior); err == nil {
+		row.Backtest2 = b2
+	}
+	return row, nil
 }
 
 // readCorpus reads the *.csv of dir, sorted by name, the scaling kind inferred where absent.

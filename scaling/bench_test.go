@@ -2,6 +2,7 @@ package scaling
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -25,7 +26,7 @@ func loadBench(b *testing.B, name string) *Data {
 func BenchmarkFitWavetrisk(b *testing.B) {
 	d := loadBench(b, "wavetrisk_bbserv_2560")
 	for b.Loop() {
-		if _, err := Fit(d); err != nil {
+		if _, err := Fit(context.Background(), d); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -35,7 +36,7 @@ func BenchmarkFitWavetrisk(b *testing.B) {
 func BenchmarkFitIsorank(b *testing.B) {
 	d := loadBench(b, "isorank_m5k")
 	for b.Loop() {
-		if _, err := Fit(d); err != nil {
+		if _, err := Fit(context.Background(), d); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -45,7 +46,7 @@ func BenchmarkFitIsorank(b *testing.B) {
 func BenchmarkFitUSLReplicates(b *testing.B) {
 	d := uslData(rand.New(rand.NewPCG(1, 0)), 100, 0.05, 0.0005, 0.02, 3)
 	for b.Loop() {
-		if _, err := Fit(d); err != nil {
+		if _, err := Fit(context.Background(), d); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -94,14 +95,14 @@ func BenchmarkFit100k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r, err := Fit(d)
+		r, err := Fit(context.Background(), d)
 		if err != nil {
 			b.Fatal(err)
 		}
 		if _, err := r.Predict(1 << 21); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := BacktestLargest(d); err != nil {
+		if _, err := BacktestLargest(context.Background(), d); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -117,11 +118,11 @@ func TestFit100kUnder2s(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	r, err := Fit(d)
+	r, err := Fit(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := BacktestLargest(d); err != nil {
+	if _, err := BacktestLargest(context.Background(), d); err != nil {
 		t.Fatal(err)
 	}
 	if el := time.Since(start); el > 2*time.Second {

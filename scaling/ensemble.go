@@ -1,6 +1,7 @@
 package scaling
 
 import (
+	"context"
 	"math"
 	"sort"
 )
@@ -151,7 +152,7 @@ func spreadLog(w, l [nBase]float64) float64 {
 // fitBases fits the base predictors to the groups g (times in the units of the rescale
 // unit) with the selected model sel; withSelf adds the self backtest (largest training p
 // from the points below it), which calls selectModel on the smaller set.
-func fitBases(scaling string, sel *fitted, g []group, withSelf bool) *baseSet {
+func fitBases(ctx context.Context, scaling string, sel *fitted, g []group, withSelf bool) *baseSet {
 	b := &baseSet{scaling: scaling, sel: sel, powA: math.NaN(), selfObs: math.NaN()}
 	if f := fitLinear(amdahlCandidate, basis(amdahlCandidate, g), g, nil, false); f != nil {
 		b.amdahl = f
@@ -166,8 +167,8 @@ func fitBases(scaling string, sel *fitted, g []group, withSelf bool) *baseSet {
 	}
 	if withSelf && len(g) >= 3 {
 		sub := g[:len(g)-1]
-		if s := selectModel(scaling, sub); s != nil {
-			bs := fitBases(scaling, s, sub, false)
+		if s := selectModel(ctx, scaling, sub); s != nil {
+			bs := fitBases(ctx, scaling, s, sub, false)
 			b.selfLog = bs.logPreds(float64(g[len(g)-1].P))
 			b.selfObs = math.Log(g[len(g)-1].Y)
 		}
@@ -201,8 +202,8 @@ func powerLaw(g []group) (a, b float64) {
 
 // selectModel is Fit's selection on groups (nil when no candidate fits): the candidate of
 // smallest cross-validation score under the one-standard-error rule.
-func selectModel(scaling string, g []group) *fitted {
-	all := scoreCandidates(scaling, g)
+func selectModel(ctx context.Context, scaling string, g []group) *fitted {
+	all := scoreCandidates(ctx, scaling, g)
 	if len(all) == 0 {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package scaling_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -24,7 +25,7 @@ p,time
 	if err != nil {
 		panic(err)
 	}
-	r, err := scaling.Fit(d)
+	r, err := scaling.Fit(context.Background(), d)
 	if err != nil {
 		panic(err)
 	}

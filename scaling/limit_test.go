@@ -1,6 +1,7 @@
 package scaling
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -39,12 +40,12 @@ func TestMaxDistinctP(t *testing.T) {
 	if !errors.Is(err, fault.ErrTooLarge) || err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("ReadCSV of %d distinct p: %v, want ErrTooLarge with %q", MaxDistinctP+1, err, want)
 	}
-	if _, err := Fit(maxDistinctData(MaxDistinctP + 1)); !errors.Is(err, fault.ErrTooLarge) {
+	if _, err := Fit(context.Background(), maxDistinctData(MaxDistinctP+1)); !errors.Is(err, fault.ErrTooLarge) {
 		t.Fatalf("Fit of %d distinct p: %v, want ErrTooLarge", MaxDistinctP+1, err)
 	}
 	d := maxDistinctData(MaxDistinctP)
 	start := time.Now()
-	r, err := Fit(d)
+	r, err := Fit(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func TestMaxDistinctP(t *testing.T) {
 func BenchmarkFitMaxDistinctP(b *testing.B) {
 	d := maxDistinctData(MaxDistinctP)
 	for b.Loop() {
-		if _, err := Fit(d); err != nil {
+		if _, err := Fit(context.Background(), d); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -75,7 +76,7 @@ func TestMaxTimeSpan(t *testing.T) {
 		t.Fatalf("ReadCSV: %v, want ErrInput naming inf.csv:3", err)
 	}
 	d := &Data{Name: "code", Points: []Point{{1, 10}, {2, 1e308}, {4, 3}}}
-	if _, err := Fit(d); !errors.Is(err, fault.ErrInput) {
+	if _, err := Fit(context.Background(), d); !errors.Is(err, fault.ErrInput) {
 		t.Fatalf("Fit: %v, want ErrInput", err)
 	}
 }

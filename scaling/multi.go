@@ -37,6 +37,12 @@ type PNModel struct {
 	Coef    []float64 `json:"coefficients"`
 	// LOO is the RMS log error of leave-one-(p, n)-out predictions.
 	LOO float64 `json:"loo_rms_log_error"`
+	// HalfWidth95 is the 95 % interval's half-width in log time: the ⌈0.95(n+1)⌉-th smallest
+	// |log error| of the leave-one-(p, n)-out predictions (the jackknife interval, Barber,
+	// Candès, Ramdas & Tibshirani 2021, "Predictive inference with the jackknife+", Ann.
+	// Statist. 49(1), with the conformal quantile); the interval is T̂·exp(±HalfWidth95). It
+	// measures interpolation errors: BacktestPN reports how often it held extrapolated runs.
+	HalfWidth95 float64 `json:"interval95_log_half_width"`
 
 	f, g  Term
 	shape int
@@ -50,6 +56,15 @@ func (m *PNModel) value(p, n float64) float64 {
 		v += m.Coef[k+1] * x
 	}
 	return v
+}
+
+// Interval is the 95 % interval at (p, n) (see HalfWidth95).
+func (m *PNModel) Interval(p, n float64) (lo, hi float64, err error) {
+	v, err := m.Predict(p, n)
+	if err != nil {
+		return 0, 0, err
+	}
+	return v * math.Exp(-m.HalfWidth95), v * math.Exp(m.HalfWidth95), nil
 }
 
 // Predict is the model's time at (p, n).
@@ -191,17 +206,33 @@ func FitPN(pts []PNPoint) (*PNModel, error) {
 	sort.SliceStable(cs, func(a, b int) bool { return cs[a].cost < cs[b].cost })
 	var best *PNModel
 	for _, c := range cs[:min(pnShortlist, len(cs))] {
-		loo := pnLOO(c.f, c.g, c.shape, pts)
+		errs := pnLOOErrors(c.f, c.g, c.shape, pts)
+		loo := rmsOrInf(errs)
 		if best == nil || loo < best.LOO-1e-9 {
 			coef, _ := pnFit(c.f, c.g, c.shape, pts, all)
 			best = &PNModel{Formula: pnFormula(c.f, c.g, c.shape), Coef: coef, LOO: loo, f: c.f, g: c.g, shape: c.shape}
+			// At least pnMinHalfWidth: an exact fit's zero-width interval would exclude its own
+			// prediction after rounding.
+			best.HalfWidth95 = math.Max(conformalQuantile(errs), pnMinHalfWidth)
 		}
 	}
 	return best, nil
 }
 
-// pnLOO is the RMS log error of leaving out each distinct (p, n) with its replicates.
-func pnLOO(f, g Term, shape int, pts []PNPoint) float64 {
+// pnMinHalfWidth is the smallest interval half-width in log time (one part in a million).
+const pnMinHalfWidth = 1e-6
+
+// rmsOrInf is the RMS of e, +Inf when e is nil (a fold could not be fitted).
+func rmsOrInf(e []float64) float64 {
+	if e == nil {
+		return math.Inf(1)
+	}
+	return rms(e)
+}
+
+// pnLOOErrors are the |log error|s of leaving out each distinct (p, n) with its
+// replicates, one per run; nil when a fold cannot be fitted or predicts no positive time.
+func pnLOOErrors(f, g Term, shape int, pts []PNPoint) []float64 {
 	type key struct {
 		p int
 		n float64
@@ -215,7 +246,7 @@ func pnLOO(f, g Term, shape int, pts []PNPoint) float64 {
 		}
 		idx[k] = append(idx[k], i)
 	}
-	ss, cnt := 0.0, 0
+	var out []float64
 	for _, k := range keys {
 		var train []int
 		for i, pt := range pts {
@@ -225,20 +256,18 @@ func pnLOO(f, g Term, shape int, pts []PNPoint) float64 {
 		}
 		coef, _ := pnFit(f, g, shape, pts, train)
 		if coef == nil {
-			return math.Inf(1)
+			return nil
 		}
 		m := PNModel{Coef: coef, f: f, g: g, shape: shape}
 		v := m.value(float64(k.p), k.n)
 		if !(v > 0) {
-			return math.Inf(1)
+			return nil
 		}
 		for _, i := range idx[k] {
-			e := math.Log(v / pts[i].TimeS)
-			ss += e * e
-			cnt++
+			out = append(out, math.Abs(math.Log(v/pts[i].TimeS)))
 		}
 	}
-	return math.Sqrt(ss / float64(cnt))
+	return out
 }
 
 // PNBacktest is a (p, n) backtest: the largest p (every n) or the largest n (every p) held
@@ -249,6 +278,8 @@ type PNBacktest struct {
 	Points      int     `json:"held_out_points"`
 	MedianAbsRE float64 `json:"median_abs_rel_error"`
 	MaxAbsRE    float64 `json:"max_abs_rel_error"`
+	// Inside95: held-out runs inside the 95 % interval of the model fitted on the rest.
+	Inside95 int `json:"inside_interval95"`
 }
 
 // BacktestPN holds out the largest p, then separately the largest n.
@@ -272,14 +303,18 @@ func BacktestPN(pts []PNPoint) ([]PNBacktest, error) {
 			return nil, err
 		}
 		var errs []float64
+		inside := 0
 		for _, pt := range test {
 			v, err := m.Predict(float64(pt.P), pt.N)
 			if err != nil {
 				return nil, err
 			}
 			errs = append(errs, math.Abs(v-pt.TimeS)/pt.TimeS)
+			if lo, hi, err := m.Interval(float64(pt.P), pt.N); err == nil && lo <= pt.TimeS && pt.TimeS <= hi {
+				inside++
+			}
 		}
-		b := PNBacktest{HeldOut: which, Formula: m.Formula, Points: len(test), MedianAbsRE: median(errs)}
+		b := PNBacktest{HeldOut: which, Formula: m.Formula, Points: len(test), MedianAbsRE: median(errs), Inside95: inside}
 		for _, e := range errs {
 			b.MaxAbsRE = math.Max(b.MaxAbsRE, e)
 		}

@@ -3,6 +3,7 @@ package scaling
 import (
 	"math"
 	"os"
+	"slices"
 	"testing"
 )
 
@@ -48,5 +49,38 @@ func TestRelearnPN(t *testing.T) {
 			t.Errorf("%s: %+v", b.HeldOut, b)
 		}
 		t.Logf("%s held out: %s, median |rel error| %.3f, max %.3f over %d runs", b.HeldOut, b.Formula, b.MedianAbsRE, b.MaxAbsRE, b.Points)
+	}
+}
+
+// TestPNInterval: the interval is T̂·exp(±h) with h the conformal quantile of the
+// leave-one-(p, n)-out |log errors| — on relearn_main (50 runs, ⌈0.95·51⌉ = 49th of 50) h
+// must be one of those errors, lie between their median and maximum, and the interval
+// bracket the prediction; on the exact SPMD grid h ≈ 0 (no error to learn from).
+func TestPNInterval(t *testing.T) {
+	fh, err := os.Open("../testdata/scaling_pn/relearn_main.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	pts, _, err := ReadPNCSV("relearn_main.csv", fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := FitPN(pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := pnLOOErrors(m.f, m.g, m.shape, pts)
+	found := false
+	for _, e := range errs {
+		found = found || e == m.HalfWidth95
+	}
+	if !found || m.HalfWidth95 < median(errs) || m.HalfWidth95 > slices.Max(errs) || !(m.HalfWidth95 > 0) {
+		t.Errorf("half-width %g: not the conformal quantile of the %d LOO errors (median %g, max %g)", m.HalfWidth95, len(errs), median(errs), slices.Max(errs))
+	}
+	v, _ := m.Predict(1024, 2e4)
+	lo, hi, err := m.Interval(1024, 2e4)
+	if err != nil || !(lo < v && v < hi) || math.Abs(math.Log(hi/v)-m.HalfWidth95) > 1e-12 {
+		t.Errorf("interval %g … %g around %g (h %g): %v", lo, hi, v, m.HalfWidth95, err)
 	}
 }

@@ -1,6 +1,7 @@
 package scaling
 
 import (
+	"context"
 	"math"
 	"testing"
 )
@@ -21,7 +22,7 @@ func TestFitScaleInvariant(t *testing.T) {
 		"retrograde": {{P: 1, TimeS: 100}, {P: 2, TimeS: 52}, {P: 4, TimeS: 29}, {P: 8, TimeS: 19.5}, {P: 16, TimeS: 17}, {P: 32, TimeS: 20}},
 	}
 	for name, pts := range sets {
-		base, err := Fit(&Data{Name: name, Points: pts})
+		base, err := Fit(context.Background(), &Data{Name: name, Points: pts})
 		if err != nil {
 			t.Fatalf("%s × 1: %v", name, err)
 		}
@@ -33,7 +34,7 @@ func TestFitScaleInvariant(t *testing.T) {
 			for i, pt := range pts {
 				sc[i] = Point{P: pt.P, TimeS: pt.TimeS * a}
 			}
-			r, err := Fit(&Data{Name: name, Points: sc})
+			r, err := Fit(context.Background(), &Data{Name: name, Points: sc})
 			if err != nil {
 				t.Errorf("%s × %g: %v", name, a, err)
 				continue

@@ -1,6 +1,7 @@
 package scaling
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"math"
@@ -60,7 +61,7 @@ func FuzzReadCSV(f *testing.F) {
 		}
 		// Whatever was read, a fit either fails with a typed error or predicts positive
 		// finite times.
-		r, err := Fit(d)
+		r, err := Fit(context.Background(), d)
 		if err != nil {
 			if !errors.Is(err, fault.ErrInput) && !errors.Is(err, fault.ErrNotConverged) {
 				t.Fatalf("untyped error %v", err)
@@ -82,7 +83,7 @@ func TestAmdahlExact(t *testing.T) {
 	for _, p := range []int{1, 2, 4, 8, 16, 32, 64} {
 		d.Points = append(d.Points, Point{p, 10 + 90/float64(p)})
 	}
-	r, err := Fit(d)
+	r, err := Fit(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestAmdahlExact(t *testing.T) {
 	if want := 10 + 90.0/1024; math.Abs(pr.SelectedS-want) > 1e-9*want {
 		t.Fatalf("T(1024) = %v, want %v", pr.SelectedS, want)
 	}
-	b, err := BacktestLargest(d)
+	b, err := BacktestLargest(context.Background(), d)
 	if err != nil || b.SelectedRelError == nil || math.Abs(*b.SelectedRelError) > 1e-9 {
 		t.Fatalf("backtest %+v %v", b, err)
 	}
@@ -111,7 +112,7 @@ func TestGustafsonExact(t *testing.T) {
 	for _, p := range []int{1, 4, 16, 64, 256} {
 		d.Points = append(d.Points, Point{p, 2 + 0.01*float64(p)})
 	}
-	r, err := Fit(d)
+	r, err := Fit(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func TestUSLRecovery(t *testing.T) {
 	}
 	t.Logf("seed 1: σ = %.4f [%.4f, %.4f], κ = %.3g [%.3g, %.3g], N_max = %.1f (true %.1f)",
 		s.Value, *s.Low95, *s.High95, k.Value, *k.Low95, *k.High95, *m.NMax, nmax)
-	r, err := Fit(d)
+	r, err := Fit(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func TestUSLRecovery(t *testing.T) {
 	}
 	chosenUSL := 0
 	for seed := uint64(1); seed <= 10; seed++ {
-		if r, err := Fit(uslData(rand.New(rand.NewPCG(seed, 0)), t1, sigma, kappa, noise, 3)); err == nil && r.Chosen.Name == "usl" {
+		if r, err := Fit(context.Background(), uslData(rand.New(rand.NewPCG(seed, 0)), t1, sigma, kappa, noise, 3)); err == nil && r.Chosen.Name == "usl" {
 			chosenUSL++
 		}
 	}
@@ -212,7 +213,7 @@ func TestPositiveByConstruction(t *testing.T) {
 			d.Points = append(d.Points, Point{p, math.Exp(4 * rng.NormFloat64())})
 			p += 1 + rng.IntN(2*p)
 		}
-		r, err := Fit(d)
+		r, err := Fit(context.Background(), d)
 		if err != nil {
 			t.Fatalf("set %d: %v", i, err)
 		}
@@ -239,7 +240,7 @@ func TestPositiveByConstruction(t *testing.T) {
 
 func TestTooFewPoints(t *testing.T) {
 	d := &Data{Name: "three", Points: []Point{{1, 10}, {2, 6}, {4, 4}}}
-	r, err := Fit(d)
+	r, err := Fit(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +252,7 @@ func TestTooFewPoints(t *testing.T) {
 	if !pr.Interval || !(*pr.Low95S < pr.TimeS && pr.TimeS < *pr.High95S) || !(pr.PlausibleLowS <= pr.SelectedS && pr.SelectedS <= pr.PlausibleHighS) {
 		t.Fatalf("3 distinct p must give a non-zero-width interval around the prediction: %+v", pr)
 	}
-	two, err := Fit(&Data{Name: "two", Points: []Point{{1, 10}, {2, 6}}})
+	two, err := Fit(context.Background(), &Data{Name: "two", Points: []Point{{1, 10}, {2, 6}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,11 +265,11 @@ func TestTooFewPoints(t *testing.T) {
 		{Name: "neg", Points: []Point{{1, 1}, {2, -1}}},
 		{Name: "p0", Points: []Point{{0, 1}, {2, 1}}},
 	} {
-		if _, err := Fit(bad); !errors.Is(err, fault.ErrInput) {
+		if _, err := Fit(context.Background(), bad); !errors.Is(err, fault.ErrInput) {
 			t.Errorf("%s: %v, want ErrInput", bad.Name, err)
 		}
 	}
-	if _, err := BacktestLargest(&Data{Name: "two", Points: []Point{{1, 2}, {2, 1}}}); !errors.Is(err, fault.ErrInput) {
+	if _, err := BacktestLargest(context.Background(), &Data{Name: "two", Points: []Point{{1, 2}, {2, 1}}}); !errors.Is(err, fault.ErrInput) {
 		t.Errorf("backtest of 2 distinct p: %v, want ErrInput", err)
 	}
 	if _, err := r.Predict(0); !errors.Is(err, fault.ErrInput) {
@@ -332,7 +333,7 @@ func TestCorpus(t *testing.T) {
 // definition: predictions at the measured p and far beyond differ by more than rounding.
 func TestPlausibleDistinct(t *testing.T) {
 	d := loadSet(t, "../testdata/scaling/wavetrisk_bbserv_2560.csv")
-	r, err := Fit(d)
+	r, err := Fit(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +391,7 @@ func TestKeepDistinctSimplest(t *testing.T) {
 // degrees of freedom for a 2-coefficient model) are not.
 func TestWeakIntervalsNote(t *testing.T) {
 	exact := &Data{Name: "exact", Points: []Point{{P: 1, TimeS: 100}, {P: 2, TimeS: 52}, {P: 4, TimeS: 28}}}
-	r, err := Fit(exact)
+	r, err := Fit(context.Background(), exact)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,7 +399,7 @@ func TestWeakIntervalsNote(t *testing.T) {
 		t.Errorf("exact 3-point fit: intervals_not_meaningful %v, notes %q", r.IntervalsNotMeaningful, r.Notes)
 	}
 	noisy := &Data{Name: "noisy", Points: []Point{{P: 1, TimeS: 101}, {P: 2, TimeS: 51}, {P: 4, TimeS: 28.6}, {P: 8, TimeS: 15.8}, {P: 16, TimeS: 10.3}, {P: 32, TimeS: 6.9}}}
-	if r, err = Fit(noisy); err != nil {
+	if r, err = Fit(context.Background(), noisy); err != nil {
 		t.Fatal(err)
 	}
 	if r.IntervalsNotMeaningful {
@@ -416,7 +417,7 @@ func TestT1(t *testing.T) {
 		d.Points = append(d.Points, Point{P: p, TimeS: 10 + 90/float64(p)})
 	}
 	d.Name, d.Scaling = "amdahl", "strong"
-	r, err := Fit(&d)
+	r, err := Fit(context.Background(), &d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,5 +427,53 @@ func TestT1(t *testing.T) {
 	}
 	if ref := r.T1(2); ref != nil {
 		t.Fatalf("data from p = 2: T1 %+v, want nil", ref)
+	}
+}
+
+// TestPrintedTimeInsideSpan (new-user review, issue 30): on 1,100 2,52 4,28 8,16 16,10.5 the
+// stacked time at p = 32 (7.18 s) lay below the plausible models' span 7.41–10.53 s that was
+// printed beside it. The printed span now holds the printed time at every p, the models' own
+// span holds the selected model's value, and a note says when the span was widened.
+func TestPrintedTimeInsideSpan(t *testing.T) {
+	d := &Data{Name: "review", Points: []Point{{1, 100}, {2, 52}, {4, 28}, {8, 16}, {16, 10.5}}}
+	r, err := Fit(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	widened := false
+	for _, p := range []int{1, 8, 16, 32, 64, 1024} {
+		pr, err := r.Predict(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pr.TimeS < pr.PlausibleLowS || pr.TimeS > pr.PlausibleHighS {
+			t.Errorf("p = %d: time %g outside the printed span %g … %g", p, pr.TimeS, pr.PlausibleLowS, pr.PlausibleHighS)
+		}
+		if pr.SelectedS < pr.ModelsLowS || pr.SelectedS > pr.ModelsHighS {
+			t.Errorf("p = %d: selected %g outside the models' span %g … %g", p, pr.SelectedS, pr.ModelsLowS, pr.ModelsHighS)
+		}
+		if pr.PlausibleLowS != pr.ModelsLowS || pr.PlausibleHighS != pr.ModelsHighS {
+			widened = true
+			if len(pr.Notes) == 0 || !strings.Contains(strings.Join(pr.Notes, " "), "widened") {
+				t.Errorf("p = %d: span widened without a note: %q", p, pr.Notes)
+			}
+		}
+	}
+	if !widened {
+		t.Error("the review's case (stacked 7.18 s below the models' 7.41 s at p = 32) no longer widens: re-check the test's premise")
+	}
+}
+
+// TestFitCancelled: a cancelled context stops Fit and BacktestLargest with
+// fault.ErrInterrupted (exit 130) instead of a result.
+func TestFitCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	d := &Data{Name: "cancelled", Points: []Point{{1, 100}, {2, 52}, {4, 28}, {8, 16}, {16, 10.5}}}
+	if r, err := Fit(ctx, d); !errors.Is(err, fault.ErrInterrupted) || r != nil {
+		t.Errorf("Fit on a cancelled context: %v, %v", r, err)
+	}
+	if b, err := BacktestLargest(ctx, d); !errors.Is(err, fault.ErrInterrupted) || b != nil {
+		t.Errorf("BacktestLargest on a cancelled context: %v, %v", b, err)
 	}
 }

@@ -1,6 +1,7 @@
 package scaling
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -177,14 +178,14 @@ func rms(e []float64) float64 {
 // Fit fits the candidate family to d and chooses the model with the smallest held-out
 // prediction error (see the package comment). Errors: fault.ErrInput for invalid data or
 // fewer than 2 distinct p; fault.ErrNotConverged when no candidate could be fitted.
-func Fit(d *Data) (*Result, error) {
-	return FitWithPrior(d, &DefaultPrior)
+func Fit(ctx context.Context, d *Data) (*Result, error) {
+	return FitWithPrior(ctx, d, &DefaultPrior)
 }
 
 // FitWithPrior is Fit with the stacking weights and interval calibration of prior (Fit uses
 // DefaultPrior, learned on the whole corpus; the corpus evaluation passes one learned
 // without the set it scores).
-func FitWithPrior(d *Data, prior *Prior) (*Result, error) {
+func FitWithPrior(ctx context.Context, d *Data, prior *Prior) (*Result, error) {
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
@@ -200,7 +201,10 @@ func FitWithPrior(d *Data, prior *Prior) (*Result, error) {
 	}
 	unit, pts := rescale(d.Points)
 	g := groupPoints(pts)
-	all, validated, tried := scoreCandidatesN(r.Scaling, g)
+	all, validated, tried := scoreCandidatesN(ctx, r.Scaling, g)
+	if err := interrupted(ctx, d.Name); err != nil {
+		return nil, err
+	}
 	r.CandidatesTried = tried
 	if len(all) == 0 {
 		return nil, fmt.Errorf("%w: %s: no candidate model could be fitted", fault.ErrNotConverged, d.Name)
@@ -233,7 +237,10 @@ func FitWithPrior(d *Data, prior *Prior) (*Result, error) {
 	best := all[0]
 	r.chosen, r.lloChosen, r.lloN = best.f, best.llo, best.lloN
 	r.Chosen = report(best, len(d.Points))
-	r.bases = fitBases(r.Scaling, best.f, g, true)
+	r.bases = fitBases(ctx, r.Scaling, best.f, g, true)
+	if err := interrupted(ctx, d.Name); err != nil {
+		return nil, err
+	}
 	r.bases.setUnit(unit)
 	r.prior = prior
 	threshold := 1.5*best.score + 0.02
@@ -291,11 +298,14 @@ var vetoLog = math.Log(2)
 // first), whether they were validated (more than 2 distinct p and some fold scored) and how
 // many candidates were fitted. Unvalidated, the models are ranked by their fit's RMS
 // relative error (see Fit).
-func scoreCandidatesN(scaling string, g []group) ([]scored, bool, int) {
+func scoreCandidatesN(ctx context.Context, scaling string, g []group) ([]scored, bool, int) {
 	kmax := MaxCoefficients(len(g))
 	var all []scored
 	tried := 0
 	for _, c := range candidates(scaling) {
+		if ctx.Err() != nil {
+			break // the caller reports the interruption
+		}
 		if c.nParams() > kmax {
 			continue
 		}
@@ -333,8 +343,8 @@ func scoreCandidatesN(scaling string, g []group) ([]scored, bool, int) {
 }
 
 // scoreCandidates is scoreCandidatesN's ranking alone.
-func scoreCandidates(scaling string, g []group) []scored {
-	all, _, _ := scoreCandidatesN(scaling, g)
+func scoreCandidates(ctx context.Context, scaling string, g []group) []scored {
+	all, _, _ := scoreCandidatesN(ctx, scaling, g)
 	return all
 }
 
@@ -672,9 +682,13 @@ type Prediction struct {
 	Low95S    *float64 `json:"interval95_low_s,omitempty"`
 	High95S   *float64 `json:"interval95_high_s,omitempty"`
 	// The plausible models (cross-validation score within 1.5× the best + 0.02) predict
-	// between PlausibleLowS and PlausibleHighS.
+	// between ModelsLowS and ModelsHighS (a span that holds SelectedS);
+	// PlausibleLowS … PlausibleHighS is that span widened to include TimeS when the stacked
+	// prediction lies outside it (a note says so), so the printed time is inside it.
 	PlausibleLowS   float64  `json:"plausible_low_s"`
 	PlausibleHighS  float64  `json:"plausible_high_s"`
+	ModelsLowS      float64  `json:"plausible_models_low_s"`
+	ModelsHighS     float64  `json:"plausible_models_high_s"`
 	PlausibleModels int      `json:"plausible_models"`
 	Extrapolation   float64  `json:"extrapolation_factor"` // P / largest measured p
 	Notes           []string `json:"notes,omitempty"`
@@ -710,6 +724,14 @@ func (r *Result) Predict(p int) (*Prediction, error) {
 			pr.PlausibleHighS = math.Max(pr.PlausibleHighS, w)
 			pr.PlausibleModels++
 		}
+	}
+	pr.ModelsLowS, pr.ModelsHighS = pr.PlausibleLowS, pr.PlausibleHighS
+	if v < pr.PlausibleLowS || v > pr.PlausibleHighS {
+		// The stacked prediction is not one of the plausible models: the span is widened
+		// to include it, so the printed time is never outside the printed span.
+		pr.Notes = append(pr.Notes, fmt.Sprintf("the stacked time %.4g s lies outside the plausible models' span %.4g … %.4g s (the stacking also weighs the local power law and the last time): the span is widened to include it",
+			v, pr.PlausibleLowS, pr.PlausibleHighS))
+		pr.PlausibleLowS, pr.PlausibleHighS = math.Min(pr.PlausibleLowS, v), math.Max(pr.PlausibleHighS, v)
 	}
 	if r.DistinctP >= MinPointsForInterval {
 		// Within the measured range the interval's relative width is the one at the largest
@@ -854,4 +876,12 @@ func (r *Result) weakIntervals() string {
 	}
 	return "the 95 % intervals (parameters, predictions) are not meaningful: " + strings.Join(why, " and ") +
 		"; repeat runs or measure more p before trusting any interval"
+}
+
+// interrupted is fault.ErrInterrupted when ctx is done (the fit of name stopped part way).
+func interrupted(ctx context.Context, name string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%w: %s: fit stopped: %w", fault.ErrInterrupted, name, err)
+	}
+	return nil
 }

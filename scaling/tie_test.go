@@ -1,6 +1,7 @@
 package scaling
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -68,7 +69,7 @@ func TestTwoPointTieRule(t *testing.T) {
 		if closed := firstExact(c.scaling, c.p1, c.t1, c.p2, c.t2); closed != want {
 			t.Fatalf("%s: the closed form gives %s, the table %s", c.name, closed, want)
 		}
-		r, err := Fit(twoPoints(c.name, c.scaling, c.p1, c.t1, c.p2, c.t2))
+		r, err := Fit(context.Background(), twoPoints(c.name, c.scaling, c.p1, c.t1, c.p2, c.t2))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +97,7 @@ func TestTwoPointChoiceIgnoresRounding(t *testing.T) {
 		twoPoints("AT*", "strong", 16, 4.075, 64, 1.578125),
 		twoPoints("messages", "weak", 4, 6724, 16, 47120),
 	} {
-		ref, err := Fit(base)
+		ref, err := Fit(context.Background(), base)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +110,7 @@ func TestTwoPointChoiceIgnoresRounding(t *testing.T) {
 				if swap {
 					d.Points[0], d.Points[1] = d.Points[1], d.Points[0]
 				}
-				r, err := Fit(d)
+				r, err := Fit(context.Background(), d)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -135,7 +136,7 @@ func TestThreePointsValidated(t *testing.T) {
 	for _, p := range []int{4, 16, 64} {
 		d.Points = append(d.Points, Point{P: p, TimeS: 3 + 2/float64(p)})
 	}
-	r, err := Fit(d)
+	r, err := Fit(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}

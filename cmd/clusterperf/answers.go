@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/report"
 )
 
@@ -21,23 +20,4 @@ func setAnswer(doc report.Document) {
 	case appAnswerSetter:
 		r.SetAnswer()
 	}
-}
-
-func (r *fitResult) setAnswer() {
-	var ps []answer.Predicted
-	for _, p := range r.Predictions {
-		pr := answer.Predicted{P: p.P, D: p.D, Quantity: r.Target, Value: p.Value}
-		if r.Target == "time" {
-			pr.Unit = "s"
-		}
-		if p.Low != nil && p.High != nil {
-			pr.Low, pr.High = *p.Low, *p.High
-		}
-		ps = append(ps, pr)
-	}
-	r.Answer = answer.FitSPMD(r.Chosen, ps, r.Sizing, r.Inference)
-}
-
-func (r *extrapolateResult) setAnswer() {
-	r.Answer = answer.Scaling(r.Fit, r.Predictions, r.Backtest, r.Sizing)
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/clusterperf/clusterperf/app/cubeapp"
+	"github.com/clusterperf/clusterperf/app/fitapp"
 	"github.com/clusterperf/clusterperf/app/historyapp"
 	"github.com/clusterperf/clusterperf/app/mpipapp"
 	"github.com/clusterperf/clusterperf/app/pipelineapp"
@@ -133,11 +134,11 @@ var resultTypes = map[string]reflect.Type{
 	"simulate":    reflect.TypeFor[simapp.Result](),
 	"speedup":     reflect.TypeFor[speedupapp.Result](),
 	"pipeline":    reflect.TypeFor[pipelineapp.Result](),
-	"fit":         reflect.TypeFor[fitResult](),
+	"fit":         reflect.TypeFor[fitapp.Result](),
 	"mpip":        reflect.TypeFor[mpipapp.Result](),
 	"tpn":         reflect.TypeFor[tpnapp.Result](),
 	"queue":       reflect.TypeFor[queueapp.Result](),
-	"fit-data":    reflect.TypeFor[extrapolateResult](),
+	"fit-data":    reflect.TypeFor[fitapp.ScalingResult](),
 	"pmva":        reflect.TypeFor[pmvaapp.Result](),
 	"history":     reflect.TypeFor[historyapp.Result](),
 	"cube":        reflect.TypeFor[cubeapp.Result](),

@@ -255,13 +255,13 @@ func demoExtrapolate(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fr, err := scaling.Fit(d)
+	fr, err := scaling.Fit(context.Background(), d)
 	if err != nil {
 		return err
 	}
 	m := fr.Chosen
 	fmt.Fprintf(w, "   Chosen by held-out error: %s, T(p) = %s\n", m.Name, m.Formula)
-	if bt, err := scaling.BacktestLargest(d); err == nil {
+	if bt, err := scaling.BacktestLargest(context.Background(), d); err == nil {
 		fmt.Fprintf(w, "   Backtest: predicting your largest p = %d from the other %d points would have erred by %+.1f %%.\n", bt.HeldOutP, bt.TrainingPoints, 100*bt.RelError)
 	}
 	pr, err := fr.Predict(2 * fr.MaxP)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/clusterperf/clusterperf/app/fitapp"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -130,10 +131,10 @@ func TestExtrapolateUSL(t *testing.T) {
 // command exited 3 with a grid from p = 1), powers of two from there, and pmax.
 func TestSizingGridFollowsData(t *testing.T) {
 	d := &scaling.Data{Points: []scaling.Point{{P: 5, TimeS: 10}, {P: 12, TimeS: 5}, {P: 40, TimeS: 2}}}
-	got := sizingGrid(d, 80)
+	got := fitapp.SizingGrid(d, 80)
 	want := []int{5, 8, 12, 16, 32, 40, 64, 80}
 	if !slices.Equal(got, want) {
-		t.Fatalf("sizingGrid = %v, want %v", got, want)
+		t.Fatalf("SizingGrid = %v, want %v", got, want)
 	}
 	var out, errb bytes.Buffer
 	if code := run(context.Background(), []string{"fit", "../../testdata/scaling/wavetrisk_bbserv_2560.csv"}, &out, &errb); code != 0 {

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 
 	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/app/fitapp"
 	"github.com/clusterperf/clusterperf/report"
-	"github.com/clusterperf/clusterperf/scaling"
 )
 
 // fitDataFigure is `fit DATA.csv --plot` (issue 29; what Extra-P shows first): time against
@@ -16,16 +16,17 @@ import (
 // models as a second band, and the backtest's held-out run (ring) beside what the model
 // fitted without it predicted there (cross). The bands come from scaling.Result.Predict,
 // the same call the table's predictions use.
-func fitDataFigure(d *scaling.Data, fr *scaling.Result, r *extrapolateResult) ([]report.Panel, error) {
-	return scalingFigure(filepath.Base(d.Name), d.Points, fr, r.Predictions, r.Sizing, r.Backtest)
+func fitDataFigure(r *fitapp.ScalingResult) ([]report.Panel, error) {
+	d := r.Data()
+	return scalingFigure(filepath.Base(d.Name), d.Points, r.Fit, r.Predictions, r.Sizing, r.Backtest)
 }
 
 // fitDataPlot draws fitDataFigure to path (nothing when path is "").
-func fitDataPlot(path string, d *scaling.Data, fr *scaling.Result, r *extrapolateResult) error {
+func fitDataPlot(path string, r *fitapp.ScalingResult) error {
 	if path == "" {
 		return nil
 	}
-	panels, err := fitDataFigure(d, fr, r)
+	panels, err := fitDataFigure(r)
 	if err != nil {
 		return err
 	}

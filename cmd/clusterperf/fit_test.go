@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clusterperf/clusterperf/app/fitapp"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/fit"
 )
@@ -210,15 +211,11 @@ func TestFitPanelColours(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := fit.Run(sp, data)
+	res, err := fitapp.Run(context.Background(), fitapp.Request{Spec: sp, Data: data, DataPath: d, Band: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := finishFit(sp, data, rep, o, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	panel := fitPanel(rep.Best, rep, data, res.Band)
+	panel := res.Figure()[0]
 	colours := map[string]bool{}
 	groupOf := map[string]string{}
 	for i, s := range panel.Series {

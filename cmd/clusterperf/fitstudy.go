@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app/fitapp"
 	"github.com/clusterperf/clusterperf/fit"
 	"github.com/clusterperf/clusterperf/shard"
 )
@@ -16,33 +17,27 @@ import (
 // k mod B of candidate k div B (fit.SPMDResult.Replicate, seeded by the model file's seed
 // and the replicate alone), so the shards merge to the one-machine result (issue 18).
 type fitStudy struct {
-	sp      fit.Spec
-	data    *fit.Data
-	rep     *fit.Report
-	b       int
-	configs [][2]int
+	q   fitapp.Request
+	rep *fit.Report
+	b   int
 }
 
 func prepareFitStudy(o fitOptions, args []string) (*fitStudy, error) {
-	configs, err := o.check()
+	q, err := fitRequest(o, args[0], args[1])
 	if err != nil {
 		return nil, err
 	}
-	sp, data, err := parseFit(args[0], args[1], o)
-	if err != nil {
-		return nil, err
-	}
-	b := sp.Bootstrap
+	b := q.Spec.Bootstrap
 	if b == 0 {
 		return nil, badInputf("--shard/--slurm split the bootstrap replicates: give --bootstrap N (or bootstrap: N in %s)", args[0])
 	}
-	sp.Bootstrap = 0
-	rep, err := fit.Run(sp, data)
+	q.Spec.Bootstrap = 0
+	rep, err := fit.Run(q.Spec, q.Data)
 	if err != nil {
-		return nil, badInput(dataError(args[1], err))
+		return nil, badInput(fitapp.DataError(args[1], err))
 	}
-	sp.Bootstrap = b
-	return &fitStudy{sp: sp, data: data, rep: rep, b: b, configs: configs}, nil
+	q.Spec.Bootstrap = b
+	return &fitStudy{q: q, rep: rep, b: b}, nil
 }
 
 // runFitStudy runs one shard of a sharded fit --bootstrap, or submits it to Slurm.
@@ -54,7 +49,7 @@ func runFitStudy(cmd *cobra.Command, o fitOptions, args []string, stdout io.Writ
 	if err != nil {
 		return err
 	}
-	p, err := studyPlan(cmd, args, o.study, fs.sp.Seed, len(fs.rep.Candidates)*fs.b)
+	p, err := studyPlan(cmd, args, o.study, fs.q.Spec.Seed, len(fs.rep.Candidates)*fs.b)
 	if err != nil {
 		return err
 	}
@@ -79,8 +74,8 @@ func mergeFit(p shard.Plan, items []json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if fs.sp.Seed != p.Seed || len(fs.rep.Candidates)*fs.b != len(items) {
-		return nil, badInputf("the study has %d items and seed %d; its arguments give %d and seed %d", len(items), p.Seed, len(fs.rep.Candidates)*fs.b, fs.sp.Seed)
+	if fs.q.Spec.Seed != p.Seed || len(fs.rep.Candidates)*fs.b != len(items) {
+		return nil, badInputf("the study has %d items and seed %d; its arguments give %d and seed %d", len(items), p.Seed, len(fs.rep.Candidates)*fs.b, fs.q.Spec.Seed)
 	}
 	for i, c := range fs.rep.Candidates {
 		draws := make([][]float64, fs.b)
@@ -95,5 +90,5 @@ func mergeFit(p shard.Plan, items []json.RawMessage) (any, error) {
 		}
 		c.SetBootstrap(draws)
 	}
-	return finishFit(fs.sp, fs.data, fs.rep, o, fs.configs)
+	return fitapp.Finish(fs.q, fs.rep)
 }

@@ -1,4 +1,4 @@
-package main
+package fitapp
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/fit"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/sizing"
@@ -15,7 +16,7 @@ import (
 // data do not determine (fit.SPMDResult.Identifiability over the sizing range) and says in
 // the notes how far it reaches, what the bootstrap ranges mean there, whether each
 // prediction moves along it, and which runs would determine it (issue 21).
-func (r *fitResult) explainIdentifiability() {
+func (r *Result) explainIdentifiability() {
 	dirs := r.best.Identifiability(r.PMax, r.DMax)
 	r.Identifiability = dirs
 	if len(dirs) == 0 {
@@ -86,7 +87,7 @@ const bottleneckSpread = 0.05
 // measured p and d) when the shares of the time move along the undetermined directions:
 // the verdict then says the range of each share and which run (or separate measurement)
 // would settle it (P2-5).
-func (r *fitResult) explainBottleneck(dirs []fit.Direction) {
+func (r *Result) explainBottleneck(dirs []fit.Direction) {
 	p, d := 1, 1
 	for _, x := range r.Residuals {
 		p, d = max(p, x.P), max(d, x.D)
@@ -142,7 +143,7 @@ func contains(xs []string, x string) bool {
 // addBand (--band) evaluates the SPMD family at the measured and predicted configurations
 // with contention w as fitted, w = 0 (optimistic) and w = 1 (pessimistic) (fit.Band;
 // Gennaro (001) §4), and says where the band is widest.
-func (r *fitResult) addBand(data *fit.Data) error {
+func (r *Result) addBand(data *fit.Data) error {
 	seen := map[[2]int]bool{}
 	var pts [][2]int
 	add := func(p, d int) {
@@ -160,7 +161,7 @@ func (r *fitResult) addBand(data *fit.Data) error {
 	sort.Slice(pts, func(i, j int) bool { return pts[i][0] < pts[j][0] || pts[i][0] == pts[j][0] && pts[i][1] < pts[j][1] })
 	b, err := fit.Band(r.best, pts)
 	if err != nil {
-		return libError(err)
+		return app.Lib(err)
 	}
 	r.Band, r.BandArchitecture = b, r.best.Architecture
 	w := 0.0
@@ -190,7 +191,7 @@ func (r *fitResult) addBand(data *fit.Data) error {
 
 // bandTable is --band's table: the observed mean (blank where not measured), the fit, and
 // the w = 0 / w = 1 values.
-func (r *fitResult) bandTable() *report.Table {
+func (r *Result) bandTable() *report.Table {
 	t := &report.Table{Name: "band", Title: fmt.Sprintf("Contention band of %s: w as fitted, w = 0 (optimistic: the network a delay), w = 1 (pessimistic: a queue)", r.BandArchitecture),
 		Header: []string{"p", "d", "observed_mean", "fitted", "w0_optimistic", "w1_pessimistic"}}
 	sum, n := map[[2]int]float64{}, map[[2]int]int{}
@@ -211,7 +212,7 @@ func (r *fitResult) bandTable() *report.Table {
 // explainT1 notes when the sizing's T_1 = T_ref moves along an undetermined direction (a
 // time fit under g(1) = 1 cannot tell one processor's communication from its computation):
 // every speedup and efficiency of the trade-off then moves with it, the times do not.
-func (r *fitResult) explainT1(dirs []fit.Direction) {
+func (r *Result) explainT1(dirs []fit.Direction) {
 	ref := r.Sizing.SpeedupReference
 	lo, hi := ref.T1S, ref.T1S
 	for _, d := range dirs {

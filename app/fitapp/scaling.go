@@ -1,4 +1,4 @@
-package main
+package fitapp
 
 import (
 	"bytes"
@@ -6,12 +6,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/clusterperf/clusterperf/internal/ranges"
-	"io"
 	"math"
 	"sort"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/report"
@@ -19,23 +18,14 @@ import (
 	"github.com/clusterperf/clusterperf/sizing"
 )
 
-// scalingOptions are fit's flags when it is given a plain p,time CSV (no model file).
-type scalingOptions struct {
-	out     outOptions
-	predict string
-	pmax    int
-	sizing  sizingFlags
-	plot    string // --plot FILE.svg|png (fitDataFigure)
-}
-
-// extrapolateResult is the command's one result value (JSON as is).
-type extrapolateResult struct {
+// ScalingResult is the command's one result value (JSON as is).
+type ScalingResult struct {
 	report.Answered
 	// Method, Exact and ErrorEstimate are the output contract's: which model was chosen and
 	// how it was fitted; a fit is never exact; its error measured by the backtest.
 	Method        string                `json:"method"`
 	Exact         bool                  `json:"exact"`
-	ErrorEstimate *errorEstimate        `json:"error_estimate"`
+	ErrorEstimate *app.ErrorEstimate    `json:"error_estimate"`
 	Fit           *scaling.Result       `json:"fit"`
 	Predictions   []*scaling.Prediction `json:"predictions"`
 	Backtest      *scaling.Backtest     `json:"backtest,omitempty"`
@@ -46,62 +36,43 @@ type extrapolateResult struct {
 	PMax       int      `json:"recommend_pmax,omitempty"`
 	PMaxSource string   `json:"recommend_pmax_source,omitempty"`
 	Notes      []string `json:"notes"`
-	data       string
+	data       *scaling.Data
 }
 
-func (o scalingOptions) check() ([]int, error) {
-	var c flagCheck
-	o.out.check(&c)
-	o.sizing.check(&c)
-	var ps []int
-	if o.predict != "" {
-		ps = rangeFlag(&c, "predict", o.predict, ranges.Limits{Min: 1, Max: scaling.MaxPredictP, MaxCount: maxPredictions})
-	}
-	if o.pmax < 0 || o.pmax > scaling.MaxPredictP {
-		c.add("--pmax %d: allowed 0 (twice the largest measured p) or 1 … 2^30", o.pmax)
-	}
-	return ps, c.err()
+// ScalingRequest is one `fit DATA.csv` run on a plain p,time CSV.
+type ScalingRequest struct {
+	Path    string         // for messages and the table's title
+	Input   []byte         // the file's contents
+	Predict []int          // process counts to predict
+	PMax    int            // sizing range; 0: twice the largest measured p (capped at 2^30)
+	Sizing  sizing.Options // the rule; T1 is set from the model
 }
 
-// runFitScaling is `fit DATA.csv`: scaling.Fit, the predictions, the backtest of the
-// largest p and the sizing.
-func runFitScaling(o scalingOptions, path string, stdout io.Writer) error {
-	b, rerr := readInput(path)
-	if rerr == nil && isPNCSV(b) { // p,n,time: models in two parameters
-		return runFitPN(o, path, b, stdout)
-	}
-	ps, err := o.check()
+// RunScaling is `fit DATA.csv`: scaling.Fit, the predictions, the backtest of the largest p
+// and the sizing (none for weak scaling).
+func RunScaling(ctx context.Context, q ScalingRequest) (*ScalingResult, error) {
+	d, err := scaling.ReadCSV(q.Path, bytes.NewReader(q.Input))
 	if err != nil {
-		return err
+		return nil, app.Classify(err)
 	}
-	if rerr != nil {
-		return rerr
-	}
-	if isExtrapExperiment(path, b) { // Extra-P's text, JSON-lines or JSON experiment
-		return runFitExtrap(context.Background(), path, b, o, stdout)
-	}
-	d, err := scaling.ReadCSV(path, bytes.NewReader(b))
+	fr, err := scaling.Fit(ctx, d)
 	if err != nil {
-		return classify(err)
+		return nil, app.Classify(err)
 	}
-	fr, err := scaling.Fit(d)
-	if err != nil {
-		return classify(err)
-	}
-	res := &extrapolateResult{Fit: fr, Notes: []string{}, data: d.Name, Method: fr.Chosen.Name + ": " + fr.Method}
-	for _, p := range ps {
+	res := &ScalingResult{Fit: fr, Notes: []string{}, data: d, Method: fr.Chosen.Name + ": " + fr.Method}
+	for _, p := range q.Predict {
 		pr, err := fr.Predict(p)
 		if err != nil {
-			return classify(err)
+			return nil, app.Classify(err)
 		}
 		res.Predictions = append(res.Predictions, pr)
 	}
-	if bt, err := scaling.BacktestLargest(d); err == nil {
+	if bt, err := scaling.BacktestLargest(ctx, d); err == nil {
 		res.Backtest = bt
 	} else if errors.Is(err, fault.ErrInput) {
 		res.Notes = append(res.Notes, "no backtest: "+fault.Detail(err))
 	} else {
-		return err
+		return nil, err
 	}
 	if fr.Scaling == "weak" {
 		why := "no sizing: the data are weak scaling (the problem grows with p), and the sizing rules compare the times of one problem (strong scaling): neither T_1/T(p) nor the fastest time is a speedup or a choice there"
@@ -109,34 +80,40 @@ func runFitScaling(o scalingOptions, path string, stdout io.Writer) error {
 			why += "; weak was inferred from the rising times: a \"# scaling: strong\" line in the CSV sizes it as one problem"
 		}
 		res.Notes = append(res.Notes, why)
-	} else if res.Sizing, err = advise(d, fr, o); err != nil {
-		return err
+	} else if res.Sizing, err = advise(d, fr, q); err != nil {
+		return nil, err
 	} else {
-		res.sizingRange(o.pmax)
+		res.sizingRange(q.PMax)
 	}
-	res.ErrorEstimate = scalingErrorEstimate(fr, res.Backtest)
-	if err := render(stdout, res, o.out); err != nil {
-		return err
-	}
-	return fitDataPlot(o.out.plotFile(o.plot), d, fr, res)
+	res.ErrorEstimate = ScalingErrorEstimate(fr, res.Backtest)
+	res.SetAnswer()
+	return res, nil
 }
 
+// SetAnswer sets the result's answer block (package answer).
+func (r *ScalingResult) SetAnswer() {
+	r.Answer = answer.Scaling(r.Fit, r.Predictions, r.Backtest, r.Sizing)
+}
+
+// Data is the measured data the result was fitted to (for the plot).
+func (r *ScalingResult) Data() *scaling.Data { return r.data }
+
 // advise applies the sizing rule to the model's times on sizingGrid up to --pmax.
-func advise(d *scaling.Data, fr *scaling.Result, o scalingOptions) (*sizing.Advice, error) {
-	pmax := cmp.Or(o.pmax, defaultPMax(fr.MaxP))
-	pts, err := fr.Times(sizingGrid(d, pmax))
+func advise(d *scaling.Data, fr *scaling.Result, q ScalingRequest) (*sizing.Advice, error) {
+	pmax := cmp.Or(q.PMax, defaultPMax(fr.MaxP))
+	pts, err := fr.Times(SizingGrid(d, pmax))
 	if err != nil {
-		return nil, classify(err)
+		return nil, app.Classify(err)
 	}
 	minP := math.MaxInt
 	for _, pt := range d.Points {
 		minP = min(minP, pt.P)
 	}
-	adv, err := sizing.Advise(pts, o.sizing.options(fr.T1(minP)))
+	adv, err := sizing.Advise(pts, withT1(q.Sizing, fr.T1(minP)))
 	if err == nil && minP > 1 {
 		adv.Notes = append(adv.Notes, fmt.Sprintf("sizing: T_1 is not the model at p = 1: the data start at p = %d and the fitted model says nothing below them (as the sizing grid does not go there)", minP))
 	}
-	return adv, classify(err)
+	return adv, app.Classify(err)
 }
 
 // defaultPMax is the sizing range without --pmax: twice the largest measured p, capped at
@@ -149,7 +126,7 @@ func defaultPMax(maxP int) int {
 // sizingRange records the range the sizing searched and notes every prediction beyond it
 // that is faster than the sizing's fastest (the trade-off's "fastest" is the fastest within
 // p ≤ pmax only).
-func (r *extrapolateResult) sizingRange(pmax int) {
+func (r *ScalingResult) sizingRange(pmax int) {
 	r.PMax, r.PMaxSource = pmax, "--pmax"
 	if pmax == 0 {
 		r.PMax, r.PMaxSource = defaultPMax(r.Fit.MaxP), "default: twice the largest measured p"
@@ -170,18 +147,18 @@ func (r *extrapolateResult) sizingRange(pmax int) {
 }
 
 // rangeText is the sizing range in words, for the table.
-func (r *extrapolateResult) rangeText() string {
+func (r *ScalingResult) rangeText() string {
 	if r.PMaxSource == "--pmax" {
 		return fmt.Sprintf("within p ≤ %d (--pmax)", r.PMax)
 	}
 	return fmt.Sprintf("within p ≤ %d (--pmax; default %s)", r.PMax, strings.TrimPrefix(r.PMaxSource, "default: "))
 }
 
-// sizingGrid follows the data: every measured p up to pmax, the powers of two from the
+// SizingGrid follows the data: every measured p up to pmax, the powers of two from the
 // smallest measured p up to pmax, and pmax. It never goes below the smallest measured p: a
 // model fitted on p ≥ 120 says nothing at p = 1 (and may not be finite there:
 // c0 + c1·p^(-4/3)·log2(p) on wavetrisk_bbserv_2560 is 0 at p = 1).
-func sizingGrid(d *scaling.Data, pmax int) []int {
+func SizingGrid(d *scaling.Data, pmax int) []int {
 	seen := map[int]bool{}
 	pmin := pmax
 	for _, pt := range d.Points {
@@ -204,12 +181,12 @@ func sizingGrid(d *scaling.Data, pmax int) []int {
 	return out
 }
 
-func (r *extrapolateResult) NoteLines() []string {
-	return scalingNoteLines(r.Fit.Notes, r.Sizing, r.Notes, r.Predictions)
+func (r *ScalingResult) NoteLines() []string {
+	return app.ScalingNoteLines(r.Fit.Notes, r.Sizing, r.Notes, r.Predictions)
 }
 
 // Tables: summary, parameters, plausible, predictions, trade_off.
-func (r *extrapolateResult) Tables() []*report.Table {
+func (r *ScalingResult) Tables() []*report.Table {
 	f, m := r.Fit, r.Fit.Chosen
 	how := "held-out error"
 	if !f.Validated {
@@ -224,7 +201,7 @@ func (r *extrapolateResult) Tables() []*report.Table {
 		if f.IntervalsNotMeaningful && p.Low95 != nil {
 			note = strings.TrimPrefix(note+"; interval not meaningful (see the notes)", "; ")
 		}
-		pt.Add(p.Name, p.Value, optNum(p.Low95), optNum(p.High95), note)
+		pt.Add(p.Name, p.Value, app.OptNum(p.Low95), app.OptNum(p.High95), note)
 	}
 	ct := &report.Table{Name: "plausible", Title: "Plausible models (cross-validation, RMS of log(pred/obs); coefficients: in the formula; free: not held at zero, AICc's k)", Header: []string{"model", "coefficients", "free", "cv_score", "llo", "loo", "formula"}}
 	for i, c := range f.Plausible {
@@ -233,13 +210,14 @@ func (r *extrapolateResult) Tables() []*report.Table {
 		}
 		ct.Add(c.Name, c.Coefficients, c.K, optMagnitude(c.Score), optMagnitude(c.LLO), optMagnitude(c.LOO), c.Formula)
 	}
-	t := &report.Table{Name: "predictions", Title: "Predictions (times_largest_p: p ÷ the largest measured p)", Header: []string{"p", "time_s", "low95_s", "high95_s", "plausible_low_s", "plausible_high_s", "times_largest_p"}}
+	t := &report.Table{Name: "predictions", Title: "Predictions (time_s: the chosen model within the measured p, beyond them the stacked prediction of docs/extrapolation.md; chosen_model_s: the chosen model alone; times_largest_p: p ÷ the largest measured p)",
+		Header: []string{"p", "time_s", "chosen_model_s", "low95_s", "high95_s", "plausible_low_s", "plausible_high_s", "times_largest_p"}}
 	for _, p := range r.Predictions {
 		var lo, hi any = "none", "none"
 		if p.Interval {
 			lo, hi = *p.Low95S, *p.High95S
 		}
-		t.Add(p.P, p.TimeS, lo, hi, p.PlausibleLowS, p.PlausibleHighS, p.Extrapolation)
+		t.Add(p.P, p.TimeS, p.SelectedS, lo, hi, p.PlausibleLowS, p.PlausibleHighS, p.Extrapolation)
 	}
 	if r.Sizing == nil {
 		return []*report.Table{r.summaryTable(), pt, ct, t}
@@ -254,13 +232,10 @@ func optMagnitude(v *float64) any {
 	return report.Magnitude(*v)
 }
 
-// errorEstimate is app.ErrorEstimate (fit DATA.csv, fit MODEL.yaml, history, cube).
-type errorEstimate = app.ErrorEstimate
-
-// scalingErrorEstimate is fit DATA.csv's: the backtest of the largest p, the
+// ScalingErrorEstimate is fit DATA.csv's: the backtest of the largest p, the
 // cross-validation score and the in-sample residuals.
-func scalingErrorEstimate(fr *scaling.Result, bt *scaling.Backtest) *errorEstimate {
-	e := &errorEstimate{CVRMSLogError: fr.Chosen.Score, RMSRelError: fr.Chosen.RMSRelError,
+func ScalingErrorEstimate(fr *scaling.Result, bt *scaling.Backtest) *app.ErrorEstimate {
+	e := &app.ErrorEstimate{CVRMSLogError: fr.Chosen.Score, RMSRelError: fr.Chosen.RMSRelError,
 		Against: fmt.Sprintf("the %d measured points: rms_rel_error in-sample, cv_rms_log_error by cross-validation", fr.Points)}
 	if !fr.Validated {
 		// Not validated (two distinct p): the score ranked exact fits, it measures nothing
@@ -276,13 +251,13 @@ func scalingErrorEstimate(fr *scaling.Result, bt *scaling.Backtest) *errorEstima
 	return e
 }
 
-func (r *extrapolateResult) summaryTable() *report.Table {
+func (r *ScalingResult) summaryTable() *report.Table {
 	f, m := r.Fit, r.Fit.Chosen
 	sc := f.Scaling
 	if f.ScalingInferred {
 		sc += " (inferred)"
 	}
-	t := &report.Table{Name: "summary", Title: fmt.Sprintf("%s: %d points at %d distinct p (largest %d), %s scaling", r.data, f.Points, f.DistinctP, f.MaxP, sc), Header: []string{"what", "value"}, Left: true}
+	t := &report.Table{Name: "summary", Title: fmt.Sprintf("%s: %d points at %d distinct p (largest %d), %s scaling", r.data.Name, f.Points, f.DistinctP, f.MaxP, sc), Header: []string{"what", "value"}, Left: true}
 	t.Add("chosen model", m.Name+": T(p) = "+m.Formula)
 	if m.SerialFraction != nil {
 		t.Add("Amdahl serial fraction of T(1)", *m.SerialFraction)
@@ -306,9 +281,6 @@ func (r *extrapolateResult) summaryTable() *report.Table {
 	return t
 }
 
-func (r *extrapolateResult) tradeOffTable() *report.Table {
-	return tradeOffTable(r.Sizing, "Trade-off (model times) "+r.rangeText())
+func (r *ScalingResult) tradeOffTable() *report.Table {
+	return app.TradeOffTable(r.Sizing, "Trade-off (model times) "+r.rangeText())
 }
-
-// scalingNoteLines is app.ScalingNoteLines (fit DATA.csv and history).
-var scalingNoteLines = app.ScalingNoteLines

@@ -1,0 +1,112 @@
+package fitapp
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/extrap"
+	"github.com/clusterperf/clusterperf/report"
+)
+
+// IsExtrapExperiment reports whether a fit input is an Extra-P experiment: a .jsonl or
+// .json file, or text whose first keyword (after comments and blank lines) is PARAMETER.
+func IsExtrapExperiment(path string, b []byte) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".jsonl", ".json":
+		return true
+	}
+	for _, line := range strings.SplitN(string(b[:min(len(b), 4096)]), "\n", 64) {
+		s := strings.TrimSpace(line)
+		if s == "" || strings.HasPrefix(s, "#") {
+			continue
+		}
+		return strings.HasPrefix(s, "PARAMETER ")
+	}
+	return false
+}
+
+// ExtrapResult is `fit EXPERIMENT` on an Extra-P experiment: one model per region and
+// metric (extrap.Model) and the region that stops scaling first.
+type ExtrapResult struct {
+	Command    string         `json:"command"`
+	Method     string         `json:"method"`
+	Experiment string         `json:"experiment"`
+	Format     string         `json:"format"`
+	Parameters []string       `json:"parameters"`
+	Points     int            `json:"points"`
+	Result     *extrap.Models `json:"result"`
+}
+
+// RunExtrap reads an Extra-P experiment (extrap.ReadFile: text, JSON or JSON lines) and
+// models every region and metric (extrap.Model).
+func RunExtrap(ctx context.Context, path string, input []byte) (*ExtrapResult, error) {
+	e, err := extrap.ReadFile(path, input)
+	if err != nil {
+		return nil, app.Classify(err)
+	}
+	m, err := extrap.Model(ctx, e)
+	if err != nil {
+		return nil, app.Classify(err)
+	}
+	return &ExtrapResult{Command: "fit", Method: extrapMethod(e),
+		Experiment: path, Format: e.Format, Parameters: e.Parameters, Points: len(e.Points), Result: m}, nil
+}
+
+func (r *ExtrapResult) Tables() []*report.Table {
+	if r.Result.SecondParameter != "" {
+		return []*report.Table{r.pnTable()}
+	}
+	t := &report.Table{Name: "regions", Title: fmt.Sprintf("%s (%s, parameter %s, %d points): one model per region and metric", r.Experiment, r.Format, r.Result.Parameter, r.Points),
+		Header: []string{"region", "metric", "model", "formula", "backtest_rel_error", "stops_scaling_at"}}
+	for _, m := range r.Result.Models {
+		bt, stop := any("none"), any("still scaling at 2^20")
+		if m.Backtest != nil {
+			bt = fmt.Sprintf("%+.1f%%", 100*m.Backtest.RelError)
+		}
+		if m.LimitP > 0 {
+			stop = m.LimitP
+		}
+		t.Add(m.Region, m.Metric, m.Fit.Chosen.Name, m.Fit.Chosen.Formula, bt, stop)
+	}
+	return []*report.Table{t}
+}
+
+// pnTable is a two-parameter experiment's joint models and their backtests.
+func (r *ExtrapResult) pnTable() *report.Table {
+	t := &report.Table{Name: "regions", Title: fmt.Sprintf("%s (%s, parameters p = %s and n = %s, %d points): one joint model T(p, n) per region and metric (scaling.FitPN)", r.Experiment, r.Format, r.Result.Parameter, r.Result.SecondParameter, r.Points),
+		Header: []string{"region", "metric", "formula", "loo_rms_log_error", "interval95_high_low", "backtest_largest_p", "backtest_largest_n"}}
+	for _, m := range r.Result.Models {
+		bt := map[string]string{"largest p": "none", "largest n": "none"}
+		for _, b := range m.PNBacktests {
+			bt[b.HeldOut] = fmt.Sprintf("median %.1f%%, interval held %d of %d", 100*b.MedianAbsRE, b.Inside95, b.Points)
+		}
+		t.Add(m.Region, m.Metric, m.PN.Formula, report.Magnitude(m.PN.LOO), math.Exp(2*m.PN.HalfWidth95), bt["largest p"], bt["largest n"])
+	}
+	return t
+}
+
+func (r *ExtrapResult) NoteLines() []string {
+	var n []string
+	switch {
+	case r.Result.SecondParameter != "":
+		n = append(n, fmt.Sprintf("two parameters: %s is taken as the process count p and %s as the problem size n; the 95 %% intervals come from leave-one-(p, n)-out errors (interpolation), the backtests say how many held-out runs they held; where a region stops scaling is searched in one-parameter experiments only", r.Result.Parameter, r.Result.SecondParameter))
+	case r.Result.FirstToStop != "":
+		n = append(n, fmt.Sprintf("first to stop scaling: %s (metric %s) at %s = %d (doubling it no longer cuts the time by %.0f %%)",
+			r.Result.FirstToStop, r.Result.FirstToStopMetric, r.Result.Parameter, r.Result.FirstToStopP, 100*extrap.StopGain))
+	default:
+		n = append(n, "every region still scales at 2^20")
+	}
+	return append(n, r.Result.Notes...)
+}
+
+// extrapMethod says how an experiment is modelled.
+func extrapMethod(e *extrap.Experiment) string {
+	if len(e.Parameters) == 2 {
+		return "Extra-P experiment in two parameters: one scaling.FitPN per region and metric (Extra-P's multi-parameter normal form, one term per parameter, relative NNLS, leave-one-(p, n)-out selection)"
+	}
+	return "Extra-P experiment: one scaling.Fit per region and metric (the parameter as p), stacked predictions (docs/extrapolation.md)"
+}

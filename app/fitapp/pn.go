@@ -1,0 +1,156 @@
+package fitapp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/scaling"
+)
+
+// IsPNCSV reports whether data is a two-parameter "p,n,time" CSV (first non-comment line).
+func IsPNCSV(b []byte) bool {
+	for _, line := range strings.SplitN(string(b[:min(len(b), 4096)]), "\n", 64) {
+		s := strings.TrimSpace(line)
+		if s == "" || strings.HasPrefix(s, "#") {
+			continue
+		}
+		return strings.ReplaceAll(s, " ", "") == "p,n,time"
+	}
+	return false
+}
+
+// PNResult is `fit DATA.csv` on p,n,time data: scaling.FitPN, predictions at pairs, the
+// weak-scaling diagonal and the two backtests.
+type PNResult struct {
+	Command     string               `json:"command"`
+	Method      string               `json:"method"`
+	Data        string               `json:"data"`
+	Points      int                  `json:"points"`
+	Model       *scaling.PNModel     `json:"model"`
+	Predictions []PNPrediction       `json:"predictions"`
+	Diagonal    []PNPrediction       `json:"weak_scaling_diagonal"`
+	Backtests   []scaling.PNBacktest `json:"backtests"`
+}
+
+type PNPrediction struct {
+	P     int     `json:"p"`
+	N     float64 `json:"n"`
+	TimeS float64 `json:"time_s"`
+	// The 95 % interval (scaling.PNModel.Interval: from leave-one-out errors).
+	Low95S  float64 `json:"interval95_low_s"`
+	High95S float64 `json:"interval95_high_s"`
+}
+
+// pnPredict is m's prediction with its interval at (p, n).
+func pnPredict(m *scaling.PNModel, p int, n float64) (PNPrediction, error) {
+	v, err := m.Predict(float64(p), n)
+	if err != nil {
+		return PNPrediction{}, err
+	}
+	lo, hi, err := m.Interval(float64(p), n)
+	return PNPrediction{P: p, N: n, TimeS: v, Low95S: lo, High95S: hi}, err
+}
+
+// ParsePairs parses --predict "PxN[,PxN…]" for p,n,time data.
+func ParsePairs(s string) ([][2]float64, error) {
+	var out [][2]float64
+	if s == "" {
+		return nil, nil
+	}
+	for _, item := range strings.Split(s, ",") {
+		a, b, ok := strings.Cut(strings.TrimSpace(item), "x")
+		p, err1 := strconv.Atoi(a)
+		n, err2 := strconv.ParseFloat(b, 64)
+		if !ok || err1 != nil || err2 != nil || p < 1 || p > scaling.MaxPredictP || !(n > 0) || n > 1e300 {
+			return nil, fmt.Errorf("--predict %q: for p,n,time data want PxN pairs such as 1024x2e9 (p 1 … 2^30, n > 0)", item)
+		}
+		if len(out) >= MaxPredictions {
+			return nil, fmt.Errorf("--predict: more than %d pairs", MaxPredictions)
+		}
+		out = append(out, [2]float64{float64(p), n})
+	}
+	return out, nil
+}
+
+// MaxPredictions bounds the predictions of one run (--predict).
+const MaxPredictions = 4096
+
+// PNRequest is `fit DATA.csv` on p,n,time data.
+type PNRequest struct {
+	Path  string
+	Input []byte
+	Pairs [][2]float64 // (p, n) to predict (ParsePairs)
+}
+
+// RunPN models p,n,time data (scaling.FitPN), predicts at the pairs and on the weak-scaling
+// diagonal (n/p fixed at the largest run's) and backtests the largest p and the largest n.
+func RunPN(ctx context.Context, q PNRequest) (*PNResult, error) {
+	pts, _, err := scaling.ReadPNCSV(q.Path, bytes.NewReader(q.Input))
+	if err != nil {
+		return nil, app.Classify(err)
+	}
+	m, err := scaling.FitPN(pts)
+	if err != nil {
+		return nil, app.Classify(err)
+	}
+	res := &PNResult{Command: "fit", Method: "scaling.FitPN: Extra-P multi-parameter normal form (one term per parameter), relative NNLS, leave-one-(p,n)-out selection",
+		Data: q.Path, Points: len(pts), Model: m, Predictions: []PNPrediction{}}
+	for _, pr := range q.Pairs {
+		x, err := pnPredict(m, int(pr[0]), pr[1])
+		if err != nil {
+			return nil, app.Classify(err)
+		}
+		res.Predictions = append(res.Predictions, x)
+	}
+	top := pts[0]
+	for _, pt := range pts {
+		if pt.P > top.P || (pt.P == top.P && pt.N > top.N) {
+			top = pt
+		}
+	}
+	for k := 1; k <= 3; k++ {
+		p, n := top.P<<k, top.N*float64(int(1)<<k)
+		if x, err := pnPredict(m, p, n); err == nil {
+			res.Diagonal = append(res.Diagonal, x)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %w", fault.ErrInterrupted, err)
+	}
+	if res.Backtests, err = scaling.BacktestPN(pts); err != nil {
+		return nil, app.Classify(err)
+	}
+	return res, nil
+}
+
+func (r *PNResult) Tables() []*report.Table {
+	t := &report.Table{Name: "predictions", Title: fmt.Sprintf("%s: %d runs in (p, n); model T(p, n) = %s (LOO RMS log error %.3g)", r.Data, r.Points, r.Model.Formula, r.Model.LOO),
+		Header: []string{"kind", "p", "n", "time_s", "low95_s", "high95_s"}}
+	for _, p := range r.Predictions {
+		t.Add("requested", p.P, p.N, p.TimeS, p.Low95S, p.High95S)
+	}
+	for _, p := range r.Diagonal {
+		t.Add("weak-scaling diagonal (n/p fixed)", p.P, p.N, p.TimeS, p.Low95S, p.High95S)
+	}
+	bt := &report.Table{Name: "backtests", Title: "Backtests (held-out runs predicted from the rest)", Header: []string{"held_out", "model_on_rest", "runs", "median_abs_rel_error", "max_abs_rel_error", "inside_interval95"}}
+	for _, b := range r.Backtests {
+		bt.Add(b.HeldOut, b.Formula, b.Points, fmt.Sprintf("%.1f%%", 100*b.MedianAbsRE), fmt.Sprintf("%.1f%%", 100*b.MaxAbsRE), b.Inside95)
+	}
+	return []*report.Table{t, bt}
+}
+
+func (r *PNResult) NoteLines() []string {
+	n := []string{"the 95 % intervals come from this set's leave-one-(p, n)-out errors (interpolation): beyond the measured p or n they can be too narrow — the backtests say how many held-out runs they held"}
+	for _, b := range r.Backtests {
+		if b.Inside95 < b.Points {
+			n = append(n, fmt.Sprintf("backtest, %s held out: the interval held %d of %d runs", b.HeldOut, b.Inside95, b.Points))
+		}
+	}
+	return n
+}
