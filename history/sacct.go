@@ -177,11 +177,7 @@ func ReadSacct(file string, r io.Reader) (*Accounting, error) {
 	var cols columns
 	seen := map[string]int{}
 	in := interner{}
-	// jobs are kept in chunks of jobChunk and copied once into a.Jobs at the end: growing one
-	// slice by append allocated 333 MB over 200 000 jobs (each growth a new copy) and kept
-	// the old and new arrays at once.
-	var chunks [][]Job
-	kept := 0
+	var kept jobChunks
 	total, line := 0, 0
 	for {
 		s, rerr := readLine(br, file, line+1)
@@ -229,7 +225,7 @@ func ReadSacct(file string, r io.Reader) (*Accounting, error) {
 		if prev, dup := seen[id]; dup {
 			return nil, fmt.Errorf("%w: %s:%d: job %s repeated (first at line %d): save without --duplicates", fault.ErrInput, file, line, id, prev)
 		}
-		if kept >= MaxJobs {
+		if kept.n >= MaxJobs {
 			return nil, fmt.Errorf("%w: %s:%d: more than %d jobs (the limit; filter with --since or --name)", fault.ErrTooLarge, file, line, MaxJobs)
 		}
 		j, err := cols.job(file, line, fields, in)
@@ -237,11 +233,7 @@ func ReadSacct(file string, r io.Reader) (*Accounting, error) {
 			return nil, err
 		}
 		seen[id] = line
-		if len(chunks) == 0 || len(chunks[len(chunks)-1]) == jobChunk {
-			chunks = append(chunks, make([]Job, 0, jobChunk))
-		}
-		chunks[len(chunks)-1] = append(chunks[len(chunks)-1], j)
-		kept++
+		kept.add(j)
 		if rerr == io.EOF {
 			break
 		}
@@ -249,12 +241,34 @@ func ReadSacct(file string, r io.Reader) (*Accounting, error) {
 	if cols.n == 0 {
 		return nil, fmt.Errorf("%w: %s: empty: no sacct header line", fault.ErrInput, file)
 	}
-	a.Jobs = make([]Job, 0, kept)
-	for i, c := range chunks {
-		a.Jobs = append(a.Jobs, c...)
-		chunks[i] = nil
-	}
+	a.Jobs = kept.all()
 	return a, nil
+}
+
+// jobChunks keeps jobs in chunks of jobChunk, copied once into one slice at the end: growing
+// one slice by append allocated 333 MB over 200 000 jobs (each growth a new copy) and held
+// the old and the new array at once.
+type jobChunks struct {
+	chunks [][]Job
+	n      int
+}
+
+func (c *jobChunks) add(j Job) {
+	if len(c.chunks) == 0 || len(c.chunks[len(c.chunks)-1]) == jobChunk {
+		c.chunks = append(c.chunks, make([]Job, 0, jobChunk))
+	}
+	c.chunks[len(c.chunks)-1] = append(c.chunks[len(c.chunks)-1], j)
+	c.n++
+}
+
+// all is the jobs in order, in one slice; the chunks are released.
+func (c *jobChunks) all() []Job {
+	out := make([]Job, 0, c.n)
+	for i, ch := range c.chunks {
+		out = append(out, ch...)
+		c.chunks[i] = nil
+	}
+	return out
 }
 
 // readLine reads one line of at most MaxLineBytes.
