@@ -134,14 +134,18 @@ func Sweep(m *qn.Model, p qn.SweepParam, pts []qn.SweepPoint) report.Answer {
 	switch {
 	case satAt >= 0:
 		a.Num("saturates_at", satAt)
-		b.say(fmt.Sprintf("saturated from %s = %s", label, g(satAt)), fmt.Sprintf("Saturated: the bottleneck is at least %s busy (the rule of this answer; response times grow steeply beyond it).", pct(SaturatedAt)))
+		b.say(fmt.Sprintf("bottleneck ≥ %s busy from %s = %s", pct(SaturatedAt), label, g(satAt)), fmt.Sprintf("From %s = %s the bottleneck is at least %s busy (this answer's saturation rule; response times grow steeply beyond it).", label, g(satAt), pct(SaturatedAt)))
 	default:
 		b.say(fmt.Sprintf("below %s busy over the range", pct(SaturatedAt)))
 	}
 	if p.What == "population" && len(m.Classes) == 1 {
 		if ns := qn.NStar(m); ns > 0 {
 			a.Num("saturation_population", ns)
-			b.say(fmt.Sprintf("N* = %s", g(ns)), fmt.Sprintf("N* = (total demand + think time)/bottleneck demand = %s jobs, the population beyond which more jobs only queue.", g(ns)))
+			d := fmt.Sprintf("N* = (total demand + think time)/bottleneck demand = %s jobs: where the asymptotic bounds cross, the population beyond which more jobs only queue.", g(ns))
+			if satAt >= 0 {
+				d += fmt.Sprintf(" It and the %s utilization at %s = %s are two measures of one saturation, not two saturation points.", pct(SaturatedAt), label, g(satAt))
+			}
+			b.say(fmt.Sprintf("bounds' knee N* = %s", g(ns)), d)
 		}
 	}
 	if noSteady >= 0 {

@@ -19,7 +19,7 @@ func BoundRow(b qn.Bound) []any {
 
 // BoundsTable is the "bounds" table: a row per bound and class, labelled by the bound's name.
 func BoundsTable(bs []qn.Bound) *report.Table {
-	t := &report.Table{Name: "bounds", Title: "Bounds (each brackets the exact answer)", Header: BoundsHeader()}
+	t := &report.Table{Name: "bounds", Title: "Bounds (each brackets the exact answer)", Header: BoundsHeader(), Keys: 2}
 	for _, b := range bs {
 		t.Add(BoundRow(b)...)
 	}

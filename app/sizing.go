@@ -17,7 +17,7 @@ func RecommendedLine(a *sizing.Advice) string {
 
 // TradeOffTable is the trade-off table of a sizing.Advice (CSV table "trade_off").
 func TradeOffTable(a *sizing.Advice, title string) *report.Table {
-	t := &report.Table{Name: "trade_off", Title: fmt.Sprintf("%s; %s; recommended (%s): %s", title, a.SpeedupReference.Describe(), a.Rule, RecommendedLine(a)), Header: []string{"p", "d", "time_s", "speedup", "efficiency", "core_hours", "gain_per_doubling", "picked_by"}}
+	t := &report.Table{Name: "trade_off", Title: fmt.Sprintf("%s; %s; recommended (%s): %s", title, a.SpeedupReference.Describe(), a.Rule, RecommendedLine(a)), Header: []string{"p", "d", "time_s", "speedup", "efficiency", "core_hours", "gain_per_doubling", "picked_by"}, Keys: 2}
 	for _, c := range a.TradeOff {
 		var by []string
 		for _, x := range c.PickedBy {

@@ -1,6 +1,7 @@
 package examples
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"testing"
@@ -51,7 +52,7 @@ func TestKeck(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := qn.Solve(m, "auto", qn.AMVAOptions{})
+			r, err := qn.Solve(context.Background(), m, "auto", qn.AMVAOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,7 +70,7 @@ func TestKeck(t *testing.T) {
 			}
 			if tc.dkUsed > 0 {
 				m.Demand[0][1] = tc.dkUsed
-				if r, err = qn.Solve(m, "auto", qn.AMVAOptions{}); err != nil {
+				if r, err = qn.Solve(context.Background(), m, "auto", qn.AMVAOptions{}); err != nil {
 					t.Fatal(err)
 				}
 				near("R with the D_k used", r.ResponseTime[0], tc.R)

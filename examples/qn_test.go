@@ -1,6 +1,7 @@
 package examples
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -30,7 +31,7 @@ func TestCentralServerRouting(t *testing.T) {
 			}
 		}
 	}
-	r, err := qn.Mixed(m)
+	r, err := qn.Mixed(context.Background(), m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func TestStripedWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := qn.Solve(m, "auto", qn.AMVAOptions{})
+	r, err := qn.Solve(context.Background(), m, "auto", qn.AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,5 +79,33 @@ func TestStripedWrite(t *testing.T) {
 	}
 	if math.Abs(x*(0.5+r.ResponseTime[0])-8) > 1e-9 {
 		t.Errorf("X·(Z + R) = %v, want N = 8", x*(0.5+r.ResponseTime[0]))
+	}
+}
+
+// TestWebTier: README's first question ("is my web tier saturated?") on examples/qn/web-tier.yaml
+// — by hand from the file: D = 0.01, 0.02, 0.04 s, Z = 0.5 s: the bottleneck db (largest D),
+// throughput ceiling 1/0.04 = 25 /s, N* = (0.07 + 0.5)/0.04 = 14.25; with N = 50 ≫ N* the
+// database is nearly always busy (U_db = X·D_db → 1) and X is just below 25 /s.
+func TestWebTier(t *testing.T) {
+	data, err := FS.ReadFile("qn/web-tier.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := qn.ParseModel("qn/web-tier.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ns := qn.NStar(m); math.Abs(ns-14.25) > 1e-12 {
+		t.Errorf("N* = %v, want 14.25", ns)
+	}
+	r, err := qn.Solve(m, "mva", qn.AMVAOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := r.Throughput[0]; x > 25 || x < 24.9 {
+		t.Errorf("X = %v, want just below 1/D_db = 25", x)
+	}
+	if u := r.StationUtilization(2); u < 0.996 || u > 1 {
+		t.Errorf("U_db = %v, want just below 1", u)
 	}
 }

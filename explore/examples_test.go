@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -49,7 +50,7 @@ func qnCells(t *testing.T, path string, edit func(m *qn.Model)) []cell {
 		t.Fatal(err)
 	}
 	edit(m)
-	r, err := qn.Solve(m, "auto", qn.AMVAOptions{})
+	r, err := qn.Solve(context.Background(), m, "auto", qn.AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -177,6 +177,9 @@ func Load(path string, data []byte, clusterPath string, clusterData []byte) (Mod
 	if isMpip(path, data) {
 		return LoadMpip([]string{path}, [][]byte{data}, MpipOptions{})
 	}
+	if isScalingCSV(path, data) { // p,time: fit DATA.csv's question
+		return loadFit(path, data)
+	}
 	// The commands' own YAML reader: a model file (.yaml, .yml, .json) that is not YAML, or
 	// not a mapping, is refused at file:line in the words solve, speedup and pipeline use;
 	// any other file that does not read is no model explore knows.
@@ -202,7 +205,7 @@ func Load(path string, data []byte, clusterPath string, clusterData []byte) (Mod
 
 // notAModel is the refusal of a file explore cannot tell the kind of.
 func notAModel(path string) error {
-	return &spec.Error{File: path, Msg: "not a model explore knows: want a queueing network (stations:), an SPMD model (architecture:), a pipeline model (sort: or stages:), a Petri-net program with --cluster, mpiP reports or a CSV of 004's collected values"}
+	return &spec.Error{File: path, Msg: "not a model explore knows: want a queueing network (stations:), an SPMD model (architecture:), a pipeline model (sort: or stages:), a Petri-net program with --cluster, mpiP reports, a CSV of 004's collected values or of measured times (p,time)"}
 }
 
 // Check validates values against the parameters: every parameter known, finite, in its

@@ -247,20 +247,31 @@ func (s *Server) withinSlot(r *http.Request, slots chan struct{}, work func(ctx 
 		v, err := work(ctx)
 		done <- answer{v, err}
 	}()
+	var a answer
 	select {
-	case a := <-done:
-		return a.v, a.err
+	case a = <-done:
 	case <-ctx.Done():
 		select {
-		case a := <-done: // finished as the budget ran out: the answer stands
-			return a.v, a.err
+		case a = <-done: // finished as the budget ran out: the answer stands
 		default:
+			return nil, s.stopped(r)
 		}
-		if r.Context().Err() != nil {
-			return nil, errGone
-		}
-		return nil, fmt.Errorf("%w: the evaluation ran beyond the explorer's budget of %v and was stopped; evaluate a point this costly with the command line (clusterperf solve, speedup, tpn)", fault.ErrTooLarge, s.lim.EvalBudget)
 	}
+	// work that stopped on ctx answers ctx's error: the budget's or the client's refusal, not
+	// an evaluation failure (500) — the worker can answer before this select sees ctx.Done
+	if a.err != nil && ctx.Err() != nil && (errors.Is(a.err, context.Canceled) || errors.Is(a.err, context.DeadlineExceeded)) {
+		return nil, s.stopped(r)
+	}
+	return a.v, a.err
+}
+
+// stopped is the refusal of an evaluation stopped by its context: errGone when the client
+// left, else the budget's refusal.
+func (s *Server) stopped(r *http.Request) error {
+	if r.Context().Err() != nil {
+		return errGone
+	}
+	return fmt.Errorf("%w: the evaluation ran beyond the explorer's budget of %v and was stopped; evaluate a point this costly with the command line (clusterperf solve, speedup, tpn)", fault.ErrTooLarge, s.lim.EvalBudget)
 }
 
 // counters of the server's work, for tests and measurements.

@@ -25,10 +25,9 @@ type qnModel struct {
 	sweepClass int // the closed class whose population the chart sweeps; -1: none
 }
 
-// loadQN reads a queueing network from its file (qn.ParseModel; the explorer told its kind
-// by the YAML tree's top-level keys).
-func loadQN(path string, data []byte, _ *spec.Decoder, _ spec.Node) (Model, error) {
-	m, name, err := qn.ParseModel(path, data)
+// loadQN reads a queueing network from its file's YAML tree (d, root: spec.Parse of data).
+func loadQN(path string, data []byte, d *spec.Decoder, root spec.Node) (Model, error) {
+	m, name, err := qn.DecodeModel(d, root)
 	if err != nil {
 		return nil, err
 	}

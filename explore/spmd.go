@@ -160,12 +160,23 @@ func (s *spmdModel) EvalContext(ctx context.Context, v Values) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	surf := res.Points
 	if ok {
 		summary.Rows = append(summary.Rows, []string{strconv.Itoa(best.P), strconv.Itoa(best.D), htmlreport.Num(best.Time), htmlreport.Num(best.Speedup), htmlreport.Num(best.Efficiency), best.Bottleneck + " (recommended)"})
 		summary.Highlight = []int{1}
 	}
 	r.Tables = append(r.Tables, summary, comp)
+	charts, err := spmdCharts(ctx, e, res.Points, ps, p, d, dmax, best, ok)
+	if err != nil {
+		return nil, err
+	}
+	r.Charts = append(r.Charts, charts...)
+	return r, nil
+}
+
+// spmdCharts are the speedup and time charts against p at the point's d (and at the best
+// configuration's d when it differs), from the best search's surface, or evaluated along ps
+// when d is outside the search (stopping when ctx is done).
+func spmdCharts(ctx context.Context, e *spmd.Evaluator, surf []spmd.Point, ps []int, p, d, dmax int, best spmd.Point, ok bool) ([]Chart, error) {
 	sp := Series{Name: fmt.Sprintf("speedup, d = %d", d)}
 	tm := Series{Name: fmt.Sprintf("time, d = %d", d)}
 	var bs, bt Series
@@ -203,8 +214,7 @@ func (s *spmdModel) EvalContext(ctx context.Context, v Values) (*Result, error) 
 		bp := float64(best.P)
 		sc.BestX, tc.BestX = &bp, &bp
 	}
-	r.Charts = append(r.Charts, sc, tc)
-	return r, nil
+	return []Chart{sc, tc}, nil
 }
 
 // File writes the point as an SPMD model file, every phase in the seconds form.

@@ -1,6 +1,7 @@
 package jmva_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -18,7 +19,7 @@ func ExampleReadModel() {
 	if err != nil {
 		panic(err)
 	}
-	r, err := qn.Solve(m, "mva", qn.AMVAOptions{})
+	r, err := qn.Solve(context.Background(), m, "mva", qn.AMVAOptions{})
 	if err != nil {
 		panic(err)
 	}

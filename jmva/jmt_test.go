@@ -1,6 +1,7 @@
 package jmva
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -29,7 +30,7 @@ func TestAgainstJMVASavedResults(t *testing.T) {
 			}
 			solved := map[float64]*qn.Result{}
 			if d.WhatIf == nil {
-				r, err := qn.Solve(d.Model, "auto", qn.AMVAOptions{})
+				r, err := qn.Solve(context.Background(), d.Model, "auto", qn.AMVAOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -39,7 +40,7 @@ func TestAgainstJMVASavedResults(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				pts, err := qn.Sweep(d.Model, p, vals, "auto", qn.AMVAOptions{}, nil)
+				pts, err := qn.Sweep(context.Background(), d.Model, p, vals, "auto", qn.AMVAOptions{}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -2,6 +2,7 @@ package jmva
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"math"
@@ -104,7 +105,7 @@ func TestExampleCentral(t *testing.T) {
 	if len(m.Classes) != 2 || len(m.Stations) != 4 || m.Stations[0].Kind != qn.Delay || d.Reference["batch"] != "cpu" {
 		t.Fatalf("central.jmva read as %+v", d)
 	}
-	r, err := qn.Solve(m, "mva", qn.AMVAOptions{})
+	r, err := qn.Solve(context.Background(), m, "mva", qn.AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func TestExampleLoadDependent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pts, err := qn.Sweep(m, p, vals, "mva", qn.AMVAOptions{}, nil)
+	pts, err := qn.Sweep(context.Background(), m, p, vals, "mva", qn.AMVAOptions{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,8 +183,8 @@ func TestRoundTrip(t *testing.T) {
 	thinker := &qn.Model{Classes: []qn.Class{{Name: "u", Population: 5, ThinkTime: 3}},
 		Stations: []qn.Station{{Name: "cpu"}, {Name: "disk", Count: 2}}, Demand: [][]float64{{0.2, 0.3}}}
 	tb := rewrite(t, "think.jmva", &Document{Model: thinker})
-	r1, _ := qn.Solve(thinker, "mva", qn.AMVAOptions{})
-	r2, _ := qn.Solve(tb.Model, "mva", qn.AMVAOptions{})
+	r1, _ := qn.Solve(context.Background(), thinker, "mva", qn.AMVAOptions{})
+	r2, _ := qn.Solve(context.Background(), tb.Model, "mva", qn.AMVAOptions{})
 	if len(tb.Model.Stations) != 4 || math.Abs(r1.Throughput[0]-r2.Throughput[0]) > 1e-12*r1.Throughput[0] ||
 		math.Abs(r1.ResponseTime[0]+3-r2.ResponseTime[0]) > 1e-12*r2.ResponseTime[0] {
 		t.Errorf("think time as delay: X %v vs %v, R+Z %v vs %v (stations %d)", r1.Throughput[0], r2.Throughput[0], r1.ResponseTime[0]+3, r2.ResponseTime[0], len(tb.Model.Stations))
@@ -195,7 +196,7 @@ func TestRoundTrip(t *testing.T) {
 // directly in solutions, "Queue length") is read too.
 func TestSolutions(t *testing.T) {
 	d := readExample(t, "central.jmva")
-	r, err := qn.Solve(d.Model, "mva", qn.AMVAOptions{})
+	r, err := qn.Solve(context.Background(), d.Model, "mva", qn.AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +364,7 @@ func TestSolutionOfGroupsAndThink(t *testing.T) {
 		Demand: [][]float64{{0.3, 0.08}, {0.1, 0.2}},
 		Visits: [][]float64{{1, 3}, {1, 2}},
 	}
-	r, err := qn.Solve(m, "mva", qn.AMVAOptions{})
+	r, err := qn.Solve(context.Background(), m, "mva", qn.AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +384,7 @@ func TestSolutionOfGroupsAndThink(t *testing.T) {
 	if got, want := len(back.Solutions[0].Results), len(back.Model.Stations); got != want {
 		t.Errorf("%d station results for %d written stations", got, want)
 	}
-	rb, err := qn.Solve(back.Model, "mva", qn.AMVAOptions{})
+	rb, err := qn.Solve(context.Background(), back.Model, "mva", qn.AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

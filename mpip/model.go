@@ -1,6 +1,7 @@
 package mpip
 
 import (
+	"context"
 	"math"
 
 	"github.com/clusterperf/clusterperf/qn"
@@ -179,7 +180,7 @@ func SolveDemands(in Inputs, d Demands) (*Result, error) {
 			return nil, inputErrorf("%s: demands must be finite and ≥ 0 (D_0 %v, D_k %v, D_{P+1} %v)", in.Label, d.D0, d.Dk, d.Compute)
 		}
 	}
-	r, err := qn.MVASingle(d.QN())
+	r, err := qn.MVASingle(context.Background(), d.QN())
 	if err != nil {
 		return nil, err
 	}

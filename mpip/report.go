@@ -353,26 +353,7 @@ func (p *parser) row(f []string, raw string) error {
 		}
 		o := p.op(f[0])
 		if f[2] == "*" {
-			switch p.kind {
-			case "time":
-				o.Sites++
-				o.Count += v[0]
-				o.TimeMS += v[0] * v[2]
-				o.IdleMS += v[0] * math.Max(v[2]-v[3], 0)
-				p.timeStar = true
-			case "sent":
-				sum, ok := num(f[7])
-				if !ok {
-					return p.errf("section %q: Sum %q is not a number", p.section, f[7])
-				}
-				o.Messages += v[0]
-				o.Bytes += sum
-				o.SizeVaries = o.SizeVaries || v[1] != v[3]
-			case "io":
-				sum, _ := num(f[7])
-				o.IOBytes += sum
-			}
-			return nil
+			return p.starRow(o, f, v)
 		}
 		rank, err := strconv.Atoi(f[2])
 		if err != nil || rank < 0 {
@@ -479,4 +460,29 @@ func (r *Report) WallTime() float64 {
 		m = math.Max(m, a)
 	}
 	return m
+}
+
+// starRow adds a call site's aggregate row (rank *) of the Callsite Time, Sent or I/O
+// statistics to its operation: counts, time and idle part (time), messages and bytes (sent).
+func (p *parser) starRow(o *OpStats, f []string, v []float64) error {
+	switch p.kind {
+	case "time":
+		o.Sites++
+		o.Count += v[0]
+		o.TimeMS += v[0] * v[2]
+		o.IdleMS += v[0] * math.Max(v[2]-v[3], 0)
+		p.timeStar = true
+	case "sent":
+		sum, ok := num(f[7])
+		if !ok {
+			return p.errf("section %q: Sum %q is not a number", p.section, f[7])
+		}
+		o.Messages += v[0]
+		o.Bytes += sum
+		o.SizeVaries = o.SizeVaries || v[1] != v[3]
+	case "io":
+		sum, _ := num(f[7])
+		o.IOBytes += sum
+	}
+	return nil
 }

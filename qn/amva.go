@@ -1,7 +1,6 @@
 package qn
 
 import (
-	"context"
 	"math"
 )
 
@@ -17,17 +16,6 @@ type AMVAOptions struct {
 	// fault.ErrTooLarge when the exact solver's budget is the reason) instead of falling back
 	// to an approximation, and a named approximate solver is refused (fault.ErrInput).
 	RequireExact bool
-	// Context, when set, stops the long exact solvers (Comom: ComomContext) once it is
-	// done; their error then wraps its error (context.Canceled).
-	Context context.Context
-}
-
-// ctx is o.Context, or context.Background() when unset.
-func (o AMVAOptions) ctx() context.Context {
-	if o.Context == nil {
-		return context.Background()
-	}
-	return o.Context
 }
 
 // MSMethod is an approximation for multi-server and load-dependent stations in the

@@ -49,7 +49,7 @@ func benchSingle(N, K int) *Model {
 
 func BenchmarkMVASingleN1e6K10(b *testing.B) {
 	m := benchSingle(1_000_000, 10)
-	benchSolve(b, m, MVASingle)
+	benchSolve(b, m, bg(MVASingle))
 }
 
 // KeckModel is the 004 model: switch delay, P identical CPU queues, computation delay.
@@ -67,7 +67,7 @@ func KeckModel(P int, d0, dk, dc float64) *Model {
 
 func BenchmarkKeckP65536(b *testing.B) {
 	m := KeckModel(65536, 144.133e-6, 254.474e-9, 221.995e-6)
-	benchSolve(b, m, MVASingle)
+	benchSolve(b, m, bg(MVASingle))
 }
 
 func BenchmarkMultiServerN1e4(b *testing.B) {
@@ -76,7 +76,7 @@ func BenchmarkMultiServerN1e4(b *testing.B) {
 		Stations: []Station{{Name: "ms", Kind: MultiServer, Servers: 64}, {Name: "q", Kind: Queue}},
 		Demand:   [][]float64{{1, 0.001}},
 	}
-	benchSolve(b, m, MVASingle)
+	benchSolve(b, m, bg(MVASingle))
 }
 
 func BenchmarkLoadDependentN1e4(b *testing.B) {
@@ -85,7 +85,7 @@ func BenchmarkLoadDependentN1e4(b *testing.B) {
 		Stations: []Station{{Name: "ld", Kind: LoadDependent, Rates: []float64{1, 1.8, 2.5, 3}}, {Name: "q", Kind: Queue}},
 		Demand:   [][]float64{{0.03, 0.001}},
 	}
-	benchSolve(b, m, MVASingle)
+	benchSolve(b, m, bg(MVASingle))
 }
 
 // ThesisNetwork is the benchmark network of 001 §6.1.4: C = 3, K = 5,
@@ -139,14 +139,14 @@ func MomentsNetworkC4(n int) *Model {
 // (exact, verified precision); compare BenchmarkMVAMultiThesis.
 func BenchmarkComomThesis(b *testing.B) {
 	m := ThesisNetwork()
-	benchSolve(b, m, Comom)
+	benchSolve(b, m, bg(Comom))
 }
 
 // BenchmarkMomentsC3x400: 3 classes × 400 jobs on 2 queues and a delay (comomAutoModel),
 // where Solve's auto picks Comom over exact MVA (6.5e7 population vectors).
 func BenchmarkMomentsC3x400(b *testing.B) {
 	m := comomAutoModel()
-	benchSolve(b, m, Comom)
+	benchSolve(b, m, bg(Comom))
 }
 
 // BenchmarkMVAMultiC3x400 is exact MVA on the same network, for comparison.
@@ -161,7 +161,7 @@ func BenchmarkMomentsThesisQuarter(b *testing.B) {
 	for c := range m.Classes {
 		m.Classes[c].Population /= 4
 	}
-	benchSolve(b, m, Comom)
+	benchSolve(b, m, bg(Comom))
 }
 
 // BenchmarkMomentsC4x1000: 4 classes × 1000 jobs on 5 stations (issue 20's second target),
@@ -170,5 +170,5 @@ func BenchmarkMomentsThesisQuarter(b *testing.B) {
 func BenchmarkMomentsC4x1000(b *testing.B) {
 	m := MomentsNetworkC4(1000)
 	m.Stations[2].Kind, m.Stations[3].Kind = Delay, Delay
-	benchSolve(b, m, Comom)
+	benchSolve(b, m, bg(Comom))
 }

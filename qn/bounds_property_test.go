@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -99,7 +100,7 @@ func TestBoundsBracketExact(t *testing.T) {
 		case m.Classes[0].Open:
 			exact, err = Open(m)
 		case len(m.Classes) == 1:
-			exact, err = MVASingle(m)
+			exact, err = MVASingle(context.Background(), m)
 		default:
 			exact, err = MVAMulti(m)
 		}

@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"errors"
 	"math"
 	"testing"
@@ -58,10 +59,10 @@ func TestSweepWorkBudget(t *testing.T) {
 	for i := range big {
 		big[i] = float64(i + 1)
 	}
-	if _, err := Sweep(m, p, big, "auto", AMVAOptions{}, nil); !errors.Is(err, fault.ErrTooLarge) {
+	if _, err := Sweep(context.Background(), m, p, big, "auto", AMVAOptions{}, nil); !errors.Is(err, fault.ErrTooLarge) {
 		t.Fatalf("population 1:100000: %v, want fault.ErrTooLarge", err)
 	}
-	if pts, err := Sweep(m, p, big[:100], "auto", AMVAOptions{}, nil); err != nil || len(pts) != 100 {
+	if pts, err := Sweep(context.Background(), m, p, big[:100], "auto", AMVAOptions{}, nil); err != nil || len(pts) != 100 {
 		t.Fatalf("population 1:100: %d points, %v", len(pts), err)
 	}
 }

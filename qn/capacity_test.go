@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"errors"
 	"math"
 	"testing"
@@ -68,7 +69,7 @@ func TestBlockingCTMCUnlimited(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mv, err := Solve(m, "mva", AMVAOptions{})
+		mv, err := Solve(context.Background(), m, "mva", AMVAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

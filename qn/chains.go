@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -248,8 +249,8 @@ func NewChainNetwork(classes []Class, stations []Station, service [][]float64, P
 // one cycle) is the chain's residence times D_{c,k}/D_{h,k} (product form: a station's
 // residence time per unit demand is the same for every class of a chain), Q and U follow
 // (Q = X·R, U = X·D/m), and ResponseTime[c] is the class's share of the cycle time.
-func (cn *ChainNetwork) Solve(solver string, opt AMVAOptions) (*Result, error) {
-	cr, err := Solve(cn.Model, solver, opt)
+func (cn *ChainNetwork) Solve(ctx context.Context, solver string, opt AMVAOptions) (*Result, error) {
+	cr, err := Solve(ctx, cn.Model, solver, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -48,12 +49,12 @@ type ClassSwitch struct {
 // Solve solves the file's model: by routing chains if it has class switching (exact MVA of
 // the chain model with solver "mva" or "auto", see ChainNetwork.Solve), by the blocking
 // approximation if it has capacities (SolveBlocking), otherwise Solve(Model, solver, opt).
-func (f *ModelFile) Solve(solver string, opt AMVAOptions) (*Result, error) {
+func (f *ModelFile) Solve(ctx context.Context, solver string, opt AMVAOptions) (*Result, error) {
 	switch {
 	case f.Switch != nil && f.Capacity != nil:
 		return nil, fmt.Errorf("%w: %s: capacity: finite capacities with class switching are not supported (no solver covers both)", fault.ErrInput, f.File)
 	case f.Switch != nil:
-		res, err := f.Switch.Net.Solve(solver, opt)
+		res, err := f.Switch.Net.Solve(ctx, solver, opt)
 		if err == nil {
 			if st := f.Switch.classDependentQueues(f.PS); len(st) > 0 && res.Exact {
 				// the label and the note agree: not exact for FCFS (issue 28)
@@ -65,7 +66,7 @@ func (f *ModelFile) Solve(solver string, opt AMVAOptions) (*Result, error) {
 	case f.Capacity != nil:
 		return SolveBlocking(f.Model, f.Capacity, f.Model.Routing, solver)
 	}
-	return Solve(f.Model, solver, opt)
+	return Solve(ctx, f.Model, solver, opt)
 }
 
 // classDependentQueues names the single- or multi-server stations, other than those declared

@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"errors"
 	"math"
 	"os"
@@ -31,7 +32,7 @@ func TestParseClassSwitch(t *testing.T) {
 	if ch := f.Switch.Net.Chain; ch[0] != ch[1] || f.Switch.Net.Model.Classes[0].Population != 5 {
 		t.Errorf("chains %v, chain population %d; want one chain of 5", ch, f.Switch.Net.Model.Classes[0].Population)
 	}
-	res, err := f.Solve("auto", AMVAOptions{})
+	res, err := f.Solve(context.Background(), "auto", AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestParseClassSwitch(t *testing.T) {
 		t.Errorf("notes %q: want the chain population explained", res.Notes)
 	}
 	ff := parseModelFile(t, "class-switch-fcfs.yaml", []byte(strings.ReplaceAll(string(data), "type: ps", "type: fcfs")))
-	rf, err := ff.Solve("auto", AMVAOptions{})
+	rf, err := ff.Solve(context.Background(), "auto", AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestParseCapacity(t *testing.T) {
 	if len(f.Capacity) != 2 || f.Capacity[0] != 3 || f.Capacity[1] != 0 {
 		t.Fatalf("capacities %v", f.Capacity)
 	}
-	res, err := f.Solve("auto", AMVAOptions{})
+	res, err := f.Solve(context.Background(), "auto", AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func FuzzParseModelFile(f *testing.F) {
 				return
 			}
 		}
-		r, err := mf.Solve("auto", AMVAOptions{MaxIter: 1000})
+		r, err := mf.Solve(context.Background(), "auto", AMVAOptions{MaxIter: 1000})
 		if err != nil {
 			return
 		}
@@ -156,7 +157,7 @@ func TestClassSwitchExampleOctave(t *testing.T) {
 	readOctaveJSON(t, "class_switch_example.json", &cs)
 	data := readFile(t, "../examples/qn/class-switch.yaml")
 	f := parseModelFile(t, "class-switch.yaml", data)
-	res, err := f.Solve("auto", AMVAOptions{})
+	res, err := f.Solve(context.Background(), "auto", AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +209,7 @@ func solveFile(t testing.TB, path, method string) (*Model, *Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Solve(m, method, AMVAOptions{})
+	r, err := Solve(context.Background(), m, method, AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -76,7 +77,7 @@ func TestChainsOctave(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := cn.Solve("mva", AMVAOptions{})
+			res, err := cn.Solve(context.Background(), "mva", AMVAOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,7 +119,7 @@ func TestChainsAlternating(t *testing.T) {
 	if cn.Chain[0] != cn.Chain[1] || cn.Visits[1][0] != 1 {
 		t.Fatalf("chains %v visits %v", cn.Chain, cn.Visits)
 	}
-	r, err := cn.Solve("auto", AMVAOptions{})
+	r, err := cn.Solve(context.Background(), "auto", AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func BenchmarkChainNetwork(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := cn.Solve("auto", AMVAOptions{}); err != nil {
+		if _, err := cn.Solve(context.Background(), "auto", AMVAOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

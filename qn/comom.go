@@ -74,12 +74,11 @@ import (
 // Refused (ErrUnsupported): open classes, multi-server (m > 1) and load-dependent stations,
 // fork/join nodes. Time and memory are estimated before allocating (ComomCost, work;
 // fault.ErrTooLarge).
-func Comom(m *Model) (*Result, error) { return ComomContext(context.Background(), m) }
-
-// ComomContext is Comom stopped by ctx: it checks ctx at every population step and every
-// pivot column of a factorisation (well under a millisecond of work each within the
-// budget) and returns an error wrapping ctx.Err() (context.Canceled: exit 130).
-func ComomContext(ctx context.Context, m *Model) (*Result, error) {
+//
+// ctx stops it: it is checked at every population step and every pivot column of a
+// factorisation (well under a millisecond of work each within the budget); the error then
+// wraps ctx.Err() (context.Canceled: exit 130).
+func Comom(ctx context.Context, m *Model) (*Result, error) {
 	res, _, err := comomWithin(ctx, m, ComomMaxWork, true)
 	return res, err
 }
@@ -544,7 +543,7 @@ func resultDiff(a, b *Result) float64 {
 }
 
 type comom struct {
-	ctx    context.Context // stops walk and factor (ComomContext); nil: never
+	ctx    context.Context // stops walk and factor (Comom); nil: never
 	limit  float64         // CPU ns Comom may take (ComomMaxWork, less for auto); 0: ComomMaxWork
 	m      *Model
 	groups [][]int     // queue groups: original station indices with identical demand rows
@@ -1002,7 +1001,7 @@ func (p *comom) newSystem(b *basis, order []int, r int, prec uint) (*system, err
 // demands ≤ 1 after scaling) makes the system singular: errComomSingular. (Setting such an
 // unknown to 0 instead was tried: with 4 classes of 100 jobs the results then fail, so the
 // unknowns the dependent equations leave free do matter.)
-// stop is checked at every pivot column (ComomContext).
+// stop is checked at every pivot column (Comom).
 func (sy *system) factor(A [][]big.Float, prec uint, stop func() error) error {
 	rows, cols := sy.rows, sy.cols
 	perm := make([]int, rows)
@@ -1281,7 +1280,7 @@ func (e *comomLost) Error() string {
 
 func (e *comomLost) Unwrap() error { return errComomPrecision }
 
-// stopped returns an error wrapping the context's error once ComomContext's ctx is done.
+// stopped returns an error wrapping the context's error once Comom's ctx is done.
 func (p *comom) stopped() error {
 	if p.ctx == nil {
 		return nil

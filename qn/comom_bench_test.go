@@ -3,6 +3,7 @@
 package qn
 
 import (
+	"context"
 	"fmt"
 	"testing"
 )
@@ -15,7 +16,7 @@ func benchComomCPU(b *testing.B, m *Model) {
 	c0 := cpuTime()
 	bits := 0
 	for b.Loop() {
-		r, err := Comom(m)
+		r, err := Comom(context.Background(), m)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -70,7 +70,7 @@ func TestComomCostEstimate(t *testing.T) {
 			t.Fatalf("%s: ComomCost: %v", tc.name, err)
 		}
 		c0 := cpuTime()
-		if _, err := Comom(tc.m); err != nil {
+		if _, err := Comom(context.Background(), tc.m); err != nil {
 			t.Fatalf("%s: Comom: %v", tc.name, err)
 		}
 		got := (cpuTime() - c0).Seconds()
@@ -92,9 +92,9 @@ func TestComomCancel(t *testing.T) {
 		name  string
 		solve func(ctx context.Context) error
 	}{
-		{"ComomContext", func(ctx context.Context) error { _, err := ComomContext(ctx, m); return err }},
+		{"Comom", func(ctx context.Context) error { _, err := Comom(ctx, m); return err }},
 		{"Solve comom", func(ctx context.Context) error {
-			_, err := Solve(m, "comom", AMVAOptions{Context: ctx})
+			_, err := Solve(ctx, m, "comom", AMVAOptions{})
 			return err
 		}},
 	} {
@@ -116,7 +116,7 @@ func TestComomCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Solve(comomAutoModel(), "auto", AMVAOptions{Context: ctx}); !errors.Is(err, context.Canceled) {
+	if _, err := Solve(ctx, comomAutoModel(), "auto", AMVAOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Solve auto with a cancelled context: %v, want an error wrapping context.Canceled", err)
 	}
 }
@@ -128,7 +128,7 @@ func TestComomCancel(t *testing.T) {
 // time over ComomMaxWork), naming the estimate.
 func TestComomC4x1000FourQueues(t *testing.T) {
 	c0 := cpuTime()
-	_, err := Comom(MomentsNetworkC4(1000))
+	_, err := Comom(context.Background(), MomentsNetworkC4(1000))
 	if !errors.Is(err, fault.ErrTooLarge) {
 		t.Fatalf("4 × 1000 on 4 queues: %v, want fault.ErrTooLarge", err)
 	}

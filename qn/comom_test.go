@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -41,7 +42,7 @@ func randomComomModel(rng *rand.Rand, C, K, nmax int, think, delay bool) *Model 
 // to 1e-10 relative.
 func comomAgainstMVA(t *testing.T, name string, m *Model) float64 {
 	t.Helper()
-	got, err := Comom(m)
+	got, err := Comom(context.Background(), m)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -161,13 +162,13 @@ func TestComomRefuses(t *testing.T) {
 		"multi-server":   mk(Station{Name: "ms", Kind: MultiServer, Servers: 2}),
 		"load-dependent": mk(Station{Name: "ld", Kind: LoadDependent, Rates: []float64{1, 2}}),
 	} {
-		if _, err := Comom(m); !errors.Is(err, ErrUnsupported) {
+		if _, err := Comom(context.Background(), m); !errors.Is(err, ErrUnsupported) {
 			t.Errorf("%s: %v, want ErrUnsupported", name, err)
 		}
 	}
 	open := mk(Station{Name: "q0", Kind: Queue})
 	open.Classes[1] = Class{Name: "o", Open: true, ArrivalRate: 0.1}
-	if _, err := Comom(open); !errors.Is(err, ErrUnsupported) {
+	if _, err := Comom(context.Background(), open); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("open class: %v, want ErrUnsupported", err)
 	}
 	// Two queues with equal demands in the first class but different ones later cannot be
@@ -179,7 +180,7 @@ func TestComomRefuses(t *testing.T) {
 	}
 	sing.Demand[1][1] = 0.4
 	sing.Demand[0][2] = 0.2
-	if r, err := Comom(sing); err == nil {
+	if r, err := Comom(context.Background(), sing); err == nil {
 		ref, _ := MVAMulti(sing)
 		if d := resultDiff(r, ref); d > 1e-10 {
 			t.Errorf("degenerate model answered %.3g from MVA", d)
@@ -189,7 +190,7 @@ func TestComomRefuses(t *testing.T) {
 	}
 	zero := mk(Station{Name: "q0", Kind: Queue})
 	zero.Demand[0] = []float64{0, 0}
-	if _, err := Comom(zero); !errors.Is(err, fault.ErrInput) {
+	if _, err := Comom(context.Background(), zero); !errors.Is(err, fault.ErrInput) {
 		t.Errorf("zero demand, zero think time: %v, want fault.ErrInput", err)
 	}
 }
@@ -206,7 +207,7 @@ func TestComomBudget(t *testing.T) {
 	if _, err := ComomCost(m); !errors.Is(err, fault.ErrTooLarge) {
 		t.Fatalf("ComomCost: %v, want fault.ErrTooLarge", err)
 	}
-	if _, err := Comom(m); !errors.Is(err, fault.ErrTooLarge) {
+	if _, err := Comom(context.Background(), m); !errors.Is(err, fault.ErrTooLarge) {
 		t.Fatalf("Comom: %v, want fault.ErrTooLarge", err)
 	}
 }
@@ -234,7 +235,7 @@ func comomAutoModel() *Model {
 // why, and the result agrees with exact MVA to 1e-10.
 func TestComomAutoChooses(t *testing.T) {
 	m := comomAutoModel()
-	r, err := Solve(m, "auto", AMVAOptions{})
+	r, err := Solve(context.Background(), m, "auto", AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +264,7 @@ func TestComomLargeLattice(t *testing.T) {
 	}
 	m := MomentsNetworkC4(1000)
 	m.Stations[2].Kind, m.Stations[3].Kind = Delay, Delay
-	r, err := Comom(m)
+	r, err := Comom(context.Background(), m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +311,7 @@ func TestComomSingularEveryOrder(t *testing.T) {
 			t.Errorf("order %v: %v, want singular", o, err)
 		}
 	}
-	_, err = Comom(m)
+	_, err = Comom(context.Background(), m)
 	if !errors.Is(err, ErrUnsupported) {
 		t.Fatalf("few2: %v, want ErrUnsupported", err)
 	}
@@ -337,14 +338,14 @@ func TestComomSingularEveryOrder(t *testing.T) {
 func TestComomReasons(t *testing.T) {
 	// at 150 jobs per class comom's estimate (0.017 s) is below exact MVA's (0.031 s), so
 	// auto tries it and reports its refusal
-	res, err := Solve(few2(150), "auto", AMVAOptions{})
+	res, err := Solve(context.Background(), few2(150), "auto", AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(res.Reason, "not comom: a class step's linear system is singular") {
 		t.Errorf("auto reason %q does not say why not comom", res.Reason)
 	}
-	if res, err = Solve(few2(6), "auto", AMVAOptions{}); err != nil {
+	if res, err = Solve(context.Background(), few2(6), "auto", AMVAOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(res.Reason, "not comom: estimated") {
@@ -352,7 +353,7 @@ func TestComomReasons(t *testing.T) {
 	}
 	m := few2(6)
 	m.Demand[2][1] = 0.011
-	res, err = Solve(m, "comom", AMVAOptions{})
+	res, err = Solve(context.Background(), m, "comom", AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +379,7 @@ func TestComomNoActiveClass(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := Comom(m)
+		res, err := Comom(context.Background(), m)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}

@@ -1,6 +1,7 @@
 package qn_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/clusterperf/clusterperf/qn"
@@ -17,7 +18,7 @@ func ExampleSolve() {
 		Stations: []qn.Station{{Name: "cpu", Kind: qn.Queue}, {Name: "disk", Kind: qn.Queue}},
 		Demand:   [][]float64{{0.2, 0.1}},
 	}
-	r, err := qn.Solve(m, "auto", qn.AMVAOptions{})
+	r, err := qn.Solve(context.Background(), m, "auto", qn.AMVAOptions{})
 	if err != nil {
 		panic(err)
 	}

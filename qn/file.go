@@ -122,11 +122,14 @@ func ParseModel(file string, data []byte) (*Model, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return decodeModel(d, root)
+	return DecodeModel(d, root)
 }
 
-// decodeModel is ParseModel of a file already read by spec.Parse (d, root).
-func decodeModel(d *spec.Decoder, root spec.Node) (*Model, string, error) {
+// DecodeModel is ParseModel of a file already read by spec.Parse (d, root): for a caller
+// in this module that looked at the top level first (explore tells a model's kind by its
+// keys and decodes the one tree: TestLoadParsesOnce). Its parameters are internal/spec's,
+// so outside the module ParseModel is the entry point.
+func DecodeModel(d *spec.Decoder, root spec.Node) (*Model, string, error) {
 	f, err := decodeModelFile(d, root)
 	if err != nil {
 		return nil, "", err

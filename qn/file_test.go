@@ -2,6 +2,7 @@ package qn
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math"
 	"strings"
@@ -156,7 +157,7 @@ func FuzzParseModel(f *testing.F) {
 			t.Fatalf("parsed model does not validate: %v", err)
 		}
 		if LatticeSize(m) <= 1e4 { // whatever "auto" answers is finite (or an error)
-			if r, err := Solve(m, "auto", AMVAOptions{MaxIter: 1000}); err == nil {
+			if r, err := Solve(context.Background(), m, "auto", AMVAOptions{MaxIter: 1000}); err == nil {
 				for c, x := range r.Throughput {
 					if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(r.ResponseTime[c]) {
 						t.Fatalf("%s: class %d X = %v, R = %v", r.Solver, c, x, r.ResponseTime[c])
@@ -224,7 +225,7 @@ func TestSolveArrivalOverflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Solve(m, "auto", AMVAOptions{})
+	_, err = Solve(context.Background(), m, "auto", AMVAOptions{})
 	var sat *SaturationError
 	if !errors.As(err, &sat) || sat.Station != "disk" {
 		t.Fatalf("error %v, want saturation at disk", err)

@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -35,7 +36,7 @@ func TestSolveFiniteOrError(t *testing.T) {
 			m.Classes[0].ArrivalRate = rng.Float64() / s
 		}
 		for _, solver := range []string{"auto", "schweitzer", "linearizer"} {
-			r, err := Solve(m, solver, AMVAOptions{})
+			r, err := Solve(context.Background(), m, solver, AMVAOptions{})
 			if err != nil {
 				continue
 			}

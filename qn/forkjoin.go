@@ -36,13 +36,10 @@ const MaxForkBranches = 16
 // Without fork/join nodes the recursion is exact single-class MVA (QSP eqs. 6.1–6.3; the
 // clamp to 1/D_max does not bind, as exact MVA's X(n) < 1/D_max): the result is then marked
 // exact. Cost N·(K + Σ_f 2^{B_f}·B_f), refused beyond MaxSingleWork (fault.ErrTooLarge).
-func ForkJoinMVA(m *Model) (*Result, error) {
-	return ForkJoinMVAContext(context.Background(), m)
-}
-
-// ForkJoinMVAContext is ForkJoinMVA stopped by ctx, which it checks about every million
-// operations (the error wraps fault.ErrInterrupted and ctx's error).
-func ForkJoinMVAContext(ctx context.Context, m *Model) (*Result, error) {
+//
+// ctx stops it: it is checked about every million operations (the error wraps
+// fault.ErrInterrupted and ctx's error).
+func ForkJoinMVA(ctx context.Context, m *Model) (*Result, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}

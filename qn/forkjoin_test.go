@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"testing"
@@ -54,7 +55,7 @@ func TestForkJoinMVA(t *testing.T) {
 		return m
 	}
 	emax := 0.1 + 0.4 + 0.2 - 1/12.5 - 1/15.0 - 1/7.5 + 1/17.5
-	r, err := Solve(parse(1), "auto", AMVAOptions{})
+	r, err := Solve(context.Background(), parse(1), "auto", AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestForkJoinMVA(t *testing.T) {
 	prev := 0.0
 	for _, n := range []int{2, 5, 20, 100} {
 		m := parse(n)
-		r, err := ForkJoinMVA(m)
+		r, err := ForkJoinMVA(context.Background(), m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,11 +89,11 @@ func TestForkJoinMVA(t *testing.T) {
 	}
 	// the other solvers refuse the model; without visits this one refuses it
 	m := parse(3)
-	if _, err := Solve(m, "mva", AMVAOptions{}); err == nil {
+	if _, err := Solve(context.Background(), m, "mva", AMVAOptions{}); err == nil {
 		t.Error("exact MVA accepted a fork/join model")
 	}
 	m.Visits = nil
-	if _, err := ForkJoinMVA(m); err == nil {
+	if _, err := ForkJoinMVA(context.Background(), m); err == nil {
 		t.Error("fork/join MVA without visits accepted")
 	}
 }
@@ -104,7 +105,7 @@ func BenchmarkForkJoinMVA(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := ForkJoinMVA(m); err != nil {
+		if _, err := ForkJoinMVA(context.Background(), m); err != nil {
 			b.Fatal(err)
 		}
 	}

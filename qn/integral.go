@@ -76,8 +76,12 @@ import (
 //
 // Refused (ErrUnsupported): open classes, multi-server and load-dependent stations,
 // fork/join nodes.
-func Integral(m *Model) (*Result, error) {
-	return IntegralContext(context.Background(), m, IntegralMaxPoints)
+//
+// maxPoints is the budget of integrand evaluations over all grids (IntegralMaxPoints: the
+// default; fault.ErrNotConverged when the estimate is still above integralTol there). ctx
+// stops it: it is checked every 4096 integrand evaluations (the error wraps ctx.Err()).
+func Integral(ctx context.Context, m *Model, maxPoints float64) (*Result, error) {
+	return integral(ctx, m, maxPoints)
 }
 
 // IntegralMaxPoints is Integral's default budget of integrand evaluations over all its
@@ -106,10 +110,8 @@ type intNet struct {
 	grp   [][]int // model stations of each group
 }
 
-// IntegralContext is Integral stopped by ctx (checked every 4096 integrand evaluations;
-// the error wraps ctx.Err()) with a budget of maxPoints integrand evaluations over all
-// grids (fault.ErrNotConverged when the estimate is still above integralTol there).
-func IntegralContext(ctx context.Context, m *Model, maxPoints float64) (*Result, error) {
+// integral is Integral.
+func integral(ctx context.Context, m *Model, maxPoints float64) (*Result, error) {
 	net, err := newIntNet(m)
 	if err != nil {
 		return nil, err

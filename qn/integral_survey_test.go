@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"flag"
 	"math/rand/v2"
 	"testing"
@@ -29,7 +30,7 @@ func TestIntegralSurvey(t *testing.T) {
 			m.Classes[c].Population += 100
 		}
 		t0 := time.Now()
-		ri, err := Integral(m)
+		ri, err := Integral(context.Background(), m, IntegralMaxPoints)
 		di := time.Since(t0)
 		if err != nil {
 			bad++

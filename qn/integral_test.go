@@ -36,7 +36,7 @@ func integralDiff(a, b *Result) float64 {
 // 20's 1e-10.
 func checkIntegral(t *testing.T, name string, m *Model) bool {
 	t.Helper()
-	ri, err := Integral(m)
+	ri, err := Integral(context.Background(), m, IntegralMaxPoints)
 	if errors.Is(err, fault.ErrNotConverged) {
 		t.Logf("%s: %v", name, err)
 		return false
@@ -99,7 +99,7 @@ func TestIntegralClosedForms(t *testing.T) {
 		// review: integral gave the bare demand, 0.05 for 0.153)
 		{Classes: []Class{{Name: "a", Population: 0}, {Name: "b", Population: 3}}, Stations: []Station{{Name: "q1", Kind: Queue}, {Name: "q2", Kind: Queue}}, Demand: [][]float64{{0.04, 0.01}, {0.05, 0.02}}},
 	} {
-		ri, err := Integral(m)
+		ri, err := Integral(context.Background(), m, IntegralMaxPoints)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +124,7 @@ func TestIntegralC4x1000(t *testing.T) {
 		t.Skip("2–5 s")
 	}
 	m := MomentsNetworkC4(1000)
-	ri, err := Integral(m)
+	ri, err := Integral(context.Background(), m, IntegralMaxPoints)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestIntegralC4x1000(t *testing.T) {
 			t.Errorf("station %d: U = %g", k, u)
 		}
 	}
-	lin, err := Solve(m, "linearizer", AMVAOptions{})
+	lin, err := Solve(context.Background(), m, "linearizer", AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,16 +157,16 @@ func TestIntegralC4x1000(t *testing.T) {
 func TestIntegralRefuses(t *testing.T) {
 	m := thesisScaled(64)
 	m.Stations[0] = Station{Name: "k1", Kind: MultiServer, Servers: 2}
-	if _, err := Integral(m); !errors.Is(err, ErrUnsupported) {
+	if _, err := Integral(context.Background(), m, IntegralMaxPoints); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("multi-server: %v", err)
 	}
 	m = thesisScaled(64)
 	m.Classes[1] = Class{Name: "o", Open: true, ArrivalRate: 0.1}
-	if _, err := Integral(m); !errors.Is(err, ErrUnsupported) {
+	if _, err := Integral(context.Background(), m, IntegralMaxPoints); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("open class: %v", err)
 	}
 	// The thesis network at N/16 needs about 4e6 points; a budget of 1e4 cannot converge.
-	r, err := IntegralContext(context.Background(), thesisScaled(16), 1e4)
+	r, err := Integral(context.Background(), thesisScaled(16), 1e4)
 	if !errors.Is(err, fault.ErrNotConverged) || r != nil {
 		t.Errorf("budget 1e4: %v, %v", r, err)
 	}
@@ -184,7 +184,7 @@ func TestIntegralHostile(t *testing.T) {
 		Demand:   [][]float64{{0.1, 0.1}, {0.3, 0.3}},
 	}
 	checkIntegral(t, "identical rows", ident)
-	ri := solveWith(t, Integral, ident)
+	ri := solveWith(t, integralDefault, ident)
 	if ri.QueueLength[0][0] != ri.QueueLength[1][0] {
 		t.Errorf("identical queues: Q = %v, %v", ri.QueueLength[0][0], ri.QueueLength[1][0])
 	}
@@ -194,7 +194,7 @@ func TestIntegralHostile(t *testing.T) {
 			Stations: []Station{{Name: "q1", Kind: Queue}, {Name: "q2", Kind: Queue}},
 			Demand:   [][]float64{{1e-300, big}, {2, 1}},
 		}
-		if r, err := Solve(m, "integral", AMVAOptions{}); err == nil {
+		if r, err := Solve(context.Background(), m, "integral", AMVAOptions{}); err == nil {
 			if d := integralDiff(r, solveWith(t, mvaMulti, m)); d > r.ErrorEstimate.RelError+1e-14 {
 				t.Errorf("demand %g: differs from MVA by %.2e", big, d)
 			}
@@ -204,7 +204,7 @@ func TestIntegralHostile(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	wide := randomClosed(rng, 2, 9, 50)
-	if _, err := Integral(wide); !errors.Is(err, fault.ErrTooLarge) {
+	if _, err := Integral(context.Background(), wide, IntegralMaxPoints); !errors.Is(err, fault.ErrTooLarge) {
 		t.Errorf("8 queue groups: %v", err)
 	}
 	five := randomClosed(rand.New(rand.NewPCG(9, 9)), 2, 6, 50)
@@ -221,7 +221,7 @@ func TestIntegralHostile(t *testing.T) {
 func TestIntegralCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := IntegralContext(ctx, ThesisNetwork(), IntegralMaxPoints); !errors.Is(err, context.Canceled) {
+	if _, err := Integral(ctx, ThesisNetwork(), IntegralMaxPoints); !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v", err)
 	}
 }
@@ -241,18 +241,18 @@ func TestSolveIntegral(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Solve(m, "auto", AMVAOptions{})
+	r, err := Solve(context.Background(), m, "auto", AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Method != "integral" || r.Exact || r.ErrorEstimate == nil {
 		t.Errorf("auto: method %q exact %v estimate %v; reason %s", r.Method, r.Exact, r.ErrorEstimate, r.Reason)
 	}
-	ref := solveWith(t, Integral, MomentsNetworkC4(1000))
+	ref := solveWith(t, integralDefault, MomentsNetworkC4(1000))
 	if d := integralDiff(r, ref); d > 1e-12 {
 		t.Errorf("the file differs from MomentsNetworkC4(1000) by %.2e", d)
 	}
-	if _, err := Solve(thesisScaled(64), "integral", AMVAOptions{RequireExact: true}); !errors.Is(err, fault.ErrInput) {
+	if _, err := Solve(context.Background(), thesisScaled(64), "integral", AMVAOptions{RequireExact: true}); !errors.Is(err, fault.ErrInput) {
 		t.Errorf("exact required: %v", err)
 	}
 }
@@ -260,13 +260,13 @@ func TestSolveIntegral(t *testing.T) {
 // BenchmarkIntegralThesis: the thesis network N = (4095, 177, 127) by Integral; compare
 // BenchmarkMVAMultiSplitThesis and BenchmarkComomThesis (issue 20's goal: under 100 ms).
 func BenchmarkIntegralThesis(b *testing.B) {
-	benchSolve(b, ThesisNetwork(), Integral)
+	benchSolve(b, ThesisNetwork(), integralDefault)
 }
 
 // BenchmarkIntegralC4x1000: 4 classes × 1 000 jobs on 4 queues and a delay (issue 20's
 // goal: under 10 s; no exact solver here can do it).
 func BenchmarkIntegralC4x1000(b *testing.B) {
-	benchSolve(b, MomentsNetworkC4(1000), Integral)
+	benchSolve(b, MomentsNetworkC4(1000), integralDefault)
 }
 
 // relDiffAll is relDiff over every class, those without jobs too.

@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -72,7 +73,7 @@ func TestInvariantsRandom(t *testing.T) {
 		C := 1 + i%3
 		m := randomClosed(rng, C, 2+i%5, 12)
 		for _, solve := range []func(*Model) (*Result, error){
-			func(m *Model) (*Result, error) { return Solve(m, "mva", AMVAOptions{}) },
+			func(m *Model) (*Result, error) { return Solve(context.Background(), m, "mva", AMVAOptions{}) },
 			func(m *Model) (*Result, error) { return Schweitzer(m, AMVAOptions{}) },
 			func(m *Model) (*Result, error) { return Linearizer(m, AMVAOptions{}) },
 		} {
@@ -120,7 +121,7 @@ func TestApproximateExactAtOne(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := 0; i < 10; i++ {
 		m := randomClosed(rng, 1, 3+i%4, 1)
-		ex, _ := MVASingle(m)
+		ex, _ := MVASingle(context.Background(), m)
 		for _, f := range []func(*Model, AMVAOptions) (*Result, error){Schweitzer, Linearizer} {
 			ap, err := f(m, AMVAOptions{})
 			if err != nil {
@@ -173,8 +174,8 @@ func TestGroupEqualsCopies(t *testing.T) {
 			sep.Stations = append(sep.Stations, s)
 			sep.Demand[0] = append(sep.Demand[0], 0.2)
 		}
-		a := solveWith(t, MVASingle, grouped)
-		b := solveWith(t, MVASingle, sep)
+		a := solveWith(t, bg(MVASingle), grouped)
+		b := solveWith(t, bg(MVASingle), sep)
 		if e := relErr(a.Throughput[0], b.Throughput[0]); e > 1e-12 {
 			t.Errorf("%v: grouped X=%.15g separate %.15g", kind, a.Throughput[0], b.Throughput[0])
 		}
@@ -238,7 +239,7 @@ func TestMultiServerLargeN(t *testing.T) {
 			Stations: []Station{{Name: "ms", Kind: MultiServer, Servers: tc.m}},
 			Demand:   [][]float64{{tc.D}},
 		}
-		r := solveWith(t, MVASingle, m)
+		r := solveWith(t, bg(MVASingle), m)
 		want := repairman(tc.N, tc.m, tc.D, tc.Z)
 		if e := relErr(r.Throughput[0], want); e > 1e-9 {
 			t.Errorf("N=%d m=%d: X=%.15g closed form %.15g (rel %.2g)", tc.N, tc.m, r.Throughput[0], want, e)
@@ -250,7 +251,7 @@ func TestMultiServerLargeN(t *testing.T) {
 			ld.Stations[0].Rates = append(ld.Stations[0].Rates, float64(j))
 		}
 		if tc.N <= 2000 {
-			r2 := solveWith(t, MVASingle, ld)
+			r2 := solveWith(t, bg(MVASingle), ld)
 			if e := relErr(r2.Throughput[0], want); e > 1e-9 {
 				t.Errorf("LD form N=%d: X=%.15g closed form %.15g", tc.N, r2.Throughput[0], want)
 			}
@@ -308,13 +309,13 @@ func TestMixedWithDelay(t *testing.T) {
 		Stations: []Station{{Name: "cpu", Kind: Queue}, {Name: "term", Kind: Delay}},
 		Demand:   [][]float64{{0.4, 1}, {0.2, 0.5}},
 	}
-	r, err := Mixed(m)
+	r, err := Mixed(context.Background(), m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	uo := 0.5 * 0.4
 	cm := &Model{Classes: []Class{m.Classes[1]}, Stations: m.Stations, Demand: [][]float64{{0.2 / (1 - uo), 0.5}}}
-	cr, _ := MVASingle(cm)
+	cr, _ := MVASingle(context.Background(), cm)
 	if e := relErr(r.Throughput[1], cr.Throughput[0]); e > 1e-12 {
 		t.Errorf("closed X %g vs %g", r.Throughput[1], cr.Throughput[0])
 	}
@@ -323,4 +324,15 @@ func TestMixedWithDelay(t *testing.T) {
 		t.Errorf("open R %g want %g", r.ResponseTime[0], wantR)
 	}
 	checkInvariants(t, m, r, 1e-12)
+}
+
+// bg is solver f run with context.Background(), as a func(*Model) for the tables of
+// solvers the tests compare.
+func bg(f func(context.Context, *Model) (*Result, error)) func(*Model) (*Result, error) {
+	return func(m *Model) (*Result, error) { return f(context.Background(), m) }
+}
+
+// integralDefault is Integral with its default budget (IntegralMaxPoints).
+func integralDefault(m *Model) (*Result, error) {
+	return Integral(context.Background(), m, IntegralMaxPoints)
 }

@@ -5,13 +5,18 @@ import (
 	"math"
 )
 
-// MixedContext solves a network with open and closed classes as Mixed does, stopped by
-// ctx: the closed network's exact MVA looks at ctx about every million operations with one
-// closed class (MVASingleContext), and at every slice of the population lattice with
+// Mixed solves a network with open and closed classes (QSP §7.4; Octave's qnmix): the open
+// classes' utilisation U^o_k inflates the closed classes' demands at queue stations,
+// D*_{k,c} = D_{k,c}/(1 − U^o_k); the closed network is solved exactly (MVA); then the open
+// classes see R_{k,o} = D_{k,o}·(1 + Q^closed_k)/(1 − U^o_k). Exact for product-form networks
+// with queue and delay stations.
+//
+// ctx stops it: the closed network's exact MVA looks at ctx about every million operations
+// with one closed class (MVASingle), and at every slice of the population lattice with
 // several from ParallelThreshold vectors (multiExact's split walk; below it the walk takes
 // milliseconds). A stopped solve returns an error wrapping
 // ctx's error (and fault.ErrInterrupted for one closed class).
-func MixedContext(ctx context.Context, m *Model) (*Result, error) {
+func Mixed(ctx context.Context, m *Model) (*Result, error) {
 	if err := m.solvable(); err != nil {
 		return nil, err
 	}
@@ -47,7 +52,7 @@ func MixedContext(ctx context.Context, m *Model) (*Result, error) {
 	var cr *Result
 	var err error
 	if len(closed) == 1 {
-		cr, err = MVASingleContext(ctx, cm)
+		cr, err = MVASingle(ctx, cm)
 	} else {
 		cr, err = multiExact(ctx, cm)
 	}
@@ -84,13 +89,4 @@ func MixedContext(ctx context.Context, m *Model) (*Result, error) {
 		return nil, unsupported("mixed solution is not finite")
 	}
 	return res, nil
-}
-
-// Mixed solves a network with open and closed classes (QSP §7.4; Octave's qnmix): the open
-// classes' utilisation U^o_k inflates the closed classes' demands at queue stations,
-// D*_{k,c} = D_{k,c}/(1 − U^o_k); the closed network is solved exactly (MVA); then the open
-// classes see R_{k,o} = D_{k,o}·(1 + Q^closed_k)/(1 − U^o_k). Exact for product-form networks
-// with queue and delay stations. MixedContext is the same, stopped by a context.
-func Mixed(m *Model) (*Result, error) {
-	return MixedContext(context.Background(), m)
 }

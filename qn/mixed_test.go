@@ -24,7 +24,7 @@ func withOpenClass(m *Model, lambda, d float64) *Model {
 // about every million operations with one closed class (population 1e6 on 1000 queues:
 // 1e9 operations, within the budget, about a second of work) and at every lattice slice with
 // several (N = (1500, 1000) on 2 queues: 1.5e6 population vectors, the split walk). A
-// cancelled ctx stops MixedContext and Solve (auto, mva, mixed) at once with
+// cancelled ctx stops Mixed and Solve (auto, mva, mixed) at once with
 // context.Canceled, and with fault.ErrInterrupted for one closed class (exit 130).
 func TestMixedCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -38,12 +38,12 @@ func TestMixedCancel(t *testing.T) {
 	two = withOpenClass(two, 1, 0.1)
 	start := time.Now()
 	for i, m := range []*Model{one, two} {
-		_, err := MixedContext(ctx, m)
+		_, err := Mixed(ctx, m)
 		if !errors.Is(err, context.Canceled) || (i == 0 && !errors.Is(err, fault.ErrInterrupted)) {
-			t.Errorf("model %d: MixedContext: err = %v, want context.Canceled (and fault.ErrInterrupted with one closed class)", i, err)
+			t.Errorf("model %d: Mixed: err = %v, want context.Canceled (and fault.ErrInterrupted with one closed class)", i, err)
 		}
 		for _, solver := range []string{"auto", "mva", "mixed"} {
-			if _, err := Solve(m, solver, AMVAOptions{Context: ctx}); !errors.Is(err, context.Canceled) {
+			if _, err := Solve(ctx, m, solver, AMVAOptions{}); !errors.Is(err, context.Canceled) {
 				t.Errorf("model %d: Solve %s: err = %v, want context.Canceled", i, solver, err)
 			}
 		}

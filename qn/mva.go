@@ -41,13 +41,10 @@ import (
 // and O(N·min(L, N)) per load-dependent station, times the Π(Count_k + 1) reduced networks.
 // Beyond MaxSingleWork operations or maxSingleBytes of memory it refuses with
 // fault.ErrTooLarge before allocating. The model must have exactly one class, closed.
-func MVASingle(m *Model) (*Result, error) {
-	return MVASingleContext(context.Background(), m)
-}
-
-// MVASingleContext is MVASingle stopped by ctx: it checks ctx about every million
-// operations and returns an error wrapping fault.ErrInterrupted and ctx's error.
-func MVASingleContext(ctx context.Context, m *Model) (*Result, error) {
+//
+// ctx stops it: it is checked about every million operations (the error wraps
+// fault.ErrInterrupted and ctx's error).
+func MVASingle(ctx context.Context, m *Model) (*Result, error) {
 	if err := m.solvable(); err != nil {
 		return nil, err
 	}

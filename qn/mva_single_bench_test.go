@@ -2,7 +2,10 @@
 
 package qn
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // qnbenchSingle is bench/qnbench's single(N, K) network: K−1 single-server queues and one
 // delay station, demands 0.01·(1 + (k+2) mod 7) (a fixed, arbitrary pattern), no think time.
@@ -42,6 +45,6 @@ func BenchmarkSolveKeckP1024(b *testing.B) {
 func benchSolveMVA(b *testing.B, m *Model) {
 	b.Helper()
 	c0 := cpuTime()
-	benchSolve(b, m, func(m *Model) (*Result, error) { return Solve(m, "mva", AMVAOptions{}) })
+	benchSolve(b, m, func(m *Model) (*Result, error) { return Solve(context.Background(), m, "mva", AMVAOptions{}) })
 	b.ReportMetric(float64(cpuTime()-c0)/1e3/float64(b.N), "cpu-µs/op")
 }

@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"math"
@@ -66,7 +67,7 @@ func randomSingle(rng *rand.Rand, i int) *Model {
 
 func solveGolden(t *testing.T, m *Model) singleGolden {
 	t.Helper()
-	r, err := Solve(m, "mva", AMVAOptions{})
+	r, err := Solve(context.Background(), m, "mva", AMVAOptions{})
 	if err != nil {
 		t.Fatalf("%+v: %v", m, err)
 	}

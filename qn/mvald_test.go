@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -237,7 +238,7 @@ func TestMVAMultiLDvsSingleLargeN(t *testing.T) {
 			},
 			Demand: [][]float64{{4, 1.1, 0.2}},
 		}
-		want := solveWith(t, MVASingle, m)
+		want := solveWith(t, bg(MVASingle), m)
 		got, err := mvaMultiLD(m, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -263,7 +264,7 @@ func TestMVAMultiLDSymmetricClasses(t *testing.T) {
 	}
 	one := &Model{Classes: []Class{{Name: "a", Population: N, ThinkTime: 1}}, Stations: st, Demand: [][]float64{{1, 0.3, 5}}}
 	r2 := solveWith(t, mvaMulti, two)
-	r1 := solveWith(t, MVASingle, one)
+	r1 := solveWith(t, bg(MVASingle), one)
 	for c := 0; c < 2; c++ {
 		if !closeTo(r2.Throughput[c], r1.Throughput[0]/2, 1e-10) {
 			t.Errorf("X[%d] = %.15g, want half of %.15g", c, r2.Throughput[c], r1.Throughput[0])
@@ -336,7 +337,7 @@ func BenchmarkLinearizerMarginal(b *testing.B) {
 func BenchmarkSolveAutoApprox(b *testing.B) {
 	m := benchLDModel()
 	m.Classes[0].Population, m.Classes[1].Population = 30000, 30000
-	benchSolve(b, m, func(m *Model) (*Result, error) { return Solve(m, "auto", AMVAOptions{}) })
+	benchSolve(b, m, func(m *Model) (*Result, error) { return Solve(context.Background(), m, "auto", AMVAOptions{}) })
 }
 
 // A class that visits only a multi-server station and has no think time cannot exist

@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -163,7 +164,7 @@ func TestOctaveReferences(t *testing.T) {
 			var err error
 			switch c.Func {
 			case "qncsmva", "qncsmvald":
-				res, err = MVASingle(m)
+				res, err = MVASingle(context.Background(), m)
 			case "qncmmva":
 				res, err = MVAMulti(m)
 			case "qncsmvaap", "qncmmvabs":
@@ -172,7 +173,7 @@ func TestOctaveReferences(t *testing.T) {
 			case "qnos":
 				res, err = Open(m)
 			case "qnmix":
-				res, err = Mixed(m)
+				res, err = Mixed(context.Background(), m)
 			case "qncsaba+qncsbsb":
 				checkBounds(t, c, m)
 				return

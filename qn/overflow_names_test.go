@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -17,7 +18,7 @@ func TestOverflowNamesClassAndStation(t *testing.T) {
 		Stations: []Station{{Name: "array", Kind: LoadDependent, Rates: []float64{1e308, 1e308}}},
 		Demand:   [][]float64{{1e-300}},
 	}
-	_, err := Solve(m, "auto", AMVAOptions{})
+	_, err := Solve(context.Background(), m, "auto", AMVAOptions{})
 	if !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), `class "batch"`) || !strings.Contains(err.Error(), `station "array"`) {
 		t.Fatalf("err = %v, want fault.ErrInput naming class \"batch\" and station \"array\"", err)
 	}

@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -38,7 +39,7 @@ func TestExactnessPerModel(t *testing.T) {
 	for i, c := range cases {
 		m := base()
 		c.edit(m)
-		r, err := Solve(m, "mva", AMVAOptions{})
+		r, err := Solve(context.Background(), m, "mva", AMVAOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -114,7 +115,7 @@ func TestVisitsOctave(t *testing.T) {
 			if open {
 				res, err = Open(m)
 			} else {
-				res, err = MVASingle(m)
+				res, err = MVASingle(context.Background(), m)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -263,7 +264,7 @@ routing:
 			}
 		}
 	}
-	if _, err := Mixed(m); err != nil {
+	if _, err := Mixed(context.Background(), m); err != nil {
 		t.Fatal(err)
 	}
 	cl := m.Clone()
@@ -329,8 +330,8 @@ routing:
 	if v := mg.Visits[0][1]; math.Abs(v-0.2) > 1e-15 {
 		t.Errorf("per-copy visits %v, want 0.8·1/4 = 0.2", v)
 	}
-	rg := solveWith(t, MVASingle, mg)
-	rl := solveWith(t, MVASingle, ml)
+	rg := solveWith(t, bg(MVASingle), mg)
+	rl := solveWith(t, bg(MVASingle), ml)
 	if relErr(rg.Throughput[0], rl.Throughput[0]) > 1e-12 || relErr(rg.QueueLength[1][0], rl.QueueLength[1][0]) > 1e-12 {
 		t.Errorf("group X %v Q %v, listed X %v Q %v", rg.Throughput[0], rg.QueueLength[1][0], rl.Throughput[0], rl.QueueLength[1][0])
 	}
@@ -369,11 +370,11 @@ routing:
 		t.Fatalf("fork/joins %+v, routing %d nodes", m.ForkJoins, len(m.Routing[0].P))
 	}
 	for _, solver := range []string{"mva", "linearizer", "schweitzer", "open"} {
-		if _, err := Solve(m, solver, AMVAOptions{}); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "forkjoin") {
+		if _, err := Solve(context.Background(), m, solver, AMVAOptions{}); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "forkjoin") {
 			t.Errorf("%s: error %v, want ErrUnsupported pointing to solver forkjoin", solver, err)
 		}
 	}
-	if r, err := Solve(m, "auto", AMVAOptions{}); err != nil || r.Solver != "forkjoin-mva" {
+	if r, err := Solve(context.Background(), m, "auto", AMVAOptions{}); err != nil || r.Solver != "forkjoin-mva" {
 		t.Errorf("auto: %v", err)
 	}
 	if _, err := BoundsAt(m, 3); !errors.Is(err, ErrUnsupported) {

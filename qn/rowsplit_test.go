@@ -181,7 +181,7 @@ func TestSolveMVASplit(t *testing.T) {
 		m      *Model
 		solver string
 	}{{big, "mva"}, {big, "auto"}, {small, "mva"}} {
-		r, err := Solve(tc.m, tc.solver, AMVAOptions{})
+		r, err := Solve(context.Background(), tc.m, tc.solver, AMVAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +203,7 @@ func TestSolveMVASplit(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
 	defer cancel()
 	t0 := time.Now()
-	if _, err := Solve(thesisScaled(2), "mva", AMVAOptions{Context: ctx}); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := Solve(ctx, thesisScaled(2), "mva", AMVAOptions{}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err %v after %v, want the deadline's", err, time.Since(t0))
 	}
 }

@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"testing"
@@ -17,7 +18,7 @@ func TestScaleEquivariance(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 5))
 	for i := 0; i < 20; i++ {
 		m := randomLDModel(rng)
-		base, err := Solve(m, "auto", AMVAOptions{})
+		base, err := Solve(context.Background(), m, "auto", AMVAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -29,7 +30,7 @@ func TestScaleEquivariance(t *testing.T) {
 					ms.Demand[c][k] *= s
 				}
 			}
-			r, err := Solve(ms, "auto", AMVAOptions{})
+			r, err := Solve(context.Background(), ms, "auto", AMVAOptions{})
 			if err != nil {
 				t.Fatalf("case %d, scale %g: %v", i, s, err)
 			}
@@ -54,7 +55,7 @@ func TestScaleEquivariance(t *testing.T) {
 func TestExtremeDemands(t *testing.T) {
 	for _, d := range []float64{1e300, 1e-300, 1e-306} {
 		m := &Model{Classes: []Class{{Name: "c", Population: 10}}, Stations: []Station{{Name: "q", Kind: Queue}}, Demand: [][]float64{{d}}}
-		r, err := Solve(m, "auto", AMVAOptions{})
+		r, err := Solve(context.Background(), m, "auto", AMVAOptions{})
 		if err != nil {
 			t.Fatalf("D = %g: %v", d, err)
 		}
@@ -65,7 +66,7 @@ func TestExtremeDemands(t *testing.T) {
 	// R = 10·1e308 and X = 1/1e-320 do not fit a float64: refused, never printed as Inf or 0.
 	for _, d := range []float64{1e308, 1e-320} {
 		m := &Model{Classes: []Class{{Name: "c", Population: 10}}, Stations: []Station{{Name: "q", Kind: Queue}}, Demand: [][]float64{{d}}}
-		if _, err := Solve(m, "auto", AMVAOptions{}); !errors.Is(err, fault.ErrInput) {
+		if _, err := Solve(context.Background(), m, "auto", AMVAOptions{}); !errors.Is(err, fault.ErrInput) {
 			t.Errorf("D = %g: err = %v, want a refusal wrapping fault.ErrInput", d, err)
 		}
 	}

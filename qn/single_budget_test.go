@@ -29,17 +29,20 @@ func TestSingleClassBudget(t *testing.T) {
 	m := queues(100_000_000, 1000, 0.001, 1)
 	start := time.Now()
 	for _, solve := range []func() error{
-		func() error { _, err := MVASingle(m); return err },
+		func() error { _, err := MVASingle(context.Background(), m); return err },
 		func() error { _, _, err := MVASingleTrajectory(m); return err },
-		func() error { _, err := Solve(m, "mva", AMVAOptions{}); return err },
-		func() error { _, err := Solve(m, "auto", AMVAOptions{RequireExact: true}); return err },
+		func() error { _, err := Solve(context.Background(), m, "mva", AMVAOptions{}); return err },
+		func() error {
+			_, err := Solve(context.Background(), m, "auto", AMVAOptions{RequireExact: true})
+			return err
+		},
 	} {
 		err := solve()
 		if !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "1e+11") || !strings.Contains(err.Error(), "limit 2e+09") {
 			t.Errorf("err = %v, want fault.ErrTooLarge naming the estimate 1e+11 and the limit 2e+09", err)
 		}
 	}
-	r, err := Solve(m, "auto", AMVAOptions{})
+	r, err := Solve(context.Background(), m, "auto", AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,10 +58,10 @@ func TestSingleClassBudget(t *testing.T) {
 	}
 }
 
-// Ctrl-C: MVASingleContext looks at ctx about every million operations, so a cancelled ctx
+// Ctrl-C: MVASingle looks at ctx about every million operations, so a cancelled ctx
 // stops a 1e9-operation solve (population 1e6, 1000 queues: within the budget) at once
 // with fault.ErrInterrupted and context.Canceled (exit 130), and so does Solve with
-// AMVAOptions.Context.
+// Solve's ctx.
 func TestSingleClassCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -70,10 +73,10 @@ func TestSingleClassCancel(t *testing.T) {
 	}
 	start := time.Now()
 	for _, mm := range []*Model{m, marg} {
-		if _, err := MVASingleContext(ctx, mm); !errors.Is(err, fault.ErrInterrupted) || !errors.Is(err, context.Canceled) {
-			t.Errorf("MVASingleContext: err = %v, want fault.ErrInterrupted and context.Canceled", err)
+		if _, err := MVASingle(ctx, mm); !errors.Is(err, fault.ErrInterrupted) || !errors.Is(err, context.Canceled) {
+			t.Errorf("MVASingle: err = %v, want fault.ErrInterrupted and context.Canceled", err)
 		}
-		if _, err := Solve(mm, "auto", AMVAOptions{Context: ctx}); !errors.Is(err, context.Canceled) {
+		if _, err := Solve(ctx, mm, "auto", AMVAOptions{}); !errors.Is(err, context.Canceled) {
 			t.Errorf("Solve: err = %v, want context.Canceled", err)
 		}
 	}
@@ -93,7 +96,7 @@ func TestSingleClassManyServers(t *testing.T) {
 			Stations: []Station{{Name: "m", Kind: MultiServer, Servers: tc.servers}},
 			Demand:   [][]float64{{0.1}},
 		}
-		r := solveWith(t, MVASingle, m)
+		r := solveWith(t, bg(MVASingle), m)
 		x := float64(tc.N) / 1.1
 		if !closeTo(r.Throughput[0], x, 1e-12) || !closeTo(r.Residence[0][0], 0.1, 1e-12) || !closeTo(r.Utilization[0][0], x*0.1/float64(tc.servers), 1e-12) {
 			t.Errorf("%+v: X %v R %v U %v, want %v, 0.1, %v", tc, r.Throughput[0], r.Residence[0][0], r.Utilization[0][0], x, x*0.1/float64(tc.servers))
@@ -109,7 +112,7 @@ func TestSingleClassManyServers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	compareResults(t, "m = N−1", m, solveWith(t, MVASingle, m), want, 1e-12)
+	compareResults(t, "m = N−1", m, solveWith(t, bg(MVASingle), m), want, 1e-12)
 }
 
 // The load-dependent recursion keeps L = min(len(Rates), N) marginal probabilities (it kept
@@ -125,8 +128,8 @@ func TestSingleClassLDTruncated(t *testing.T) {
 		}
 		ms := ld.Clone()
 		ms.Stations[0] = Station{Name: "l", Kind: MultiServer, Servers: 4}
-		got := solveWith(t, MVASingle, ld)
-		want := solveWith(t, MVASingle, ms)
+		got := solveWith(t, bg(MVASingle), ld)
+		want := solveWith(t, bg(MVASingle), ms)
 		for k := range ld.Stations {
 			if !closeTo(got.QueueLength[k][0], want.QueueLength[k][0], 1e-10) || !closeTo(got.Throughput[0], want.Throughput[0], 1e-12) {
 				t.Errorf("N=%d: LD X %v Q[%d] %v, 4-server %v %v", N, got.Throughput[0], k, got.QueueLength[k][0], want.Throughput[0], want.QueueLength[k][0])
@@ -150,9 +153,9 @@ func TestForkJoinWithoutForksIsExact(t *testing.T) {
 		Stations: []Station{{Name: "cpu", Kind: Queue}, {Name: "net", Kind: Delay}, {Name: "disk", Kind: Queue, Count: 3}},
 		Demand:   [][]float64{{0.2, 0.1, 0.05}},
 	}
-	want := solveWith(t, MVASingle, m)
+	want := solveWith(t, bg(MVASingle), m)
 	for _, opt := range []AMVAOptions{{}, {RequireExact: true}} {
-		r, err := Solve(m, "forkjoin", opt)
+		r, err := Solve(context.Background(), m, "forkjoin", opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,13 +165,13 @@ func TestForkJoinWithoutForksIsExact(t *testing.T) {
 		compareResults(t, "forkjoin without forks", m, r, want, 1e-12)
 	}
 	big := queues(100_000_000, 1000, 0.001, 1)
-	if _, err := ForkJoinMVA(big); !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "limit 2e+09") {
+	if _, err := ForkJoinMVA(context.Background(), big); !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "limit 2e+09") {
 		t.Errorf("err = %v, want fault.ErrTooLarge with the limit", err)
 	}
 }
 
 // Ctrl-C in exact multi-class MVA with multi-server/load-dependent stations (up to
-// MaxLDWork = 2e10 operations, tens of seconds): Solve passes AMVAOptions.Context to
+// MaxLDWork = 2e10 operations, tens of seconds): Solve passes its ctx to
 // mvaMultiLDContext, which stops within about a million operations.
 func TestMultiLDCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -179,7 +182,7 @@ func TestMultiLDCancel(t *testing.T) {
 		Demand:   [][]float64{{1, 0.2}, {0.5, 0.4}},
 	}
 	start := time.Now()
-	_, err := Solve(m, "mva", AMVAOptions{Context: ctx})
+	_, err := Solve(ctx, m, "mva", AMVAOptions{})
 	if !errors.Is(err, fault.ErrInterrupted) || !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want fault.ErrInterrupted and context.Canceled", err)
 	}
@@ -197,7 +200,7 @@ func BenchmarkMVASingleLD(b *testing.B) {
 		Demand:   [][]float64{{0.05, 0.1}},
 	}
 	for b.Loop() {
-		if _, err := MVASingle(m); err != nil {
+		if _, err := MVASingle(context.Background(), m); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -44,7 +44,7 @@ var approximate = map[string]bool{"integral": true, "schweitzer": true, "bs": tr
 // opt.RequireExact Solve never approximates: auto returns an error wrapping
 // fault.ErrTooLarge (exact solver over budget) or ErrUnsupported and fault.ErrInput (no
 // exact method for the model), and a named approximate solver is refused (fault.ErrInput).
-func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
+func Solve(ctx context.Context, m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	solver = strings.ToLower(solver)
 	if opt.RequireExact && approximate[solver] && !(solver == "forkjoin" && len(m.ForkJoins) == 0) {
 		return nil, fmt.Errorf("%w: solver %q is approximate and exact results were required (use solver auto or mva)", fault.ErrInput, solver)
@@ -61,8 +61,11 @@ func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 			return nil, err
 		}
 	}
-	res, err := solveEstimated(ms, solver, opt)
+	res, err := solveEstimated(ctx, ms, solver, opt)
 	if err != nil {
+		if se := (*SaturationError)(nil); errors.As(err, &se) {
+			se.ArrivalRate = openRate(m) // in m's units: the message then names the capacity
+		}
 		return nil, err
 	}
 	labelProductForm(m, res)
@@ -72,6 +75,17 @@ func Solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// openRate is the total arrival rate of m's open classes, jobs/s.
+func openRate(m *Model) float64 {
+	var l float64
+	for _, c := range m.Classes {
+		if c.Open {
+			l += c.ArrivalRate
+		}
+	}
+	return l
 }
 
 // timeScale returns the exponent e of the power of two 2^e nearest below the largest
@@ -165,8 +179,8 @@ func (r *Result) scaleTimes(m *Model, e int) error {
 // later (solveapp.SetObservedEstimate) drops it.
 const NoEstimateNote = "approximate result without an error estimate"
 
-func solveEstimated(m *Model, solver string, opt AMVAOptions) (*Result, error) {
-	res, err := solve(m, solver, opt)
+func solveEstimated(ctx context.Context, m *Model, solver string, opt AMVAOptions) (*Result, error) {
+	res, err := solve(ctx, m, solver, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -204,13 +218,13 @@ func infeasible(m *Model, res *Result) {
 	}
 }
 
-func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
+func solve(ctx context.Context, m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	auto := solver == "" || solver == "auto"
 	if solver == "forkjoin" || (auto && len(m.ForkJoins) > 0) {
 		if opt.RequireExact && len(m.ForkJoins) > 0 {
 			return nil, fmt.Errorf("%w: %w: fork/join node %q: no exact solver models fork/join synchronisation (simulate the model, or drop the exact requirement for the approximate forkjoin solver)", fault.ErrInput, ErrUnsupported, m.ForkJoins[0].Name)
 		}
-		res, err := ForkJoinMVAContext(opt.ctx(), m)
+		res, err := ForkJoinMVA(ctx, m)
 		if err == nil && auto {
 			res.Reason = "the model has fork/join nodes, which no exact solver handles"
 		}
@@ -226,23 +240,23 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		case closed == 0:
 			return reason(Open(m))("open classes only: exact open-network formulas")
 		case open > 0:
-			return reason(MixedContext(opt.ctx(), m))("open and closed classes: exact mixed-network MVA")
+			return reason(Mixed(ctx, m))("open and closed classes: exact mixed-network MVA")
 		case closed == 1:
-			return singleAuto(m, opt)
+			return singleAuto(ctx, m, opt)
 		}
 		why, ok := exactAffordable(m)
-		res, why2, err := comomIfCheaper(opt.ctx(), m, ok)
+		res, why2, err := comomIfCheaper(ctx, m, ok)
 		if res != nil || err != nil {
 			return reason(res, err)("several closed classes: " + why2)
 		}
 		if ok {
-			r, err := multiExact(opt.ctx(), m)
+			r, err := multiExact(ctx, m)
 			return reason(r, err)("several closed classes: exact multi-class MVA (" + why + "; " + why2 + ")" + cores(r))
 		}
 		if opt.RequireExact {
 			return nil, fmt.Errorf("%w: exact results required, but %s; %s (without the exact requirement, auto tries solver integral, a numerical integration with an error estimate, then Linearizer)", fault.ErrTooLarge, why, why2)
 		}
-		res, why3, err := integralAuto(opt.ctx(), m)
+		res, why3, err := integralAuto(ctx, m)
 		if res != nil || err != nil {
 			return reason(res, err)("several closed classes: " + why + "; " + why2 + "; " + why3)
 		}
@@ -257,18 +271,18 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 			if closed == 0 {
 				return Open(m)
 			}
-			return MixedContext(opt.ctx(), m)
+			return Mixed(ctx, m)
 		}
 		if closed == 1 {
-			return MVASingleContext(opt.ctx(), m)
+			return MVASingle(ctx, m)
 		}
-		r, err := multiExact(opt.ctx(), m)
+		r, err := multiExact(ctx, m)
 		if r != nil && r.Reason != "" {
 			r.Reason = "solver mva requested: exact multi-class MVA " + r.Reason
 		}
 		return r, err
 	case "comom":
-		r, err := ComomContext(opt.ctx(), m)
+		r, err := Comom(ctx, m)
 		if err != nil && errors.Is(err, ErrUnsupported) && !errors.Is(err, fault.ErrInput) {
 			err = fmt.Errorf("%w: %w", fault.ErrInput, err)
 		}
@@ -277,7 +291,7 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 		}
 		return r, err
 	case "integral":
-		r, err := IntegralContext(opt.ctx(), m, IntegralMaxPoints)
+		r, err := Integral(ctx, m, IntegralMaxPoints)
 		if err != nil && errors.Is(err, ErrUnsupported) && !errors.Is(err, fault.ErrInput) {
 			err = fmt.Errorf("%w: %w", fault.ErrInput, err)
 		}
@@ -292,7 +306,7 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	case "open":
 		return Open(m)
 	case "mixed":
-		return MixedContext(opt.ctx(), m)
+		return Mixed(ctx, m)
 	}
 	if blockingOnly[solver] {
 		return nil, fmt.Errorf("%w: solver %q solves networks with finite capacities (a model file's capacity:); this model has none: use auto, mva, schweitzer, linearizer, open, mixed or forkjoin", fault.ErrInput, solver)
@@ -302,14 +316,14 @@ func solve(m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	return nil, fmt.Errorf("%w: unknown solver %q (allowed: %s)", fault.ErrInput, solver, strings.Join(names, ", "))
 }
 
-// singleAuto is auto's solver for one closed class: exact MVA (MVASingleContext) when its
+// singleAuto is auto's solver for one closed class: exact MVA (MVASingle) when its
 // estimated work and memory fit (SingleAffordable), else Linearizer (approximate, with its
 // error estimate), saying why; with opt.RequireExact the budget is an error wrapping
 // fault.ErrTooLarge.
-func singleAuto(m *Model, opt AMVAOptions) (*Result, error) {
+func singleAuto(ctx context.Context, m *Model, opt AMVAOptions) (*Result, error) {
 	why, ok := SingleAffordable(m, false)
 	if ok {
-		return reason(MVASingleContext(opt.ctx(), m))("one closed class: exact MVA")
+		return reason(MVASingle(ctx, m))("one closed class: exact MVA")
 	}
 	if opt.RequireExact {
 		return nil, fmt.Errorf("%w: exact results required, but %s", fault.ErrTooLarge, why)
@@ -349,7 +363,7 @@ const integralAutoPoints = IntegralMaxPoints
 // ctx is returned as the error.
 func integralAuto(ctx context.Context, m *Model) (*Result, string, error) {
 	t0 := time.Now()
-	r, err := IntegralContext(ctx, m, integralAutoPoints)
+	r, err := Integral(ctx, m, integralAutoPoints)
 	switch {
 	case err == nil:
 		return r, fmt.Sprintf("numerical integration of the exact integral representation (estimated relative error %.1e)", r.ErrorEstimate.RelError), nil

@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -53,7 +54,7 @@ func TestAutoLabels(t *testing.T) {
 		{"forkjoin", fj, "forkjoin-mva", false, ErrUnsupported},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := Solve(tc.m, "auto", AMVAOptions{})
+			r, err := Solve(context.Background(), tc.m, "auto", AMVAOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +77,7 @@ func TestAutoLabels(t *testing.T) {
 					t.Logf("%s: %s; estimate %.3g (spread vs %s %.3g, measured %.3g at N = %v)", tc.name, r.Reason, e.RelError, e.SpreadMethod, e.Spread, *e.MeasuredRelError, e.MeasuredPopulation)
 				}
 			}
-			_, err = Solve(tc.m, "auto", AMVAOptions{RequireExact: true})
+			_, err = Solve(context.Background(), tc.m, "auto", AMVAOptions{RequireExact: true})
 			switch {
 			case tc.refuseErr == nil && err != nil:
 				t.Errorf("RequireExact refused an exact model: %v", err)
@@ -97,12 +98,12 @@ func TestNamedSolverLabels(t *testing.T) {
 		Stations: []Station{{Name: "ms", Kind: MultiServer, Servers: 3}, {Name: "q", Kind: Queue}},
 		Demand:   [][]float64{{0.5, 0.1}, {0.3, 0.2}},
 	}
-	exact, err := Solve(m, "mva", AMVAOptions{})
+	exact, err := Solve(context.Background(), m, "mva", AMVAOptions{})
 	if err != nil || !exact.Exact {
 		t.Fatalf("mva: %v, exact %v", err, exact != nil && exact.Exact)
 	}
 	for _, s := range []string{"schweitzer", "linearizer"} {
-		r, err := Solve(m, s, AMVAOptions{})
+		r, err := Solve(context.Background(), m, s, AMVAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +115,7 @@ func TestNamedSolverLabels(t *testing.T) {
 		if got, want := *r.ErrorEstimate.MeasuredRelError, relDiff(m, r, exact); got != want {
 			t.Errorf("%s: measured error %g, true error %g", s, got, want)
 		}
-		if _, err := Solve(m, s, AMVAOptions{RequireExact: true}); !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), "approximate") {
+		if _, err := Solve(context.Background(), m, s, AMVAOptions{RequireExact: true}); !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), "approximate") {
 			t.Errorf("%s with RequireExact: err = %v", s, err)
 		}
 	}

@@ -49,15 +49,11 @@ type SweepPoint struct {
 }
 
 // Sweep solves m at every value. Errors that are about the model as a whole (a bad solver
-// name) are returned; a point without a steady state is recorded in its Err.
-func Sweep(m *Model, p SweepParam, values []float64, solver string, opt AMVAOptions, progress func(done, total int)) ([]SweepPoint, error) {
-	return SweepContext(context.Background(), m, p, values, solver, opt, progress)
-}
-
-// SweepContext is Sweep stopped by ctx between two points: when ctx is cancelled it returns
-// the points solved so far (in order, the first ones of values) with an error wrapping
-// fault.ErrInterrupted and ctx's error.
-func SweepContext(ctx context.Context, m *Model, p SweepParam, values []float64, solver string, opt AMVAOptions, progress func(done, total int)) ([]SweepPoint, error) {
+// name) are returned; a point without a steady state is recorded in its Err. ctx stops it
+// between two points (and within a point, as it stops Solve): when ctx is cancelled it
+// returns the points solved so far (in order, the first ones of values) with an error
+// wrapping fault.ErrInterrupted and ctx's error.
+func Sweep(ctx context.Context, m *Model, p SweepParam, values []float64, solver string, opt AMVAOptions, progress func(done, total int)) ([]SweepPoint, error) {
 	// Each point is solved on its own, at a cost of about (population lattice) × stations:
 	// estimate the whole sweep before starting (issue 12: population=1:100000 is 5e9
 	// vectors, minutes of work) and refuse beyond MaxSweepWork.
@@ -85,7 +81,10 @@ func SweepContext(ctx context.Context, m *Model, p SweepParam, values []float64,
 		}
 		mm := p.Apply(m, v)
 		pt := SweepPoint{Value: v}
-		r, err := Solve(mm, solver, opt)
+		r, err := Solve(ctx, mm, solver, opt)
+		if err != nil && ctx.Err() != nil { // stopped within the point: the points before it
+			return out, fmt.Errorf("%w after %d of %d sweep points: %w", fault.ErrInterrupted, i, len(values), ctx.Err())
+		}
 		if err != nil {
 			if _, ok := err.(*SaturationError); !ok {
 				return nil, fmt.Errorf("at %s = %.6g: %w", p.Label, v, err)

@@ -20,11 +20,12 @@ func TestSweepCancelled(t *testing.T) {
 	p, vals := SweepParam{What: "population", Class: 0, Label: "population"}, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	pts, err := SweepContext(ctx, m, p, vals, "auto", AMVAOptions{}, func(done, total int) {
+	pts, err := Sweep(ctx, m, p, vals, "auto", AMVAOptions{}, func(done, total int) {
 		if done == 3 {
 			cancel()
 		}
 	})
+
 	if !errors.Is(err, fault.ErrInterrupted) || !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want ErrInterrupted wrapping context.Canceled", err)
 	}
@@ -32,7 +33,7 @@ func TestSweepCancelled(t *testing.T) {
 		t.Fatalf("%d points, want the 3 solved", len(pts))
 	}
 	for i, pt := range pts {
-		one, err := Solve(p.Apply(m, vals[i]), "auto", AMVAOptions{})
+		one, err := Solve(context.Background(), p.Apply(m, vals[i]), "auto", AMVAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,9 @@
 package qn
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // TestViewResidenceSkippedClass: two closed classes, a visits q1 and q2, b visits q1 only
 // (demand 0 at q2). Exact MVA by hand (Reiser–Lavenberg recursion, Lazowska et al. 1984
@@ -20,7 +23,7 @@ func TestViewResidenceSkippedClass(t *testing.T) {
 		Stations: []Station{{Name: "q1", Kind: Queue}, {Name: "q2", Kind: Queue}},
 		Demand:   [][]float64{{1, 2}, {3, 0}}}
 	for _, solver := range []string{"mva", "auto"} {
-		r, err := Solve(m, solver, AMVAOptions{})
+		r, err := Solve(context.Background(), m, solver, AMVAOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", solver, err)
 		}
@@ -53,7 +56,7 @@ func TestViewStationThroughputUnvisited(t *testing.T) {
 		m := &Model{Classes: []Class{{Name: "a", Population: 3, ThinkTime: 1}},
 			Stations: []Station{{Name: "cpu", Kind: Queue}, {Name: "disk", Kind: Queue}},
 			Demand:   [][]float64{{0.05, 0}}, Visits: tc.visits}
-		r, err := Solve(m, "mva", AMVAOptions{})
+		r, err := Solve(context.Background(), m, "mva", AMVAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 )
@@ -25,7 +26,7 @@ func TestViewZeroConvention(t *testing.T) {
 			[]float64{2, 0.5}},
 	}
 	for _, tc := range cases {
-		r, err := Solve(tc.m, "auto", AMVAOptions{})
+		r, err := Solve(context.Background(), tc.m, "auto", AMVAOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -68,7 +69,7 @@ func TestViewUnvisitedThroughput(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, solver := range []string{"auto", "mva", "comom", "schweitzer", "linearizer"} {
-		r, err := Solve(m, solver, AMVAOptions{})
+		r, err := Solve(context.Background(), m, solver, AMVAOptions{})
 		if err != nil {
 			t.Fatal(solver, err)
 		}

@@ -1,6 +1,7 @@
 package qn
 
 import (
+	"context"
 	"math"
 	"testing"
 )
@@ -22,7 +23,7 @@ func TestZeroConventions(t *testing.T) {
 	q := exact.StationQueueLength(0)
 	want := []float64{0.2 * (1 + q), 0.4, 0}
 	for _, solver := range []string{"mva", "schweitzer", "linearizer"} {
-		r, err := Solve(m, solver, AMVAOptions{})
+		r, err := Solve(context.Background(), m, solver, AMVAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +62,7 @@ func TestZeroConventions(t *testing.T) {
 	}
 	// Single class, population 0, load-dependent: D/α(1).
 	ld := &Model{Classes: []Class{{Name: "a"}}, Stations: []Station{{Name: "ld", Kind: LoadDependent, Rates: []float64{2, 3}}}, Demand: [][]float64{{0.5}}}
-	r, err := MVASingle(ld)
+	r, err := MVASingle(context.Background(), ld)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -158,20 +158,8 @@ func (p Panel) build() (*plot.Plot, error) {
 			l.Dashes = d
 			l.Width = vg.Points(1)
 		}
-		name := s.Name
-		if s.Clip && clip {
-			pl.Add(noRange{l})
-			if out, err := clipMarks(s, lo, hi, colour[i]); err != nil {
-				return nil, err
-			} else if out != nil {
-				pl.Add(out)
-				name += " (cut at the frame: △)"
-			}
-		} else {
-			pl.Add(l)
-		}
-		if !s.NoLegend {
-			pl.Legend.Add(name, l)
+		if err := addLine(pl, s, l, clip, lo, hi, colour[i]); err != nil {
+			return nil, err
 		}
 	}
 	if clip {
@@ -182,6 +170,34 @@ func (p Panel) build() (*plot.Plot, error) {
 	}
 	pl.Add(plotter.NewGrid())
 	return pl, nil
+}
+
+// addLine adds a series' line and its legend entry; a Clip series (when clip) is drawn
+// without setting the axis range and with a triangle where it leaves the frame, the
+// triangle also drawn in the legend's sample, not written: the PNG's font has no △
+// (new-user review: the PNG legend showed no glyph).
+func addLine(pl *plot.Plot, s Series, l *plotter.Line, clip bool, lo, hi float64, col color.Color) error {
+	name, thumbs := s.Name, []plot.Thumbnailer{l}
+	if s.Clip && clip {
+		pl.Add(noRange{l})
+		out, err := clipMarks(s, lo, hi, col)
+		if err != nil {
+			return err
+		}
+		if out != nil {
+			pl.Add(out)
+			name += " (triangle: cut at the frame)"
+			tri, _ := plotter.NewScatter(plotter.XYs{{}})
+			tri.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3.5), Shape: draw.TriangleGlyph{}}
+			thumbs = append(thumbs, tri)
+		}
+	} else {
+		pl.Add(l)
+	}
+	if !s.NoLegend {
+		pl.Legend.Add(name, thumbs...)
+	}
+	return nil
 }
 
 // Bars is a panel of one bar per name (a station's utilization, say), the bars at

@@ -25,6 +25,8 @@ type Document interface {
 type Options struct {
 	Format   string // table, json, csv
 	CSVTable string // a Table.Name; "" for the first table
+	// AllTables: the table format shows the Detail tables too (without it, a line names them).
+	AllTables bool
 }
 
 // Render writes doc in the chosen format: exactly one JSON document, one CSV table, or the
@@ -46,7 +48,7 @@ func Render(w io.Writer, doc Document, o Options) error {
 		}
 		return t.WriteCSV(w)
 	case "table", "":
-		return writeText(w, doc)
+		return writeText(w, doc, o.AllTables)
 	}
 	return CheckFormat(o.Format)
 }
@@ -87,15 +89,23 @@ func (e *TableError) Error() string {
 	return fmt.Sprintf("--csv-table %q: this result has the tables %s", e.Name, strings.Join(e.Allowed, ", "))
 }
 
-// writeText writes the tables that have rows (an empty one says nothing to people; CSV
-// still writes its header), separated by blank lines, then the notes.
-func writeText(w io.Writer, doc Document) error {
-	if err := writeAnswer(w, AnswerOf(doc)); err != nil {
+// writeText writes the answer, then the tables that have rows (an empty one says nothing to
+// people; CSV still writes its header) separated by blank lines — Detail tables only with
+// all, else one line names them — then the notes: each once, and none the answer's details
+// already say (every detail once).
+func writeText(w io.Writer, doc Document, all bool) error {
+	a := AnswerOf(doc)
+	if err := writeAnswer(w, a); err != nil {
 		return err
 	}
 	i := 0
+	var hidden []string
 	for _, t := range doc.Tables() {
 		if t.Empty() {
+			continue
+		}
+		if t.Detail && !all {
+			hidden = append(hidden, t.Name)
 			continue
 		}
 		i++
@@ -108,10 +118,63 @@ func writeText(w io.Writer, doc Document) error {
 			return err
 		}
 	}
-	for _, n := range doc.NoteLines() {
+	if len(hidden) > 0 {
+		line := fmt.Sprintf("More tables (--all-tables; CSV: --csv-table NAME): %s.", strings.Join(hidden, ", "))
+		for _, l := range WrapText(line, TextWidth, "  ") {
+			if _, err := fmt.Fprintf(w, "\n%s", l); err != nil {
+				return err
+			}
+		}
+		if _, err := fmt.Fprintln(w); err != nil {
+			return err
+		}
+	}
+	for _, n := range TextNotes(a, doc.NoteLines()) {
 		if _, err := fmt.Fprintf(w, "note: %s\n", n); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// TextNotes are the notes as people read them: each once, and none whose words an answer
+// detail already holds — the whole note, or its text after a leading label ("no sizing: …",
+// "forecast kinds: wall_time preferred: …"), compared without case and final period.
+func TextNotes(a *Answer, notes []string) []string {
+	var said []string
+	if a != nil {
+		for _, d := range a.Details {
+			said = append(said, strings.ToLower(d))
+		}
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range notes {
+		if seen[n] || saidIn(said, n) {
+			continue
+		}
+		seen[n] = true
+		out = append(out, n)
+	}
+	return out
+}
+
+// saidIn reports whether note, or its text after one of its "label: " prefixes (at least 40
+// characters of it), is within one of said (lower case).
+func saidIn(said []string, note string) bool {
+	n := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(note)), ".")
+	for rest := n; ; {
+		if len([]rune(rest)) >= 40 {
+			for _, d := range said {
+				if strings.Contains(d, rest) {
+					return true
+				}
+			}
+		}
+		_, after, ok := strings.Cut(rest, ": ")
+		if !ok {
+			return false
+		}
+		rest = after
+	}
 }

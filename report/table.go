@@ -24,6 +24,10 @@ type Table struct {
 	// Keys is how many leading columns identify a row (default 1): a table too wide for
 	// TextWidth is split into blocks of columns that each repeat them.
 	Keys int
+	// Detail marks a table the table format shows only on request (Options.AllTables):
+	// supporting figures (inputs, intermediate steps) that the answer and the main tables
+	// already summarise. JSON and CSV (--csv-table) always have it.
+	Detail bool
 	// Stream, if set, gives the rows (each as Add's cells) when the table is written,
 	// instead of Rows: a table of millions of rows is then never held as text. CSV writes
 	// each row as it comes; the text table calls Stream once to measure the columns and

@@ -297,27 +297,18 @@ func scan(dir string) (*Status, []*File, error) {
 			done[i] = f
 			continue
 		}
-		var fl Failure
-		if err := readJSON(path, &fl); err != nil {
+		msg, err := readFailure(path, i, agree)
+		if err != nil {
 			return nil, nil, err
-		}
-		if err := agree(path, fl.Manifest.Plan); err != nil {
-			return nil, nil, err
-		}
-		if fl.Manifest.I != i {
-			return nil, nil, fmt.Errorf("%w: %s holds shard %d", fault.ErrInput, path, fl.Manifest.I)
 		}
 		failed[i] = true
-		st.Errors[strconv.Itoa(i)] = fmt.Sprintf("item %d: %s", fl.Item, fl.Error)
+		st.Errors[strconv.Itoa(i)] = msg
 	}
 	if !havePlan {
 		return nil, nil, fmt.Errorf("%w: %s: no plan.json and no shard files: not a study directory", fault.ErrInput, dir)
 	}
-	// every file name must use the plan's n
-	for _, e := range ents {
-		if g := shardName.FindStringSubmatch(e.Name()); g != nil && mustAtoi(g[2]) != plan.N {
-			return nil, nil, fmt.Errorf("%w: %s is for %s shards, the study has %d", fault.ErrInput, filepath.Join(dir, e.Name()), g[2], plan.N)
-		}
+	if err := sameN(dir, ents, plan.N); err != nil {
+		return nil, nil, err
 	}
 	st.Plan = plan
 	files := make([]*File, 0, len(done))
@@ -334,6 +325,32 @@ func scan(dir string) (*Status, []*File, error) {
 		}
 	}
 	return st, files, nil
+}
+
+// readFailure reads shard i's failure marker at path, checks that it belongs to the study
+// (agree) and names shard i, and returns its account of the failure.
+func readFailure(path string, i int, agree func(string, Plan) error) (string, error) {
+	var fl Failure
+	if err := readJSON(path, &fl); err != nil {
+		return "", err
+	}
+	if err := agree(path, fl.Manifest.Plan); err != nil {
+		return "", err
+	}
+	if fl.Manifest.I != i {
+		return "", fmt.Errorf("%w: %s holds shard %d", fault.ErrInput, path, fl.Manifest.I)
+	}
+	return fmt.Sprintf("item %d: %s", fl.Item, fl.Error), nil
+}
+
+// sameN refuses a shard file whose name is for another number of shards than the study's n.
+func sameN(dir string, ents []fs.DirEntry, n int) error {
+	for _, e := range ents {
+		if g := shardName.FindStringSubmatch(e.Name()); g != nil && mustAtoi(g[2]) != n {
+			return fmt.Errorf("%w: %s is for %s shards, the study has %d", fault.ErrInput, filepath.Join(dir, e.Name()), g[2], n)
+		}
+	}
+	return nil
 }
 
 // studySize refuses a study whose shard files add up to more than MaxStudyBytes, from

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestBatchMeans(t *testing.T) {
 		Stations: []qn.Station{{Name: "cpu", Kind: qn.Queue}, {Name: "d1", Kind: qn.Queue}, {Name: "d2", Kind: qn.Queue}},
 		Demand:   [][]float64{{0.1, 0.1, 0.075}},
 	}
-	exact, err := qn.MVASingle(m)
+	exact, err := qn.MVASingle(context.Background(), m)
 	if err != nil {
 		t.Fatal(err)
 	}

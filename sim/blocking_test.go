@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -28,7 +29,7 @@ routing:
 		if err != nil {
 			t.Fatal(err)
 		}
-		free, _ := qn.Solve(f.Model, "mva", qn.AMVAOptions{})
+		free, _ := qn.Solve(context.Background(), f.Model, "mva", qn.AMVAOptions{})
 		t.Logf("CTMC X = %.5g (without capacities %.5g)", want.Throughput[0], free.Throughput[0])
 		res := replicate(t, f.Model, FileConfig(f, Config{Events: 60000}), Options{Seed: 14, Reps: 10})
 		checkAgrees(t, "X", res.Throughput[0], want.Throughput[0], 0.015)

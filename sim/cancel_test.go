@@ -91,7 +91,7 @@ func TestReplicateCancelledEarly(t *testing.T) {
 func TestBatchMeansCancelled(t *testing.T) {
 	const events = 400000
 	m := cancelModel()
-	exact, err := qn.MVASingle(m)
+	exact, err := qn.MVASingle(context.Background(), m)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -49,7 +50,7 @@ func TestAgreesWithMVA(t *testing.T) {
 				cfg.Discipline[st.Name] = PS
 			}
 		}
-		exact, err := qn.Solve(m, "mva", qn.AMVAOptions{})
+		exact, err := qn.Solve(context.Background(), m, "mva", qn.AMVAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

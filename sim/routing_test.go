@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -27,7 +28,7 @@ func TestRoutingMatrix(t *testing.T) {
 		{0, 1, 0, 0},
 		{0, 1, 0, 0},
 	}
-	exact, _ := qn.MVASingle(m)
+	exact, _ := qn.MVASingle(context.Background(), m)
 	res := replicate(t, m, Config{Events: 60000, Routing: map[string][][]float64{"u": R}}, Options{Seed: 5, Reps: 12})
 	checkAgrees(t, "X", res.Throughput[0], exact.Throughput[0], 0.01)
 	checkAgrees(t, "R", res.ResponseTime[0], exact.ResponseTime[0], 0.01)
@@ -85,7 +86,7 @@ routing:
       d2: {cpu: 0.5}
 `
 	m := parseModel(t, "routed.yaml", []byte(src))
-	exact, err := qn.Mixed(m)
+	exact, err := qn.Mixed(context.Background(), m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func TestRoutingToGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := parseModel(t, "disk-group.yaml", src)
-	exact, err := qn.MVASingle(m)
+	exact, err := qn.MVASingle(context.Background(), m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +161,7 @@ func TestForkJoinMVAAccuracy(t *testing.T) {
 		src += "fork_joins: [{name: split, branches: [" + strings.Join(names, ", ") + "]}]\n" +
 			"routing:\n  j: {from: {cpu: {split: 0.5, disk: 0.5}, disk: {cpu: 1}, split: {cpu: 1}}}\n"
 		m := parseModel(t, "fj.yaml", []byte(src))
-		an, err := qn.Solve(m, "auto", qn.AMVAOptions{})
+		an, err := qn.Solve(context.Background(), m, "auto", qn.AMVAOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"errors"
 	"math"
 	"strings"
@@ -48,7 +49,7 @@ func TestRunLengthPopulations(t *testing.T) {
 			continue
 		}
 		m := keckModel(c.P, c.cpus)
-		exact, err := qn.MVASingle(m)
+		exact, err := qn.MVASingle(context.Background(), m)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -16,7 +17,7 @@ import (
 // simulation's 95 % interval (or 1.5 %: one interval in twenty misses).
 func TestClassSwitchExample(t *testing.T) {
 	f := modelFile(t, "../examples/qn/class-switch.yaml")
-	want, err := f.Solve("auto", qn.AMVAOptions{})
+	want, err := f.Solve(context.Background(), "auto", qn.AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package slurm
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"github.com/clusterperf/clusterperf/app"
@@ -52,7 +53,7 @@ func newSweepStudy(sweep string, seed uint64, reps int, events int64) (*sweepStu
 
 func (s *sweepStudy) point(k int) (json.RawMessage, error) {
 	mm := s.param.Apply(s.model, s.values[k])
-	an, err := qn.Solve(mm, "auto", qn.AMVAOptions{})
+	an, err := qn.Solve(context.Background(), mm, "auto", qn.AMVAOptions{})
 	if err != nil {
 		return nil, err
 	}

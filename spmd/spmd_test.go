@@ -1,6 +1,7 @@
 package spmd
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -69,7 +70,7 @@ func TestNonRecursiveMatchesMVA(t *testing.T) {
 		Z := rng.Float64() * 2
 		m.Stations = append(m.Stations, qn.Station{Name: "z", Kind: qn.Delay})
 		m.Demand[0] = append(m.Demand[0], Z)
-		r, err := qn.MVASingle(m)
+		r, err := qn.MVASingle(context.Background(), m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +103,7 @@ func TestBusAIOAgainstDirectQN(t *testing.T) {
 		qm := &qn.Model{Classes: []qn.Class{{Name: "g", Population: p / 2}},
 			Stations: []qn.Station{{Name: "z", Kind: qn.Delay}, {Name: "net", Kind: qn.Queue}, {Name: "io", Kind: qn.Queue}},
 			Demand:   [][]float64{{Z, D, E}}}
-		qr, err := qn.MVASingle(qm)
+		qr, err := qn.MVASingle(context.Background(), qm)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,8 +11,11 @@ type ProcessTimes struct {
 	Name      string  `json:"name"`
 	Finish    float64 `json:"finish_s"`    // s: its last step
 	Computing float64 `json:"computing_s"` // s: its compute firings
-	Sending   float64 `json:"sending_s"`   // s: its messages on the network (overlaps computing)
-	Waiting   float64 `json:"waiting_s"`   // s: finish − computing (blocked in receives)
+	// Sending: the time during which at least one of its messages is on the network (the union
+	// of its transfers, Result.OnNetwork: overlapping transfers count once); it overlaps
+	// computing and waiting. Atomic runs sum the transfers' durations instead.
+	Sending float64 `json:"sending_s"`
+	Waiting float64 `json:"waiting_s"` // s: finish − computing (blocked in receives)
 }
 
 // Interval is one busy span of a process, for Gantt charts; a loop's iterations form one
@@ -101,6 +104,9 @@ func Times(n *Net, r *Result) ([]ProcessTimes, []Interval) {
 	sort.SliceStable(spans, func(a, b int) bool { return spans[a].Start < spans[b].Start })
 	for i := range out {
 		out[i].Waiting = out[i].Finish - out[i].Computing
+		if r.OnNetwork != nil {
+			out[i].Sending = Seconds(r.OnNetwork[out[i].Name])
+		}
 	}
 	return out, spans
 }

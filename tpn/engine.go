@@ -92,6 +92,79 @@ type Result struct {
 	LogDropped bool
 	Last       []Firing // the last firings (Options.Trace)
 	Deadlock   *DeadlockReport
+	// OnNetwork: per process (Transition.Process), the ticks during which at least one of its
+	// transfers was on the network — the union of its transfers' firings, at most the run's
+	// time (Busy sums overlapping transfers). Nil with AtomicFiring (its firings start at
+	// completion, out of time order).
+	OnNetwork map[string]int64
+}
+
+// netCover tracks, per process, the union of its transfers' firings (Result.OnNetwork).
+type netCover struct {
+	proc  []int32 // per transition: its process's index if a transfer, else −1
+	names []string
+	in    []int32 // transfers in progress
+	since []int64 // when in last rose from 0
+	cover []int64
+}
+
+func newNetCover(n *Net, atomic bool) *netCover {
+	if atomic {
+		return nil
+	}
+	c := &netCover{proc: make([]int32, len(n.Transitions))}
+	idx := map[string]int32{}
+	for ti, t := range n.Transitions {
+		c.proc[ti] = -1
+		if t.Kind != "transfer" {
+			continue
+		}
+		i, ok := idx[t.Process]
+		if !ok {
+			i = int32(len(c.names))
+			idx[t.Process] = i
+			c.names = append(c.names, t.Process)
+		}
+		c.proc[ti] = i
+	}
+	c.in, c.since, c.cover = make([]int32, len(c.names)), make([]int64, len(c.names)), make([]int64, len(c.names))
+	return c
+}
+
+// begin and end count transfer ti of a process on or off the network at time now (nil: not
+// kept, atomic firing).
+func (c *netCover) begin(ti int32, now int64) {
+	if c == nil {
+		return
+	}
+	if p := c.proc[ti]; p >= 0 {
+		if c.in[p] == 0 {
+			c.since[p] = now
+		}
+		c.in[p]++
+	}
+}
+
+func (c *netCover) end(ti int32, now int64) {
+	if c == nil {
+		return
+	}
+	if p := c.proc[ti]; p >= 0 && c.in[p] > 0 {
+		if c.in[p]--; c.in[p] == 0 {
+			c.cover[p] += now - c.since[p]
+		}
+	}
+}
+
+func (c *netCover) result() map[string]int64 {
+	if c == nil {
+		return nil
+	}
+	m := make(map[string]int64, len(c.names))
+	for i, n := range c.names {
+		m[n] = c.cover[i]
+	}
+	return m
 }
 
 type completion struct {
@@ -137,6 +210,7 @@ type engine struct {
 	watchW    []int
 	unmet     int // places whose marking is below their Final (the final marking is unmet == 0)
 	stats     []TransitionStats
+	net       *netCover // nil with AtomicFiring
 	cand      []bool
 	candList  []int32
 	spare     []int32 // the other candidate buffer (swapped each round)
@@ -229,6 +303,7 @@ func (n *Net) Run(o Options) (*Result, error) {
 		ver: make([]uint32, len(n.Transitions)), sched: make([]bool, len(n.Transitions)), schedAt: make([]int64, len(n.Transitions)), fluid: make([]fluidMedium, len(n.Media)), onMedium: make([]int, len(n.Media))}
 	e.watchers, e.watch, e.watchW = make([][]int32, len(n.Places)), make([]int32, len(n.Transitions)), make([]int, len(n.Transitions))
 	e.stats = make([]TransitionStats, len(n.Transitions))
+	e.net = newNetCover(n, o.AtomicFiring)
 	for i, p := range n.Places {
 		e.mark[i] = p.Initial
 		e.lastCause[i] = -1
@@ -314,17 +389,22 @@ func (n *Net) Run(o Options) (*Result, error) {
 			break
 		}
 	}
-	last := e.last
-	if len(last) == e.o.Trace {
-		last = append(append([]Firing(nil), e.last[e.lastAt:]...), e.last[:e.lastAt]...)
-	}
-	e.last = last
+	e.last = e.traceInOrder()
 	res.Time, res.Firings, res.Marking, res.Log, res.Last, res.LogDropped = e.now, e.firings, e.mark, e.log, e.last, e.dropped
 	res.Stats = e.stats
+	res.OnNetwork = e.net.result()
 	if res.Outcome == Deadlock {
 		res.Deadlock = e.deadlockReport()
 	}
 	return res, nil
+}
+
+// traceInOrder is the last firings (Options.Trace) oldest first: the ring unrolled.
+func (e *engine) traceInOrder() []Firing {
+	if len(e.last) == e.o.Trace {
+		return append(append([]Firing(nil), e.last[e.lastAt:]...), e.last[:e.lastAt]...)
+	}
+	return e.last
 }
 
 func (e *engine) addCand(t int32) {
@@ -469,6 +549,7 @@ func (e *engine) start(ti int32) {
 		st.FirstStart = e.now
 	}
 	st.Busy -= e.now // + the end at completion: Σ (end − start) without storing starts
+	e.net.begin(ti, e.now)
 	e.started++
 	e.inflight[ti]++
 	e.busy++
@@ -579,8 +660,8 @@ func (e *engine) complete(c completion) {
 	e.firings++
 	st := &e.stats[c.tr]
 	st.Firings++
-	st.Busy += e.now
-	st.LastEnd = e.now
+	st.Busy, st.LastEnd = st.Busy+e.now, e.now // Busy: + the end (the start was subtracted)
+	e.net.end(c.tr, e.now)
 	fi := -1
 	if e.rec && c.id >= 0 {
 		e.log[c.id].End = e.now

@@ -342,6 +342,72 @@ func parseSamples(nn spec.Node, net map[string]spec.Node, m *Medium) {
 // relative to the cluster file's directory joined already.
 type ReadFunc func(path string) ([]byte, error)
 
+// parseWorkstations decodes the workstations into c: power weights (given, or from
+// benchmark times against the fastest) and background streams or logs.
+func parseWorkstations(c *Cluster, list []spec.Node, read ReadFunc) {
+	type bench struct {
+		i int
+		t float64
+		n spec.Node
+	}
+	var benches []bench
+	for _, wn := range list {
+		f := wn.Map("name", "power", "benchmark_time", "background", "background_log")
+		w := Workstation{Name: f["name"].String(), Line: wn.Line()}
+		if w.Name == "" {
+			wn.Errorf("a workstation needs a name")
+		}
+		switch {
+		case f["power"].Valid() && f["benchmark_time"].Valid():
+			wn.Errorf("give power or benchmark_time, not both")
+		case f["power"].Valid():
+			w.Power = f["power"].Positive()
+			if w.Power > 1 {
+				f["power"].Errorf("%v: power weights are relative to the fastest workstation (≤ 1)", w.Power)
+			}
+		case f["benchmark_time"].Valid():
+			benches = append(benches, bench{len(c.Workstations), f["benchmark_time"].Positive(), f["benchmark_time"]})
+		default:
+			wn.Errorf("needs power or benchmark_time")
+		}
+		for _, bn := range f["background"].List() {
+			g := bn.Map("arrival_rate", "demand", "arrivals", "demands")
+			b := BgClass{ArrivalRate: g["arrival_rate"].NonNeg(), Demand: g["demand"].NonNeg()}
+			b.Arrivals, b.Demands = parseDist(g["arrivals"]), parseDist(g["demands"])
+			w.Background = append(w.Background, b)
+		}
+		if bl := f["background_log"]; bl.Valid() {
+			if f["background"].Valid() {
+				bl.Errorf("give background or background_log, not both")
+			}
+			w.Background, w.Classes = parseBackgroundLog(bl, read)
+		}
+		if u := w.Utilization(); !(u < 1) {
+			wn.Errorf("workstation %q: background utilization %.3g ≥ 1 saturates the CPU (allowed: Σ arrival_rate·demand < 1)", w.Name, u)
+		}
+		for _, o := range c.Workstations {
+			if o.Name == w.Name && w.Name != "" {
+				f["name"].Errorf("workstation %q defined twice", w.Name)
+			}
+		}
+		c.Workstations = append(c.Workstations, w)
+	}
+	if len(benches) > 0 {
+		fastest := benches[0].t
+		for _, b := range benches {
+			fastest = min(fastest, b.t)
+		}
+		for _, b := range benches {
+			if b.t > 0 {
+				c.Workstations[b.i].Power = fastest / b.t
+				if !(c.Workstations[b.i].Power > 0) {
+					b.n.Errorf("benchmark time %g s against the fastest %g s gives a power weight that underflows to 0", b.t, fastest)
+				}
+			}
+		}
+	}
+}
+
 // ParseCluster decodes a cluster file; a network's benchmark: files are refused (no reader:
 // ParseClusterWith reads them).
 func ParseCluster(file string, data []byte) (*Cluster, error) {
@@ -369,61 +435,7 @@ func ParseClusterWith(file string, data []byte, read ReadFunc) (*Cluster, error)
 	if v, ok := top["reference_rate"]; ok {
 		c.ReferenceRate = v.Positive()
 	}
-	type bench struct {
-		i int
-		t float64
-		n spec.Node
-	}
-	var benches []bench
-	for _, wn := range top["workstations"].List() {
-		f := wn.Map("name", "power", "benchmark_time", "background")
-		w := Workstation{Name: f["name"].String(), Line: wn.Line()}
-		if w.Name == "" {
-			wn.Errorf("a workstation needs a name")
-		}
-		switch {
-		case f["power"].Valid() && f["benchmark_time"].Valid():
-			wn.Errorf("give power or benchmark_time, not both")
-		case f["power"].Valid():
-			w.Power = f["power"].Positive()
-			if w.Power > 1 {
-				f["power"].Errorf("%v: power weights are relative to the fastest workstation (≤ 1)", w.Power)
-			}
-		case f["benchmark_time"].Valid():
-			benches = append(benches, bench{len(c.Workstations), f["benchmark_time"].Positive(), f["benchmark_time"]})
-		default:
-			wn.Errorf("needs power or benchmark_time")
-		}
-		for _, bn := range f["background"].List() {
-			g := bn.Map("arrival_rate", "demand", "arrivals", "demands")
-			b := BgClass{ArrivalRate: g["arrival_rate"].NonNeg(), Demand: g["demand"].NonNeg()}
-			b.Arrivals, b.Demands = parseDist(g["arrivals"]), parseDist(g["demands"])
-			w.Background = append(w.Background, b)
-		}
-		if u := w.Utilization(); !(u < 1) {
-			wn.Errorf("workstation %q: background utilization %.3g ≥ 1 saturates the CPU (allowed: Σ arrival_rate·demand < 1)", w.Name, u)
-		}
-		for _, o := range c.Workstations {
-			if o.Name == w.Name && w.Name != "" {
-				f["name"].Errorf("workstation %q defined twice", w.Name)
-			}
-		}
-		c.Workstations = append(c.Workstations, w)
-	}
-	if len(benches) > 0 {
-		fastest := benches[0].t
-		for _, b := range benches {
-			fastest = min(fastest, b.t)
-		}
-		for _, b := range benches {
-			if b.t > 0 {
-				c.Workstations[b.i].Power = fastest / b.t
-				if !(c.Workstations[b.i].Power > 0) {
-					b.n.Errorf("benchmark time %g s against the fastest %g s gives a power weight that underflows to 0", b.t, fastest)
-				}
-			}
-		}
-	}
+	parseWorkstations(c, top["workstations"].List(), read)
 	// No network: no default is invented (it used to be a silent 1e12 B/s); a program that
 	// sends or receives on such a cluster is refused by Build, naming the message's line.
 	if top["network"].Valid() && top["networks"].Valid() {

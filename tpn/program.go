@@ -2,6 +2,7 @@ package tpn
 
 import (
 	"fmt"
+	"github.com/clusterperf/clusterperf/workload"
 	"math"
 	"sort"
 	"strconv"
@@ -71,6 +72,8 @@ type Workstation struct {
 	Power      float64 // power weight ρ = t_fastest/t_x (fastest = 1)
 	Background []BgClass
 	Line       int // line in the cluster file
+	// Classes: the background came from a job log split into classes (background_log).
+	Classes *workload.Split
 }
 
 // Utilization U = Σ λ_i·D_i of the background load.

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -65,7 +66,7 @@ func TestCheckQN(t *testing.T) {
 func twoJobsOneQueue(t *testing.T, u float64) (*qn.Model, *qn.Result, *sim.Result) {
 	t.Helper()
 	m := &qn.Model{Classes: []qn.Class{{Name: "c", Population: 2}}, Stations: []qn.Station{{Name: "cpu", Kind: qn.Queue}}, Demand: [][]float64{{1}}}
-	an, err := qn.Solve(m, "mva", qn.AMVAOptions{})
+	an, err := qn.Solve(context.Background(), m, "mva", qn.AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -85,7 +86,7 @@ func TestCheckResultHonest(t *testing.T) {
 				// default options, and 3 iterations (an AMVA run stopped unconverged) with the
 				// Seidmann multi-server method
 				for _, opt := range []qn.AMVAOptions{{}, {MaxIter: 3, MultiServer: qn.MSSeidmann}} {
-					r, err := qn.Solve(mm, solver, opt)
+					r, err := qn.Solve(context.Background(), mm, solver, opt)
 					if err != nil {
 						continue // a solver that does not take this model
 					}
@@ -123,16 +124,16 @@ func errors2(a, b error) error {
 func TestCheckResultRefuses(t *testing.T) {
 	m := &qn.Model{Classes: []qn.Class{{Name: "c", Population: 3, ThinkTime: 1}},
 		Stations: []qn.Station{{Name: "cpu", Kind: qn.Queue}, {Name: "disk", Kind: qn.Queue}}, Demand: [][]float64{{0.1, 0.05}}}
-	base, err := qn.Solve(m, "mva", qn.AMVAOptions{})
+	base, err := qn.Solve(context.Background(), m, "mva", qn.AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	approx, err := qn.Solve(m, "schweitzer", qn.AMVAOptions{})
+	approx, err := qn.Solve(context.Background(), m, "schweitzer", qn.AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Without fork/join nodes fork/join MVA is exact single-class MVA (qn's ForkJoinMVA).
-	fjExact, err := qn.Solve(m, "forkjoin", qn.AMVAOptions{})
+	fjExact, err := qn.Solve(context.Background(), m, "forkjoin", qn.AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -193,7 +193,7 @@ func (r *Result) addBand(data *fit.Data) error {
 // the w = 0 / w = 1 values.
 func (r *Result) bandTable() *report.Table {
 	t := &report.Table{Name: "band", Title: fmt.Sprintf("Contention band of %s: w as fitted, w = 0 (optimistic: the network a delay), w = 1 (pessimistic: a queue)", r.BandArchitecture),
-		Header: []string{"p", "d", "observed_mean", "fitted", "w0_optimistic", "w1_pessimistic"}}
+		Header: []string{"p", "d", "observed_mean", "fitted", "w0_optimistic", "w1_pessimistic"}, Keys: 2}
 	sum, n := map[[2]int]float64{}, map[[2]int]int{}
 	for _, x := range r.Residuals {
 		sum[[2]int{x.P, x.D}] += x.Observed

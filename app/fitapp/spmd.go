@@ -368,12 +368,12 @@ func (r *Result) NoteLines() []string { return r.Notes }
 // Tables: "residuals" (default), "parameters", "ranking", "predictions", "summary".
 func (r *Result) Tables() []*report.Table {
 	res := &report.Table{Name: "residuals", Title: fmt.Sprintf("%s fitted to %d %s observations: %s after %d iterations", r.Architecture, r.Observations, r.Target, r.Status, r.Iterations),
-		Header: []string{"p", "d", "observed", "fitted", "rel_error"}}
+		Header: []string{"p", "d", "observed", "fitted", "rel_error"}, Keys: 2}
 	for _, x := range r.Residuals {
 		res.Add(x.P, x.D, x.Observed, x.Fitted, report.Percent(x.RelError))
 	}
 	pt := &report.Table{Name: "predictions", Title: "Predictions of the winning model (95 % prediction intervals; none for Amdahl/USL; undetermined_move: how far it moves along the parameter directions the data do not determine)",
-		Header: []string{"p", "d", "model", r.Target, "low", "high", "undetermined_move", "note"}}
+		Header: []string{"p", "d", "model", r.Target, "low", "high", "undetermined_move", "note"}, Keys: 2}
 	for _, p := range r.Predictions {
 		var mv any = ""
 		if p.UndeterminedRelChange != nil {

@@ -13,7 +13,6 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/mpip"
 	"github.com/clusterperf/clusterperf/report"
@@ -212,6 +211,14 @@ func (r *Result) solve(q Request) error {
 	return nil
 }
 
+// Class is the run's class: the program of a report, the label (004's class) of a CSV row.
+func (m *MeasuredRun) Class() string {
+	if m.Profile != nil {
+		return m.Profile.Executable
+	}
+	return m.class
+}
+
 func (r *Result) hasReports() bool {
 	return slices.ContainsFunc(r.Runs, func(x *MeasuredRun) bool { return x.Summary != nil })
 }
@@ -230,14 +237,4 @@ func (r *Result) calibrateOptions() mpip.CalibrateOptions {
 		return mpip.CalibrateOptions{BandwidthBytesPerS: *r.Network.BandwidthBytesPerS}
 	}
 	return mpip.CalibrateOptions{}
-}
-
-// SetAnswer sets the answer block (package answer): the runs' shares, the forecasts and
-// the sizing.
-func (r *Result) SetAnswer() {
-	var runs []answer.MpipRun
-	for _, x := range r.Runs {
-		runs = append(runs, answer.MpipRun{P: x.P, Profile: x.Profile, Model: x.Model})
-	}
-	r.Answer = answer.Mpip(runs, r.Program, r.Forecasts, r.WallTimeForecasts, r.ForecastChoice, r.Sizing)
 }

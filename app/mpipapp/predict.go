@@ -2,6 +2,7 @@ package mpipapp
 
 import (
 	"fmt"
+	"github.com/clusterperf/clusterperf/answer"
 	"slices"
 	"sort"
 	"strings"
@@ -118,7 +119,7 @@ func Refusal(pc *mpip.ProgramCheck) string {
 	case pc != nil && pc.Mixed:
 		return "the runs are of different programs (--allow-mixed); their times are not one program's scaling, and the forecasts across them are comparisons, not predictions"
 	case pc != nil && pc.ArgumentsDiffer:
-		return "the runs have different arguments (see the note above), so their times are probably not one problem's (weak scaling, e.g. a process grid that grows with P); the sizing rules compare times of one problem size (strong scaling). Size with runs of one input, or read the scaling of the time per unit of work yourself"
+		return "the runs have different arguments (see the notes), so their times are probably not one problem's (weak scaling, e.g. a process grid that grows with P); the sizing rules compare times of one problem size (strong scaling). Size with runs of one input, or read the scaling of the time per unit of work yourself"
 	}
 	return ""
 }
@@ -179,23 +180,55 @@ func (r *Result) label() {
 // forecastTimes: the wall time at each --predict P by the chosen forecast kind.
 func (r *Result) forecastTimes() map[int]float64 {
 	out := map[int]float64{}
-	wall := r.ForecastChoice == nil || r.ForecastChoice.Used == mpip.KindWallTime
+	for _, c := range r.Chosen() {
+		out[c.P] = c.TimeS
+	}
+	return out
+}
+
+// ChosenForecast is the forecast at one --predict P by the kind mpip.ChooseForecast chose:
+// the one number the answer states, the sizing uses and the plot rings.
+type ChosenForecast struct {
+	P     int
+	TimeS float64 // wall time per process, s
+	// LowS, HighS: the range (Interval says what it is; LowS = HighS: none).
+	LowS, HighS float64
+	Interval    string // "95 % interval" (Monte Carlo, ≥ 5 runs) or "plausible models' range"
+	Kind        string // mpip.KindWallTime or mpip.KindModel004
+}
+
+// Chosen lists the forecast at each --predict P by the chosen kind (ForecastChoice.Used;
+// the wall-time extrapolation when there is no choice): with --calibrate the 004 model with
+// extrapolated inputs or the direct extrapolation, each with its plausible models' spread;
+// without, the power-law model (its 95 % Monte Carlo interval when ≥ 5 runs allow one) or
+// the direct extrapolation.
+func (r *Result) Chosen() []ChosenForecast {
+	model := r.ForecastChoice != nil && r.ForecastChoice.Used == mpip.KindModel004
+	var out []ChosenForecast
 	for _, f := range r.Forecasts {
-		out[f.P] = f.ModelAppTimeS
-		if wall {
-			out[f.P] = f.WallTime.Value
+		c := ChosenForecast{P: f.P, TimeS: f.WallTime.Value, LowS: f.WallTime.SpreadLow, HighS: f.WallTime.SpreadHigh, Interval: plausible, Kind: mpip.KindWallTime}
+		if model && f.ModelAppTimeS > 0 {
+			c = ChosenForecast{P: f.P, TimeS: f.ModelAppTimeS, LowS: f.ModelAppTimeLowS, HighS: f.ModelAppTimeHighS, Interval: plausible, Kind: mpip.KindModel004}
 		}
+		out = append(out, c)
 	}
 	for i, p := range r.Predictions {
-		if p.Result != nil {
-			out[p.P] = p.Result.AppTime.Model
-		}
-		if wall && i < len(r.WallTimeForecasts) {
-			out[p.P] = r.WallTimeForecasts[i].Value
+		switch {
+		case (model || i >= len(r.WallTimeForecasts)) && p.Result != nil:
+			c := ChosenForecast{P: p.P, TimeS: p.Result.AppTime.Model, LowS: p.Result.AppTime.Model, HighS: p.Result.AppTime.Model, Kind: mpip.KindModel004}
+			if p.Interval {
+				c.LowS, c.HighS, c.Interval = p.ATLow, p.ATHigh, "95 % interval"
+			}
+			out = append(out, c)
+		case i < len(r.WallTimeForecasts):
+			w := r.WallTimeForecasts[i]
+			out = append(out, ChosenForecast{P: p.P, TimeS: w.Value, LowS: w.SpreadLow, HighS: w.SpreadHigh, Interval: plausible, Kind: mpip.KindWallTime})
 		}
 	}
 	return out
 }
+
+const plausible = "plausible models' range"
 
 // explain: mpip.Explain on the views (calibrated ones with Calibrate) beyond the threshold.
 func (r *Result) explain(q Request) {
@@ -216,4 +249,18 @@ func (r *Result) explain(q Request) {
 		measured := r.Network != nil && r.Network.Source == "benchmark"
 		r.Explanations = mpip.Explain(runs, mpip.ExplainOptions{Threshold: q.ExplainThreshold, Calibrated: r.Calibration != nil, Measured: measured})
 	}
+}
+
+// SetAnswer sets the result's answer (package answer): its runs, and the forecast of the
+// chosen kind at each asked P (Chosen: the one the sizing used and the plot rings).
+func (r *Result) SetAnswer() {
+	var runs []answer.MpipRun
+	for _, x := range r.Runs {
+		runs = append(runs, answer.MpipRun{Class: x.Class(), P: x.P, Profile: x.Profile, Model: x.Model})
+	}
+	var preds []answer.Predicted
+	for _, c := range r.Chosen() {
+		preds = append(preds, answer.Predicted{P: c.P, Quantity: "wall time", Unit: "s", Value: c.TimeS, Low: c.LowS, High: c.HighS, Interval: c.Interval})
+	}
+	r.Answer = answer.Mpip(runs, r.Program, preds, r.ForecastChoice, r.Sizing)
 }

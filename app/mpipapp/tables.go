@@ -34,9 +34,15 @@ func (r *Result) NoteLines() []string {
 	if c := r.Calibration; c != nil {
 		out = append(out, c.Notes...)
 	}
+	ch := r.ForecastChoice
 	for i, p := range r.Predictions {
-		if p.Note != "" {
-			out = append(out, fmt.Sprintf("predicted P = %d: %s", p.P, p.Note))
+		note := p.Note
+		if ch != nil { // the answer says why there is no interval (ch.Runs < ch.RunsForInterval)
+			note, _, _ = strings.Cut(note, "no interval: ")
+			note = strings.TrimSuffix(note, "; ")
+		}
+		if note != "" {
+			out = append(out, fmt.Sprintf("predicted P = %d: %s", p.P, note))
 		}
 		if m := p.Model; m != nil {
 			direct := ""
@@ -58,9 +64,13 @@ func (r *Result) NoteLines() []string {
 			}
 		}
 	}
-	if ch := r.ForecastChoice; ch != nil {
+	if ch != nil {
 		out = append(out, fmt.Sprintf("forecast kinds: %s preferred: %s", ch.Used, ch.Reason))
-		out = append(out, ch.Notes...)
+		for _, n := range ch.Notes {
+			if !strings.HasPrefix(n, "no prediction interval") || len(r.Chosen()) == 0 { // else the answer says it
+				out = append(out, n)
+			}
+		}
 	}
 	if r.Sizing != nil {
 		out = append(out, r.Sizing.Notes...)
@@ -94,6 +104,17 @@ func (r *Result) Tables() []*report.Table {
 	out := []*report.Table{t, r.viewsTable(), tr, r.profilesTable(), r.calibrationTable(), r.forecastTable(), r.forecastKindsTable(), r.backtestTable(), r.explanationTable(), r.analysisTable()}
 	if len(t.Rows) == 0 { // profiles only (no network): the profiles are the default table
 		out[0], out[3] = out[3], out[0]
+	}
+	// The table format shows the answer's evidence: the spreadsheet across P (or the
+	// profiles), the calibration, the forecasts, the explanations and the sizing; the
+	// supporting tables (views: across_p's rel_errors by row; trends; profiles beside a
+	// model: the answer names the limiting part; forecast kinds and backtest: the answer
+	// names the route and its error; the appendix B analysis views) on request.
+	for _, x := range out[1:] {
+		switch x.Name {
+		case "views", "trends", "profiles", "forecast_kinds", "backtest", "analysis":
+			x.Detail = true
+		}
 	}
 	if r.Sizing != nil {
 		out = append(out, app.TradeOffTable(r.Sizing, "Sizing on measured and predicted wall times"))
@@ -259,36 +280,67 @@ func (r *Result) backtestTable() *report.Table {
 // joinInts writes v space-separated: [16 32] → "16 32".
 func joinInts(v []int) string { return strings.Trim(fmt.Sprint(v), "[]") }
 
+// explanationTable: one row per finding (an assumption and its evidence) with the runs it
+// concerns; the views each run misses are listed once, in the title (they are across_p's
+// rel_error columns): a finding about the series (compute scaling) is one row, not one per run.
 func (r *Result) explanationTable() *report.Table {
-	t := &report.Table{Name: "explanations", Title: "Why the model misses (views beyond --explain-threshold)", Header: []string{"label", "views", "assumption", "evidence"}, Left: true}
-	// one row per finding, listing the runs' views it explains: the same evidence (a fact
-	// about a run or about the series) would otherwise repeat under every view
-	type key struct{ label, ass, evid string }
+	t := &report.Table{Name: "explanations", Title: "Why the model misses (views beyond --explain-threshold)", Header: []string{"assumption", "p", "evidence"}, Left: true, Keys: 2}
+	type key struct{ ass, evid string }
 	var order []key
-	views := map[key][]string{}
+	ps := map[key][]string{}
+	var missed []string
 	for _, e := range r.Explanations {
-		v := fmt.Sprintf("P = %d: %s %s", e.P, e.View, report.Percent(e.RelError))
+		at := r.runName(e.Label, e.P)
+		v := fmt.Sprintf("P = %s: %s %s", at, e.View, report.Percent(e.RelError))
+		if !slices.Contains(missed, v) {
+			missed = append(missed, v)
+		}
 		fs := e.Findings
 		if len(fs) == 0 {
 			fs = []mpip.Finding{{Evidence: "the profile contradicts none of the checked assumptions"}}
 		}
 		for _, f := range fs {
-			k := key{e.Label, f.Assumption, f.Evidence}
-			if _, ok := views[k]; !ok {
+			k := key{f.Assumption, f.Evidence}
+			if _, ok := ps[k]; !ok {
 				order = append(order, k)
 			}
-			if vs := views[k]; len(vs) == 0 || vs[len(vs)-1] != v {
-				views[k] = append(vs, v)
+			if !slices.Contains(ps[k], at) {
+				ps[k] = append(ps[k], at)
 			}
 		}
 	}
+	if len(missed) > 0 {
+		t.Title += ": " + joinViews(missed)
+	}
+	first := map[string]int{} // the assumptions in the order they first appear, their rows together
+	for i, k := range order {
+		if _, ok := first[k.ass]; !ok {
+			first[k.ass] = i
+		}
+	}
+	slices.SortStableFunc(order, func(a, b key) int { return first[a.ass] - first[b.ass] })
 	for _, k := range order {
-		t.Add(k.label, joinViews(views[k]), k.ass, k.evid)
+		t.Add(k.ass, strings.Join(ps[k], ", "), k.evid)
 	}
 	return t
 }
 
-// joinViews lists views ("P = 64: app_time -47.2%") naming each P once:
+// runName names a run in the explanations: its P ("16"), or "16 (label)" when another run
+// has the same P (CSV rows of several classes).
+func (r *Result) runName(label string, p int) string {
+	n := 0
+	for _, run := range r.Runs {
+		if run.P == p {
+			n++
+		}
+	}
+	if n > 1 {
+		return fmt.Sprintf("%d (%s)", p, label)
+	}
+	return fmt.Sprint(p)
+}
+
+// joinViews lists views ("P = 64: app_time -47.2%") naming each run once:
 // "P = 64: app_time -47.2%, mpi_time -48.9%; P = 128: …".
 func joinViews(vs []string) string {
 	var b strings.Builder
@@ -343,18 +395,23 @@ func acrossP(runs []*MeasuredRun, preds []mpip.Prediction) *report.Table {
 // PlotPanels draws the wall-time and component figures of each class (package mpipplot); what
 // the wall-time panel clipped is added to the notes, so call it before rendering the result.
 func (r *Result) PlotPanels() ([]report.Panel, error) {
-	in := mpipplot.Input{Predictions: r.Predictions, Forecasts: r.Forecasts}
-	for _, run := range r.Runs {
-		class := run.class
-		if run.Profile != nil {
-			class = run.Profile.Executable
-		}
-		in.Runs = append(in.Runs, mpipplot.Run{Class: class, P: run.P, Inputs: run.inputs, Model: run.Model, Calibrated: run.Calibrated})
-	}
-	panels, notes, err := mpipplot.Panels(in)
+	panels, notes, err := mpipplot.Panels(r.PlotInput())
 	if err != nil {
 		return nil, err
 	}
 	r.Notes = append(r.Notes, app.Prefixed("plot", notes)...)
 	return panels, nil
+}
+
+// PlotInput is what the figures show: the runs, the predictions and forecasts, and ringed,
+// the forecast the answer states (Chosen).
+func (r *Result) PlotInput() mpipplot.Input {
+	in := mpipplot.Input{Predictions: r.Predictions, Forecasts: r.Forecasts}
+	for _, c := range r.Chosen() {
+		in.Answer = append(in.Answer, mpipplot.Mark{X: float64(c.P), Y: c.TimeS})
+	}
+	for _, run := range r.Runs {
+		in.Runs = append(in.Runs, mpipplot.Run{Class: run.Class(), P: run.P, Inputs: run.inputs, Model: run.Model, Calibrated: run.Calibrated})
+	}
+	return in
 }

@@ -295,7 +295,7 @@ func Run(ctx context.Context, q Request) (*Result, error) {
 		return out, stop
 	}
 	mf := q.QN
-	an, anErr := mf.Solve("auto", qn.AMVAOptions{})
+	an, anErr := mf.Solve(ctx, "auto", qn.AMVAOptions{})
 	res, runErr := RunQN(ctx, mf, mf.Model, q.Options)
 	if runErr != nil && (res == nil || !res.Partial) {
 		return nil, runErr

@@ -1,6 +1,7 @@
 package solveapp
 
 import (
+	"context"
 	"errors"
 	"io"
 	"path/filepath"
@@ -88,7 +89,7 @@ func (in *Input) Description() string {
 
 // solveFunc solves a model with the named solver (qn.Solve, or a model file's
 // qn.ModelFile.Solve, which covers class switching and finite capacities).
-type solveFunc func(solver string, opt qn.AMVAOptions) (*qn.Result, error)
+type solveFunc func(ctx context.Context, solver string, opt qn.AMVAOptions) (*qn.Result, error)
 
 // solver is how m is solved: through its model file when m is the file's model (class
 // switching, capacities), else qn.Solve.
@@ -96,7 +97,9 @@ func (in *Input) solver(m *qn.Model) solveFunc {
 	if in.File != nil && m == in.File.Model {
 		return in.File.Solve
 	}
-	return func(solver string, opt qn.AMVAOptions) (*qn.Result, error) { return qn.Solve(m, solver, opt) }
+	return func(ctx context.Context, solver string, opt qn.AMVAOptions) (*qn.Result, error) {
+		return qn.Solve(ctx, m, solver, opt)
+	}
 }
 
 // CheckExport refuses, before any work, a model JMVA cannot express (fork/join nodes, an

@@ -1,6 +1,7 @@
 package solveapp
 
 import (
+	"context"
 	"github.com/clusterperf/clusterperf/internal/input"
 	"github.com/clusterperf/clusterperf/qn"
 	"math"
@@ -17,7 +18,7 @@ func TestSetObservedEstimate(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := in.Model
-	r, err := qn.Solve(m, "auto", qn.AMVAOptions{})
+	r, err := qn.Solve(context.Background(), m, "auto", qn.AMVAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func TestSetObservedEstimate(t *testing.T) {
 	if strings.Contains(strings.Join(r.Notes, "|"), qn.NoEstimateNote) {
 		t.Errorf("the no-estimate note stayed: %v", r.Notes)
 	}
-	r2, _ := qn.Solve(m, "auto", qn.AMVAOptions{})
+	r2, _ := qn.Solve(context.Background(), m, "auto", qn.AMVAOptions{})
 	for _, bad := range []Observed{{0, 0}, {1, math.Inf(1)}, {math.NaN(), 0}} {
 		if err := SetObservedEstimate(r2, "s", []Observed{bad}, []Observed{obsR}); err == nil || r2.ErrorEstimate != nil {
 			t.Errorf("observation %+v accepted", bad)

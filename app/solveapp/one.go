@@ -9,6 +9,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/app/simapp"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
@@ -82,7 +83,6 @@ const partialNote = "partial: the validation was interrupted (see its notes); th
 func solveOne(ctx context.Context, q Request) (*Solution, *qn.Result, error) {
 	in := q.Input
 	m, opt := in.Model, q.Options
-	opt.Context = ctx            // Ctrl-C stops comom mid-solve (exit 130)
 	var dist *DistributionResult // first: a model it does not apply to is refused before solving
 	if q.Distribution != "" {
 		var err error
@@ -93,15 +93,15 @@ func solveOne(ctx context.Context, q Request) (*Solution, *qn.Result, error) {
 	sr, simErr := q.Simulated, error(nil) // simErr: an interrupted --validate simulation (Ctrl-C)
 	if q.Validate && sr == nil && !in.Special() && len(m.ForkJoins) > 0 {
 		// one simulation for both the fork/join error estimate and --validate (it was run twice)
-		if sr, simErr = q.Sim.Run(ctx, in.File, m, q.progress("events")); sr == nil {
+		if sr, simErr = simapp.RunQN(ctx, in.File, m, q.Sim); sr == nil {
 			return nil, nil, simErr
 		}
 	}
-	estimate := func(r *qn.Result) { _ = q.Sim.Estimate(context.Background(), m, r) }
+	estimate := func(r *qn.Result) { _ = estimate(context.Background(), q.Sim, m, r) }
 	if sr != nil && !in.Special() {
-		estimate = func(r *qn.Result) { ObservedEstimate(r, sr, q.Sim.Options.Seed) }
+		estimate = func(r *qn.Result) { ObservedEstimate(r, sr, q.Sim.Seed) }
 	}
-	res, err := solveLabelled(in.solver(m), m, q.Solver, opt, estimate, q.log)
+	res, err := solveLabelled(ctx, in.solver(m), m, q.Solver, opt, estimate, q.log) // Ctrl-C stops the exact solvers mid-solve (exit 130)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -113,11 +113,11 @@ func solveOne(ctx context.Context, q Request) (*Solution, *qn.Result, error) {
 		return out, res, nil
 	}
 	if sr == nil {
-		if sr, simErr = q.Sim.Run(ctx, in.File, m, q.progress("events")); sr == nil || !sr.Partial && simErr != nil {
+		if sr, simErr = simapp.RunQN(ctx, in.File, m, q.Sim); sr == nil || !sr.Partial && simErr != nil {
 			return nil, nil, simErr
 		}
 	}
-	out.Validation = Report(m, q.Solver, res, nil, sr, q.Sim.Options.Seed)
+	out.Validation = simapp.QNReport(m, q.Solver, res, nil, sr, q.Sim.Seed)
 	if simErr != nil { // Ctrl-C: the solution, and the validation of the replications finished
 		out.Partial = true
 		out.Notes = append(out.Notes, partialNote)
@@ -140,8 +140,8 @@ func newSolution(q Request, res *qn.Result, dist *DistributionResult) *Solution 
 // solveLabelled solves m by solve and refuses what must not be printed (a solver that did
 // not converge: exit 3); a fork/join result without an error estimate gets one by
 // estimate; an approximate result's method and error estimate go to log too.
-func solveLabelled(solve solveFunc, m *qn.Model, solver string, opt qn.AMVAOptions, estimate func(*qn.Result), log func(string)) (*qn.Result, error) {
-	res, err := solve(solver, opt)
+func solveLabelled(ctx context.Context, solve solveFunc, m *qn.Model, solver string, opt qn.AMVAOptions, estimate func(*qn.Result), log func(string)) (*qn.Result, error) {
+	res, err := solve(ctx, solver, opt)
 	if err != nil {
 		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
 			return nil, app.Inputf("--exact: %w", err)
@@ -165,7 +165,7 @@ func solveLabelled(solve solveFunc, m *qn.Model, solver string, opt qn.AMVAOptio
 // shard runs.
 func CheckSolves(q Request) error {
 	m := q.Input.Model
-	_, err := solveLabelled(q.Input.solver(m), m, q.Solver, q.Options, func(*qn.Result) {}, func(string) {})
+	_, err := solveLabelled(context.Background(), q.Input.solver(m), m, q.Solver, q.Options, func(*qn.Result) {}, func(string) {})
 	return err
 }
 

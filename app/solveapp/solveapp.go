@@ -13,6 +13,7 @@ import (
 	"io"
 
 	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/app/simapp"
 	"github.com/clusterperf/clusterperf/internal/input"
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
@@ -21,7 +22,7 @@ import (
 )
 
 // Request is everything one solve run needs: the parsed model, the solver and its options
-// (Options.Context is not used: Run's ctx stops the work), what to compute besides the
+// (Run's ctx stops the work), what to compute besides the
 // solution, how to simulate, and where progress and the account of approximate results go.
 type Request struct {
 	Input   *Input
@@ -36,10 +37,10 @@ type Request struct {
 	// Read (nil: internal/input.Read).
 	Measured     string
 	Read         func(path string) ([]byte, error)
-	Distribution string // a station: P(n = j) there and ln G
-	Validate     bool   // simulate and compare (every solved point of a sweep)
-	All          bool   // sweep table format: the bounds at every swept value
-	Sim          Simulation
+	Distribution string         // a station: P(n = j) there and ln G
+	Validate     bool           // simulate and compare (every solved point of a sweep)
+	All          bool           // sweep table format: the bounds at every swept value
+	Sim          simapp.Options // --validate and the fork/join estimate: how to simulate
 	// Simulated is the simulation of --validate of one model, merged from a study's shards
 	// (nil: Run simulates); a fork/join result's error estimate then comes from it too.
 	Simulated *sim.Result

@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/app/simapp"
 	"github.com/clusterperf/clusterperf/internal/input"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
-	"github.com/clusterperf/clusterperf/sim"
 )
 
 const ex = "../../examples/"
@@ -20,7 +20,7 @@ const ex = "../../examples/"
 // TestForkJoinValidateSimulatesOnce: a fork/join model's approximate result takes its error
 // estimate from a simulation, and --validate simulates it too; with --validate the two are
 // one simulation (review: every point was simulated twice, for the same numbers — same
-// seed, replications and events). Counted by Simulation.Count: a sweep of 4 points with
+// seed, replications and events). Counted by simapp.Options.Count: a sweep of 4 points with
 // --validate runs 4 simulations (8 before), without it 4 (the estimates); one model with
 // --validate runs 1 (2 before). Every point still has its error estimate.
 func TestForkJoinValidateSimulatesOnce(t *testing.T) {
@@ -40,7 +40,7 @@ func TestForkJoinValidateSimulatesOnce(t *testing.T) {
 	} {
 		n := 0
 		q := Request{Input: in, Sweep: tc.sweep, Validate: tc.validate,
-			Sim: Simulation{Config: func(*qn.Model) (sim.Config, error) { return sim.Config{Events: 4000}, nil }, Options: sim.Options{Seed: 1, Reps: 2}, Count: &n}}
+			Sim: simapp.Options{Seed: 1, Reps: 2, Events: 4000, Count: func() { n++ }}}
 		res, err := Run(context.Background(), q)
 		if err != nil {
 			t.Fatal(err)
@@ -79,7 +79,7 @@ func TestSweepBoundLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pts, err := qn.Sweep(in.Model, p, vals, "auto", qn.AMVAOptions{}, nil)
+	pts, err := qn.Sweep(context.Background(), in.Model, p, vals, "auto", qn.AMVAOptions{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

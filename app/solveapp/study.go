@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/app/simapp"
 	"github.com/clusterperf/clusterperf/app/studyapp"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/qn"
@@ -54,11 +55,11 @@ func ValidateStudy(q Request) (*sim.Simulator, error) {
 	if err := CheckSolves(q); err != nil {
 		return nil, err
 	}
-	s, err := q.Sim.Simulator(q.Input.File, q.Input.Model)
+	s, err := simapp.NewSimulator(q.Input.File, q.Input.Model, q.Sim)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.CheckStudy(q.Sim.Options); err != nil {
+	if err := s.CheckStudy(q.Sim.SimOptions()); err != nil {
 		return nil, app.Lib(err)
 	}
 	return s, nil
@@ -88,7 +89,7 @@ func NewSweepStudy(q Request, planned bool) (*SweepStudy, error) {
 	if _, err := q.measurements(); err != nil {
 		return nil, err
 	}
-	q.Progress, q.Log = nil, nil
+	q.Progress, q.Log, q.Sim = nil, nil, quiet(q.Sim)
 	return &SweepStudy{q: q, p: p, vals: vals}, nil
 }
 
@@ -117,7 +118,7 @@ func (s *SweepStudy) Work(r shard.Range) studyapp.Work {
 // (qn.Sweep, its budget and errors; fork/join points' simulated error estimates).
 func (s *SweepStudy) solveRange(vals []float64) ([]qn.SweepPoint, error) {
 	opt, q := s.q.Options, s.q
-	pts, err := qn.Sweep(q.Input.Model, s.p, vals, q.Solver, opt, nil)
+	pts, err := qn.Sweep(context.Background(), q.Input.Model, s.p, vals, q.Solver, opt, nil)
 	if err != nil {
 		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
 			return nil, app.Inputf("--exact: %w", err)
@@ -153,7 +154,7 @@ func MergeValidate(q Request, items []json.RawMessage) (*Solution, error) {
 	if q.Solver == "" {
 		q.Solver = "auto"
 	}
-	s, err := q.Sim.Simulator(q.Input.File, q.Input.Model)
+	s, err := simapp.NewSimulator(q.Input.File, q.Input.Model, q.Sim)
 	if err != nil {
 		return nil, err
 	}

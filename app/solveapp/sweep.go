@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/app/simapp"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
@@ -28,7 +29,7 @@ func runSweep(ctx context.Context, q Request) (*Sweep, error) {
 		return nil, err
 	}
 	opt := q.Options
-	pts, err := qn.SweepContext(ctx, m, p, vals, q.Solver, opt, q.progress("sweep"))
+	pts, err := qn.Sweep(ctx, m, p, vals, q.Solver, opt, q.progress("sweep"))
 	stopped := err // fault.ErrInterrupted: the points finished before Ctrl-C are printed
 	if err != nil && !errors.Is(err, fault.ErrInterrupted) {
 		if opt.RequireExact && errors.Is(err, fault.ErrTooLarge) {
@@ -156,16 +157,16 @@ func validateSweep(ctx context.Context, q Request, p qn.SweepParam, pts []qn.Swe
 		var check *validate.Report
 		if mm := p.Apply(m, pt.Value); pt.Result != nil && pt.Err == nil && mm.HasJobs() {
 			// one progress line for the points, not one per point's replications
-			res, err := q.Sim.Run(ctx, nil, mm, nil)
+			res, err := simapp.RunQN(ctx, nil, mm, quiet(q.Sim))
 			if err != nil && ctx.Err() != nil {
 				return checks, fmt.Errorf("%w: --validate at %s = %g, after %d of %d points: %w", fault.ErrInterrupted, p.Label, pt.Value, k, len(pts), ctx.Err())
 			}
 			if err != nil {
 				return nil, fmt.Errorf("--validate at %s = %g: %w", p.Label, pt.Value, err)
 			}
-			check = Report(mm, q.Solver, pt.Result, nil, res, q.Sim.Options.Seed)
+			check = simapp.QNReport(mm, q.Solver, pt.Result, nil, res, q.Sim.Seed)
 			if r := pt.Result; len(mm.ForkJoins) > 0 && !r.Exact && r.ErrorEstimate == nil {
-				ObservedEstimate(r, res, q.Sim.Options.Seed) // the same simulation: a point is simulated once
+				ObservedEstimate(r, res, q.Sim.Seed) // the same simulation: a point is simulated once
 			}
 		}
 		checks = append(checks, check)
@@ -177,7 +178,7 @@ func validateSweep(ctx context.Context, q Request, p qn.SweepParam, pts []qn.Swe
 }
 
 // estimateSweep gives every fork/join point its error estimate against a simulation of
-// the model at that point (Simulation.Estimate): no exact solver can check them. It
+// the model at that point (estimate): no exact solver can check them. It
 // returns how many points (the first ones) are done: all of them, or after Ctrl-C fewer,
 // with an error wrapping fault.ErrInterrupted.
 func estimateSweep(ctx context.Context, q Request, p qn.SweepParam, pts []qn.SweepPoint) (int, error) {
@@ -188,7 +189,7 @@ func estimateSweep(ctx context.Context, q Request, p qn.SweepParam, pts []qn.Swe
 	progress := q.progress("fork/join error estimates by simulation")
 	for i, pt := range pts {
 		if r := pt.Result; r != nil && pt.Err == nil && !r.Exact && r.ErrorEstimate == nil {
-			if err := q.Sim.Estimate(ctx, p.Apply(m, pt.Value), r); err != nil {
+			if err := estimate(ctx, q.Sim, p.Apply(m, pt.Value), r); err != nil {
 				return i, fmt.Errorf("fork/join error estimate by simulation at %s = %g, after %d of %d points: %w", p.Label, pt.Value, i, len(pts), err)
 			}
 		}

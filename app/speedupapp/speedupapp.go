@@ -214,7 +214,7 @@ func (r *Result) NoteLines() []string {
 // Tables: "points" (every (p, d)), "summary" (best, efficient p, limits), "validation".
 func (r *Result) Tables() []*report.Table {
 	t := &report.Table{Name: "points", Title: strings.TrimSpace(fmt.Sprintf("%s (%s)", r.Model, r.Architecture)),
-		Header: []string{"p", "d", "time_s", "speedup", "efficiency", "cpu_s", "sync_s", "comm_startup_s", "comm_transfer_s", "contention_s", "io_s", "bottleneck"}}
+		Header: []string{"p", "d", "time_s", "speedup", "efficiency", "cpu_s", "sync_s", "comm_startup_s", "comm_transfer_s", "contention_s", "io_s", "bottleneck"}, Keys: 2}
 	row := func(pt spmd.Point) []any {
 		c := pt.Components
 		return []any{pt.P, pt.D, pt.Time, pt.Speedup, pt.Efficiency, c.CPU, c.Sync, c.CommStartup, c.CommTransfer, c.Contention, c.IO, pt.Bottleneck}
@@ -256,7 +256,7 @@ func (r *Result) Tables() []*report.Table {
 // in the text table, a signed fraction in CSV).
 func measuredTable(cs []spmd.Comparison) *report.Table {
 	t := &report.Table{Name: "measured", Title: "Measured runs against the model (rel_error = (model − measured)/measured)",
-		Header: []string{"p", "d", "measured_s", "model_s", "measured_speedup", "model_speedup", "rel_error", "note"}}
+		Header: []string{"p", "d", "measured_s", "model_s", "measured_speedup", "model_speedup", "rel_error", "note"}, Keys: 2}
 	for _, c := range cs {
 		note := ""
 		if c.OutsideSurface {

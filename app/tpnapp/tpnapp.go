@@ -77,6 +77,7 @@ func Run(ctx context.Context, q Request) (*Result, error) {
 		out.Notes = append(out.Notes, "network interval: time_s is the run with every measured t_s and B at its sample mean; with the network's uncertainty the time lies in "+b.String()+"; "+b.Method)
 		out.Notes = append(out.Notes, b.Notes...)
 	}
+	out.Notes = append(out.Notes, classNotes(q.Cluster)...)
 	var stop error // an interruption: the partial result is returned with it
 	if q.Sampled {
 		stop = out.sample(ctx, q)
@@ -358,7 +359,7 @@ func newNetResult(net *tpn.Net, res *tpn.Result) *Result {
 }
 
 // overlapNote explains the per-process columns.
-const overlapNote = "per process, the columns overlap: sending_s (its messages on the network) runs while it computes or waits, and waiting_s = finish_s − computing_s, so computing_s + sending_s + waiting_s can exceed finish_s"
+const overlapNote = "per process, the columns overlap: sending_s (the time at least one of its messages is on the network, overlapping transfers counted once, so at most the makespan) runs while it computes or waits, and waiting_s = finish_s − computing_s, so computing_s + sending_s + waiting_s can exceed finish_s"
 
 // NoteLines: the run's notes, then the advice's (budget cuts of the search).
 func (r *Result) NoteLines() []string {
@@ -489,4 +490,22 @@ func (r *Result) SetAnswer() {
 		}
 	}
 	r.Answer = answer.TPN(r.Outcome, r.TimeS, last, r.Advice)
+}
+
+// classNotes describe the workstations whose background came from a job log split into
+// classes (package workload, 002 §3).
+func classNotes(cl *tpn.Cluster) []string {
+	var n []string
+	for _, w := range cl.Workstations {
+		s := w.Classes
+		if s == nil {
+			continue
+		}
+		parts := make([]string, len(s.Classes))
+		for i, c := range s.Classes {
+			parts[i] = fmt.Sprintf("%d jobs, mean %s s, CV %.3g", c.Jobs, report.Num(c.MeanDemand), c.CV)
+		}
+		n = append(n, fmt.Sprintf("%s: background log of %d jobs (demand CV %.3g) in %s: %s; the mean expansion is the same whatever the split (U = Σ λ_c·D_c), --background sampled draws each class with its own mean and CV", w.Name, s.All.Jobs, s.All.CV, s.Criterion, strings.Join(parts, "; ")))
+	}
+	return n
 }

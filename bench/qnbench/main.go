@@ -149,7 +149,7 @@ func solve(nw network, solver string) (time.Duration, *qn.Result, error) {
 	var total time.Duration
 	for i := 0; i < 20 && (i < 3 || total < 500*time.Millisecond); i++ {
 		t0 := time.Now()
-		r, err := qn.Solve(nw.model, solver, qn.AMVAOptions{})
+		r, err := qn.Solve(context.Background(), nw.model, solver, qn.AMVAOptions{})
 		d := time.Since(t0)
 		if err != nil {
 			return 0, nil, err

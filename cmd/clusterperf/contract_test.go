@@ -89,6 +89,7 @@ func contractCases() []contractCase {
 	add("tpn-advise-matmul", "tpn", "tpn", "--advise", "--budget", "50", "--cluster", ex+"tpn/cluster.yaml", ex+"tpn/matmul.yaml")
 	// the network measured (issue 33): ten sampled runs of t_s and B, and netbench's OSU outputs
 	add("tpn-matmul-measured", "tpn", "tpn", "--cluster", ex+"tpn/cluster-measured.yaml", ex+"tpn/matmul.yaml")
+	add("tpn-sampled-matmul-classes", "tpn", "tpn", "--background", "sampled", "--reps", "20", "--seed", "3", "--cluster", ex+"tpn/cluster-classes.yaml", ex+"tpn/matmul.yaml")
 	add("tpn-sampled-masterworker", "tpn", "tpn", "--background", "sampled", "--reps", "20", "--seed", "3", "--cluster", ex+"tpn/cluster.yaml", ex+"tpn/masterworker.yaml")
 	scalingData, _ := filepath.Glob("../../testdata/scaling/*.csv")
 	for _, f := range scalingData {

@@ -32,13 +32,15 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 }
 
 func runDemo(w io.Writer) error {
-	fmt.Fprintln(w, "== 1. Queueing network: Elliott's (004) model of NAS CG class A on the Keck cluster, P = 64 ==")
-	fmt.Fprintln(w, "   (examples/keck/cg-a-64.yaml: switch delay, 64 identical CPU queues solved once, compute delay)")
+	fmt.Fprintln(w, "== 1. Is my service saturated, and where? A queueing network: NAS CG class A on 64 CPUs (Elliott (004)) ==\n"+
+		"   Stations serve jobs; demand D = seconds of service per job; utilization U = X·D (busy fraction); the bottleneck is\n"+
+		"   the station with the largest D, and N* = (ΣD + Z)/D_max (Z: think time) is the population beyond which jobs only queue.")
+	fmt.Fprintln(w, "   (examples/keck/cg-a-64.yaml: switch delay, 64 identical CPU queues solved once, compute delay; clusterperf solve FILE)")
 	_, res, err := demoSolve(w, "keck/cg-a-64.yaml")
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "Model wall time AT = R·M/P = %.4g s (Elliott (004) appendix: 1.613 s; measured 1.578 s)\n\n", res.ResponseTime[0]*269.376e3/64)
+	fmt.Fprintf(w, "Model wall time AT = R·M/P = %.4g s (R: response time per message, M: messages, P: processes;\n   Elliott (004) appendix: 1.613 s; measured 1.578 s)\n\n", res.ResponseTime[0]*269.376e3/64)
 
 	if err := demoPipeline(w); err != nil {
 		return err
@@ -50,10 +52,10 @@ func runDemo(w io.Writer) error {
 	if err := demoMpip(w); err != nil {
 		return err
 	}
-	if err := demoFit(w); err != nil {
+	if err := demoExtrapolate(w); err != nil {
 		return err
 	}
-	if err := demoExtrapolate(w); err != nil {
+	if err := demoFit(w); err != nil {
 		return err
 	}
 	if err := demoTpn(w); err != nil {
@@ -63,7 +65,7 @@ func runDemo(w io.Writer) error {
 }
 
 func demoRouting(w io.Writer) error {
-	fmt.Fprintln(w, "\n== 7. Routing probabilities instead of visit counts: a central-server file server ==")
+	fmt.Fprintln(w, "\n== 8. My model has routing probabilities, not visit counts: which station is busiest? A central-server file server ==")
 	fmt.Fprintln(w, "   (examples/qn/central-server.yaml; check it: clusterperf simulate … --discipline cpu=ps)")
 	m, res, err := demoSolve(w, "qn/central-server.yaml")
 	if err != nil {
@@ -92,7 +94,7 @@ func demoSolve(w io.Writer, path string) (*qn.Model, *qn.Result, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := qn.Solve(m, "auto", qn.AMVAOptions{})
+	res, err := qn.Solve(context.Background(), m, "auto", qn.AMVAOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -107,7 +109,7 @@ func demoSolve(w io.Writer, path string) (*qn.Model, *qn.Result, error) {
 }
 
 func demoTpn(w io.Writer) error {
-	fmt.Fprintln(w, "\n== 6. A message-passing program on shared, heterogeneous workstations (Anglano (002)): matrix multiplication ring ==")
+	fmt.Fprintln(w, "\n== 7. How much do other people's jobs slow my program? A message-passing ring on shared workstations (Anglano (002)) ==")
 	fmt.Fprintln(w, "   (examples/tpn/matmul.yaml --cluster cluster.yaml; clusterperf tpn … --plot gantt.svg --advise)")
 	prog, err := parseExample("tpn/matmul.yaml", tpn.ParseProgram)
 	if err != nil {
@@ -133,7 +135,8 @@ func demoTpn(w io.Writer) error {
 }
 
 func demoFit(w io.Writer) error {
-	fmt.Fprintln(w, "== 5. What limits my program? Fitting Cremonesi & Gennaro's (000) model to 42 measured speedups (QCRD, their §5.2) ==")
+	fmt.Fprintln(w, "== 6. What limits my program? An SPMD model fitted to 42 measured speedups (QCRD, Cremonesi & Gennaro (000) §5.2) ==\n"+
+		"   p processors, d disks; speedup S = T(1)/T(p, d); the fitted model names the part (CPU, I/O, sync) that limits S.")
 	fmt.Fprintln(w, "   (examples/fit/qcrd.yaml + qcrd.csv; clusterperf fit … --predict 128x32 --plot fit.svg)")
 	sp, err := parseExample("fit/qcrd.yaml", fit.ParseSpec)
 	if err != nil {
@@ -161,7 +164,8 @@ func demoFit(w io.Writer) error {
 }
 
 func demoMpip(w io.Writer) error {
-	fmt.Fprintln(w, "== 4. A queueing model from mpiP-style measurements (Elliott's (004) method): NAS CG class A on the Keck cluster ==")
+	fmt.Fprintln(w, "== 4. What does my mpiP profile say: does it scale, what limits it? NAS CG class A on the Keck cluster (Elliott (004)) ==\n"+
+		"   P processes; AT* = App_Time/P the measured wall time per process, AT = R·M/P the model's (R: response time per message).")
 	fmt.Fprintln(w, "   (examples/mpip/keck_cg_a.csv, Elliott (004) appendix B; clusterperf mpip examples/mpip/keck_cg_a.csv --calibrate --predict 64)")
 	ins, err := parseExample("mpip/keck_cg_a.csv", reading(mpip.ReadInputs))
 	if err != nil {
@@ -249,7 +253,7 @@ func demoMpipCalibrated(w io.Writer, ins []mpip.Inputs) error {
 // demoExtrapolate: fit on a measured corpus CSV, with the backtest and the sizing.
 func demoExtrapolate(w io.Writer) error {
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "== 5b. Extrapolation: measured times of OpenFOAM's motorbike case, no model file ==")
+	fmt.Fprintln(w, "== 5. How many cores should I book? Measured times only (a p,time file): OpenFOAM's motorbike case ==")
 	fmt.Fprintln(w, "   (examples/scaling/openfoam_motorbike_arc.csv, a copy of testdata/scaling's; clusterperf fit FILE --predict 96)")
 	d, err := parseExample("scaling/openfoam_motorbike_arc.csv", reading(scaling.ReadCSV))
 	if err != nil {
@@ -280,7 +284,7 @@ func demoExtrapolate(w io.Writer) error {
 }
 
 func demoSpeedup(w io.Writer) error {
-	fmt.Fprintln(w, "== 3. Speedup surface s(p, d): a program on a hybrid MIMD+SIMD machine (Gennaro (001) Fig. 5.8, BUS-SIO) ==")
+	fmt.Fprintln(w, "== 3. How fast on p processors and d disks? Speedup s(p, d) of a program on a hybrid machine (Gennaro (001) Fig. 5.8) ==")
 	fmt.Fprintln(w, "   (examples/spmd/hybrid.yaml; clusterperf speedup … --p 1:64 --d 1:256 --plot s.svg draws the heat map)")
 	m, err := parseExample("spmd/hybrid.yaml", spmd.ParseModel)
 	if err != nil {
@@ -317,7 +321,8 @@ func demoSpeedup(w io.Writer) error {
 // demoPipeline is section 2: the sort model of (003) over p = 1..11 with the pipeline
 // command's default sizing, so the knee and the recommendation are the command's.
 func demoPipeline(w io.Writer) error {
-	fmt.Fprintln(w, "== 2. How many nodes? The bottleneck model of Juhász & Charaf (003): parallel sort of 2·10⁷ integers ==")
+	fmt.Fprintln(w, "== 2. How many nodes for my pipeline? A parallel sort of 2·10⁷ integers (Juhász & Charaf (003)) ==\n"+
+		"   Each p's bottleneck is named \"stage: phase\" (write: resolution = the merge's resolution phase of stage write).")
 	fmt.Fprintln(w, "   (examples/pipeline/sort.yaml; clusterperf pipeline … --measured sort.csv --plot t.svg)")
 	pdata, err := examples.FS.ReadFile("pipeline/sort.yaml")
 	if err != nil {

@@ -37,7 +37,8 @@ func newExploreCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Serve a live what-if page for a model (sliders, tables, charts) on localhost",
 		Long: `Serve a what-if page for a model file on a local address: a queueing network
 (stations:), an SPMD model (architecture:), a pipeline model (sort:/stages:), a Petri-net
-program with --cluster, or mpiP reports of one program (or a CSV of Elliott's (004) collected
+program with --cluster, a CSV of measured run times (p,time: fit DATA.csv's question, with
+sliders for the p to predict and the sizing's efficiency), or mpiP reports of one program (or a CSV of Elliott's (004) collected
 values) as Elliott's (004) queueing model, with sliders for P, latency and bandwidth: the
 network is --latency/--bandwidth, or fitted to the runs' wall times (a bandwidth of 10 Gb/s
 assumed when their message sizes cannot separate it; the page says so). Moving a slider re-evaluates the model with the library; the page

@@ -67,6 +67,7 @@ func newMpipCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.Uint64Var(&o.seed, "seed", 1, "random seed of the prediction intervals")
 	o.sizing.register(cmd)
 	addOutFlags(cmd, &o.out)
+	addAllTablesFlag(cmd, &o.out)
 	f.StringVar(&o.plot, "plot", "", "write measured vs modelled wall time and components to FILE.svg|png")
 	return cmd
 }

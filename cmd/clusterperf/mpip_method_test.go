@@ -98,7 +98,7 @@ func TestMpipForecastChoiceAMG(t *testing.T) {
 	if ch["runs"] != 3.0 || ch["runs_for_interval"] != 5.0 {
 		t.Errorf("runs %v runs_for_interval %v", ch["runs"], ch["runs_for_interval"])
 	}
-	txt := runOut(t, append([]string{"mpip", "--calibrate", "--predict", "128"}, amg...)...)
+	txt := runOut(t, append([]string{"mpip", "--calibrate", "--predict", "128", "--all-tables"}, amg...)...)
 	for _, s := range []string{"the preferred kind is wall_time", "none: needs runs at ≥ 5 different P (have 3)", "+85.1%", "0 of 3"} {
 		if !strings.Contains(flat(txt), s) {
 			t.Errorf("text output lacks %q", s)

@@ -21,8 +21,8 @@ func TestMpipReadableTables(t *testing.T) {
 		t.Errorf("the compute-scaling evidence shows %d times, want once:\n%s", n, out)
 	}
 	csv := runOut(t, "mpip", "--latency", "5us", "--bandwidth", "1GB/s", "../../examples/mpip/keck_cg_a.csv", "--format", "csv", "--csv-table", "explanations")
-	if strings.Count(csv, "grows 28 %") != 1 || !strings.Contains(csv, "P = 1: mpi_time +34%") {
-		t.Errorf("CSV: want one row for the finding listing its views:\n%s", csv)
+	if strings.Count(csv, "grows 28 %") != 1 || !strings.Contains(csv, "compute_scaling,\"1, 4, 16\"") {
+		t.Errorf("CSV: want one row for the finding listing its runs' P:\n%s", csv)
 	}
 }
 

@@ -24,6 +24,7 @@ type outOptions struct {
 	format   string
 	csvTable string
 	report   string     // --report FILE.html
+	all      bool       // --all-tables (commands with detail tables: addAllTablesFlag)
 	rep      *reportRun // shared by the copies of the options a command passes around
 }
 
@@ -81,6 +82,12 @@ func addOutFlags(cmd *cobra.Command, o *outOptions) {
 	}
 }
 
+// addAllTablesFlag registers --all-tables for a command whose result has detail tables
+// (report.Table.Detail), which the table format otherwise only names.
+func addAllTablesFlag(cmd *cobra.Command, o *outOptions) {
+	cmd.Flags().BoolVar(&o.all, "all-tables", false, "table format: also print the detail tables (their names are listed at the end otherwise)")
+}
+
 func (o outOptions) check(c *flagCheck) {
 	c.format(o.format)
 	if o.csvTable != "" && o.format != "csv" {
@@ -103,7 +110,7 @@ func (o outOptions) check(c *flagCheck) {
 // --report page.
 func render(w io.Writer, doc report.Document, o outOptions) error {
 	setAnswer(doc)
-	err := report.RenderContext(renderContext(o), w, doc, report.Options{Format: o.format, CSVTable: o.csvTable})
+	err := report.RenderContext(renderContext(o), w, doc, report.Options{Format: o.format, CSVTable: o.csvTable, AllTables: o.all})
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("%w: while writing the result: %w", fault.ErrInterrupted, err)
 	}

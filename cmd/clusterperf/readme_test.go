@@ -48,18 +48,21 @@ func readmeCommands(readme string) [][]string {
 // outputFlags write files: the README test sends them to a temporary directory.
 var outputFlags = map[string]bool{"--plot": true, "--report": true, "--out": true, "--html": true, "--export-jmva": true, "--export-pnml": true}
 
-// TestReadmeTour: every `go run ./cmd/clusterperf …` command of README.md runs in-process
+// TestReadmeTour: every `go run ./cmd/clusterperf …` command of README.md and docs/tour.md runs in-process
 // from the repository root (globs expanded as a shell would, output files redirected into a
 // temporary directory) and exits 0, so the README stays copy-pasteable. The whole tour
 // takes about 5 s on the loaded 2-vCPU host.
 func TestReadmeTour(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
+	var cmds [][]string
+	for _, f := range []string{"../../README.md", "../../docs/tour.md"} { // README's questions, then the tour
+		readme, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, readmeCommands(string(readme))...)
 	}
-	cmds := readmeCommands(string(readme))
 	if len(cmds) < 10 {
-		t.Fatalf("found %d commands in README.md", len(cmds))
+		t.Fatalf("found %d commands in README.md and docs/tour.md", len(cmds))
 	}
 	tmp := t.TempDir()
 	t.Chdir("../..")

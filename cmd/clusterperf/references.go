@@ -8,7 +8,7 @@ import (
 )
 
 // referencesText maps the document numbers 000–004 that help texts and output cite to the
-// documents (README.md's "References" section says the same; TestReferencesReadme keeps them
+// documents (docs/references.md's "References" section says the same; TestReferencesReadme keeps them
 // equal).
 const referencesText = `The documents clusterperf implements, cited as 000–004 in help and output:
 

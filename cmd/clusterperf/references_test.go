@@ -9,17 +9,17 @@ import (
 	"testing"
 )
 
-// TestReferencesReadme: `clusterperf help references` and README.md's References section
+// TestReferencesReadme: `clusterperf help references` and docs/references.md's References section
 // give the same documents: every quoted title and every "Author (00N)" label of one is in the
 // other.
 func TestReferencesReadme(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/references.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	i := bytes.Index(readme, []byte("\n## References\n"))
 	if i < 0 {
-		t.Fatal("README.md has no References section")
+		t.Fatal("docs/references.md has no References section")
 	}
 	sec := strings.Join(strings.Fields(string(readme[i:])), " ")
 	var out, errb bytes.Buffer
@@ -34,7 +34,7 @@ func TestReferencesReadme(t *testing.T) {
 	}
 	for _, w := range want {
 		if !strings.Contains(sec, w) {
-			t.Errorf("README References lacks %s", w)
+			t.Errorf("docs/references.md References lacks %s", w)
 		}
 		if !strings.Contains(help, w) {
 			t.Errorf("help references lacks %s", w)

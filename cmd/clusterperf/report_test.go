@@ -145,6 +145,9 @@ func TestReportEveryCommand(t *testing.T) {
 			}
 			cells := 0
 			for _, line := range strings.Split(out.String(), "\n") {
+				if strings.HasPrefix(line, "More tables (") {
+					continue // the page has every table: the text's list of the detail tables it left out
+				}
 				if n, ok := strings.CutPrefix(line, "note: "); ok {
 					if !text.has(n) {
 						t.Errorf("page lacks the note %q", n)

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// exitCodesHelp is the exit-code contract, shown by "clusterperf help" and in README.md.
+// exitCodesHelp is the exit-code contract, shown by "clusterperf help" and in docs/output.md.
 const exitCodesHelp = `Exit codes:
   0  success: the result was printed
   1  runtime failure (an output file could not be written, an internal error)

@@ -380,6 +380,6 @@ func mergeSimulate(p shard.Plan, items []json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	an, anErr := mf.Solve("auto", qn.AMVAOptions{})
+	an, anErr := mf.Solve(context.Background(), "auto", qn.AMVAOptions{})
 	return simapp.NewQNResult(name, mf.Model, an, anErr, res, o.seed), nil
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
-	"github.com/clusterperf/clusterperf/sim"
 )
 
 type solveOptions struct {
@@ -163,12 +162,6 @@ func (o solveOptions) check() error {
 	o.out.check(&c)
 	c.output("plot", o.plot, ".svg", ".png")
 	c.output("export-jmva", o.exportJMVA, ".jmva")
-	if o.all && o.sweep == "" {
-		c.add("--all needs --sweep (it prints every swept value's bounds; one model prints them all anyway)")
-	}
-	if o.plot != "" && o.sweep == "" {
-		c.add("--plot needs --sweep (the plot shows results against the swept value)")
-	}
 	if o.measured != "" && (o.distribution != "" || (o.validate && o.sweep == "")) {
 		c.add("--measured is compared with a sweep: it cannot be combined with --distribution or with --validate of one model")
 	}
@@ -196,10 +189,11 @@ func (o solveOptions) request(in *solveapp.Input, stderr io.Writer) solveapp.Req
 		opt.MultiServer = qn.MSSeidmann
 	}
 	so := o.sim
+	so.progress = o.progress // --validate's events; a sweep's points are simulated without
 	return solveapp.Request{
 		Input: in, Solver: o.solver, Options: opt, Sweep: o.sweep, Measured: o.measured, Read: o.sim.study.read,
 		Distribution: o.distribution, Validate: o.validate, All: o.all,
-		Sim:      solveapp.Simulation{Config: func(m *qn.Model) (sim.Config, error) { return so.config(m) }, Options: so.simOpts(), Count: so.simulations},
+		Sim:      so.app(),
 		Progress: func(what string) func(done, total int) { return progressFunc(o.progress, what) },
 		Log:      stderr,
 	}
@@ -217,6 +211,9 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	if err := q.Check(path, o.exportJMVA); err != nil {
 		return err
 	}
+	if flag := o.sweepOnlyFlag(); flag != "" && !q.IsSweep() { // checked once read: a .jmva what-if is a sweep too
+		return badInputf("%s needs --sweep, or a .jmva file with a what-if analysis (the plot shows results against the swept value; one model prints all its bounds anyway)", flag)
+	}
 	res, err := solveapp.Run(ctx, q)
 	if res == nil {
 		return err
@@ -230,6 +227,9 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	}
 	if res.Sweep != nil {
 		res.Sweep.ForFormat(o.out.format)
+	}
+	if o.exportJMVA != "" && !res.Partial() { // how the export changes the model's expression
+		addNotes(doc, jmva.ExportNotes(o.exportJMVA, in.Model))
 	}
 	if err := cmp.Or(render(stdout, doc, o.out), err); err != nil || res.Partial() {
 		return err // or, after the partial result, interrupted (exit 130)
@@ -249,6 +249,27 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 
 // optNum is the number behind p, or NaN (an empty cell) when p is nil.
 var optNum = app.OptNum
+
+// sweepOnlyFlag names a flag given that only a sweep takes (--plot, --all), or "".
+func (o solveOptions) sweepOnlyFlag() string {
+	switch {
+	case o.plot != "":
+		return "--plot"
+	case o.all:
+		return "--all"
+	}
+	return ""
+}
+
+// addNotes appends notes to a solve result's (the one model's or the sweep's).
+func addNotes(doc report.Document, notes []string) {
+	switch r := doc.(type) {
+	case *solveResult:
+		r.Notes = append(r.Notes, notes...)
+	case *solveapp.Sweep:
+		r.Notes = append(r.Notes, notes...)
+	}
+}
 
 // solveResult is the one-model result (solveapp.Solution) under the command's name: the
 // --report page's figure (figures.go) is a method of it.

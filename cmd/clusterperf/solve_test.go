@@ -403,7 +403,7 @@ func TestModelFileFeatures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			lib, err := mf.Solve("auto", qn.AMVAOptions{})
+			lib, err := mf.Solve(context.Background(), "auto", qn.AMVAOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -47,8 +47,9 @@ func tpnCmd(o *tpnOptions, stdout, stderr io.Writer) *cobra.Command {
 		Long: `Build the timed Petri net of a message-passing program (002 §3) on a cluster of workstations
 with power weights and background load, simulate it to its final marking, and print the
 predicted execution time, each process's computing / sending / waiting time and the critical
-path; --plot draws a Gantt chart. The per-process columns overlap: sending_s (the process's
-messages on the network) runs while the process computes or waits, and waiting_s is
+path; --plot draws a Gantt chart. The per-process columns overlap: sending_s (the time at
+least one of the process's messages is on the network, overlapping transfers counted once)
+runs while the process computes or waits, and waiting_s is
 finish_s − computing_s, so computing_s + sending_s + waiting_s can exceed finish_s.
 
 Background load: --background mean (default) slows every compute step on a workstation by

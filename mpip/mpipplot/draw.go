@@ -44,7 +44,7 @@ func Panels(in Input) ([]report.Panel, []string, error) {
 }
 
 // series order and colours of the wall panel
-var wallOrder = []string{Measured, Modelled, Calibrated, Predicted, WallFc, ModelFc}
+var wallOrder = []string{Measured, Modelled, Calibrated, Predicted, WallFc, ModelFc, AnswerFc}
 
 // ClipLegend is the legend entry of clipped interval ends.
 const ClipLegend = "interval beyond the plot: arrow at its edge (value in the notes)"
@@ -82,11 +82,22 @@ func (w Wall) plot() (*plot.Plot, error) {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
 			s.Color, s.Radius = col, vg.Points(3)
-			if name != Measured {
+			switch name {
+			case Measured:
+			case AnswerFc: // a ring around the mark of the route the answer took
+				s.Color, s.Radius, s.Shape = color.Black, vg.Points(6), draw.RingGlyph{}
+			default:
 				s.Shape = draw.PyramidGlyph{}
 			}
 			pl.Add(s)
-			pl.Legend.Add(name, s)
+			if name == AnswerFc { // and a dot at its centre: the ringed value itself
+				dot, _ := plotter.NewScatter(xys(ms))
+				dot.Color, dot.Radius, dot.Shape = color.Black, vg.Points(1.5), draw.CircleGlyph{}
+				pl.Add(dot)
+				pl.Legend.Add(name, s, dot)
+			} else {
+				pl.Legend.Add(name, s)
+			}
 			xs = append(xs, markXs(ms)...)
 		}
 	}

@@ -33,6 +33,10 @@ type Input struct {
 	Runs        []Run
 	Predictions []mpip.Prediction // power-law predictions (intervals from ≥ 5 runs only)
 	Forecasts   []*mpip.Forecast  // --calibrate --predict (spreads of plausible models)
+	// Answer: the forecast the answer states at each --predict P (X = P, Y = wall time per
+	// process, s; the kind mpip.ChooseForecast chose), ringed so the figure shows the text's
+	// number (issue 29: the plot marked 0.28 s at P = 128 where the text said 1.35 s).
+	Answer []Mark
 }
 
 // Mark is one drawn value.
@@ -74,6 +78,7 @@ const (
 	WallFc     = "forecast: wall time extrapolated"
 	ModelFc    = "forecast: 004 model, extrapolated inputs"
 	FcSpread   = "spread of plausible scaling models"
+	AnswerFc   = "the answer's forecast (its value in the text)"
 )
 
 // margin is the factor the y range extends beyond the marks on each side (log axis), and
@@ -116,6 +121,9 @@ func Walls(in Input) []Wall {
 		if len(classes) == 1 {
 			w.addPredictions(in.Predictions)
 			w.addForecasts(in.Forecasts)
+			for _, m := range in.Answer {
+				w.Points[AnswerFc] = append(w.Points[AnswerFc], Mark{AnswerFc, m.X, m.Y})
+			}
 		} else if len(in.Predictions)+len(in.Forecasts) > 0 {
 			w.Notes = append(w.Notes, fmt.Sprintf("%s: predictions and forecasts not drawn: the runs are of %d classes", c, len(classes)))
 		}
