@@ -21,15 +21,16 @@ var blockingOnly = map[string]bool{"mvablo": true, "exact": true, "ctmc": true}
 // SolverNames returns the names Solve accepts, "auto" first.
 func SolverNames() []string { return append([]string(nil), solverNames...) }
 
-// Solve solves m with the named solver. "auto" (or "") picks, and says why in
-// Result.Reason:
+// Solve solves m with the solver of that name among Solvers(opt) (Solver.Solve is the same
+// call). "auto" (or "") tries Candidates(m) — the solvers whose Cost applies, by accuracy
+// rank then estimated seconds (autoSolve) — and says why in Result.Reason. What it comes to:
 //
 //   - fork/join nodes → ForkJoinMVA (approximate: no exact product-form solution exists);
 //   - open classes only → Open (exact); open and closed → Mixed (exact);
 //   - one closed class → MVASingle (exact);
 //   - several closed classes → Comom (exact, class-oriented Method of Moments) when its
 //     estimated time is below exact MVA's, or MVA is over budget and Comom's estimate is
-//     under comomAutoSeconds (comomIfCheaper); else exact MVAMulti when its cost fits
+//     under comomAutoSeconds (comomAuto); else exact MVAMulti when its cost fits
 //     (population lattice ≤ MaxLattice, or, with multi-server/load-dependent stations,
 //     work ≤ MaxLDWork; on all cores from ParallelThreshold points), else Integral
 //     (numerical integration of the exact integral representation: approximate, error
@@ -279,7 +280,7 @@ func clauses(m *Model, whyNot map[string]string) (string, string, string) {
 	why := mvaCost(m).Why
 	why2, ok := whyNot["comom"]
 	if !ok {
-		c := comomCost2(m)
+		c := comomEstimate(m)
 		why2 = c.Why
 		if c.Applies {
 			why2 = fmt.Sprintf("not comom: estimated at least %.2g s, not below exact MVA's %.2g s", c.Seconds, exactWork(m)*mvaSecondsPerOp)

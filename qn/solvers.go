@@ -77,12 +77,18 @@ func (s Solver) Solve(ctx context.Context, m *Model) (*Result, error) {
 
 // Solvers lists the solvers Solve accepts by name, with the options opt (Linearizer's and
 // Bard–Schweitzer's tolerance and iterations, RequireExact), in auto's order for equal
-// costs. A new list on every call: there is no global registry to change.
+// costs. A new list on every call: there is no global registry to change. They are (QSP:
+// Lazowska et al., see the package doc): mva (exact MVA: MVASingle, QSP ch. 6 eqs. 6.1–6.3;
+// MVAMulti, Reiser & Lavenberg 1980; marginals for multi-server and load-dependent stations,
+// QSP §20.4, BGdMT eqs. 8.43–8.46; Open or Mixed for open classes), comom (class-oriented
+// Method of Moments, Casale 2009), integral (McKenna & Mitra 1982), schweitzer (Schweitzer
+// 1979, QSP §7.4.2), linearizer (Chandy & Neuse 1982, QSP §7.4.3), open (QSP ch. 6.2),
+// mixed (QSP ch. 7.4), forkjoin (ForkJoinMVA).
 func Solvers(opt AMVAOptions) []Solver {
 	return solverList{
 		{name: "mva", aliases: []string{"exact"}, cost: mvaCost, named: mvaNamed, auto: mvaAuto},
-		{name: "comom", cost: comomCost2, named: comomNamed, auto: comomAuto},
-		{name: "integral", approximate: true, cost: integralCost, named: integralNamed, auto: integralAuto2},
+		{name: "comom", cost: comomEstimate, named: comomNamed, auto: comomAuto},
+		{name: "integral", approximate: true, cost: integralCost, named: integralNamed, auto: integralAutoRun},
 		{name: "schweitzer", aliases: []string{"bs", "bard-schweitzer"}, approximate: true, cost: closedCost(3, "Bard–Schweitzer approximate MVA"),
 			named: func(_ context.Context, m *Model, o AMVAOptions) (*Result, error) { return Schweitzer(m, o) }, auto: plain(Schweitzer)},
 		{name: "linearizer", approximate: true, cost: closedCost(2, "Linearizer approximate MVA"),
@@ -190,7 +196,7 @@ func several(m *Model) (string, bool) {
 	return "", true
 }
 
-func comomCost2(m *Model) Cost {
+func comomEstimate(m *Model) Cost {
 	if why, ok := several(m); !ok {
 		return Cost{Why: why}
 	}
@@ -301,7 +307,7 @@ func integralNamed(ctx context.Context, m *Model, _ AMVAOptions) (*Result, error
 	return r, err
 }
 
-func integralAuto2(ctx context.Context, m *Model, _ AMVAOptions, _ float64) (*Result, string, error) {
+func integralAutoRun(ctx context.Context, m *Model, _ AMVAOptions, _ float64) (*Result, string, error) {
 	return integralAuto(ctx, m)
 }
 
