@@ -18,7 +18,6 @@ import (
 	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/sim"
 	"github.com/clusterperf/clusterperf/spmd"
-	"github.com/clusterperf/clusterperf/validate"
 )
 
 type simOptions struct {
@@ -43,9 +42,6 @@ type simOptions struct {
 	// set holds the flags given on the command line (simulate only), so that a flag that
 	// does not apply to the model's kind is refused rather than ignored.
 	set map[string]bool
-	// simulations, if set, counts the queueing-network simulations run (simulateQNRun and
-	// the fork/join error estimates), for tests: a validated fork/join point is simulated once.
-	simulations *int
 }
 
 // spmdOnlyFlags and qnOnlyFlags are simulate's flags that apply to one kind of model.
@@ -251,61 +247,7 @@ func (o simOptions) app() simapp.Options {
 		MaxEvents: o.maxEvents, MaxMemoryBytes: o.memLimit(), Service: o.service, Discipline: o.discipline, Arrival: o.arrival,
 		Think: o.think, Cycles: o.cycles, CPU: o.cpu, GeometricBursts: o.bursts == "geometric",
 		Progress: func(unit string) func(done, total int) { return progressFunc(o.progress, unit) }}
-	if o.simulations != nil {
-		so.Count = func() { *o.simulations++ }
-	}
 	return so
-}
-
-// count adds one to o.simulations, when set; config and simOpts are simapp.Config and the
-// replication options under the flags (solve's fork/join estimates and studies use them).
-func (o simOptions) count() {
-	if o.simulations != nil {
-		*o.simulations++
-	}
-}
-
-func (o simOptions) config(m *qn.Model) (sim.Config, error) { return simapp.Config(m, o.app()) }
-
-func (o simOptions) simOpts() sim.Options { return o.app().SimOptions() }
-
-// simulateQNRun, qnReport, simulateQN, newSimulator, simulateSPMD, spmdConfig and
-// spmdReport are package simapp's simulation functions under the flags' options, for
-// solve, sweep and speedup --validate; a partial run clears the progress line.
-func simulateQNRun(ctx context.Context, mf *qn.ModelFile, m *qn.Model, o simOptions) (*sim.Result, error) {
-	return simapp.RunQN(ctx, mf, m, o.app())
-}
-
-func qnReport(m *qn.Model, solver string, an *qn.Result, anErr error, res *sim.Result, seed uint64) *validate.Report {
-	return simapp.QNReport(m, solver, an, anErr, res, seed)
-}
-
-func simulateQN(ctx context.Context, mf *qn.ModelFile, m *qn.Model, solver string, an *qn.Result, anErr error, o simOptions) (*validate.Report, error) {
-	rep, err := simapp.SimulateQN(ctx, mf, m, solver, an, anErr, o.app())
-	if rep != nil && rep.Partial {
-		clearProgress()
-	}
-	return rep, err
-}
-
-func newSimulator(mf *qn.ModelFile, m *qn.Model, o simOptions) (*sim.Simulator, error) {
-	return simapp.NewSimulator(mf, m, o.app())
-}
-
-func simulateSPMD(ctx context.Context, m *spmd.Model, e *spmd.Evaluator, pds [][2]int, o simOptions) (*validate.Report, error) {
-	rep, err := simapp.SimulateSPMD(ctx, m, e, pds, o.app())
-	if rep != nil && rep.Partial {
-		clearProgress()
-	}
-	return rep, err
-}
-
-func spmdConfig(o simOptions, m *spmd.Model) (sim.SPMDConfig, error) {
-	return simapp.SPMDConfig(o.app(), m)
-}
-
-func spmdReport(m *spmd.Model, e *spmd.Evaluator, pds [][2]int, xs []float64, o simOptions) (*validate.Report, error) {
-	return simapp.SPMDReport(m, e, pds, xs, o.app())
 }
 
 // runSimulateStudy runs one shard of a sharded simulate study, or submits the study to
@@ -350,11 +292,11 @@ func prepareSimulate(o *simOptions, path string) (*qn.ModelFile, string, *sim.Si
 		return nil, "", nil, err
 	}
 	mf := sm.qn
-	s, err := newSimulator(mf, mf.Model, *o)
+	s, err := simapp.NewSimulator(mf, mf.Model, o.app())
 	if err != nil {
 		return nil, "", nil, err
 	}
-	if err := s.CheckStudy(o.simOpts()); err != nil {
+	if err := s.CheckStudy(o.app().SimOptions()); err != nil {
 		return nil, "", nil, libError(err)
 	}
 	return mf, cmp.Or(mf.Name, path), s, nil
