@@ -35,3 +35,18 @@ func BenchmarkModelSet(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkModelSetPN: the 25 LULESH profiles modelled jointly in p and size (FitPN per call
+// path; reading excluded).
+func BenchmarkModelSetPN(b *testing.B) {
+	runs, err := LoadSet("testdata/lulesh")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := ModelSet(context.Background(), runs, []string{"p", "size"}, []string{"time"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

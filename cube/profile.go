@@ -132,6 +132,14 @@ func (p *Profile) CheckTree() error {
 			if abs(incl-sum) > 1e-9*max(scale, 1e-300) {
 				return inputErr(p.File, fmt.Sprintf("%d.data", m.ID), "metric %q: root %q inclusive %g ≠ %g, the sum over its call tree", m.Name, p.Path(root), incl, sum)
 			}
+			if m.Name != "time" && m.Unit != "sec" {
+				continue
+			}
+			for _, c := range p.CNodes {
+				if e := p.Exclusive(m, c.ID); e < -1e-9*max(scale, 1e-300) {
+					return inputErr(p.File, fmt.Sprintf("%d.data", m.ID), "metric %q: call path %q: exclusive time %g s < 0 (its inclusive time %g s is smaller than its callees')", m.Name, p.Path(c.ID), e, p.Inclusive(m, c.ID))
+				}
+			}
 		}
 	}
 	return nil

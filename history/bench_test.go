@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -53,4 +54,45 @@ func BenchmarkAnalyze(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// sacctJobs is a saved accounting of n jobs: the two-program file's job lines repeated with
+// new ids.
+func sacctJobs(tb testing.TB, n int) []byte {
+	src, err := os.ReadFile("testdata/sacct-two-programs.txt")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(src)), "\n")
+	var buf bytes.Buffer
+	buf.WriteString(lines[0] + "\n")
+	for i := 0; i < n; i++ {
+		_, rest, _ := strings.Cut(lines[1+i%(len(lines)-1)], "|")
+		fmt.Fprintf(&buf, "%d|%s\n", 1000000+i, rest)
+	}
+	return buf.Bytes()
+}
+
+// BenchmarkReadSacctMaxJobs: MaxJobs (200 000) jobs, 33 MB of accounting: time, allocation
+// and the heap the parsed accounting keeps (retained_MB, after a GC with the result live).
+func BenchmarkReadSacctMaxJobs(b *testing.B) {
+	in := sacctJobs(b, MaxJobs)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	var retained uint64
+	for i := 0; i < b.N; i++ {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		a, err := ReadSacct("bench", bytes.NewReader(in))
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		retained = after.HeapAlloc - before.HeapAlloc
+		runtime.KeepAlive(a)
+	}
+	b.ReportMetric(float64(retained)/(1<<20), "retained_MB")
 }

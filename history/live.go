@@ -73,14 +73,16 @@ func QuerySacct(ctx context.Context, f Filter) (*Accounting, error) {
 	return a, nil
 }
 
-// Select keeps the jobs f matches.
+// Select keeps the jobs f matches, in place: the result shares jobs' array (no second copy
+// of up to MaxJobs jobs), whose tail is cleared.
 func Select(jobs []Job, f Filter) []Job {
-	var out []Job
+	out := jobs[:0]
 	for _, j := range jobs {
 		if f.Match(j) {
 			out = append(out, j)
 		}
 	}
+	clear(jobs[len(out):])
 	return out
 }
 

@@ -80,7 +80,31 @@ type Job struct {
 	SubmitLine string  `json:"submit_line,omitempty"`
 	WorkDir    string  `json:"work_dir,omitempty"`
 
-	submitT, startT time.Time
+	// submitU, startU: Submit and Start in Unix seconds (0: unknown), 16 bytes instead of two
+	// time.Time's 48 (MaxJobs of them are kept).
+	submitU, startU int64
+}
+
+// jobChunk is how many jobs ReadSacct keeps per chunk.
+const jobChunk = 4096
+
+// interner keeps one copy of each repeated text of an accounting (job names, users,
+// partitions, states, submit lines, directories: the same few values over many jobs), so
+// that a parsed job holds no reference to its line and the lines can be freed. At most
+// maxInterned values are kept; beyond that each text is copied.
+type interner map[string]string
+
+const maxInterned = 1 << 16
+
+func (in interner) get(s string) string {
+	if v, ok := in[s]; ok {
+		return v
+	}
+	s = strings.Clone(s)
+	if len(in) < maxInterned {
+		in[s] = s
+	}
+	return s
 }
 
 // Accounting is a parsed sacct --parsable2 output.
@@ -152,6 +176,8 @@ func ReadSacct(file string, r io.Reader) (*Accounting, error) {
 	a := &Accounting{File: file}
 	var cols columns
 	seen := map[string]int{}
+	in := interner{}
+	var kept jobChunks
 	total, line := 0, 0
 	for {
 		s, rerr := readLine(br, file, line+1)
@@ -199,15 +225,15 @@ func ReadSacct(file string, r io.Reader) (*Accounting, error) {
 		if prev, dup := seen[id]; dup {
 			return nil, fmt.Errorf("%w: %s:%d: job %s repeated (first at line %d): save without --duplicates", fault.ErrInput, file, line, id, prev)
 		}
-		if len(a.Jobs) >= MaxJobs {
+		if kept.n >= MaxJobs {
 			return nil, fmt.Errorf("%w: %s:%d: more than %d jobs (the limit; filter with --since or --name)", fault.ErrTooLarge, file, line, MaxJobs)
 		}
-		j, err := cols.job(file, line, fields)
+		j, err := cols.job(file, line, fields, in)
 		if err != nil {
 			return nil, err
 		}
 		seen[id] = line
-		a.Jobs = append(a.Jobs, j)
+		kept.add(j)
 		if rerr == io.EOF {
 			break
 		}
@@ -215,7 +241,34 @@ func ReadSacct(file string, r io.Reader) (*Accounting, error) {
 	if cols.n == 0 {
 		return nil, fmt.Errorf("%w: %s: empty: no sacct header line", fault.ErrInput, file)
 	}
+	a.Jobs = kept.all()
 	return a, nil
+}
+
+// jobChunks keeps jobs in chunks of jobChunk, copied once into one slice at the end: growing
+// one slice by append allocated 333 MB over 200 000 jobs (each growth a new copy) and held
+// the old and the new array at once.
+type jobChunks struct {
+	chunks [][]Job
+	n      int
+}
+
+func (c *jobChunks) add(j Job) {
+	if len(c.chunks) == 0 || len(c.chunks[len(c.chunks)-1]) == jobChunk {
+		c.chunks = append(c.chunks, make([]Job, 0, jobChunk))
+	}
+	c.chunks[len(c.chunks)-1] = append(c.chunks[len(c.chunks)-1], j)
+	c.n++
+}
+
+// all is the jobs in order, in one slice; the chunks are released.
+func (c *jobChunks) all() []Job {
+	out := make([]Job, 0, c.n)
+	for i, ch := range c.chunks {
+		out = append(out, ch...)
+		c.chunks[i] = nil
+	}
+	return out
 }
 
 // readLine reads one line of at most MaxLineBytes.
@@ -270,19 +323,19 @@ func (c columns) get(f []string, i int) string {
 }
 
 // job reads one allocation line.
-func (c columns) job(file string, line int, f []string) (Job, error) {
+func (c columns) job(file string, line int, f []string, in interner) (Job, error) {
 	bad := func(col, v, want string) error {
 		return fmt.Errorf("%w: %s:%d: %s %q: want %s", fault.ErrInput, file, line, col, v, want)
 	}
-	j := Job{Line: line, JobID: c.get(f, c.id), Name: c.get(f, c.name), User: c.get(f, c.user), Partition: c.get(f, c.part),
-		ExitCode: c.get(f, c.exit), SubmitLine: strings.TrimSpace(f[max(c.submitLine, 0)]), WorkDir: c.get(f, c.workDir)}
-	if c.submitLine < 0 {
-		j.SubmitLine = ""
+	j := Job{Line: line, JobID: strings.Clone(c.get(f, c.id)), Name: in.get(c.get(f, c.name)), User: in.get(c.get(f, c.user)), Partition: in.get(c.get(f, c.part)),
+		ExitCode: in.get(c.get(f, c.exit)), WorkDir: in.get(c.get(f, c.workDir))}
+	if c.submitLine >= 0 {
+		j.SubmitLine = in.get(strings.TrimSpace(f[c.submitLine]))
 	}
 	if j.JobID == "" {
 		return j, bad("JobID", "", "a job id")
 	}
-	j.StateText = c.get(f, c.state)
+	j.StateText = in.get(c.get(f, c.state))
 	j.State, _, _ = strings.Cut(j.StateText, " ")
 	o, ok := states[j.State]
 	if !ok {
@@ -306,25 +359,24 @@ func (c columns) job(file string, line int, f []string) (Job, error) {
 	if j.TimeLimitS, err = c.limitS(f); err != nil {
 		return j, bad("Timelimit", c.get(f, c.limit), "[D-]HH:MM:SS, MM:SS, UNLIMITED or Partition_Limit")
 	}
-	var endT time.Time
+	var submitT, startT, endT time.Time
 	for _, t := range []struct {
 		col string
 		i   int
 		dst *string
 		tm  *time.Time
-	}{{"Submit", c.submit, &j.Submit, &j.submitT}, {"Start", c.start, &j.Start, &j.startT}, {"End", c.end, &j.End, &endT}} {
+	}{{"Submit", c.submit, &j.Submit, &submitT}, {"Start", c.start, &j.Start, &startT}, {"End", c.end, &j.End, &endT}} {
 		v := c.get(f, t.i)
-		*t.dst = v
+		*t.dst = strings.Clone(v) // unique per job: not interned
 		tm, err := stamp(v)
 		if err != nil {
 			return j, bad(t.col, v, "YYYY-MM-DDTHH:MM:SS, Unknown or None")
 		}
-		if t.tm != nil {
-			*t.tm = tm
-		}
+		*t.tm = tm
 	}
-	if !j.submitT.IsZero() && !j.startT.IsZero() {
-		w := int64(j.startT.Sub(j.submitT) / time.Second)
+	j.submitU, j.startU = unix(submitT), unix(startT)
+	if !submitT.IsZero() && !startT.IsZero() {
+		w := int64(startT.Sub(submitT) / time.Second)
 		if w < 0 {
 			return j, bad("Start", j.Start, "a start not before the submit time "+j.Submit)
 		}
@@ -332,8 +384,8 @@ func (c columns) job(file string, line int, f []string) (Job, error) {
 	}
 	// Elapsed is End − Start (Slurm's sacct man page); one beyond it by more than a minute
 	// is a corrupt row, not a time to fit.
-	if !j.startT.IsZero() && !endT.IsZero() && endT.After(j.startT) {
-		if span := int64(endT.Sub(j.startT) / time.Second); j.ElapsedS > span+60 {
+	if !startT.IsZero() && !endT.IsZero() && endT.After(startT) {
+		if span := int64(endT.Sub(startT) / time.Second); j.ElapsedS > span+60 {
 			return j, bad("Elapsed", c.get(f, c.elapsed), fmt.Sprintf("at most End − Start = %d s (Start %s, End %s)", span, j.Start, j.End))
 		}
 	}
@@ -445,6 +497,14 @@ func clock(v string) (int64, error) {
 		return 0, fmt.Errorf("too long")
 	}
 	return int64(math.Round(total)), nil
+}
+
+// unix is t in Unix seconds, 0 for the zero time (unknown).
+func unix(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.Unix()
 }
 
 // stamp reads a sacct time (local time without a zone, read as UTC: only differences are

@@ -26,9 +26,9 @@ func (f Filter) Match(j Job) bool {
 		return false
 	case f.Command != "" && !strings.Contains(j.SubmitLine, f.Command) && !(j.SubmitLine == "" && strings.Contains(j.Name, f.Command)):
 		return false
-	case !f.Since.IsZero() && (j.submitT.IsZero() || j.submitT.Before(f.Since)):
+	case !f.Since.IsZero() && (j.submitU == 0 || j.submitU < f.Since.Unix()):
 		return false
-	case !f.Until.IsZero() && (j.submitT.IsZero() || !j.submitT.Before(f.Until)):
+	case !f.Until.IsZero() && (j.submitU == 0 || j.submitU >= f.Until.Unix()):
 		return false
 	}
 	return true
@@ -90,19 +90,46 @@ func studyKey(j Job) (key, program, grouped string, opts []string) {
 }
 
 // Group sorts the jobs into studies, in order of each study's first job in the
-// accounting; Study.ID counts from 1.
+// accounting; Study.ID counts from 1. It reorders jobs in place — by study, each study's
+// jobs in their order — and each Study.Jobs is a sub-slice of jobs: no copy of up to MaxJobs
+// jobs is made (a copy per study kept two of them at once).
 func Group(jobs []Job) []*Study {
 	byKey := map[string]*Study{}
 	var out []*Study
-	for _, j := range jobs {
+	dest := make([]int32, len(jobs)) // first the study of each job, then its position
+	counts := []int{}
+	for i, j := range jobs {
 		k, prog, how, opts := studyKey(j)
 		s := byKey[k]
 		if s == nil {
 			s = &Study{ID: len(out) + 1, Program: prog, Options: opts, Partition: j.Partition, WorkDir: j.WorkDir, GroupedBy: how}
 			byKey[k] = s
 			out = append(out, s)
+			counts = append(counts, 0)
 		}
-		s.Jobs = append(s.Jobs, j)
+		dest[i] = int32(s.ID - 1)
+		counts[s.ID-1]++
+	}
+	next := make([]int, len(out)) // the next free position of each study
+	for i, at := 1, 0; i < len(out); i++ {
+		at += counts[i-1]
+		next[i] = at
+	}
+	for i, st := range dest {
+		dest[i] = int32(next[st])
+		next[st]++
+	}
+	for i := range jobs { // apply the permutation by cycles
+		for int(dest[i]) != i {
+			d := dest[i]
+			jobs[i], jobs[d] = jobs[d], jobs[i]
+			dest[i], dest[d] = dest[d], dest[i]
+		}
+	}
+	at := 0
+	for i, s := range out {
+		s.Jobs = jobs[at : at+counts[i] : at+counts[i]]
+		at += counts[i]
 	}
 	for _, s := range out {
 		s.summarise()

@@ -120,6 +120,8 @@ func contractCases() []contractCase {
 	add("cube-set-single-parameter", "cube", "cube", "--metric", "time,visits", "../../cube/testdata/single_parameter")
 	// two parameters modelled jointly (scaling.FitPN), the matrix sizes x and y (issue 31)
 	add("cube-set-multi-parameter", "cube", "cube", "--metric", "time", "../../cube/testdata/multi_parameter_z1")
+	// a real weak-scaling set over p and a problem size: LULESH, 25 Score-P profiles (issue 31)
+	add("cube-set-lulesh", "cube", "cube", "--metric", "time", "../../cube/testdata/lulesh")
 	// MPI time and bytes per call path → 004's model (a synthetic profile: the samples have no MPI)
 	add("cube-mpi-synthetic", "cube", "cube", "--latency", "1us", "--bandwidth", "1GB/s", "../../cube/testdata/synthetic-mpi.cubex")
 	return cs
