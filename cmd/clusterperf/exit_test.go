@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clusterperf/clusterperf/app/demoapp"
 	"github.com/clusterperf/clusterperf/report"
 )
 
@@ -52,7 +53,7 @@ func TestExitCodes(t *testing.T) {
 // TestDemoSections: the demo runs every section on the embedded examples.
 func TestDemoSections(t *testing.T) {
 	var out bytes.Buffer
-	if err := runDemo(&out); err != nil {
+	if err := demoapp.Run(context.Background(), &out); err != nil {
 		t.Fatal(err)
 	}
 	for i := 1; i <= 7; i++ {
@@ -71,7 +72,7 @@ func TestDemoSections(t *testing.T) {
 // read from the command's own JSON, not hard-coded.
 func TestDemoPipelineKnee(t *testing.T) {
 	var demo bytes.Buffer
-	if err := runDemo(&demo); err != nil {
+	if err := demoapp.Run(context.Background(), &demo); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -14,7 +12,6 @@ import (
 	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/internal/units"
 	"github.com/clusterperf/clusterperf/mpip"
-	"github.com/clusterperf/clusterperf/netbench"
 	"github.com/clusterperf/clusterperf/report"
 )
 
@@ -190,36 +187,28 @@ func (o mpipOptions) request(files []string, targets []int) (mpipapp.Request, er
 	if len(files) == 0 {
 		return q, badInputf("mpip: give mpiP reports or a CSV of collected values (see clusterperf help mpip)")
 	}
+	datas, err := readInputs(files)
+	if err != nil {
+		return q, err
+	}
+	if err := q.AddInputs(files, datas); err != nil {
+		return q, err
+	}
+	q.Network, err = o.net()
+	return q, err
+}
+
+// readInputs reads every file of files (readInput).
+func readInputs(files []string) ([][]byte, error) {
 	datas := make([][]byte, len(files))
 	for i, path := range files {
 		b, err := readInput(path)
 		if err != nil {
-			return q, err
+			return nil, err
 		}
 		datas[i] = b
 	}
-	if err := mpip.CheckDistinct(files, datas); err != nil { // the same report given twice
-		return q, badInput(err)
-	}
-	for i, path := range files {
-		b := datas[i]
-		if strings.EqualFold(filepath.Ext(path), ".csv") {
-			ins, err := mpip.ReadInputs(path, bytes.NewReader(b))
-			if err != nil {
-				return q, badInput(err)
-			}
-			q.Collected = append(q.Collected, mpipapp.Collected{File: path, Rows: ins})
-			continue
-		}
-		rep, err := mpip.Parse(path, bytes.NewReader(b))
-		if err != nil {
-			return q, badInput(err)
-		}
-		q.Reports = append(q.Reports, rep)
-	}
-	var err error
-	q.Network, err = o.net()
-	return q, err
+	return datas, nil
 }
 
 // net is the network of --network, --latency/--bandwidth or --osu/--imb; nil when none.
@@ -230,11 +219,7 @@ func (o mpipOptions) net() (*mpipapp.Network, error) {
 		if err != nil {
 			return nil, err
 		}
-		net, err := mpip.ReadNetwork(o.network, bytes.NewReader(b))
-		if err != nil {
-			return nil, badInput(err)
-		}
-		return mpipapp.TableNetwork(o.network, net), nil
+		return mpipapp.DecodeNetwork(o.network, b)
 	case o.latency != "":
 		lat, err := units.Duration(o.latency)
 		if err != nil {
@@ -249,22 +234,12 @@ func (o mpipOptions) net() (*mpipapp.Network, error) {
 		}
 		return mpipapp.ConstNetwork("latency/bandwidth", lat, bw), nil
 	case len(o.osu) > 0 || o.imb != "":
-		var benches []mpipapp.Benchmark
-		for _, f := range append(slices.Clone(o.osu), o.imb) {
-			if f == "" {
-				continue
-			}
-			b, err := readInput(f)
-			if err != nil {
-				return nil, err
-			}
-			t, err := netbench.Parse(f, bytes.NewReader(b))
-			if err != nil {
-				return nil, badInput(err)
-			}
-			benches = append(benches, mpipapp.Benchmark{File: f, Table: t})
+		files := slices.DeleteFunc(append(slices.Clone(o.osu), o.imb), func(f string) bool { return f == "" })
+		datas, err := readInputs(files)
+		if err != nil {
+			return nil, err
 		}
-		return mpipapp.BenchmarkNetwork(benches, o.piecewise)
+		return mpipapp.DecodeBenchmarks(files, datas, o.piecewise)
 	}
 	return nil, nil
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -156,23 +154,10 @@ func (r *reportRun) write(path string) error {
 	return nil
 }
 
-// page builds the report page from the rendered document: its JSON value, its tables
-// (the "validation" table in the validation section), its notes, the inputs (the
-// positional arguments and flag values that name existing files), the plot the command
-// wrote, the command line and the version.
+// page builds the report page (htmlreport.Assemble) of the rendered document: its title
+// is the command path and the inputs' names (else its arguments); the plot is the one the
+// command wrote in this run, else the result's figure (figurer).
 func (r *reportRun) page() (*htmlreport.Page, error) {
-	var tables, validation []htmlreport.Table
-	for _, t := range r.doc.Tables() {
-		if t == nil || (t.Empty() && t.Name != "") {
-			continue
-		}
-		ht := htmlreport.FromTables([]*report.Table{t})
-		if t.Name == "validation" {
-			validation = append(validation, ht...)
-		} else {
-			tables = append(tables, ht...)
-		}
-	}
 	cmdLine, inputs := r.commandLine()
 	title := r.cmd.CommandPath()
 	var names []string
@@ -184,70 +169,17 @@ func (r *reportRun) page() (*htmlreport.Page, error) {
 	} else if args := r.cmd.Flags().Args(); len(args) > 0 {
 		title += " " + strings.Join(args, " ")
 	}
-	p, err := htmlreport.FromResult(title, cmdLine, version(), r.doc, tables, nil)
-	if err != nil {
-		return nil, err
-	}
-	p.Validation = validation
-	p.Inputs = inputs
-	// The text output's notes are the document's NoteLines (the JSON "notes" plus any the
-	// renderer adds); show those, once each.
-	seen := map[string]bool{}
-	var notes []string
-	for _, n := range append(p.Notes, r.doc.NoteLines()...) {
-		if !seen[n] {
-			seen[n] = true
-			notes = append(notes, n)
-		}
-	}
-	p.Notes = notes
+	run := htmlreport.Run{Title: title, CommandLine: cmdLine, Version: version(), Doc: r.doc, Inputs: inputs}
 	if r.plotPath != "" && fileStamp(r.plotPath) != r.plotStamp {
-		pl, err := htmlreport.PlotFile(filepath.Base(r.plotPath), r.plotPath)
-		if err != nil {
-			p.Warnings = append(p.Warnings, fmt.Sprintf("plot %s not included: %v", r.plotPath, err))
-		} else {
-			p.Plots = append(p.Plots, pl)
-		}
+		run.PlotPath = r.plotPath
 	}
-	if len(p.Plots) == 0 {
-		p.Plots, p.Warnings = r.figurePlot(p.Plots, p.Warnings)
-	}
-	return p, nil
-}
-
-// figurePlot adds the figure of a result whose command drew no plot (figurer), drawn to a
-// temporary SVG; a failure is a warning on the page, not a failed command.
-func (r *reportRun) figurePlot(plots []htmlreport.Plot, warns []string) ([]htmlreport.Plot, []string) {
-	var panels []report.Panel
-	var err error
 	switch f := r.doc.(type) {
 	case figurer:
-		panels, err = f.figure()
+		run.Figure = f.figure
 	case appFigurer:
-		panels, err = f.Figure()
-	default:
-		return plots, warns
+		run.Figure = f.Figure
 	}
-	if err != nil || len(panels) == 0 {
-		if err != nil {
-			warns = append(warns, "figure not drawn: "+err.Error())
-		}
-		return plots, warns
-	}
-	dir, err := os.MkdirTemp("", "clusterperf-figure-")
-	if err != nil {
-		return plots, append(warns, "figure not drawn: "+err.Error())
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "figure.svg")
-	if err := report.SaveFigure(path, panels...); err != nil {
-		return plots, append(warns, "figure not drawn: "+err.Error())
-	}
-	pl, err := htmlreport.PlotFile("figure", path)
-	if err != nil {
-		return plots, append(warns, "figure not included: "+err.Error())
-	}
-	return append(plots, pl), warns
+	return htmlreport.Assemble(run)
 }
 
 // commandLine rebuilds the command line (the flags the user set, in name order, then the
@@ -263,7 +195,7 @@ func (r *reportRun) commandLine() (string, []htmlreport.Input) {
 		}
 		if fi, err := os.Stat(v); err == nil && fi.Mode().IsRegular() {
 			seen[v] = true
-			inputs = append(inputs, reportInput(v, fi.Size()))
+			inputs = append(inputs, htmlreport.ReadInput(v, fi.Size()))
 		}
 	}
 	r.cmd.Flags().Visit(func(f *pflag.Flag) {
@@ -286,37 +218,6 @@ func (r *reportRun) commandLine() (string, []htmlreport.Input) {
 		addInput(a)
 	}
 	return strings.Join(parts, " "), inputs
-}
-
-// reportInput reads an input file for the page: its text when small, a summary (size and
-// line count, read in a stream) otherwise.
-func reportInput(path string, size int64) htmlreport.Input {
-	if size <= htmlreport.MaxInputBytes {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return htmlreport.Input{Name: path, Summary: fmt.Sprintf("could not be read again: %v", err)}
-		}
-		return htmlreport.InputFile(path, b)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return htmlreport.Input{Name: path, Summary: fmt.Sprintf("could not be read again: %v", err)}
-	}
-	defer f.Close()
-	lines := 0
-	br := bufio.NewReader(f)
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := br.Read(buf)
-		lines += bytes.Count(buf[:n], []byte("\n"))
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				return htmlreport.Input{Name: path, Summary: fmt.Sprintf("%d bytes (could not be read again: %v)", size, err)}
-			}
-			break
-		}
-	}
-	return htmlreport.Input{Name: path, Summary: fmt.Sprintf("%d bytes, %d lines (too large to show in full)", size, lines)}
 }
 
 // fileStamp identifies a file's current version (size and modification time), "" when

@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"io"
 	"math"
-	"strings"
 
 	"github.com/clusterperf/clusterperf/app/simapp"
-	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -17,8 +15,6 @@ import (
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/sim"
-	"github.com/clusterperf/clusterperf/spmd"
-	"github.com/clusterperf/clusterperf/validate"
 )
 
 type simOptions struct {
@@ -43,37 +39,6 @@ type simOptions struct {
 	// set holds the flags given on the command line (simulate only), so that a flag that
 	// does not apply to the model's kind is refused rather than ignored.
 	set map[string]bool
-	// simulations, if set, counts the queueing-network simulations run (simulateQNRun and
-	// the fork/join error estimates), for tests: a validated fork/join point is simulated once.
-	simulations *int
-}
-
-// spmdOnlyFlags and qnOnlyFlags are simulate's flags that apply to one kind of model.
-var (
-	spmdOnlyFlags = []string{"p", "d", "cpu", "cycles", "bursts"}
-	qnOnlyFlags   = []string{"service", "discipline", "arrival", "think", "batches", "events", "max-events", "precision"}
-)
-
-// checkKind refuses a flag given for the other kind of model (kind "qn" or "spmd").
-func (o simOptions) checkKind(kind, path string) error {
-	other, what := spmdOnlyFlags, "an SPMD model (a speedup file)"
-	if kind == "spmd" {
-		other, what = qnOnlyFlags, "a queueing network (a solve file)"
-	}
-	var given []string
-	for _, f := range other {
-		if o.set[f] {
-			given = append(given, "--"+f)
-		}
-	}
-	if len(given) == 0 {
-		return nil
-	}
-	verb := "applies"
-	if len(given) > 1 {
-		verb = "apply"
-	}
-	return badInputf("%s %s to %s only; %s is %s (see clusterperf help simulate)", strings.Join(given, ", "), verb, what, path, map[string]string{"qn": "a queueing-network model", "spmd": "an SPMD model"}[kind])
 }
 
 // addRunFlags adds the flags of a simulation run shared by simulate and --validate.
@@ -188,36 +153,6 @@ with the same seed.`,
 	return cmd
 }
 
-// simModel is simulate's input file decoded once: an SPMD model (a file with a top-level
-// architecture field) or a queueing-network model file.
-type simModel struct {
-	kind string // "spmd" or "qn"
-	spmd *spmd.Model
-	qn   *qn.ModelFile
-}
-
-// parseSimModel reads the YAML of path once, tells its kind by its top-level fields,
-// refuses the flags of the other kind (o.checkKind), and decodes the model.
-func parseSimModel(o *simOptions, path string, data []byte) (simModel, error) {
-	d, root, err := spec.Parse(path, data)
-	if err != nil {
-		return simModel{}, badInput(err)
-	}
-	sm := simModel{kind: "qn"}
-	if root.Has("architecture") {
-		sm.kind = "spmd"
-	}
-	if err := o.checkKind(sm.kind, path); err != nil {
-		return sm, err
-	}
-	if sm.kind == "spmd" {
-		sm.spmd, err = spmd.DecodeModel(d, root)
-	} else {
-		sm.qn, err = qn.ParseModelFile(path, data) // qn's decoder takes the file, not the tree
-	}
-	return sm, badInput(err)
-}
-
 func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writer) error {
 	var c flagCheck
 	o.out.check(&c)
@@ -231,11 +166,11 @@ func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writ
 	if err != nil {
 		return err
 	}
-	sm, err := parseSimModel(o, path, data)
+	sm, err := simapp.Decode(path, data, o.set)
 	if err != nil {
 		return err
 	}
-	out, stop := simapp.Run(ctx, simapp.Request{Path: path, QN: sm.qn, SPMD: sm.spmd, P: o.p, D: o.d, Options: o.app()})
+	out, stop := simapp.Run(ctx, simapp.Request{Path: path, QN: sm.QN, SPMD: sm.SPMD, P: o.p, D: o.d, Options: o.app()})
 	if out == nil {
 		return stop
 	}
@@ -251,61 +186,7 @@ func (o simOptions) app() simapp.Options {
 		MaxEvents: o.maxEvents, MaxMemoryBytes: o.memLimit(), Service: o.service, Discipline: o.discipline, Arrival: o.arrival,
 		Think: o.think, Cycles: o.cycles, CPU: o.cpu, GeometricBursts: o.bursts == "geometric",
 		Progress: func(unit string) func(done, total int) { return progressFunc(o.progress, unit) }}
-	if o.simulations != nil {
-		so.Count = func() { *o.simulations++ }
-	}
 	return so
-}
-
-// count adds one to o.simulations, when set; config and simOpts are simapp.Config and the
-// replication options under the flags (solve's fork/join estimates and studies use them).
-func (o simOptions) count() {
-	if o.simulations != nil {
-		*o.simulations++
-	}
-}
-
-func (o simOptions) config(m *qn.Model) (sim.Config, error) { return simapp.Config(m, o.app()) }
-
-func (o simOptions) simOpts() sim.Options { return o.app().SimOptions() }
-
-// simulateQNRun, qnReport, simulateQN, newSimulator, simulateSPMD, spmdConfig and
-// spmdReport are package simapp's simulation functions under the flags' options, for
-// solve, sweep and speedup --validate; a partial run clears the progress line.
-func simulateQNRun(ctx context.Context, mf *qn.ModelFile, m *qn.Model, o simOptions) (*sim.Result, error) {
-	return simapp.RunQN(ctx, mf, m, o.app())
-}
-
-func qnReport(m *qn.Model, solver string, an *qn.Result, anErr error, res *sim.Result, seed uint64) *validate.Report {
-	return simapp.QNReport(m, solver, an, anErr, res, seed)
-}
-
-func simulateQN(ctx context.Context, mf *qn.ModelFile, m *qn.Model, solver string, an *qn.Result, anErr error, o simOptions) (*validate.Report, error) {
-	rep, err := simapp.SimulateQN(ctx, mf, m, solver, an, anErr, o.app())
-	if rep != nil && rep.Partial {
-		clearProgress()
-	}
-	return rep, err
-}
-
-func newSimulator(mf *qn.ModelFile, m *qn.Model, o simOptions) (*sim.Simulator, error) {
-	return simapp.NewSimulator(mf, m, o.app())
-}
-
-func simulateSPMD(ctx context.Context, m *spmd.Model, e *spmd.Evaluator, pds [][2]int, o simOptions) (*validate.Report, error) {
-	rep, err := simapp.SimulateSPMD(ctx, m, e, pds, o.app())
-	if rep != nil && rep.Partial {
-		clearProgress()
-	}
-	return rep, err
-}
-
-func spmdConfig(o simOptions, m *spmd.Model) (sim.SPMDConfig, error) {
-	return simapp.SPMDConfig(o.app(), m)
-}
-
-func spmdReport(m *spmd.Model, e *spmd.Evaluator, pds [][2]int, xs []float64, o simOptions) (*validate.Report, error) {
-	return simapp.SPMDReport(m, e, pds, xs, o.app())
 }
 
 // runSimulateStudy runs one shard of a sharded simulate study, or submits the study to
@@ -335,29 +216,13 @@ func runSimulateStudy(cmd *cobra.Command, o *simOptions, args []string, stdout i
 	return runStudy(cmd.Context(), o.study, p, work, stdout)
 }
 
-// prepareSimulate parses a queueing-network model for a study and builds its simulator,
-// refusing (before any shard runs) what the one-machine run would refuse.
+// prepareSimulate reads path for a study and prepares it (simapp.PrepareStudy).
 func prepareSimulate(o *simOptions, path string) (*qn.ModelFile, string, *sim.Simulator, error) {
 	data, err := o.study.read(path)
 	if err != nil {
 		return nil, "", nil, err
 	}
-	sm, err := parseSimModel(o, path, data)
-	if sm.kind == "spmd" {
-		return nil, "", nil, badInputf("%s: an SPMD model: --shard/--slurm split the replications of a queueing network only (an SPMD simulation is short; run it on one machine)", path)
-	}
-	if err != nil {
-		return nil, "", nil, err
-	}
-	mf := sm.qn
-	s, err := newSimulator(mf, mf.Model, *o)
-	if err != nil {
-		return nil, "", nil, err
-	}
-	if err := s.CheckStudy(o.simOpts()); err != nil {
-		return nil, "", nil, libError(err)
-	}
-	return mf, cmp.Or(mf.Name, path), s, nil
+	return simapp.PrepareStudy(path, data, o.set, o.app())
 }
 
 // mergeSimulate turns the replications of a complete simulate study into simulate's

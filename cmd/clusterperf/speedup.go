@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/clusterperf/clusterperf/app/simapp"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -106,7 +107,11 @@ func runSpeedup(ctx context.Context, o speedupOptions, path string, stdout io.Wr
 	if sp.pds != nil {
 		o.sim.progress = o.progress
 		var stop error
-		if sp.out.Validation, stop = simulateSPMD(ctx, sp.m, sp.e, sp.pds, o.sim); stop != nil {
+		sp.out.Validation, stop = simapp.SimulateSPMD(ctx, sp.m, sp.e, sp.pds, o.sim.app())
+		if sp.out.Validation != nil && sp.out.Validation.Partial {
+			clearProgress()
+		}
+		if stop != nil {
 			if sp.out.Validation == nil {
 				return stop
 			}
@@ -216,7 +221,7 @@ func runSpeedupStudy(cmd *cobra.Command, o speedupOptions, args []string, stdout
 	if sp.pds == nil {
 		return badInputf("%s: the optimistic architectures are bounds, not simulated: nothing to shard", args[0])
 	}
-	cfg, err := spmdConfig(o.sim, sp.m)
+	cfg, err := simapp.SPMDConfig(o.sim.app(), sp.m)
 	if err != nil {
 		return err
 	}
@@ -259,7 +264,7 @@ func mergeSpeedup(p shard.Plan, items []json.RawMessage) (any, error) {
 			return nil, err
 		}
 	}
-	if sp.out.Validation, err = spmdReport(sp.m, sp.e, sp.pds, xs, o.sim); err != nil {
+	if sp.out.Validation, err = simapp.SPMDReport(sp.m, sp.e, sp.pds, xs, o.sim.app()); err != nil {
 		return nil, err
 	}
 	return sp.out, nil

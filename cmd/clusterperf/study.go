@@ -160,9 +160,7 @@ func reparseStudy(cmd *cobra.Command, p shard.Plan, so *studyOptions) ([]string,
 var (
 	summariseReps   = studyapp.SummariseReps
 	decodeReplicate = studyapp.DecodeReplicate
-	decodeMapping   = studyapp.DecodeMapping
 	decodeCycleTime = studyapp.DecodeCycleTime
-	recheckMapping  = studyapp.RecheckMapping
 )
 
 // itemErr is the error of study item k (studyapp.ItemError): merge names its shard file.

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/app/tpnapp"
-	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/tpn"
 )
@@ -199,7 +198,7 @@ func runTpn(ctx context.Context, o tpnOptions, path string, stdout, stderr io.Wr
 		return err
 	}
 	if o.plot = o.out.plotFile(o.plot); o.plot != "" && stop == nil && len(out.Processes) > 0 {
-		return ganttPlot(o.plot, out.Processes, out.Spans())
+		return out.SaveGantt(o.plot)
 	}
 	return stop
 }
@@ -222,51 +221,7 @@ func (o tpnOptions) request(path string, stderr io.Writer) (tpnapp.Request, erro
 }
 
 func parseTpn(path, cluster string, bo tpn.BuildOptions) (*tpn.Program, *tpn.Cluster, error) {
-	return parseTpnWith(readInput, path, cluster, bo)
-}
-
-// parseTpnWith is parseTpn reading the files with read (a study's merge reads them where
-// its plan recorded them).
-func parseTpnWith(read func(string) ([]byte, error), path, cluster string, bo tpn.BuildOptions) (*tpn.Program, *tpn.Cluster, error) {
-	pb, err := read(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	prog, err := tpn.ParseProgramWith(path, pb, bo)
-	if err != nil {
-		return nil, nil, badInput(err)
-	}
-	cb, err := read(cluster)
-	if err != nil {
-		return nil, nil, err
-	}
-	cl, err := tpn.ParseClusterWith(cluster, cb, read)
-	if err != nil {
-		return nil, nil, badInput(err)
-	}
-	return prog, cl, nil
-}
-
-func ganttPlot(path string, times []tpn.ProcessTimes, spans []tpn.Interval) error {
-	rows := make([]string, len(times))
-	for i, t := range times {
-		rows[i] = t.Name
-	}
-	bars := make([]report.Span, len(spans))
-	for i, s := range spans {
-		bars[i] = report.Span{Row: s.Process, Start: s.Start, End: s.End, Kind: s.Kind}
-		switch s.Kind {
-		case "transfer", "transfers": // a channel's many messages: one span
-			bars[i].Color, bars[i].Thin = 5, true
-		case "loop": // a loop's iterations grouped: first start to last end
-			bars[i].Color = 2
-		}
-	}
-	p, err := report.Gantt("Gantt chart: computing, loops (iterations grouped) and messages on the network", "time (s)", rows, bars)
-	if err != nil {
-		return err
-	}
-	return report.SaveFigure(path, p)
+	return tpnapp.Parse(readInput, path, cluster, bo)
 }
 
 // runTpnStudy runs one shard of a sharded tpn --advise study (mapping k of the exhaustive
@@ -296,23 +251,15 @@ func runTpnStudy(cmd *cobra.Command, o tpnOptions, args []string, stdout io.Writ
 	return runStudy(cmd.Context(), o.study, p, work, stdout)
 }
 
-// prepareAdvise parses a program and its cluster, runs the program's own allocation (a
-// deadlock or cut-off is the finding it is on one machine) and prepares the exhaustive
-// advice study.
+// prepareAdvise parses a program and its cluster and prepares its advice study
+// (tpnapp.PrepareAdvise).
 func prepareAdvise(o tpnOptions, path string, stderr io.Writer) (*tpnapp.Result, *tpn.Program, *tpn.AdviseStudy, error) {
-	prog, cl, err := parseTpnWith(o.study.read, path, o.cluster, o.build())
+	prog, cl, err := tpnapp.Parse(o.study.read, path, o.cluster, o.build())
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	out, err := tpnapp.Deterministic(tpnapp.Request{Program: prog, Cluster: cl, Build: o.build(), Run: o.runOpts(), ExportPNML: o.exportPNML, Notify: stderr})
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	st, err := tpn.NewAdviseStudy(prog, cl, tpn.AdviseOptions{Budget: o.budget})
-	if err != nil {
-		return nil, nil, nil, libError(err)
-	}
-	return out, prog, st, nil
+	out, st, err := tpnapp.PrepareAdvise(tpnapp.Request{Program: prog, Cluster: cl, Build: o.build(), Run: o.runOpts(), ExportPNML: o.exportPNML, Notify: stderr, Budget: o.budget})
+	return out, prog, st, err
 }
 
 // mergeTpn turns the mapping times of a complete tpn --advise study into tpn's result: the
@@ -330,19 +277,7 @@ func mergeTpn(p shard.Plan, items []json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	times := make([]tpn.MappingTime, len(items))
-	for k, it := range items {
-		if err := decodeMapping(k, it, &times[k]); err != nil {
-			return nil, err
-		}
-		if err := recheckMapping(st, k, times[k]); err != nil {
-			return nil, err
-		}
-	}
-	if out.Advice, err = st.Merge(times); err != nil {
-		return nil, libError(err)
-	}
-	if err := out.Size(o.sizing.options(nil)); err != nil {
+	if err := tpnapp.MergeAdvice(out, st, items, o.sizing.options(nil)); err != nil {
 		return nil, err
 	}
 	return out, nil

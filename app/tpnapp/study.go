@@ -1,0 +1,91 @@
+package tpnapp
+
+import (
+	"encoding/json"
+
+	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/app/studyapp"
+	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/sizing"
+	"github.com/clusterperf/clusterperf/tpn"
+)
+
+// Parse reads a program file and its cluster file with read (the command reads the user's
+// files; a study's merge reads them where its plan recorded them) and decodes them under bo.
+func Parse(read func(string) ([]byte, error), path, cluster string, bo tpn.BuildOptions) (*tpn.Program, *tpn.Cluster, error) {
+	pb, err := read(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	prog, err := tpn.ParseProgramWith(path, pb, bo)
+	if err != nil {
+		return nil, nil, app.Input(err)
+	}
+	cb, err := read(cluster)
+	if err != nil {
+		return nil, nil, err
+	}
+	cl, err := tpn.ParseClusterWith(cluster, cb, read)
+	if err != nil {
+		return nil, nil, app.Input(err)
+	}
+	return prog, cl, nil
+}
+
+// PrepareAdvise runs the program's own allocation of q (a deadlock or cut-off is the
+// finding it is on one machine) and prepares the exhaustive advice study of q.Budget.
+func PrepareAdvise(q Request) (*Result, *tpn.AdviseStudy, error) {
+	out, err := Deterministic(q)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := tpn.NewAdviseStudy(q.Program, q.Cluster, tpn.AdviseOptions{Budget: q.Budget})
+	if err != nil {
+		return nil, nil, app.Lib(err)
+	}
+	return out, st, nil
+}
+
+// MergeAdvice completes out with the advice of the study's items (mapping k's time, each
+// checked against the study) and sizes it under so: the one-machine run's result.
+func MergeAdvice(out *Result, st *tpn.AdviseStudy, items []json.RawMessage, so sizing.Options) error {
+	times := make([]tpn.MappingTime, len(items))
+	for k, it := range items {
+		if err := studyapp.DecodeMapping(k, it, &times[k]); err != nil {
+			return err
+		}
+		if err := studyapp.RecheckMapping(st, k, times[k]); err != nil {
+			return err
+		}
+	}
+	var err error
+	if out.Advice, err = st.Merge(times); err != nil {
+		return app.Lib(err)
+	}
+	return out.Size(so)
+}
+
+// SaveGantt draws the result's Gantt chart (a row per process; computing, loops with their
+// iterations grouped, and messages) to path.
+func (r *Result) SaveGantt(path string) error {
+	rows := make([]string, len(r.Processes))
+	for i, t := range r.Processes {
+		rows[i] = t.Name
+	}
+	spans := r.Spans()
+	bars := make([]report.Span, len(spans))
+	for i, s := range spans {
+		bars[i] = report.Span{Row: s.Process, Start: s.Start, End: s.End, Kind: s.Kind}
+		switch s.Kind {
+		case "transfer", "transfers": // a channel's many messages: one span
+			bars[i].Color, bars[i].Thin = 5, true
+		case "loop": // a loop's iterations grouped: first start to last end
+			bars[i].Color = 2
+		}
+	}
+	p, err := report.Gantt("Gantt chart: computing, loops (iterations grouped) and messages on the network", "time (s)", rows, bars)
+	if err != nil {
+		return err
+	}
+	return report.SaveFigure(path, p)
+}
