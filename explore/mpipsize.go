@@ -9,6 +9,7 @@ import (
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/mpipapp"
 	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/mpip"
 	"github.com/clusterperf/clusterperf/report"
 )
 
@@ -58,6 +59,7 @@ func (m *mpipModel) recommend(ctx context.Context, r *Result, v Values, cur mpip
 		return 0, err
 	}
 	r.Command = args
+	commandAnswer(r, res, cur)
 	switch {
 	case res.Sizing != nil:
 		c := res.Sizing.Recommended.Config
@@ -77,4 +79,48 @@ func (m *mpipModel) recommend(ctx context.Context, r *Result, v Values, cur mpip
 		r.Best = fmt.Sprintf("no recommended P: the mpip command sizes with --predict, which needs runs at three or more different P > 1 (these runs have %d)", mpipapp.DistinctP(m.runs))
 	}
 	return 0, nil
+}
+
+// commandAnswer makes the point say the mpip command's answer from the same Run (newuser7
+// P1-1): its summary as the first note, its limiting factor (answer fact "limiting", from the
+// measured runs: MPI share and largest operation, waits included) as the bottleneck, and at
+// an unmeasured P its wall time: the forecast of the kind the command chose
+// (mpipapp.Result.Chosen, the number its answer states). The 004 model's value and largest
+// component stay beside it (model_wall_time_s, a note): the 004 model does not see waits.
+func commandAnswer(r *Result, res *mpipapp.Result, cur mpipPoint) {
+	res.SetAnswer()
+	a := res.TheAnswer()
+	r.Notes = append([]string{"the mpip command's answer: " + a.Summary}, r.Notes...)
+	if lim, ok := a.Fact("limiting"); ok && lim.Text != "" {
+		r.Notes = append(r.Notes, "the 004 model's largest component: "+r.Bottleneck+"; the 004 model counts wait operations (Iprobe, Wait, …) as MPI time like any other, so it cannot say the ranks wait")
+		r.Bottleneck = lim.Text + " (the mpip command's limiting factor, from the measured runs)"
+	}
+	if cur.Measured {
+		return
+	}
+	for _, c := range res.Chosen() {
+		if c.P != cur.P {
+			continue
+		}
+		model := r.Values["wall_time_s"]
+		r.Values["model_wall_time_s"] = model
+		r.Values["wall_time_s"] = c.TimeS
+		if c.Kind != mpip.KindWallTime {
+			return // the 004 route: the point's own solve, its interval from more samples
+		}
+		r.Values["model_wall_time_low_s"], r.Values["model_wall_time_high_s"] = r.Values["wall_time_low_s"], r.Values["wall_time_high_s"]
+		r.Values["wall_time_low_s"], r.Values["wall_time_high_s"] = c.LowS, c.HighS
+		r.Method = "the mpip command's forecast: the measured wall time per process extrapolated directly in P (mpipapp.Run, forecast kind wall_time, chosen on the leave-one-out backtest); the charts show the 004 queueing model with extrapolated inputs (mpip.Predict)"
+		r.Exact = false
+		r.Notes = append(r.Notes, fmt.Sprintf("at P = %d the 004 model with extrapolated inputs gives %.4g s (model_wall_time_s) against the command's %.4g s (%s %.4g … %.4g s); the command forecasts by wall_time because it erred less on the backtest", cur.P, model, c.TimeS, c.Interval, c.LowS, c.HighS))
+		if ch := res.ForecastChoice; ch != nil {
+			for _, k := range ch.Kinds {
+				if k.Kind == c.Kind && k.BacktestMaxAbsRelError != nil {
+					r.ErrorEstimate = map[string]any{"rel_error": *k.BacktestMaxAbsRelError, "backtest_rel_errors": k.BacktestRelErrors,
+						"against": fmt.Sprintf("the measured runs: largest |rel_error| of the direct wall-time extrapolation over the leave-one-out backtest (%d splits), as the mpip command computes it; %s %.4g … %.4g s, not an interval", ch.Splits, c.Interval, c.LowS, c.HighS)}
+				}
+			}
+		}
+		return
+	}
 }

@@ -77,7 +77,19 @@ const (
 	// Balanced (the default): the fastest configuration at or below the knee and at or above
 	// Options.MinEfficiency.
 	Balanced Rule = "balanced"
+	// RangeEnd labels the knee rule's pick (Choice.Rule, Config.PickedBy) when the range has
+	// no knee (Advice.KneeAtRangeEnd): the largest p given is the end of the range searched,
+	// never called a knee (newuser7 P1-3). It is not a rule one can ask for (ParseRule).
+	RangeEnd Rule = "range_end"
 )
+
+// label is the name rule r's pick goes by: RangeEnd for the knee rule when edge.
+func label(r Rule, edge bool) Rule {
+	if r == Knee && edge {
+		return RangeEnd
+	}
+	return r
+}
 
 // Rules lists every rule, the default first (a fresh slice on every call).
 func Rules() []Rule { return []Rule{Balanced, Fastest, Knee, Efficiency, Cheapest, CoreHours} }
@@ -303,7 +315,7 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 	a.Notes = pk.notes
 	for _, r := range Rules() {
 		c := cs[pk.picks[r]]
-		ch := Choice{Rule: r, Config: c, Reason: pk.reasons[r]}
+		ch := Choice{Rule: label(r, edge), Config: c, Reason: pk.reasons[r]}
 		a.Choices = append(a.Choices, ch)
 		if r == opt.Rule {
 			a.Recommended = ch
@@ -312,7 +324,7 @@ func Advise(points []Point, opt Options) (*Advice, error) {
 	if ref.Kind == PMinTimesTPMin && ref.P > 1 {
 		a.Notes = append(a.Notes, fmt.Sprintf("speedup and efficiency: no one-processor time T_1 was available, so T_1 ≈ p_min·T(p_min) = %d × %.6g = %.6g (perfect scaling up to p_min = %d assumed: speedup and efficiency are overstated if the program scales worse below p_min)", ref.P, ref.TimeS, ref.T1S, ref.P))
 	}
-	a.TradeOff = tradeOff(cs, front, pk.picks, pk.picks[opt.Rule], opt.Around)
+	a.TradeOff = tradeOff(cs, front, pk.picks, pk.picks[opt.Rule], opt.Around, edge)
 	return a, nil
 }
 
@@ -485,7 +497,7 @@ func (pk *picked) mostEfficient(cs []Config, opt Options, ref Reference) {
 // configurations each side), every rule's pick, and the doubling points p0·2^k up to the
 // largest row around the recommendation, so the table shows the steps its gains are
 // computed over; each row with its gain per doubling and the rules that picked it.
-func tradeOff(cs []Config, front []int, picks map[Rule]int, rec, around int) []Config {
+func tradeOff(cs []Config, front []int, picks map[Rule]int, rec, around int, edge bool) []Config {
 	rows := map[int]bool{}
 	pos := -1
 	for a, i := range front {
@@ -528,7 +540,7 @@ func tradeOff(cs []Config, front []int, picks map[Rule]int, rec, around int) []C
 		}
 		for _, r := range Rules() {
 			if picks[r] == i {
-				c.PickedBy = append(c.PickedBy, r)
+				c.PickedBy = append(c.PickedBy, label(r, edge))
 			}
 		}
 		out = append(out, c)

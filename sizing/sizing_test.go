@@ -23,9 +23,10 @@ func amdahl() []Point {
 	return pts
 }
 
+// pick is rule r's choice (the knee rule's goes by range_end when the range has no knee).
 func pick(a *Advice, r Rule) Config {
 	for _, c := range a.Choices {
-		if c.Rule == r {
+		if c.Rule == r || (r == Knee && c.Rule == RangeEnd) {
 			return c.Config
 		}
 	}
@@ -386,6 +387,46 @@ func TestSpeedupReference(t *testing.T) {
 		}
 		if err := json.Unmarshal(b, &back); err != nil || back.Ref["kind"] != string(c.kind) || back.Ref["reference_time_s"] != c.refT || back.Ref["reference_p"] != float64(c.refP) || back.Ref["t1_s"] != c.t1s {
 			t.Errorf("%s: JSON speedup_reference %v (%v)", c.name, back.Ref, err)
+		}
+	}
+}
+
+// TestRangeEndIsNotAKnee (newuser7 P1-3): when every doubling up to the largest p still
+// saves KneeGain or more, no choice and no trade-off row is labelled "knee"; the knee rule's
+// pick goes by "range_end". Points: T = 100/p at p = 1 … 8 (perfect scaling, each doubling
+// saves 50 % ≥ the default 10 %), so the range has no knee by the rule's definition.
+func TestRangeEndIsNotAKnee(t *testing.T) {
+	var pts []Point
+	for _, p := range []int{1, 2, 4, 8} {
+		pts = append(pts, Point{P: p, TimeS: 100 / float64(p)})
+	}
+	for _, rule := range []Rule{Balanced, Knee} {
+		a, err := Advise(pts, Options{Rule: rule})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !a.KneeAtRangeEnd {
+			t.Fatalf("perfect scaling: knee_at_range_end false")
+		}
+		end := false
+		for _, c := range a.Choices {
+			if c.Rule == Knee {
+				t.Errorf("choice %+v labelled knee at the range's end", c)
+			}
+			end = end || (c.Rule == RangeEnd && c.Config.P == 8)
+		}
+		if !end {
+			t.Errorf("no range_end choice at p = 8: %+v", a.Choices)
+		}
+		for _, c := range a.TradeOff {
+			for _, r := range c.PickedBy {
+				if r == Knee {
+					t.Errorf("p = %d picked_by %v", c.P, c.PickedBy)
+				}
+			}
+		}
+		if rule == Knee && a.Recommended.Rule != RangeEnd {
+			t.Errorf("--rule knee at the range's end: recommended %+v", a.Recommended)
 		}
 	}
 }

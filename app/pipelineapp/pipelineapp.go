@@ -211,7 +211,7 @@ func size(m *pipeline.Model, pts []pipeline.Point, so sizing.Options) (*sizing.A
 // in the whole output (and in every command), said in KneeDefinition.
 func (r *Result) setKnee() {
 	for _, c := range r.Sizing.Choices {
-		if c.Rule == sizing.Knee {
+		if c.Rule == sizing.Knee || c.Rule == sizing.RangeEnd {
 			r.Optimum.KneeP, r.Optimum.KneeTimeS = c.Config.P, c.Config.TimeS
 		}
 	}

@@ -100,6 +100,7 @@ func TestOneAnswer(t *testing.T) {
 				return
 			}
 			compareMpip(t, r, got)
+			compareMpipForecast(t, m, v)
 			if ex.name == "mpip-amg" && (got.Sizing != nil || r.Values["best_p"] != 0) {
 				t.Errorf("AMG2013 (weak scaling) sized: command %v, explorer %q", got.Sizing, r.Best)
 			}
@@ -128,6 +129,54 @@ func compareMpip(t *testing.T, r *explore.Result, got mpipAnswer) {
 		if !strings.HasPrefix(r.Best, "no recommended P: ") {
 			t.Errorf("neither sizes, yet the explorer's best is %q", r.Best)
 		}
+	}
+}
+
+// compareMpipForecast (newuser7 P1-1): where the runs allow a prediction, the explorer at
+// twice the largest measured P shows the wall time the mpip command answers there (its
+// answer's predicted_…wall_time_s fact: the chosen forecast, mpipapp.Result.Chosen, bit for
+// bit) and the command's limiting factor (answer fact "limiting") as its bottleneck. Before,
+// AMG2013 at P = 128 showed the 004 model's 0.279 s and "MPI active 46.7 %" against the
+// command's 1.349 s and "MPI takes 96.6 %, most in Iprobe".
+func compareMpipForecast(t *testing.T, m explore.Model, v explore.Values) {
+	t.Helper()
+	p0, ok := v["p"]
+	if !ok {
+		return // no prediction from these runs: the slider picks a measured run
+	}
+	w := explore.Values{}
+	for k, x := range v {
+		w[k] = x
+	}
+	w["p"] = 2 * p0
+	r, err := m.Eval(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Answer report.Answer `json:"answer"`
+	}
+	runJSON(t, &got, append(r.Command, "--format", "json")...)
+	found := false
+	for _, f := range got.Answer.Facts {
+		k := f.Name
+		if !strings.HasSuffix(k, "_p") || !strings.HasPrefix(k, "predicted") || f.Value == nil || *f.Value != w["p"] {
+			continue
+		}
+		found = true
+		wt, ok := got.Answer.Fact(strings.TrimSuffix(k, "_p") + "_wall_time_s")
+		if !ok || wt.Value == nil {
+			t.Fatalf("%s without its wall time: %v", k, got.Answer.Facts)
+		}
+		if *wt.Value != r.Values["wall_time_s"] {
+			t.Errorf("P = %v: the command answers wall time %v s (%s), the explorer shows %v s", w["p"], *wt.Value, k, r.Values["wall_time_s"])
+		}
+	}
+	if !found {
+		t.Errorf("P = %v: the command %v answers no wall time there: facts %v", w["p"], r.Command, got.Answer.Facts)
+	}
+	if lim, ok := got.Answer.Fact("limiting"); ok && !strings.HasPrefix(r.Bottleneck, lim.Text) {
+		t.Errorf("the command's limiting factor is %q, the explorer's bottleneck %q", lim.Text, r.Bottleneck)
 	}
 }
 
