@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/clusterperf/clusterperf/cube"
+	"github.com/clusterperf/clusterperf/extrap"
 	"github.com/clusterperf/clusterperf/pmva"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/sizing"
@@ -173,5 +174,43 @@ func CubeProfile(file, metric, unit, top string, share float64, processes int) r
 	b.a.Word("top_call_path", top)
 	b.a.Num("top_share", share)
 	b.say(fmt.Sprintf("largest call path by exclusive %s: %s, %s of the total", metric, top, pct(share)), fmt.Sprintf("Profile %s, %d processes; %s in %s.", file, processes, metric, unit))
+	return b.done()
+}
+
+// Extrap is the answer of `fit EXPERIMENT` on an Extra-P experiment: the region that stops
+// scaling first (the smallest parameter value at which doubling it no longer cuts the time
+// by extrap.StopGain), or, for two parameters, that each region got a joint model T(p, n).
+func Extrap(m *extrap.Models) report.Answer {
+	var b builder
+	b.a.Num("region_models", float64(len(m.Models)))
+	switch {
+	case m.SecondParameter != "":
+		names := ""
+		if m.Parameter != "p" || m.SecondParameter != "n" {
+			names = fmt.Sprintf(" with p = %s and n = %s", m.Parameter, m.SecondParameter)
+		}
+		b.say(fmt.Sprintf("%d region models T(p, n)%s", len(m.Models), names),
+			"Where a region stops scaling is searched in one-parameter experiments only.")
+	case m.FirstToStop != "":
+		b.a.Word("first_to_stop_scaling", m.FirstToStop)
+		b.a.Num("first_to_stop_at", float64(m.FirstToStopP))
+		b.say(fmt.Sprintf("first to stop scaling: %s (metric %s) at %s = %d", m.FirstToStop, m.FirstToStopMetric, m.Parameter, m.FirstToStopP),
+			fmt.Sprintf("From %s = %d on, doubling %s no longer cuts the region's time by %.0f %% (a time that never falls stops at the first measured value).", m.Parameter, m.FirstToStopP, m.Parameter, 100*extrap.StopGain))
+	default:
+		b.say(fmt.Sprintf("every region still scales at %s = 2^20", m.Parameter))
+	}
+	return b.done()
+}
+
+// PN is the answer of `fit DATA.csv` on p,n,time data: the joint model and, when asked, the
+// first prediction with its 95 % interval.
+func PN(formula string, runs int, p int, n, timeS, low, high float64, predicted bool) report.Answer {
+	var b builder
+	b.a.Word("model", formula)
+	if predicted {
+		b.a.Num("time_s", timeS)
+		b.say(fmt.Sprintf("at p = %d, n = %s: %s s (95 %% interval %s … %s s)", p, g(n), g(timeS), g(low), g(high)))
+	}
+	b.say(fmt.Sprintf("T(p, n) = %s, fitted to %d runs", formula, runs))
 	return b.done()
 }

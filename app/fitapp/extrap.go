@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/extrap"
 	"github.com/clusterperf/clusterperf/report"
@@ -32,6 +33,7 @@ func IsExtrapExperiment(path string, b []byte) bool {
 // ExtrapResult is `fit EXPERIMENT` on an Extra-P experiment: one model per region and
 // metric (extrap.Model) and the region that stops scaling first.
 type ExtrapResult struct {
+	report.Answered
 	Command    string         `json:"command"`
 	Method     string         `json:"method"`
 	Experiment string         `json:"experiment"`
@@ -39,6 +41,8 @@ type ExtrapResult struct {
 	Parameters []string       `json:"parameters"`
 	Points     int            `json:"points"`
 	Result     *extrap.Models `json:"result"`
+	// Notes are NoteLines (the output contract's notes array).
+	Notes []string `json:"notes"`
 }
 
 // RunExtrap reads an Extra-P experiment (extrap.ReadFile: text, JSON or JSON lines) and
@@ -52,9 +56,14 @@ func RunExtrap(ctx context.Context, path string, input []byte) (*ExtrapResult, e
 	if err != nil {
 		return nil, app.Classify(err)
 	}
-	return &ExtrapResult{Command: "fit", Method: extrapMethod(e),
-		Experiment: path, Format: e.Format, Parameters: e.Parameters, Points: len(e.Points), Result: m}, nil
+	r := &ExtrapResult{Command: "fit", Method: extrapMethod(e),
+		Experiment: path, Format: e.Format, Parameters: e.Parameters, Points: len(e.Points), Result: m}
+	r.Notes = r.NoteLines()
+	return r, nil
 }
+
+// SetAnswer sets the result's answer block (answer.Extrap).
+func (r *ExtrapResult) SetAnswer() { r.Answer = answer.Extrap(r.Result) }
 
 func (r *ExtrapResult) Tables() []*report.Table {
 	if r.Result.SecondParameter != "" {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/report"
@@ -28,6 +29,7 @@ func IsPNCSV(b []byte) bool {
 // PNResult is `fit DATA.csv` on p,n,time data: scaling.FitPN, predictions at pairs, the
 // weak-scaling diagonal and the two backtests.
 type PNResult struct {
+	report.Answered
 	Command     string               `json:"command"`
 	Method      string               `json:"method"`
 	Data        string               `json:"data"`
@@ -36,6 +38,17 @@ type PNResult struct {
 	Predictions []PNPrediction       `json:"predictions"`
 	Diagonal    []PNPrediction       `json:"weak_scaling_diagonal"`
 	Backtests   []scaling.PNBacktest `json:"backtests"`
+	// Notes are NoteLines (the output contract's notes array).
+	Notes []string `json:"notes"`
+}
+
+// SetAnswer sets the result's answer block (answer.PN): the first prediction asked, the model.
+func (r *PNResult) SetAnswer() {
+	var q PNPrediction
+	if len(r.Predictions) > 0 {
+		q = r.Predictions[0]
+	}
+	r.Answer = answer.PN(r.Model.Formula, r.Points, q.P, q.N, q.TimeS, q.Low95S, q.High95S, len(r.Predictions) > 0)
 }
 
 type PNPrediction struct {
@@ -126,6 +139,7 @@ func RunPN(ctx context.Context, q PNRequest) (*PNResult, error) {
 	if res.Backtests, err = scaling.BacktestPN(pts); err != nil {
 		return nil, app.Classify(err)
 	}
+	res.Notes = res.NoteLines()
 	return res, nil
 }
 

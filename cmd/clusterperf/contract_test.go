@@ -97,6 +97,11 @@ func contractCases() []contractCase {
 		// follows the data (p ≥ 2) where c0 + c1·p^(-4/3)·log2(p) is finite
 		add("extrapolate-"+strings.TrimSuffix(filepath.Base(f), ".csv"), "fit-data", "fit", "--predict", "256", f)
 	}
+	// Extra-P experiments (one and two parameters) and p,n,time data: the new-user review of
+	// 2026-11-27 found `fit experiment2.txt` printing no answer; these cases hold every form of fit.
+	add("fit-extrap-experiment2", "fit-extrap", "fit", "../../extrap/testdata/experiment2.txt")
+	add("fit-extrap-relearn", "fit-extrap", "fit", "../../extrap/testdata/relearn_data.txt")
+	add("fit-pn-relearn", "fit-pn", "fit", "--predict", "1024x2e4", "../../testdata/scaling_pn/relearn_main.csv")
 	add("extrapolate-alias-wavetrisk_bbserv_640", "fit-data", "extrapolate", "--rule", "core-hours", "../../testdata/scaling/wavetrisk_bbserv_640.csv")
 	for _, q := range [][]string{
 		{"M/M/1", "--lambda", "8", "--mu", "10"},
@@ -140,6 +145,8 @@ var resultTypes = map[string]reflect.Type{
 	"tpn":         reflect.TypeFor[tpnapp.Result](),
 	"queue":       reflect.TypeFor[queueapp.Result](),
 	"fit-data":    reflect.TypeFor[fitapp.ScalingResult](),
+	"fit-extrap":  reflect.TypeFor[fitapp.ExtrapResult](),
+	"fit-pn":      reflect.TypeFor[fitapp.PNResult](),
 	"pmva":        reflect.TypeFor[pmvaapp.Result](),
 	"history":     reflect.TypeFor[historyapp.Result](),
 	"cube":        reflect.TypeFor[cubeapp.Result](),
