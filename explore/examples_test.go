@@ -135,7 +135,7 @@ var examples = []example{
 		for i := range runs {
 			runs[i].Lat = c.LatencyS
 		}
-		pr, _, err := mpip.Predict(runs, mpip.ConstNetwork(c.LatencyS, defaultBandwidth), []int{100}, 1, 1)
+		pr, err := mpip.Predict(runs, mpip.ConstNetwork(c.LatencyS, defaultBandwidth), []int{100}, 1, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

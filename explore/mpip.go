@@ -306,7 +306,7 @@ func (m *mpipModel) at(runs []mpip.Inputs, net mpip.Network, p, samples int) (mp
 	if !m.predict {
 		return mpipPoint{}, fmt.Errorf("%w: P = %d was not measured, and a prediction needs runs at three or more P > 1", fault.ErrInput, p)
 	}
-	pr, _, err := mpip.Predict(runs, net, []int{p}, samples, 1)
+	pr, err := mpip.Predict(runs, net, []int{p}, samples, 1)
 	if err != nil {
 		return mpipPoint{}, err
 	}
@@ -455,7 +455,7 @@ func (m *mpipModel) byP(ctx context.Context, r *Result, runs []mpip.Inputs, net 
 	var pts []mpipPoint
 	if m.predict {
 		grid := m.grid(max(int(v["p_max"]), 4), cur.P)
-		prs, _, err := mpip.Predict(runs, net, grid, 1, 1)
+		prs, err := mpip.Predict(runs, net, grid, 1, 1)
 		if err != nil {
 			return err
 		}

@@ -98,7 +98,7 @@ func TestMpipPredicted(t *testing.T) {
 	for _, p := range amgReports {
 		runs = append(runs, summaryInputs(t, p, 2e-5, 1e9))
 	}
-	pr, _, err := mpip.Predict(runs, mpip.ConstNetwork(2e-5, 1e9), []int{100}, 1, 1)
+	pr, err := mpip.Predict(runs, mpip.ConstNetwork(2e-5, 1e9), []int{100}, 1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestMpipInterval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr, _, err := mpip.Predict(ins, mpip.ConstNetwork(5e-6, 1e9), []int{128}, samplesAt(128), 1)
+	pr, err := mpip.Predict(ins, mpip.ConstNetwork(5e-6, 1e9), []int{128}, samplesAt(128), 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,17 +50,23 @@ const MinRunsForInterval = 5
 // smallest to the largest P (messages M) is fitted with the weak-scaling candidates, one that
 // falls (times, demands, sizes) with the strong-scaling ones. Errors wrap fault.ErrInput.
 func Extrapolate(quantity, unit string, ps, ys []float64, target int) (Extrapolation, error) {
+	e, _, err := extrapolate(quantity, unit, ps, ys, target)
+	return e, err
+}
+
+// extrapolate is Extrapolate that also returns scaling's prediction (its 95 % interval).
+func extrapolate(quantity, unit string, ps, ys []float64, target int) (Extrapolation, *scaling.Prediction, error) {
 	e := Extrapolation{Quantity: quantity, Unit: unit, P: target, Runs: len(ps), RunsForInterval: MinRunsForInterval,
 		Method: "package scaling: relative least squares over Amdahl, USL, Gustafson and Extra-P forms, chosen by held-out prediction error"}
 	if len(ps) != len(ys) {
-		return e, inputErrorf("%s: %d P for %d values", quantity, len(ps), len(ys))
+		return e, nil, inputErrorf("%s: %d P for %d values", quantity, len(ps), len(ys))
 	}
 	d := &scaling.Data{Name: quantity}
 	seen := map[float64]bool{}
 	lo, hi := 0, 0
 	for k, p := range ps {
 		if !(p >= 1) || p != math.Trunc(p) || p > 1<<30 || !(ys[k] > 0) || math.IsInf(ys[k], 0) {
-			return e, inputErrorf("%s at P = %g is %g: extrapolation needs whole P ≥ 1 and finite values > 0", quantity, p, ys[k])
+			return e, nil, inputErrorf("%s at P = %g is %g: extrapolation needs whole P ≥ 1 and finite values > 0", quantity, p, ys[k])
 		}
 		seen[p] = true
 		d.Points = append(d.Points, scaling.Point{P: int(p), TimeS: ys[k]})
@@ -72,10 +78,10 @@ func Extrapolate(quantity, unit string, ps, ys []float64, target int) (Extrapola
 		}
 	}
 	if len(seen) < 2 {
-		return e, inputErrorf("extrapolating %s needs runs at two or more different P (have %d)", quantity, len(seen))
+		return e, nil, inputErrorf("extrapolating %s needs runs at two or more different P (have %d)", quantity, len(seen))
 	}
 	if target < 1 || target > scaling.MaxPredictP {
-		return e, inputErrorf("cannot extrapolate to P = %d", target)
+		return e, nil, inputErrorf("cannot extrapolate to P = %d", target)
 	}
 	d.Scaling, e.Trend = "strong", "decreasing"
 	if ys[hi] > ys[lo] {
@@ -83,11 +89,11 @@ func Extrapolate(quantity, unit string, ps, ys []float64, target int) (Extrapola
 	}
 	fr, err := scaling.Fit(context.Background(), d) // bounded: one fit of at most a few runs; Extrapolate has no ctx yet
 	if err != nil {
-		return e, extrapError(quantity, err)
+		return e, nil, extrapError(quantity, err)
 	}
 	pr, err := fr.Predict(target)
 	if err != nil {
-		return e, extrapError(quantity, err)
+		return e, nil, extrapError(quantity, err)
 	}
 	// The selected model's value, not scaling's stacked TimeS: the stacking weights were
 	// learned on run-time sets, not on mpiP's per-input trends (issue 30).
@@ -104,7 +110,7 @@ func Extrapolate(quantity, unit string, ps, ys []float64, target int) (Extrapola
 	if len(seen) < MinRunsForInterval {
 		e.Notes = append(e.Notes, fmt.Sprintf("no prediction interval: it needs ≥ %d runs at different P (have %d); the spread of plausible models is shown instead", MinRunsForInterval, len(seen)))
 	}
-	return e, nil
+	return e, pr, nil
 }
 
 // extrapError names the quantity; input errors stay input errors, a model that is not finite

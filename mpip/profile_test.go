@@ -123,7 +123,7 @@ func TestPredictBudget(t *testing.T) {
 		{[]int{128}, -1, fault.ErrInput, "--samples -1"},
 		{[]int{0}, 10, fault.ErrInput, "P = 0"},
 	} {
-		_, _, err := Predict(runs, net, tc.targets, tc.samples, 1)
+		_, err := Predict(runs, net, tc.targets, tc.samples, 1)
 		if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("%v × %d: %v", tc.targets, tc.samples, err)
 		}

@@ -28,7 +28,10 @@
 //   - Schweitzer (Bard–Schweitzer) and Linearizer (Chandy & Neuse 1982) approximate MVA, with
 //     multi-server/load-dependent stations by approximate marginals or Seidmann's
 //     decomposition (AMVAOptions.MultiServer; errors in docs/multiserver-approx.md).
-//   - Solve: the solver by name, or "auto", which labels every result with its method, Exact
+//   - Solver: a solver as a value (Name, Cost for a model, Exact for a model, Solve); Solvers
+//     lists them and Candidates orders them by cost for a model.
+//   - Solve: the solver by name, or "auto", which takes the first of Candidates that solves
+//     the model, labels every result with its method, Exact
 //     and the reason for its choice, attaches an error estimate to approximations, and can
 //     refuse to approximate (AMVAOptions.RequireExact).
 //   - Comom: exact class-oriented Method of Moments (Casale 2009), whose cost grows with the

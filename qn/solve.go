@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 	"time"
 
@@ -22,18 +21,16 @@ var blockingOnly = map[string]bool{"mvablo": true, "exact": true, "ctmc": true}
 // SolverNames returns the names Solve accepts, "auto" first.
 func SolverNames() []string { return append([]string(nil), solverNames...) }
 
-// approximate lists the solver names that never give exact results.
-var approximate = map[string]bool{"integral": true, "schweitzer": true, "bs": true, "bard-schweitzer": true, "linearizer": true, "forkjoin": true}
-
-// Solve solves m with the named solver. "auto" (or "") picks, and says why in
-// Result.Reason:
+// Solve solves m with the solver of that name among Solvers(opt) (Solver.Solve is the same
+// call). "auto" (or "") tries Candidates(m) — the solvers whose Cost applies, by accuracy
+// rank then estimated seconds (autoSolve) — and says why in Result.Reason. What it comes to:
 //
 //   - fork/join nodes → ForkJoinMVA (approximate: no exact product-form solution exists);
 //   - open classes only → Open (exact); open and closed → Mixed (exact);
 //   - one closed class → MVASingle (exact);
 //   - several closed classes → Comom (exact, class-oriented Method of Moments) when its
 //     estimated time is below exact MVA's, or MVA is over budget and Comom's estimate is
-//     under comomAutoSeconds (comomIfCheaper); else exact MVAMulti when its cost fits
+//     under comomAutoSeconds (comomAuto); else exact MVAMulti when its cost fits
 //     (population lattice ≤ MaxLattice, or, with multi-server/load-dependent stations,
 //     work ≤ MaxLDWork; on all cores from ParallelThreshold points), else Integral
 //     (numerical integration of the exact integral representation: approximate, error
@@ -46,7 +43,7 @@ var approximate = map[string]bool{"integral": true, "schweitzer": true, "bs": tr
 // exact method for the model), and a named approximate solver is refused (fault.ErrInput).
 func Solve(ctx context.Context, m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	solver = strings.ToLower(solver)
-	if opt.RequireExact && approximate[solver] && !(solver == "forkjoin" && len(m.ForkJoins) == 0) {
+	if sv, err := lookup(solver, opt); err == nil && opt.RequireExact && sv.approximate && !(solver == "forkjoin" && len(m.ForkJoins) == 0) {
 		return nil, fmt.Errorf("%w: solver %q is approximate and exact results were required (use solver auto or mva)", fault.ErrInput, solver)
 	}
 	if err := m.Validate(); err != nil {
@@ -218,122 +215,119 @@ func infeasible(m *Model, res *Result) {
 	}
 }
 
+// solve runs the named solver (Solvers) on m, or auto (autoSolve) for "" or "auto".
 func solve(ctx context.Context, m *Model, solver string, opt AMVAOptions) (*Result, error) {
 	auto := solver == "" || solver == "auto"
-	if solver == "forkjoin" || (auto && len(m.ForkJoins) > 0) {
-		if opt.RequireExact && len(m.ForkJoins) > 0 {
-			return nil, fmt.Errorf("%w: %w: fork/join node %q: no exact solver models fork/join synchronisation (simulate the model, or drop the exact requirement for the approximate forkjoin solver)", fault.ErrInput, ErrUnsupported, m.ForkJoins[0].Name)
-		}
-		res, err := ForkJoinMVA(ctx, m)
-		if err == nil && auto {
-			res.Reason = "the model has fork/join nodes, which no exact solver handles"
-		}
-		return res, err
+	if solver == "forkjoin" {
+		return forkJoinNamed(ctx, m, opt)
 	}
-	if err := m.solvable(); err != nil {
-		return nil, err
-	}
-	open, closed := len(m.OpenClasses()), len(m.ClosedClasses())
-	switch solver {
-	case "", "auto":
-		switch {
-		case closed == 0:
-			return reason(Open(m))("open classes only: exact open-network formulas")
-		case open > 0:
-			return reason(Mixed(ctx, m))("open and closed classes: exact mixed-network MVA")
-		case closed == 1:
-			return singleAuto(ctx, m, opt)
-		}
-		why, ok := exactAffordable(m)
-		res, why2, err := comomIfCheaper(ctx, m, ok)
-		if res != nil || err != nil {
-			return reason(res, err)("several closed classes: " + why2)
-		}
-		if ok {
-			r, err := multiExact(ctx, m)
-			return reason(r, err)("several closed classes: exact multi-class MVA (" + why + "; " + why2 + ")" + cores(r))
-		}
-		if opt.RequireExact {
-			return nil, fmt.Errorf("%w: exact results required, but %s; %s (without the exact requirement, auto tries solver integral, a numerical integration with an error estimate, then Linearizer)", fault.ErrTooLarge, why, why2)
-		}
-		res, why3, err := integralAuto(ctx, m)
-		if res != nil || err != nil {
-			return reason(res, err)("several closed classes: " + why + "; " + why2 + "; " + why3)
-		}
-		res, err = Linearizer(m, opt)
-		if err != nil {
+	if !auto || len(m.ForkJoins) == 0 {
+		if err := m.solvable(); err != nil {
 			return nil, err
 		}
-		res.Reason = why + "; " + why2 + "; " + why3 + "; approximated by Linearizer"
-		return res, nil
-	case "mva", "exact":
-		if open > 0 {
-			if closed == 0 {
-				return Open(m)
-			}
-			return Mixed(ctx, m)
-		}
-		if closed == 1 {
-			return MVASingle(ctx, m)
-		}
-		r, err := multiExact(ctx, m)
-		if r != nil && r.Reason != "" {
-			r.Reason = "solver mva requested: exact multi-class MVA " + r.Reason
-		}
-		return r, err
-	case "comom":
-		r, err := Comom(ctx, m)
-		if err != nil && errors.Is(err, ErrUnsupported) && !errors.Is(err, fault.ErrInput) {
-			err = fmt.Errorf("%w: %w", fault.ErrInput, err)
-		}
-		if r != nil {
-			r.Reason = fmt.Sprintf("solver comom requested: exact class-oriented Method of Moments, a direct method (%d population steps, one per job added; no iteration)", r.Status.Iterations)
-		}
-		return r, err
-	case "integral":
-		r, err := Integral(ctx, m, IntegralMaxPoints)
-		if err != nil && errors.Is(err, ErrUnsupported) && !errors.Is(err, fault.ErrInput) {
-			err = fmt.Errorf("%w: %w", fault.ErrInput, err)
-		}
-		if r != nil {
-			r.Reason = fmt.Sprintf("solver integral requested: numerical integration of the exact integral representation (%d grids; the last two differ by %.1e)", r.Status.Iterations, r.Status.Residual)
-		}
-		return r, err
-	case "schweitzer", "bs", "bard-schweitzer":
-		return Schweitzer(m, opt)
-	case "linearizer":
-		return Linearizer(m, opt)
-	case "open":
-		return Open(m)
-	case "mixed":
-		return Mixed(ctx, m)
 	}
-	if blockingOnly[solver] {
-		return nil, fmt.Errorf("%w: solver %q solves networks with finite capacities (a model file's capacity:); this model has none: use auto, mva, schweitzer, linearizer, open, mixed or forkjoin", fault.ErrInput, solver)
+	if auto {
+		return autoSolve(ctx, m, opt)
 	}
-	names := append([]string(nil), solverNames...)
-	sort.Strings(names)
-	return nil, fmt.Errorf("%w: unknown solver %q (allowed: %s)", fault.ErrInput, solver, strings.Join(names, ", "))
-}
-
-// singleAuto is auto's solver for one closed class: exact MVA (MVASingle) when its
-// estimated work and memory fit (SingleAffordable), else Linearizer (approximate, with its
-// error estimate), saying why; with opt.RequireExact the budget is an error wrapping
-// fault.ErrTooLarge.
-func singleAuto(ctx context.Context, m *Model, opt AMVAOptions) (*Result, error) {
-	why, ok := SingleAffordable(m, false)
-	if ok {
-		return reason(MVASingle(ctx, m))("one closed class: exact MVA")
-	}
-	if opt.RequireExact {
-		return nil, fmt.Errorf("%w: exact results required, but %s", fault.ErrTooLarge, why)
-	}
-	res, err := Linearizer(m, opt)
+	s, err := lookup(solver, opt)
 	if err != nil {
 		return nil, err
 	}
-	res.Reason = "one closed class: " + why + "; approximated by Linearizer"
-	return res, nil
+	return s.named(ctx, m, opt)
+}
+
+// autoSolve is Solve's auto: it tries Candidates(m) in order — the solvers that apply, the
+// more accurate first (exact methods, then Integral, then Linearizer), and among exact ones
+// the fewer estimated seconds (Comom's lower bound against exact MVA's operation count ×
+// mvaSecondsPerOp) — and returns the first result. Comom runs within the smaller of
+// comomAutoSeconds and the next exact candidate's estimate; a solver that refuses at run
+// time (Comom's pilot over that budget or singular, Integral's grids not converged within
+// integralAutoPoints) passes to the next. Result.Reason says why (autoReason). With
+// opt.RequireExact it stops with an error before the first approximate candidate.
+func autoSolve(ctx context.Context, m *Model, opt AMVAOptions) (*Result, error) {
+	cands := Candidates(m, opt)
+	whyNot := map[string]string{}
+	for i, s := range cands {
+		c := s.Cost(m)
+		if c.Rank > 0 && opt.RequireExact {
+			return nil, requireExactError(m, whyNot)
+		}
+		budget := float64(comomAutoSeconds)
+		for _, n := range cands[i+1:] {
+			if nc := n.Cost(m); nc.Rank == 0 {
+				budget = min(budget, nc.Seconds)
+				break
+			}
+		}
+		r, clause, err := s.auto(ctx, m, opt, budget)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			whyNot[s.name] = clause
+			continue
+		}
+		r.Reason = autoReason(m, s.name, r, clause, whyNot)
+		return r, nil
+	}
+	return nil, fmt.Errorf("%w: no solver applies to this model", fault.ErrInput)
+}
+
+// clauses are auto's why (exact MVA's size or budget), why2 (Comom's clause) and why3
+// (Integral's) for several closed classes: a solver's refusal at run time, else why its Cost
+// does not apply, else (Comom estimated above exact MVA) the comparison of the estimates.
+func clauses(m *Model, whyNot map[string]string) (string, string, string) {
+	why := mvaCost(m).Why
+	why2, ok := whyNot["comom"]
+	if !ok {
+		c := comomEstimate(m)
+		why2 = c.Why
+		if c.Applies {
+			why2 = fmt.Sprintf("not comom: estimated at least %.2g s, not below exact MVA's %.2g s", c.Seconds, exactWork(m)*mvaSecondsPerOp)
+		}
+	}
+	return why, why2, whyNot["integral"]
+}
+
+// autoReason is Result.Reason of auto's choice name for m (clause: the chosen solver's own
+// clause; whyNot: the clauses of the solvers that refused before it).
+func autoReason(m *Model, name string, r *Result, clause string, whyNot map[string]string) string {
+	open, closed, fj := shape(m)
+	switch {
+	case fj:
+		return "the model has fork/join nodes, which no exact solver handles"
+	case closed == 0:
+		return "open classes only: exact open-network formulas"
+	case open > 0:
+		return "open and closed classes: exact mixed-network MVA"
+	case closed == 1 && name == "mva":
+		return "one closed class: exact MVA"
+	case closed == 1:
+		return "one closed class: " + mvaCost(m).Why + "; approximated by Linearizer"
+	}
+	why, why2, why3 := clauses(m, whyNot)
+	switch name {
+	case "comom":
+		return "several closed classes: " + clause
+	case "mva":
+		return "several closed classes: exact multi-class MVA (" + why + "; " + why2 + ")" + cores(r)
+	case "integral":
+		return "several closed classes: " + why + "; " + why2 + "; " + clause
+	}
+	return why + "; " + why2 + "; " + why3 + "; approximated by Linearizer"
+}
+
+// requireExactError is auto's refusal to approximate under opt.RequireExact.
+func requireExactError(m *Model, whyNot map[string]string) error {
+	_, closed, fj := shape(m)
+	switch {
+	case fj:
+		return fmt.Errorf("%w: %w: fork/join node %q: no exact solver models fork/join synchronisation (simulate the model, or drop the exact requirement for the approximate forkjoin solver)", fault.ErrInput, ErrUnsupported, m.ForkJoins[0].Name)
+	case closed == 1:
+		return fmt.Errorf("%w: exact results required, but %s", fault.ErrTooLarge, mvaCost(m).Why)
+	}
+	why, why2, _ := clauses(m, whyNot)
+	return fmt.Errorf("%w: exact results required, but %s; %s (without the exact requirement, auto tries solver integral, a numerical integration with an error estimate, then Linearizer)", fault.ErrTooLarge, why, why2)
 }
 
 // cores is multiExact's clause on the cores it used, after "; " ("" for one core).
@@ -342,15 +336,6 @@ func cores(r *Result) string {
 		return ""
 	}
 	return "; " + r.Reason
-}
-
-func reason(r *Result, err error) func(string) (*Result, error) {
-	return func(why string) (*Result, error) {
-		if r != nil {
-			r.Reason = why
-		}
-		return r, err
-	}
 }
 
 // integralAutoPoints is the budget of integrand evaluations auto gives Integral before it
@@ -384,37 +369,6 @@ const comomAutoSeconds = 5
 // mvaSecondsPerOp converts exactWork (lattice × classes × stations) into seconds, calibrated
 // by the exact-MVA benchmarks (docs/exact-scaling.md, bench/qn-timings.md).
 const mvaSecondsPerOp = 1e-9
-
-// comomIfCheaper runs Comom when auto should choose it: the model suits it (closed classes,
-// single-server queues and delays) and its estimated time (comomWithin: its first run,
-// the pilot, then the estimate of the rest) is below exact MVA's (mvaAffordable) and
-// comomAutoSeconds. A lower bound of Comom's time that needs no run (comomLowerBound)
-// decides first where MVA is clearly cheaper, so small models pay no pilot. It returns
-// nil, why not, nil when auto should not choose it, and falls back the same way when Comom
-// refuses the model (singular, over the limit, did not settle); the why-not joins auto's
-// reason for the solver it chooses instead. A cancelled ctx is returned as the error (no
-// fallback).
-func comomIfCheaper(ctx context.Context, m *Model, mvaAffordable bool) (*Result, string, error) {
-	if hasMarginal(m) {
-		return nil, "not comom: it solves single-server queues and delays only", nil
-	}
-	mva := exactWork(m) * mvaSecondsPerOp
-	if lo := comomLowerBound(m); mvaAffordable && lo >= mva {
-		return nil, fmt.Sprintf("not comom: estimated at least %.2g s, not below exact MVA's %.2g s", lo, mva), nil
-	}
-	limit := float64(comomAutoSeconds)
-	if mvaAffordable {
-		limit = min(limit, mva)
-	}
-	r, sec, err := comomWithin(ctx, m, limit*1e9, true)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, "", err
-		}
-		return nil, comomWhyNot(err), nil
-	}
-	return r, fmt.Sprintf("exact class-oriented Method of Moments (estimated %.2g s; exact MVA over %.3g population vectors: %.2g s)", sec, LatticeSize(m), mva), nil
-}
 
 // comomWhyNot is Comom's refusal as a clause of auto's reason: "not comom: …" without the
 // error kinds' prefixes and the advice to use another solver (auto is choosing one).

@@ -174,6 +174,18 @@ if ! alive "$state/slurmd.pid"; then
   cp /run/slurmd.pid "$state/slurmd.pid"
 fi
 
+# 6b. Jobs left in slurmctld's saved state (StateSaveLocation survives a restart) by an
+# earlier run — a test killed mid-way, a session stopped with its Slurm up — hold the only
+# node, so the tests' jobs stay pending until they time out (CI on 2026-11-27: an array job
+# of a killed study test still running after 58 minutes; TestHistoryRealSlurm failed at
+# 360 s). This is the project's own one-node test cluster: such jobs are cancelled.
+left=$(squeue -h -o '%A' 2>/dev/null | wc -l || true)
+if [ "${left:-0}" -gt 0 ]; then
+  log "cancelling ${left} job(s) left from an earlier run"
+  squeue -h -o '%A' | xargs -r scancel || true
+  for _ in $(seq 1 100); do [ -z "$(squeue -h -o '%A' 2>/dev/null)" ] && break; sleep 0.3; done
+fi
+
 # 7. Wait until the node is idle.
 deadline=$(( $(date +%s) + timeout_s ))
 while :; do

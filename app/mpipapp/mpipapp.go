@@ -74,7 +74,6 @@ type Result struct {
 	Runs          []*MeasuredRun      `json:"runs"`
 	Calibration   *mpip.Calibration   `json:"calibration,omitempty"`
 	Predictions   []mpip.Prediction   `json:"predictions,omitempty"`
-	Trends        []mpip.Trend        `json:"trends,omitempty"`
 	Forecasts     []*mpip.Forecast    `json:"forecasts,omitempty"`
 	// WallTimeForecasts: the measured wall time extrapolated directly to each --predict P
 	// (without --calibrate; with it, each forecast's wall_time holds it).

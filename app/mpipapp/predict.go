@@ -13,7 +13,7 @@ import (
 	"github.com/clusterperf/clusterperf/sizing"
 )
 
-// predict: Calibrate's forecasts or the power-law prediction, the backtest with three or
+// predict: Calibrate's forecasts or the prediction through package scaling with the network, the backtest with three or
 // more runs, and the sizing of measured and predicted wall times.
 func (r *Result) predict(q Request) error {
 	ins := r.inputs()
@@ -33,7 +33,7 @@ func (r *Result) predict(q Request) error {
 	case r.Network == nil && r.hasReports():
 		return app.Inputf("--predict needs a model: a network (--latency/--bandwidth, --network, --osu/--imb) or --calibrate")
 	default:
-		if r.Predictions, r.Trends, err = mpip.Predict(ins, r.predictNet(), q.Predict, q.Samples, q.Seed); err != nil {
+		if r.Predictions, err = mpip.Predict(ins, r.predictNet(), q.Predict, q.Samples, q.Seed); err != nil {
 			return app.Lib(err)
 		}
 		for _, p := range q.Predict {

@@ -97,9 +97,12 @@ func (r *Result) explanationSteps() []string {
 func (r *Result) Tables() []*report.Table {
 	t := acrossP(r.Runs, r.Predictions)
 	t.Name, t.Title = "across_p", "Across P (Elliott's (004) spreadsheet): app_time_s, mpi_time_s, mpi_wait_s are Σ over the P ranks; at_* per process (measured AT* = App_Time/P, modelled AT = R·M/P)"
-	tr := &report.Table{Name: "trends", Title: "Power-law trends across P", Header: []string{"input", "a", "exponent", "residual_sd_ln", "runs"}}
-	for _, x := range r.Trends {
-		tr.Add(x.Name, x.A, x.B, x.S, x.N)
+	tr := &report.Table{Name: "trends", Title: "Inputs extrapolated to each predicted P by package scaling (selected model; 95 % interval where scaling gives one)",
+		Header: []string{"p", "input", "unit", "value", "interval95_low", "interval95_high", "model", "formula", "runs"}}
+	for _, pr := range r.Predictions {
+		for _, x := range pr.Quantities.List() {
+			tr.Add(pr.P, x.Quantity, x.Unit, x.Value, app.OptNum(x.Interval95Low), app.OptNum(x.Interval95High), x.Model, x.Formula, x.Runs)
+		}
 	}
 	out := []*report.Table{t, r.viewsTable(), tr, r.profilesTable(), r.calibrationTable(), r.forecastTable(), r.forecastKindsTable(), r.backtestTable(), r.explanationTable(), r.analysisTable()}
 	if len(t.Rows) == 0 { // profiles only (no network): the profiles are the default table

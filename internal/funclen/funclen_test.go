@@ -116,7 +116,6 @@ var longFunctions = map[string]int{
 	"splitRows":          99,
 	"walk":               96,
 	"FitWithPrior":       102,
-	"Predict":            96,
 	"complete":           94,
 	"ParseSpec":          93,
 	"readStations":       93,
