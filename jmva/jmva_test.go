@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -416,6 +417,26 @@ func TestSolutionOfGroupsAndThink(t *testing.T) {
 	for c, cr := range th.Classes {
 		if z := m.Classes[c].ThinkTime; th.Station != "think" || cr.Residence != z || !near(cr.Jobs, r.Throughput[c]*z) {
 			t.Errorf("think station %s class %s: %+v, want residence %v, jobs X·Z = %v", th.Station, cr.Class, cr, z, r.Throughput[c]*z)
+		}
+	}
+}
+
+// TestWhatIfValuesRefusedAtLine (hostile7 P2-9): a negative what-if value and an empty list
+// are refused by the reader at the <whatIf> line of the file (line 58 of the shipped
+// examples/jmt/jmt-whatif.jmva), not later by the sweep without a place.
+func TestWhatIfValuesRefusedAtLine(t *testing.T) {
+	data, err := os.ReadFile("../examples/jmt/jmt-whatif.jmva")
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`values="4.25;[^"]*"`)
+	for _, c := range []struct{ values, want string }{
+		{`values="-1;4"`, "w.jmva:58: <whatIf>: value -1 is negative"},
+		{`values=""`, "w.jmva:58: <whatIf values="},
+	} {
+		_, err := Read("w.jmva", re.ReplaceAll(data, []byte(c.values)))
+		if !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.values, err, c.want)
 		}
 	}
 }

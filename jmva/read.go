@@ -207,6 +207,14 @@ func Read(file string, data []byte) (*Document, error) {
 		vals, err := parseList(w.Values)
 		if err != nil {
 			e.add(w.Line, "<whatIf values=%q>: %v", w.Values, err)
+		} else if len(vals) == 0 || len(vals) > qn.MaxSweepPoints {
+			e.add(w.Line, "<whatIf values=%s>: %d values (want 1 to %d)", input.Excerpt(w.Values), len(vals), qn.MaxSweepPoints)
+		}
+		for _, v := range vals {
+			if v < 0 { // every JMVA what-if value is a population, rate, demand or factor
+				e.add(w.Line, "<whatIf>: value %g is negative (a population, rate, demand or factor is ≥ 0)", v)
+				break
+			}
 		}
 		doc.WhatIf = &WhatIf{Type: w.Type, Values: vals, Class: w.ClassName, Station: w.Station}
 	}

@@ -45,57 +45,86 @@ func MMmK(lambda, mu float64, m, k int) (*Result, error) {
 		Method:      "birth–death chain of the M/M/m/K queue (Kleinrock vol. 1 §3.7)",
 		ArrivalRate: lambda, ServiceRate: mu, ServiceSCV: 1, Servers: m, Capacity: k,
 		OfferedLoad: lambda / mu, PEmpty: p[0], PBlock: ptr(p[k])}
+	if math.IsInf(r.OfferedLoad, 0) {
+		return nil, badf("offered load λ/μ = %g/%g exceeds the largest float64 (1.8e308): --lambda/--mu", lambda, mu)
+	}
 	if m == k {
 		r.Method = "Erlang's loss system M/M/m/m (Kleinrock vol. 1 §3.7)"
 	}
-	q, qw, wait := 0.0, 0.0, 0.0
-	for n := 1; n <= k; n++ {
-		q += float64(n) * p[n]
-		if n > m {
-			qw += float64(n-m) * p[n]
-		}
-		if n >= m && n < k {
-			wait += p[n]
-		}
-	}
-	r.Throughput = lambda * (1 - p[k])
-	r.BusyServers = r.Throughput / mu
+	lw := bdLogWeights(lambda, mu, m, k)
+	// Every sum is a ratio of weights rescaled by its own largest term, so no 1 − p_K is
+	// formed: at λ/μ = 1e20 it rounds to 0 while X = Σ min(n, m)·μ·p_n → m·μ.
+	q, x := scaledSum(lw, 1, k, func(n int) float64 { return float64(n) }), scaledSum(lw, 1, k, func(n int) float64 { return float64(min(n, m)) })
+	qw := scaledSum(lw, 1, k, func(n int) float64 { return float64(max(n-m, 0)) })
+	acc, wait := scaledSum(lw, 0, k-1, func(int) float64 { return 1 }), scaledSum(lw, 0, k-1, func(n int) float64 { return b2f(n >= m) })
+	r.Jobs, r.JobsWaiting = q.ratio(bdTotal(lw)), qw.ratio(bdTotal(lw))
+	r.BusyServers = x.ratio(bdTotal(lw))
+	r.Throughput = r.BusyServers * mu
 	r.Utilization = r.BusyServers / fm
-	r.Jobs = q
-	r.JobsWaiting = qw
-	if r.Throughput > 0 {
-		r.ResponseTime = q / r.Throughput
-		r.WaitingTime = qw / r.Throughput
-		r.PWait = ptr(wait / (1 - p[k]))
+	r.PWait = ptr(wait.ratio(acc))
+	if lambda > 0 && x.sum > 0 {
+		r.ResponseTime = q.ratio(x) / mu // R = Q/X: Σ n·p_n / (μ·Σ min(n, m)·p_n)
+		r.WaitingTime = qw.ratio(x) / mu
 	} else {
 		r.ResponseTime = 1 / mu
-		r.PWait = ptr(0)
 		r.Notes = append(r.Notes, "λ = 0: response time is the limit λ → 0, one service time")
 	}
 	return r, r.finish()
 }
 
-// bdProbs returns p_0..p_K of the M/M/m/K birth–death chain.
-func bdProbs(lambda, mu float64, m, k int) []float64 {
-	p := make([]float64, k+1)
-	if lambda == 0 {
-		p[0] = 1
-		return p
-	}
-	lw := make([]float64, k+1) // log of the unnormalised weights
-	lmax := 0.0
-	la := math.Log(lambda / mu)
+// bdLogWeights returns log w_0..log w_K, w_n = Π_{j=1..n} λ/(min(j, m)·μ), of the M/M/m/K
+// birth–death chain (log λ − log μ: no overflow of λ/μ); λ = 0 gives w_n = 0 for n ≥ 1.
+func bdLogWeights(lambda, mu float64, m, k int) []float64 {
+	lw := make([]float64, k+1)
+	la := math.Log(lambda) - math.Log(mu)
 	for n := 1; n <= k; n++ {
 		lw[n] = lw[n-1] + la - math.Log(float64(min(n, m)))
-		lmax = math.Max(lmax, lw[n])
 	}
-	sum := 0.0
+	return lw
+}
+
+// bdProbs returns p_0..p_K of the M/M/m/K birth–death chain.
+func bdProbs(lambda, mu float64, m, k int) []float64 {
+	lw := bdLogWeights(lambda, mu, m, k)
+	t := bdTotal(lw)
+	p := make([]float64, k+1)
 	for n := range p {
-		p[n] = math.Exp(lw[n] - lmax)
-		sum += p[n]
-	}
-	for n := range p {
-		p[n] /= sum
+		p[n] = math.Exp(lw[n]-t.lmax) / t.sum
 	}
 	return p
+}
+
+// wsum is Σ f(n)·w_n over a range as sum·e^{lmax}, lmax the largest log w_n of the range.
+type wsum struct{ sum, lmax float64 }
+
+// ratio is a/b for two weighted sums, scaled by their maxima.
+func (a wsum) ratio(b wsum) float64 {
+	if a.sum == 0 {
+		return 0
+	}
+	return a.sum / b.sum * math.Exp(a.lmax-b.lmax)
+}
+
+func scaledSum(lw []float64, lo, hi int, f func(int) float64) wsum {
+	lmax := math.Inf(-1)
+	for n := lo; n <= hi; n++ {
+		lmax = math.Max(lmax, lw[n])
+	}
+	if math.IsInf(lmax, -1) { // λ = 0: every weight of the range is 0
+		return wsum{0, lmax}
+	}
+	s := 0.0
+	for n := lo; n <= hi; n++ {
+		s += f(n) * math.Exp(lw[n]-lmax)
+	}
+	return wsum{s, lmax}
+}
+
+func bdTotal(lw []float64) wsum { return scaledSum(lw, 0, len(lw)-1, func(int) float64 { return 1 }) }
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -123,6 +123,9 @@ func MMInf(lambda, mu float64) (*Result, error) {
 		return nil, err
 	}
 	a := lambda / mu
+	if math.IsInf(a, 0) {
+		return nil, badf("offered load λ/μ = %g/%g exceeds the largest float64 (1.8e308): --lambda/--mu", lambda, mu)
+	}
 	r := &Result{Model: "M/M/∞", Method: "M/M/∞ closed form (Kleinrock vol. 1 §3.4)", Exact: true,
 		ArrivalRate: lambda, ServiceRate: mu, ServiceSCV: 1, OfferedLoad: a, BusyServers: a,
 		Throughput: lambda, Jobs: a, ResponseTime: 1 / mu, PEmpty: math.Exp(-a), PWait: ptr(0)}
@@ -179,6 +182,9 @@ func MMmHetero(lambda float64, mus []float64) (*Result, error) {
 			return nil, badf("service rate μ_%d = %v: must be finite and > 0 (jobs/s)", i+1, mu)
 		}
 		sum += mu
+	}
+	if math.IsInf(sum, 0) {
+		return nil, badf("service rates %v: their sum Σμ_i overflows float64 (1.8e308): --mus", mus)
 	}
 	m := len(mus)
 	mean := sum / float64(m)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/clusterperf/clusterperf/fault"
@@ -241,6 +242,46 @@ func TestPercentilesSimulated(t *testing.T) {
 			if want := r.Percentiles[i].ResponseTime; math.Abs(got-want) > 0.03*want {
 				t.Errorf("%s: p%v simulated %.4g, formula %.4g", r.Model, 100*p, got, want)
 			}
+		}
+	}
+}
+
+// TestFiniteQueueHugeLoad (hostile7 P2-000): M/M/m/K at a λ/μ far beyond 1 is finite and
+// known in the limit (Kleinrock vol. 1 §3.7, the chain sits at K): P(block) → 1, Q → K,
+// X → m·μ, U → 1, R → K/(m·μ). At λ/μ = 1e20 the old λ(1 − p_K) rounded to X = 0 and R = 1/μ
+// at exit 0; λ/μ beyond float64 (1e200/1e-200) was exit 1. Now the former is the limit (to
+// 1e-12 relative: the corrections are O(μ/λ) = 1e-20) and the latter is refused as input
+// naming --lambda/--mu, as is M/M/∞ there and a Σμ_i that overflows (--mus).
+func TestFiniteQueueHugeLoad(t *testing.T) {
+	for _, c := range []struct {
+		lambda, mu float64
+		m, k       int
+	}{{1e20, 1, 1, 5}, {1e20, 2, 2, 5}, {1e300, 1e-7, 3, 10}, {1e150, 1e-150, 1, 1}} {
+		r, err := MMmK(c.lambda, c.mu, c.m, c.k)
+		if err != nil {
+			t.Fatalf("%+v: %v", c, err)
+		}
+		fm, fk := float64(c.m), float64(c.k)
+		for _, g := range []struct {
+			name      string
+			got, want float64
+		}{{"X", r.Throughput, fm * c.mu}, {"U", r.Utilization, 1}, {"Q", r.Jobs, fk}, {"R", r.ResponseTime, fk / (fm * c.mu)}, {"P(block)", *r.PBlock, 1}} {
+			if math.Abs(g.got-g.want) > 1e-12*g.want {
+				t.Errorf("%+v: %s = %v, want %v", c, g.name, g.got, g.want)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name string
+		run  func() (*Result, error)
+	}{
+		{"M/M/2/5 1e200/1e-200", func() (*Result, error) { return MMmK(1e200, 1e-200, 2, 5) }},
+		{"M/M/1/1 1e308/1e-300", func() (*Result, error) { return MMmK(1e308, 1e-300, 1, 1) }},
+		{"M/M/inf 1e308/1e-300", func() (*Result, error) { return MMInf(1e308, 1e-300) }},
+		{"hetero 1e308,1e308", func() (*Result, error) { return MMmHetero(1, []float64{1e308, 1e308}) }},
+	} {
+		if _, err := c.run(); !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), "--") {
+			t.Errorf("%s: %v, want an input error naming the flag", c.name, err)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package scaling
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -159,12 +160,15 @@ const pnShortlist = 30
 // and the growth terms of the one-parameter family, g over the growth terms.
 func FitPN(pts []PNPoint) (*PNModel, error) {
 	if len(pts) < 4 || len(pts) > MaxRows {
-		return nil, fmt.Errorf("%w: %d points: want 4 … %d", fault.ErrInput, len(pts), MaxRows)
+		return nil, fmt.Errorf("%w: %d runs: a (p, n) model needs 4 … %d", fault.ErrInput, len(pts), MaxRows)
 	}
 	for i, pt := range pts {
 		if pt.P < 1 || !(pt.N > 0) || math.IsInf(pt.N, 0) || !(pt.TimeS > 0) || math.IsInf(pt.TimeS, 0) {
 			return nil, fmt.Errorf("%w: point %d: p = %d, n = %g, time %g: want positive finite values", fault.ErrInput, i+1, pt.P, pt.N, pt.TimeS)
 		}
+	}
+	if err := pnSpread(pts); err != nil {
+		return nil, err
 	}
 	var fs, gs []Term
 	for _, e := range decayExponents {
@@ -270,6 +274,22 @@ func pnLOOErrors(f, g Term, shape int, pts []PNPoint) []float64 {
 	return out
 }
 
+// pnSpread refuses a set in which p or n takes a single value: a joint (p, n) model has a
+// term in each parameter, and a parameter held constant leaves its term undetermined.
+func pnSpread(pts []PNPoint) error {
+	ps, ns := map[int]bool{}, map[float64]bool{}
+	for _, pt := range pts {
+		ps[pt.P], ns[pt.N] = true, true
+	}
+	if len(ns) < 2 {
+		return fmt.Errorf("%w: n takes one value (%g): a (p, n) model needs at least 2 (for one problem size use a p,time file)", fault.ErrInput, pts[0].N)
+	}
+	if len(ps) < 2 {
+		return fmt.Errorf("%w: p takes one value (%d): a (p, n) model needs at least 2", fault.ErrInput, pts[0].P)
+	}
+	return nil
+}
+
 // PNBacktest is a (p, n) backtest: the largest p (every n) or the largest n (every p) held
 // out, FitPN on the rest, the held-out runs predicted.
 type PNBacktest struct {
@@ -280,9 +300,14 @@ type PNBacktest struct {
 	MaxAbsRE    float64 `json:"max_abs_rel_error"`
 	// Inside95: held-out runs inside the 95 % interval of the model fitted on the rest.
 	Inside95 int `json:"inside_interval95"`
+	// Skipped says why this backtest could not run (the rest cannot be fitted: too few
+	// runs, or p or n takes one value); the other fields are then zero apart from Points.
+	Skipped string `json:"skipped,omitempty"`
 }
 
-// BacktestPN holds out the largest p, then separately the largest n.
+// BacktestPN holds out the largest p, then separately the largest n. A backtest whose
+// remaining runs cannot be fitted (an input error of FitPN on them) is returned with Skipped
+// set rather than failing: the full set's model does not depend on it.
 func BacktestPN(pts []PNPoint) ([]PNBacktest, error) {
 	maxP, maxN := 0, 0.0
 	for _, pt := range pts {
@@ -299,6 +324,11 @@ func BacktestPN(pts []PNPoint) ([]PNBacktest, error) {
 			}
 		}
 		m, err := FitPN(train)
+		if errors.Is(err, fault.ErrInput) {
+			out = append(out, PNBacktest{HeldOut: which, Points: len(test),
+				Skipped: fmt.Sprintf("%d runs remain without the %s: %s", len(train), which, fault.Detail(err))})
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}

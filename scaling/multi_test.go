@@ -1,10 +1,14 @@
 package scaling
 
 import (
+	"errors"
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/clusterperf/clusterperf/fault"
 )
 
 // TestFitPNExactSPMD: T = 2 + 0.001·n/p exactly (the SPMD form a·n/p + b) on a 4 × 3 grid:
@@ -82,5 +86,42 @@ func TestPNInterval(t *testing.T) {
 	lo, hi, err := m.Interval(1024, 2e4)
 	if err != nil || !(lo < v && v < hi) || math.Abs(math.Log(hi/v)-m.HalfWidth95) > 1e-12 {
 		t.Errorf("interval %g … %g around %g (h %g): %v", lo, hi, v, m.HalfWidth95, err)
+	}
+}
+
+// TestPNBacktestSkippedAndSpread (hostile7 P2-0): the 9-run set pn5 (3 runs at n = 100, 6 at
+// n = 200) is fitted; holding out the largest n leaves 3 runs, fewer than FitPN's 4, so that
+// backtest is skipped with its reason instead of refusing the whole fit, and the largest-p
+// backtest (p = 32 held out: 8 runs remain, two n values) still runs. A set in which n (or p)
+// takes one value is refused by FitPN itself: the term in the constant parameter cannot be
+// identified. Data: hostile7.md's reproducers.
+func TestPNBacktestSkippedAndSpread(t *testing.T) {
+	pt := func(p int, n, v float64) PNPoint { return PNPoint{P: p, N: n, TimeS: v} }
+	pn5 := []PNPoint{pt(1, 100, 10), pt(2, 100, 5), pt(4, 100, 2.6), pt(1, 200, 20), pt(2, 200, 10), pt(4, 200, 5.1), pt(8, 200, 2.7), pt(16, 200, 1.5), pt(32, 200, 0.9)}
+	if _, err := FitPN(pn5); err != nil {
+		t.Fatalf("pn5: %v", err)
+	}
+	bs, err := BacktestPN(pn5)
+	if err != nil || len(bs) != 2 {
+		t.Fatalf("pn5 backtests: %+v, %v", bs, err)
+	}
+	if bs[0].HeldOut != "largest p" || bs[0].Skipped != "" || bs[0].Points != 1 {
+		t.Errorf("largest p: %+v", bs[0])
+	}
+	if bs[1].HeldOut != "largest n" || bs[1].Points != 6 || !strings.Contains(bs[1].Skipped, "3 runs remain") {
+		t.Errorf("largest n: %+v", bs[1])
+	}
+	for _, c := range []struct {
+		name string
+		pts  []PNPoint
+		want string
+	}{
+		{"one n", []PNPoint{pt(1, 100, 10), pt(2, 100, 5), pt(4, 100, 2.6), pt(8, 100, 1.4), pt(16, 100, 0.8)}, "n takes one value (100)"},
+		{"one p", []PNPoint{pt(4, 100, 10), pt(4, 200, 20), pt(4, 400, 40), pt(4, 800, 80)}, "p takes one value (4)"},
+		{"three runs", []PNPoint{pt(1, 100, 10), pt(2, 200, 10), pt(4, 400, 10)}, "3 runs"},
+	} {
+		if _, err := FitPN(c.pts); !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an input error with %q", c.name, err, c.want)
+		}
 	}
 }

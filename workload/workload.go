@@ -100,7 +100,7 @@ func ReadJobs(file string, r io.Reader) ([]Job, error) {
 // Class is one class of background jobs.
 type Class struct {
 	Jobs        int     `json:"jobs"`
-	ArrivalRate float64 `json:"arrival_rate_per_s"` // jobs / the log's span
+	ArrivalRate float64 `json:"arrival_rate_per_s"` // the class's share of the log's (N − 1)/span
 	MeanDemand  float64 `json:"mean_demand_s"`
 	CV          float64 `json:"cv"` // standard deviation / mean of the demand
 	MinDemand   float64 `json:"min_demand_s"`
@@ -195,14 +195,18 @@ func (p *prefix) sse(a, b int) float64 {
 	return math.Max(p.s2[b]-p.s2[a]-float64(b-a)*m*m, 0)
 }
 
+// class is d[a:b]'s class. Its arrival rate is its share n/N of the log's rate (N − 1)/span:
+// N arrivals over the span between the first and the last are N − 1 inter-arrival gaps (the
+// maximum-likelihood Poisson rate given the first arrival); n/span would count one gap too many.
 func (p *prefix) class(a, b int, span float64) Class {
 	n := float64(b - a)
+	total := float64(len(p.d))
 	m := p.mean(a, b)
 	cv := 0.0
 	if b-a > 1 && m > 0 {
 		cv = math.Sqrt(p.sse(a, b)/(n-1)) / m
 	}
-	return Class{Jobs: b - a, ArrivalRate: n / span, MeanDemand: m, CV: cv, MinDemand: p.d[a], MaxDemand: p.d[b-1]}
+	return Class{Jobs: b - a, ArrivalRate: n / total * (total - 1) / span, MeanDemand: m, CV: cv, MinDemand: p.d[a], MaxDemand: p.d[b-1]}
 }
 
 // kmeans returns the k classes' cut points (cuts[0] = 0 … cuts[k] = n) after Lloyd's

@@ -8,8 +8,9 @@ import (
 
 // TestClassify: six jobs of 1 s and two of 20 s arriving at 0, 1, …, 7 s. By hand: mean
 // 5.75 s, sample SD √(541.5/7) = 8.795 s, CV 1.530 > 1, so classes are sought; the split
-// {1 × 6}, {20 × 2} has no within-class spread (Calinski–Harabasz +Inf), so k = 2: rates 6/7
-// and 2/7 per s, CV 0 each. With CV ≤ 1 (all 1 s and 2 s alternately: CV 0.36) one class.
+// {1 × 6}, {20 × 2} has no within-class spread (Calinski–Harabasz +Inf), so k = 2: 8 arrivals
+// over 7 s are 7 gaps, λ = 7/7 = 1 per s (hostile7 P2-8: not 8/7), shared 6/8 and 2/8: rates
+// 0.75 and 0.25 per s, CV 0 each. With CV ≤ 1 (all 1 s and 2 s alternately: CV 0.36) one class.
 func TestClassify(t *testing.T) {
 	var jobs []Job
 	for i, d := range []float64{1, 1, 20, 1, 1, 20, 1, 1} {
@@ -23,7 +24,7 @@ func TestClassify(t *testing.T) {
 		t.Fatalf("CV %g, %d classes (%s)", s.All.CV, len(s.Classes), s.Criterion)
 	}
 	a, b := s.Classes[0], s.Classes[1]
-	if a.Jobs != 6 || a.MeanDemand != 1 || a.CV != 0 || a.ArrivalRate != 6.0/7 || b.Jobs != 2 || b.MeanDemand != 20 || b.ArrivalRate != 2.0/7 {
+	if a.Jobs != 6 || a.MeanDemand != 1 || a.CV != 0 || a.ArrivalRate != 0.75 || b.Jobs != 2 || b.MeanDemand != 20 || b.ArrivalRate != 0.25 {
 		t.Errorf("classes %+v", s.Classes)
 	}
 	if u := a.Utilization() + b.Utilization(); math.Abs(u-s.All.Utilization()) > 1e-12 {
@@ -35,6 +36,28 @@ func TestClassify(t *testing.T) {
 	}
 	if s, _ := Classify(low, 0); len(s.Classes) != 1 || !strings.HasPrefix(s.Criterion, "one class") {
 		t.Errorf("CV %g: %d classes (%s)", s.All.CV, len(s.Classes), s.Criterion)
+	}
+}
+
+// TestArrivalRateGaps (hostile7 P2-8): two arrivals 10 s apart are one gap, λ = 1/10 per s
+// (hand count; the old n/span gave 2/10), so demand 1 s gives U = 0.1; three arrivals at 0,
+// 10, 30 are 2 gaps over 30 s, λ = 1/15.
+func TestArrivalRateGaps(t *testing.T) {
+	for _, c := range []struct {
+		times      []float64
+		rate, util float64
+	}{{[]float64{0, 10}, 0.1, 0.1}, {[]float64{0, 10, 30}, 1.0 / 15, 1.0 / 15}} {
+		var jobs []Job
+		for _, at := range c.times {
+			jobs = append(jobs, Job{at, 1})
+		}
+		s, err := Classify(jobs, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(s.All.ArrivalRate-c.rate) > 1e-15 || math.Abs(s.All.Utilization()-c.util) > 1e-15 {
+			t.Errorf("%v: λ %g, U %g; want %g, %g", c.times, s.All.ArrivalRate, s.All.Utilization(), c.rate, c.util)
+		}
 	}
 }
 

@@ -91,6 +91,10 @@ func (r *ExtrapResult) pnTable() *report.Table {
 	for _, m := range r.Result.Models {
 		bt := map[string]string{"largest p": "none", "largest n": "none"}
 		for _, b := range m.PNBacktests {
+			if b.Skipped != "" {
+				bt[b.HeldOut] = "skipped: " + b.Skipped
+				continue
+			}
 			bt[b.HeldOut] = fmt.Sprintf("median %.1f%%, interval held %d of %d", 100*b.MedianAbsRE, b.Inside95, b.Points)
 		}
 		t.Add(m.Region, m.Metric, m.PN.Formula, report.Magnitude(m.PN.LOO), math.Exp(2*m.PN.HalfWidth95), bt["largest p"], bt["largest n"])

@@ -110,7 +110,7 @@ func RunPN(ctx context.Context, q PNRequest) (*PNResult, error) {
 	}
 	m, err := scaling.FitPN(pts)
 	if err != nil {
-		return nil, app.Classify(err)
+		return nil, app.Classify(fmt.Errorf("%s: %w", q.Path, err))
 	}
 	res := &PNResult{Command: "fit", Method: "scaling.FitPN: Extra-P multi-parameter normal form (one term per parameter), relative NNLS, leave-one-(p,n)-out selection",
 		Data: q.Path, Points: len(pts), Model: m, Predictions: []PNPrediction{}}
@@ -137,7 +137,7 @@ func RunPN(ctx context.Context, q PNRequest) (*PNResult, error) {
 		return nil, fmt.Errorf("%w: %w", fault.ErrInterrupted, err)
 	}
 	if res.Backtests, err = scaling.BacktestPN(pts); err != nil {
-		return nil, app.Classify(err)
+		return nil, app.Classify(fmt.Errorf("%s: %w", q.Path, err))
 	}
 	res.Notes = res.NoteLines()
 	return res, nil
@@ -154,6 +154,10 @@ func (r *PNResult) Tables() []*report.Table {
 	}
 	bt := &report.Table{Name: "backtests", Title: "Backtests (held-out runs predicted from the rest)", Header: []string{"held_out", "model_on_rest", "runs", "median_abs_rel_error", "max_abs_rel_error", "inside_interval95"}}
 	for _, b := range r.Backtests {
+		if b.Skipped != "" {
+			bt.Add(b.HeldOut, "skipped: "+b.Skipped, b.Points, "-", "-", "-")
+			continue
+		}
 		bt.Add(b.HeldOut, b.Formula, b.Points, fmt.Sprintf("%.1f%%", 100*b.MedianAbsRE), fmt.Sprintf("%.1f%%", 100*b.MaxAbsRE), b.Inside95)
 	}
 	return []*report.Table{t, bt}
@@ -162,6 +166,10 @@ func (r *PNResult) Tables() []*report.Table {
 func (r *PNResult) NoteLines() []string {
 	n := []string{"the 95 % intervals come from this set's leave-one-(p, n)-out errors (interpolation): beyond the measured p or n they can be too narrow — the backtests say how many held-out runs they held"}
 	for _, b := range r.Backtests {
+		if b.Skipped != "" {
+			n = append(n, fmt.Sprintf("no %s backtest: %s", b.HeldOut, b.Skipped))
+			continue
+		}
 		if b.Inside95 < b.Points {
 			n = append(n, fmt.Sprintf("backtest, %s held out: the interval held %d of %d runs", b.HeldOut, b.Inside95, b.Points))
 		}

@@ -54,6 +54,9 @@ func Run(ctx context.Context, q Request) (*Result, error) {
 	r := &Result{Model: q.Name, ClassOrder: names, Populations: N, Points: pmva.Points(N), Scale: q.Scale,
 		Method: "001 §6.1 performance model (eqs. 6.1–6.11)", Exact: false}
 	if q.Given {
+		if err := CheckCosts(q.Q, q.K); err != nil {
+			return nil, err
+		}
 		r.Results, err = given(q.Algorithms, r.Populations, q.Workers, q.Q, q.K)
 		r.Notes = append(r.Notes, "q and k given (--q, --k), the same at every p: no runs, formulas only")
 	} else {
@@ -66,6 +69,26 @@ func Run(ctx context.Context, q Request) (*Result, error) {
 	r.Notes = append(r.Notes, notes(q, r, target)...)
 	r.Answer = answer.PMVA(r.Model, r.Results)
 	return r, nil
+}
+
+// MinCostS and MaxCostS bound the given q and k (seconds): a per-point cost below a
+// picosecond is no machine's, and MaxCostS is tpn.MaxSeconds (146 years); within them the
+// ratio α = k/q ≤ 4.6e21 and every formula of 001 §6.1 stays finite.
+const (
+	MinCostS = 1e-12
+	MaxCostS = 4.6e9
+)
+
+// CheckCosts refuses a given q outside [MinCostS, MaxCostS] or k outside {0} ∪ [MinCostS,
+// MaxCostS], naming the flag (an input error).
+func CheckCosts(q, k float64) error {
+	if !(q >= MinCostS && q <= MaxCostS) {
+		return app.Inputf("--q %g s: want %g … %g s", q, MinCostS, MaxCostS)
+	}
+	if !(k == 0 || k >= MinCostS && k <= MaxCostS) {
+		return app.Inputf("--k %g s: want 0 or %g … %g s", k, MinCostS, MaxCostS)
+	}
+	return nil
 }
 
 // measure times the calibration network and the predicted one (pmva.Run).

@@ -2,7 +2,9 @@ package pmvaapp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -64,6 +66,43 @@ func TestRunRefusals(t *testing.T) {
 		q.Algorithms, q.Workers = []pmva.Algorithm{pmva.Pipelined}, []int{1}
 		if _, err := Run(context.Background(), q); !errors.Is(err, fault.ErrInput) {
 			t.Errorf("%+v: error %v, want fault.ErrInput", q.ClassOrder, err)
+		}
+	}
+}
+
+// TestGivenCostBounds (hostile7 P2-00): q and k at the ends of [MinCostS, MaxCostS] (and
+// k = 0) give a result whose every number is finite (json.Marshal refuses NaN and ±Inf);
+// beyond them — q = 1e300 s gave NaN speedup_alpha, k = 1e308 s +Inf, k = 1e300 s a
+// 6.6e-302 speedup — the run is refused as input naming the flag.
+func TestGivenCostBounds(t *testing.T) {
+	for _, c := range []struct {
+		q, k float64
+		want string // "" accepted; else the refusal names it
+	}{
+		{MaxCostS, MaxCostS, ""},
+		{MinCostS, MaxCostS, ""},
+		{MaxCostS, MinCostS, ""},
+		{MinCostS, 0, ""},
+		{1e300, 16e-6, "--q"},
+		{16e-6, 1e300, "--k"},
+		{16e-6, 1e308, "--k"},
+		{0, 1e-6, "--q"},
+		{1e-300, 1e-6, "--q"},
+		{math.NaN(), 1e-6, "--q"},
+		{16e-6, -1, "--k"},
+	} {
+		r, err := Run(context.Background(), Request{Model: model(t), Name: "two", Algorithms: []pmva.Algorithm{pmva.Pipelined, pmva.Interleaved},
+			Workers: []int{1, 2, 64}, Repeats: 1, Scale: 1, CalibrateScale: 2, Given: true, Q: c.q, K: c.k, MaxPoints: pmva.MaxPoints})
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("q %g, k %g: %v", c.q, c.k, err)
+			} else if _, err := json.Marshal(r); err != nil {
+				t.Errorf("q %g, k %g: %v", c.q, c.k, err)
+			}
+			continue
+		}
+		if !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("q %g, k %g: %v, want an input error naming %s", c.q, c.k, err, c.want)
 		}
 	}
 }

@@ -118,11 +118,11 @@ func (o pmvaOptions) costs(c *flagCheck) (q, k float64) {
 		return 0, 0
 	}
 	var err error
-	if q, err = units.Duration(o.q); err != nil || !(q > 0) {
-		c.add("--q %q: want a time > 0 (e.g. 16us): %v", o.q, err)
+	if q, err = units.Duration(o.q); err != nil || pmvaapp.CheckCosts(q, 0) != nil {
+		c.add("--q %q: want a time %g … %g s (e.g. 16us)", o.q, pmvaapp.MinCostS, pmvaapp.MaxCostS)
 	}
-	if k, err = units.Duration(o.k); err != nil || !(k >= 0) {
-		c.add("--k %q: want a time ≥ 0 (e.g. 100us): %v", o.k, err)
+	if k, err = units.Duration(o.k); err != nil || pmvaapp.CheckCosts(1, k) != nil {
+		c.add("--k %q: want 0 or a time %g … %g s (e.g. 100us)", o.k, pmvaapp.MinCostS, pmvaapp.MaxCostS)
 	}
 	return q, k
 }
