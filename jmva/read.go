@@ -150,21 +150,8 @@ func Read(file string, data []byte) (*Document, error) {
 		line, _ := dec.InputPos()
 		return nil, errAt(file, line, "not a readable JMVA XML file: %v", err)
 	}
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			break // io.EOF, or garbage reported below by its token
-		}
-		switch t := tok.(type) {
-		case xml.CharData:
-			if len(bytes.TrimSpace(t)) == 0 {
-				continue
-			}
-		case xml.Comment, xml.ProcInst:
-			continue
-		}
-		line, _ := dec.InputPos()
-		return nil, errAt(file, line, "content after </model>")
+	if err := afterModel(file, dec); err != nil {
+		return nil, err
 	}
 	e := &errs{file: file}
 	if x.Parameters == nil {
@@ -201,22 +188,7 @@ func Read(file string, data []byte) (*Document, error) {
 		e.add(x.WhatIf[1].Line, "more than one <whatIf>")
 	}
 	for _, w := range x.WhatIf[:min(1, len(x.WhatIf))] {
-		for _, a := range w.ExtraAttrs {
-			e.add(w.Line, "<whatIf>: unknown attribute %q", a.Name.Local)
-		}
-		vals, err := parseList(w.Values)
-		if err != nil {
-			e.add(w.Line, "<whatIf values=%q>: %v", w.Values, err)
-		} else if len(vals) == 0 || len(vals) > qn.MaxSweepPoints {
-			e.add(w.Line, "<whatIf values=%s>: %d values (want 1 to %d)", input.Excerpt(w.Values), len(vals), qn.MaxSweepPoints)
-		}
-		for _, v := range vals {
-			if v < 0 { // every JMVA what-if value is a population, rate, demand or factor
-				e.add(w.Line, "<whatIf>: value %g is negative (a population, rate, demand or factor is ≥ 0)", v)
-				break
-			}
-		}
-		doc.WhatIf = &WhatIf{Type: w.Type, Values: vals, Class: w.ClassName, Station: w.Station}
+		doc.WhatIf = readWhatIf(e, w)
 	}
 	for _, s := range x.Solutions {
 		doc.Solutions = append(doc.Solutions, readSolutions(e, s)...)
@@ -228,6 +200,48 @@ func Read(file string, data []byte) (*Document, error) {
 		return nil, errAt(file, x.Line, "%v", err)
 	}
 	return doc, nil
+}
+
+// afterModel refuses anything but blanks, comments and processing instructions after </model>.
+func afterModel(file string, dec *xml.Decoder) error {
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break // io.EOF, or garbage reported below by its token
+		}
+		switch t := tok.(type) {
+		case xml.CharData:
+			if len(bytes.TrimSpace(t)) == 0 {
+				continue
+			}
+		case xml.Comment, xml.ProcInst:
+			continue
+		}
+		line, _ := dec.InputPos()
+		return errAt(file, line, "content after </model>")
+	}
+	return nil
+}
+
+// readWhatIf reads a <whatIf>: its attributes, and its values (1 to qn.MaxSweepPoints, none
+// negative), refusals at its line.
+func readWhatIf(e *errs, w xWhatIf) *WhatIf {
+	for _, a := range w.ExtraAttrs {
+		e.add(w.Line, "<whatIf>: unknown attribute %q", a.Name.Local)
+	}
+	vals, err := parseList(w.Values)
+	if err != nil {
+		e.add(w.Line, "<whatIf values=%q>: %v", w.Values, err)
+	} else if len(vals) == 0 || len(vals) > qn.MaxSweepPoints {
+		e.add(w.Line, "<whatIf values=%s>: %d values (want 1 to %d)", input.Excerpt(w.Values), len(vals), qn.MaxSweepPoints)
+	}
+	for _, v := range vals {
+		if v < 0 { // every JMVA what-if value is a population, rate, demand or factor
+			e.add(w.Line, "<whatIf>: value %g is negative (a population, rate, demand or factor is ≥ 0)", v)
+			break
+		}
+	}
+	return &WhatIf{Type: w.Type, Values: vals, Class: w.ClassName, Station: w.Station}
 }
 
 func number(s string) (float64, error) {

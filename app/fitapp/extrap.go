@@ -123,3 +123,34 @@ func extrapMethod(e *extrap.Experiment) string {
 	}
 	return "Extra-P experiment: one scaling.Fit per region and metric (the parameter as p), stacked predictions (docs/extrapolation.md)"
 }
+
+// Figure (the --report page's picture): how far each region's model can be trusted — its
+// backtest, the largest parameter value predicted from the rest (relative error, %; two
+// parameters: the median over the held-out runs of the largest-p backtest); the first region
+// to stop scaling highlighted.
+func (r *ExtrapResult) Figure() ([]report.Panel, error) {
+	var names []string
+	var errs []float64
+	var hl []int
+	for _, m := range r.Result.Models {
+		v, ok := 0.0, false
+		switch {
+		case m.Backtest != nil:
+			v, ok = 100*math.Abs(m.Backtest.RelError), true
+		case len(m.PNBacktests) > 0 && m.PNBacktests[0].Skipped == "":
+			v, ok = 100*m.PNBacktests[0].MedianAbsRE, true
+		}
+		if !ok {
+			continue
+		}
+		if m.Region == r.Result.FirstToStop && m.Metric == r.Result.FirstToStopMetric {
+			hl = append(hl, len(names))
+		}
+		names, errs = append(names, m.Region+" ("+m.Metric+")"), append(errs, v)
+	}
+	if len(names) == 0 {
+		return nil, nil
+	}
+	p, err := report.Bars("Backtest per region: |model − measured| / measured at the held-out largest value (first to stop scaling highlighted)", "%", names, errs, hl, 0)
+	return []report.Panel{p}, err
+}

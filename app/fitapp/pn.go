@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -175,4 +176,24 @@ func (r *PNResult) NoteLines() []string {
 		}
 	}
 	return n
+}
+
+// Figure (the --report page's picture): the model's predicted time along the weak-scaling
+// diagonal and at the requested pairs, against p, with their 95 % intervals as dashed lines.
+func (r *PNResult) Figure() ([]report.Panel, error) {
+	pts := append(append([]PNPrediction{}, r.Predictions...), r.Diagonal...)
+	if len(pts) == 0 {
+		return nil, nil
+	}
+	sort.SliceStable(pts, func(i, j int) bool { return pts[i].P < pts[j].P })
+	t := report.Series{Name: "predicted time T(p, n)"}
+	lo := report.Series{Name: "95 % interval", Dashed: true}
+	hi := report.Series{Name: "95 % interval (high)", Dashed: true}
+	for _, q := range pts {
+		x := float64(q.P)
+		t.X, t.Y = append(t.X, x), append(t.Y, q.TimeS)
+		lo.X, lo.Y = append(lo.X, x), append(lo.Y, q.Low95S)
+		hi.X, hi.Y = append(hi.X, x), append(hi.Y, q.High95S)
+	}
+	return []report.Panel{{Title: "Predicted time at the requested (p, n) and along the weak-scaling diagonal", XLabel: "processes p", YLabel: "s", LogX: true, Series: []report.Series{t, lo, hi}}}, nil
 }

@@ -122,7 +122,6 @@ var longFunctions = map[string]int{
 	"scan":               94,
 	"Replicate":          87,
 	"result":             85,
-	"Read":               85,
 	"covariance":         84,
 	"ReadCSV":            82,
 	"interior":           81,
