@@ -3,7 +3,6 @@ package cube
 import (
 	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"compress/zlib"
 	"encoding/binary"
 	"errors"
@@ -14,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/internal/hostiletest"
 )
 
 // members are a sample's archive members, in order.
@@ -56,14 +56,6 @@ func archive(t testing.TB, names []string, m map[string][]byte) []byte {
 		tw.Write(m[n])
 	}
 	tw.Close()
-	return buf.Bytes()
-}
-
-func gz(b []byte) []byte {
-	var buf bytes.Buffer
-	w := gzip.NewWriter(&buf)
-	w.Write(b)
-	w.Close()
 	return buf.Bytes()
 }
 
@@ -111,7 +103,7 @@ func TestRefusals(t *testing.T) {
 	}
 	bombRow = append(bombRow, zb.Bytes()...)
 	// anchor.xml gzip of 100 MiB of spaces after the XML (a bomb: ~100 KiB compressed)
-	bomb := gz(append(append([]byte(nil), anchor...), bytes.Repeat([]byte(" "), 100<<20)...))
+	bomb := hostiletest.Gzip(append(append([]byte(nil), anchor...), bytes.Repeat([]byte(" "), 100<<20)...))
 	// a tar header claiming a 1 TiB member
 	var big bytes.Buffer
 	tw := tar.NewWriter(&big)

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/clusterperf/clusterperf/internal/hostiletest"
 )
 
 // gencube KIND OUT writes a damaged .cubex to OUT, made from the real sample SAMPLE.cubex
@@ -65,9 +67,9 @@ func gencube(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(err)
 		anchor, err := io.ReadAll(zr)
 		ts.Check(err)
-		m["anchor.xml"] = gzipped(append(anchor, bytes.Repeat([]byte(" "), 100<<20)...))
+		m["anchor.xml"] = hostiletest.Gzip(append(anchor, bytes.Repeat([]byte(" "), 100<<20)...))
 	case "archive-gzip-bad":
-		z := gzipped(orig)
+		z := hostiletest.Gzip(orig)
 		b = z[:len(z)/2]
 	case "member-1tib":
 		var buf bytes.Buffer
@@ -119,14 +121,6 @@ func cubeArchive(names []string, m map[string][]byte) []byte {
 		}
 	}
 	tw.Close()
-	return buf.Bytes()
-}
-
-func gzipped(b []byte) []byte {
-	var buf bytes.Buffer
-	w := gzip.NewWriter(&buf)
-	w.Write(b)
-	w.Close()
 	return buf.Bytes()
 }
 
