@@ -65,11 +65,50 @@ func ValidateStudy(q Request) (*sim.Simulator, error) {
 	return s, nil
 }
 
+// NewStudy is the study of a solve request (studyapp.Study): the points of a sweep
+// (NewSweepStudy; planned as there), or the replications of --validate of one model
+// (ValidateStudy), each refused as the one-machine run would refuse it.
+func NewStudy(q Request, planned bool) (studyapp.Study, error) {
+	if q.IsSweep() {
+		return NewSweepStudy(q, planned)
+	}
+	s, err := ValidateStudy(q)
+	if err != nil {
+		return nil, err
+	}
+	q.Progress = nil
+	return &validateStudy{q: q, s: s}, nil
+}
+
+// validateStudy is a --validate study of one model: item k is replication k of the
+// simulator s, from the seed and k alone; the items merge by MergeValidate.
+type validateStudy struct {
+	q Request
+	s *sim.Simulator
+}
+
+func (v *validateStudy) Items() int   { return v.q.Sim.Reps }
+func (v *validateStudy) Seed() uint64 { return v.q.Sim.Seed }
+
+// Work simulates replication k (sim.Simulator.Run), as the one-machine run does.
+func (v *validateStudy) Work(shard.Range) studyapp.Work {
+	return func(k int) (json.RawMessage, error) {
+		r, err := v.s.Run(v.q.Sim.Seed, uint64(k))
+		if err != nil {
+			return nil, app.Lib(err)
+		}
+		return json.Marshal(r)
+	}
+}
+
+func (v *validateStudy) Merge(items []json.RawMessage) (any, error) { return MergeValidate(v.q, items) }
+
 // SweepStudy is a sweep whose points are a study's items (point k is item k).
 type SweepStudy struct {
-	q    Request
-	p    qn.SweepParam
-	vals []float64
+	q     Request
+	merge Request // the request as given: its Log receives the merge's account
+	p     qn.SweepParam
+	vals  []float64
 }
 
 // NewSweepStudy parses the request's sweep (planned: the plan in the study directory is of
@@ -89,12 +128,20 @@ func NewSweepStudy(q Request, planned bool) (*SweepStudy, error) {
 	if _, err := q.measurements(); err != nil {
 		return nil, err
 	}
+	merge := q
+	merge.Progress = nil
 	q.Progress, q.Log, q.Sim = nil, nil, quiet(q.Sim)
-	return &SweepStudy{q: q, p: p, vals: vals}, nil
+	return &SweepStudy{q: q, merge: merge, p: p, vals: vals}, nil
 }
 
 // Items is the number of points.
 func (s *SweepStudy) Items() int { return len(s.vals) }
+
+// Seed is the seed of the points' simulations (--validate, fork/join error estimates).
+func (s *SweepStudy) Seed() uint64 { return s.q.Sim.Seed }
+
+// Merge is the one-machine sweep from the points of every shard (MergeSweep).
+func (s *SweepStudy) Merge(items []json.RawMessage) (any, error) { return MergeSweep(s.merge, items) }
 
 // Work computes the items of the range r: the range's points are solved together when its
 // first item is asked for, so qn.Sweep applies the sweep's work budget to the shard as the
