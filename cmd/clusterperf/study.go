@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 
@@ -95,27 +94,3 @@ func studyMerge[O any](newCmd func(*O) *cobra.Command, so func(*O) *studyOptions
 		return studyapp.MergeStudy(p, st, items)
 	}
 }
-
-// Until simulate and speedup build a studyapp.Study: their plan, run and reparse.
-
-func studyPlan(cmd *cobra.Command, positional []string, o studyOptions, seed uint64, items int) (shard.Plan, error) {
-	return o.study(cmd, positional).Plan(studyapp.Items{N: items, From: seed})
-}
-
-func runStudy(ctx context.Context, o studyOptions, p shard.Plan, work studyapp.Work, stdout io.Writer) error {
-	return studyapp.Run(ctx, o.Options, p, work, stdout)
-}
-
-func reparseStudy(cmd *cobra.Command, p shard.Plan, so *studyOptions) ([]string, error) {
-	if err := cmd.ParseFlags(p.Args); err != nil {
-		return nil, badInputf("the study's arguments %q: %v", p.Args, err)
-	}
-	so.from = &p
-	return cmd.Flags().Args(), nil
-}
-
-// The merges' item checks (package studyapp), under the names the commands' files use.
-var (
-	summariseReps   = studyapp.SummariseReps
-	decodeCycleTime = studyapp.DecodeCycleTime
-)

@@ -37,7 +37,7 @@ type tpnOptions struct {
 }
 
 // tpnCmd is the tpn command with its flags bound to o: root gives it a fresh o, merge one
-// that it then reads (reparseStudy parses a study's arguments with it).
+// that it then reads (studyMerge parses a study's arguments with it).
 func tpnCmd(o *tpnOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tpn PROGRAM.yaml --cluster CLUSTER.yaml | tpn NET.pnml",
