@@ -22,26 +22,22 @@ import (
 	"github.com/clusterperf/clusterperf/validate"
 )
 
-// oneQueue: a closed network of one queue and a think time (2 jobs, Z = 1 s, D = 0.5 s),
-// simapp's test model.
-const oneQueue = `name: one queue
-classes:
-  - {name: jobs, population: 2, think_time: 1}
-stations:
-  - {name: cpu, type: queue, demand: 0.5}
-`
-
 // TestShardsMergeToOneMachine: a study started shard by shard (studyapp.Start, --shard
 // i/n) and merged (studyapp.Merge) gives, byte for byte in JSON, what the one-machine run
 // with the same seed gives (issue 18's contract; replication k uses stream k of the seed
-// wherever it runs): simulate's queueing-network replications (simapp.Run) and speedup
+// wherever it runs): simulate's queueing-network replications (central-server, simapp.Run) and speedup
 // --validate's SPMD replications at three (p, d) (simapp.SimulateSPMD), solve's sweep
 // with --validate and --validate of one model (solveapp.Run; striped-write has fork/join
 // nodes, so the points carry simulated error estimates too), tpn --advise's exhaustive
 // search (tpnapp.Run) and fit's bootstrap replicates (fitapp.Run), over 1, 2 and 3 shards.
 func TestShardsMergeToOneMachine(t *testing.T) {
 	ctx := context.Background()
-	mf, err := qn.ParseModelFile("one.yaml", []byte(oneQueue))
+	central := filepath.Join("..", "..", "examples", "qn", "central-server.yaml")
+	cs, err := os.ReadFile(central)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mf, err := qn.ParseModelFile(central, cs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +87,7 @@ func TestShardsMergeToOneMachine(t *testing.T) {
 		t.Fatal(err)
 	}
 	boot := fitapp.Request{Spec: sp, Data: fd, DataPath: fitData}
-	qo := simapp.Options{Seed: 11, Reps: 4, Events: 4000}
+	qo := simapp.Options{Seed: 11, Reps: 4, Events: 40000}
 	so := simapp.Options{Seed: 4, Reps: 3, Cycles: 200}
 	for _, tc := range []struct {
 		name  string
@@ -99,8 +95,8 @@ func TestShardsMergeToOneMachine(t *testing.T) {
 		one   func() (any, error)
 	}{
 		{"simulate, queueing network",
-			func() (studyapp.Study, error) { return simapp.NewStudy("one.yaml", []byte(oneQueue), nil, qo) },
-			func() (any, error) { return simapp.Run(ctx, simapp.Request{Path: "one.yaml", QN: mf, Options: qo}) }},
+			func() (studyapp.Study, error) { return simapp.NewStudy(central, cs, nil, qo) },
+			func() (any, error) { return simapp.Run(ctx, simapp.Request{Path: central, QN: mf, Options: qo}) }},
 		{"solve --sweep --validate (fork/join points)",
 			func() (studyapp.Study, error) { return solveapp.NewStudy(sweep, false) },
 			func() (any, error) { r, err := solveapp.Run(ctx, sweep); return r.Sweep, err }},
