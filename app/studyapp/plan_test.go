@@ -283,3 +283,48 @@ func TestMergedText(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionsCheck: the refusals of the placement flags, each naming its flags (the
+// messages cmd/clusterperf's TestShardFlagMessage and study tests see), and the shard
+// count a study of 40 items gets from them.
+func TestOptionsCheck(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		o      Options
+		want   string // a refusal contains it; "" none
+		shards int    // of 40 items, when accepted
+	}{
+		{"one machine", Options{}, "", 0},
+		{"--shard", Options{Shard: "2/5", Out: "d"}, "", 5},
+		{"--slurm", Options{Slurm: true, Out: "d"}, "", 32}, // min(slurm.DefaultShards = 32, 40)
+		{"--slurm --slurm-array-size", Options{Slurm: true, Out: "d", ArraySize: 7}, "", 7},
+		{"both", Options{Shard: "0/2", Slurm: true, Out: "d"}, "--shard and --slurm: --slurm submits the shards itself", 0},
+		{"no --out", Options{Shard: "0/2"}, "need --out DIR", 0},
+		{"--out alone", Options{Out: "d"}, "belong to --shard or --slurm", 0},
+		{"--slurm-dry-run alone", Options{DryRun: true}, "belong to --shard or --slurm", 0},
+		{"index out of range", Options{Shard: "2/2", Out: "d"}, `--shard "2/2": want I/N`, 0},
+		{"not I/N", Options{Shard: "x", Out: "d"}, `--shard "x": want I/N`, 0},
+		{"--out a file", Options{Shard: "0/2", Out: file}, "not a directory", 0},
+		{"array too large", Options{Slurm: true, Out: "d", ArraySize: shard.MaxShards + 1}, "--slurm-array-size 1001: want 1 … 1000", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			errs := tc.o.Check()
+			if tc.want == "" {
+				if len(errs) > 0 {
+					t.Fatalf("refused: %q", errs)
+				}
+				if tc.o.Active() && tc.o.Shards(40) != tc.shards {
+					t.Errorf("Shards(40) = %d, want %d", tc.o.Shards(40), tc.shards)
+				}
+				return
+			}
+			if !strings.Contains(strings.Join(errs, "\n"), tc.want) {
+				t.Errorf("Check() = %q, want a refusal containing %q", errs, tc.want)
+			}
+		})
+	}
+}
