@@ -224,9 +224,9 @@ type scMarginals struct {
 
 // marginals builds the recursion's marginal state for the copy counts at population N;
 // it returns false when ctx stopped a reduced network's recursion.
-func (s *scSolver) marginals(counts []int, N int) (*scMarginals, bool) {
+func (s *scSolver) marginals(counts []int, N int) (scMarginals, bool) {
 	K := len(s.st)
-	m := &scMarginals{
+	m := scMarginals{
 		p: make([][]float64, K), coef: make([][]float64, K), invA: make([][]float64, K),
 		invAL: make([]float64, K), xminus: make([][]float64, K), ops: K,
 	}
@@ -254,7 +254,7 @@ func (s *scSolver) marginals(counts []int, N int) (*scMarginals, bool) {
 		red[k]--
 		m.xminus[k] = s.throughputs(red, N)
 		if s.err != nil {
-			return nil, false
+			return scMarginals{}, false
 		}
 	}
 	return m, true
