@@ -97,8 +97,6 @@ var longFunctions = map[string]int{
 	"row":                122,
 	"BaselinesObjective": 114,
 	"readSwitches":       111,
-	"SolveBlocking":      110,
-	"solve":              106,
 	"FitWithPrior":       102,
 	"ParseSpec":          93,
 	"readStations":       93,
