@@ -87,11 +87,9 @@ func TestFunctionLength(t *testing.T) {
 var longFunctions = map[string]int{
 	"decodeModelFile": 176,
 	"parsePhase":      153,
-	"Calibrate":       148,
 	"ChartSVG":        129,
 	"parseRouting":    123,
 	"DecodeModel":     119,
-	"row":             122,
 	"readSwitches":    111,
 	"FitWithPrior":    102,
 	"ParseSpec":       93,
