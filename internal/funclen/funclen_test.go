@@ -93,7 +93,6 @@ var longFunctions = map[string]int{
 	"readSwitches":    111,
 	"FitWithPrior":    102,
 	"ParseSpec":       93,
-	"scan":            94,
 	"ReadCSV":         82,
 	"ParseSweep":      81,
 }
