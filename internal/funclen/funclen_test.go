@@ -119,5 +119,4 @@ var longFunctions = map[string]int{
 	"covariance":         84,
 	"ReadCSV":            82,
 	"interior":           81,
-	"ParseSweep":         81,
 }
