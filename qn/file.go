@@ -397,19 +397,22 @@ func parseForkJoins(fn spec.Node, m *Model, stIdx map[string]int) map[string]int
 	}
 	inBranch := map[int]string{}
 	for i, n := range fn.List() {
-		f := n.Map("name", "branches")
-		fj := ForkJoin{Name: f["name"].String()}
+		var fj ForkJoin
+		var branches []spec.Node
+		f := n.Decode(spec.Text("name", &fj.Name),
+			spec.Func("branches", func(b spec.Node) { branches = b.List() }).Required("needs branches: [STATION, …]"))
 		if fj.Name == "" {
 			fj.Name = fmt.Sprintf("forkjoin%d", i+1)
 		}
 		if _, dup := nodes[fj.Name]; dup {
-			f["name"].Errorf("name %q is already a station or fork/join node", fj.Name)
+			at := n // a default name (forkjoinN) has no field of its own
+			if v, ok := f["name"]; ok {
+				at = v
+			}
+			at.Errorf("name %q is already a station or fork/join node", fj.Name)
 		}
 		nodes[fj.Name] = K + len(m.ForkJoins)
-		if !f["branches"].Valid() {
-			n.Errorf("needs branches: [STATION, …]")
-		}
-		for _, b := range f["branches"].List() {
+		for _, b := range branches {
 			name := b.String()
 			k, ok := stIdx[name]
 			switch {
