@@ -1,8 +1,10 @@
 package spec
 
 import (
-	"sort"
+	"slices"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/clusterperf/clusterperf/internal/units"
 )
@@ -220,17 +222,34 @@ func (n Node) Entries() []Entry {
 	if !n.Valid() {
 		return nil
 	}
-	fields := n.Map()
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
+	if n.n.Kind != yaml.MappingNode {
+		n.Map() // records the problem
+		return nil
 	}
-	sort.Strings(keys)
-	out := make([]Entry, len(keys))
-	for i, k := range keys {
-		out[i] = Entry{k, fields[k]}
+	c := n.n.Content
+	out := make([]Entry, 0, len(c)/2)
+	for i := 0; i+1 < len(c); i += 2 {
+		out = append(out, Entry{c[i].Value, n.child(c[i].Value, c[i+1])})
 	}
-	return out
+	slices.SortStableFunc(out, func(a, b Entry) int { return strings.Compare(a.Key, b.Key) })
+	// a key given twice: the first in the file is kept, the others recorded, as by Map
+	return slices.CompactFunc(out, func(a, b Entry) bool {
+		if a.Key != b.Key {
+			return false
+		}
+		n.child(b.Key, keyNode(n.n, b.Node.n)).Errorf("field given twice")
+		return true
+	})
+}
+
+// keyNode is the key node of value v in the mapping m.
+func keyNode(m, v *yaml.Node) *yaml.Node {
+	for i := 1; i < len(m.Content); i += 2 {
+		if m.Content[i] == v {
+			return m.Content[i-1]
+		}
+	}
+	return v
 }
 
 // Mapping reports whether n is a mapping; otherwise it records "must be a mapping SHAPE" at

@@ -83,7 +83,7 @@ func TestDecodeFields(t *testing.T) {
 // TestOneOfEntriesPerName: the cross-field helpers — one of several keys, a mapping of
 // names in key order, a value for every name or per name.
 func TestOneOfEntriesPerName(t *testing.T) {
-	d, root, err := Parse("f.yaml", []byte("a: 1\nb: 2\nm: {y: 2, x: 1}\nv: {p: 3, z: 4}\nw: 5\n"))
+	d, root, err := Parse("f.yaml", []byte("a: 1\nb: 2\nm: {y: 2, x: 1, y: 7}\nv: {p: 3, z: 4}\nw: 5\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestOneOfEntriesPerName(t *testing.T) {
 		t.Errorf("PerName of one value = %v, want [5 5]", got)
 	}
 	err = d.Err()
-	for _, w := range []string{"f.yaml:1: a or b, not both", `f.yaml:4: v.z: no class named "z"`} {
+	for _, w := range []string{"f.yaml:1: a or b, not both", `f.yaml:4: v.z: no class named "z"`, "f.yaml:3: m.y: field given twice"} {
 		if err == nil || !strings.Contains(err.Error(), w) {
 			t.Errorf("error %v, want %q", err, w)
 		}
