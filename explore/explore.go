@@ -27,6 +27,7 @@ import (
 	"github.com/clusterperf/clusterperf/htmlreport"
 	"github.com/clusterperf/clusterperf/internal/input"
 	"github.com/clusterperf/clusterperf/internal/spec"
+	"github.com/clusterperf/clusterperf/modelfile"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/spmd"
 )
@@ -183,7 +184,7 @@ func Load(path string, data []byte, clusterPath string, clusterData []byte) (Mod
 	// The commands' own YAML reader: a model file (.yaml, .yml, .json) that is not YAML, or
 	// not a mapping, is refused at file:line in the words solve, speedup and pipeline use;
 	// any other file that does not read is no model explore knows.
-	d, root, err := spec.Parse(path, data) // once: the kind's decoder reads this tree
+	doc, err := modelfile.Parse(path, data) // once: the kind's decoder reads this tree
 	if err != nil {
 		if ext := strings.ToLower(filepath.Ext(path)); ext != ".yaml" && ext != ".yml" && ext != ".json" {
 			return nil, notAModel(path)
@@ -191,13 +192,13 @@ func Load(path string, data []byte, clusterPath string, clusterData []byte) (Mod
 		return nil, err
 	}
 	switch {
-	case root.Has("stations"):
-		return loadQN(path, data, d, root)
-	case root.Has("architecture"):
-		return loadSPMD(path, data, d, root)
-	case root.Has("sort") || root.Has("stages"):
-		return loadPipeline(path, data, d, root)
-	case root.Has("processes"):
+	case doc.Has("stations"):
+		return loadQN(path, data, doc)
+	case doc.Has("architecture"):
+		return loadSPMD(path, data, doc)
+	case doc.Has("sort") || doc.Has("stages"):
+		return loadPipeline(path, data, doc)
+	case doc.Has("processes"):
 		return nil, &spec.Error{File: path, Msg: "a Petri-net program needs its cluster file: clusterperf explore " + path + " --cluster CLUSTER.yaml"}
 	}
 	return nil, notAModel(path)

@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/clusterperf/clusterperf/htmlreport"
-	"github.com/clusterperf/clusterperf/internal/spec"
+	"github.com/clusterperf/clusterperf/modelfile"
 	"github.com/clusterperf/clusterperf/pipeline"
 )
 
@@ -19,9 +19,9 @@ type pipelineModel struct {
 	sp   *pipeline.SortParams // nil: a general pipeline model (only p is adjustable)
 }
 
-// loadPipeline reads a pipeline model from its file's YAML tree (d, root: spec.Parse of data).
-func loadPipeline(path string, data []byte, d *spec.Decoder, root spec.Node) (Model, error) {
-	m, sp, err := pipeline.DecodeModel(d, root)
+// loadPipeline reads a pipeline model from its file's YAML tree (doc: modelfile.Parse of data).
+func loadPipeline(path string, data []byte, doc *modelfile.Doc) (Model, error) {
+	m, sp, err := pipeline.DecodeModel(doc)
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/solveapp"
 	"github.com/clusterperf/clusterperf/htmlreport"
-	"github.com/clusterperf/clusterperf/internal/spec"
+	"github.com/clusterperf/clusterperf/modelfile"
 	"github.com/clusterperf/clusterperf/qn"
 )
 
@@ -25,9 +25,9 @@ type qnModel struct {
 	sweepClass int // the closed class whose population the chart sweeps; -1: none
 }
 
-// loadQN reads a queueing network from its file's YAML tree (d, root: spec.Parse of data).
-func loadQN(path string, data []byte, d *spec.Decoder, root spec.Node) (Model, error) {
-	m, name, err := qn.DecodeModel(d, root)
+// loadQN reads a queueing network from its file's YAML tree (doc: modelfile.Parse of data).
+func loadQN(path string, data []byte, doc *modelfile.Doc) (Model, error) {
+	m, name, err := qn.DecodeModel(doc)
 	if err != nil {
 		return nil, err
 	}

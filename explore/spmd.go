@@ -7,7 +7,7 @@ import (
 	"strconv"
 
 	"github.com/clusterperf/clusterperf/htmlreport"
-	"github.com/clusterperf/clusterperf/internal/spec"
+	"github.com/clusterperf/clusterperf/modelfile"
 	"github.com/clusterperf/clusterperf/spmd"
 )
 
@@ -21,9 +21,9 @@ type spmdModel struct {
 // maxSurface bounds the (p, d) points evaluated to find the best configuration per request.
 const maxSurface = 4096
 
-// loadSPMD reads an SPMD model from its file's YAML tree (d, root: spec.Parse of data).
-func loadSPMD(path string, data []byte, d *spec.Decoder, root spec.Node) (Model, error) {
-	m, err := spmd.DecodeModel(d, root)
+// loadSPMD reads an SPMD model from its file's YAML tree (doc: modelfile.Parse of data).
+func loadSPMD(path string, data []byte, doc *modelfile.Doc) (Model, error) {
+	m, err := spmd.DecodeModel(doc)
 	if err != nil {
 		return nil, err
 	}
