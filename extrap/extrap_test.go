@@ -209,7 +209,7 @@ func FuzzReadJSONLines(f *testing.F) {
 }
 
 func FuzzReadJSON(f *testing.F) {
-	for _, n := range []string{"input1.json", "input2.json"} {
+	for _, n := range []string{"input1.json", "input2.json", "legacy/input_1.JSON", "legacy/input_11.JSON"} {
 		b, _ := os.ReadFile(filepath.Join("testdata", n))
 		f.Add(b)
 	}

@@ -8,8 +8,9 @@
 // file:line. Limits are checked before anything grows: MaxLineBytes per line, MaxValues
 // values in all, MaxSeries (region, metric) pairs, at most MaxParameters parameters.
 //
-// Not read: Extra-P's older JSON with numeric ids (callpaths / coordinates / measurements
-// lists), CUBE files (package cube), Talpas files.
+// Extra-P's older JSON, whose lists refer to each other by numeric id (parameters,
+// callpaths, metrics, coordinates, measurements), is read too (legacy.go). Not read: CUBE
+// files (package cube), Talpas files.
 package extrap
 
 import (
@@ -453,7 +454,9 @@ type jsonMeasurement struct {
 }
 
 // ReadJSON reads Extra-P's JSON format {"parameters": [names], "measurements": {callpath:
-// {metric: [{"point": [values], "values": [repetitions]}]}}}. The document is read whole
+// {metric: [{"point": [values], "values": [repetitions]}]}}}, its older id-linked format
+// (a top-level "callpaths" key: readLegacyJSON) and, as Extra-P does, JSON lines saved as
+// .json. The document is read whole
 // (bounded by the caller's input limit); errors name the line of the offending byte.
 func ReadJSON(file string, r io.Reader) (*Experiment, error) {
 	data, err := io.ReadAll(io.LimitReader(r, 64<<20+1))
@@ -465,6 +468,12 @@ func ReadJSON(file string, r io.Reader) (*Experiment, error) {
 	}
 	if k, off, dup := duplicateKey(data); dup {
 		return nil, errAt(file, 1+bytes.Count(data[:off], []byte("\n")), "key %q given twice in one object (encoding/json would keep the last silently)", k)
+	}
+	if isLegacyJSON(data) {
+		return readLegacyJSON(file, data)
+	}
+	if looksJSONLines(data) {
+		return ReadJSONLines(file, bytes.NewReader(data))
 	}
 	var doc jsonDoc
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -521,6 +530,26 @@ func ReadJSON(file string, r io.Reader) (*Experiment, error) {
 		return nil, err
 	}
 	return e, finish(e, file, 1)
+}
+
+// looksJSONLines: a .json file that is not one JSON document but JSON lines (more than one
+// line, each non-blank one an object), which Extra-P's JSON reader also reads as JSON lines.
+func looksJSONLines(data []byte) bool {
+	if json.Valid(data) {
+		return false
+	}
+	objects := 0
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		l = bytes.TrimSpace(l)
+		switch {
+		case len(l) == 0:
+		case l[0] == '{':
+			objects++
+		default:
+			return false
+		}
+	}
+	return objects > 1
 }
 
 // lineOf is the 1-based line of data at offset (for a syntax error its own offset).
