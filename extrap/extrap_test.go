@@ -153,6 +153,11 @@ func TestHostile(t *testing.T) {
 		{"subpoint.txt", "PARAMETER p\nPOINTS 1 5e-324\n", "subpoint.txt:2:"},
 		{"short.txt", "PARAMETER p\nPOINTS 1 2 4\nREGION r\nDATA 1\nDATA 2\nREGION s\nDATA 1\nDATA 2\nDATA 3\n", "short.txt:4:"},
 		{"shortend.txt", "PARAMETER p\nPOINTS 1 2\nREGION r\nDATA 1\n", "shortend.txt:4:"},
+		// hostile7 P2-2: one_parameter_1.txt with its second POINTS line changed to the
+		// first's value was read, the x = 30 DATA taken as replicates at x = 20, exit 0
+		{"duppoint.txt", "PARAMETER x\n\nPOINTS ( 20 )\nPOINTS ( 20 )\nPOINTS ( 40 )\nREGION r\nDATA 1\nDATA 2\nDATA 3\n", "duppoint.txt:4: point (20) given twice (first at line 3)"},
+		{"duppoint2.txt", "PARAMETER p n\nPOINTS ( 32 5000 ) ( 32 6000 )\nPOINTS ( 64 5000 ) ( 32 6000 )\n", "duppoint2.txt:3: point (32 6000) given twice (first at line 2)"},
+		{"duppoint1.txt", "PARAMETER p\nPOINTS 1 2 4 2\n", "duppoint1.txt:2: point (2) given twice"},
 		{"dup.jsonl", "{\"params\":{\"p\":1},\"value\":1}\n{\"params\":{\"p\":1,\"p\":2},\"value\":1}\n", "dup.jsonl:2:"},
 		{"dupvalue.jsonl", "{\"params\":{\"p\":1},\"value\":1,\"value\":2}\n", "dupvalue.jsonl:1:"},
 		{"subnormal.jsonl", "{\"params\":{\"p\":1},\"value\":1e-320}\n", "subnormal.jsonl:1:"},
@@ -293,6 +298,10 @@ func TestModelRefusals(t *testing.T) {
 		{"p0.txt", "PARAMETER p\nPOINTS 1 2\nPOINTS 0\nREGION r\nDATA 1\nDATA 2\nDATA 3\n", "p0.txt:3: p = 0"},
 		{"p0.jsonl", "{\"params\":{\"p\":1},\"value\":1}\n{\"params\":{\"p\":0},\"value\":1}\n", "p0.jsonl:2: p = 0"},
 		{"three.txt", "PARAMETER p n m\nPOINTS ( 1 1 1 ) ( 2 2 2 )\nREGION r\nDATA 1\nDATA 2\n", "three.txt:1:"},
+		// hostile7 P2-6: a bad value of the second parameter was reported at the first DATA
+		// line, once per region (3 KB); now once, at the POINTS line that gave it
+		{"n-5.txt", "PARAMETER p\nPARAMETER n\nPOINTS ( 32 5000 )\nPOINTS ( 32 -5 )\nPOINTS ( 64 5000 )\nREGION r\nDATA 1\nDATA 2\nDATA 3\nREGION s\nDATA 1\nDATA 2\nDATA 3\n", "n-5.txt:4: n = -5: the problem size must be positive"},
+		{"n0.jsonl", "{\"params\":{\"p\":1,\"n\":1},\"value\":1}\n{\"params\":{\"p\":2,\"n\":0},\"value\":1}\n", "n0.jsonl:2: n = 0"},
 	} {
 		e, err := ReadFile(c.name, []byte(c.text))
 		if err != nil {

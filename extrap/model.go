@@ -70,6 +70,14 @@ func Model(ctx context.Context, e *Experiment) (*Models, error) {
 		}
 		ps[i] = int(v)
 	}
+	if len(e.Parameters) == 2 {
+		ni := 1 - pi
+		for i, pt := range e.Points {
+			if v := pt[ni]; !(v > 0) {
+				return nil, fmt.Errorf("%w: %s:%d: %s = %g: the problem size must be positive", fault.ErrInput, e.File, pointLine(e, i), e.Parameters[ni], v)
+			}
+		}
+	}
 	out := &Models{Parameter: e.Parameters[pi]}
 	var err error
 	if len(e.Parameters) == 2 {

@@ -83,6 +83,7 @@ type textState struct {
 	next           int // index of the next DATA line's point
 	values         int
 	index          map[[2]string]*Series
+	pointAt        map[string]int // point (its values) → the line that gave it
 }
 
 // ReadText reads Extra-P's text format: "PARAMETER name…" lines, then "POINTS" lines (for
@@ -90,7 +91,7 @@ type textState struct {
 // ( 8 20 )"), then REGION / METRIC lines each starting a series and one "DATA v v …" line
 // per point in POINTS order (the repetitions). '#' starts a comment line.
 func ReadText(file string, r io.Reader) (*Experiment, error) {
-	st := &textState{e: &Experiment{File: file, Format: "text"}, file: file, index: map[[2]string]*Series{}}
+	st := &textState{e: &Experiment{File: file, Format: "text"}, file: file, index: map[[2]string]*Series{}, pointAt: map[string]int{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), MaxLineBytes)
 	line := 0
@@ -194,6 +195,11 @@ func (st *textState) points(line int, val string) error {
 		if len(e.Points) >= MaxPoints {
 			return fmt.Errorf("%w: %s:%d: more than %d points", fault.ErrTooLarge, st.file, line, MaxPoints)
 		}
+		key := fmt.Sprint(pt)
+		if first, dup := st.pointAt[key]; dup {
+			return errAt(st.file, line, "point (%s) given twice (first at line %d): the DATA lines follow the POINTS in order, one per point, so a repeated point would take another point's data", g, first)
+		}
+		st.pointAt[key] = line
 		e.Points = append(e.Points, pt)
 		e.PointLine = append(e.PointLine, line)
 	}
