@@ -361,12 +361,15 @@ func (s StopSummary) Sentence() string {
 	case s.Falling == 0:
 		return fmt.Sprintf("no %s's %s falls as %s doubles%s (%d grow, %d stay flat), so none stops scaling: %s acts as a problem size or a weak-scaling count here", s.Unit, s.Metric, x, s.At2, s.Growing, flat, x)
 	}
-	return fmt.Sprintf("no %s stops scaling as %s doubles%s up to twice the largest measured %s: each of the %d whose %s falls still drops by %.0f %% or more per doubling there (%d grow, %d stay flat)", s.Unit, x, s.At2, x, s.Falling, s.Metric, 100*StopGain, s.Growing, flat)
+	return fmt.Sprintf("no %s stops scaling as %s doubles%s up to twice the largest measured %s (%d fall and still drop by %.0f %% or more per doubling there, %d grow, %d stay flat)", s.Unit, x, s.At2, x, s.Falling, 100*StopGain, s.Growing, flat)
 }
 
 // Stops is the experiment's StopSummary.
 func (m *Models) Stops() StopSummary {
 	s := StopSummary{Unit: "region", Metric: m.Metric, Param: m.Parameter, First: m.FirstToStop, At: m.FirstToStopAt, Falling: m.Falling, Growing: m.Growing}
+	if s.Metric == "" {
+		s.Metric = "value" // a text experiment without a METRIC line
+	}
 	for _, rm := range m.Models {
 		if rm.Metric == m.Metric {
 			s.Models++
