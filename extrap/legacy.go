@@ -96,6 +96,7 @@ func readLegacyJSON(file string, data []byte) (*Experiment, error) {
 // keys refused) so that every entry keeps its line; lists are bounded before they grow.
 func decodeLegacy(file string, data []byte) (*legacyDoc, error) {
 	d := &legacyDoc{}
+	lc := &lineCounter{data: data, line: 1}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	fail := func(err error) error {
@@ -129,7 +130,7 @@ func decodeLegacy(file string, data []byte) (*legacyDoc, error) {
 		default:
 			return nil, errAt(file, lineOf(data, dec.InputOffset(), nil), "unknown key %q in Extra-P's id-linked JSON (want parameters, callpaths, metrics, coordinates, measurements)", key)
 		}
-		if err := legacyList(dec, data, add); err != nil {
+		if err := legacyList(dec, lc, add); err != nil {
 			return nil, fail(err)
 		}
 	}
@@ -140,7 +141,7 @@ func decodeLegacy(file string, data []byte) (*legacyDoc, error) {
 }
 
 // legacyList reads one '[' … ']' list, calling add with each entry's line.
-func legacyList(dec *json.Decoder, data []byte, add func(line int) error) error {
+func legacyList(dec *json.Decoder, lc *lineCounter, add func(line int) error) error {
 	tok, err := dec.Token()
 	if err != nil {
 		return err
@@ -152,7 +153,7 @@ func legacyList(dec *json.Decoder, data []byte, add func(line int) error) error 
 		if n >= MaxValues {
 			return fmt.Errorf("%w: more than %d entries in a list", fault.ErrTooLarge, MaxValues)
 		}
-		line := entryLine(data, dec.InputOffset())
+		line := lc.entryLine(dec.InputOffset())
 		if err := add(line); err != nil {
 			var se *json.SyntaxError
 			if errors.As(err, &se) || errors.Is(err, fault.ErrTooLarge) {
@@ -191,13 +192,26 @@ func entryMessage(err error) string {
 	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
+// lineCounter gives the line of increasing offsets in data, counting each byte once (the
+// decoder's offsets only grow while the lists are read).
+type lineCounter struct {
+	data []byte
+	off  int
+	line int
+}
+
 // entryLine is the line of the first byte at or after off that is not a separator.
-func entryLine(data []byte, off int64) int {
-	i := int(min(max(off, 0), int64(len(data))))
-	for i < len(data) && bytes.IndexByte([]byte(" \t\r\n,"), data[i]) >= 0 {
+func (lc *lineCounter) entryLine(off int64) int {
+	i := int(min(max(off, 0), int64(len(lc.data))))
+	for i < len(lc.data) && bytes.IndexByte([]byte(" \t\r\n,"), lc.data[i]) >= 0 {
 		i++
 	}
-	return 1 + bytes.Count(data[:i], []byte("\n"))
+	if i < lc.off { // not expected; count afresh
+		lc.off, lc.line = 0, 1
+	}
+	lc.line += bytes.Count(lc.data[lc.off:i], []byte("\n"))
+	lc.off = i
+	return lc.line
 }
 
 func decodeNamed(dec *json.Decoder, list *[]legacyNamed, lines *[]int, line int) error {

@@ -1,8 +1,10 @@
 package extrap
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -101,4 +103,39 @@ func readBytes(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestJSONLinesSavedAsJSON: Extra-P's JSON reader falls back to JSON lines when a .json
+// file is not one document; so does ReadJSON (json_test_input.jsonl's first lines).
+func TestJSONLinesSavedAsJSON(t *testing.T) {
+	doc := "{\"params\":{\"x\":20},\"metric\":\"metr\",\"value\":82.00848518948744}\n{\"params\":{\"x\":30},\"metric\":\"metr\",\"value\":184.5140079299443}\n"
+	e, err := ReadFile("lines.json", []byte(doc))
+	if err != nil || e.Format != "jsonl" || len(e.Points) != 2 || e.Series[0].Metric != "metr" {
+		t.Fatalf("%+v, %v: want the two lines read as JSON lines", e, err)
+	}
+}
+
+// BenchmarkReadLegacyJSON: the id-linked reader on 10⁵ measurements (100 callpaths × 1
+// metric × 10 coordinates × 100 repetitions, about 9 MB).
+func BenchmarkReadLegacyJSON(b *testing.B) {
+	var buf bytes.Buffer
+	buf.WriteString(`{"parameters": [{"id": 1, "name": "p"}], "metrics": [{"id": 1, "name": "time"}], "callpaths": [`)
+	for c := 1; c <= 100; c++ {
+		fmt.Fprintf(&buf, "%s{\"id\": %d, \"name\": \"r%d\"}", map[bool]string{true: "", false: ","}[c == 1], c, c)
+	}
+	buf.WriteString("],\n\"coordinates\": [")
+	for k := 1; k <= 10; k++ {
+		fmt.Fprintf(&buf, "%s{\"id\": %d, \"parameter_value_pairs\": [{\"parameter_id\": 1, \"parameter_value\": %d}]}\n", map[bool]string{true: "", false: ","}[k == 1], k, 1<<k)
+	}
+	buf.WriteString("],\n\"measurements\": [")
+	for i := 0; i < 100_000; i++ {
+		fmt.Fprintf(&buf, "%s{\"callpath_id\": %d, \"coordinate_id\": %d, \"metric_id\": 1, \"value\": %d.5}\n", map[bool]string{true: "", false: ","}[i == 0], 1+i%100, 1+(i/100)%10, 1+i%7)
+	}
+	buf.WriteString("]}\n")
+	data := buf.Bytes()
+	for b.Loop() {
+		if _, err := ReadJSON("big.json", bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -510,9 +510,9 @@ func ReadJSON(file string, r io.Reader) (*Experiment, error) {
 			mts = append(mts, mt)
 		}
 		sort.Strings(mts)
+		ln := lineOfString(data, cp) // once per callpath: a search from the start of the document
 		for _, mt := range mts {
 			for _, m := range doc.Measurements[cp][mt] {
-				ln := lineOfString(data, cp)
 				if len(m.Point) != len(doc.Parameters) {
 					return nil, errAt(file, ln, "region %q metric %q: point %v has %d values, want %d", cp, mt, m.Point, len(m.Point), len(doc.Parameters))
 				}
