@@ -65,7 +65,9 @@ func Run(ctx context.Context, q Request) (*Result, error) {
 	}
 	params := defaultParams(runs)
 	if q.Param != "" {
-		params = strings.Split(q.Param, ",")
+		if params, err = paramNames(q.Param, runs); err != nil {
+			return nil, err
+		}
 	}
 	ms, err := cube.ModelSet(ctx, runs, params, q.Metrics)
 	if ov := (*cube.OneValueError)(nil); errors.As(err, &ov) {
@@ -83,6 +85,26 @@ func Run(ctx context.Context, q Request) (*Result, error) {
 	}
 	res.Notes = append(res.Notes, stopNote(ms)...)
 	return res, nil
+}
+
+// paramNames are --param's names, each one the set has (hostile7 P3: "x," was taken as x,
+// and an unknown name was answered with advice about another parameter).
+func paramNames(flag string, runs []cube.Run) ([]string, error) {
+	names := strings.Split(flag, ",")
+	var have []string
+	for k := range runs[0].Params {
+		have = append(have, k)
+	}
+	sort.Strings(have)
+	for _, n := range names {
+		if strings.TrimSpace(n) == "" {
+			return nil, app.Inputf("--param %q: an empty name (give one name, or two separated by a comma)", flag)
+		}
+		if _, ok := runs[0].Params[n]; !ok {
+			return nil, app.Inputf("--param %s: the profiles have no parameter %s (they have %s)", flag, n, strings.Join(have, ", "))
+		}
+	}
+	return names, nil
 }
 
 // oneValueSource names what gave a parameter its one value: the --values flag, the

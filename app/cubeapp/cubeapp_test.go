@@ -26,6 +26,10 @@ func TestSetRefusalsNameTheFlag(t *testing.T) {
 		{Request{Paths: []string{c, c, c}, Values: []float64{1, 1, 1}, Param: "p"}, "--values: p takes one value (1) in all 3 profiles"},
 		{Request{Paths: []string{c, c, c}, Values: []float64{math.NaN(), 2, 4}}, "--values: value 1 (NaN, for " + c + ")"},
 		{Request{Paths: []string{c, c, c}, Values: []float64{0, 1, 2}}, "--values: value 1 (0, for " + c + ")"},
+		// hostile7 P3-1, P3-2: an unknown name got advice about another parameter; "x," was x
+		{Request{Paths: []string{set}, Param: "q"}, "--param q: the profiles have no parameter q (they have x, y, z)"},
+		{Request{Paths: []string{set}, Param: "x,"}, `--param "x,": an empty name`},
+		{Request{Paths: []string{set}, Param: ",y"}, `--param ",y": an empty name`},
 	} {
 		r, err := Run(context.Background(), tc.q)
 		if r != nil || !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), tc.want) {
