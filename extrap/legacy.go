@@ -77,6 +77,9 @@ func readLegacyJSON(file string, data []byte) (*Experiment, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(d.coords) == 0 || len(d.meas) == 0 {
+		return nil, errAt(file, 1, "%d coordinates and %d measurements: want at least one of each", len(d.coords), len(d.meas))
+	}
 	e := &Experiment{File: file, Format: "json"}
 	pidx, err := legacyParameters(file, d, e)
 	if err != nil {

@@ -80,6 +80,7 @@ func TestLegacyJSONHostile(t *testing.T) {
 		{"unknown.json", "\"metric_id\": 1, \"value\": 2}", "\"metric_id\": 1, \"value\": 2, \"unit\": \"s\"}", "string.json:11: \"value\": want a number, not a JSON string"},
 		{"novalue.json", "\"metric_id\": 1, \"value\": 2}", "\"metric_id\": 1}", "novalue.json:11: a measurement needs"},
 		{"dupname.json", "[{\"id\": 1, \"name\": \"time\"}]", "[{\"id\": 1, \"name\": \"time\"}, {\"id\": 2, \"name\": \"time\"}]", "dupname.json:4: metric \"time\" given twice"},
+		{"nomeas.json", "{\"callpath_id\": 1, \"coordinate_id\": 1, \"metric_id\": 1, \"value\": 4},\n{\"callpath_id\": 1, \"coordinate_id\": 2, \"metric_id\": 1, \"value\": 2}\n", "\n", "nomeas.json:1: 2 coordinates and 0 measurements"},
 		{"missing.json", "{\"callpath_id\": 1, \"coordinate_id\": 2, \"metric_id\": 1, \"value\": 2}", "{\"callpath_id\": 1, \"coordinate_id\": 1, \"metric_id\": 1, \"value\": 2}", "missing.json:7: callpath \"r\" metric \"time\" has no measurement"},
 	} {
 		doc := strings.Replace(head+coords+meas, c.old, c.new, 1)
