@@ -42,8 +42,8 @@ func TestLegacyJSON(t *testing.T) {
 			}
 		}
 		m, err := Model(context.Background(), e)
-		if err != nil || len(m.Models) != c.series {
-			t.Errorf("%s: %v models, %v", c.file, m, err)
+		if err != nil || len(m.Models) != c.series || m.Metric != "time" {
+			t.Errorf("%s: %v models, %v (want the time metric compared)", c.file, m, err)
 		}
 	}
 	old, cur := read(t, "legacy/input_1.JSON"), read(t, "input1.json")

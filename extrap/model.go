@@ -78,9 +78,9 @@ type Models struct {
 	SecondParameter string        `json:"second_parameter,omitempty"`
 	TrendAtN        float64       `json:"trend_at_n,omitempty"`
 	Models          []RegionModel `json:"models"`
-	// Metric is the metric whose regions are compared (the one with the most modelled
-	// regions, ties: the first by name); Falling and Growing count its region models by
-	// trend.
+	// Metric is the metric whose regions are compared ("time" when modelled, else the one
+	// with the most modelled regions, ties: the first by name); Falling and Growing count its
+	// region models by trend.
 	Metric  string `json:"metric"`
 	Falling int    `json:"falling_models"`
 	Growing int    `json:"growing_models"`
@@ -275,7 +275,7 @@ func modelP(ctx context.Context, e *Experiment, ps []int, out *Models) error {
 	return nil
 }
 
-// firstToStop sets the compared metric (the one with the most modelled regions), its
+// firstToStop sets the compared metric (time, else the one with the most modelled regions), its
 // trend counts and the region that stops scaling first.
 func firstToStop(out *Models) {
 	count := map[string]int{}
@@ -287,6 +287,9 @@ func firstToStop(out *Models) {
 		metrics = append(metrics, k)
 	}
 	sort.Slice(metrics, func(a, b int) bool {
+		if (metrics[a] == "time") != (metrics[b] == "time") {
+			return metrics[a] == "time" // time first when modelled (as Extra-P's strong-scaling check)
+		}
 		if count[metrics[a]] != count[metrics[b]] {
 			return count[metrics[a]] > count[metrics[b]]
 		}
