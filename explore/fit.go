@@ -12,6 +12,7 @@ import (
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/fitapp"
 	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/scaling"
 )
 
@@ -119,8 +120,8 @@ func (m *fitModel) chart(res *fitapp.ScalingResult, p int) (Chart, error) {
 		mx, my = append(mx, float64(q.P)), append(my, q.TimeS)
 	}
 	at := float64(p)
-	return Chart{ID: "time", Title: "Time against p: measured and " + res.Fit.Chosen.Name, XLabel: "p", YLabel: "time, s",
-		Series: []Series{{Name: "measured", X: xs, Y: ys}, {Name: res.Fit.Chosen.Name + ": T(p) = " + res.Fit.Chosen.Formula, X: mx, Y: my}}, MarkX: &at}, nil
+	return chart("time", report.Panel{Title: "Time against p: measured and " + res.Fit.Chosen.Name, XLabel: "p", YLabel: "time, s",
+		Series: []Series{{Name: "measured", X: xs, Y: ys}, {Name: res.Fit.Chosen.Name + ": T(p) = " + res.Fit.Chosen.Formula, X: mx, Y: my}}}, &at, nil), nil
 }
 
 // File: the CSV as read (the sliders change what is asked, not the data).

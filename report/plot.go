@@ -17,36 +17,37 @@ import (
 
 // Series is one line of a panel.
 type Series struct {
-	Name   string
-	X, Y   []float64
-	Dashed bool
+	Name   string    `json:"name"`
+	X      []float64 `json:"x"`
+	Y      []float64 `json:"y"`
+	Dashed bool      `json:"dashed,omitempty"`
 	// Dash picks a dash pattern (1, 2, … in dashPatterns, cycling) for a dashed line, so
 	// several dashed lines of one colour (the bounds of one curve) stay apart; 0 with
 	// Dashed is pattern 1.
-	Dash   int
-	Points bool // draw markers (measurements) instead of a line
+	Dash   int  `json:"dash,omitempty"`
+	Points bool `json:"points,omitempty"` // draw markers (measurements) instead of a line
 	// Group: series with the same non-empty Group share one colour (e.g. a curve and its
 	// bounds), the colour of the group's first series.
-	Group string
+	Group string `json:"group,omitempty"`
 	// NoLegend leaves the series out of the legend (the second line of a pair already
 	// named there, e.g. a bound's upper line after its lower one).
-	NoLegend bool
+	NoLegend bool `json:"no_legend,omitempty"`
 	// Y2, when set, makes the series a band: the area between Y and Y2 (an interval) is
 	// filled in a light tint of the series' colour.
-	Y2 []float64
+	Y2 []float64 `json:"y2,omitempty"`
 	// Glyph picks the marker of a Points series: "" a small ring, "ring" a large one, "cross".
-	Glyph string
+	Glyph string `json:"glyph,omitempty"`
 	// Clip: a reference line (a bound) that does not stretch the y axis: the axis spans
 	// the other series, this line is cut at the frame, and where it leaves the frame a
 	// triangle on the frame edge marks it (its legend entry says so).
-	Clip bool
+	Clip bool `json:"clip,omitempty"`
 }
 
 // Mark is a labelled vertical line across a panel at X (a saturation point N*, a chosen
 // configuration); drawn only when X lies within the x axis.
 type Mark struct {
-	X     float64
-	Label string
+	X     float64 `json:"x"`
+	Label string  `json:"label"`
 }
 
 // dashPatterns are the dash patterns of Series.Dash (on, off lengths in points): long
@@ -69,15 +70,25 @@ func (s Series) dashes() []vg.Length {
 	return nil
 }
 
-// Panel is one plot: a title, axis labels and lines.
+// Panel is one plot: a title, axis labels and lines — the figure description a result
+// produces once and every front end draws (the command's --plot, the --report pages, the
+// explorer). Its JSON is what the explorer's /api/eval serves beside the drawn SVG.
 type Panel struct {
-	Title, XLabel, YLabel string
-	Series                []Series
-	LogX                  bool
-	LogY                  bool       // a log y axis (times over several decades)
-	Plot                  *plot.Plot // if set, drawn as is (heat maps and other custom plots)
-	Side                  *plot.Plot // if set, drawn right of the data instead of the legend (a heat map's colour bar)
-	Marks                 []Mark
+	Title  string   `json:"title"`
+	XLabel string   `json:"x_label"`
+	YLabel string   `json:"y_label"`
+	Series []Series `json:"series,omitempty"`
+	LogX   bool     `json:"log_x,omitempty"`
+	LogY   bool     `json:"log_y,omitempty"` // a log y axis (times over several decades)
+	Marks  []Mark   `json:"marks,omitempty"`
+	// Rows and Spans make the panel a Gantt chart (Gantt): one row per name, the spans
+	// as bars.
+	Rows  []string `json:"rows,omitempty"`
+	Spans []Span   `json:"spans,omitempty"`
+	// Plot, if set, is drawn as is (heat maps, bar charts: gonum/plot only).
+	Plot *plot.Plot `json:"-"`
+	// Side, if set, is drawn right of the data instead of the legend (a heat map's colour bar).
+	Side *plot.Plot `json:"-"`
 }
 
 // palette is a colour-blind-safe set (Okabe–Ito), then four darker tones so a panel of up
@@ -95,6 +106,9 @@ func Color(i int) color.Color { return palette[i%len(palette)] }
 func (p Panel) build() (*plot.Plot, error) {
 	if p.Plot != nil {
 		return p.Plot, nil
+	}
+	if len(p.Spans) > 0 {
+		return p.buildGantt()
 	}
 	pl := plot.New()
 	pl.Title.Text = p.Title

@@ -96,7 +96,6 @@ var longFunctions = map[string]int{
 	"parsePhase":         153,
 	"Calibrate":          148,
 	"run":                132,
-	"ChartSVG":           129,
 	"parseRouting":       123,
 	"AdviseContext":      123,
 	"DecodeModel":        119,
