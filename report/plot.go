@@ -179,7 +179,7 @@ func (p Panel) build() (*plot.Plot, error) {
 	if clip {
 		pl.Y.Min, pl.Y.Max = lo, hi
 	}
-	for _, m := range p.Marks {
+	for _, m := range mergeMarks(p.Marks) {
 		pl.Add(vmark(m))
 	}
 	pl.Add(plotter.NewGrid())
@@ -385,6 +385,24 @@ func (downTriangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) 
 	p.Line(vg.Point{X: pt.X + r*vg.Length(math.Cos(math.Pi/6)), Y: pt.Y + r*vg.Length(math.Sin(math.Pi/6))})
 	p.Close()
 	c.Stroke(p)
+}
+
+// mergeMarks joins the labels of marks at the same X ("current, best"), so that they are
+// not written over each other; the first mark at an X keeps its place.
+func mergeMarks(ms []Mark) []Mark {
+	var out []Mark
+	at := map[float64]int{}
+	for _, m := range ms {
+		if i, ok := at[m.X]; ok {
+			if m.Label != "" {
+				out[i].Label = strings.TrimPrefix(out[i].Label+", "+m.Label, ", ")
+			}
+			continue
+		}
+		at[m.X] = len(out)
+		out = append(out, m)
+	}
+	return out
 }
 
 // vmark draws a Mark: a dotted vertical line across the data area with its label at the
