@@ -3,6 +3,7 @@ package explore
 import (
 	"bytes"
 
+	"github.com/clusterperf/clusterperf/app/tpnapp"
 	"github.com/clusterperf/clusterperf/report"
 )
 
@@ -19,20 +20,19 @@ func chart(id string, p report.Panel, cur, best *float64) Chart {
 	return Chart{ID: id, Panel: p}
 }
 
-// ganttChart is the answer's Gantt chart of the spans (rows in order of first appearance,
-// grouped by node beyond 16 processes), each activity in its palette colour.
-func ganttChart(id, title string, spans []report.Span) (Chart, error) {
-	var rows []string
-	seen := map[string]bool{}
-	for _, s := range spans {
-		if !seen[s.Row] {
-			seen[s.Row] = true
-			rows = append(rows, s.Row)
-		}
+// ganttChart is the answer's Gantt chart: the tpn command's (tpnapp.Result.Gantt, what
+// tpn --plot draws), each process's row in the group of its workstation (host), so that
+// beyond 16 processes the rows are grouped by node.
+func ganttChart(id string, res *tpnapp.Result, host map[string]string) (Chart, error) {
+	p, err := res.Gantt()
+	if err != nil {
+		return Chart{}, err
 	}
-	report.KindColours(spans)
-	p, err := report.Gantt(title, "time (s)", rows, spans)
-	return Chart{ID: id, Panel: p}, err
+	p.Spans = append([]report.Span(nil), p.Spans...)
+	for i := range p.Spans {
+		p.Spans[i].Group = host[p.Spans[i].Row]
+	}
+	return Chart{ID: id, Panel: p}, nil
 }
 
 // chartSVG is c drawn by report (the one chart stack) as an <svg> element for the page:

@@ -129,7 +129,7 @@ func (t *tpnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	times, spans, crit, makespan := res.Processes, res.Spans(), res.CriticalIntervals(), res.TimeS
+	times, crit, makespan := res.Processes, res.CriticalIntervals(), res.TimeS
 	r := &Result{Kind: "tpn", Model: t.prog.Name, Method: res.Method, Exact: res.Exact, Command: t.command(),
 		Values: map[string]float64{"makespan_s": makespan, "firings": float64(res.Firings)}}
 	r.Notes = append(r.Notes, fmt.Sprintf("deterministic delays rounded to the tick (%g s); background load enters as the expansion factor 1/(1 − U) (002)", tpn.Tick))
@@ -172,11 +172,7 @@ func (t *tpnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	r.Tables = append(r.Tables, pt, ct)
 	r.Best, r.BestPending = "searching allocations…", true
 	host := t.hosts()
-	var bars []report.Span
-	for _, s := range spans {
-		bars = append(bars, report.Span{Row: s.Process, Group: host[s.Process], Kind: s.Kind, Start: s.Start, End: s.End})
-	}
-	gc, err := ganttChart("gantt", "Processes over time (Gantt)", bars)
+	gc, err := ganttChart("gantt", res, host)
 	if err != nil {
 		return nil, err
 	}

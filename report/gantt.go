@@ -45,27 +45,6 @@ func Gantt(title, xlabel string, rows []string, spans []Span) (Panel, error) {
 	return Panel{Title: title, XLabel: xlabel, Rows: rows, Spans: spans}, nil
 }
 
-// KindColours gives each span the palette colour of its kind's place among the kinds in
-// alphabetical order (one colour per activity).
-func KindColours(spans []Span) {
-	var kinds []string
-	seen := map[string]bool{}
-	for _, s := range spans {
-		if !seen[s.Kind] {
-			seen[s.Kind] = true
-			kinds = append(kinds, s.Kind)
-		}
-	}
-	sort.Strings(kinds)
-	idx := map[string]int{}
-	for i, k := range kinds {
-		idx[k] = i
-	}
-	for i := range spans {
-		spans[i].Color = idx[spans[i].Kind]
-	}
-}
-
 func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // buildGantt is the plot of a Gantt panel.

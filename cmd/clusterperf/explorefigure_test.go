@@ -74,3 +74,57 @@ func TestExplorerChartIsCommandPlot(t *testing.T) {
 		}
 	}
 }
+
+// The explorer's Gantt chart of a tpn example is `clusterperf tpn FILE --cluster C --plot`:
+// byte for byte the same SVG once the explorer's node groups (its rows grouped by
+// workstation beyond 16 processes; the command's rows are not) are left out.
+func TestExplorerGanttIsCommandPlot(t *testing.T) {
+	for _, ex := range [][2]string{{"../../examples/tpn/matmul.yaml", "../../examples/tpn/cluster.yaml"}, {"../../explore/testdata/mw48.yaml", "../../explore/testdata/cluster8.yaml"}} {
+		data, err := os.ReadFile(ex[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := os.ReadFile(ex[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := explore.Load(ex[0], data, ex[1], cl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := explore.Check(m.Params(), explore.Values{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := m.Eval(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p *report.Panel
+		for _, c := range r.Charts {
+			if c.ID == "gantt" {
+				p = &c.Panel
+			}
+		}
+		if p == nil || len(p.Spans) == 0 {
+			t.Fatalf("%s: no Gantt chart", ex[0])
+		}
+		p.Spans = append([]report.Span(nil), p.Spans...)
+		for i := range p.Spans {
+			p.Spans[i].Group = ""
+		}
+		want, err := report.SVG(*p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "gantt.svg")
+		runOut(t, "tpn", ex[0], "--cluster", ex[1], "--plot", path)
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the command's Gantt chart (%d bytes) differs from the explorer's (%d bytes)", ex[0], len(got), len(want))
+		}
+	}
+}

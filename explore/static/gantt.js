@@ -125,7 +125,7 @@
       }
       for (const b of r.bars) {
         if (b.end < x0 || b.start > x1) continue;
-        const a = { x: px(b.start).toFixed(2), y: (y + rowH * 0.15).toFixed(1), width: Math.max(0.5, px(b.end) - px(b.start)).toFixed(2), height: (rowH * 0.7).toFixed(1), fill: colour[b.kind] };
+        const a = { x: px(b.start).toFixed(2), y: (y + rowH * (b.thin ? 0.1 : 0.15)).toFixed(1), width: Math.max(0.5, px(b.end) - px(b.start)).toFixed(2), height: (rowH * (b.thin ? 0.3 : 0.7)).toFixed(1), fill: colour[b.kind] };
         if (r.closed) a["fill-opacity"] = 0.35;
         bars.append(svgEl("rect", a));
       }
