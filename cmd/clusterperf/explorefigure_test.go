@@ -11,13 +11,15 @@ import (
 	"github.com/clusterperf/clusterperf/report"
 )
 
-// The explorer's population charts of a qn example and `clusterperf solve FILE --sweep …
-// --plot` are one figure (issue 28: one chart stack): the command the explorer names
-// (Result.ChartCommand) writes, byte for byte, the SVG report draws from the explorer's two
-// charts without the explorer's own "current" mark — the same series, points, bounds,
-// labels and N* mark, from the same description (solveapp.Sweep.Figure).
+// The explorer's charts and the command's --plot are one figure (issue 28: one chart
+// stack): the command the explorer names (Result.ChartCommand) writes, byte for byte, the
+// SVG report draws from the explorer's charts without the explorer's own "current" mark —
+// the same series, points, bounds, intervals, labels and marks from the same description:
+// qn's population charts are `solve FILE --sweep … --plot` (solveapp.Sweep.Figure), fit's
+// chart is `fit DATA.csv --predict P --plot` (fitapp.ScalingResult.DataFigure).
 func TestExplorerChartIsCommandPlot(t *testing.T) {
-	for _, file := range []string{"../../examples/keck/cg-a-4.yaml", "../../examples/qn/central-server.yaml", "../../examples/qn/web-tier.yaml"} {
+	for _, file := range []string{"../../examples/keck/cg-a-4.yaml", "../../examples/qn/central-server.yaml", "../../examples/qn/web-tier.yaml",
+		"../../examples/scaling/openfoam_motorbike_arc.csv"} {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
@@ -39,7 +41,7 @@ func TestExplorerChartIsCommandPlot(t *testing.T) {
 		}
 		var panels []report.Panel
 		for _, c := range r.Charts {
-			if c.ID != "throughput" && c.ID != "response" {
+			if len(c.Spans) > 0 {
 				continue
 			}
 			p := c.Panel
@@ -51,8 +53,8 @@ func TestExplorerChartIsCommandPlot(t *testing.T) {
 			}
 			panels = append(panels, p)
 		}
-		if len(panels) != 2 {
-			t.Fatalf("%s: %d population charts, want 2", file, len(panels))
+		if len(panels) == 0 {
+			t.Fatalf("%s: no charts", file)
 		}
 		want, err := report.SVG(panels...)
 		if err != nil {
