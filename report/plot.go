@@ -146,21 +146,8 @@ func (p Panel) build() (*plot.Plot, error) {
 			continue
 		}
 		if s.Points {
-			sc, err := plotter.NewScatter(xy)
-			if err != nil {
+			if err := addPoints(pl, s, xy, colour[i]); err != nil {
 				return nil, err
-			}
-			sc.GlyphStyle.Color = colour[i]
-			sc.GlyphStyle.Radius = vg.Points(3)
-			switch s.Glyph {
-			case "ring":
-				sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = draw.RingGlyph{}, vg.Points(5)
-			case "cross":
-				sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = draw.CrossGlyph{}, vg.Points(5)
-			}
-			pl.Add(sc)
-			if !s.NoLegend {
-				pl.Legend.Add(s.Name, sc)
 			}
 			continue
 		}
@@ -186,6 +173,27 @@ func (p Panel) build() (*plot.Plot, error) {
 	}
 	pl.Add(plotter.NewGrid())
 	return pl, nil
+}
+
+// addPoints adds a Points series' markers (Series.Glyph) and its legend entry.
+func addPoints(pl *plot.Plot, s Series, xy plotter.XYs, col color.Color) error {
+	sc, err := plotter.NewScatter(xy)
+	if err != nil {
+		return err
+	}
+	sc.GlyphStyle.Color = col
+	sc.GlyphStyle.Radius = vg.Points(3)
+	switch s.Glyph {
+	case "ring":
+		sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = draw.RingGlyph{}, vg.Points(5)
+	case "cross":
+		sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = draw.CrossGlyph{}, vg.Points(5)
+	}
+	pl.Add(sc)
+	if !s.NoLegend {
+		pl.Legend.Add(s.Name, sc)
+	}
+	return nil
 }
 
 // addLine adds a series' line and its legend entry; a Clip series (when clip) is drawn
