@@ -2,13 +2,14 @@ package explore
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
 )
 
 // benchCharts are the explorer's charts the benchmarks draw: central-server's throughput
-// (the first qn chart), mpip-amg's components by P (the most series) and tpn-mw48's Gantt
+// (the first qn chart), mpip-amg's components by P (the most series), tpn-mw48's Gantt
 // chart (49 processes on 8 nodes: drawn by the page's script interactively, by report for
-// report pages).
+// report pages) and fit's chart of openfoam_motorbike_arc.csv.
 func benchCharts(b *testing.B) map[string]Chart {
 	out := map[string]Chart{}
 	for _, ex := range examples {
@@ -30,6 +31,18 @@ func benchCharts(b *testing.B) map[string]Chart {
 			}
 		}
 	}
+	// fit's chart (log–log axes, two interval bands, the held-out run)
+	const csv = "../examples/scaling/openfoam_motorbike_arc.csv"
+	data, err := os.ReadFile(csv)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := Load(csv, data, "", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, r := evalAt(b, m, Values{})
+	out["fit-openfoam"] = r.Charts[0]
 	return out
 }
 
