@@ -10,6 +10,7 @@ import (
 	"github.com/clusterperf/clusterperf/htmlreport"
 	"github.com/clusterperf/clusterperf/modelfile"
 	"github.com/clusterperf/clusterperf/pipeline"
+	"github.com/clusterperf/clusterperf/report"
 )
 
 type pipelineModel struct {
@@ -150,8 +151,8 @@ func (pm *pipelineModel) EvalContext(ctx context.Context, v Values) (*Result, er
 		}
 	}
 	cur, best := float64(p), float64(rec.Recommended.Config.P)
-	r.Charts = append(r.Charts, Chart{ID: "time", Title: "Predicted time against cluster size", XLabel: "nodes p", YLabel: "s",
-		Series: append([]Series{total}, stages...), MarkX: &cur, BestX: &best})
+	r.Charts = append(r.Charts, chart("time", report.Panel{Title: "Predicted time against cluster size", XLabel: "nodes p", YLabel: "s",
+		Series: append([]Series{total}, stages...)}, &cur, &best))
 	return r, nil
 }
 

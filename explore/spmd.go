@@ -8,6 +8,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/htmlreport"
 	"github.com/clusterperf/clusterperf/modelfile"
+	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/spmd"
 )
 
@@ -205,14 +206,15 @@ func spmdCharts(ctx context.Context, e *spmd.Evaluator, surf []spmd.Point, ps []
 		}
 	}
 	cur := float64(p)
-	sc := Chart{ID: "speedup", Title: "Speedup against p", XLabel: "processors p", YLabel: "speedup", Series: []Series{sp}, MarkX: &cur}
-	tc := Chart{ID: "time", Title: "Predicted time against p", XLabel: "processors p", YLabel: "s", Series: []Series{tm}, MarkX: &cur}
+	sc := chart("speedup", report.Panel{Title: "Speedup against p", XLabel: "processors p", YLabel: "speedup", Series: []Series{sp}}, &cur, nil)
+	tc := chart("time", report.Panel{Title: "Predicted time against p", XLabel: "processors p", YLabel: "s", Series: []Series{tm}}, &cur, nil)
 	if bs.Name != "" {
 		sc.Series, tc.Series = append(sc.Series, bs), append(tc.Series, bt)
 	}
 	if ok {
 		bp := float64(best.P)
-		sc.BestX, tc.BestX = &bp, &bp
+		sc.Marks = append(sc.Marks, report.Mark{X: bp, Label: "best"})
+		tc.Marks = append(tc.Marks, report.Mark{X: bp, Label: "best"})
 	}
 	return []Chart{sc, tc}, nil
 }

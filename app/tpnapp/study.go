@@ -96,9 +96,18 @@ func (a *AdviceStudy) Merge(items []json.RawMessage) (any, error) {
 	return a.out, nil
 }
 
-// SaveGantt draws the result's Gantt chart (a row per process; computing, loops with their
-// iterations grouped, and messages) to path.
+// SaveGantt draws the result's Gantt chart (Gantt) to path.
 func (r *Result) SaveGantt(path string) error {
+	p, err := r.Gantt()
+	if err != nil {
+		return err
+	}
+	return report.SaveFigure(path, p)
+}
+
+// Gantt is the result's Gantt chart (tpn --plot, the explorer's): a row per process;
+// computing, loops with their iterations grouped, and messages.
+func (r *Result) Gantt() (report.Panel, error) {
 	rows := make([]string, len(r.Processes))
 	for i, t := range r.Processes {
 		rows[i] = t.Name
@@ -114,9 +123,5 @@ func (r *Result) SaveGantt(path string) error {
 			bars[i].Color = 2
 		}
 	}
-	p, err := report.Gantt("Gantt chart: computing, loops (iterations grouped) and messages on the network", "time (s)", rows, bars)
-	if err != nil {
-		return err
-	}
-	return report.SaveFigure(path, p)
+	return report.Gantt("Gantt chart: computing, loops (iterations grouped) and messages on the network", "time (s)", rows, bars)
 }

@@ -85,7 +85,6 @@ func TestFunctionLength(t *testing.T) {
 // longFunctions are the functions over MaxLines lines when the check was added, with
 // their length then (the largest, where one name is used twice); to be split.
 var longFunctions = map[string]int{
-	"ChartSVG":     129,
 	"FitWithPrior": 102,
 	"ReadCSV":      82,
 }
