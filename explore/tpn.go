@@ -230,12 +230,14 @@ func (t *tpnModel) BestContext(ctx context.Context, v Values) (string, map[strin
 		return "", nil, err
 	}
 	a := res.Advice
-	how := "exhaustive search"
-	if !a.Exhaustive {
-		how = fmt.Sprintf("greedy + local search, at most %.1f %% above the lower bound", 100*a.Gap)
+	vals := map[string]float64{"best_time_s": a.Time, "given_time_s": a.Given}
+	best := "allocation " + t.allocationText(a.Allocation.Map()) + ": " + tpnapp.AdviceText(a)
+	if sz := res.Sizing; sz != nil && res.SizingAllocation != nil {
+		c := sz.Recommended.Config
+		vals["recommended_time_s"], vals["recommended_workstations"] = c.TimeS, float64(c.P)
+		best = fmt.Sprintf("recommended (%s): %d workstation(s), %.4g s, allocation %s; %s", sz.Rule, c.P, c.TimeS, t.allocationText(res.SizingAllocation.Map()), best)
 	}
-	return fmt.Sprintf("allocation %s: %.4g s instead of %.4g s (%s, %d simulations)", t.allocationText(a.Allocation.Map()), a.Time, a.Given, how, a.Evaluated),
-		map[string]float64{"best_time_s": a.Time, "given_time_s": a.Given}, nil
+	return best, vals, nil
 }
 
 // allocationText lists an allocation process by process ("P0→ws2, P1→ws1") up to a dozen
