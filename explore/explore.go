@@ -75,7 +75,9 @@ type Chart struct {
 	Bars   []Bar    `json:"bars,omitempty"`
 	MarkX  *float64 `json:"mark_x,omitempty"` // the current point
 	BestX  *float64 `json:"best_x,omitempty"` // the best configuration
-	SVG    string   `json:"svg,omitempty"`    // the chart drawn by ChartSVG (filled by the server)
+	// BestName labels the BestX mark ("" → "best"; qn: "N*", the saturation point).
+	BestName string `json:"best_name,omitempty"`
+	SVG      string `json:"svg,omitempty"` // the chart drawn by ChartSVG (filled by the server)
 }
 
 // Result is the answer of /api/eval: everything the page shows for one point.
@@ -90,6 +92,9 @@ type Result struct {
 	ErrorEstimate any    `json:"error_estimate,omitempty"`
 	Bottleneck    string `json:"bottleneck"`
 	Best          string `json:"best"`
+	// BestLabel is the banner's name for Best ("" → "Best configuration"; qn: "Saturation
+	// point", which N* is — not a recommendation).
+	BestLabel string `json:"best_label,omitempty"`
 	// BestPending: the best configuration is searched apart (BestSearcher); the page asks
 	// /api/best after drawing the point.
 	BestPending bool               `json:"best_pending,omitempty"`

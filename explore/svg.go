@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"html"
 	"math"
@@ -165,7 +166,7 @@ func ChartSVG(c Chart) []byte {
 		}
 	}
 	mark(c.MarkX, "#555", "", "current")
-	mark(c.BestX, "#0a7d32", ` stroke-dasharray="6 3"`, "best")
+	mark(c.BestX, "#0a7d32", ` stroke-dasharray="6 3"`, cmp.Or(c.BestName, "best"))
 	b.WriteString("</svg>")
 	return b.Bytes()
 }
