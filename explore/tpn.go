@@ -11,6 +11,7 @@ import (
 	"github.com/clusterperf/clusterperf/app/tpnapp"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/internal/input"
 	"github.com/clusterperf/clusterperf/tpn"
 )
 
@@ -32,7 +33,10 @@ func loadTPN(path string, data []byte, clusterPath string, clusterData []byte) (
 	if err != nil {
 		return nil, err
 	}
-	cl, err := tpn.ParseCluster(clusterPath, clusterData)
+	// The files the cluster names (a network's benchmark: outputs, a background_log) are
+	// read as the tpn command reads them (bounded, relative to the cluster file), so the
+	// explorer serves every cluster the command accepts (hostile review 7, P2-7).
+	cl, err := tpn.ParseClusterWith(clusterPath, clusterData, input.Read)
 	if err != nil {
 		return nil, err
 	}
