@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -110,17 +111,32 @@ func (m *fitModel) chart(res *fitapp.ScalingResult, p int) (Chart, error) {
 		}
 	}
 	grid = append(grid, top)
-	pts, err := res.Fit.Times(grid)
-	if err != nil {
-		return Chart{}, err
+	// What is drawn is what is named, as in fit --plot (app.ScalingFigure): the chosen
+	// formula over the whole range, the stacked prediction the answer gives beyond the
+	// largest measured p as its own line.
+	fr := res.Fit
+	if i, found := slices.BinarySearch(grid, fr.MaxP); !found && fr.MaxP < top {
+		grid = slices.Insert(grid, i, fr.MaxP)
 	}
-	var mx, my []float64
-	for _, q := range pts {
-		mx, my = append(mx, float64(q.P)), append(my, q.TimeS)
+	model := Series{Name: "chosen model: T(p) = " + fr.Chosen.Formula}
+	stacked := Series{Name: fmt.Sprintf("stacked prediction (p > %d)", fr.MaxP), Dash: true}
+	for _, q := range grid {
+		pr, err := fr.Predict(q)
+		if err != nil {
+			return Chart{}, err
+		}
+		model.X, model.Y = append(model.X, float64(q)), append(model.Y, pr.SelectedS)
+		if q >= fr.MaxP {
+			stacked.X, stacked.Y = append(stacked.X, float64(q)), append(stacked.Y, pr.TimeS)
+		}
+	}
+	series := []Series{{Name: "measured", X: xs, Y: ys}, model}
+	if len(stacked.X) > 1 {
+		series = append(series, stacked)
 	}
 	at := float64(p)
 	return Chart{ID: "time", Title: "Time against p: measured and " + res.Fit.Chosen.Name, XLabel: "p", YLabel: "time, s",
-		Series: []Series{{Name: "measured", X: xs, Y: ys}, {Name: res.Fit.Chosen.Name + ": T(p) = " + res.Fit.Chosen.Formula, X: mx, Y: my}}, MarkX: &at}, nil
+		Series: series, MarkX: &at}, nil
 }
 
 // File: the CSV as read (the sliders change what is asked, not the data).

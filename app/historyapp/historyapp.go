@@ -261,7 +261,7 @@ func (r *Result) summaryTable() *report.Table {
 
 func (r *Result) tradeOffTable() *report.Table {
 	a := r.Analysis
-	t := app.TradeOffTable(a.Sizing, fmt.Sprintf("Trade-off (model times) within p ≤ %d", a.PMax))
+	t := app.TradeOffTable(a.Sizing, fmt.Sprintf("Trade-off (%s) within p ≤ %d", app.SizingTimes(a.Fit.Scaling), a.PMax))
 	if len(a.TradeOff) != len(t.Rows) {
 		return t
 	}

@@ -48,7 +48,7 @@ func TestExploreFitCSV(t *testing.T) {
 	if want := got.Answer.Facts["recommended_p"].(float64); r.Values["recommended_p"] != want {
 		t.Errorf("explorer recommends p = %v, fit %v", r.Values["recommended_p"], want)
 	}
-	if len(r.Charts) != 1 || len(r.Charts[0].Series) != 2 || len(r.Tables) == 0 {
+	if len(r.Charts) != 1 || len(r.Charts[0].Series) != 3 || len(r.Tables) == 0 { // measured, chosen model, stacked beyond the data
 		t.Errorf("charts %d, tables %d", len(r.Charts), len(r.Tables))
 	}
 }
