@@ -51,21 +51,13 @@ func SolveBlocking(net BlockingNetwork, maxStates int) (*BlockingSolution, error
 		return nil, err
 	}
 	// state: n[0..K-1], then pairs (station, destination) of the blocked stations in order
-	sp := newStateSpace()
-	if _, err := sp.add(start, maxStates); err != nil {
-		return nil, err
-	}
-	trs, maxRate, err := blockingTransitions(net, sp, maxStates)
+	sp, pi, relRes, err := stationary(start, maxStates, func(sp *stateSpace) ([]rate, float64, error) {
+		return blockingTransitions(net, sp, maxStates)
+	}, false)
 	if err != nil {
 		return nil, err
 	}
-	S := len(sp.states)
-	pi, err := gth(S, trs)
-	if err != nil {
-		return nil, err
-	}
-	res := residual(S, pi, trs)
-	sol := &BlockingSolution{States: S, Residual: res / math.Max(maxRate, 1e-300),
+	sol := &BlockingSolution{States: len(sp.states), Residual: relRes,
 		QueueLength: make([]float64, K), Throughput: make([]float64, K), Busy: make([]float64, K), Blocked: make([]float64, K)}
 	for i, s := range sp.states {
 		p := pi[i]

@@ -82,25 +82,40 @@ func solve(net Network, maxStates int, useLU bool) (*Solution, error) {
 	for c, k := range net.Start {
 		start[k*C+c] = net.Population[c]
 	}
-	sp := newStateSpace()
-	sp.add(start, 0) // no limit for the first state: cannot fail
-	trs, maxRate, err := transitions(net, sp, maxStates)
+	sp, pi, relRes, err := stationary(start, maxStates, func(sp *stateSpace) ([]rate, float64, error) {
+		return transitions(net, sp, maxStates)
+	}, useLU)
 	if err != nil {
 		return nil, err
 	}
-	S := len(sp.states)
-	pi, err := gth(S, trs)
+	sol := measures(net, sp, pi)
+	sol.Residual = relRes
+	return sol, nil
+}
+
+// stationary explores a chain from its state start (explore adds the states it reaches to
+// sp, at most maxStates, and returns the transitions and the largest rate) and solves
+// πQ = 0 by GTH, or by LU when useLU. relRes is the residual max|πQ| relative to the
+// largest rate.
+func stationary(start []int, maxStates int, explore func(sp *stateSpace) ([]rate, float64, error), useLU bool) (sp *stateSpace, pi []float64, relRes float64, err error) {
+	sp = newStateSpace()
+	if _, err := sp.add(start, maxStates); err != nil {
+		return nil, nil, 0, err
+	}
+	trs, maxRate, err := explore(sp)
 	if err != nil {
-		return nil, err
+		return nil, nil, 0, err
+	}
+	S := len(sp.states)
+	if pi, err = gth(S, trs); err != nil {
+		return nil, nil, 0, err
 	}
 	if useLU {
 		if pi, err = luSolve(S, trs); err != nil {
-			return nil, err
+			return nil, nil, 0, err
 		}
 	}
-	sol := measures(net, sp, pi)
-	sol.Residual = residual(S, pi, trs) / math.Max(maxRate, 1e-300)
-	return sol, nil
+	return sp, pi, residual(S, pi, trs) / math.Max(maxRate, 1e-300), nil
 }
 
 // transitions explores the state space (jobs per station and class, s[k·C + c]) from its
