@@ -2,11 +2,11 @@ package explore
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
-	"math"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -80,6 +80,7 @@ func (m *fitModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	r := &Result{Kind: "fit", Model: m.Name(), Method: res.Method, Exact: false, ErrorEstimate: res.ErrorEstimate,
 		Values: map[string]float64{"p": float64(p)}, Notes: append([]string{res.Answer.Summary}, res.NoteLines()...),
 		Command: []string{"fit", m.path, "--predict", strconv.Itoa(p), "--efficiency", strconv.FormatFloat(v["efficiency"], 'g', -1, 64)}}
+	r.ChartCommand = r.Command
 	if len(res.Predictions) > 0 {
 		r.Values["predicted_time_s"] = res.Predictions[0].TimeS
 	}
@@ -97,46 +98,15 @@ func (m *fitModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	return r, nil
 }
 
-// chart: the measured times and the chosen model's T(p) on a log grid up to the slider.
+// chart: the figure of `fit DATA.csv --plot` at the point (fitapp's DataFigure: the
+// measured runs, the chosen model with its interval, the prediction at p), p marked.
 func (m *fitModel) chart(res *fitapp.ScalingResult, p int) (Chart, error) {
-	var xs, ys []float64
-	for _, pt := range res.Data().Points {
-		xs, ys = append(xs, float64(pt.P)), append(ys, pt.TimeS)
-	}
-	top := max(p, m.maxP)
-	var grid []int
-	for x := 1.0; int(x) <= top; x *= math.Pow(2, 0.25) {
-		if len(grid) == 0 || grid[len(grid)-1] != int(x) {
-			grid = append(grid, int(x))
-		}
-	}
-	grid = append(grid, top)
-	// What is drawn is what is named, as in fit --plot (app.ScalingFigure): the chosen
-	// formula over the whole range, the stacked prediction the answer gives beyond the
-	// largest measured p as its own line.
-	fr := res.Fit
-	if i, found := slices.BinarySearch(grid, fr.MaxP); !found && fr.MaxP < top {
-		grid = slices.Insert(grid, i, fr.MaxP)
-	}
-	model := Series{Name: "chosen model: T(p) = " + fr.Chosen.Formula}
-	stacked := Series{Name: fmt.Sprintf("stacked prediction (p > %d)", fr.MaxP), Dash: true}
-	for _, q := range grid {
-		pr, err := fr.Predict(q)
-		if err != nil {
-			return Chart{}, err
-		}
-		model.X, model.Y = append(model.X, float64(q)), append(model.Y, pr.SelectedS)
-		if q >= fr.MaxP {
-			stacked.X, stacked.Y = append(stacked.X, float64(q)), append(stacked.Y, pr.TimeS)
-		}
-	}
-	series := []Series{{Name: "measured", X: xs, Y: ys}, model}
-	if len(stacked.X) > 1 {
-		series = append(series, stacked)
+	fig, err := res.DataFigure()
+	if err != nil || len(fig) == 0 {
+		return Chart{}, cmp.Or(err, errors.New("fit: no figure"))
 	}
 	at := float64(p)
-	return Chart{ID: "time", Title: "Time against p: measured and " + res.Fit.Chosen.Name, XLabel: "p", YLabel: "time, s",
-		Series: series, MarkX: &at}, nil
+	return chart("time", fig[0], &at, nil), nil
 }
 
 // File: the CSV as read (the sliders change what is asked, not the data).
