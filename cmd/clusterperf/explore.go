@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"runtime/debug"
 	"sync"
 	"syscall"
 	"time"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/explore"
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/internal/cmdline"
 	"github.com/clusterperf/clusterperf/internal/units"
 	"github.com/clusterperf/clusterperf/mpip"
 )
@@ -107,13 +107,6 @@ func loadExplore(o exploreOptions, paths []string) (explore.Model, error) {
 	return m, nil
 }
 
-func buildVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "devel"
-}
-
 func runExplore(ctx context.Context, o exploreOptions, paths []string, stdout, stderr io.Writer) error {
 	if ctx == nil {
 		ctx = context.Background()
@@ -145,7 +138,7 @@ func runExplore(ctx context.Context, o exploreOptions, paths []string, stdout, s
 	if err != nil {
 		return badInputf("--addr %q: %v", o.addr, err)
 	}
-	srv := explore.NewServer(m, buildVersion()).HTTPServer(ln) // Host rule, timeouts, limits
+	srv := explore.NewServer(m, cmdline.ModuleVersion()).HTTPServer(ln) // Host rule, timeouts, limits
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(stdout, "clusterperf explore: %s (%s) at %s — Ctrl-C to stop\n", m.Name(), m.Kind(), url)
 	if explore.Beyond(ln) {

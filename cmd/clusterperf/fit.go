@@ -13,6 +13,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/app/fitapp"
 	"github.com/clusterperf/clusterperf/fit"
+	"github.com/clusterperf/clusterperf/internal/cmdline"
 	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/scaling"
@@ -230,7 +231,7 @@ func parseFit(modelPath, dataPath string, o fitOptions) (fit.Spec, *fit.Data, er
 	if o.objective != "" {
 		sp.Objective = o.objective
 	}
-	sp.Progress = progressFunc(sp.Bootstrap > 0, "bootstrap replicates")
+	sp.Progress = cmdline.ProgressFunc(sp.Bootstrap > 0, "bootstrap replicates")
 	return sp, data, nil
 }
 

@@ -5,13 +5,10 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/clusterperf/clusterperf/internal/input"
-	"github.com/clusterperf/clusterperf/internal/units"
 	"github.com/clusterperf/clusterperf/report"
-	"github.com/spf13/pflag"
 )
 
 // flagCheck collects range errors of flags so a command refuses all its bad flags at once,
@@ -91,53 +88,5 @@ func (c *flagCheck) err() error {
 // and nothing blocks on a FIFO); a missing, unreadable or too large file is bad input (exit 2).
 func readInput(path string) ([]byte, error) { return input.Read(path) }
 
-// intRange parses FROM:TO (or one number) with whole numbers 1 ≤ FROM ≤ TO.
-func (c *flagCheck) intRange(flag, s string) (int, int) {
-	a, b, ok := strings.Cut(s, ":")
-	if !ok {
-		b = a
-	}
-	from, err1 := strconv.Atoi(strings.TrimSpace(a))
-	to, err2 := strconv.Atoi(strings.TrimSpace(b))
-	if err1 != nil || err2 != nil || from < 1 || to < from {
-		c.add("--%s %q: want FROM:TO with whole numbers 1 ≤ FROM ≤ TO", flag, s)
-		return 1, 1
-	}
-	return from, to
-}
-
 // maxPredictions bounds the number of configurations a --predict range may name.
 const maxPredictions = 4096
-
-// unitFlag is a float flag that takes the one units rule of internal/units: a rate
-// ("48/min", "0.8/s" or a bare number per second) or a time ("5ms", "2min" or a bare number
-// of seconds), so flags accept the suffixes model files do.
-type unitFlag struct {
-	v     *float64
-	parse func(string) (float64, error)
-	kind  string
-}
-
-func (u unitFlag) String() string {
-	if u.v == nil {
-		return "0"
-	}
-	return strconv.FormatFloat(*u.v, 'g', -1, 64)
-}
-func (u unitFlag) Set(s string) error {
-	x, err := u.parse(s)
-	if err != nil {
-		return err
-	}
-	*u.v = x
-	return nil
-}
-func (u unitFlag) Type() string { return u.kind }
-
-// rateVar and durationVar register unit flags (see unitFlag).
-func rateVar(f *pflag.FlagSet, v *float64, name, usage string) {
-	f.Var(unitFlag{v, units.Rate, "rate"}, name, usage)
-}
-func durationVar(f *pflag.FlagSet, v *float64, name, usage string) {
-	f.Var(unitFlag{v, units.Duration, "time"}, name, usage)
-}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/app/queueapp"
+	"github.com/clusterperf/clusterperf/internal/cmdline"
 	"github.com/clusterperf/clusterperf/queue"
 )
 
@@ -50,9 +51,9 @@ Examples:
 		},
 	}
 	f := cmd.Flags()
-	rateVar(f, &o.lambda, "lambda", "arrival rate λ (jobs/s, or with a unit: 48/min, 2880/h)")
-	rateVar(f, &o.mu, "mu", "service rate μ of one server (jobs/s, or 60/min)")
-	durationVar(f, &o.serviceTime, "service-time", "mean service time 1/μ (s, or with a unit: 5ms, 2min), instead of --mu")
+	cmdline.RateVar(f, &o.lambda, "lambda", "arrival rate λ (jobs/s, or with a unit: 48/min, 2880/h)")
+	cmdline.RateVar(f, &o.mu, "mu", "service rate μ of one server (jobs/s, or 60/min)")
+	cmdline.DurationVar(f, &o.serviceTime, "service-time", "mean service time 1/μ (s, or with a unit: 5ms, 2min), instead of --mu")
 	f.Float64Var(&o.load, "load", 0, "offered load λ/μ in Erlangs, instead of --lambda and --mu")
 	f.IntVar(&o.servers, "servers", 0, "number of servers m")
 	f.IntVar(&o.capacity, "capacity", 0, "capacity K: most jobs in the station, in service and waiting")

@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/clusterperf/clusterperf/app/simapp"
+	"github.com/clusterperf/clusterperf/internal/cmdline"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -175,7 +176,7 @@ func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writ
 		return stop
 	}
 	if out.Partial {
-		clearProgress()
+		cmdline.ClearProgress()
 	}
 	return cmp.Or(render(stdout, out, o.out), stop) // stop: nil, or interrupted (exit 130) after the partial result
 }
@@ -185,7 +186,7 @@ func (o simOptions) app() simapp.Options {
 	so := simapp.Options{Seed: o.seed, Precision: o.precision, Reps: o.reps, Batches: o.batches, Events: o.events,
 		MaxEvents: o.maxEvents, MaxMemoryBytes: o.memLimit(), Service: o.service, Discipline: o.discipline, Arrival: o.arrival,
 		Think: o.think, Cycles: o.cycles, CPU: o.cpu, GeometricBursts: o.bursts == "geometric",
-		Progress: func(unit string) func(done, total int) { return progressFunc(o.progress, unit) }}
+		Progress: func(unit string) func(done, total int) { return cmdline.ProgressFunc(o.progress, unit) }}
 	return so
 }
 

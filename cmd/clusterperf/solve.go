@@ -12,6 +12,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/solveapp"
+	"github.com/clusterperf/clusterperf/internal/cmdline"
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
@@ -194,7 +195,7 @@ func (o solveOptions) request(in *solveapp.Input, stderr io.Writer) solveapp.Req
 		Input: in, Solver: o.solver, Options: opt, Sweep: o.sweep, Measured: o.measured, Read: o.sim.study.read,
 		Distribution: o.distribution, Validate: o.validate, All: o.all,
 		Sim:      so.app(),
-		Progress: func(what string) func(done, total int) { return progressFunc(o.progress, what) },
+		Progress: func(what string) func(done, total int) { return cmdline.ProgressFunc(o.progress, what) },
 		Log:      stderr,
 	}
 }
@@ -219,7 +220,7 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 		return err
 	}
 	if res.Partial() {
-		clearProgress()
+		cmdline.ClearProgress()
 	}
 	doc := res.Document()
 	if res.Solution != nil {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/clusterperf/clusterperf/app/simapp"
+	"github.com/clusterperf/clusterperf/internal/cmdline"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -101,7 +102,7 @@ func runSpeedup(ctx context.Context, o speedupOptions, path string, stdout io.Wr
 		return err
 	}
 	if sp.stopped != nil { // Ctrl-C: the points evaluated so far, no validation or plot
-		clearProgress()
+		cmdline.ClearProgress()
 		return cmp.Or(render(stdout, sp.out, o.out), sp.stopped)
 	}
 	if sp.pds != nil {
@@ -109,7 +110,7 @@ func runSpeedup(ctx context.Context, o speedupOptions, path string, stdout io.Wr
 		var stop error
 		sp.out.Validation, stop = simapp.SimulateSPMD(ctx, sp.m, sp.e, sp.pds, o.sim.app())
 		if sp.out.Validation != nil && sp.out.Validation.Partial {
-			clearProgress()
+			cmdline.ClearProgress()
 		}
 		if stop != nil {
 			if sp.out.Validation == nil {
@@ -168,7 +169,7 @@ func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedu
 		return nil, err
 	}
 	q := speedupapp.Request{Model: sp.m, P: ps, D: ds, Sizing: o.sizing.options(nil), Measured: meas, MeasuredFile: o.measured,
-		Progress: progressFunc(o.progress, "surface: values of p"), NonRecursive: o.solver == "non-recursive"}
+		Progress: cmdline.ProgressFunc(o.progress, "surface: values of p"), NonRecursive: o.solver == "non-recursive"}
 	sp.out, sp.e, sp.stopped = speedupapp.Run(ctx, q)
 	if sp.out == nil {
 		return nil, sp.stopped

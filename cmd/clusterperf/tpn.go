@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/app/tpnapp"
+	"github.com/clusterperf/clusterperf/internal/cmdline"
 	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/tpn"
 )
@@ -98,7 +99,7 @@ func (o *tpnOptions) register(cmd *cobra.Command) {
 	f.StringVar(&o.plot, "plot", "", "write a Gantt chart to FILE.svg or FILE.png")
 	f.StringVar(&o.exportPNML, "export-pnml", "", "write the net as PNML (timing in a toolspecific block)")
 	f.BoolVar(&o.atomic, "atomic", false, "atomic firing: tokens stay in the input places until a firing ends")
-	durationVar(f, &o.maxTime, "max-time", "cut the run off at this simulated time (s, or with a unit: 90min), 0 … 4.6e9 s (0: no limit)")
+	cmdline.DurationVar(f, &o.maxTime, "max-time", "cut the run off at this simulated time (s, or with a unit: 90min), 0 … 4.6e9 s (0: no limit)")
 	f.BoolVar(&o.advise, "advise", false, "search process-to-workstation mappings for the least predicted time")
 	f.IntVar(&o.budget, "budget", 2000, "--advise: simulations allowed to the heuristic search, ≥ 1")
 	f.Int64Var(&o.maxTrans, "max-transitions", 0, "refuse a program whose net unrolls to more transitions (0: 2000000)")
@@ -207,7 +208,7 @@ func runTpn(ctx context.Context, o tpnOptions, path string, stdout, stderr io.Wr
 func (o tpnOptions) request(path string, stderr io.Writer) (tpnapp.Request, error) {
 	q := tpnapp.Request{Build: o.build(), Run: o.runOpts(), ExportPNML: o.exportPNML, Sampled: o.sampled(), Reps: o.reps, Seed: o.seed,
 		Advise: o.advise, Budget: o.budget, Sizing: o.sizing.options(nil), Notify: stderr,
-		Progress: func(label string) func(done, total int) { return progressFunc(o.progress, label) }}
+		Progress: func(label string) func(done, total int) { return cmdline.ProgressFunc(o.progress, label) }}
 	var err error
 	if isPNML(path) {
 		q.Net, err = tpn.ReadPNMLFile(path)
