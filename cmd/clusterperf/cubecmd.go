@@ -73,7 +73,7 @@ func (o cubeOptions) request(args []string) (cubeapp.Request, error) {
 			k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
 			x, err := strconv.ParseFloat(v, 64)
 			if !ok || err != nil || k == "" {
-				c.add("--fix %q: want name=value pairs such as y=1,z=1", o.fix)
+				c.Add("--fix %q: want name=value pairs such as y=1,z=1", o.fix)
 				break
 			}
 			q.Fix[k] = x
@@ -86,25 +86,25 @@ func (o cubeOptions) request(args []string) (cubeapp.Request, error) {
 		for _, v := range strings.Split(o.values, ",") {
 			x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 			if err != nil {
-				c.add("--values %q: %q is not a number", o.values, v)
+				c.Add("--values %q: %q is not a number", o.values, v)
 				break
 			}
 			q.Values = append(q.Values, x)
 		}
 	}
 	if (o.latency == "") != (o.bandwidth == "") {
-		c.add("--latency and --bandwidth go together (004's network)")
+		c.Add("--latency and --bandwidth go together (004's network)")
 	} else if o.latency != "" {
 		var e error
 		q.Network = true
 		if q.Latency, e = units.Duration(o.latency); e != nil || !(q.Latency >= 0) {
-			c.add("--latency %q: want a time such as 2us", o.latency)
+			c.Add("--latency %q: want a time such as 2us", o.latency)
 		}
 		if q.Bandwidth, e = units.Bandwidth(o.bandwidth); e != nil || !(q.Bandwidth > 0) {
-			c.add("--bandwidth %q: want a rate such as 10GB/s", o.bandwidth)
+			c.Add("--bandwidth %q: want a rate such as 10GB/s", o.bandwidth)
 		}
 	}
-	return q, c.err()
+	return q, c.Err()
 }
 
 func runCube(cmd *cobra.Command, o cubeOptions, args []string, stdout io.Writer) error {

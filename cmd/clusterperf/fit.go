@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/fitapp"
 	"github.com/clusterperf/clusterperf/fit"
 	"github.com/clusterperf/clusterperf/internal/cmdline"
@@ -103,10 +104,10 @@ func fitCmd(o *fitOptions, stdout, stderr io.Writer) *cobra.Command {
 	f.StringVar(&o.plot, "plot", "", "write observed vs fitted to FILE.svg or FILE.png")
 	f.StringVar(&o.objective, "objective", "", "relative or absolute (the thesis's ε, Gennaro (001) §6.2); overrides the model file's objective")
 	f.BoolVar(&o.band, "band", false, "also print and draw the w = 0 (optimistic) / w = 1 (pessimistic) contention band of the fitted SPMD model")
-	f.StringVar(&o.predict, "predict", "", "configurations to predict: p x d pairs with a model file (128x8,256x16); without one, process counts in the range syntax ("+rangeSyntax+", e.g. 128:1024:x2)")
+	f.StringVar(&o.predict, "predict", "", "configurations to predict: p x d pairs with a model file (128x8,256x16); without one, process counts in the range syntax ("+app.RangeSyntax+", e.g. 128:1024:x2)")
 	f.IntVar(&o.pmax, "pmax", 0, "recommend within p ≤ pmax (default: twice the largest measured p)")
 	f.IntVar(&o.dmax, "dmax", 0, "recommend within d ≤ dmax (default: the largest measured d; model file only)")
-	o.sizing.register(cmd)
+	registerSizing(cmd, &o.sizing)
 	f.BoolVar(&o.loo, "loo", false, "leave-one-out cross-validation of every candidate (slower)")
 	f.IntVar(&o.bootstrap, "bootstrap", -1, "bootstrap replicates (overrides the model file)")
 	addStudyFlags(f, &o.study, "--bootstrap replicates")
@@ -118,9 +119,9 @@ func fitCmd(o *fitOptions, stdout, stderr io.Writer) *cobra.Command {
 func runFitCSV(ctx context.Context, o fitOptions, path string, stdout io.Writer) error {
 	var c flagCheck
 	if o.dmax != 0 || o.loo || o.bootstrap != -1 || o.band || o.objective != "" || o.study.active() {
-		c.add("--dmax, --loo, --bootstrap, --band, --objective, --shard and --slurm need a model file: fit MODEL.yaml DATA.csv")
+		c.Add("--dmax, --loo, --bootstrap, --band, --objective, --shard and --slurm need a model file: fit MODEL.yaml DATA.csv")
 	}
-	if err := c.err(); err != nil {
+	if err := c.Err(); err != nil {
 		return err
 	}
 	return runFitScaling(ctx, scalingOptions{out: o.out, predict: o.predict, pmax: o.pmax, sizing: o.sizing, plot: o.plot}, path, stdout)
@@ -146,28 +147,28 @@ func parseConfigs(s string) ([][2]int, error) {
 func (o fitOptions) check() ([][2]int, error) {
 	var c flagCheck
 	o.out.check(&c)
-	c.output("plot", o.plot, ".svg", ".png")
-	c.zeroOrAtLeast("pmax", int64(o.pmax), 1, "twice the largest measured p")
-	c.zeroOrAtLeast("dmax", int64(o.dmax), 1, "the largest measured d")
+	c.Output("plot", o.plot, ".svg", ".png")
+	c.ZeroOrAtLeast("pmax", int64(o.pmax), 1, "twice the largest measured p")
+	c.ZeroOrAtLeast("dmax", int64(o.dmax), 1, "the largest measured d")
 	if int64(max(o.pmax, 1))*int64(max(o.dmax, 1)) > sizing.MaxPoints {
-		c.add("--pmax %d × --dmax %d is more than %d points (the sizing limit)", o.pmax, o.dmax, sizing.MaxPoints)
+		c.Add("--pmax %d × --dmax %d is more than %d points (the sizing limit)", o.pmax, o.dmax, sizing.MaxPoints)
 	}
-	o.sizing.check(&c)
+	o.sizing.Check(&c.FlagCheck)
 	if o.bootstrap < -1 || o.bootstrap > maxBootstrap {
-		c.add("--bootstrap %d: want 0 … %d replicates (-1: the model file's); each replicate refits every candidate from its optimum", o.bootstrap, maxBootstrap)
+		c.Add("--bootstrap %d: want 0 … %d replicates (-1: the model file's); each replicate refits every candidate from its optimum", o.bootstrap, maxBootstrap)
 	}
 	if o.objective != "" && !slices.Contains(fit.Objectives(), o.objective) {
-		c.add("--objective %q: allowed %s", o.objective, strings.Join(fit.Objectives(), ", "))
+		c.Add("--objective %q: allowed %s", o.objective, strings.Join(fit.Objectives(), ", "))
 	}
 	o.study.check(&c)
 	var configs [][2]int
 	if o.predict != "" {
 		var err error
 		if configs, err = parseConfigs(o.predict); err != nil {
-			c.errs = append(c.errs, err)
+			c.Errs = append(c.Errs, err)
 		}
 	}
-	return configs, c.err()
+	return configs, c.Err()
 }
 
 // runFit is `fit MODEL.yaml DATA.csv`: flags → fitapp.Request → fitapp.Run → render (and
@@ -204,7 +205,7 @@ func fitRequest(o fitOptions, modelPath, dataPath string) (fitapp.Request, error
 		return fitapp.Request{}, err
 	}
 	return fitapp.Request{Spec: sp, Data: data, DataPath: dataPath, Configs: configs, PMax: o.pmax, DMax: o.dmax,
-		Sizing: o.sizing.options(nil), LOO: o.loo, Band: o.band}, nil
+		Sizing: o.sizing.Options(nil), LOO: o.loo, Band: o.band}, nil
 }
 
 // parseFit reads the model file and the data, with --bootstrap and --objective applied.
@@ -251,15 +252,15 @@ type scalingOptions struct {
 func (o scalingOptions) check() ([]int, error) {
 	var c flagCheck
 	o.out.check(&c)
-	o.sizing.check(&c)
+	o.sizing.Check(&c.FlagCheck)
 	var ps []int
 	if o.predict != "" {
-		ps = rangeFlag(&c, "predict", o.predict, ranges.Limits{Min: 1, Max: scaling.MaxPredictP, MaxCount: maxPredictions})
+		ps = c.Range("predict", o.predict, ranges.Limits{Min: 1, Max: scaling.MaxPredictP, MaxCount: app.MaxPredictions})
 	}
 	if o.pmax < 0 || o.pmax > scaling.MaxPredictP {
-		c.add("--pmax %d: allowed 0 (twice the largest measured p) or 1 … 2^30", o.pmax)
+		c.Add("--pmax %d: allowed 0 (twice the largest measured p) or 1 … 2^30", o.pmax)
 	}
-	return ps, c.err()
+	return ps, c.Err()
 }
 
 // runFitScaling is `fit DATA.csv`: p,n,time data (fitapp.RunPN), an Extra-P experiment
@@ -291,7 +292,7 @@ func runFitScaling(ctx context.Context, o scalingOptions, path string, stdout io
 		}
 		return render(stdout, res, o.out)
 	}
-	res, err := fitapp.RunScaling(ctx, fitapp.ScalingRequest{Path: path, Input: b, Predict: ps, PMax: o.pmax, Sizing: o.sizing.options(nil)})
+	res, err := fitapp.RunScaling(ctx, fitapp.ScalingRequest{Path: path, Input: b, Predict: ps, PMax: o.pmax, Sizing: o.sizing.Options(nil)})
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/historyapp"
 	"github.com/clusterperf/clusterperf/history"
 	"github.com/clusterperf/clusterperf/internal/ranges"
@@ -65,36 +66,36 @@ func newHistoryCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.StringVar(&o.since, "since", "", "only jobs submitted at or after this time (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)")
 	f.StringVar(&o.until, "until", "", "only jobs submitted before this time (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)")
 	f.StringVar(&o.scaling, "scaling", "", "strong (default: one input at several sizes) or weak (the program grows its problem with p; no sizing)")
-	f.StringVar(&o.predict, "predict", "", "task counts to predict ("+rangeSyntax+", e.g. 128:1024:x2)")
+	f.StringVar(&o.predict, "predict", "", "task counts to predict ("+app.RangeSyntax+", e.g. 128:1024:x2)")
 	f.IntVar(&o.pmax, "pmax", 0, "recommend within p ≤ pmax (default: twice the largest task count run)")
-	o.sizing.register(cmd)
+	registerSizing(cmd, &o.sizing)
 	return cmd
 }
 
 func (o historyOptions) check() (history.Filter, []int, error) {
 	var c flagCheck
 	o.out.check(&c)
-	o.sizing.check(&c)
+	o.sizing.Check(&c.FlagCheck)
 	f := history.Filter{User: o.user, Name: o.name, Command: o.command, Partition: o.partition}
 	f.Since = timeFlag(&c, "since", o.since)
 	f.Until = timeFlag(&c, "until", o.until)
 	if !f.Since.IsZero() && !f.Until.IsZero() && !f.Since.Before(f.Until) {
-		c.add("--since %s is not before --until %s", o.since, o.until)
+		c.Add("--since %s is not before --until %s", o.since, o.until)
 	}
 	if o.scaling != "" && o.scaling != "strong" && o.scaling != "weak" {
-		c.add("--scaling %q: allowed strong or weak", o.scaling)
+		c.Add("--scaling %q: allowed strong or weak", o.scaling)
 	}
 	if o.study < 0 {
-		c.add("--study %d: want a study id from the studies table (1, 2, …)", o.study)
+		c.Add("--study %d: want a study id from the studies table (1, 2, …)", o.study)
 	}
 	if o.pmax < 0 || o.pmax > scaling.MaxPredictP {
-		c.add("--pmax %d: allowed 0 (twice the largest task count) or 1 … 2^30", o.pmax)
+		c.Add("--pmax %d: allowed 0 (twice the largest task count) or 1 … 2^30", o.pmax)
 	}
 	var ps []int
 	if o.predict != "" {
-		ps = rangeFlag(&c, "predict", o.predict, ranges.Limits{Min: 1, Max: scaling.MaxPredictP, MaxCount: maxPredictions})
+		ps = c.Range("predict", o.predict, ranges.Limits{Min: 1, Max: scaling.MaxPredictP, MaxCount: app.MaxPredictions})
 	}
-	return f, ps, c.err()
+	return f, ps, c.Err()
 }
 
 func timeFlag(c *flagCheck, name, v string) time.Time {
@@ -106,7 +107,7 @@ func timeFlag(c *flagCheck, name, v string) time.Time {
 			return t
 		}
 	}
-	c.add("--%s %q: want YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS", name, v)
+	c.Add("--%s %q: want YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS", name, v)
 	return time.Time{}
 }
 
@@ -115,7 +116,7 @@ func runHistory(cmd *cobra.Command, o historyOptions, args []string, stdout io.W
 	if err != nil {
 		return err
 	}
-	q := historyapp.Request{Filter: f, Study: o.study, Options: history.Options{Scaling: o.scaling, Predict: ps, PMax: o.pmax, Sizing: o.sizing.options(nil)}}
+	q := historyapp.Request{Filter: f, Study: o.study, Options: history.Options{Scaling: o.scaling, Predict: ps, PMax: o.pmax, Sizing: o.sizing.Options(nil)}}
 	if len(args) == 1 {
 		q.File = args[0]
 	}

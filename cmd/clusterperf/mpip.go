@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/mpipapp"
 	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/internal/units"
@@ -58,11 +59,11 @@ func newMpipCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.StringVar(&o.waitOps, "wait-ops", "", "comma-separated MPI operations counted as wait time")
 	f.BoolVar(&o.collectives, "collectives", false, "count collective sends as messages too")
 	f.BoolVar(&o.calibrate, "calibrate", false, "fit the network (latency, and bandwidth when the sizes allow) to the runs' wall times and solve each run with it")
-	f.StringVar(&o.predict, "predict", "", "P to predict ("+rangeSyntax+"; with --calibrate: 2+ runs; else 3+); with 3+ runs also the backtest")
+	f.StringVar(&o.predict, "predict", "", "P to predict ("+app.RangeSyntax+"; with --calibrate: 2+ runs; else 3+); with 3+ runs also the backtest")
 	f.Float64Var(&o.explain, "explain-threshold", mpip.DefaultExplainThreshold, "explain every view whose |rel_error| exceeds this fraction (0: never)")
 	f.IntVar(&o.samples, "samples", 2000, "Monte Carlo samples for prediction intervals")
 	f.Uint64Var(&o.seed, "seed", 1, "random seed of the prediction intervals")
-	o.sizing.register(cmd)
+	registerSizing(cmd, &o.sizing)
 	addOutFlags(cmd, &o.out)
 	addAllTablesFlag(cmd, &o.out)
 	f.StringVar(&o.plot, "plot", "", "write measured vs modelled wall time and components to FILE.svg|png")
@@ -116,13 +117,13 @@ per CPU, per sent message and per CPU per sent message).`
 func (o mpipOptions) check() ([]int, error) {
 	var c flagCheck
 	o.out.check(&c)
-	o.sizing.check(&c)
-	c.output("plot", o.plot, ".svg", ".png")
-	c.atLeast("samples", int64(o.samples), 1)
+	o.sizing.Check(&c.FlagCheck)
+	c.Output("plot", o.plot, ".svg", ".png")
+	c.AtLeast("samples", int64(o.samples), 1)
 	if o.samples > 10_000_000 {
-		c.add("--samples %d: at most 10000000", o.samples)
+		c.Add("--samples %d: at most 10000000", o.samples)
 	}
-	c.nonNegative("explain-threshold", o.explain, "never explain")
+	c.NonNegative("explain-threshold", o.explain, "never explain")
 	sources := 0
 	for _, on := range []bool{o.latency != "" || o.bandwidth != "", o.network != "", len(o.osu) > 0 || o.imb != ""} {
 		if on {
@@ -131,18 +132,18 @@ func (o mpipOptions) check() ([]int, error) {
 	}
 	switch {
 	case sources > 1:
-		c.add("give one network: --latency/--bandwidth, --network, or --osu/--imb")
+		c.Add("give one network: --latency/--bandwidth, --network, or --osu/--imb")
 	case (o.latency == "") != (o.bandwidth == ""):
-		c.add("--latency and --bandwidth go together (e.g. --latency 5us --bandwidth 200MB/s)")
+		c.Add("--latency and --bandwidth go together (e.g. --latency 5us --bandwidth 200MB/s)")
 	}
 	if o.piecewise && len(o.osu) == 0 && o.imb == "" {
-		c.add("--piecewise fits --osu/--imb benchmark outputs: give one")
+		c.Add("--piecewise fits --osu/--imb benchmark outputs: give one")
 	}
 	var targets []int
 	if o.predict != "" {
-		targets = rangeFlag(&c, "predict", o.predict, ranges.Limits{Min: 1, Max: 1 << 20, MaxCount: maxPredictions})
+		targets = c.Range("predict", o.predict, ranges.Limits{Min: 1, Max: 1 << 20, MaxCount: app.MaxPredictions})
 	}
-	return targets, c.err()
+	return targets, c.Err()
 }
 
 func runMpip(o mpipOptions, files []string, stdout io.Writer) error {
@@ -177,7 +178,7 @@ func runMpip(o mpipOptions, files []string, stdout io.Writer) error {
 // the application layer's request.
 func (o mpipOptions) request(files []string, targets []int) (mpipapp.Request, error) {
 	q := mpipapp.Request{AllowMixed: o.allowMixed, Collectives: o.collectives, Calibrate: o.calibrate, Predict: targets,
-		ExplainThreshold: o.explain, Samples: o.samples, Seed: o.seed, Sizing: o.sizing.options(nil)}
+		ExplainThreshold: o.explain, Samples: o.samples, Seed: o.seed, Sizing: o.sizing.Options(nil)}
 	if o.waitOps != "" {
 		q.WaitOps = strings.Split(o.waitOps, ",")
 	}

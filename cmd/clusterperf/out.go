@@ -87,11 +87,11 @@ func addAllTablesFlag(cmd *cobra.Command, o *outOptions) {
 }
 
 func (o outOptions) check(c *flagCheck) {
-	c.format(o.format)
+	c.Format(o.format)
 	if o.csvTable != "" && o.format != "csv" {
-		c.add("--csv-table %q needs --format csv", o.csvTable)
+		c.Add("--csv-table %q needs --format csv", o.csvTable)
 	}
-	c.output("report", o.report, ".html", ".htm")
+	c.Output("report", o.report, ".html", ".htm")
 	if o.report == "" || o.rep == nil {
 		return
 	}
@@ -99,7 +99,7 @@ func (o outOptions) check(c *flagCheck) {
 		o.rep.plotPath = pf.Value.String()
 		o.rep.plotStamp = fileStamp(o.rep.plotPath)
 		if samePath(o.rep.plotPath, o.report) {
-			c.add("--report %q: the same file as --plot", o.report)
+			c.Add("--report %q: the same file as --plot", o.report)
 		}
 	}
 }

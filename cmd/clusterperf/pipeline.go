@@ -64,23 +64,23 @@ CSV tables (--csv-table): points (default), optimum, trade_off.
 	addOutFlags(cmd, &o.out)
 	f.StringVar(&o.plot, "plot", "", "write time against p to FILE.svg or FILE.png")
 	f.StringVar(&o.fit, "fit", "", "comma-separated sort constants to fit to --measured (c_q, c_m, b_io, l_n, b_n, b_gather)")
-	o.sizing.register(cmd)
+	registerSizing(cmd, &o.sizing)
 	return cmd
 }
 
 func (o pipelineOptions) check() (ps []int, err error) {
 	var c flagCheck
 	o.out.check(&c)
-	c.output("plot", o.plot, ".svg", ".png")
+	c.Output("plot", o.plot, ".svg", ".png")
 	ps, err = ranges.Parse("--p", o.p, ranges.Limits{Min: 1, Max: pipeline.MaxP, MaxCount: pipeline.MaxPoints})
 	if err != nil {
-		c.errs = append(c.errs, err)
+		c.Errs = append(c.Errs, err)
 	}
 	if o.fit != "" && o.measured == "" {
-		c.add("--fit needs --measured")
+		c.Add("--fit needs --measured")
 	}
-	o.sizing.check(&c)
-	return ps, c.err()
+	o.sizing.Check(&c.FlagCheck)
+	return ps, c.Err()
 }
 
 func runPipeline(o pipelineOptions, path string, stdout, stderr io.Writer) error {
@@ -92,7 +92,7 @@ func runPipeline(o pipelineOptions, path string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	q := pipelineapp.Request{Model: m, Sort: sp, Measured: meas, P: ps, Sizing: o.sizing.options(nil)}
+	q := pipelineapp.Request{Model: m, Sort: sp, Measured: meas, P: ps, Sizing: o.sizing.Options(nil)}
 	if o.fit != "" {
 		q.Fit = strings.Split(o.fit, ",")
 	}

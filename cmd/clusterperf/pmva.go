@@ -83,35 +83,35 @@ func (o pmvaOptions) check() (ps []int, algs []pmva.Algorithm, q, k float64, err
 	o.out.check(&c)
 	ps, perr := ranges.Parse("--workers", o.workers, ranges.Limits{Min: 1, Max: 4096, MaxCount: 64})
 	if perr != nil {
-		c.add("%v", perr)
+		c.Add("%v", perr)
 	}
 	for _, a := range strings.Split(o.algorithms, ",") {
 		alg, aerr := pmva.ParseAlgorithm(strings.TrimSpace(a))
 		if aerr != nil {
-			c.add("--algorithm: %v", aerr)
+			c.Add("--algorithm: %v", aerr)
 		}
 		algs = append(algs, alg)
 	}
-	c.atLeast("repeats", int64(o.repeats), 1)
+	c.AtLeast("repeats", int64(o.repeats), 1)
 	if o.repeats > 100 {
-		c.add("--repeats %d: want at most 100", o.repeats)
+		c.Add("--repeats %d: want at most 100", o.repeats)
 	}
 	if !(o.scale >= 1 && o.scale <= 1e6) {
-		c.add("--scale %v: want 1 ≤ f ≤ 1e6", o.scale)
+		c.Add("--scale %v: want 1 ≤ f ≤ 1e6", o.scale)
 	}
 	if !(o.calScale > 1 && o.calScale <= 1e6) {
-		c.add("--calibrate-scale %v: want 1 < f ≤ 1e6 (calibrating on the predicted network itself is not a check)", o.calScale)
+		c.Add("--calibrate-scale %v: want 1 < f ≤ 1e6 (calibrating on the predicted network itself is not a check)", o.calScale)
 	}
 	if !(o.maxPoints >= 1 && o.maxPoints <= 1e10) {
-		c.add("--max-points %v: want 1 … 1e10", o.maxPoints)
+		c.Add("--max-points %v: want 1 … 1e10", o.maxPoints)
 	}
 	q, k = o.costs(&c)
-	return ps, algs, q, k, c.err()
+	return ps, algs, q, k, c.Err()
 }
 
 func (o pmvaOptions) costs(c *flagCheck) (q, k float64) {
 	if (o.q == "") != (o.k == "") {
-		c.add("--q and --k go together")
+		c.Add("--q and --k go together")
 		return 0, 0
 	}
 	if o.q == "" {
@@ -119,10 +119,10 @@ func (o pmvaOptions) costs(c *flagCheck) (q, k float64) {
 	}
 	var err error
 	if q, err = units.Duration(o.q); err != nil || pmvaapp.CheckCosts(q, 0) != nil {
-		c.add("--q %q: want a time %g … %g s (e.g. 16us)", o.q, pmvaapp.MinCostS, pmvaapp.MaxCostS)
+		c.Add("--q %q: want a time %g … %g s (e.g. 16us)", o.q, pmvaapp.MinCostS, pmvaapp.MaxCostS)
 	}
 	if k, err = units.Duration(o.k); err != nil || pmvaapp.CheckCosts(1, k) != nil {
-		c.add("--k %q: want 0 or a time %g … %g s (e.g. 100us)", o.k, pmvaapp.MinCostS, pmvaapp.MaxCostS)
+		c.Add("--k %q: want 0 or a time %g … %g s (e.g. 100us)", o.k, pmvaapp.MinCostS, pmvaapp.MaxCostS)
 	}
 	return q, k
 }

@@ -67,7 +67,7 @@ Examples:
 func runQueue(cmd *cobra.Command, o queueOptions, name string, stdout io.Writer) error {
 	var c flagCheck
 	o.out.check(&c)
-	if err := c.err(); err != nil {
+	if err := c.Err(); err != nil {
 		return err
 	}
 	s, err := o.spec(cmd.Flags().Changed, name)

@@ -68,20 +68,20 @@ func addSimFlags(cmd *cobra.Command, o *simOptions) {
 
 // checkRun adds the range errors of the flags of addRunFlags to c.
 func (o simOptions) checkRun(c *flagCheck) {
-	c.atLeast("reps", int64(o.reps), 2)
-	c.zeroOrAtLeast("events", o.events, 500, "the model's default length")
-	c.zeroOrAtLeast("max-events", o.maxEvents, 1, "the defaults")
+	c.AtLeast("reps", int64(o.reps), 2)
+	c.ZeroOrAtLeast("events", o.events, 500, "the model's default length")
+	c.ZeroOrAtLeast("max-events", o.maxEvents, 1, "the defaults")
 	if o.maxMemory != "" {
 		b, err := units.Bytes(o.maxMemory)
 		switch {
 		case err != nil:
-			c.add("--max-memory: %v", err)
+			c.Add("--max-memory: %v", err)
 		case !(b >= 1 && b < math.MaxInt64):
-			c.add("--max-memory %q: want a size of at least 1 byte and below 8 EiB", o.maxMemory)
+			c.Add("--max-memory %q: want a size of at least 1 byte and below 8 EiB", o.maxMemory)
 		}
 	}
 	if o.precision != 0 {
-		c.fraction("precision", o.precision, 0, 1)
+		c.Fraction("precision", o.precision, 0, 1)
 	}
 }
 
@@ -100,18 +100,18 @@ func (o simOptions) check(c *flagCheck) {
 	o.checkRun(c)
 	o.study.check(c)
 	if o.study.active() && o.precision > 0 {
-		c.add("--precision with --shard/--slurm: a precision target decides how many replications to run from the data of the earlier ones, which one shard does not see; give a fixed --reps")
+		c.Add("--precision with --shard/--slurm: a precision target decides how many replications to run from the data of the earlier ones, which one shard does not see; give a fixed --reps")
 	}
 	if o.study.active() && o.batches > 0 {
-		c.add("--batches with --shard/--slurm: batch means cut one long run into batches, which cannot be split over machines; use replications (--reps)")
+		c.Add("--batches with --shard/--slurm: batch means cut one long run into batches, which cannot be split over machines; use replications (--reps)")
 	}
-	c.zeroOrAtLeast("batches", int64(o.batches), 2, "off")
-	c.atLeast("cycles", int64(o.cycles), 1)
+	c.ZeroOrAtLeast("batches", int64(o.batches), 2, "off")
+	c.AtLeast("cycles", int64(o.cycles), 1)
 	if o.bursts != "" && o.bursts != "fixed" && o.bursts != "geometric" {
-		c.add("--bursts %q: want fixed or geometric", o.bursts)
+		c.Add("--bursts %q: want fixed or geometric", o.bursts)
 	}
 	if o.batches > 0 && o.precision > 0 {
-		c.add("--batches and --precision: batch means run a fixed length; give one of them")
+		c.Add("--batches and --precision: batch means run a fixed length; give one of them")
 	}
 }
 
@@ -158,9 +158,9 @@ func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writ
 	var c flagCheck
 	o.out.check(&c)
 	o.check(&c)
-	c.atLeast("p", int64(o.p), 1)
-	c.atLeast("d", int64(o.d), 1)
-	if err := c.err(); err != nil {
+	c.AtLeast("p", int64(o.p), 1)
+	c.AtLeast("d", int64(o.d), 1)
+	if err := c.Err(); err != nil {
 		return err
 	}
 	data, err := readInput(path)
@@ -196,7 +196,7 @@ func runSimulateStudy(cmd *cobra.Command, o *simOptions, args []string, stdout i
 	var c flagCheck
 	o.out.check(&c)
 	o.check(&c)
-	if err := c.err(); err != nil {
+	if err := c.Err(); err != nil {
 		return err
 	}
 	_, _, s, err := prepareSimulate(o, args[0])

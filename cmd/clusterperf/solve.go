@@ -161,25 +161,25 @@ func solveCmd(o *solveOptions, stdout, stderr io.Writer) *cobra.Command {
 func (o solveOptions) check() error {
 	var c flagCheck
 	o.out.check(&c)
-	c.output("plot", o.plot, ".svg", ".png")
-	c.output("export-jmva", o.exportJMVA, ".jmva")
+	c.Output("plot", o.plot, ".svg", ".png")
+	c.Output("export-jmva", o.exportJMVA, ".jmva")
 	if o.measured != "" && (o.distribution != "" || (o.validate && o.sweep == "")) {
-		c.add("--measured is compared with a sweep: it cannot be combined with --distribution or with --validate of one model")
+		c.Add("--measured is compared with a sweep: it cannot be combined with --distribution or with --validate of one model")
 	}
 	if o.sweep != "" && o.distribution != "" {
-		c.add("--sweep cannot be combined with --distribution (it takes one model)")
+		c.Add("--sweep cannot be combined with --distribution (it takes one model)")
 	}
 	if !slices.Contains(qn.SolverNames(), strings.ToLower(o.solver)) {
-		c.add("--solver: unknown solver %q (allowed: %s)", o.solver, strings.Join(qn.SolverNames(), ", "))
+		c.Add("--solver: unknown solver %q (allowed: %s)", o.solver, strings.Join(qn.SolverNames(), ", "))
 	}
 	if !slices.Contains([]string{"marginal", "seidmann"}, strings.ToLower(o.msMethod)) {
-		c.add("--ms-method: unknown method %q (allowed: marginal, seidmann)", o.msMethod)
+		c.Add("--ms-method: unknown method %q (allowed: marginal, seidmann)", o.msMethod)
 	}
-	c.nonNegative("tol", o.tol, "the default 1e-10")
-	c.atLeast("max-iter", int64(o.maxIter), 0)
+	c.NonNegative("tol", o.tol, "the default 1e-10")
+	c.AtLeast("max-iter", int64(o.maxIter), 0)
 	o.sim.checkRun(&c)    // --validate, and the simulated error estimate of fork/join results
 	o.sim.study.check(&c) // --shard, --out, --slurm*
-	return c.err()
+	return c.Err()
 }
 
 // request is the solve request of the flags for the parsed model in; stderr receives the

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/simapp"
 	"github.com/clusterperf/clusterperf/internal/cmdline"
 	"io"
@@ -53,14 +54,14 @@ func speedupCmd(o *speedupOptions, stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.p, "p", "1:64", "processors: "+rangeSyntax)
-	f.StringVar(&o.d, "d", "1", "disks (I/O nodes): "+rangeSyntax)
+	f.StringVar(&o.p, "p", "1:64", "processors: "+app.RangeSyntax)
+	f.StringVar(&o.d, "d", "1", "disks (I/O nodes): "+app.RangeSyntax)
 	addOutFlags(cmd, &o.out)
 	f.BoolVar(&o.all, "all", false, fmt.Sprintf("print every (p, d) in the table even when there are more than %d (JSON and CSV always have every point)", speedupSummaryRows))
 	f.StringVar(&o.plot, "plot", "", "write plots to FILE.svg or FILE.png")
 	f.StringVar(&o.solver, "solver", "recursive", "BUS-AIO's MVA: recursive (exact MVA over the population) or non-recursive (Cremonesi & Gennaro (000) eqs. 17/22, Gennaro (001) App. A; p/c ≤ 150)")
 	f.StringVar(&o.measured, "measured", "", "CSV of measured runs (columns p, time, optional d) to compare with the model")
-	o.sizing.register(cmd)
+	registerSizing(cmd, &o.sizing)
 	f.BoolVar(&o.progress, "progress", true, "show the progress of a surface that takes more than a second, with the time left, on stderr (only on a terminal)")
 	f.BoolVar(&o.validate, "validate", false, "also simulate the program directly at the best point and the range's ends and compare")
 	f.Uint64Var(&o.sim.seed, "seed", 1, "--validate: random seed")
@@ -75,25 +76,25 @@ func speedupCmd(o *speedupOptions, stdout, stderr io.Writer) *cobra.Command {
 func (o speedupOptions) check() (ps, ds []int, err error) {
 	var c flagCheck
 	o.out.check(&c)
-	c.output("plot", o.plot, ".svg", ".png")
+	c.Output("plot", o.plot, ".svg", ".png")
 	if o.solver != "recursive" && o.solver != "non-recursive" {
-		c.add("--solver %q: allowed recursive (default) or non-recursive", o.solver)
+		c.Add("--solver %q: allowed recursive (default) or non-recursive", o.solver)
 	}
-	ps = rangeFlag(&c, "p", o.p, ranges.Limits{Min: 1, Max: 1 << 30, MaxCount: spmd.MaxSurfacePoints})
-	ds = rangeFlag(&c, "d", o.d, ranges.Limits{Min: 1, Max: 1 << 30, MaxCount: spmd.MaxSurfacePoints})
+	ps = c.Range("p", o.p, ranges.Limits{Min: 1, Max: 1 << 30, MaxCount: spmd.MaxSurfacePoints})
+	ds = c.Range("d", o.d, ranges.Limits{Min: 1, Max: 1 << 30, MaxCount: spmd.MaxSurfacePoints})
 	if float64(len(ps))*float64(len(ds)) > spmd.MaxSurfacePoints {
-		c.add("--p %s × --d %s is %d × %d points, more than the limit %d", o.p, o.d, len(ps), len(ds), spmd.MaxSurfacePoints)
+		c.Add("--p %s × --d %s is %d × %d points, more than the limit %d", o.p, o.d, len(ps), len(ds), spmd.MaxSurfacePoints)
 	}
-	o.sizing.check(&c)
+	o.sizing.Check(&c.FlagCheck)
 	if o.validate {
 		o.sim.checkRun(&c) // --reps ≥ 2, --max-memory a size
-		c.atLeast("cycles", int64(o.sim.cycles), 1)
+		c.AtLeast("cycles", int64(o.sim.cycles), 1)
 	}
 	o.sim.study.check(&c)
 	if o.sim.study.active() && !o.validate {
-		c.add("--shard/--slurm split the replications of --validate; the model alone is not a study")
+		c.Add("--shard/--slurm split the replications of --validate; the model alone is not a study")
 	}
-	return ps, ds, c.err()
+	return ps, ds, c.Err()
 }
 
 func runSpeedup(ctx context.Context, o speedupOptions, path string, stdout io.Writer) error {
@@ -168,7 +169,7 @@ func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedu
 	if err != nil {
 		return nil, err
 	}
-	q := speedupapp.Request{Model: sp.m, P: ps, D: ds, Sizing: o.sizing.options(nil), Measured: meas, MeasuredFile: o.measured,
+	q := speedupapp.Request{Model: sp.m, P: ps, D: ds, Sizing: o.sizing.Options(nil), Measured: meas, MeasuredFile: o.measured,
 		Progress: cmdline.ProgressFunc(o.progress, "surface: values of p"), NonRecursive: o.solver == "non-recursive"}
 	sp.out, sp.e, sp.stopped = speedupapp.Run(ctx, q)
 	if sp.out == nil {

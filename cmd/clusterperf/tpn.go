@@ -108,7 +108,7 @@ func (o *tpnOptions) register(cmd *cobra.Command) {
 	f.IntVar(&o.reps, "reps", 30, "--background sampled: replications, 2 … 1000000")
 	f.Uint64Var(&o.seed, "seed", 1, "--background sampled: random seed (replication i uses streams i)")
 	f.BoolVar(&o.progress, "progress", true, "show progress of --advise and sampled replications on stderr (only on a terminal)")
-	o.sizing.register(cmd)
+	registerSizing(cmd, &o.sizing)
 	addStudyFlags(f, &o.study, "--advise mappings (exhaustive search)")
 }
 
@@ -123,27 +123,27 @@ func isPNML(path string) bool { return strings.EqualFold(filepath.Ext(path), ".p
 func (o tpnOptions) check(path string) error {
 	var c flagCheck
 	o.out.check(&c)
-	c.output("plot", o.plot, ".svg", ".png")
-	c.output("export-pnml", o.exportPNML)
+	c.Output("plot", o.plot, ".svg", ".png")
+	c.Output("export-pnml", o.exportPNML)
 	switch {
 	case isPNML(path) && (o.cluster != "" || o.advise):
-		c.add("%s is a net: --cluster and --advise belong to a program file", path)
+		c.Add("%s is a net: --cluster and --advise belong to a program file", path)
 	case !isPNML(path) && o.cluster == "":
-		c.add("--cluster CLUSTER.yaml is required (the workstations and the network)")
+		c.Add("--cluster CLUSTER.yaml is required (the workstations and the network)")
 	}
 	if _, err := tpn.Ticks(o.maxTime); err != nil {
-		c.add("--max-time %g: want a duration in seconds from 0 (no limit) to the representable horizon of %.4g s (2^62 ticks of 1 ns)", o.maxTime, tpn.MaxSeconds)
+		c.Add("--max-time %g: want a duration in seconds from 0 (no limit) to the representable horizon of %.4g s (2^62 ticks of 1 ns)", o.maxTime, tpn.MaxSeconds)
 	}
-	c.atLeast("budget", int64(o.budget), 1)
-	c.zeroOrAtLeast("max-transitions", o.maxTrans, 1, "the default")
-	c.zeroOrAtLeast("max-firings", o.maxFirings, 1, "the default")
+	c.AtLeast("budget", int64(o.budget), 1)
+	c.ZeroOrAtLeast("max-transitions", o.maxTrans, 1, "the default")
+	c.ZeroOrAtLeast("max-firings", o.maxFirings, 1, "the default")
 	o.study.check(&c)
 	if o.study.active() && !o.advise {
-		c.add("--shard/--slurm split the mappings of --advise; one run of a net is not a study")
+		c.Add("--shard/--slurm split the mappings of --advise; one run of a net is not a study")
 	}
-	o.sizing.check(&c)
+	o.sizing.Check(&c.FlagCheck)
 	o.checkBackground(&c, path)
-	return c.err()
+	return c.Err()
 }
 
 // sampled: --background sampled.
@@ -153,24 +153,24 @@ func (o tpnOptions) checkBackground(c *flagCheck, path string) {
 	switch o.background {
 	case "mean":
 		if o.sampleFlags {
-			c.add("--reps and --seed belong to --background sampled (the mean expansion is deterministic)")
+			c.Add("--reps and --seed belong to --background sampled (the mean expansion is deterministic)")
 		}
 		return
 	case "sampled":
 	default:
-		c.add("--background %q: allowed mean (default) or sampled", o.background)
+		c.Add("--background %q: allowed mean (default) or sampled", o.background)
 		return
 	}
 	if o.reps < 2 || o.reps > tpn.MaxReps {
-		c.add("--reps %d: want a whole number from 2 (an interval needs two) to %d", o.reps, tpn.MaxReps)
+		c.Add("--reps %d: want a whole number from 2 (an interval needs two) to %d", o.reps, tpn.MaxReps)
 	}
 	switch {
 	case isPNML(path):
-		c.add("--background sampled needs a program and its cluster (the workstations' background load); %s is a net", path)
+		c.Add("--background sampled needs a program and its cluster (the workstations' background load); %s is a net", path)
 	case o.atomic:
-		c.add("--atomic with --background sampled: a sampled run fires tokens at start only")
+		c.Add("--atomic with --background sampled: a sampled run fires tokens at start only")
 	case o.study.active():
-		c.add("--shard/--slurm split the mappings of --advise, not sampled replications")
+		c.Add("--shard/--slurm split the mappings of --advise, not sampled replications")
 	}
 }
 
@@ -207,7 +207,7 @@ func runTpn(ctx context.Context, o tpnOptions, path string, stdout, stderr io.Wr
 // request reads the program and cluster (or the net) of the flags into tpnapp's Request.
 func (o tpnOptions) request(path string, stderr io.Writer) (tpnapp.Request, error) {
 	q := tpnapp.Request{Build: o.build(), Run: o.runOpts(), ExportPNML: o.exportPNML, Sampled: o.sampled(), Reps: o.reps, Seed: o.seed,
-		Advise: o.advise, Budget: o.budget, Sizing: o.sizing.options(nil), Notify: stderr,
+		Advise: o.advise, Budget: o.budget, Sizing: o.sizing.Options(nil), Notify: stderr,
 		Progress: func(label string) func(done, total int) { return cmdline.ProgressFunc(o.progress, label) }}
 	var err error
 	if isPNML(path) {
@@ -278,7 +278,7 @@ func mergeTpn(p shard.Plan, items []json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := tpnapp.MergeAdvice(out, st, items, o.sizing.options(nil)); err != nil {
+	if err := tpnapp.MergeAdvice(out, st, items, o.sizing.Options(nil)); err != nil {
 		return nil, err
 	}
 	return out, nil

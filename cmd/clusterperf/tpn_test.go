@@ -115,7 +115,7 @@ func TestTpnInterrupted(t *testing.T) {
 	var out bytes.Buffer
 	o := tpnOptions{cluster: tpnEx + "cluster.yaml", background: "sampled", reps: 10, seed: 1, budget: 1}
 	o.out.format = "json"
-	o.sizing.rule, o.sizing.efficiency, o.sizing.kneeGain, o.sizing.within = "balanced", 0.5, 0.1, 0.1
+	o.sizing.Rule, o.sizing.Efficiency, o.sizing.KneeGain, o.sizing.Within = "balanced", 0.5, 0.1, 0.1
 	err := runTpn(ctx, o, tpnEx+"matmul.yaml", &out, io.Discard)
 	if !errors.Is(err, context.Canceled) || out.Len() != 0 {
 		t.Errorf("%v, printed %q", err, out.String())
