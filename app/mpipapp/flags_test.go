@@ -24,7 +24,10 @@ func TestFlagsRequest(t *testing.T) {
 	if err != nil || len(q.Predict) != 2 || q.Network == nil {
 		t.Fatalf("%+v, %v", q, err)
 	}
-	read := func(path string) ([]byte, error) { t.Errorf("read %s before the options were checked", path); return nil, nil }
+	read := func(path string) ([]byte, error) {
+		t.Errorf("read %s before the options were checked", path)
+		return nil, nil
+	}
 	for _, c := range []struct {
 		f    Flags
 		want string
