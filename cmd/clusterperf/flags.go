@@ -18,3 +18,12 @@ func (c *flagCheck) err() error                               { return c.Err() }
 // (internal/input: at most input.MaxBytes, read so that devices, pipes and FIFOs are bounded
 // and nothing blocks on a FIFO); a missing, unreadable or too large file is bad input (exit 2).
 func readInput(path string) ([]byte, error) { return input.Read(path) }
+
+// into records the study flags' problems in c and says whether a sharded study is asked
+// for (the app packages' Flags.Check take it).
+func (o studyOptions) into(c *app.FlagCheck) bool {
+	var s flagCheck
+	o.check(&s)
+	c.Errs = append(c.Errs, s.Errs...)
+	return o.active()
+}
