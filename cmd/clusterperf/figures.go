@@ -1,11 +1,11 @@
 package main
 
 import (
-	"math"
 	"path/filepath"
 
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/fitapp"
+	"github.com/clusterperf/clusterperf/app/solveapp"
 	"github.com/clusterperf/clusterperf/report"
 )
 
@@ -48,27 +48,5 @@ type appFigurer interface {
 	Figure() ([]report.Panel, error)
 }
 
-// figure: each station's utilization per server, the bottleneck (highest among the
-// queueing stations) highlighted, a dotted line at 1 (saturation).
-func (r *solveResult) figure() ([]report.Panel, error) {
-	var names []string
-	var u []float64
-	var hl []int
-	umax := -1.0
-	for _, st := range r.Stations {
-		if st.Type != "delay" && st.Utilization > umax {
-			umax = st.Utilization
-		}
-	}
-	for i, st := range r.Stations {
-		names, u = append(names, st.Name), append(u, st.Utilization)
-		if st.Type != "delay" && st.Utilization >= umax-1e-9*math.Abs(umax) {
-			hl = append(hl, i)
-		}
-	}
-	if len(names) == 0 {
-		return nil, nil
-	}
-	p, err := report.Bars("Utilization per server (bottleneck highlighted; dotted: saturation)", "utilization", names, u, hl, 1)
-	return []report.Panel{p}, err
-}
+// figure is the one model's figure (solveapp.Solution.Figure).
+func (r *solveResult) figure() ([]report.Panel, error) { return (*solveapp.Solution)(r).Figure() }
