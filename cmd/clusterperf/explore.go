@@ -19,15 +19,12 @@ import (
 	"github.com/clusterperf/clusterperf/explore"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/cmdline"
-	"github.com/clusterperf/clusterperf/internal/units"
-	"github.com/clusterperf/clusterperf/mpip"
 )
 
 type exploreOptions struct {
-	cluster            string
-	latency, bandwidth string
-	addr               string
-	open               bool
+	explore.Files
+	addr string
+	open bool
 }
 
 func newExploreCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -51,60 +48,12 @@ binary: no network access is needed. Stop with Ctrl-C.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.cluster, "cluster", "", "cluster file of a Petri-net program")
-	f.StringVar(&o.latency, "latency", "", "network latency of mpiP reports, e.g. 5us (default: fitted to the runs)")
-	f.StringVar(&o.bandwidth, "bandwidth", "", "network bandwidth of mpiP reports, e.g. 10Gb/s (default: fitted, or 10 Gb/s assumed)")
+	f.StringVar(&o.Cluster, "cluster", "", "cluster file of a Petri-net program")
+	f.StringVar(&o.Latency, "latency", "", "network latency of mpiP reports, e.g. 5us (default: fitted to the runs)")
+	f.StringVar(&o.Bandwidth, "bandwidth", "", "network bandwidth of mpiP reports, e.g. 10Gb/s (default: fitted, or 10 Gb/s assumed)")
 	f.StringVar(&o.addr, "addr", "127.0.0.1:0", "address to listen on (port 0: any free port)")
 	f.BoolVar(&o.open, "open", false, "open the page in the default browser (xdg-open)")
 	return cmd
-}
-
-// loadExplore reads the model: several files or a network given are mpiP reports (LoadMpip),
-// one file is any kind explore.Load detects.
-func loadExplore(o exploreOptions, paths []string) (explore.Model, error) {
-	datas := make([][]byte, len(paths))
-	for i, p := range paths {
-		var err error
-		if datas[i], err = readInput(p); err != nil {
-			return nil, err
-		}
-	}
-	var mo explore.MpipOptions
-	var err error
-	if o.latency != "" {
-		if mo.LatencyS, err = units.Duration(o.latency); err != nil {
-			return nil, badInputf("--latency %q: %v", o.latency, err)
-		}
-	}
-	if o.bandwidth != "" {
-		if mo.BandwidthBytesPerS, err = units.Bandwidth(o.bandwidth); err != nil {
-			return nil, badInputf("--bandwidth %q: %v", o.bandwidth, err)
-		}
-	}
-	if len(paths) > 1 || o.latency != "" || o.bandwidth != "" {
-		if o.cluster != "" {
-			return nil, badInputf("--cluster belongs to a Petri-net program (one file), not to mpiP reports")
-		}
-		if err := mpip.CheckDistinct(paths, datas); err != nil {
-			return nil, badInput(err)
-		}
-		m, err := explore.LoadMpip(paths, datas, mo)
-		if err != nil {
-			return nil, badInput(err)
-		}
-		return m, nil
-	}
-	var cdata []byte
-	if o.cluster != "" {
-		if cdata, err = readInput(o.cluster); err != nil {
-			return nil, err
-		}
-	}
-	m, err := explore.Load(paths[0], datas[0], o.cluster, cdata)
-	if err != nil {
-		return nil, badInput(err)
-	}
-	return m, nil
 }
 
 func runExplore(ctx context.Context, o exploreOptions, paths []string, stdout, stderr io.Writer) error {
@@ -113,7 +62,8 @@ func runExplore(ctx context.Context, o exploreOptions, paths []string, stdout, s
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	m, err := loadExplore(o, paths)
+	o.Paths = paths
+	m, err := explore.LoadFiles(readInput, o.Files)
 	if err != nil {
 		return err
 	}
