@@ -43,7 +43,7 @@ func runSolveStudy(cmd *cobra.Command, o *solveOptions, args []string, stdout, s
 		if err != nil {
 			return err
 		}
-		p, err := studyPlan(cmd, args, so, o.sim.seed, st.Items())
+		p, err := studyPlan(cmd, args, so, o.sim.Seed, st.Items())
 		if err != nil {
 			return err
 		}
@@ -54,7 +54,7 @@ func runSolveStudy(cmd *cobra.Command, o *solveOptions, args []string, stdout, s
 	if err != nil {
 		return err
 	}
-	p, err := studyPlan(cmd, args, so, o.sim.seed, o.sim.reps)
+	p, err := studyPlan(cmd, args, so, o.sim.Seed, o.sim.Reps)
 	if err != nil {
 		return err
 	}
@@ -77,7 +77,7 @@ func mergeSolveTo(stderr io.Writer) shard.MergeFunc {
 		if err != nil {
 			return nil, err
 		}
-		if len(pos) != 1 || o.sim.seed != p.Seed {
+		if len(pos) != 1 || o.sim.Seed != p.Seed {
 			return nil, badInputf("the plan's arguments %q are not a solve study with seed %d", p.Args, p.Seed)
 		}
 		in, err := solveapp.ParseInput(o.sim.study.read, pos[0])
@@ -89,7 +89,7 @@ func mergeSolveTo(stderr io.Writer) shard.MergeFunc {
 		if q.IsSweep() {
 			return solveapp.MergeSweep(q, items)
 		}
-		if !o.validate || o.sim.reps != len(items) {
+		if !o.validate || o.sim.Reps != len(items) {
 			return nil, badInputf("the plan's arguments %q are not a solve --validate study of %d replications", p.Args, len(items))
 		}
 		return solveapp.MergeValidate(q, items)

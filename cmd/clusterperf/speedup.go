@@ -52,11 +52,11 @@ func speedupCmd(o *speedupOptions, stdout, stderr io.Writer) *cobra.Command {
 	registerSizing(cmd, &o.Sizing)
 	f.BoolVar(&o.progress, "progress", true, "show the progress of a surface that takes more than a second, with the time left, on stderr (only on a terminal)")
 	f.BoolVar(&o.Validate, "validate", false, "also simulate the program directly at the best point and the range's ends and compare")
-	f.Uint64Var(&o.sim.seed, "seed", 1, "--validate: random seed")
-	f.IntVar(&o.sim.reps, "reps", 10, "--validate: replications, ≥ 2")
-	f.IntVar(&o.sim.cycles, "cycles", 2000, "--validate: cycles per replication, ≥ 1")
-	f.StringVar(&o.sim.cpu, "cpu", "exponential", "--validate: CPU burst distribution")
-	f.StringVar(&o.sim.maxMemory, "max-memory", "", "--validate: refuse a replication whose estimated memory exceeds this size, e.g. 8GB (default 1 GiB)")
+	f.Uint64Var(&o.sim.Seed, "seed", 1, "--validate: random seed")
+	f.IntVar(&o.sim.Reps, "reps", 10, "--validate: replications, ≥ 2")
+	f.IntVar(&o.sim.Cycles, "cycles", 2000, "--validate: cycles per replication, ≥ 1")
+	f.StringVar(&o.sim.CPU, "cpu", "exponential", "--validate: CPU burst distribution")
+	f.StringVar(&o.sim.MaxMemory, "max-memory", "", "--validate: refuse a replication whose estimated memory exceeds this size, e.g. 8GB (default 1 GiB)")
 	addStudyFlags(f, &o.sim.study, "--validate replications")
 	return cmd
 }
@@ -107,7 +107,7 @@ func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedu
 	ps, ds := o.Check(&c.FlagCheck, func(fc *app.FlagCheck) {
 		var sc flagCheck
 		o.sim.checkRun(&sc) // --reps ≥ 2, --max-memory a size
-		sc.AtLeast("cycles", int64(o.sim.cycles), 1)
+		sc.AtLeast("cycles", int64(o.sim.Cycles), 1)
 		fc.Errs = append(fc.Errs, sc.Errs...)
 	}, o.sim.study.into)
 	if err := c.Err(); err != nil {
@@ -138,13 +138,13 @@ func runSpeedupStudy(cmd *cobra.Command, o speedupOptions, args []string, stdout
 	if err != nil {
 		return err
 	}
-	p, err := studyPlan(cmd, args, o.sim.study, o.sim.seed, len(sp.PDs)*o.sim.reps)
+	p, err := studyPlan(cmd, args, o.sim.study, o.sim.Seed, len(sp.PDs)*o.sim.Reps)
 	if err != nil {
 		return err
 	}
 	work := func(k int) (json.RawMessage, error) {
-		pd := sp.PDs[k/o.sim.reps]
-		r, err := sim.SimulateSPMD(sp.Model, pd[0], pd[1], cfg, o.sim.seed, uint64(k%o.sim.reps))
+		pd := sp.PDs[k/o.sim.Reps]
+		r, err := sim.SimulateSPMD(sp.Model, pd[0], pd[1], cfg, o.sim.Seed, uint64(k%o.sim.Reps))
 		if err != nil {
 			return nil, err
 		}
@@ -161,15 +161,15 @@ func mergeSpeedup(p shard.Plan, items []json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(pos) != 1 || !o.Validate || o.sim.seed != p.Seed {
+	if len(pos) != 1 || !o.Validate || o.sim.Seed != p.Seed {
 		return nil, badInputf("the plan's arguments %q are not a speedup --validate study with seed %d", p.Args, p.Seed)
 	}
 	sp, err := prepareSpeedup(context.Background(), o, pos[0])
 	if err != nil {
 		return nil, err
 	}
-	if sp.PDs == nil || len(sp.PDs)*o.sim.reps != len(items) {
-		return nil, badInputf("the study has %d items; its arguments give %d", len(items), len(sp.PDs)*o.sim.reps)
+	if sp.PDs == nil || len(sp.PDs)*o.sim.Reps != len(items) {
+		return nil, badInputf("the study has %d items; its arguments give %d", len(items), len(sp.PDs)*o.sim.Reps)
 	}
 	xs := make([]float64, len(items))
 	for k, it := range items {
