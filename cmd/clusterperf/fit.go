@@ -187,5 +187,12 @@ func runFitScaling(ctx context.Context, o fitOptions, path string, stdout io.Wri
 	if err := render(stdout, res, o.out); err != nil {
 		return err
 	}
-	return fitDataPlot(o.out.plotFile(o.plot), res)
+	if plot := o.out.plotFile(o.plot); plot != "" {
+		panels, err := res.Figure()
+		if err != nil {
+			return err
+		}
+		return report.SaveFigure(plot, panels...)
+	}
+	return nil
 }

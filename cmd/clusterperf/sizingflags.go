@@ -4,8 +4,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/app"
-	"github.com/clusterperf/clusterperf/app/speedupapp"
-
 	"github.com/clusterperf/clusterperf/sizing"
 )
 
@@ -21,12 +19,3 @@ func registerSizing(cmd *cobra.Command, s *sizingFlags) {
 	f.Float64Var(&s.KneeGain, "knee-gain", sizing.DefaultKneeGain, "the knee: where doubling p reduces the time by less than this fraction, in (0, 1)")
 	f.Float64Var(&s.Within, "within", sizing.DefaultWithinFastest, "cheapest rule: the fewest core-hours within this fraction of the fastest time (finite ≥ 0)")
 }
-
-// spmdT1 is the T_1 of an SPMD model's sizing (speedupapp.T1).
-var spmdT1 = speedupapp.T1
-
-// recommendedLine and tradeOffTable: the sizing tables of package app.
-var (
-	recommendedLine = app.RecommendedLine
-	tradeOffTable   = app.TradeOffTable
-)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/solveapp"
 	"github.com/clusterperf/clusterperf/internal/cmdline"
 	"github.com/clusterperf/clusterperf/jmva"
@@ -216,9 +215,6 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	}
 	return nil
 }
-
-// optNum is the number behind p, or NaN (an empty cell) when p is nil.
-var optNum = app.OptNum
 
 // sweepOnlyFlag names a flag given that only a sweep takes (--plot, --all), or "".
 func (o solveOptions) sweepOnlyFlag() string {
