@@ -2,22 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
-	"os/exec"
 	"os/signal"
-	"sync"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/explore"
-	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/cmdline"
 )
 
@@ -67,52 +59,5 @@ func runExplore(ctx context.Context, o exploreOptions, paths []string, stdout, s
 	if err != nil {
 		return err
 	}
-	// the model's own point first, under Ctrl-C and the explorer's budget (as solve would
-	// answer: exit 2 bad input or too costly, exit 3 a finding, 130 interrupted); said on
-	// stderr when it takes a while, so a costly model is never a silent wait
-	lim := explore.DefaultLimits()
-	var said sync.Mutex
-	slow := time.AfterFunc(time.Second, func() {
-		said.Lock()
-		defer said.Unlock()
-		fmt.Fprintf(stderr, "clusterperf explore: evaluating %s at its file's values before serving (at most %v; Ctrl-C stops)…\n", m.Name(), lim.EvalBudget)
-	})
-	err = explore.EvalDefaultsContext(ctx, m, lim.EvalBudget)
-	slow.Stop()
-	said.Lock() // a message being written is finished before anything else is
-	said.Unlock()
-	if err != nil {
-		return libError(err)
-	}
-	ln, err := net.Listen("tcp", o.addr)
-	if err != nil {
-		return badInputf("--addr %q: %v", o.addr, err)
-	}
-	srv := explore.NewServer(m, cmdline.ModuleVersion()).HTTPServer(ln) // Host rule, timeouts, limits
-	url := "http://" + ln.Addr().String() + "/"
-	fmt.Fprintf(stdout, "clusterperf explore: %s (%s) at %s — Ctrl-C to stop\n", m.Name(), m.Kind(), url)
-	if explore.Beyond(ln) {
-		fmt.Fprintf(stderr, "warning: --addr %s listens beyond loopback: anyone who can reach this machine on port %d can read the model, its inputs and every explored point (see docs/security.md)\n", o.addr, ln.Addr().(*net.TCPAddr).Port)
-	}
-	if o.open {
-		if err := exec.Command("xdg-open", url).Start(); err != nil {
-			fmt.Fprintf(stderr, "warning: --open: %v; open %s yourself\n", err, url)
-		}
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case <-ctx.Done(): // Ctrl-C or SIGTERM: stop answering, drop requests in flight, exit 130
-		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		if srv.Shutdown(sctx) != nil {
-			srv.Close()
-		}
-		return fmt.Errorf("%w: explore stopped", fault.ErrInterrupted)
-	case err := <-errc:
-		if errors.Is(err, http.ErrServerClosed) {
-			return nil
-		}
-		return fmt.Errorf("%w", err)
-	}
+	return explore.Serve(ctx, m, explore.ServeOptions{Addr: o.addr, Open: o.open, Version: cmdline.ModuleVersion(), Stdout: stdout, Stderr: stderr})
 }
