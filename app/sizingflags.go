@@ -39,3 +39,9 @@ func (s SizingFlags) Options(t1 *sizing.Reference) sizing.Options {
 	rule, _ := s.ParsedRule()
 	return sizing.Options{Rule: rule, MinEfficiency: s.Efficiency, KneeGain: s.KneeGain, WithinFastest: s.Within, T1: t1}
 }
+
+// DefaultSizingFlags are the options' defaults: sizing.DefaultRule and its default
+// efficiency, knee gain and margin (the command line's flag defaults).
+func DefaultSizingFlags() SizingFlags {
+	return SizingFlags{Rule: string(sizing.DefaultRule), Efficiency: sizing.DefaultMinEfficiency, KneeGain: sizing.DefaultKneeGain, Within: sizing.DefaultWithinFastest}
+}

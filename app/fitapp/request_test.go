@@ -7,7 +7,6 @@ import (
 
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/fault"
-	"github.com/clusterperf/clusterperf/sizing"
 )
 
 // TestFlagsRequest: the QCRD example (examples/fit/qcrd.yaml, qcrd.csv) with --bootstrap 0
@@ -15,7 +14,7 @@ import (
 // (256, 1); out-of-range options are each named; the data-only form refuses the model
 // file's options, and ScalingPredict reads 128:1024:x2 as four counts.
 func TestFlagsRequest(t *testing.T) {
-	sz := app.SizingFlags{Rule: "balanced", Efficiency: sizing.DefaultMinEfficiency, KneeGain: sizing.DefaultKneeGain, Within: sizing.DefaultWithinFastest}
+	sz := app.DefaultSizingFlags()
 	noStudy := func(*app.FlagCheck) bool { return false }
 	o := Flags{Predict: "128x8,256", Bootstrap: 0, Objective: "absolute", Sizing: sz}
 	var c app.FlagCheck

@@ -8,7 +8,6 @@ import (
 
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/fault"
-	"github.com/clusterperf/clusterperf/sizing"
 )
 
 // TestFlagsRequest: the collected values of examples/mpip/keck_cg_a.csv (--inputs) with the
@@ -17,7 +16,7 @@ import (
 // --latency, --piecewise without benchmarks and --samples 0 are each named, before any file
 // is read.
 func TestFlagsRequest(t *testing.T) {
-	sz := app.SizingFlags{Rule: "balanced", Efficiency: sizing.DefaultMinEfficiency, KneeGain: sizing.DefaultKneeGain, Within: sizing.DefaultWithinFastest}
+	sz := app.DefaultSizingFlags()
 	o := Flags{Inputs: "../../examples/mpip/keck_cg_a.csv", Latency: "5us", Bandwidth: "200MB/s", Predict: "64,128", Samples: 10, Seed: 1, Sizing: sz}
 	var c app.FlagCheck
 	q, err := o.Request(&c, os.ReadFile, nil)

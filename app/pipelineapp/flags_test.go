@@ -8,7 +8,6 @@ import (
 
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/fault"
-	"github.com/clusterperf/clusterperf/sizing"
 )
 
 // TestFlagsRequestFigure: examples/pipeline/sort.yaml with its measured runs (sort.csv)
@@ -17,7 +16,7 @@ import (
 // series has one point per row of the CSV. --fit without --measured and --p 0 are refused
 // before any file is read.
 func TestFlagsRequestFigure(t *testing.T) {
-	sz := app.SizingFlags{Rule: "balanced", Efficiency: sizing.DefaultMinEfficiency, KneeGain: sizing.DefaultKneeGain, Within: sizing.DefaultWithinFastest}
+	sz := app.DefaultSizingFlags()
 	o := Flags{P: "1:8", Measured: "../../examples/pipeline/sort.csv", Sizing: sz}
 	q, err := o.Request(new(app.FlagCheck), os.ReadFile, "../../examples/pipeline/sort.yaml")
 	if err != nil || len(q.P) != 8 || len(q.Measured) == 0 {

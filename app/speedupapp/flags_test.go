@@ -9,7 +9,6 @@ import (
 
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/fault"
-	"github.com/clusterperf/clusterperf/sizing"
 )
 
 // TestFlagsPrepare: examples/spmd/hybrid.yaml over --p 1:40 --d 1:6 is 240 points, more
@@ -18,7 +17,7 @@ import (
 // best and the grid's ends, at most three). Bad options are each named, the simulation's
 // only with --validate.
 func TestFlagsPrepare(t *testing.T) {
-	sz := app.SizingFlags{Rule: "balanced", Efficiency: sizing.DefaultMinEfficiency, KneeGain: sizing.DefaultKneeGain, Within: sizing.DefaultWithinFastest}
+	sz := app.DefaultSizingFlags()
 	noStudy := func(*app.FlagCheck) bool { return false }
 	o := Flags{P: "1:40", D: "1:6", Solver: "recursive", Sizing: sz, Validate: true}
 	var c app.FlagCheck

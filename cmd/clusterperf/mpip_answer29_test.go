@@ -10,7 +10,6 @@ import (
 	"github.com/clusterperf/clusterperf/app/mpipapp"
 	"github.com/clusterperf/clusterperf/mpip/mpipplot"
 	"github.com/clusterperf/clusterperf/report"
-	"github.com/clusterperf/clusterperf/sizing"
 )
 
 // TestMpipAnswerOnce (issue 29): mpip's table output starts with "does it scale, what limits
@@ -65,7 +64,7 @@ func TestMpipAnswerOnce(t *testing.T) {
 func TestMpipPlotRingsTheAnswer(t *testing.T) {
 	for _, calibrate := range []bool{false, true} {
 		o := mpipapp.Flags{Explain: 0.15, Samples: 200, Seed: 1, Calibrate: calibrate, Predict: "128",
-			Sizing: app.SizingFlags{Rule: "balanced", Efficiency: sizing.DefaultMinEfficiency, KneeGain: sizing.DefaultKneeGain, Within: sizing.DefaultWithinFastest}}
+			Sizing: app.DefaultSizingFlags()}
 		if !calibrate {
 			o.Latency, o.Bandwidth = "5us", "1GB/s"
 		}
