@@ -67,7 +67,7 @@ Weak-scaling data are not sized (the rules compare the times of one problem).
 `
 
 // fitCmd is the fit command with its flags bound to o: root gives it a fresh o, merge one
-// that it then reads (reparseStudy parses a study's arguments with it).
+// that it then reads (studyMerge parses a study's arguments with it).
 func fitCmd(o *fitOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "fit [MODEL.yaml] DATA.csv",
@@ -188,7 +188,7 @@ func runFitScaling(ctx context.Context, o fitOptions, path string, stdout io.Wri
 		return err
 	}
 	if plot := o.out.plotFile(o.plot); plot != "" {
-		panels, err := res.Figure()
+		panels, err := res.DataFigure()
 		if err != nil {
 			return err
 		}
