@@ -27,7 +27,7 @@ var pendingSameFigure = map[string]string{
 // command loads them.
 func exploreDefault(t *testing.T, cluster string, files ...string) (string, *explore.Result) {
 	t.Helper()
-	m, err := loadExplore(exploreOptions{cluster: cluster}, files)
+	m, err := explore.LoadFiles(readInput, explore.Files{Paths: files, Cluster: cluster})
 	if err != nil {
 		t.Fatal(err)
 	}
