@@ -17,8 +17,9 @@ import (
 //	last      the time at the largest measured p (persistence)
 //
 // log T̂ = Σ wₖ·log T̂ₖ with w ≥ 0, Σ w = 1 (a weighted geometric mean: positive by
-// construction), one weight vector for strong and one for weak scaling. The weights are the
-// Prior: learned on the corpus (testdata/scaling) by minimising the mean absolute log error
+// construction). Strong scaling takes equal weights on the selected model, Amdahl and USL
+// (equalStrong, not learned); weak scaling's weights are the Prior: learned on the corpus
+// (testdata/scaling) by minimising the mean absolute log error
 // of the held-out predictions (largest p held out, and the two largest held out) over a grid
 // on the simplex. The corpus evaluation learns them leave-one-set-out (the set scored is
 // never in its own prior); DefaultPrior, used by Fit for users' data, is learned on all
@@ -241,11 +242,10 @@ func learnPrior(cases []stackCase) Prior {
 				many = append(many, c)
 			}
 		}
-		w, wf := bestWeights(many), bestWeights(few)
 		if sc == "weak" {
-			pr.Weak, pr.WeakFew = w, wf
+			pr.Weak, pr.WeakFew = bestWeights(many), bestWeights(few)
 		} else {
-			pr.Strong, pr.StrongFew = w, wf
+			pr.Strong, pr.StrongFew = equalStrong, equalStrong
 		}
 	}
 	// One calibration for all cases: calibrating fits on ≤ fewP distinct p separately gave
@@ -253,6 +253,17 @@ func learnPrior(cases []stackCase) Prior {
 	pr.Sigma0, pr.Beta, pr.Gamma, pr.Q = calibrate(cases, &pr)
 	return pr
 }
+
+// equalStrong is the strong-scaling combination: equal weights on the selected model, Amdahl
+// and USL, not learned. Estimated combination weights often forecast worse out of sample than
+// equal ones, because the weights' estimation error outweighs their gain (the "forecast
+// combination puzzle": Smith & Wallis 2009, Oxford Bull. Econ. Stat. 71(3); Claeskens,
+// Magnus, Vasnev & Wang 2016, Int. J. Forecasting 32). On the corpus of 87 sets
+// (docs/extrapolation.md) the learned strong-scaling weights gave 14.7 / 17.9 % median
+// error leave-one-set-out and 15.7 / 19.5 % with source groups held out; these equal weights
+// 13.3 / 15.8 % and 14.0 / 16.2 %. Weak scaling keeps learned weights (Amdahl and USL are
+// strong-scaling laws).
+var equalStrong = [nBase]float64{1.0 / 3, 1.0 / 3, 1.0 / 3, 0, 0}
 
 // weightStep is the simplex grid's step: weights are multiples of 1/10.
 const weightSteps = 10
