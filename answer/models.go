@@ -139,8 +139,9 @@ func PMVA(network string, pts []pmva.Point) report.Answer {
 }
 
 // CubeSet is the answer of `clusterperf cube` over a set of profiles: the application
-// total's model against the parameter, and the call path that stops scaling first.
-func CubeSet(param string, total *cube.Model, firstToStop string, n int) report.Answer {
+// total's model against the parameter, and the call path that stops scaling first
+// (stopSentence: extrap.StopSummary's sentence, the one fit says of Extra-P experiments).
+func CubeSet(param string, total *cube.Model, firstToStop, stopSentence string, n int) report.Answer {
 	var b builder
 	b.a.Num("profiles", float64(n))
 	if total != nil {
@@ -154,7 +155,7 @@ func CubeSet(param string, total *cube.Model, firstToStop string, n int) report.
 	}
 	if firstToStop != "" {
 		b.a.Word("first_to_stop_scaling", firstToStop)
-		b.say("first call path to stop scaling: " + firstToStop)
+		b.say(stopSentence)
 	}
 	if len(b.clauses) == 0 {
 		b.say(fmt.Sprintf("%d profiles: no model of the application total", n))
@@ -178,27 +179,21 @@ func CubeProfile(file, metric, unit, top string, share float64, processes int) r
 }
 
 // Extrap is the answer of `fit EXPERIMENT` on an Extra-P experiment: the region that stops
-// scaling first (the smallest parameter value at which doubling it no longer cuts the time
-// by extrap.StopGain), or, for two parameters, that each region got a joint model T(p, n).
+// scaling first (extrap.StopsScaling; two parameters: along p at the largest n measured at
+// the largest p), or why none does (extrap.StopSummary's sentence, as cube says it).
 func Extrap(m *extrap.Models) report.Answer {
 	var b builder
 	b.a.Num("region_models", float64(len(m.Models)))
-	switch {
-	case m.SecondParameter != "":
-		names := ""
-		if m.Parameter != "p" || m.SecondParameter != "n" {
-			names = fmt.Sprintf(" with p = %s and n = %s", m.Parameter, m.SecondParameter)
-		}
-		b.say(fmt.Sprintf("%d region models T(p, n)%s", len(m.Models), names),
-			"Where a region stops scaling is searched in one-parameter experiments only.")
-	case m.FirstToStop != "":
+	if m.FirstToStop != "" {
 		b.a.Word("first_to_stop_scaling", m.FirstToStop)
-		b.a.Num("first_to_stop_at", float64(m.FirstToStopP))
-		b.say(fmt.Sprintf("first to stop scaling: %s (metric %s) at %s = %d", m.FirstToStop, m.FirstToStopMetric, m.Parameter, m.FirstToStopP),
-			fmt.Sprintf("From %s = %d on, doubling %s no longer cuts the region's time by %.0f %% (a time that never falls stops at the first measured value).", m.Parameter, m.FirstToStopP, m.Parameter, 100*extrap.StopGain))
-	default:
-		b.say(fmt.Sprintf("every region still scales at %s = 2^20", m.Parameter))
+		b.a.Num("first_to_stop_at", float64(m.FirstToStopAt))
 	}
+	what := fmt.Sprintf("%d region model(s) in %s", len(m.Models), m.Parameter)
+	if m.SecondParameter != "" {
+		what = fmt.Sprintf("%d region models T(%s, %s)", len(m.Models), m.Parameter, m.SecondParameter)
+	}
+	b.say(what)
+	b.say(m.Stops().Sentence())
 	return b.done()
 }
 

@@ -23,29 +23,6 @@ func ParseSweep(s string, m *qn.Model) (qn.SweepParam, []float64, error) {
 	}
 	parts := strings.Split(lhs, ".")
 	p := qn.SweepParam{What: parts[0], Class: -1, Label: lhs}
-	classByName := func(name string, open bool) (int, error) {
-		if name == "" {
-			var cand []int
-			for i, c := range m.Classes {
-				if c.Open == open {
-					cand = append(cand, i)
-				}
-			}
-			if len(cand) != 1 {
-				return 0, fmt.Errorf("sweep %q: the model has %d %s classes; name one, e.g. %s.NAME", s, len(cand), map[bool]string{true: "open", false: "closed"}[open], parts[0])
-			}
-			return cand[0], nil
-		}
-		for i, c := range m.Classes {
-			if c.Name == name {
-				if c.Open != open {
-					return 0, fmt.Errorf("sweep %q: class %q is %s", s, name, map[bool]string{true: "open", false: "closed"}[c.Open])
-				}
-				return i, nil
-			}
-		}
-		return 0, fmt.Errorf("sweep %q: no class named %q", s, name)
-	}
 	var err error
 	switch p.What {
 	case "population", "arrival_rate":
@@ -56,31 +33,9 @@ func ParseSweep(s string, m *qn.Model) (qn.SweepParam, []float64, error) {
 		if len(parts) == 2 {
 			name = parts[1]
 		}
-		p.Class, err = classByName(name, p.What == "arrival_rate")
+		p.Class, err = sweepClass(s, m, p.What, name, p.What == "arrival_rate")
 	case "demand":
-		if len(parts) < 2 || len(parts) > 3 {
-			return p, nil, fmt.Errorf("sweep %q: want demand.STATION[.CLASS]", s)
-		}
-		p.Station = -1
-		for k, st := range m.Stations {
-			if st.Name == parts[1] {
-				p.Station = k
-			}
-		}
-		if p.Station < 0 {
-			return p, nil, fmt.Errorf("sweep %q: no station named %q", s, parts[1])
-		}
-		if len(parts) == 3 {
-			p.Class = -1
-			for i, c := range m.Classes {
-				if c.Name == parts[2] {
-					p.Class = i
-				}
-			}
-			if p.Class < 0 {
-				return p, nil, fmt.Errorf("sweep %q: no class named %q", s, parts[2])
-			}
-		}
+		p.Station, p.Class, err = sweepDemand(s, m, parts)
 	default:
 		return p, nil, fmt.Errorf("sweep %q: can sweep population, demand or arrival_rate, not %q", s, p.What)
 	}
@@ -96,6 +51,62 @@ func ParseSweep(s string, m *qn.Model) (qn.SweepParam, []float64, error) {
 		return p, nil, fmt.Errorf("sweep %q: %w", s, err)
 	}
 	return p, vals, nil
+}
+
+// sweepClass is the index of the class named name in m, which must be open (arrival_rate)
+// or closed (population) as open says; with no name, the model's one class of that kind.
+// s is the --sweep value and what its field, for the messages.
+func sweepClass(s string, m *qn.Model, what, name string, open bool) (int, error) {
+	kind := map[bool]string{true: "open", false: "closed"}
+	if name == "" {
+		var cand []int
+		for i, c := range m.Classes {
+			if c.Open == open {
+				cand = append(cand, i)
+			}
+		}
+		if len(cand) != 1 {
+			return 0, fmt.Errorf("sweep %q: the model has %d %s classes; name one, e.g. %s.NAME", s, len(cand), kind[open], what)
+		}
+		return cand[0], nil
+	}
+	for i, c := range m.Classes {
+		if c.Name == name {
+			if c.Open != open {
+				return 0, fmt.Errorf("sweep %q: class %q is %s", s, name, kind[c.Open])
+			}
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("sweep %q: no class named %q", s, name)
+}
+
+// sweepDemand reads demand.STATION[.CLASS] (parts) into the station's index and the
+// class's (−1: every class).
+func sweepDemand(s string, m *qn.Model, parts []string) (station, class int, err error) {
+	if len(parts) < 2 || len(parts) > 3 {
+		return -1, -1, fmt.Errorf("sweep %q: want demand.STATION[.CLASS]", s)
+	}
+	station, class = -1, -1
+	for k, st := range m.Stations {
+		if st.Name == parts[1] {
+			station = k
+		}
+	}
+	if station < 0 {
+		return -1, -1, fmt.Errorf("sweep %q: no station named %q", s, parts[1])
+	}
+	if len(parts) == 3 {
+		for i, c := range m.Classes {
+			if c.Name == parts[2] {
+				class = i
+			}
+		}
+		if class < 0 {
+			return station, -1, fmt.Errorf("sweep %q: no class named %q", s, parts[2])
+		}
+	}
+	return station, class, nil
 }
 
 // parseRange reads a population range (integer) or a real range in unit, whose base unit

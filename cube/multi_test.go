@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"github.com/clusterperf/clusterperf/extrap"
+	"github.com/clusterperf/clusterperf/fault"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -142,12 +146,12 @@ func TestRenameVars(t *testing.T) {
 		{"c0", "c0"},
 	}
 	for _, c := range cases {
-		if got := renameVars(c.in, map[rune]string{'p': "x", 'n': "y"}); got != c.want {
-			t.Errorf("renameVars(%q) = %q, want %q", c.in, got, c.want)
+		if got := extrap.RenameVars(c.in, map[rune]string{'p': "x", 'n': "y"}); got != c.want {
+			t.Errorf("extrap.RenameVars(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 	// a swap: p named n and n named p at once
-	if got := renameVars("c1·p·n", map[rune]string{'p': "n", 'n': "p"}); got != "c1·n·p" {
+	if got := extrap.RenameVars("c1·p·n", map[rune]string{'p': "n", 'n': "p"}); got != "c1·n·p" {
 		t.Errorf("swap: %q", got)
 	}
 }
@@ -200,5 +204,56 @@ func TestModelSetParamRefusals(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want %q", c.params, err, c.want)
 		}
+	}
+	// hostile7 P2-1 and P2-10: a parameter with one value was modelled at exit 0 (a
+	// c2·log2(y) term in every model with y ≡ 1; models: null with a false "0 grow" note).
+	var flat []Run
+	for _, p := range []int{1, 2, 4, 8} {
+		flat = append(flat, Run{Path: "r", Params: map[string]float64{"p": float64(p), "n": 1}, Profile: pnProfile(t, 1, 1, 1)})
+	}
+	for _, c := range []struct {
+		runs   []Run
+		params []string
+		want   string
+	}{
+		{flat, []string{"p", "n"}, "n takes one value (1) in all 4 profiles: a model against it needs at least 2"},
+		{flat[:1], []string{"p"}, "p takes one value (1) in all 1 profiles"},
+	} {
+		_, err := ModelSet(context.Background(), c.runs, c.params, nil)
+		var ov *OneValueError
+		if !errors.Is(err, fault.ErrInput) || !errors.As(err, &ov) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want a OneValueError %q", c.params, err, c.want)
+		}
+	}
+}
+
+// TestModelSetPNFirstToStop (issue 30, item "where a region stops scaling in two
+// parameters"): the laws of extrap's TestFirstToStopPN as CUBE profiles, p = 1 … 64, n =
+// 10⁴, 2·10⁴, 4·10⁴: compute = 10 + 0.0015·n/p (at n = 4·10⁴: 10 + 60/p, whose doubling
+// gain first exceeds 0.9 at p = 32), MPI_Allreduce = n/p (halves, never stops), main 0.5
+// (flat). Walked along p at the largest n measured at the largest p (4·10⁴), compute stops
+// first, at 32 — the same p extrap.Model finds for the same laws.
+func TestModelSetPNFirstToStop(t *testing.T) {
+	var runs []Run
+	for _, p := range []float64{1, 2, 4, 8, 16, 32, 64} {
+		for _, n := range []float64{1e4, 2e4, 4e4} {
+			runs = append(runs, Run{Path: fmt.Sprintf("app.p%gn%g.r1/pn.cubex", p, n), Params: map[string]float64{"p": p, "n": n}, Profile: pnProfile(t, 0.5, 10+0.0015*n/p, n/p)})
+		}
+	}
+	ms, err := ModelSet(context.Background(), runs, []string{"p", "n"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, m := range ms.Models {
+		at := 0
+		if m.StopsScalingAt != nil {
+			at = *m.StopsScalingAt
+		}
+		got[m.Region] = fmt.Sprintf("%s %d", m.Trend, at)
+	}
+	want := map[string]string{"main": "flat 0", "compute": "falls 32", "MPI_Allreduce": "falls 0"}
+	if !reflect.DeepEqual(got, want) || !strings.HasSuffix(ms.FirstToStop, "compute") || ms.TrendAt2 != 4e4 {
+		t.Errorf("trends %v, first %q along p at n = %g; want %v, compute, n = 40000", got, ms.FirstToStop, ms.TrendAt2, want)
 	}
 }

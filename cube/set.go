@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clusterperf/clusterperf/extrap"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/input"
 	"github.com/clusterperf/clusterperf/scaling"
@@ -168,8 +169,23 @@ type Models struct {
 	FirstToStop string `json:"first_to_stop_scaling,omitempty"`
 	// Growing counts the time models (call paths and the total) whose time grows with the
 	// (first) parameter.
-	Growing int      `json:"growing_time_models"`
-	Skipped []string `json:"skipped"`
+	Growing int `json:"growing_time_models"`
+	// TrendAt2 (two parameters) is the second parameter's value at which trends and stops are
+	// walked along the first: its largest value measured at the first's largest.
+	TrendAt2 float64  `json:"trend_at_param_2,omitempty"`
+	Skipped  []string `json:"skipped"`
+}
+
+// OneValueError: a parameter to model against takes one value in every profile (a model
+// needs at least two; a term in a constant parameter cannot be told from c0).
+type OneValueError struct {
+	Param    string
+	Value    float64
+	Profiles int
+}
+
+func (e *OneValueError) Error() string {
+	return fmt.Sprintf("%s takes one value (%g) in all %d profiles: a model against it needs at least 2", e.Param, e.Value, e.Profiles)
 }
 
 // MaxParams is how many parameters a set is modelled over at once.
@@ -191,10 +207,22 @@ func ModelSet(ctx context.Context, runs []Run, params []string, metrics []string
 	if err := checkOthers(runs, params); err != nil {
 		return nil, err
 	}
+	for _, k := range params {
+		if vs := distinct(runs, k); len(vs) < 2 {
+			return nil, fmt.Errorf("%w: %w", fault.ErrInput, &OneValueError{Param: k, Value: vs[0], Profiles: len(runs)})
+		}
+	}
 	out := &Models{Param: params[0], Profiles: len(runs), Skipped: []string{}, Values: distinct(runs, params[0])}
 	out.Method = "per call path and metric: the mean over locations (exclusive; the application total inclusive) fitted by package scaling (relative least squares, selection by cross-validation) against " + params[0]
 	if len(params) == 2 {
 		out.Param2, out.Values2 = params[1], distinct(runs, params[1])
+		top := runs[0].Params
+		for _, r := range runs {
+			if a, b := r.Params[params[0]], r.Params[params[1]]; a > top[params[0]] || a == top[params[0]] && b > top[params[1]] {
+				top = r.Params
+			}
+		}
+		out.TrendAt2 = top[params[1]]
 		out.Method = fmt.Sprintf("per call path and metric: the mean over locations (exclusive; the application total inclusive) fitted jointly in %s and %s by Extra-P's multi-parameter normal form with one term per parameter (package scaling's FitPN: additive, multiplicative and mixed shapes, non-negative relative least squares, selection by leave-one-(%s, %s)-out cross-validation)", params[0], params[1], params[0], params[1])
 	}
 	ref := runs[0].Profile
@@ -365,7 +393,7 @@ func fitOne(ctx context.Context, params []string, path, metric string, pts []obs
 		if err != nil {
 			return nil, fault.Detail(err)
 		}
-		m = &Model{Formula: renameVars(r.Chosen.Formula, map[rune]string{'p': params[0]}), Name: r.Chosen.Name, RMSRel: r.Chosen.RMSRelError}
+		m = &Model{Formula: extrap.RenameVars(r.Chosen.Formula, map[rune]string{'p': params[0]}), Name: r.Chosen.Name, RMSRel: r.Chosen.RMSRelError}
 		predict = func(a int) (float64, error) {
 			pr, err := r.Predict(a)
 			if err != nil {
@@ -383,7 +411,7 @@ func fitOne(ctx context.Context, params []string, path, metric string, pts []obs
 			return nil, fault.Detail(err)
 		}
 		loo := r.LOO
-		m = &Model{Formula: renameVars(r.Formula, map[rune]string{'p': params[0], 'n': params[1]}), Name: "multi-parameter", RMSRel: pnRMSRel(r, pp), CVRMSLogError: &loo}
+		m = &Model{Formula: extrap.RenameVars(r.Formula, map[rune]string{'p': params[0], 'n': params[1]}), Name: "multi-parameter", RMSRel: pnRMSRel(r, pp), CVRMSLogError: &loo}
 		predict = func(a int) (float64, error) { return r.Predict(float64(a), at.b) }
 	}
 	m.CallPath, m.Metric, m.AtMax, m.Points = path, metric, atMax, len(pts)
@@ -419,38 +447,19 @@ func atLargest(pts []obs) (obs, float64) {
 	return at, sum / float64(n)
 }
 
-// stopsScaling walks the doubling grid of the first parameter from its smallest measured
-// value to twice the largest (two parameters: at the second's value of the largest point):
-// the trend at the first doubling, and for a falling time the first value at which doubling
-// no longer cuts the time by KneeGain.
+// stopsScaling is extrap.StopsScaling on the first parameter's doubling grid from its
+// smallest measured value to twice the largest (two parameters: at the second's value of
+// the largest point, at.b): the trend and, for a falling time, where it stops scaling.
 func stopsScaling(pts []obs, at obs, predict func(int) (float64, error)) (string, *int) {
 	minA := at.a
 	for _, pt := range pts {
 		minA = min(minA, pt.a)
 	}
-	a0, e1 := predict(minA)
-	b0, e2 := predict(2 * minA)
-	if e1 != nil || e2 != nil {
-		return "", nil
+	trend, k := extrap.StopsScaling(minA, at.a, predict)
+	if k == 0 {
+		return trend, nil
 	}
-	switch {
-	case b0 > a0*(1+1e-9):
-		return "grows", nil
-	case b0 >= a0*(1-1e-9):
-		return "flat", nil
-	}
-	for p := minA; p <= 2*at.a; p *= 2 {
-		a, e1 := predict(p)
-		b, e2 := predict(2 * p)
-		if e1 != nil || e2 != nil {
-			break
-		}
-		if b > (1-KneeGain)*a {
-			k := p
-			return "falls", &k
-		}
-	}
-	return "falls", nil
+	return trend, &k
 }
 
 // pnRMSRel is the in-sample RMS relative error of a (p, n) model.
@@ -465,27 +474,6 @@ func pnRMSRel(m *scaling.PNModel, pts []scaling.PNPoint) float64 {
 		ss += e * e
 	}
 	return math.Sqrt(ss / float64(len(pts)))
-}
-
-// renameVars puts the parameters' names in place of scaling's variables (p, and n of a
-// (p, n) model) in a formula, where the letter stands alone (not inside c0 or log2).
-func renameVars(formula string, names map[rune]string) string {
-	rs := []rune(formula)
-	var b strings.Builder
-	for i, r := range rs {
-		name, ok := names[r]
-		alone := ok && (i == 0 || !isWordRune(rs[i-1])) && (i == len(rs)-1 || !isWordRune(rs[i+1]))
-		if alone {
-			b.WriteString(name)
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func isWordRune(r rune) bool {
-	return r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
 }
 
 // firstToStop names the time call path that stops scaling at the smallest value, ties to

@@ -1,44 +1,71 @@
 package explore
 
 import (
+	"encoding/json"
 	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/clusterperf/clusterperf/report"
 )
 
-// benchChart is the central-server throughput chart (40 points, one series).
-func benchChart(b *testing.B) Chart {
-	m := loadExample(b, examples[1])
-	_, r := evalAt(b, m, Values{})
-	return r.Charts[0]
-}
-
-// BenchmarkChartSVG: the explorer's own SVG of one chart (what /api/eval sends).
-func BenchmarkChartSVG(b *testing.B) {
-	c := benchChart(b)
-	var n int
-	for b.Loop() {
-		n = len(ChartSVG(c))
-	}
-	b.ReportMetric(float64(n), "bytes")
-}
-
-// BenchmarkChartGonum: the same chart through the report package's gonum/plot code (written
-// to a file, as it only writes files), for the choice of the explorer's charts.
-func BenchmarkChartGonum(b *testing.B) {
-	c := benchChart(b)
-	path := filepath.Join(b.TempDir(), "c.svg")
-	p := report.Panel{Title: c.Title, XLabel: c.XLabel, YLabel: c.YLabel}
-	for _, s := range c.Series {
-		p.Series = append(p.Series, report.Series{Name: s.Name, X: s.X, Y: s.Y, Dashed: s.Dash})
-	}
-	for b.Loop() {
-		if err := report.SaveFigure(path, p); err != nil {
-			b.Fatal(err)
+// benchCharts are the explorer's charts the benchmarks draw: central-server's throughput
+// (the first qn chart), mpip-amg's components by P (the most series), tpn-mw48's Gantt
+// chart (49 processes on 8 nodes: drawn by the page's script interactively, by report for
+// report pages) and fit's chart of openfoam_motorbike_arc.csv.
+func benchCharts(b *testing.B) map[string]Chart {
+	out := map[string]Chart{}
+	for _, ex := range examples {
+		var id string
+		switch ex.name {
+		case "central-server":
+			id = "throughput"
+		case "mpip-amg":
+			id = "components"
+		case "tpn-mw48":
+			id = "gantt"
+		default:
+			continue
+		}
+		_, r := evalAt(b, loadExample(b, ex), Values{})
+		for _, c := range r.Charts {
+			if c.ID == id {
+				out[ex.name] = c
+			}
 		}
 	}
-	fi, _ := os.Stat(path)
-	b.ReportMetric(float64(fi.Size()), "bytes")
+	// fit's chart (log–log axes, two interval bands, the held-out run)
+	const csv = "../examples/scaling/openfoam_motorbike_arc.csv"
+	data, err := os.ReadFile(csv)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := Load(csv, data, "", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, r := evalAt(b, m, Values{})
+	out["fit-openfoam"] = r.Charts[0]
+	return out
+}
+
+// BenchmarkChartSVG: one chart as the explorer's /api/eval serves it, drawn by report's
+// renderer (gonum/plot, SVG in memory) and the answer encoded as JSON — the per-chart cost
+// of an interactive redraw on the server.
+func BenchmarkChartSVG(b *testing.B) {
+	for name, c := range benchCharts(b) {
+		b.Run(name, func(b *testing.B) {
+			var n int
+			for b.Loop() {
+				svg, err := chartSVG(c)
+				if err != nil {
+					b.Fatal(err)
+				}
+				c.SVG = svg
+				j, err := json.Marshal(c)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(j)
+			}
+			b.ReportMetric(float64(n), "bytes")
+		})
+	}
 }

@@ -27,7 +27,9 @@ import (
 	"github.com/clusterperf/clusterperf/htmlreport"
 	"github.com/clusterperf/clusterperf/internal/input"
 	"github.com/clusterperf/clusterperf/internal/spec"
+	"github.com/clusterperf/clusterperf/modelfile"
 	"github.com/clusterperf/clusterperf/qn"
+	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/spmd"
 )
 
@@ -47,35 +49,17 @@ type Param struct {
 	Unit    string  `json:"unit,omitempty"`
 }
 
-// Series is one line of a chart.
-type Series struct {
-	Name string    `json:"name"`
-	X    []float64 `json:"x"`
-	Y    []float64 `json:"y"`
-	Dash bool      `json:"dash,omitempty"` // bounds and asymptotes
-}
+// Series is one line of a chart: report's figure description.
+type Series = report.Series
 
-// Bar is one span of a Gantt chart (tpn). Group is the row's group for the page's grouping
-// by node (the workstation the process runs on); the page can also group rows by name prefix.
-type Bar struct {
-	Row   string  `json:"row"`
-	Group string  `json:"group,omitempty"`
-	Kind  string  `json:"kind"`
-	Start float64 `json:"start_s"`
-	End   float64 `json:"end_s"`
-}
-
-// Chart is a line chart (Series) or a Gantt chart (Bars), with the current point marked.
+// Chart is one figure of the answer: report's description (a line chart's series and
+// marks, or a Gantt chart's rows and spans) under its ID, and the SVG report draws from it
+// (filled by the server for a line chart; the page draws a Gantt chart itself from its
+// spans, for grouping and zoom).
 type Chart struct {
-	ID     string   `json:"id"`
-	Title  string   `json:"title"`
-	XLabel string   `json:"x_label"`
-	YLabel string   `json:"y_label"`
-	Series []Series `json:"series,omitempty"`
-	Bars   []Bar    `json:"bars,omitempty"`
-	MarkX  *float64 `json:"mark_x,omitempty"` // the current point
-	BestX  *float64 `json:"best_x,omitempty"` // the best configuration
-	SVG    string   `json:"svg,omitempty"`    // the chart drawn by ChartSVG (filled by the server)
+	ID string `json:"id"`
+	report.Panel
+	SVG string `json:"svg,omitempty"`
 }
 
 // Result is the answer of /api/eval: everything the page shows for one point.
@@ -101,6 +85,9 @@ type Result struct {
 	// Command is the clusterperf command line that answers the same question at this point
 	// with the same library call (app/...), when there is one.
 	Command []string `json:"command,omitempty"`
+	// ChartCommand is the command line whose --plot draws the same figure as Charts (the
+	// same description, report.Panel, from the same result), when there is one.
+	ChartCommand []string `json:"chart_command,omitempty"`
 }
 
 // Model is an explorable model of one kind.
@@ -183,7 +170,7 @@ func Load(path string, data []byte, clusterPath string, clusterData []byte) (Mod
 	// The commands' own YAML reader: a model file (.yaml, .yml, .json) that is not YAML, or
 	// not a mapping, is refused at file:line in the words solve, speedup and pipeline use;
 	// any other file that does not read is no model explore knows.
-	d, root, err := spec.Parse(path, data) // once: the kind's decoder reads this tree
+	doc, err := modelfile.Parse(path, data) // once: the kind's decoder reads this tree
 	if err != nil {
 		if ext := strings.ToLower(filepath.Ext(path)); ext != ".yaml" && ext != ".yml" && ext != ".json" {
 			return nil, notAModel(path)
@@ -191,13 +178,13 @@ func Load(path string, data []byte, clusterPath string, clusterData []byte) (Mod
 		return nil, err
 	}
 	switch {
-	case root.Has("stations"):
-		return loadQN(path, data, d, root)
-	case root.Has("architecture"):
-		return loadSPMD(path, data, d, root)
-	case root.Has("sort") || root.Has("stages"):
-		return loadPipeline(path, data, d, root)
-	case root.Has("processes"):
+	case doc.Has("stations"):
+		return loadQN(path, data, doc)
+	case doc.Has("architecture"):
+		return loadSPMD(path, data, doc)
+	case doc.Has("sort") || doc.Has("stages"):
+		return loadPipeline(path, data, doc)
+	case doc.Has("processes"):
 		return nil, &spec.Error{File: path, Msg: "a Petri-net program needs its cluster file: clusterperf explore " + path + " --cluster CLUSTER.yaml"}
 	}
 	return nil, notAModel(path)
@@ -268,7 +255,11 @@ func reportCtx(ctx context.Context, m Model, v Values, version string) (*htmlrep
 	}
 	var plots []htmlreport.Plot
 	for _, c := range r.Charts {
-		plots = append(plots, htmlreport.Plot{Title: c.Title, SVG: ChartSVG(c)})
+		svg, err := report.SVG(c.Panel)
+		if err != nil {
+			return nil, nil, err
+		}
+		plots = append(plots, htmlreport.Plot{Title: c.Title, SVG: svg})
 	}
 	tables := append([]htmlreport.Table{paramTable(m.Params(), v)}, r.Tables...)
 	p, err := htmlreport.FromResult(m.Name()+" ("+r.Kind+", explored point)", "clusterperf explore", version, r, tables, plots)
@@ -404,8 +395,10 @@ func (s *Server) eval(w http.ResponseWriter, r *http.Request) {
 			res.Warnings = []string{}
 		}
 		for i := range res.Charts {
-			if len(res.Charts[i].Bars) == 0 { // the page draws Gantt charts itself (grouping, zoom)
-				res.Charts[i].SVG = string(ChartSVG(res.Charts[i]))
+			if len(res.Charts[i].Spans) == 0 { // the page draws Gantt charts itself (grouping, zoom)
+				if res.Charts[i].SVG, err = chartSVG(res.Charts[i]); err != nil {
+					return nil, err
+				}
 			}
 		}
 		return res, nil

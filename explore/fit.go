@@ -2,9 +2,10 @@ package explore
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
-	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -79,6 +80,7 @@ func (m *fitModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	r := &Result{Kind: "fit", Model: m.Name(), Method: res.Method, Exact: false, ErrorEstimate: res.ErrorEstimate,
 		Values: map[string]float64{"p": float64(p)}, Notes: append([]string{res.Answer.Summary}, res.NoteLines()...),
 		Command: []string{"fit", m.path, "--predict", strconv.Itoa(p), "--efficiency", strconv.FormatFloat(v["efficiency"], 'g', -1, 64)}}
+	r.ChartCommand = r.Command
 	if len(res.Predictions) > 0 {
 		r.Values["predicted_time_s"] = res.Predictions[0].TimeS
 	}
@@ -96,31 +98,15 @@ func (m *fitModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	return r, nil
 }
 
-// chart: the measured times and the chosen model's T(p) on a log grid up to the slider.
+// chart: the figure of `fit DATA.csv --plot` at the point (fitapp's DataFigure: the
+// measured runs, the chosen model with its interval, the prediction at p), p marked.
 func (m *fitModel) chart(res *fitapp.ScalingResult, p int) (Chart, error) {
-	var xs, ys []float64
-	for _, pt := range res.Data().Points {
-		xs, ys = append(xs, float64(pt.P)), append(ys, pt.TimeS)
-	}
-	top := max(p, m.maxP)
-	var grid []int
-	for x := 1.0; int(x) <= top; x *= math.Pow(2, 0.25) {
-		if len(grid) == 0 || grid[len(grid)-1] != int(x) {
-			grid = append(grid, int(x))
-		}
-	}
-	grid = append(grid, top)
-	pts, err := res.Fit.Times(grid)
-	if err != nil {
-		return Chart{}, err
-	}
-	var mx, my []float64
-	for _, q := range pts {
-		mx, my = append(mx, float64(q.P)), append(my, q.TimeS)
+	fig, err := res.DataFigure()
+	if err != nil || len(fig) == 0 {
+		return Chart{}, cmp.Or(err, errors.New("fit: no figure"))
 	}
 	at := float64(p)
-	return Chart{ID: "time", Title: "Time against p: measured and " + res.Fit.Chosen.Name, XLabel: "p", YLabel: "time, s",
-		Series: []Series{{Name: "measured", X: xs, Y: ys}, {Name: res.Fit.Chosen.Name + ": T(p) = " + res.Fit.Chosen.Formula, X: mx, Y: my}}, MarkX: &at}, nil
+	return chart("time", fig[0], &at, nil), nil
 }
 
 // File: the CSV as read (the sliders change what is asked, not the data).

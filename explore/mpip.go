@@ -15,6 +15,7 @@ import (
 	"github.com/clusterperf/clusterperf/htmlreport"
 	"github.com/clusterperf/clusterperf/internal/spec"
 	"github.com/clusterperf/clusterperf/mpip"
+	"github.com/clusterperf/clusterperf/report"
 )
 
 // MpipOptions are the network of reports explored without a CSV of collected values: a
@@ -501,7 +502,7 @@ func (m *mpipModel) byP(ctx context.Context, r *Result, runs []mpip.Inputs, net 
 		}
 	}
 	r.Tables = append(r.Tables, t)
-	meas := Series{Name: "measured wall time", Dash: true}
+	meas := Series{Name: "measured wall time", Dashed: true}
 	for _, in := range runs {
 		meas.X, meas.Y = append(meas.X, float64(in.P)), append(meas.Y, in.AppTime/float64(in.P))
 	}
@@ -515,8 +516,8 @@ func (m *mpipModel) byP(ctx context.Context, r *Result, runs []mpip.Inputs, net 
 		bestX = &x
 	}
 	r.Charts = append(r.Charts,
-		Chart{ID: "wall", Title: "Wall time by P", XLabel: "processes P", YLabel: "s", Series: []Series{wall, meas}, MarkX: &curX, BestX: bestX},
-		Chart{ID: "components", Title: "Components of the wall time by P (per process)", XLabel: "processes P", YLabel: "s", Series: comps, MarkX: &curX, BestX: bestX})
+		chart("wall", report.Panel{Title: "Wall time by P", XLabel: "processes P", YLabel: "s", Series: []Series{wall, meas}}, &curX, bestX),
+		chart("components", report.Panel{Title: "Components of the wall time by P (per process)", XLabel: "processes P", YLabel: "s", Series: comps}, &curX, bestX))
 	return nil
 }
 
@@ -553,7 +554,7 @@ func (m *mpipModel) sensitivity(ctx context.Context, r *Result, cur mpipPoint, v
 			s.X, s.Y = append(s.X, x), append(s.Y, pt.Res.AppTime.Model)
 		}
 		mark := x0
-		r.Charts = append(r.Charts, Chart{ID: which, Title: "Wall time against network " + which, XLabel: which + " (" + unit + ")", YLabel: "s", Series: []Series{s}, MarkX: &mark})
+		r.Charts = append(r.Charts, chart(which, report.Panel{Title: "Wall time against network " + which, XLabel: which + " (" + unit + ")", YLabel: "s", Series: []Series{s}}, &mark, nil))
 	}
 	return nil
 }

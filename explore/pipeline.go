@@ -8,8 +8,9 @@ import (
 	"strconv"
 
 	"github.com/clusterperf/clusterperf/htmlreport"
-	"github.com/clusterperf/clusterperf/internal/spec"
+	"github.com/clusterperf/clusterperf/modelfile"
 	"github.com/clusterperf/clusterperf/pipeline"
+	"github.com/clusterperf/clusterperf/report"
 )
 
 type pipelineModel struct {
@@ -19,9 +20,9 @@ type pipelineModel struct {
 	sp   *pipeline.SortParams // nil: a general pipeline model (only p is adjustable)
 }
 
-// loadPipeline reads a pipeline model from its file's YAML tree (d, root: spec.Parse of data).
-func loadPipeline(path string, data []byte, d *spec.Decoder, root spec.Node) (Model, error) {
-	m, sp, err := pipeline.DecodeModel(d, root)
+// loadPipeline reads a pipeline model from its file's YAML tree (doc: modelfile.Parse of data).
+func loadPipeline(path string, data []byte, doc *modelfile.Doc) (Model, error) {
+	m, sp, err := pipeline.DecodeModel(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -150,8 +151,8 @@ func (pm *pipelineModel) EvalContext(ctx context.Context, v Values) (*Result, er
 		}
 	}
 	cur, best := float64(p), float64(rec.Recommended.Config.P)
-	r.Charts = append(r.Charts, Chart{ID: "time", Title: "Predicted time against cluster size", XLabel: "nodes p", YLabel: "s",
-		Series: append([]Series{total}, stages...), MarkX: &cur, BestX: &best})
+	r.Charts = append(r.Charts, chart("time", report.Panel{Title: "Predicted time against cluster size", XLabel: "nodes p", YLabel: "s",
+		Series: append([]Series{total}, stages...)}, &cur, &best))
 	return r, nil
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/solveapp"
 	"github.com/clusterperf/clusterperf/htmlreport"
-	"github.com/clusterperf/clusterperf/internal/spec"
+	"github.com/clusterperf/clusterperf/modelfile"
 	"github.com/clusterperf/clusterperf/qn"
 )
 
@@ -25,9 +25,9 @@ type qnModel struct {
 	sweepClass int // the closed class whose population the chart sweeps; -1: none
 }
 
-// loadQN reads a queueing network from its file's YAML tree (d, root: spec.Parse of data).
-func loadQN(path string, data []byte, d *spec.Decoder, root spec.Node) (Model, error) {
-	m, name, err := qn.DecodeModel(d, root)
+// loadQN reads a queueing network from its file's YAML tree (doc: modelfile.Parse of data).
+func loadQN(path string, data []byte, doc *modelfile.Doc) (Model, error) {
+	m, name, err := qn.DecodeModel(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -164,6 +164,8 @@ func (q *qnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	if q.sweepClass >= 0 {
 		if err := q.sweep(ctx, m, v, r); err != nil {
 			r.Warnings = append(r.Warnings, "no population sweep: "+err.Error())
+		} else {
+			r.ChartCommand = append([]string{"solve", q.commandFile(v)}, q.SweepArgs(v)...)
 		}
 	}
 	return r, nil
@@ -221,51 +223,41 @@ func (q *qnModel) answer(r *Result, sol *solveapp.Solution) {
 }
 
 // sweep draws throughput and response time of the sweep class against its population, 1 …
-// sweep.to (at most maxSweep points), by the solve command's sweep (solveapp.Run), with the
-// asymptotic bounds and the point's population and N* marked.
+// sweep.to (at most maxSweep points): the figure of the solve command's sweep
+// (SweepArgs: the same --sweep, solveapp.Run, Sweep.Figure), with the point's population
+// marked.
 func (q *qnModel) sweep(ctx context.Context, m *qn.Model, v Values, r *Result) error {
-	c := q.sweepClass
-	to := int(v["sweep.to"])
-	step := max(1, (to+maxSweep-1)/maxSweep)
-	var vals []float64
-	for n := 1; n <= to; n += step {
-		vals = append(vals, float64(n))
+	p, vals, err := app.ParseSweep(q.SweepArgs(v)[1], m)
+	if err != nil {
+		return err
 	}
-	pts := &solveapp.Points{Param: qn.SweepParam{What: "population", Class: c, Label: "population"}, Values: vals}
+	pts := &solveapp.Points{Param: p, Values: vals}
 	out, err := solveapp.Run(ctx, solveapp.Request{Input: solveapp.ModelInput(q.name, m), Solver: "auto", Points: pts, Sim: solveapp.DefaultSimulation()})
 	if err != nil {
 		return err
 	}
-	name := m.Classes[c].Name
-	X := Series{Name: "X " + name}
-	R := Series{Name: "R " + name}
-	xb := Series{Name: "X bound (ABA)", Dash: true}
-	rb := Series{Name: "R bound (ABA)", Dash: true}
-	for _, pt := range out.Sweep.Points {
-		if pt.Classes == nil || !finite(pt.Classes[c].Throughput, pt.Classes[c].ResponseTime) {
-			continue
-		}
-		X.X, X.Y = append(X.X, pt.Value), append(X.Y, pt.Classes[c].Throughput)
-		R.X, R.Y = append(R.X, pt.Value), append(R.Y, pt.Classes[c].ResponseTime)
-		for _, b := range pt.Bounds {
-			if b.Name == qn.BoundAsymptotic && b.Class == name && finite(b.ThroughputUpper, b.ResponseTimeLower) {
-				xb.X, xb.Y = append(xb.X, pt.Value), append(xb.Y, b.ThroughputUpper)
-				rb.X, rb.Y = append(rb.X, pt.Value), append(rb.Y, b.ResponseTimeLower)
-			}
-		}
-	}
-	cur := float64(m.Classes[c].Population)
-	xc := Chart{ID: "throughput", Title: "Throughput of " + name + " against its population", XLabel: "population " + name, YLabel: "jobs/s", Series: []Series{X}, MarkX: &cur}
-	rc := Chart{ID: "response", Title: "Response time of " + name + " against its population", XLabel: "population " + name, YLabel: "s", Series: []Series{R}, MarkX: &cur}
-	if len(xb.X) > 0 {
-		xc.Series = append(xc.Series, xb)
-		rc.Series = append(rc.Series, rb)
-	}
-	if ns, ok := r.Values["n_star"]; ok {
-		xc.BestX, rc.BestX = &ns, &ns
-	}
-	r.Charts = append(r.Charts, xc, rc)
+	cur := float64(m.Classes[q.sweepClass].Population)
+	fig := out.Sweep.Figure()
+	r.Charts = append(r.Charts, chart("throughput", fig[0], &cur, nil), chart("response", fig[1], &cur, nil))
 	return nil
+}
+
+// SweepArgs are the solve command's flags of the point's sweep chart: --sweep
+// population[.CLASS]=1:TO:STEP (the class named when the model has more than one closed
+// class), at most maxSweep points.
+func (q *qnModel) SweepArgs(v Values) []string {
+	to := int(v["sweep.to"])
+	step := max(1, (to+maxSweep-1)/maxSweep)
+	lhs, closed := "population", 0
+	for _, c := range q.m.Classes {
+		if !c.Open {
+			closed++
+		}
+	}
+	if closed > 1 {
+		lhs += "." + q.m.Classes[q.sweepClass].Name
+	}
+	return []string{"--sweep", fmt.Sprintf("%s=1:%d:%d", lhs, to, step)}
 }
 
 // File writes the point as a qn model file (qn.WriteModel).

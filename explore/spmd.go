@@ -7,7 +7,8 @@ import (
 	"strconv"
 
 	"github.com/clusterperf/clusterperf/htmlreport"
-	"github.com/clusterperf/clusterperf/internal/spec"
+	"github.com/clusterperf/clusterperf/modelfile"
+	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/spmd"
 )
 
@@ -21,9 +22,9 @@ type spmdModel struct {
 // maxSurface bounds the (p, d) points evaluated to find the best configuration per request.
 const maxSurface = 4096
 
-// loadSPMD reads an SPMD model from its file's YAML tree (d, root: spec.Parse of data).
-func loadSPMD(path string, data []byte, d *spec.Decoder, root spec.Node) (Model, error) {
-	m, err := spmd.DecodeModel(d, root)
+// loadSPMD reads an SPMD model from its file's YAML tree (doc: modelfile.Parse of data).
+func loadSPMD(path string, data []byte, doc *modelfile.Doc) (Model, error) {
+	m, err := spmd.DecodeModel(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -205,14 +206,15 @@ func spmdCharts(ctx context.Context, e *spmd.Evaluator, surf []spmd.Point, ps []
 		}
 	}
 	cur := float64(p)
-	sc := Chart{ID: "speedup", Title: "Speedup against p", XLabel: "processors p", YLabel: "speedup", Series: []Series{sp}, MarkX: &cur}
-	tc := Chart{ID: "time", Title: "Predicted time against p", XLabel: "processors p", YLabel: "s", Series: []Series{tm}, MarkX: &cur}
+	sc := chart("speedup", report.Panel{Title: "Speedup against p", XLabel: "processors p", YLabel: "speedup", Series: []Series{sp}}, &cur, nil)
+	tc := chart("time", report.Panel{Title: "Predicted time against p", XLabel: "processors p", YLabel: "s", Series: []Series{tm}}, &cur, nil)
 	if bs.Name != "" {
 		sc.Series, tc.Series = append(sc.Series, bs), append(tc.Series, bt)
 	}
 	if ok {
 		bp := float64(best.P)
-		sc.BestX, tc.BestX = &bp, &bp
+		sc.Marks = append(sc.Marks, report.Mark{X: bp, Label: "best"})
+		tc.Marks = append(tc.Marks, report.Mark{X: bp, Label: "best"})
 	}
 	return []Chart{sc, tc}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/clusterperf/clusterperf/app/tpnapp"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/tpn"
 )
 
@@ -128,7 +129,7 @@ func (t *tpnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	times, spans, crit, makespan := res.Processes, res.Spans(), res.CriticalIntervals(), res.TimeS
+	times, crit, makespan := res.Processes, res.CriticalIntervals(), res.TimeS
 	r := &Result{Kind: "tpn", Model: t.prog.Name, Method: res.Method, Exact: res.Exact, Command: t.command(),
 		Values: map[string]float64{"makespan_s": makespan, "firings": float64(res.Firings)}}
 	r.Notes = append(r.Notes, fmt.Sprintf("deterministic delays rounded to the tick (%g s); background load enters as the expansion factor 1/(1 − U) (002)", tpn.Tick))
@@ -171,11 +172,11 @@ func (t *tpnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	r.Tables = append(r.Tables, pt, ct)
 	r.Best, r.BestPending = "searching allocations…", true
 	host := t.hosts()
-	var bars []Bar
-	for _, s := range spans {
-		bars = append(bars, Bar{Row: s.Process, Group: host[s.Process], Kind: s.Kind, Start: s.Start, End: s.End})
+	gc, err := ganttChart("gantt", res, host)
+	if err != nil {
+		return nil, err
 	}
-	r.Charts = append(r.Charts, Chart{ID: "gantt", Title: "Processes over time (Gantt)", XLabel: "time (s)", YLabel: "process", Bars: bars})
+	r.Charts = append(r.Charts, gc)
 	bw := Series{Name: "makespan"}
 	for _, f := range bandwidthFactors {
 		cc := *c
@@ -192,7 +193,7 @@ func (t *tpnModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 		bw.X, bw.Y = append(bw.X, cc.Network.Bandwidth), append(bw.Y, rr.TimeS)
 	}
 	cur := c.Network.Bandwidth
-	r.Charts = append(r.Charts, Chart{ID: "bandwidth", Title: "Makespan against network bandwidth", XLabel: "bandwidth (bytes/s)", YLabel: "s", Series: []Series{bw}, MarkX: &cur})
+	r.Charts = append(r.Charts, chart("bandwidth", report.Panel{Title: "Makespan against network bandwidth", XLabel: "bandwidth (bytes/s)", YLabel: "s", Series: []Series{bw}}, &cur, nil))
 	return r, nil
 }
 

@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -79,30 +81,86 @@ func TestExamples(t *testing.T) {
 	}
 }
 
-// TestFirstToStop: in experiment2.txt met1 is flat (4.0 at every p: it never scales, so it
-// stops at the smallest p, 1000) while met2–met4 grow ~4× per doubling (they never scaled
-// either, also 1000): the first of the ties in file order, met1, is named. In
-// one_parameter_1.txt the one region grows with x, so it stops at the smallest x, 20.
+// TestFirstToStop (hostile7 P2-3: a growing time was said to "stop scaling" at its first
+// measured value): in experiment2.txt met1 is 4.0 at every p (flat) and met2–met4 grow ~4×
+// per doubling, so no region falls and none stops; in one_parameter_1.txt compute grows
+// with x (82 s at x = 20 → 178 s at 30), so it does not stop scaling either, and its
+// formula says x, not p.
 func TestFirstToStop(t *testing.T) {
 	m, err := Model(context.Background(), read(t, "experiment2.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.FirstToStop != "met1" || m.FirstToStopP != 1000 {
-		t.Errorf("first to stop %q at %d, want met1 at 1000", m.FirstToStop, m.FirstToStopP)
+	trends := map[string]string{}
+	for _, rm := range m.Models {
+		trends[rm.Region] = rm.Trend
+	}
+	if m.FirstToStop != "" || m.Falling != 0 || m.Growing != 3 || trends["met1"] != "flat" || trends["met2"] != "grows" {
+		t.Errorf("experiment2: first to stop %q at %d, falling %d, growing %d, trends %v; want none, 0, 3, met1 flat", m.FirstToStop, m.FirstToStopAt, m.Falling, m.Growing, trends)
 	}
 	m, err = Model(context.Background(), read(t, "one_parameter_1.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.FirstToStop != "compute" || m.FirstToStopP != 20 {
-		t.Errorf("first to stop %q at %d, want compute at 20", m.FirstToStop, m.FirstToStopP)
+	f := m.Models[0].Formula
+	if m.FirstToStop != "" || m.Models[0].Trend != "grows" || m.Models[0].StopsScalingAt != 0 || !strings.Contains(f, "x") || strings.Contains(f, "p") {
+		t.Errorf("one_parameter_1: first to stop %q, trend %q at %d, formula %q; want none, grows, an x formula", m.FirstToStop, m.Models[0].Trend, m.Models[0].StopsScalingAt, f)
+	}
+}
+
+// TestFirstToStopPN: two parameters (issue 30: where a region stops scaling was searched
+// in one-parameter experiments only). A synthetic p × n experiment (p = 1 … 64, n = 10⁴,
+// 2·10⁴, 4·10⁴; values from the laws below, exact) is walked along p at the largest n
+// measured at the largest p, 4·10⁴: compute = n/p halves at every doubling (falls, never
+// stops within 2·64); comm = 10 + 0.0015·n/p = 10 + 60/p there, whose doubling gain
+// (10 + 30/p)/(10 + 60/p) first exceeds 0.9 at p = 32 (0.864 at 16, 0.921 at 32); allreduce =
+// 0.05·log2(2p)·n/10⁴ grows. So comm stops first, at 32.
+func TestFirstToStopPN(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("PARAMETER p\nPARAMETER n\nPOINTS")
+	ps, ns := []float64{1, 2, 4, 8, 16, 32, 64}, []float64{1e4, 2e4, 4e4}
+	for _, p := range ps {
+		for _, n := range ns {
+			fmt.Fprintf(&b, " ( %g %g )", p, n)
+		}
+	}
+	b.WriteString("\nMETRIC time\n")
+	for _, r := range []struct {
+		name string
+		f    func(p, n float64) float64
+	}{
+		{"compute", func(p, n float64) float64 { return n / p }},
+		{"comm", func(p, n float64) float64 { return 10 + 0.0015*n/p }},
+		{"allreduce", func(p, n float64) float64 { return 0.05 * math.Log2(2*p) * n / 1e4 }},
+	} {
+		fmt.Fprintf(&b, "REGION %s\n", r.name)
+		for _, p := range ps {
+			for _, n := range ns {
+				fmt.Fprintf(&b, "DATA %.12g\n", r.f(p, n))
+			}
+		}
+	}
+	e, err := ReadText("pn.txt", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Model(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, rm := range m.Models {
+		got[rm.Region] = fmt.Sprintf("%s %d", rm.Trend, rm.StopsScalingAt)
+	}
+	want := map[string]string{"compute": "falls 0", "comm": "falls 32", "allreduce": "grows 0"}
+	if !reflect.DeepEqual(got, want) || m.FirstToStop != "comm" || m.FirstToStopAt != 32 || m.TrendAtN != 4e4 {
+		t.Errorf("trends %v, first %q at %d along p at n = %g; want %v, comm at 32, n = 40000", got, m.FirstToStop, m.FirstToStopAt, m.TrendAtN, want)
 	}
 }
 
 // TestStrongScalingLimit: a region whose time halves up to 64 and is flat from there stops
 // at 64 or 128 (the fitted model rounds the kink: T(2p)/T(p) > 0.9 from there); one that
-// keeps halving still scales at 2^20 (limit 0).
+// keeps halving still scales at twice the largest measured p (0).
 func TestStrongScalingLimit(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("PARAMETER p\nPOINTS 1 2 4 8 16 32 64 128 256\nMETRIC time\nREGION flat_after_64\n")
@@ -127,10 +185,29 @@ func TestStrongScalingLimit(t *testing.T) {
 	}
 	got := map[string]int{}
 	for _, rm := range m.Models {
-		got[rm.Region] = rm.LimitP
+		got[rm.Region] = rm.StopsScalingAt
 	}
 	if l := got["flat_after_64"]; (l != 64 && l != 128) || got["halving"] != 0 || m.FirstToStop != "flat_after_64" {
 		t.Errorf("limits %v, first %q: want flat_after_64 at 64, halving 0", got, m.FirstToStop)
+	}
+}
+
+// TestSkipNotes: a series that cannot be modelled is skipped with a note in plain words
+// (which region and metric, from which line, why) — not an error's "invalid input:" text.
+func TestSkipNotes(t *testing.T) {
+	e := read(t, "relearn_data.txt")
+	m, err := Model(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `region "Update #synaptic elements + del synapses", metric "time" (series from line 195) skipped: a value of 0 at p = 32, n = 5000 (line 4); only positive values can be modelled`
+	if len(m.Notes) != 1 || m.Notes[0] != want {
+		t.Errorf("notes %q, want [%q]", m.Notes, want)
+	}
+	for _, n := range m.Notes {
+		if strings.Contains(n, "invalid input") {
+			t.Errorf("note leaks an error class: %s", n)
+		}
 	}
 }
 
@@ -153,6 +230,11 @@ func TestHostile(t *testing.T) {
 		{"subpoint.txt", "PARAMETER p\nPOINTS 1 5e-324\n", "subpoint.txt:2:"},
 		{"short.txt", "PARAMETER p\nPOINTS 1 2 4\nREGION r\nDATA 1\nDATA 2\nREGION s\nDATA 1\nDATA 2\nDATA 3\n", "short.txt:4:"},
 		{"shortend.txt", "PARAMETER p\nPOINTS 1 2\nREGION r\nDATA 1\n", "shortend.txt:4:"},
+		// hostile7 P2-2: one_parameter_1.txt with its second POINTS line changed to the
+		// first's value was read, the x = 30 DATA taken as replicates at x = 20, exit 0
+		{"duppoint.txt", "PARAMETER x\n\nPOINTS ( 20 )\nPOINTS ( 20 )\nPOINTS ( 40 )\nREGION r\nDATA 1\nDATA 2\nDATA 3\n", "duppoint.txt:4: point (20) given twice (first at line 3)"},
+		{"duppoint2.txt", "PARAMETER p n\nPOINTS ( 32 5000 ) ( 32 6000 )\nPOINTS ( 64 5000 ) ( 32 6000 )\n", "duppoint2.txt:3: point (32 6000) given twice (first at line 2)"},
+		{"duppoint1.txt", "PARAMETER p\nPOINTS 1 2 4 2\n", "duppoint1.txt:2: point (2) given twice"},
 		{"dup.jsonl", "{\"params\":{\"p\":1},\"value\":1}\n{\"params\":{\"p\":1,\"p\":2},\"value\":1}\n", "dup.jsonl:2:"},
 		{"dupvalue.jsonl", "{\"params\":{\"p\":1},\"value\":1,\"value\":2}\n", "dupvalue.jsonl:1:"},
 		{"subnormal.jsonl", "{\"params\":{\"p\":1},\"value\":1e-320}\n", "subnormal.jsonl:1:"},
@@ -209,7 +291,7 @@ func FuzzReadJSONLines(f *testing.F) {
 }
 
 func FuzzReadJSON(f *testing.F) {
-	for _, n := range []string{"input1.json", "input2.json"} {
+	for _, n := range []string{"input1.json", "input2.json", "legacy/input_1.JSON", "legacy/input_11.JSON"} {
 		b, _ := os.ReadFile(filepath.Join("testdata", n))
 		f.Add(b)
 	}
@@ -293,6 +375,10 @@ func TestModelRefusals(t *testing.T) {
 		{"p0.txt", "PARAMETER p\nPOINTS 1 2\nPOINTS 0\nREGION r\nDATA 1\nDATA 2\nDATA 3\n", "p0.txt:3: p = 0"},
 		{"p0.jsonl", "{\"params\":{\"p\":1},\"value\":1}\n{\"params\":{\"p\":0},\"value\":1}\n", "p0.jsonl:2: p = 0"},
 		{"three.txt", "PARAMETER p n m\nPOINTS ( 1 1 1 ) ( 2 2 2 )\nREGION r\nDATA 1\nDATA 2\n", "three.txt:1:"},
+		// hostile7 P2-6: a bad value of the second parameter was reported at the first DATA
+		// line, once per region (3 KB); now once, at the POINTS line that gave it
+		{"n-5.txt", "PARAMETER p\nPARAMETER n\nPOINTS ( 32 5000 )\nPOINTS ( 32 -5 )\nPOINTS ( 64 5000 )\nREGION r\nDATA 1\nDATA 2\nDATA 3\nREGION s\nDATA 1\nDATA 2\nDATA 3\n", "n-5.txt:4: n = -5: the problem size must be positive"},
+		{"n0.jsonl", "{\"params\":{\"p\":1,\"n\":1},\"value\":1}\n{\"params\":{\"p\":2,\"n\":0},\"value\":1}\n", "n0.jsonl:2: n = 0"},
 	} {
 		e, err := ReadFile(c.name, []byte(c.text))
 		if err != nil {

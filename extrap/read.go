@@ -8,8 +8,9 @@
 // file:line. Limits are checked before anything grows: MaxLineBytes per line, MaxValues
 // values in all, MaxSeries (region, metric) pairs, at most MaxParameters parameters.
 //
-// Not read: Extra-P's older JSON with numeric ids (callpaths / coordinates / measurements
-// lists), CUBE files (package cube), Talpas files.
+// Extra-P's older JSON, whose lists refer to each other by numeric id (parameters,
+// callpaths, metrics, coordinates, measurements), is read too (legacy.go). Not read: CUBE
+// files (package cube), Talpas files.
 package extrap
 
 import (
@@ -82,6 +83,7 @@ type textState struct {
 	next           int // index of the next DATA line's point
 	values         int
 	index          map[[2]string]*Series
+	pointAt        map[string]int // point (its values) → the line that gave it
 }
 
 // ReadText reads Extra-P's text format: "PARAMETER name…" lines, then "POINTS" lines (for
@@ -89,7 +91,7 @@ type textState struct {
 // ( 8 20 )"), then REGION / METRIC lines each starting a series and one "DATA v v …" line
 // per point in POINTS order (the repetitions). '#' starts a comment line.
 func ReadText(file string, r io.Reader) (*Experiment, error) {
-	st := &textState{e: &Experiment{File: file, Format: "text"}, file: file, index: map[[2]string]*Series{}}
+	st := &textState{e: &Experiment{File: file, Format: "text"}, file: file, index: map[[2]string]*Series{}, pointAt: map[string]int{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), MaxLineBytes)
 	line := 0
@@ -193,6 +195,11 @@ func (st *textState) points(line int, val string) error {
 		if len(e.Points) >= MaxPoints {
 			return fmt.Errorf("%w: %s:%d: more than %d points", fault.ErrTooLarge, st.file, line, MaxPoints)
 		}
+		key := fmt.Sprint(pt)
+		if first, dup := st.pointAt[key]; dup {
+			return errAt(st.file, line, "point (%s) given twice (first at line %d): the DATA lines follow the POINTS in order, one per point, so a repeated point would take another point's data", g, first)
+		}
+		st.pointAt[key] = line
 		e.Points = append(e.Points, pt)
 		e.PointLine = append(e.PointLine, line)
 	}
@@ -453,7 +460,9 @@ type jsonMeasurement struct {
 }
 
 // ReadJSON reads Extra-P's JSON format {"parameters": [names], "measurements": {callpath:
-// {metric: [{"point": [values], "values": [repetitions]}]}}}. The document is read whole
+// {metric: [{"point": [values], "values": [repetitions]}]}}}, its older id-linked format
+// (a top-level "callpaths" key: readLegacyJSON) and, as Extra-P does, JSON lines saved as
+// .json. The document is read whole
 // (bounded by the caller's input limit); errors name the line of the offending byte.
 func ReadJSON(file string, r io.Reader) (*Experiment, error) {
 	data, err := io.ReadAll(io.LimitReader(r, 64<<20+1))
@@ -465,6 +474,12 @@ func ReadJSON(file string, r io.Reader) (*Experiment, error) {
 	}
 	if k, off, dup := duplicateKey(data); dup {
 		return nil, errAt(file, 1+bytes.Count(data[:off], []byte("\n")), "key %q given twice in one object (encoding/json would keep the last silently)", k)
+	}
+	if isLegacyJSON(data) {
+		return readLegacyJSON(file, data)
+	}
+	if looksJSONLines(data) {
+		return ReadJSONLines(file, bytes.NewReader(data))
 	}
 	var doc jsonDoc
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -495,9 +510,9 @@ func ReadJSON(file string, r io.Reader) (*Experiment, error) {
 			mts = append(mts, mt)
 		}
 		sort.Strings(mts)
+		ln := lineOfString(data, cp) // once per callpath: a search from the start of the document
 		for _, mt := range mts {
 			for _, m := range doc.Measurements[cp][mt] {
-				ln := lineOfString(data, cp)
 				if len(m.Point) != len(doc.Parameters) {
 					return nil, errAt(file, ln, "region %q metric %q: point %v has %d values, want %d", cp, mt, m.Point, len(m.Point), len(doc.Parameters))
 				}
@@ -521,6 +536,26 @@ func ReadJSON(file string, r io.Reader) (*Experiment, error) {
 		return nil, err
 	}
 	return e, finish(e, file, 1)
+}
+
+// looksJSONLines: a .json file that is not one JSON document but JSON lines (more than one
+// line, each non-blank one an object), which Extra-P's JSON reader also reads as JSON lines.
+func looksJSONLines(data []byte) bool {
+	if json.Valid(data) {
+		return false
+	}
+	objects := 0
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		l = bytes.TrimSpace(l)
+		switch {
+		case len(l) == 0:
+		case l[0] == '{':
+			objects++
+		default:
+			return false
+		}
+	}
+	return objects > 1
 }
 
 // lineOf is the 1-based line of data at offset (for a syntax error its own offset).

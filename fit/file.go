@@ -62,93 +62,72 @@ func ParseSpec(file string, data []byte) (Spec, error) {
 	if err != nil {
 		return Spec{}, err
 	}
-	f := root.Map("name", "architecture", "c", "sync", "reference_time", "starts", "seed", "bootstrap", "parameters", "no_comm_at_p1", "objective")
-	sp := Spec{Name: f["name"].String(), Arch: "auto", C: 1, Reference: 1, Starts: 20, Seed: 1}
-	if a := f["architecture"]; a.Valid() {
-		sp.Arch = strings.ToLower(a.String())
-		if sp.Arch != "auto" {
-			if _, err := spmd.ParseArchitecture(sp.Arch); err != nil {
-				a.Errorf("%v (or auto)", err)
-			}
-		}
-	}
-	if v, ok := f["c"]; ok {
-		sp.C = v.Int(1, 1<<20)
-	}
-	if v, ok := f["sync"]; ok {
-		switch v.String() {
-		case "exponential":
-		case "uniform":
-			sp.Sync = spmd.Uniform
-		case "deterministic":
-			sp.Sync = spmd.Deterministic
-		default:
-			v.Errorf("unknown sync %q (allowed: exponential, uniform, deterministic)", v.String())
-		}
-	}
-	if v, ok := f["no_comm_at_p1"]; ok {
-		sp.NoCommAtOne = v.Bool()
-	}
-	if v, ok := f["objective"]; ok {
-		switch o := v.String(); o {
-		case "relative", "absolute":
-			sp.Objective = o
-		default:
-			v.Errorf("unknown objective %q (allowed: relative, absolute)", o)
-		}
-	}
-	if v, ok := f["reference_time"]; ok {
-		sp.Reference = v.Range(spmd.MinTime, spmd.MaxTime)
-	}
-	if v, ok := f["starts"]; ok {
-		sp.Starts = v.Int(1, 10000)
-	}
-	if v, ok := f["seed"]; ok {
-		sp.Seed = uint64(v.Int(0, math.MaxInt32))
-	}
-	if v, ok := f["bootstrap"]; ok {
-		sp.Bootstrap = v.Int(0, 100000)
-	}
-	ps := f["parameters"]
-	if !ps.Valid() {
-		root.Errorf("missing parameters (each fixed, or {start, min, max})")
-	}
-	given := ps.Map(paramNames...)
-	for _, name := range paramNames {
-		n, ok := given[name]
-		if !ok {
-			continue
-		}
-		lo, hi := paramRange(name)
-		p := Param{Name: name, Min: lo, Max: hi}
-		if n.IsMap() {
-			g := n.Map("start", "min", "max")
-			p.Free = true
-			if !g["start"].Valid() {
-				n.Errorf("a free parameter needs start (and optional min, max)")
-			}
-			p.Value = g["start"].Float()
-			if v, ok := g["min"]; ok {
-				p.Min = v.Range(lo, hi)
-			}
-			if v, ok := g["max"]; ok {
-				p.Max = v.Range(lo, hi)
-			}
-			if !(p.Min <= p.Value && p.Value <= p.Max) {
-				n.Errorf("start %v must lie within [min, max] = [%v, %v]", p.Value, p.Min, p.Max)
-			}
-		} else {
-			p.Value = n.Range(lo, hi)
-		}
-		sp.Params = append(sp.Params, p)
-	}
+	sp := Spec{Arch: "auto", C: 1, Reference: 1, Starts: 20, Seed: 1}
+	f := root.Decode(
+		spec.Text("name", &sp.Name),
+		spec.Parsed("architecture", &sp.Arch, parseArch),
+		spec.Int("c", &sp.C, 1, 1<<20),
+		spec.Parsed("sync", &sp.Sync, spmd.ParseSync),
+		spec.Bool("no_comm_at_p1", &sp.NoCommAtOne),
+		spec.Enum("objective", &sp.Objective, Objectives()...),
+		spec.Float("reference_time", &sp.Reference, spec.Between(spmd.MinTime, spmd.MaxTime)),
+		spec.Int("starts", &sp.Starts, 1, 10000),
+		spec.Func("seed", func(n spec.Node) { sp.Seed = uint64(n.Int(0, math.MaxInt32)) }),
+		spec.Int("bootstrap", &sp.Bootstrap, 0, 100000),
+		spec.Func("parameters", func(n spec.Node) { sp.Params = decodeParams(n) }).Required("missing parameters (each fixed, or {start, min, max})"),
+	)
 	if err := d.Err(); err != nil {
 		return Spec{}, err
 	}
 	if len(sp.freeIdx()) == 0 {
-		return Spec{}, &spec.Error{File: file, Line: ps.Line(), Msg: "no free parameter: give at least one as {start, min, max}"}
+		return Spec{}, &spec.Error{File: file, Line: f["parameters"].Line(), Msg: "no free parameter: give at least one as {start, min, max}"}
 	}
 	return sp, nil
+}
+
+// parseArch reads an spmd architecture name or auto (lower case).
+func parseArch(s string) (string, error) {
+	a := strings.ToLower(s)
+	if a == "auto" {
+		return a, nil
+	}
+	if _, err := spmd.ParseArchitecture(a); err != nil {
+		return a, fmt.Errorf("%v (or auto)", err)
+	}
+	return a, nil
+}
+
+// decodeParams reads the parameters: each fixed (a number) or free ({start, min, max}),
+// within paramRange, in the order of paramNames.
+func decodeParams(ps spec.Node) []Param {
+	out := make([]Param, 0, len(paramNames))
+	fields := make([]spec.Field, len(paramNames))
+	for i, name := range paramNames {
+		fields[i] = spec.Func(name, func(n spec.Node) { out = append(out, decodeParam(name, n)) })
+	}
+	ps.Decode(fields...)
+	return out
+}
+
+// decodeParam reads one parameter: a number (fixed) or {start, min, max} (free; the bounds
+// default to the parameter's range and the start must lie within them).
+func decodeParam(name string, n spec.Node) Param {
+	lo, hi := paramRange(name)
+	p := Param{Name: name, Min: lo, Max: hi}
+	if !n.IsMap() {
+		p.Value = n.Range(lo, hi)
+		return p
+	}
+	p.Free = true
+	n.Decode(
+		spec.Float("start", &p.Value, spec.Number).Required("a free parameter needs start (and optional min, max)"),
+		spec.Float("min", &p.Min, spec.Between(lo, hi)),
+		spec.Float("max", &p.Max, spec.Between(lo, hi)),
+	)
+	if !(p.Min <= p.Value && p.Value <= p.Max) {
+		n.Errorf("start %v must lie within [min, max] = [%v, %v]", p.Value, p.Min, p.Max)
+	}
+	return p
 }
 
 // Inference describes what limits the fitted program, in the words of 000 §5.2: the share

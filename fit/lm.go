@@ -97,174 +97,30 @@ func LevenbergMarquardt(p Problem, x0 []float64, s Settings) (*Result, error) {
 		return nil, errors.New("fit: problem needs residuals")
 	}
 	lo, hi := bounds(p, n)
-	x := make([]float64, n)
-	for i := range x {
-		x[i] = clamp(x0[i], lo[i], hi[i])
+	l := &lmSolver{p: p, s: s, n: n, lo: lo, hi: hi, x: make([]float64, n), r: make([]float64, p.M), res: &Result{}}
+	for i := range l.x {
+		l.x[i] = clamp(x0[i], lo[i], hi[i])
 	}
-	res := &Result{}
-	r := make([]float64, p.M)
-	eval := func(x, r []float64) float64 {
-		res.Evals++
-		if err := p.Residuals(x, r); err != nil {
-			return math.Inf(1)
-		}
-		c := 0.0
-		for _, v := range r {
-			c += v * v
-		}
-		if math.IsNaN(c) {
-			return math.Inf(1)
-		}
-		return c
+	l.cost = l.eval(l.x, l.r)
+	if math.IsInf(l.cost, 1) {
+		return nil, fmt.Errorf("fit: the model cannot be evaluated at the starting point %v", l.x)
 	}
-	cost := eval(x, r)
-	if math.IsInf(cost, 1) {
-		return nil, fmt.Errorf("fit: the model cannot be evaluated at the starting point %v", x)
-	}
-	J := mat.NewDense(p.M, n, nil)
-	rt := make([]float64, p.M)
-	xt := make([]float64, n)
-	jac := func() {
-		for j := 0; j < n; j++ {
-			h := 1e-7 * math.Max(math.Abs(x[j]), 1e-3)
-			if x[j]+h > hi[j] {
-				h = -h
-			}
-			copy(xt, x)
-			xt[j] += h
-			c := eval(xt, rt)
-			for i := 0; i < p.M; i++ {
-				d := (rt[i] - r[i]) / h
-				if math.IsInf(c, 1) {
-					d = 0
-				}
-				J.Set(i, j, d)
-			}
-		}
-	}
-	lambda := s.Lambda0
+	l.J = mat.NewDense(p.M, n, nil)
+	l.rt, l.xt = make([]float64, p.M), make([]float64, n)
+	l.lambda = s.Lambda0
 	status := IterationLimit
-	jac()
-	g := make([]float64, n)
-	free := make([]bool, n)
-	dscale := make([]float64, n) // MINPACK-style scaling: the largest diag(JᵀJ) seen so far
+	l.jac()
+	l.g = make([]float64, n)
+	l.dscale = make([]float64, n) // MINPACK-style scaling: the largest diag(JᵀJ) seen so far
 	for it := 1; it <= s.MaxIter; it++ {
-		res.Iterations = it
-		// gradient Jᵀr and the free set
-		for j := 0; j < n; j++ {
-			g[j] = 0
-			for i := 0; i < p.M; i++ {
-				g[j] += J.At(i, j) * r[i]
-			}
-		}
-		maxg := 0.0
-		var idx []int
-		for j := 0; j < n; j++ {
-			atLo, atHi := x[j] <= lo[j], x[j] >= hi[j]
-			free[j] = !((atLo && g[j] > 0) || (atHi && g[j] < 0))
-			if free[j] {
-				idx = append(idx, j)
-				maxg = math.Max(maxg, math.Abs(g[j])*math.Max(math.Abs(x[j]), 1))
-			}
-		}
-		if len(idx) == 0 || maxg <= s.GTol || cost == 0 {
+		l.res.Iterations = it
+		idx, maxg := l.freeSet()
+		if len(idx) == 0 || maxg <= s.GTol || l.cost == 0 {
 			status = GradientConvergence
 			break
 		}
-		k := len(idx)
-		A := mat.NewSymDense(k, nil)
-		b := mat.NewVecDense(k, nil)
-		for a, ja := range idx {
-			for c := a; c < k; c++ {
-				jc := idx[c]
-				v := 0.0
-				for i := 0; i < p.M; i++ {
-					v += J.At(i, ja) * J.At(i, jc)
-				}
-				A.SetSym(a, c, v)
-			}
-			b.SetVec(a, -g[ja])
-			dscale[ja] = math.Max(dscale[ja], A.At(a, a))
-		}
-		// Solve in the variables scaled by D^½ (MINPACK's diag): (Â + λI)y = D^-½b with
-		// Â = D^-½AD^-½, δ = D^-½y. The same step as (A + λD)δ = b, but Â has a unit-order
-		// diagonal whatever the parameters' magnitudes: a time of 1e4 s next to a fraction of
-		// 1e-3 makes diag(A) span 20 decades, which the unscaled Cholesky refuses as
-		// ill-conditioned at every λ.
-		sc := make([]float64, k)
-		for a, ja := range idx {
-			sc[a] = 1 / math.Sqrt(math.Max(dscale[ja], 1e-12))
-		}
-		As := mat.NewSymDense(k, nil)
-		bs := mat.NewVecDense(k, nil)
-		for a := 0; a < k; a++ {
-			for c := a; c < k; c++ {
-				As.SetSym(a, c, A.At(a, c)*sc[a]*sc[c])
-			}
-			bs.SetVec(a, b.AtVec(a)*sc[a])
-		}
-		improved := false
-		for tries := 0; tries < 30; tries++ {
-			Ad := mat.NewSymDense(k, nil)
-			Ad.CopySym(As)
-			for a := 0; a < k; a++ {
-				Ad.SetSym(a, a, As.At(a, a)+lambda)
-			}
-			var y mat.VecDense
-			var chol mat.Cholesky
-			if !chol.Factorize(Ad) {
-				lambda *= 10
-				continue
-			}
-			if err := chol.SolveVecTo(&y, bs); err != nil {
-				lambda *= 10
-				continue
-			}
-			copy(xt, x)
-			for a, j := range idx {
-				xt[j] = clamp(x[j]+y.AtVec(a)*sc[a], lo[j], hi[j])
-			}
-			small := stepConverged(x, xt, idx, dscale, cost, s.XTol)
-			c := eval(xt, rt)
-			// gain ratio: actual reduction over the Gauss–Newton model's, which for
-			// (A + λD)δ = −g is δᵀAδ + 2λδᵀDδ (for the cost Σr², projected step)
-			pred := 0.0
-			for a, ja := range idx {
-				da := xt[ja] - x[ja]
-				for c2, jc := range idx {
-					pred += da * A.At(a, c2) * (xt[jc] - x[jc])
-				}
-				pred += 2 * lambda * math.Max(dscale[ja], 1e-12) * da * da
-			}
-			if c < cost {
-				rel := (cost - c) / math.Max(cost, 1e-300)
-				rho := (cost - c) / math.Max(pred, 1e-300)
-				copy(x, xt)
-				copy(r, rt)
-				cost = c
-				// Nielsen (1999): shrink λ by up to a factor 3 when the model was good
-				switch {
-				case rho > 0.75:
-					lambda /= 10
-				case rho < 0.25:
-					lambda *= 2
-				}
-				lambda = math.Max(lambda, 1e-15)
-
-				improved = true
-				if rel < s.FTol {
-					status = FunctionConvergence
-				} else if small {
-					status = StepConvergence
-				}
-				break
-			}
-			lambda *= 10
-			if small {
-				status = StepConvergence
-				break
-			}
-		}
+		var improved bool
+		improved, status = l.step(idx)
 		if status != IterationLimit {
 			break
 		}
@@ -272,15 +128,203 @@ func LevenbergMarquardt(p Problem, x0 []float64, s Settings) (*Result, error) {
 			status = StepConvergence
 			break
 		}
-		jac()
+		l.jac()
 	}
-	jac()
-	res.X, res.Cost, res.Residuals, res.Jacobian, res.Status = x, cost, r, J, status
+	l.jac()
+	x, res := l.x, l.res
+	res.X, res.Cost, res.Residuals, res.Jacobian, res.Status = x, l.cost, l.r, l.J, status
 	res.AtBound = make([]bool, n)
 	for j := range x {
 		res.AtBound[j] = x[j] <= lo[j] || x[j] >= hi[j]
 	}
 	return res, nil
+}
+
+// lmSolver is LevenbergMarquardt's state: the point x with its residuals r and cost Σr²,
+// the trial point xt, rt, the forward-difference Jacobian J at x, the gradient g = Jᵀr,
+// the damping λ and the MINPACK-style scaling dscale (the largest diag(JᵀJ) seen so far).
+type lmSolver struct {
+	p         Problem
+	s         Settings
+	n         int
+	lo, hi    []float64
+	x, r      []float64
+	xt, rt    []float64
+	J         *mat.Dense
+	g, dscale []float64
+	lambda    float64
+	cost      float64
+	res       *Result
+}
+
+// eval writes the residuals at x into r and returns the cost Σr² (+Inf where the model
+// is undefined or NaN), counting the evaluation.
+func (l *lmSolver) eval(x, r []float64) float64 {
+	l.res.Evals++
+	if err := l.p.Residuals(x, r); err != nil {
+		return math.Inf(1)
+	}
+	c := 0.0
+	for _, v := range r {
+		c += v * v
+	}
+	if math.IsNaN(c) {
+		return math.Inf(1)
+	}
+	return c
+}
+
+// jac sets J by forward differences, step h = 1e-7·max(|x_j|, 1e-3) (backward at the
+// upper bound); a column whose trial point cannot be evaluated is 0.
+func (l *lmSolver) jac() {
+	x, xt, rt, r := l.x, l.xt, l.rt, l.r
+	for j := 0; j < l.n; j++ {
+		h := 1e-7 * math.Max(math.Abs(x[j]), 1e-3)
+		if x[j]+h > l.hi[j] {
+			h = -h
+		}
+		copy(xt, x)
+		xt[j] += h
+		c := l.eval(xt, rt)
+		for i := 0; i < l.p.M; i++ {
+			d := (rt[i] - r[i]) / h
+			if math.IsInf(c, 1) {
+				d = 0
+			}
+			l.J.Set(i, j, d)
+		}
+	}
+}
+
+// freeSet computes the gradient g = Jᵀr and returns the free parameters (those not held at
+// a bound by the gradient) and the largest scaled gradient |g_j|·max(|x_j|, 1) among them.
+func (l *lmSolver) freeSet() (idx []int, maxg float64) {
+	x, g := l.x, l.g
+	for j := 0; j < l.n; j++ {
+		g[j] = 0
+		for i := 0; i < l.p.M; i++ {
+			g[j] += l.J.At(i, j) * l.r[i]
+		}
+	}
+	for j := 0; j < l.n; j++ {
+		atLo, atHi := x[j] <= l.lo[j], x[j] >= l.hi[j]
+		if !((atLo && g[j] > 0) || (atHi && g[j] < 0)) {
+			idx = append(idx, j)
+			maxg = math.Max(maxg, math.Abs(g[j])*math.Max(math.Abs(x[j]), 1))
+		}
+	}
+	return idx, maxg
+}
+
+// step forms the normal equations A = JᵀJ, b = −g on the free parameters idx and tries
+// damped steps, raising λ tenfold after each failure (at most 30 tries), until one reduces
+// the cost. It reports whether a step was accepted and the status it reached
+// (IterationLimit: go on).
+func (l *lmSolver) step(idx []int) (improved bool, status Status) {
+	k := len(idx)
+	A := gram(l.J, idx)
+	b := mat.NewVecDense(k, nil)
+	for a, ja := range idx {
+		b.SetVec(a, -l.g[ja])
+		l.dscale[ja] = math.Max(l.dscale[ja], A.At(a, a))
+	}
+	// Solve in the variables scaled by D^½ (MINPACK's diag): (Â + λI)y = D^-½b with
+	// Â = D^-½AD^-½, δ = D^-½y. The same step as (A + λD)δ = b, but Â has a unit-order
+	// diagonal whatever the parameters' magnitudes: a time of 1e4 s next to a fraction of
+	// 1e-3 makes diag(A) span 20 decades, which the unscaled Cholesky refuses as
+	// ill-conditioned at every λ.
+	sc := make([]float64, k)
+	for a, ja := range idx {
+		sc[a] = 1 / math.Sqrt(math.Max(l.dscale[ja], 1e-12))
+	}
+	As := mat.NewSymDense(k, nil)
+	bs := mat.NewVecDense(k, nil)
+	for a := 0; a < k; a++ {
+		for c := a; c < k; c++ {
+			As.SetSym(a, c, A.At(a, c)*sc[a]*sc[c])
+		}
+		bs.SetVec(a, b.AtVec(a)*sc[a])
+	}
+	for tries := 0; tries < 30; tries++ {
+		if !l.trial(idx, As, bs, sc) {
+			l.lambda *= 10
+			continue
+		}
+		small := stepConverged(l.x, l.xt, idx, l.dscale, l.cost, l.s.XTol)
+		c := l.eval(l.xt, l.rt)
+		if c < l.cost {
+			return true, l.accept(c, l.predicted(idx, A), small)
+		}
+		l.lambda *= 10
+		if small {
+			return false, StepConvergence
+		}
+	}
+	return false, IterationLimit
+}
+
+// trial solves (Â + λI)y = D^-½b by Cholesky and sets the trial point xt = clamp(x + D^-½y);
+// false when the damped matrix is not positive definite.
+func (l *lmSolver) trial(idx []int, As *mat.SymDense, bs *mat.VecDense, sc []float64) bool {
+	k := len(idx)
+	Ad := mat.NewSymDense(k, nil)
+	Ad.CopySym(As)
+	for a := 0; a < k; a++ {
+		Ad.SetSym(a, a, As.At(a, a)+l.lambda)
+	}
+	var y mat.VecDense
+	var chol mat.Cholesky
+	if !chol.Factorize(Ad) {
+		return false
+	}
+	if err := chol.SolveVecTo(&y, bs); err != nil {
+		return false
+	}
+	copy(l.xt, l.x)
+	for a, j := range idx {
+		l.xt[j] = clamp(l.x[j]+y.AtVec(a)*sc[a], l.lo[j], l.hi[j])
+	}
+	return true
+}
+
+// predicted is the Gauss–Newton model's reduction for the trial step δ = xt − x, which
+// for (A + λD)δ = −g is δᵀAδ + 2λδᵀDδ (for the cost Σr², projected step).
+func (l *lmSolver) predicted(idx []int, A *mat.SymDense) float64 {
+	pred := 0.0
+	for a, ja := range idx {
+		da := l.xt[ja] - l.x[ja]
+		for c2, jc := range idx {
+			pred += da * A.At(a, c2) * (l.xt[jc] - l.x[jc])
+		}
+		pred += 2 * l.lambda * math.Max(l.dscale[ja], 1e-12) * da * da
+	}
+	return pred
+}
+
+// accept moves to the trial point of cost c and adapts λ by the gain ratio ρ = actual /
+// predicted reduction (Nielsen 1999: λ/10 when ρ > 0.75, 2λ when ρ < 0.25, at least
+// 1e-15); it returns FunctionConvergence when the relative reduction is below FTol,
+// StepConvergence when the step was small, else IterationLimit (go on).
+func (l *lmSolver) accept(c, pred float64, small bool) Status {
+	rel := (l.cost - c) / math.Max(l.cost, 1e-300)
+	rho := (l.cost - c) / math.Max(pred, 1e-300)
+	copy(l.x, l.xt)
+	copy(l.r, l.rt)
+	l.cost = c
+	switch {
+	case rho > 0.75:
+		l.lambda /= 10
+	case rho < 0.25:
+		l.lambda *= 2
+	}
+	l.lambda = math.Max(l.lambda, 1e-15)
+	switch {
+	case rel < l.s.FTol:
+		return FunctionConvergence
+	case small:
+		return StepConvergence
+	}
+	return IterationLimit
 }
 
 // stepConverged is the step test, per free parameter: every component of the step from x to

@@ -232,38 +232,14 @@ func SPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 	if data.Target == "time" {
 		sp.Reference = 0 // speedups are not fitted; T_ref plays no role
 	}
-	switch sp.Objective {
-	case "", "relative", "absolute":
-	default:
-		return nil, fmt.Errorf("%w: fit: objective %q (allowed: relative, absolute)", fault.ErrInput, sp.Objective)
+	free, err := checkSPMDSpec(sp, data)
+	if err != nil {
+		return nil, err
 	}
-	free := sp.freeIdx()
 	k := len(free)
-	if k == 0 {
-		return nil, fmt.Errorf("%w: fit: no free parameters (give at least one as {start, min, max})", fault.ErrInput)
-	}
-	if len(data.Obs) < k {
-		return nil, fmt.Errorf("fit: %w: %w: %d observations for %d free parameters", fault.ErrInput, ErrTooFewObservations, len(data.Obs), k)
-	}
-	// unique points, and check the architecture can be evaluated there
-	idxOf := map[point]int{}
-	var pts []point
-	probe := &spmd.Model{Arch: arch, Phases: []spmd.Phase{sp.phase(startVector(sp))}}
-	var bad []error
-	for _, o := range data.Obs {
-		q := point{o.P, o.D}
-		if _, ok := idxOf[q]; ok {
-			continue
-		}
-		if err := probe.CheckConfig(o.P, o.D); err != nil {
-			bad = append(bad, fmt.Errorf("line %d: %v", o.Line, err))
-			continue
-		}
-		idxOf[q] = len(pts)
-		pts = append(pts, q)
-	}
-	if len(bad) > 0 {
-		return nil, fmt.Errorf("%w: fit: %w", fault.ErrInput, &unfitError{arch, bad})
+	idxOf, pts, err := uniquePoints(sp, arch, data)
+	if err != nil {
+		return nil, err
 	}
 	pred := predictor(sp, arch, data.Target, pts)
 	lo, hi := make([]float64, k), make([]float64, k)
@@ -286,6 +262,99 @@ func SPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 			return nil
 		}}
 	}
+	x0s := multiStarts(sp, lo, hi)
+	results := runStarts(makeProblem, x0s)
+	var best *Result
+	res := &SPMDResult{Architecture: arch.String(), Target: data.Target, Starts: len(x0s), spec: sp, arch: arch, K: k}
+	for _, r := range results {
+		if r == nil {
+			continue
+		}
+		res.Evals += r.Evals
+		if r.Status.Converged() {
+			res.StartsConverged++
+		}
+		if best == nil || r.Cost < best.Cost {
+			best = r
+		}
+	}
+	if best == nil {
+		return nil, fmt.Errorf("fit: %v could not be evaluated from any starting point", arch)
+	}
+	res.x = best.X
+	res.Status, res.Converged, res.Iterations = string(best.Status), best.Status.Converged(), best.Iterations
+	res.uncertainty(best, free, len(data.Obs))
+	fitted := make([]float64, len(pts))
+	if err := pred(best.X, fitted); err != nil {
+		return nil, err
+	}
+	var f, a []float64
+	for _, o := range data.Obs {
+		v := fitted[idxOf[point{o.P, o.D}]]
+		res.Residuals = append(res.Residuals, Residual{P: o.P, D: o.D, Observed: o.Value, Fitted: v, RelError: (v - o.Value) / o.Value})
+		f, a = append(f, v), append(a, o.Value)
+	}
+	res.Metrics = Compare(f, a)
+	res.AIC, _, res.BIC = InformationCriteria(best.Cost, len(data.Obs), k)
+	res.AICc = AICcOf(best.Cost, len(data.Obs), k)
+	res.model = &spmd.Model{Name: sp.Name, Arch: arch, Phases: []spmd.Phase{sp.phase(best.X)}}
+	res.problem, res.data, res.idxOf, res.fittedU = makeProblem, data, idxOf, fitted
+	if sp.Bootstrap > 0 {
+		res.bootstrap(sp.Bootstrap)
+	}
+	return res, nil
+}
+
+// checkSPMDSpec refuses (ErrInput) an unknown objective, a spec with no free parameter,
+// or fewer observations than free parameters; it returns the free parameters' indices.
+func checkSPMDSpec(sp Spec, data *Data) ([]int, error) {
+	switch sp.Objective {
+	case "", "relative", "absolute":
+	default:
+		return nil, fmt.Errorf("%w: fit: objective %q (allowed: relative, absolute)", fault.ErrInput, sp.Objective)
+	}
+	free := sp.freeIdx()
+	k := len(free)
+	if k == 0 {
+		return nil, fmt.Errorf("%w: fit: no free parameters (give at least one as {start, min, max})", fault.ErrInput)
+	}
+	if len(data.Obs) < k {
+		return nil, fmt.Errorf("fit: %w: %w: %d observations for %d free parameters", fault.ErrInput, ErrTooFewObservations, len(data.Obs), k)
+	}
+	return free, nil
+}
+
+// uniquePoints returns the distinct (P, D) of the observations, in order of first
+// appearance, with their indices; a point where the architecture cannot be evaluated is
+// refused (ErrInput) with the observation's line.
+func uniquePoints(sp Spec, arch spmd.Architecture, data *Data) (map[point]int, []point, error) {
+	idxOf := map[point]int{}
+	var pts []point
+	probe := &spmd.Model{Arch: arch, Phases: []spmd.Phase{sp.phase(startVector(sp))}}
+	var bad []error
+	for _, o := range data.Obs {
+		q := point{o.P, o.D}
+		if _, ok := idxOf[q]; ok {
+			continue
+		}
+		if err := probe.CheckConfig(o.P, o.D); err != nil {
+			bad = append(bad, fmt.Errorf("line %d: %v", o.Line, err))
+			continue
+		}
+		idxOf[q] = len(pts)
+		pts = append(pts, q)
+	}
+	if len(bad) > 0 {
+		return nil, nil, fmt.Errorf("%w: fit: %w", fault.ErrInput, &unfitError{arch, bad})
+	}
+	return idxOf, pts, nil
+}
+
+// multiStarts returns sp.Starts (0: 20) starting vectors, seeded by sp.Seed: the spec's
+// start, then draws within [lo, hi] — every other one log-uniform over the four decades
+// below a positive upper bound (the documents' parameters span 1e-3 … 1 and a uniform draw
+// rarely lands small), the start × 10^U(−1, 1) for an unbounded parameter.
+func multiStarts(sp Spec, lo, hi []float64) [][]float64 {
 	starts := sp.Starts
 	if starts <= 0 {
 		starts = 20
@@ -293,15 +362,13 @@ func SPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 	rng := rand.New(rand.NewPCG(sp.Seed, 0x5eed))
 	x0s := [][]float64{startVector(sp)}
 	for s := 1; s < starts; s++ {
-		x := make([]float64, k)
+		x := make([]float64, len(lo))
 		for j := range x {
 			a, b := lo[j], hi[j]
 			switch {
 			case math.IsInf(a, -1) || math.IsInf(b, 1):
 				x[j] = x0s[0][j] * math.Pow(10, rng.Float64()*2-1)
 			case s%2 == 1 && a >= 0 && b > 0:
-				// every other start log-uniform over four decades below the upper bound:
-				// the documents' parameters span 1e-3 … 1 and a uniform draw rarely lands small
 				la := math.Log10(math.Max(a, b*1e-4))
 				x[j] = math.Pow(10, la+(math.Log10(b)-la)*rng.Float64())
 			default:
@@ -310,7 +377,13 @@ func SPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 		}
 		x0s = append(x0s, x)
 	}
-	results := make([]*Result, starts)
+	return x0s
+}
+
+// runStarts runs Levenberg–Marquardt from each start on GOMAXPROCS goroutines (each with
+// a problem of its own); a start that cannot be evaluated leaves nil.
+func runStarts(makeProblem func() Problem, x0s [][]float64) []*Result {
+	results := make([]*Result, len(x0s))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
@@ -330,25 +403,15 @@ func SPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 	}
 	close(next)
 	wg.Wait()
-	var best *Result
-	res := &SPMDResult{Architecture: arch.String(), Target: data.Target, Starts: starts, spec: sp, arch: arch, K: k}
-	for _, r := range results {
-		if r == nil {
-			continue
-		}
-		res.Evals += r.Evals
-		if r.Status.Converged() {
-			res.StartsConverged++
-		}
-		if best == nil || r.Cost < best.Cost {
-			best = r
-		}
-	}
-	if best == nil {
-		return nil, fmt.Errorf("fit: %v could not be evaluated from any starting point", arch)
-	}
-	res.x = best.X
-	res.Status, res.Converged, res.Iterations = string(best.Status), best.Status.Converged(), best.Iterations
+	return results
+}
+
+// uncertainty sets the covariance at the best fit, the directions it cannot determine
+// (Unidentified, those pointing into an active bound separated out), and each parameter's
+// estimate with its standard error and 95 % interval value ± t(0.975, m − k)·se clipped to
+// its bounds.
+func (res *SPMDResult) uncertainty(best *Result, free []int, m int) {
+	sp, k := res.spec, len(free)
 	freeMask := make([]bool, k)
 	for j := range freeMask {
 		freeMask[j] = true
@@ -370,7 +433,7 @@ func SPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 		}
 		res.Unidentified = append(res.Unidentified, strings.Join(terms, " "))
 	}
-	res.dof = len(data.Obs) - k
+	res.dof = m - k
 	t := TQuantile(0.975, res.dof)
 	j := 0
 	for _, p := range sp.Params {
@@ -388,25 +451,6 @@ func SPMD(sp Spec, arch spmd.Architecture, data *Data) (*SPMDResult, error) {
 		res.Parameters = append(res.Parameters, pe)
 	}
 	markBounds(res.Parameters, sp.Params)
-	fitted := make([]float64, len(pts))
-	if err := pred(best.X, fitted); err != nil {
-		return nil, err
-	}
-	var f, a []float64
-	for _, o := range data.Obs {
-		v := fitted[idxOf[point{o.P, o.D}]]
-		res.Residuals = append(res.Residuals, Residual{P: o.P, D: o.D, Observed: o.Value, Fitted: v, RelError: (v - o.Value) / o.Value})
-		f, a = append(f, v), append(a, o.Value)
-	}
-	res.Metrics = Compare(f, a)
-	res.AIC, _, res.BIC = InformationCriteria(best.Cost, len(data.Obs), k)
-	res.AICc = AICcOf(best.Cost, len(data.Obs), k)
-	res.model = &spmd.Model{Name: sp.Name, Arch: arch, Phases: []spmd.Phase{sp.phase(best.X)}}
-	res.problem, res.data, res.idxOf, res.fittedU = makeProblem, data, idxOf, fitted
-	if sp.Bootstrap > 0 {
-		res.bootstrap(sp.Bootstrap)
-	}
-	return res, nil
 }
 
 func startVector(sp Spec) []float64 {

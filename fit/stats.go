@@ -48,18 +48,8 @@ func covariance(res *Result, free []bool) (cov *mat.SymDense, s2 float64, ident 
 		return cov, math.NaN(), ident, nil
 	}
 	s2 = res.Cost / float64(m-k)
-	A := mat.NewSymDense(k, nil)
-	for a, ja := range idx {
-		for b := a; b < k; b++ {
-			v := 0.0
-			for i := 0; i < m; i++ {
-				v += res.Jacobian.At(i, ja) * res.Jacobian.At(i, idx[b])
-			}
-			A.SetSym(a, b, v)
-		}
-	}
 	var eig mat.EigenSym
-	if !eig.Factorize(A, true) {
+	if !eig.Factorize(gram(res.Jacobian, idx), true) {
 		return cov, s2, ident, nil
 	}
 	vals := eig.Values(nil)
@@ -69,17 +59,60 @@ func covariance(res *Result, free []bool) (cov *mat.SymDense, s2 float64, ident 
 	for _, v := range vals {
 		top = math.Max(top, v)
 	}
-	null := func(e int) bool { return vals[e] <= 1e-12*top }
+	null := make([]bool, k) // eigenvalue ≤ 1e-12 of the largest: an undetermined direction
+	for e := range null {
+		null[e] = vals[e] <= 1e-12*top
+	}
 	for a := range idx {
 		ident[idx[a]] = true
 		for e := 0; e < k; e++ {
-			if null(e) && math.Abs(vec.At(a, e)) > 1e-6 {
+			if null[e] && math.Abs(vec.At(a, e)) > 1e-6 {
 				ident[idx[a]] = false
 			}
 		}
 	}
-	for e := 0; e < k; e++ {
-		if !null(e) {
+	nulls = nullDirections(&vec, null, idx, n)
+	for a, ja := range idx {
+		for b := a; b < k; b++ {
+			if !ident[ja] || !ident[idx[b]] {
+				continue
+			}
+			v := 0.0
+			for e := 0; e < k; e++ {
+				if !null[e] {
+					v += vec.At(a, e) * vec.At(b, e) / vals[e]
+				}
+			}
+			cov.SetSym(ja, idx[b], s2*v)
+		}
+	}
+	return cov, s2, ident, nulls
+}
+
+// gram is JᵀJ restricted to the columns idx: entry (a, b) = Σ_i J_{i,idx[a]}·J_{i,idx[b]}.
+func gram(J *mat.Dense, idx []int) *mat.SymDense {
+	m, _ := J.Dims()
+	k := len(idx)
+	A := mat.NewSymDense(k, nil)
+	for a, ja := range idx {
+		for b := a; b < k; b++ {
+			v := 0.0
+			for i := 0; i < m; i++ {
+				v += J.At(i, ja) * J.At(i, idx[b])
+			}
+			A.SetSym(a, b, v)
+		}
+	}
+	return A
+}
+
+// nullDirections returns the eigenvectors (columns of vec over the free parameters idx)
+// marked null, each spread over all n parameters and scaled so that its largest component
+// is +1.
+func nullDirections(vec *mat.Dense, null []bool, idx []int, n int) [][]float64 {
+	var nulls [][]float64
+	for e, isNull := range null {
+		if !isNull {
 			continue
 		}
 		v := make([]float64, n)
@@ -95,21 +128,7 @@ func covariance(res *Result, free []bool) (cov *mat.SymDense, s2 float64, ident 
 		}
 		nulls = append(nulls, v)
 	}
-	for a, ja := range idx {
-		for b := a; b < k; b++ {
-			if !ident[ja] || !ident[idx[b]] {
-				continue
-			}
-			v := 0.0
-			for e := 0; e < k; e++ {
-				if !null(e) {
-					v += vec.At(a, e) * vec.At(b, e) / vals[e]
-				}
-			}
-			cov.SetSym(ja, idx[b], s2*v)
-		}
-	}
-	return cov, s2, ident, nulls
+	return nulls
 }
 
 // TQuantile returns the q-quantile of Student's t with dof degrees of freedom (NaN for

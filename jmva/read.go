@@ -354,6 +354,8 @@ func perClass(e *errs, what, station string, vals []xValue, idx map[string]int, 
 	return out, seen
 }
 
+// readStations reads the stations into m: each station's kind, servers, and per class its
+// visits and demand = service time × visits; problems are added to e with their lines.
 func readStations(e *errs, xs *xStations, m *qn.Model, idx map[string]int) {
 	C := len(m.Classes)
 	m.Demand = make([][]float64, C)
@@ -369,21 +371,9 @@ func readStations(e *errs, xs *xStations, m *qn.Model, idx map[string]int) {
 	}
 	for _, s := range xs.Stations {
 		kind := s.XMLName.Local
-		if kind != "delaystation" && kind != "listation" && kind != "ldstation" {
-			e.add(s.Line, "unknown station element <%s> (allowed: delaystation, listation, ldstation)", kind)
+		if !stationElementOK(e, s, names) {
 			continue
 		}
-		for _, a := range s.ExtraAttrs {
-			e.add(s.Line, "<%s name=%q>: unknown attribute %q", kind, s.Name, a.Name.Local)
-		}
-		for _, u := range s.Extra {
-			e.add(u.Line, "station %q: unknown element <%s> (allowed: servicetimes, visits)", s.Name, u.XMLName.Local)
-		}
-		if s.Name == "" || names[s.Name] {
-			e.add(s.Line, "<%s>: name %q missing or used twice", kind, s.Name)
-			continue
-		}
-		names[s.Name] = true
 		// JMVA solves product-form networks: a station whose service times differ by class
 		// is processor sharing there (BCMP), so exact MVA stays exact (qn.Station.PS)
 		st := qn.Station{Name: s.Name, PS: true}
@@ -406,26 +396,14 @@ func readStations(e *errs, xs *xStations, m *qn.Model, idx map[string]int) {
 		visits, vseen := perClass(e, "visit", s.Name, s.Visits.Visits, idx, C)
 		var times []float64
 		var tseen []bool
-		switch kind {
-		case "delaystation", "listation":
-			if len(s.ServiceTimes.Lists) > 0 {
-				e.add(s.ServiceTimes.Lines(), "station %q: load-dependent <servicetimes customerclass=…> lists belong in an <ldstation>", s.Name)
-			}
-			times, tseen = perClass(e, "service time", s.Name, s.ServiceTimes.Times, idx, C)
-			switch {
-			case kind == "delaystation":
-				st.Kind = qn.Delay
-			case servers == 1:
-				st.Kind = qn.Queue
-			default:
-				st.Kind, st.Servers = qn.MultiServer, servers
-			}
-		case "ldstation":
+		if kind == "ldstation" {
 			if servers != 1 {
 				e.add(s.Line, "station %q: an <ldstation> gives its speed by its service-time list; servers must be 1 (JMVA's rule)", s.Name)
 			}
 			st.Kind = qn.LoadDependent
 			times, tseen = readLD(e, s, &st, idx, C, maxPop)
+		} else {
+			times, tseen = readFixedRate(e, s, &st, servers, idx, C)
 		}
 		used := false
 		for c := 0; c < C; c++ {
@@ -446,6 +424,47 @@ func readStations(e *errs, xs *xStations, m *qn.Model, idx map[string]int) {
 	if n, err := strconv.Atoi(strings.TrimSpace(xs.Number)); xs.Number != "" && (err != nil || n != len(m.Stations)) {
 		e.add(xs.Line, "<stations number=%q> but %d stations are listed", xs.Number, len(m.Stations))
 	}
+}
+
+// stationElementOK checks a station element: a known kind (delaystation, listation,
+// ldstation), no unknown attributes or elements (reported, not fatal), and a name not
+// empty nor used before; false skips the station.
+func stationElementOK(e *errs, s xStation, names map[string]bool) bool {
+	kind := s.XMLName.Local
+	if kind != "delaystation" && kind != "listation" && kind != "ldstation" {
+		e.add(s.Line, "unknown station element <%s> (allowed: delaystation, listation, ldstation)", kind)
+		return false
+	}
+	for _, a := range s.ExtraAttrs {
+		e.add(s.Line, "<%s name=%q>: unknown attribute %q", kind, s.Name, a.Name.Local)
+	}
+	for _, u := range s.Extra {
+		e.add(u.Line, "station %q: unknown element <%s> (allowed: servicetimes, visits)", s.Name, u.XMLName.Local)
+	}
+	if s.Name == "" || names[s.Name] {
+		e.add(s.Line, "<%s>: name %q missing or used twice", kind, s.Name)
+		return false
+	}
+	names[s.Name] = true
+	return true
+}
+
+// readFixedRate reads a delay station's or a listation's service times per class (no
+// load-dependent lists) and sets its kind: delay, queue (one server) or multi-server.
+func readFixedRate(e *errs, s xStation, st *qn.Station, servers int, idx map[string]int, C int) ([]float64, []bool) {
+	if len(s.ServiceTimes.Lists) > 0 {
+		e.add(s.ServiceTimes.Lines(), "station %q: load-dependent <servicetimes customerclass=…> lists belong in an <ldstation>", s.Name)
+	}
+	times, tseen := perClass(e, "service time", s.Name, s.ServiceTimes.Times, idx, C)
+	switch {
+	case s.XMLName.Local == "delaystation":
+		st.Kind = qn.Delay
+	case servers == 1:
+		st.Kind = qn.Queue
+	default:
+		st.Kind, st.Servers = qn.MultiServer, servers
+	}
+	return times, tseen
 }
 
 // Lines returns the element's line (for messages about its children).

@@ -143,24 +143,73 @@ func Calibrate(runs []Inputs, o CalibrateOptions) (*Calibration, error) {
 		return nil, inputErrorf("calibration: bandwidth %v must be finite and > 0 (or 0 to fit it)", o.BandwidthBytesPerS)
 	}
 	c := &Calibration{Kind: "calibration", Notes: []string{"a calibrated network explains the given runs; it is not a prediction (see the backtest for how well it transfers)"}}
-	var use []Inputs
+	use, minL, maxL, err := c.impliedDelays(runs)
+	if err != nil {
+		return nil, err
+	}
+	n := len(use)
+	xs := make([]float64, n)
+	ys := make([]float64, n)
+	for i, r := range c.Runs {
+		xs[i], ys[i] = r.MeanSizeBytes, r.ImpliedSwitchDelayS
+	}
+	const latOnly = "mean of the implied switch delays D_0 (latency only; L/BW absorbed)"
+	switch {
+	case o.BandwidthBytesPerS > 0:
+		c.fitLatency(xs, ys, 1/o.BandwidthBytesPerS)
+		bw := o.BandwidthBytesPerS
+		c.BandwidthBytesPerS = &bw
+		c.Method = "least squares of the implied switch delays D_0 = Lat + L/BW with BW given; Lat fitted"
+	case n >= 2 && maxL >= o.MinSizeRatio*minL:
+		if !c.fitLatencyBandwidth(xs, ys) {
+			c.fitLatency(xs, ys, 0)
+			c.Method = latOnly
+		}
+	default:
+		if n >= 2 {
+			c.Notes = append(c.Notes, fmt.Sprintf("mean message sizes %.4g … %.4g bytes differ by less than a factor %g: the bandwidth cannot be told from the latency; latency alone fitted (give a bandwidth, e.g. from osu_bw)", minL, maxL, o.MinSizeRatio))
+		}
+		c.fitLatency(xs, ys, 0)
+		c.Method = latOnly
+	}
+	c.intervals(xs, ys)
+	// Spread of the implied delays: a network property should not depend on P.
+	lo, hi := math.Inf(1), 0.0
+	for _, r := range c.Runs {
+		lo, hi = math.Min(lo, r.ImpliedSwitchDelayS), math.Max(hi, r.ImpliedSwitchDelayS)
+	}
+	if n >= 2 && lo > 0 && hi > 2*lo && !c.fitBW {
+		c.Notes = append(c.Notes, fmt.Sprintf("the implied switch delays range over %.3g … %.3g s (×%.2g): no single network explains all runs; what the delay absorbs (wait, imbalance) changes with P", lo, hi, hi/lo))
+	}
+	for i := range c.Runs {
+		if err := c.fillView(&c.Runs[i], use[i]); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// impliedDelays validates the runs, keeps those with P > 1 (in order of P) and adds each
+// one's implied switch delay D_0 to c.Runs; it returns the runs kept and the range of their
+// mean message sizes.
+func (c *Calibration) impliedDelays(runs []Inputs) (use []Inputs, minL, maxL float64, err error) {
 	for _, r := range runs {
 		if err := r.Validate(); err != nil {
-			return nil, err
+			return nil, 0, 0, err
 		}
 		if r.P > 1 {
 			use = append(use, r)
 		}
 	}
 	if len(use) == 0 {
-		return nil, inputErrorf("calibration needs runs with P > 1 (messages between processes)")
+		return nil, 0, 0, inputErrorf("calibration needs runs with P > 1 (messages between processes)")
 	}
 	sort.SliceStable(use, func(i, j int) bool { return use[i].P < use[j].P })
-	minL, maxL := math.Inf(1), 0.0
+	minL, maxL = math.Inf(1), 0.0
 	for _, r := range use {
 		d0, at0, err := ImpliedSwitchDelay(r)
 		if err != nil {
-			return nil, err
+			return nil, 0, 0, err
 		}
 		rc := RunCalibration{Label: r.Label, P: r.P, MeanSizeBytes: r.L, ImpliedSwitchDelayS: d0, ObservedAppTimeS: r.AppTime / float64(r.P), ZeroNetworkAppTimeS: at0}
 		if d0 == 0 {
@@ -169,76 +218,73 @@ func Calibrate(runs []Inputs, o CalibrateOptions) (*Calibration, error) {
 		c.Runs = append(c.Runs, rc)
 		minL, maxL = math.Min(minL, r.L), math.Max(maxL, r.L)
 	}
-	n := len(use)
-	xs := make([]float64, n)
-	ys := make([]float64, n)
-	for i, r := range c.Runs {
-		xs[i], ys[i] = r.MeanSizeBytes, r.ImpliedSwitchDelayS
+	return use, minL, maxL, nil
+}
+
+// fitLatency fits Lat alone with 1/BW fixed: Lat = max(mean(D_0 − L/BW), 0), its variance
+// s²/n with n − 1 degrees of freedom.
+func (c *Calibration) fitLatency(xs, ys []float64, invBW float64) {
+	n := len(xs)
+	c.fitBW, c.invBW = false, invBW
+	mean := 0.0
+	for i := range xs {
+		mean += (ys[i] - invBW*xs[i]) / float64(n)
 	}
-	fitLatOnly := func(invBW float64) {
-		c.fitBW, c.invBW = false, invBW
-		mean := 0.0
+	c.LatencyS = math.Max(mean, 0)
+	c.DegreesOfFreedom = n - 1
+	if n >= 2 {
+		ss := 0.0
 		for i := range xs {
-			mean += (ys[i] - invBW*xs[i]) / float64(n)
+			r := ys[i] - invBW*xs[i] - mean
+			ss += r * r
 		}
-		c.LatencyS = math.Max(mean, 0)
-		c.DegreesOfFreedom = n - 1
-		if n >= 2 {
-			ss := 0.0
-			for i := range xs {
-				r := ys[i] - invBW*xs[i] - mean
-				ss += r * r
-			}
-			c.cov[0][0] = ss / float64(n-1) / float64(n)
-		}
+		c.cov[0][0] = ss / float64(n-1) / float64(n)
 	}
-	switch {
-	case o.BandwidthBytesPerS > 0:
-		fitLatOnly(1 / o.BandwidthBytesPerS)
-		bw := o.BandwidthBytesPerS
-		c.BandwidthBytesPerS = &bw
-		c.Method = "least squares of the implied switch delays D_0 = Lat + L/BW with BW given; Lat fitted"
-	case n >= 2 && maxL >= o.MinSizeRatio*minL:
-		// Lat and 1/BW by ordinary least squares.
-		var mx, my float64
-		for i := range xs {
-			mx += xs[i] / float64(n)
-			my += ys[i] / float64(n)
-		}
-		var sxx, sxy float64
-		for i := range xs {
-			sxx += (xs[i] - mx) * (xs[i] - mx)
-			sxy += (xs[i] - mx) * (ys[i] - my)
-		}
-		b := sxy / sxx
-		a := my - b*mx
-		if b > 0 && a >= 0 {
-			c.fitBW, c.invBW, c.LatencyS = true, b, a
-			bw := 1 / b
-			c.BandwidthBytesPerS, c.BandwidthFitted = &bw, true
-			c.DegreesOfFreedom = n - 2
-			if n > 2 {
-				ss := 0.0
-				for i := range xs {
-					r := ys[i] - a - b*xs[i]
-					ss += r * r
-				}
-				s2 := ss / float64(n-2)
-				c.cov = [2][2]float64{{s2 * (1/float64(n) + mx*mx/sxx), -s2 * mx / sxx}, {-s2 * mx / sxx, s2 / sxx}}
-			}
-			c.Method = "least squares of the implied switch delays D_0 = Lat + L/BW over the runs' mean sizes L; Lat and 1/BW fitted"
-			break
-		}
+}
+
+// fitLatencyBandwidth fits D_0 = Lat + L/BW by ordinary least squares (covariance
+// s²·[[1/n + x̄²/Sxx, −x̄/Sxx], [−x̄/Sxx, 1/Sxx]] with n − 2 degrees of freedom); false, with a
+// note, when the fit is not a network (1/BW ≤ 0 or Lat < 0).
+func (c *Calibration) fitLatencyBandwidth(xs, ys []float64) bool {
+	n := len(xs)
+	var mx, my float64
+	for i := range xs {
+		mx += xs[i] / float64(n)
+		my += ys[i] / float64(n)
+	}
+	var sxx, sxy float64
+	for i := range xs {
+		sxx += (xs[i] - mx) * (xs[i] - mx)
+		sxy += (xs[i] - mx) * (ys[i] - my)
+	}
+	b := sxy / sxx
+	a := my - b*mx
+	if !(b > 0 && a >= 0) {
 		c.Notes = append(c.Notes, fmt.Sprintf("a fit of Lat and BW gives Lat = %.3g s, 1/BW = %.3g s/B: not a network (negative); latency alone fitted", a, b))
-		fitLatOnly(0)
-		c.Method = "mean of the implied switch delays D_0 (latency only; L/BW absorbed)"
-	default:
-		if n >= 2 {
-			c.Notes = append(c.Notes, fmt.Sprintf("mean message sizes %.4g … %.4g bytes differ by less than a factor %g: the bandwidth cannot be told from the latency; latency alone fitted (give a bandwidth, e.g. from osu_bw)", minL, maxL, o.MinSizeRatio))
-		}
-		fitLatOnly(0)
-		c.Method = "mean of the implied switch delays D_0 (latency only; L/BW absorbed)"
+		return false
 	}
+	c.fitBW, c.invBW, c.LatencyS = true, b, a
+	bw := 1 / b
+	c.BandwidthBytesPerS, c.BandwidthFitted = &bw, true
+	c.DegreesOfFreedom = n - 2
+	if n > 2 {
+		ss := 0.0
+		for i := range xs {
+			r := ys[i] - a - b*xs[i]
+			ss += r * r
+		}
+		s2 := ss / float64(n-2)
+		c.cov = [2][2]float64{{s2 * (1/float64(n) + mx*mx/sxx), -s2 * mx / sxx}, {-s2 * mx / sxx, s2 / sxx}}
+	}
+	c.Method = "least squares of the implied switch delays D_0 = Lat + L/BW over the runs' mean sizes L; Lat and 1/BW fitted"
+	return true
+}
+
+// intervals sets the range of the residuals around the fit and the latency's interval:
+// a 95 % Student-t interval with ≥ MinDOFForInterval degrees of freedom, the range of the
+// runs with fewer, none for an exact fit (each saying so in the notes).
+func (c *Calibration) intervals(xs, ys []float64) {
+	n := len(xs)
 	k := 1
 	if c.fitBW {
 		k = 2
@@ -268,20 +314,6 @@ func Calibrate(runs []Inputs, o CalibrateOptions) (*Calibration, error) {
 		c.LatencyLowS, c.LatencyHighS = c.LatencyS, c.LatencyS
 		c.Notes = append(c.Notes, fmt.Sprintf("%d run(s) for %d parameter(s): exact fit, no interval (a range needs ≥ %d runs, a 95 %% interval ≥ %d)", n, k, k+1, k+MinDOFForInterval))
 	}
-	// Spread of the implied delays: a network property should not depend on P.
-	lo, hi := math.Inf(1), 0.0
-	for _, r := range c.Runs {
-		lo, hi = math.Min(lo, r.ImpliedSwitchDelayS), math.Max(hi, r.ImpliedSwitchDelayS)
-	}
-	if n >= 2 && lo > 0 && hi > 2*lo && !c.fitBW {
-		c.Notes = append(c.Notes, fmt.Sprintf("the implied switch delays range over %.3g … %.3g s (×%.2g): no single network explains all runs; what the delay absorbs (wait, imbalance) changes with P", lo, hi, hi/lo))
-	}
-	for i := range c.Runs {
-		if err := c.fillView(&c.Runs[i], use[i]); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
 }
 
 // fillView solves a run with the calibrated network and the ends of its interval.

@@ -289,36 +289,13 @@ func (p *parser) op(name string) *OpStats {
 	return o
 }
 
+// row reads one data row of the current section (p.kind).
 func (p *parser) row(f []string, raw string) error {
-	rep := p.rep
 	switch p.kind {
 	case "mpitime":
-		if len(f) != 4 {
-			return p.errf("section %q: expected \"Task AppTime MPITime MPI%%\" (4 columns), got %q", p.section, clip(raw))
-		}
-		v, err := p.nums(f[1:3], "AppTime/MPITime")
-		if err != nil {
-			return err
-		}
-		// times must be numbers ≥ 0 ("-nan" is mpiP's way of printing an undefined
-		// percentage, never a time)
-		for i, t := range v {
-			if !(t >= 0) {
-				return p.errf("section %q: %s %q must be a time in seconds ≥ 0", p.section, []string{"AppTime", "MPITime"}[i], f[1+i])
-			}
-		}
-		if f[0] == "*" {
-			p.starApp, p.starMPI, p.haveStar, p.starLine = v[0], v[1], true, p.line
-			return nil
-		}
-		rank, err := strconv.Atoi(f[0])
-		if err != nil || rank != len(rep.AppTime) {
-			return p.errf("section %q: expected task %d, got %q", p.section, len(rep.AppTime), f[0])
-		}
-		rep.AppTime = append(rep.AppTime, v[0])
-		rep.MPITime = append(rep.MPITime, v[1])
+		return p.mpiTimeRow(f, raw)
 	case "tasktime":
-		rep.Concise = true
+		p.rep.Concise = true
 		if f[0] == "Aggregate" {
 			if len(f) < 3 {
 				return p.errf("section %q: expected \"Aggregate ΣAppTime ΣMPITime …\"", p.section)
@@ -330,65 +307,111 @@ func (p *parser) row(f []string, raw string) error {
 			p.starApp, p.starMPI, p.haveStar, p.starLine = v[0], v[1], true, p.line
 		}
 	case "time", "sent", "io":
-		want := 9
-		if p.kind != "time" {
-			want = 8
+		return p.siteRow(f, raw)
+	case "time-concise", "sent-concise", "io-concise":
+		return p.conciseRow(f, raw)
+	}
+	return nil
+}
+
+// mpiTimeRow reads "Task AppTime MPITime MPI%": the tasks in order 0, 1, …, or the "*"
+// aggregate; times are seconds ≥ 0.
+func (p *parser) mpiTimeRow(f []string, raw string) error {
+	rep := p.rep
+	if len(f) != 4 {
+		return p.errf("section %q: expected \"Task AppTime MPITime MPI%%\" (4 columns), got %q", p.section, clip(raw))
+	}
+	v, err := p.nums(f[1:3], "AppTime/MPITime")
+	if err != nil {
+		return err
+	}
+	// times must be numbers ≥ 0 ("-nan" is mpiP's way of printing an undefined
+	// percentage, never a time)
+	for i, t := range v {
+		if !(t >= 0) {
+			return p.errf("section %q: %s %q must be a time in seconds ≥ 0", p.section, []string{"AppTime", "MPITime"}[i], f[1+i])
 		}
-		if len(f) < want-2 || len(f) > want {
+	}
+	if f[0] == "*" {
+		p.starApp, p.starMPI, p.haveStar, p.starLine = v[0], v[1], true, p.line
+		return nil
+	}
+	rank, err := strconv.Atoi(f[0])
+	if err != nil || rank != len(rep.AppTime) {
+		return p.errf("section %q: expected task %d, got %q", p.section, len(rep.AppTime), f[0])
+	}
+	rep.AppTime = append(rep.AppTime, v[0])
+	rep.MPITime = append(rep.MPITime, v[1])
+	return nil
+}
+
+// siteRow reads a per-site statistics row (Name Site Rank Count Max Mean Min …; 9 columns
+// for time, 7 in old layouts, 8 for sent and io): the "*" row of a site goes to starRow;
+// a rank's time row adds Count × Mean to the operation's time at that rank.
+func (p *parser) siteRow(f []string, raw string) error {
+	want := 9
+	if p.kind != "time" {
+		want = 8
+	}
+	if len(f) < want-2 || len(f) > want {
+		return p.errf("section %q: expected %d columns (%s), got %q", p.section, want, strings.Join(p.header, " "), clip(raw))
+	}
+	if len(f) != want {
+		if p.kind == "time" && len(f) == 7 && looksNumeric(f[1]) {
+			// Old layouts without App%/MPI% would land here; accept 7 columns.
+		} else {
 			return p.errf("section %q: expected %d columns (%s), got %q", p.section, want, strings.Join(p.header, " "), clip(raw))
 		}
-		if len(f) != want {
-			if p.kind == "time" && len(f) == 7 && looksNumeric(f[1]) {
-				// Old layouts without App%/MPI% would land here; accept 7 columns.
-			} else {
-				return p.errf("section %q: expected %d columns (%s), got %q", p.section, want, strings.Join(p.header, " "), clip(raw))
-			}
+	}
+	if _, err := strconv.Atoi(f[1]); err != nil {
+		return p.errf("section %q: site %q is not a whole number", p.section, f[1])
+	}
+	v, err := p.nums(f[3:7], "Count/Max/Mean/Min")
+	if err != nil {
+		return err
+	}
+	o := p.op(f[0])
+	if f[2] == "*" {
+		return p.starRow(o, f, v)
+	}
+	rank, err := strconv.Atoi(f[2])
+	if err != nil || rank < 0 {
+		return p.errf("section %q: rank %q is not a rank number or *", p.section, f[2])
+	}
+	if p.kind == "time" {
+		if rank >= 1<<20 {
+			return p.errf("section %q: rank %d is implausibly large", p.section, rank)
 		}
-		if _, err := strconv.Atoi(f[1]); err != nil {
-			return p.errf("section %q: site %q is not a whole number", p.section, f[1])
+		for len(o.RankMS) <= rank {
+			o.RankMS = append(o.RankMS, 0)
 		}
-		v, err := p.nums(f[3:7], "Count/Max/Mean/Min")
-		if err != nil {
-			return err
-		}
-		o := p.op(f[0])
-		if f[2] == "*" {
-			return p.starRow(o, f, v)
-		}
-		rank, err := strconv.Atoi(f[2])
-		if err != nil || rank < 0 {
-			return p.errf("section %q: rank %q is not a rank number or *", p.section, f[2])
-		}
-		if p.kind == "time" {
-			if rank >= 1<<20 {
-				return p.errf("section %q: rank %d is implausibly large", p.section, rank)
-			}
-			for len(o.RankMS) <= rank {
-				o.RankMS = append(o.RankMS, 0)
-			}
-			o.RankMS[rank] += v[0] * v[2]
-		}
-	case "time-concise", "sent-concise", "io-concise":
-		if len(f) < 6 {
-			return p.errf("section %q: expected Name Site Tasks Max Mean Min MaxRnk MinRnk, got %q", p.section, clip(raw))
-		}
-		v, err := p.nums(f[2:6], "Tasks/Max/Mean/Min")
-		if err != nil {
-			return err
-		}
-		o := p.op(f[0])
-		switch p.kind {
-		case "time-concise":
-			o.Sites++
-			o.TimeMS += v[0] * v[2] // Tasks × mean per-task cumulative time
-			o.IdleMS += v[0] * math.Max(v[2]-v[3], 0)
-			p.timeStar = true
-		case "sent-concise":
-			o.Bytes += v[0] * v[2]
-			o.SizeVaries = o.SizeVaries || v[1] != v[3]
-		case "io-concise":
-			o.IOBytes += v[0] * v[2]
-		}
+		o.RankMS[rank] += v[0] * v[2]
+	}
+	return nil
+}
+
+// conciseRow reads a concise-report row (Name Site Tasks Max Mean Min …): Tasks × Mean is
+// the site's time (with idle Tasks × (Mean − Min)), bytes sent, or I/O bytes.
+func (p *parser) conciseRow(f []string, raw string) error {
+	if len(f) < 6 {
+		return p.errf("section %q: expected Name Site Tasks Max Mean Min MaxRnk MinRnk, got %q", p.section, clip(raw))
+	}
+	v, err := p.nums(f[2:6], "Tasks/Max/Mean/Min")
+	if err != nil {
+		return err
+	}
+	o := p.op(f[0])
+	switch p.kind {
+	case "time-concise":
+		o.Sites++
+		o.TimeMS += v[0] * v[2] // Tasks × mean per-task cumulative time
+		o.IdleMS += v[0] * math.Max(v[2]-v[3], 0)
+		p.timeStar = true
+	case "sent-concise":
+		o.Bytes += v[0] * v[2]
+		o.SizeVaries = o.SizeVaries || v[1] != v[3]
+	case "io-concise":
+		o.IOBytes += v[0] * v[2]
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"github.com/clusterperf/clusterperf/internal/spec"
+	"github.com/clusterperf/clusterperf/modelfile"
 )
 
 // FileFormat documents the model file read by ParseModel (shown by `clusterperf help pipeline`).
@@ -50,124 +51,60 @@ or any job as overlapped stages, each bounded by its slowest bandwidth, plus fix
 
 // ParseModel decodes a pipeline model file; errors carry the file name and line.
 func ParseModel(file string, data []byte) (*Model, *SortParams, error) {
-	d, root, err := spec.Parse(file, data)
+	doc, err := modelfile.Parse(file, data)
 	if err != nil {
 		return nil, nil, err
 	}
-	return DecodeModel(d, root)
+	return DecodeModel(doc)
 }
 
-// DecodeModel is ParseModel of a file already read by spec.Parse (d, root): for a caller
-// that looked at the top level first (explore tells a model's kind by its keys).
-func DecodeModel(d *spec.Decoder, root spec.Node) (*Model, *SortParams, error) {
-	top := root.Map("name", "n", "block", "sort", "stages", "fixed", "memory")
-	m := &Model{Name: top["name"].String()}
-	if !top["n"].Valid() {
-		root.Errorf("missing field n (the job size in elements)")
-	} else {
-		m.N = top["n"].Range(1, MaxElements)
+// The readers of a pipeline file's numbers: a bandwidth in elements per second within
+// [MinRate, MaxRate], a per-element time constant (c_q, c_m, c) within [MinCoef, MaxCoef] s,
+// a per-block latency or fixed time (units allowed) of 0 … MaxSeconds, a memory size
+// (units allowed) of 1 … MaxBytes bytes.
+var (
+	rate    = spec.Between(MinRate, MaxRate)
+	coef    = spec.Between(MinCoef, MaxCoef)
+	latency = spec.Time.Within(0, MaxSeconds, "s")
+	memory  = spec.Size.Within(1, MaxBytes, "bytes")
+)
+
+// zeroOr reads 0, or a value by r: a fixed term's c is 0 when the term has none.
+func zeroOr(r spec.Reader) spec.Reader {
+	return func(n spec.Node) float64 {
+		if n.IsScalar() && n.Float() == 0 {
+			return 0
+		}
+		return r(n)
 	}
-	if !top["block"].Valid() {
-		root.Errorf("missing field block (the block size s in elements)")
-	} else {
-		m.S = top["block"].Range(1, MaxElements)
-	}
+}
+
+// DecodeModel is ParseModel of a file already read by modelfile.Parse: for a caller that
+// looked at the top level first (explore tells a model's kind by its keys).
+func DecodeModel(doc *modelfile.Doc) (*Model, *SortParams, error) {
+	d, root := spec.Tree(doc)
+	m := &Model{}
+	top := root.Decode(
+		spec.Text("name", &m.Name),
+		spec.Float("n", &m.N, spec.Between(1, MaxElements)).Required("missing field n (the job size in elements)"),
+		spec.Float("block", &m.S, spec.Between(1, MaxElements)).Required("missing field block (the block size s in elements)"),
+		spec.Key("sort"), spec.Key("stages"), spec.Key("fixed"),
+		spec.Func("memory", func(n spec.Node) { m.Memory = decodeMemory(n) }),
+	)
 	var sp *SortParams
-	srt, stages := top["sort"], top["stages"]
-	switch {
-	case srt.Valid() && stages.Valid():
-		root.Errorf("give sort (the 003 sort by its constants) or stages, not both")
-	case srt.Valid():
-		f := srt.Map(SortParamNames()...)
-		p := SortParams{N: m.N, S: m.S}
-		for _, name := range SortParamNames() {
-			if v, ok := f[name]; ok && name == "l_n" {
-				p.LN = latency(v)
-			} else if ok && (name == "c_q" || name == "c_m") {
-				*(&p).field(name) = coef(v)
-			} else if ok {
-				*(&p).field(name) = rate(v)
-			} else {
-				srt.Errorf("missing constant %s", name)
-			}
+	switch root.OneOf(top, "needs sort (the 003 sort by its constants) or stages", "give sort (the 003 sort by its constants) or stages, not both", "sort", "stages") {
+	case "sort":
+		sp = decodeSort(top["sort"], m)
+		if fx, ok := top["fixed"]; ok {
+			fx.Errorf("fixed terms come with stages; the sort model has its own")
 		}
-		built := p.Model(m.Name)
-		m.Stages, m.Fixed = built.Stages, built.Fixed
-		sp = &p
-	case stages.Valid():
-		stageAt := map[string]int{} // stage name → its line: names are the tables' rows
-		for _, sn := range stages.List() {
-			f := sn.Map("name", "bandwidths")
-			st := Stage{Name: f["name"].String()}
-			if nn := f["name"]; nn.Valid() { // a stage without a name is Validate's refusal
-				if line, dup := stageAt[st.Name]; dup {
-					nn.Errorf("stage name %q used twice (first at line %d): each stage needs its own name", st.Name, line)
-				} else {
-					stageAt[st.Name] = nn.Line()
-				}
-			}
-			for _, bn := range f["bandwidths"].List() {
-				bf := bn.Map("name", "kind", "value", "latency", "bandwidth", "c")
-				b := Bandwidth{Name: bf["name"].String(), Kind: BandwidthKind(bf["kind"].String())}
-				if v, ok := bf["value"]; ok {
-					b.Value = rate(v)
-				}
-				if v, ok := bf["latency"]; ok {
-					b.Latency = latency(v)
-				}
-				if v, ok := bf["bandwidth"]; ok {
-					b.Bandwidth = rate(v)
-				}
-				if v, ok := bf["c"]; ok {
-					b.C = coef(v)
-				}
-				st.Bandwidths = append(st.Bandwidths, b)
-			}
-			m.Stages = append(m.Stages, st)
-		}
+	case "stages":
+		m.Stages = decodeStages(top["stages"])
 		for _, fn := range top["fixed"].List() {
-			ff := fn.Map("name", "kind", "value", "c")
-			fx := Fixed{Name: ff["name"].String(), Kind: FixedKind(ff["kind"].String())}
-			if v, ok := ff["value"]; ok {
-				if fx.Value = v.Seconds(); fx.Value > MaxSeconds {
-					v.Errorf("%v s is out of range; allowed 0 … %g s", fx.Value, MaxSeconds)
-				}
-			}
-			if v, ok := ff["c"]; ok {
-				if fx.C = v.Float(); fx.C != 0 {
-					fx.C = coef(v)
-				}
-			}
+			fx := Fixed{}
+			fn.Decode(spec.Text("name", &fx.Name), spec.Parsed("kind", &fx.Kind, parseFixedKind),
+				spec.Float("value", &fx.Value, latency), spec.Float("c", &fx.C, zeroOr(coef)))
 			m.Fixed = append(m.Fixed, fx)
-		}
-	default:
-		root.Errorf("needs sort (the 003 sort by its constants) or stages")
-	}
-	if top["fixed"].Valid() && srt.Valid() {
-		top["fixed"].Errorf("fixed terms come with stages; the sort model has its own")
-	}
-	if mem := top["memory"]; mem.Valid() {
-		f := mem.Map("node_bytes", "bytes_per_element", "bytes_per_element_p1")
-		for _, k := range []string{"node_bytes", "bytes_per_element", "bytes_per_element_p1"} {
-			v := f[k]
-			if !v.Valid() {
-				if k != "bytes_per_element_p1" {
-					mem.Errorf("missing %s", k)
-				}
-				continue
-			}
-			b := v.Bytes()
-			if v.IsScalar() && !(b >= 1 && b <= MaxBytes) {
-				v.Errorf("%v bytes is out of range; allowed 1 … %g", b, MaxBytes)
-			}
-			switch k {
-			case "node_bytes":
-				m.Memory.NodeBytes = b
-			case "bytes_per_element":
-				m.Memory.BytesPerElement = b
-			default:
-				m.Memory.BytesPerElementP1 = b
-			}
 		}
 	}
 	if err := d.Err(); err != nil {
@@ -179,17 +116,66 @@ func DecodeModel(d *spec.Decoder, root spec.Node) (*Model, *SortParams, error) {
 	return m, sp, nil
 }
 
-// rate reads a bandwidth in elements per second within [MinRate, MaxRate].
-func rate(v spec.Node) float64 { return v.Range(MinRate, MaxRate) }
-
-// coef reads a per-element time constant (c_q, c_m, c) within [MinCoef, MaxCoef] s.
-func coef(v spec.Node) float64 { return v.Range(MinCoef, MaxCoef) }
-
-// latency reads a per-block latency: a time (units allowed) of 0 … MaxSeconds.
-func latency(v spec.Node) float64 {
-	t := v.Seconds()
-	if t > MaxSeconds {
-		v.Errorf("%v s is out of range; allowed 0 … %g s", t, MaxSeconds)
+// decodeSort reads the 003 sort's constants (sort:) and builds its stages and fixed terms
+// into m.
+func decodeSort(n spec.Node, m *Model) *SortParams {
+	p := &SortParams{N: m.N, S: m.S}
+	fields := make([]spec.Field, 0, len(SortParamNames()))
+	for _, name := range SortParamNames() {
+		r := rate
+		switch name {
+		case "l_n":
+			r = latency
+		case "c_q", "c_m":
+			r = coef
+		}
+		fields = append(fields, spec.Float(name, p.field(name), r).Required("missing constant "+name))
 	}
-	return t
+	n.Decode(fields...)
+	built := p.Model(m.Name)
+	m.Stages, m.Fixed = built.Stages, built.Fixed
+	return p
 }
+
+// decodeStages reads the stages list; a stage's name is its tables' row, so it must be new.
+func decodeStages(n spec.Node) []Stage {
+	var out []Stage
+	stageAt := map[string]int{} // stage name → its line
+	for _, sn := range n.List() {
+		var st Stage
+		f := sn.Decode(spec.Text("name", &st.Name), spec.Func("bandwidths", func(bs spec.Node) {
+			for _, bn := range bs.List() {
+				b := Bandwidth{}
+				bn.Decode(spec.Text("name", &b.Name), spec.Parsed("kind", &b.Kind, parseBandwidthKind),
+					spec.Float("value", &b.Value, rate), spec.Float("latency", &b.Latency, latency),
+					spec.Float("bandwidth", &b.Bandwidth, rate), spec.Float("c", &b.C, coef))
+				st.Bandwidths = append(st.Bandwidths, b)
+			}
+		}))
+		if nn, ok := f["name"]; ok { // a stage without a name is Validate's refusal
+			if line, dup := stageAt[st.Name]; dup {
+				nn.Errorf("stage name %q used twice (first at line %d): each stage needs its own name", st.Name, line)
+			} else {
+				stageAt[st.Name] = nn.Line()
+			}
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// decodeMemory reads memory: node_bytes and bytes per element (sizes with units).
+func decodeMemory(n spec.Node) Memory {
+	var mem Memory
+	n.Decode(
+		spec.Float("node_bytes", &mem.NodeBytes, memory).Required("missing node_bytes"),
+		spec.Float("bytes_per_element", &mem.BytesPerElement, memory).Required("missing bytes_per_element"),
+		spec.Float("bytes_per_element_p1", &mem.BytesPerElementP1, memory),
+	)
+	return mem
+}
+
+// parseBandwidthKind and parseFixedKind take a kind as written; Validate names the allowed
+// ones for an unknown kind, at the stage or term.
+func parseBandwidthKind(s string) (BandwidthKind, error) { return BandwidthKind(s), nil }
+func parseFixedKind(s string) (FixedKind, error)         { return FixedKind(s), nil }

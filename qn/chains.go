@@ -22,168 +22,217 @@ import (
 // one closed communicating class from its reference), or a malformed P is an error wrapping
 // fault.ErrInput.
 func ChainVisits(P [][][][]float64, ref []int) (V [][]float64, chain []int, err error) {
+	if err := checkSwitching(P, ref); err != nil {
+		return nil, nil, err
+	}
+	C, K := len(P), len(P[0])
+	g := newSwitchGraph(P)
+	chain, err = g.classChains(C)
+	if err != nil {
+		return nil, nil, err
+	}
+	V = make([][]float64, C)
+	for c := range V {
+		V[c] = make([]float64, K)
+	}
+	for h := 0; h < g.nch; h++ {
+		if err := g.solveChain(P, ref, chain, h, V); err != nil {
+			return nil, nil, err
+		}
+	}
+	return V, chain, nil
+}
+
+// checkSwitching refuses a malformed routing P[c][i][d][j] (ErrInput): shapes that are not
+// C × K × C × K, a reference station out of range, a probability outside [0, 1], or a
+// non-empty row (c, i) that does not sum to 1 (the network is closed).
+func checkSwitching(P [][][][]float64, ref []int) error {
 	C := len(P)
 	if C == 0 || len(ref) != C {
-		return nil, nil, fmt.Errorf("%w: class switching: P has %d classes and ref %d entries; want the same, at least 1", fault.ErrInput, C, len(ref))
+		return fmt.Errorf("%w: class switching: P has %d classes and ref %d entries; want the same, at least 1", fault.ErrInput, C, len(ref))
 	}
 	K := len(P[0])
-	node := func(c, k int) int { return c*K + k }
-	n := C * K
 	for c := range P {
 		if len(P[c]) != K {
-			return nil, nil, fmt.Errorf("%w: class switching: P[%d] has %d stations, want %d", fault.ErrInput, c, len(P[c]), K)
+			return fmt.Errorf("%w: class switching: P[%d] has %d stations, want %d", fault.ErrInput, c, len(P[c]), K)
 		}
 		if ref[c] < 0 || ref[c] >= K {
-			return nil, nil, fmt.Errorf("%w: class switching: reference station %d of class %d out of range", fault.ErrInput, ref[c], c)
+			return fmt.Errorf("%w: class switching: reference station %d of class %d out of range", fault.ErrInput, ref[c], c)
 		}
 		for i := range P[c] {
 			if len(P[c][i]) != C {
-				return nil, nil, fmt.Errorf("%w: class switching: P[%d][%d] has %d classes, want %d", fault.ErrInput, c, i, len(P[c][i]), C)
+				return fmt.Errorf("%w: class switching: P[%d][%d] has %d classes, want %d", fault.ErrInput, c, i, len(P[c][i]), C)
 			}
 			sum := 0.0
 			for d := range P[c][i] {
 				if len(P[c][i][d]) != K {
-					return nil, nil, fmt.Errorf("%w: class switching: P[%d][%d][%d] has %d stations, want %d", fault.ErrInput, c, i, d, len(P[c][i][d]), K)
+					return fmt.Errorf("%w: class switching: P[%d][%d][%d] has %d stations, want %d", fault.ErrInput, c, i, d, len(P[c][i][d]), K)
 				}
 				for _, p := range P[c][i][d] {
 					if !(p >= 0 && p <= 1) {
-						return nil, nil, fmt.Errorf("%w: class switching: probability %v out of [0, 1] (class %d, station %d)", fault.ErrInput, p, c, i)
+						return fmt.Errorf("%w: class switching: probability %v out of [0, 1] (class %d, station %d)", fault.ErrInput, p, c, i)
 					}
 					sum += p
 				}
 			}
 			if sum != 0 && math.Abs(sum-1) > 1e-9 {
-				return nil, nil, fmt.Errorf("%w: class switching: row of class %d at station %d sums to %v, want 1 (closed network)", fault.ErrInput, c, i, sum)
+				return fmt.Errorf("%w: class switching: row of class %d at station %d sums to %v, want 1 (closed network)", fault.ErrInput, c, i, sum)
 			}
 		}
 	}
-	// Chains: weakly connected components of the nodes that routing touches.
-	comp := make([]int, n)
-	for i := range comp {
-		comp[i] = -1
-	}
+	return nil
+}
+
+// switchGraph is the routing graph on (class, station) nodes c·K + k: comp labels the
+// weakly connected components of the nodes that routing touches (in node order);
+// compChain numbers the components that hold a class as chains 0, 1, … in order of
+// first class; nch is the number of chains.
+type switchGraph struct {
+	K         int
+	comp      []int
+	touched   []bool
+	compChain map[int]int
+	nch       int
+}
+
+// newSwitchGraph builds the undirected graph with an edge (c,i)–(d,j) for P[c][i][d][j] > 0
+// and labels its components by depth-first search.
+func newSwitchGraph(P [][][][]float64) *switchGraph {
+	C, K := len(P), len(P[0])
+	n := C * K
+	g := &switchGraph{K: K, comp: make([]int, n), touched: make([]bool, n), compChain: map[int]int{}}
 	adj := make([][]int, n)
-	touched := make([]bool, n)
 	for c := 0; c < C; c++ {
 		for i := 0; i < K; i++ {
 			for d := 0; d < C; d++ {
 				for j := 0; j < K; j++ {
 					if P[c][i][d][j] > 0 {
-						a, b := node(c, i), node(d, j)
+						a, b := c*K+i, d*K+j
 						adj[a] = append(adj[a], b)
 						adj[b] = append(adj[b], a)
-						touched[a], touched[b] = true, true
+						g.touched[a], g.touched[b] = true, true
 					}
 				}
 			}
 		}
 	}
-	chain = make([]int, C)
+	for i := range g.comp {
+		g.comp[i] = -1
+	}
+	ncomp := 0
+	for v := range g.comp {
+		if !g.touched[v] || g.comp[v] >= 0 {
+			continue
+		}
+		stack := []int{v}
+		g.comp[v] = ncomp
+		for len(stack) > 0 {
+			u := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, w := range adj[u] {
+				if g.comp[w] < 0 {
+					g.comp[w] = ncomp
+					stack = append(stack, w)
+				}
+			}
+		}
+		ncomp++
+	}
+	return g
+}
+
+// classChains returns the chain of each class; a class whose nodes fall into two chains,
+// or that has no routing, is refused (ErrInput).
+func (g *switchGraph) classChains(C int) ([]int, error) {
+	chain := make([]int, C)
 	for c := range chain {
 		chain[c] = -1
 	}
-	nch := 0
-	compChain := map[int]int{}
-	ncomp := 0
 	for c := 0; c < C; c++ {
-		for k := 0; k < K; k++ {
-			v := node(c, k)
-			if !touched[v] {
+		for k := 0; k < g.K; k++ {
+			v := c*g.K + k
+			if !g.touched[v] {
 				continue
 			}
-			if comp[v] < 0 {
-				stack := []int{v}
-				comp[v] = ncomp
-				for len(stack) > 0 {
-					u := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					for _, w := range adj[u] {
-						if comp[w] < 0 {
-							comp[w] = ncomp
-							stack = append(stack, w)
-						}
-					}
-				}
-				ncomp++
-			}
-			h, ok := compChain[comp[v]]
+			h, ok := g.compChain[g.comp[v]]
 			if !ok {
-				h = nch
-				compChain[comp[v]] = h
-				nch++
+				h = g.nch
+				g.compChain[g.comp[v]] = h
+				g.nch++
 			}
 			if chain[c] >= 0 && chain[c] != h {
-				return nil, nil, fmt.Errorf("%w: class switching: class %d belongs to two routing chains", fault.ErrInput, c)
+				return nil, fmt.Errorf("%w: class switching: class %d belongs to two routing chains", fault.ErrInput, c)
 			}
 			chain[c] = h
 		}
 		if chain[c] < 0 {
-			return nil, nil, fmt.Errorf("%w: class switching: class %d has no routing", fault.ErrInput, c)
+			return nil, fmt.Errorf("%w: class switching: class %d has no routing", fault.ErrInput, c)
 		}
 	}
-	// Traffic equations per chain.
-	V = make([][]float64, C)
-	for c := range V {
-		V[c] = make([]float64, K)
-	}
-	for h := 0; h < nch; h++ {
-		var nodes []int
-		idx := map[int]int{}
-		first := -1
-		for c := 0; c < C; c++ {
-			if chain[c] != h {
-				continue
-			}
-			if first < 0 {
-				first = c
-			}
-			for k := 0; k < K; k++ {
-				v := node(c, k)
-				if touched[v] && comp[v] >= 0 && compChain[comp[v]] == h {
-					idx[v] = len(nodes)
-					nodes = append(nodes, v)
-				}
-			}
+	return chain, nil
+}
+
+// solveChain solves chain h's traffic equations V_j = Σ_i V_i·P(i→j) over its nodes, with
+// V = 1 at the reference station of its first class, into V[class][station]; a singular
+// system or a negative or infinite visit count is refused (ErrInput).
+func (g *switchGraph) solveChain(P [][][][]float64, ref, chain []int, h int, V [][]float64) error {
+	K := g.K
+	var nodes []int
+	idx := map[int]int{}
+	first := -1
+	for c := range chain {
+		if chain[c] != h {
+			continue
 		}
-		rv, ok := idx[node(first, ref[first])]
-		if !ok {
-			return nil, nil, fmt.Errorf("%w: class switching: reference station %d of class %d is not on its routing chain", fault.ErrInput, ref[first], first)
+		if first < 0 {
+			first = c
 		}
-		m := len(nodes)
-		A := gmat.NewDense(m, m, nil)
-		b := gmat.NewVecDense(m, nil)
-		// Row j: Σ_i V_i·P(i→j) − V_j = 0, except the reference row: V_ref = 1.
-		for jj, vj := range nodes {
-			if jj == rv {
-				A.Set(jj, jj, 1)
-				b.SetVec(jj, 1)
-				continue
+		for k := 0; k < K; k++ {
+			v := c*K + k
+			if g.touched[v] && g.comp[v] >= 0 && g.compChain[g.comp[v]] == h {
+				idx[v] = len(nodes)
+				nodes = append(nodes, v)
 			}
-			A.Set(jj, jj, -1)
-			dj, kj := vj/K, vj%K
-			for ii, vi := range nodes {
-				ci, ki := vi/K, vi%K
-				if p := P[ci][ki][dj][kj]; p > 0 {
-					A.Set(jj, ii, A.At(jj, ii)+p)
-				}
-			}
-		}
-		var x gmat.VecDense
-		if err := x.SolveVec(A, b); err != nil {
-			return nil, nil, fmt.Errorf("%w: class switching: the traffic equations of routing chain %d have no unique solution (is every (class, station) of the chain reachable from class %d's reference station and back?): %v", fault.ErrInput, h, first, err)
-		}
-		for ii, v := range nodes {
-			val := x.AtVec(ii)
-			if val < 0 && val > -1e-12 {
-				val = 0
-			}
-			if !(val >= 0) || math.IsInf(val, 0) {
-				return nil, nil, fmt.Errorf("%w: class switching: routing chain %d: visit count %v of class %d at station %d (the chain is not one closed communicating class)", fault.ErrInput, h, val, v/K, v%K)
-			}
-			V[v/K][v%K] = val
 		}
 	}
-	return V, chain, nil
+	rv, ok := idx[first*K+ref[first]]
+	if !ok {
+		return fmt.Errorf("%w: class switching: reference station %d of class %d is not on its routing chain", fault.ErrInput, ref[first], first)
+	}
+	m := len(nodes)
+	A := gmat.NewDense(m, m, nil)
+	b := gmat.NewVecDense(m, nil)
+	// Row j: Σ_i V_i·P(i→j) − V_j = 0, except the reference row: V_ref = 1.
+	for jj, vj := range nodes {
+		if jj == rv {
+			A.Set(jj, jj, 1)
+			b.SetVec(jj, 1)
+			continue
+		}
+		A.Set(jj, jj, -1)
+		dj, kj := vj/K, vj%K
+		for ii, vi := range nodes {
+			ci, ki := vi/K, vi%K
+			if p := P[ci][ki][dj][kj]; p > 0 {
+				A.Set(jj, ii, A.At(jj, ii)+p)
+			}
+		}
+	}
+	var x gmat.VecDense
+	if err := x.SolveVec(A, b); err != nil {
+		return fmt.Errorf("%w: class switching: the traffic equations of routing chain %d have no unique solution (is every (class, station) of the chain reachable from class %d's reference station and back?): %v", fault.ErrInput, h, first, err)
+	}
+	for ii, v := range nodes {
+		val := x.AtVec(ii)
+		if val < 0 && val > -1e-12 {
+			val = 0
+		}
+		if !(val >= 0) || math.IsInf(val, 0) {
+			return fmt.Errorf("%w: class switching: routing chain %d: visit count %v of class %d at station %d (the chain is not one closed communicating class)", fault.ErrInput, h, val, v/K, v%K)
+		}
+		V[v/K][v%K] = val
+	}
+	return nil
 }
 
 // ChainNetwork is a closed network with class switching reduced to its routing chains.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/clusterperf/clusterperf/fault"
@@ -123,20 +124,11 @@ type pendingClass struct {
 // groups (count > 1), classes without routing. The visits come from ChainVisits, and each
 // class's Visits and Demand (V·S) are set in m for reporting.
 func readSwitches(pend []pendingClass, m *Model, in *stationInputs, station func(spec.Node, string) int) *ClassSwitch {
-	any := false
-	for _, pc := range pend {
-		any = any || pc.sw.Valid()
-	}
-	if !any {
+	if !slices.ContainsFunc(pend, func(pc pendingClass) bool { return pc.sw.Valid() }) {
 		return nil
 	}
 	C, K := len(m.Classes), len(m.Stations)
-	classIdx := map[string]int{}
-	for c, cl := range m.Classes {
-		classIdx[cl.Name] = c
-	}
-	sw := &ClassSwitch{Ref: make([]int, C), Service: in.svc}
-	sw.P = make([][][][]float64, C)
+	sw := &ClassSwitch{Ref: make([]int, C), Service: in.svc, P: make([][][][]float64, C)}
 	for c := range sw.P {
 		sw.P[c] = make([][][]float64, K)
 		for i := range sw.P[c] {
@@ -146,78 +138,13 @@ func readSwitches(pend []pendingClass, m *Model, in *stationInputs, station func
 			}
 		}
 	}
-	routed := make([]bool, C)
 	ok := true
 	for _, pc := range pend {
-		c, r := pc.c, pc.r
-		routed[c] = true
-		ok = ok && !pc.bad
-		cl := m.Classes[c]
-		switch {
-		case cl.Open:
-			pc.node.Errorf("class switching (switch:) is supported for closed classes only; class %q is open", cl.Name)
-			ok = false
-			continue
-		case cl.ThinkTime != 0:
-			pc.node.Errorf("class switching (switch:): class %q has a think time; give it population only and route it through a delay station", cl.Name)
-			ok = false
-			continue
-		}
-		sw.Ref[c] = r.Reference
-		for i := 0; i < K; i++ {
-			for j := 0; j < K; j++ {
-				sw.P[c][i][c][j] = r.P[i][j]
-			}
-		}
-		for _, src := range sortedKeys(pc.sw) {
-			i := station(src.node, src.key)
-			switch {
-			case i >= K:
-				src.node.Errorf("class switching at fork/join nodes is not supported")
-				ok = false
-			case !mapping(src.node, "{CLASS: {STATION: probability, …}, …}"):
-				ok = false
-			default:
-				ok = readSwitchRow(sw.P[c], i, src.node, classIdx, K, station) && ok
-			}
-		}
+		ok = sw.readClass(pc, m, station) && ok
 	}
-	if len(m.ForkJoins) > 0 {
-		pend[0].node.Errorf("class switching with fork/join nodes is not supported")
-		ok = false
-	}
-	for k, st := range m.Stations {
-		if st.Copies() > 1 {
-			in.nodes[k].Errorf("class switching with station groups (count: %d) is not supported; list the copies as stations", st.Count)
-			ok = false
-		}
-	}
-	for c, cl := range m.Classes {
-		if !routed[c] {
-			pend[0].node.Errorf("class switching: class %q has no routing entry; every class of a switching network needs one", cl.Name)
-			ok = false
-		}
-	}
-	if !ok {
+	ok = switchNetworkOK(pend, m, in) && ok
+	if !ok || !sw.rowsSumToOne(pend[0].node, m) {
 		return &ClassSwitch{} // errors recorded; the caller returns them
-	}
-	// rows: every row of a (class, station) with outgoing routing must sum to 1
-	for c := range sw.P {
-		for i := range sw.P[c] {
-			sum := 0.0
-			for d := range sw.P[c][i] {
-				for _, p := range sw.P[c][i][d] {
-					sum += p
-				}
-			}
-			if sum != 0 && math.Abs(sum-1) > 1e-9 {
-				pend[0].node.Errorf("class switching: the routing of class %q from station %q (from: and switch: together) sums to %.6g, want 1", m.Classes[c].Name, m.Stations[i].Name, sum)
-				ok = false
-			}
-		}
-	}
-	if !ok {
-		return &ClassSwitch{}
 	}
 	net, err := NewChainNetwork(m.Classes, m.Stations, sw.Service, sw.P, sw.Ref)
 	if err != nil {
@@ -234,29 +161,109 @@ func readSwitches(pend []pendingClass, m *Model, in *stationInputs, station func
 	return sw
 }
 
+// readClass puts one routed class of a switching network into sw: its reference, its from:
+// rows as P[c][i][c][j] and its switch: rows. It reports whether the class was accepted;
+// refusals are recorded at their lines.
+func (sw *ClassSwitch) readClass(pc pendingClass, m *Model, station func(spec.Node, string) int) bool {
+	c, r, K := pc.c, pc.r, len(m.Stations)
+	switch cl := m.Classes[c]; {
+	case cl.Open:
+		pc.node.Errorf("class switching (switch:) is supported for closed classes only; class %q is open", cl.Name)
+		return false
+	case cl.ThinkTime != 0:
+		pc.node.Errorf("class switching (switch:): class %q has a think time; give it population only and route it through a delay station", cl.Name)
+		return false
+	}
+	ok := !pc.bad
+	sw.Ref[c] = r.Reference
+	for i := 0; i < K; i++ {
+		copy(sw.P[c][i][c], r.P[i][:K])
+	}
+	classIdx := map[string]int{}
+	for d, cl := range m.Classes {
+		classIdx[cl.Name] = d
+	}
+	for _, src := range pc.sw.Entries() {
+		i := station(src.Node, src.Key)
+		switch {
+		case i >= K:
+			src.Node.Errorf("class switching at fork/join nodes is not supported")
+			ok = false
+		case !src.Node.Mapping("{CLASS: {STATION: probability, …}, …}"):
+			ok = false
+		default:
+			ok = readSwitchRow(sw.P[c], i, src.Node, classIdx, K, station) && ok
+		}
+	}
+	return ok
+}
+
+// switchNetworkOK refuses what class switching does not support in the network: fork/join
+// nodes, station groups (count > 1) and classes without a routing entry.
+func switchNetworkOK(pend []pendingClass, m *Model, in *stationInputs) bool {
+	ok := true
+	if len(m.ForkJoins) > 0 {
+		pend[0].node.Errorf("class switching with fork/join nodes is not supported")
+		ok = false
+	}
+	for k, st := range m.Stations {
+		if st.Copies() > 1 {
+			in.nodes[k].Errorf("class switching with station groups (count: %d) is not supported; list the copies as stations", st.Count)
+			ok = false
+		}
+	}
+	routed := make([]bool, len(m.Classes))
+	for _, pc := range pend {
+		routed[pc.c] = true
+	}
+	for c, cl := range m.Classes {
+		if !routed[c] {
+			pend[0].node.Errorf("class switching: class %q has no routing entry; every class of a switching network needs one", cl.Name)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// rowsSumToOne checks that every row of a (class, station) with outgoing routing (from: and
+// switch: together) sums to 1, recording each that does not at at.
+func (sw *ClassSwitch) rowsSumToOne(at spec.Node, m *Model) bool {
+	ok := true
+	for c := range sw.P {
+		for i := range sw.P[c] {
+			sum := 0.0
+			for d := range sw.P[c][i] {
+				for _, p := range sw.P[c][i][d] {
+					sum += p
+				}
+			}
+			if sum != 0 && math.Abs(sum-1) > 1e-9 {
+				at.Errorf("class switching: the routing of class %q from station %q (from: and switch: together) sums to %.6g, want 1", m.Classes[c].Name, m.Stations[i].Name, sum)
+				ok = false
+			}
+		}
+	}
+	return ok
+}
+
 // readSwitchRow reads a class's switch: row at station i (row: {CLASS: {STATION:
 // probability, …}, …}) into Pc[i][d][j]; with i < 0 (an unknown station, already reported)
 // it only checks the row. It reports whether the row was accepted; refusals are recorded at
 // their lines.
 func readSwitchRow(Pc [][][]float64, i int, row spec.Node, classIdx map[string]int, K int, station func(spec.Node, string) int) bool {
 	ok := true
-	for _, dc := range sortedKeys(row) {
-		d, found := classIdx[dc.key]
-		switch {
-		case !found:
-			dc.node.Errorf("no class named %q", dc.key)
-			ok = false
-			continue
-		case !mapping(dc.node, "{STATION: probability, …}"):
+	for _, dc := range row.Entries() {
+		d := dc.Node.Named("class", classIdx, dc.Key)
+		if d < 0 || !dc.Node.Mapping("{STATION: probability, …}") {
 			ok = false
 			continue
 		}
-		for _, dst := range sortedKeys(dc.node) {
-			j := station(dst.node, dst.key)
-			p := dst.node.NonNeg()
+		for _, dst := range dc.Node.Entries() {
+			j := station(dst.Node, dst.Key)
+			p := dst.Node.NonNeg()
 			switch {
 			case j >= K:
-				dst.node.Errorf("class switching into fork/join nodes is not supported")
+				dst.Node.Errorf("class switching into fork/join nodes is not supported")
 				ok = false
 			case j >= 0 && i >= 0:
 				Pc[i][d][j] += p

@@ -1148,31 +1148,10 @@ func (p *comom) solve(order []int, prec uint) (*Result, error) {
 // walk steps class order[r] from 0 to N and returns the last min(N, M) + 1 levels.
 func (p *comom) walk(b *basis, sy *system, order []int, r int, init *level, N, M int, prec uint) ([]*level, error) {
 	nh := len(b.h)
-	a := order[r]
-	zr := new(big.Float).SetPrec(prec).SetFloat64(p.z[a])
-	cd := make([]big.Float, M) // c_k·D_kr
-	dr := make([]big.Float, M)
-	for k := range cd {
-		dr[k].SetPrec(prec).SetFloat64(p.d[a][k])
-		cd[k].SetPrec(prec).SetFloat64(p.count[k])
-		cd[k].Mul(&cd[k], &dr[k])
-	}
-	// PC_s rows: (N_s − h_s) and Z_s.
-	ns := make([]big.Float, len(sy.piv))
-	zs := make([]big.Float, len(sy.piv))
-	for j, q := range sy.piv {
-		if sy.kind[q] == 1 {
-			s, i := sy.a[q], sy.i[q]
-			ns[j].SetPrec(prec).SetInt64(int64(p.m.Classes[p.act[order[s]]].Population - b.h[i][s]))
-			zs[j].SetPrec(prec).SetFloat64(p.z[order[s]])
-		}
-	}
+	w := p.newComomWalk(b, sy, order, r, M, prec)
 	keep := min(N, M) + 1
 	hist := []*level{init}
 	prev := init
-	rhs := make([]big.Float, len(sy.piv))
-	var t, u, s, s2, nf big.Float
-	nf.SetPrec(64)
 	var free []*level
 	for n := 1; n <= N; n++ {
 		if err := p.stopped(); err != nil {
@@ -1186,48 +1165,13 @@ func (p *comom) walk(b *basis, sy *system, order []int, r int, init *level, N, M
 			// rest of this phase's).
 			pn = 128 + ((prec-128)*uint(N-n+1)/uint(N)+63)/64*64
 		}
-		fs := sy.at(pn)
-		for _, z := range []*big.Float{&t, &u, &s, &s2} {
-			z.SetPrec(pn)
-		}
 		var cur *level
 		if len(free) > 0 {
 			cur, free = free[len(free)-1], free[:len(free)-1]
 		} else {
 			cur = newLevel(len(prev.v), pn)
 		}
-		for i := range cur.v {
-			cur.v[i].SetPrec(pn)
-		}
-		g0, pg0 := cur.v[:nh], prev.v[:nh]
-		// 1. PC of class r: n·G(c, n − h) = Z_r·G(c, n − h − 1_r) + Σ_k c_k·D_kr·G(c + 1_k, n − h − 1_r).
-		nf.SetInt64(int64(n))
-		for i := 0; i < nh; i++ {
-			s.Mul(zr, &pg0[i])
-			for k := 0; k < M; k++ {
-				t.Mul(&cd[k], &prev.v[(1+k)*nh+i])
-				s2.Add(&s, &t)
-				s, s2 = s2, s
-			}
-			g0[i].Quo(&s, &nf)
-		}
-		// 2. Right-hand sides of the pivot rows: CE G(c, n − h) + D_kr·G(c + 1_k, n − h − 1_r);
-		// PC_s (N_s − h_s)·G(c, n − h) − Z_s·G(c, n − h − 1_s).
-		for j, q := range sy.piv {
-			i := sy.i[q]
-			rhs[j].SetPrec(pn)
-			if sy.kind[q] == 0 {
-				k := sy.a[q]
-				t.Mul(&dr[k], &prev.v[(1+k)*nh+i])
-				rhs[j].Add(&t, &g0[i])
-				continue
-			}
-			up := b.up[i][sy.a[q]]
-			u.Mul(&ns[j], &g0[i])
-			t.Mul(&zs[j], &g0[up])
-			rhs[j].Sub(&u, &t)
-		}
-		fs.solveInto(rhs, cur.v[nh:], &t, &u)
+		w.step(b, sy, prev, cur, n, pn)
 		if !levelSane(cur.v, nh, M) {
 			return nil, &comomLost{phase: r, step: n, prec: prec}
 		}
@@ -1241,6 +1185,84 @@ func (p *comom) walk(b *basis, sy *system, order []int, r int, init *level, N, M
 		prev = cur
 	}
 	return hist, nil
+}
+
+// comomWalk holds the constants of one class phase of walk (class r = order[r]: Z_r,
+// c_k·D_kr and D_kr per queue group; per pivot row of a PC_s equation N_s − h_s and Z_s)
+// and its scratch numbers, reused at every step.
+type comomWalk struct {
+	M, nh           int
+	zr              big.Float
+	cd, dr          []big.Float
+	ns, zs          []big.Float
+	rhs             []big.Float
+	t, u, s, s2, nf big.Float
+}
+
+func (p *comom) newComomWalk(b *basis, sy *system, order []int, r, M int, prec uint) *comomWalk {
+	a := order[r]
+	w := &comomWalk{M: M, nh: len(b.h), cd: make([]big.Float, M), dr: make([]big.Float, M),
+		ns: make([]big.Float, len(sy.piv)), zs: make([]big.Float, len(sy.piv)), rhs: make([]big.Float, len(sy.piv))}
+	w.zr.SetPrec(prec).SetFloat64(p.z[a])
+	for k := range w.cd {
+		w.dr[k].SetPrec(prec).SetFloat64(p.d[a][k])
+		w.cd[k].SetPrec(prec).SetFloat64(p.count[k])
+		w.cd[k].Mul(&w.cd[k], &w.dr[k])
+	}
+	// PC_s rows: (N_s − h_s) and Z_s.
+	for j, q := range sy.piv {
+		if sy.kind[q] == 1 {
+			s, i := sy.a[q], sy.i[q]
+			w.ns[j].SetPrec(prec).SetInt64(int64(p.m.Classes[p.act[order[s]]].Population - b.h[i][s]))
+			w.zs[j].SetPrec(prec).SetFloat64(p.z[order[s]])
+		}
+	}
+	w.nf.SetPrec(64)
+	return w
+}
+
+// step computes level n (cur) from level n − 1 (prev) at pn bits: first the PC equation of
+// class r, n·G(c, n − h) = Z_r·G(c, n − h − 1_r) + Σ_k c_k·D_kr·G(c + 1_k, n − h − 1_r), then
+// the rest of the level by solving the factored system for the pivot rows' right-hand
+// sides.
+func (w *comomWalk) step(b *basis, sy *system, prev, cur *level, n int, pn uint) {
+	nh, M := w.nh, w.M
+	fs := sy.at(pn)
+	for _, z := range []*big.Float{&w.t, &w.u, &w.s, &w.s2} {
+		z.SetPrec(pn)
+	}
+	for i := range cur.v {
+		cur.v[i].SetPrec(pn)
+	}
+	g0, pg0 := cur.v[:nh], prev.v[:nh]
+	// 1. PC of class r.
+	w.nf.SetInt64(int64(n))
+	for i := 0; i < nh; i++ {
+		w.s.Mul(&w.zr, &pg0[i])
+		for k := 0; k < M; k++ {
+			w.t.Mul(&w.cd[k], &prev.v[(1+k)*nh+i])
+			w.s2.Add(&w.s, &w.t)
+			w.s, w.s2 = w.s2, w.s
+		}
+		g0[i].Quo(&w.s, &w.nf)
+	}
+	// 2. Right-hand sides of the pivot rows: CE G(c, n − h) + D_kr·G(c + 1_k, n − h − 1_r);
+	// PC_s (N_s − h_s)·G(c, n − h) − Z_s·G(c, n − h − 1_s).
+	for j, q := range sy.piv {
+		i := sy.i[q]
+		w.rhs[j].SetPrec(pn)
+		if sy.kind[q] == 0 {
+			k := sy.a[q]
+			w.t.Mul(&w.dr[k], &prev.v[(1+k)*nh+i])
+			w.rhs[j].Add(&w.t, &g0[i])
+			continue
+		}
+		up := b.up[i][sy.a[q]]
+		w.u.Mul(&w.ns[j], &g0[i])
+		w.t.Mul(&w.zs[j], &g0[up])
+		w.rhs[j].Sub(&w.u, &w.t)
+	}
+	fs.solveInto(w.rhs, cur.v[nh:], &w.t, &w.u)
 }
 
 // levelSane checks what every exact level satisfies, each step: G(c, n − h) > 0 (every
@@ -1324,44 +1346,9 @@ func (p *comom) result(order []int, b *basis, cur, prev *level, steps int, prec 
 	res := newResult("comom", C, K)
 	res.Status = Status{Converged: true, Iterations: steps}
 	res.Notes = append(res.Notes, fmt.Sprintf("comom is direct, not iterative: iterations counts its %d population steps (one per job added, N_1 + … + N_C), and converged only says it finished", steps))
-	qPerCopy := make([][]float64, K) // [k][c] at queue stations
-	for k := range qPerCopy {
-		qPerCopy[k] = make([]float64, C)
-	}
-	x := make([]float64, C)
-	if cur != nil {
-		nh := len(b.h)
-		G := &cur.v[0]
-		if G.Sign() <= 0 {
-			return nil, fmt.Errorf("%w: non-positive normalising constant at %d bits", errComomPrecision, prec)
-		}
-		var t big.Float
-		t.SetPrec(prec)
-		last := len(order) - 1
-		for pos, a := range order {
-			c := p.act[a]
-			src, i := cur, 0
-			if pos == last {
-				src = prev
-			} else {
-				for ; i < nh; i++ {
-					if hsum(b.h[i]) == 1 && b.h[i][pos] == 1 {
-						break
-					}
-				}
-			}
-			t.Quo(&src.v[i], G)
-			xv, _ := t.Float64()
-			x[c] = math.Ldexp(xv, -p.e[a])
-			for g, ks := range p.groups {
-				t.Quo(&src.v[(1+g)*nh+i], G)
-				gv, _ := t.Float64()
-				q := p.d[a][g] * gv
-				for _, k := range ks {
-					qPerCopy[k][c] = q
-				}
-			}
-		}
+	x, qPerCopy, err := p.levelMeasures(order, b, cur, prev, prec)
+	if err != nil {
+		return nil, err
 	}
 	// Classes without queue demand cycle through the delays only: X = N/Z.
 	for c, cl := range m.Classes {
@@ -1402,6 +1389,54 @@ func (p *comom) result(order []int, b *basis, cur, prev *level, steps int, prec 
 		}
 	}
 	return res, nil
+}
+
+// levelMeasures reads the active classes' throughputs X_c = G(c, N − 1_c)/G(c, N) (rescaled
+// by 2^−e) and per-copy queue lengths Q_kc = D_kc·G(c + 1_k, N − 1_c)/G(c, N) at queue
+// stations from the final levels (cur at N, prev at N − 1_last); nil cur gives zeros.
+func (p *comom) levelMeasures(order []int, b *basis, cur, prev *level, prec uint) (x []float64, qPerCopy [][]float64, err error) {
+	K, C := len(p.m.Stations), len(p.m.Classes)
+	qPerCopy = make([][]float64, K) // [k][c] at queue stations
+	for k := range qPerCopy {
+		qPerCopy[k] = make([]float64, C)
+	}
+	x = make([]float64, C)
+	if cur == nil {
+		return x, qPerCopy, nil
+	}
+	nh := len(b.h)
+	G := &cur.v[0]
+	if G.Sign() <= 0 {
+		return nil, nil, fmt.Errorf("%w: non-positive normalising constant at %d bits", errComomPrecision, prec)
+	}
+	var t big.Float
+	t.SetPrec(prec)
+	last := len(order) - 1
+	for pos, a := range order {
+		c := p.act[a]
+		src, i := cur, 0
+		if pos == last {
+			src = prev
+		} else {
+			for ; i < nh; i++ {
+				if hsum(b.h[i]) == 1 && b.h[i][pos] == 1 {
+					break
+				}
+			}
+		}
+		t.Quo(&src.v[i], G)
+		xv, _ := t.Float64()
+		x[c] = math.Ldexp(xv, -p.e[a])
+		for g, ks := range p.groups {
+			t.Quo(&src.v[(1+g)*nh+i], G)
+			gv, _ := t.Float64()
+			q := p.d[a][g] * gv
+			for _, k := range ks {
+				qPerCopy[k][c] = q
+			}
+		}
+	}
+	return x, qPerCopy, nil
 }
 
 func (p *comom) isActive(c int) bool {

@@ -3,11 +3,10 @@ package qn
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/clusterperf/clusterperf/internal/spec"
-	"github.com/clusterperf/clusterperf/internal/units"
+	"github.com/clusterperf/clusterperf/modelfile"
 )
 
 // FileFormat documents the model file read by ParseModel (shown by `clusterperf help solve`).
@@ -118,19 +117,18 @@ exact or mvablo forces one. A population that can fill a cycle of stations deadl
 // naming the field: a Model cannot carry them, so its solvers would silently ignore them;
 // read such files with ParseModelFile.
 func ParseModel(file string, data []byte) (*Model, string, error) {
-	d, root, err := spec.Parse(file, data)
+	doc, err := modelfile.Parse(file, data)
 	if err != nil {
 		return nil, "", err
 	}
-	return DecodeModel(d, root)
+	return DecodeModel(doc)
 }
 
-// DecodeModel is ParseModel of a file already read by spec.Parse (d, root): for a caller
-// in this module that looked at the top level first (explore tells a model's kind by its
-// keys and decodes the one tree: TestLoadParsesOnce). Its parameters are internal/spec's,
-// so outside the module ParseModel is the entry point.
-func DecodeModel(d *spec.Decoder, root spec.Node) (*Model, string, error) {
-	f, err := decodeModelFile(d, root)
+// DecodeModel is ParseModel of a file already read by modelfile.Parse: for a caller that
+// looked at the top level first (explore tells a model's kind by its keys and decodes the
+// one tree: TestLoadParsesOnce).
+func DecodeModel(doc *modelfile.Doc) (*Model, string, error) {
+	f, err := DecodeModelFile(doc)
 	if err != nil {
 		return nil, "", err
 	}
@@ -144,189 +142,202 @@ func DecodeModel(d *spec.Decoder, root spec.Node) (*Model, string, error) {
 // model, and the class switching and station capacities a Model has no field for. Every
 // problem is reported with the file name and line.
 func ParseModelFile(file string, data []byte) (*ModelFile, error) {
-	d, root, err := spec.Parse(file, data)
+	doc, err := modelfile.Parse(file, data)
 	if err != nil {
 		return nil, err
 	}
-	return decodeModelFile(d, root)
+	return DecodeModelFile(doc)
 }
 
-// decodeModelFile is ParseModelFile from a file spec.Parse has already read.
-func decodeModelFile(d *spec.Decoder, root spec.Node) (*ModelFile, error) {
-	file := d.File
-	mf := &ModelFile{File: file}
-	top := root.Map("name", "classes", "stations", "fork_joins", "routing")
-	name := top["name"].String()
-	mf.Name = name
-	m := &Model{}
-	if !top["classes"].Valid() {
-		root.Errorf("missing field classes")
+// DecodeModelFile is ParseModelFile of a file already read by modelfile.Parse.
+func DecodeModelFile(doc *modelfile.Doc) (*ModelFile, error) {
+	d, root := spec.Tree(doc)
+	fd := &fileDecoder{mf: &ModelFile{File: d.File}, m: &Model{}, classIdx: map[string]int{}}
+	var classes []spec.Node
+	top := root.Decode(
+		spec.Text("name", &fd.mf.Name),
+		spec.Func("classes", func(n spec.Node) { classes = n.List(); fd.classes(classes) }).Required("missing field classes"),
+		spec.Func("stations", fd.stations).Required("missing field stations"),
+		spec.Key("fork_joins"), spec.Key("routing"),
+	)
+	if fd.in == nil {
+		fd.stations(spec.Node{}) // no stations section: the per-class tables are still needed
 	}
-	if !top["stations"].Valid() {
-		root.Errorf("missing field stations")
-	}
-	classIdx := map[string]int{}
-	for i, cn := range top["classes"].List() {
-		f := cn.Map("name", "population", "think_time", "arrival_rate")
-		c := Class{Name: f["name"].String()}
-		if c.Name == "" {
-			c.Name = fmt.Sprintf("class%d", i+1)
-		}
-		if _, dup := classIdx[c.Name]; dup {
-			cn.Errorf("class name %q used twice", c.Name)
-		}
-		classIdx[c.Name] = i
-		pop, arr := f["population"], f["arrival_rate"]
-		switch {
-		case pop.Valid() && arr.Valid():
-			cn.Errorf("give population (closed class) or arrival_rate (open class), not both")
-		case pop.Valid():
-			c.Population = pop.Int(0, 100_000_000)
-			if t := f["think_time"]; t.Valid() {
-				c.ThinkTime = t.Seconds()
-			}
-		case arr.Valid():
-			c.Open = true
-			c.ArrivalRate = rate(arr)
-			if t := f["think_time"]; t.Valid() {
-				t.Errorf("an open class has no think time")
-			}
-		default:
-			cn.Errorf("needs population (closed class) or arrival_rate (open class)")
-		}
-		m.Classes = append(m.Classes, c)
-	}
-	C := len(m.Classes)
-	stations := top["stations"].List()
-	in := newStationInputs(C, stations)
-	m.Demand = make([][]float64, C)
-	for c := range m.Demand {
-		m.Demand[c] = make([]float64, len(stations))
-	}
-	visits := in.visits
-	haveVisits := false
-	names := map[string]bool{}
-	stIdx := map[string]int{}
-	for k, sn := range stations {
-		f := sn.Map("name", "type", "servers", "rates", "count", "demand", "visits", "service_time", "capacity")
-		s := Station{Name: f["name"].String(), Kind: Queue, Count: 1}
-		if s.Name == "" {
-			s.Name = fmt.Sprintf("station%d", k+1)
-		}
-		if names[s.Name] {
-			sn.Errorf("station name %q used twice", s.Name)
-		}
-		names[s.Name] = true
-		stIdx[s.Name] = k
-		if t := f["type"]; t.Valid() {
-			kind, err := ParseKind(t.String())
-			if err != nil {
-				t.Errorf("%v", err)
-			}
-			s.Kind = kind
-			if strings.EqualFold(strings.TrimSpace(t.String()), "ps") && kind == Queue {
-				if mf.PS == nil {
-					mf.PS = map[string]bool{}
-				}
-				mf.PS[s.Name] = true
-				s.PS = true
-			}
-		}
-		if sv := f["servers"]; sv.Valid() {
-			if s.Kind != MultiServer {
-				sv.Errorf("servers is only for type multiserver")
-			}
-			s.Servers = sv.Int(1, 1<<30)
-		} else if s.Kind == MultiServer {
-			sn.Errorf("type multiserver needs servers")
-		}
-		if rv := f["rates"]; rv.Valid() {
-			if s.Kind != LoadDependent {
-				rv.Errorf("rates is only for type ld")
-			}
-			for _, r := range rv.List() {
-				s.Rates = append(s.Rates, r.Positive())
-			}
-		} else if s.Kind == LoadDependent {
-			sn.Errorf("type ld needs rates: [α(1), α(2), …]")
-		}
-		if cv := f["count"]; cv.Valid() {
-			s.Count = cv.Int(1, 1<<30)
-		}
-		if cv := f["capacity"]; cv.Valid() {
-			if mf.Capacity == nil {
-				mf.Capacity = make([]int, len(stations))
-				mf.capNode = make([]spec.Node, len(stations))
-			}
-			mf.Capacity[k] = cv.Int(1, 1<<30)
-			mf.capNode[k] = cv
-		}
-		dem, vis, st := f["demand"], f["visits"], f["service_time"]
-		switch {
-		case dem.Valid() && (vis.Valid() || st.Valid()):
-			sn.Errorf("give demand, or service_time (with optional visits), not both")
-		case dem.Valid():
-			perClass(dem, spec.Node.Seconds, classIdx, C, func(c int, v float64) {
-				m.Demand[c][k] = v
-				in.demGiven[c][k] = true
-				if v > 0 {
-					visits[c][k] = 1
-				}
-			})
-		case st.Valid():
-			haveVisits = true
-			sv := make([]float64, C)
-			vv := make([]float64, C)
-			for c := range vv {
-				vv[c] = 1
-			}
-			perClass(st, spec.Node.Seconds, classIdx, C, func(c int, v float64) { sv[c] = v })
-			if vis.Valid() {
-				for c := range vv {
-					vv[c] = 0
-				}
-				perClass(vis, spec.Node.NonNeg, classIdx, C, func(c int, v float64) { vv[c] = v; in.visGiven[c][k] = true })
-			}
-			for c := 0; c < C; c++ {
-				in.svc[c][k] = sv[c]
-				m.Demand[c][k] = vv[c] * sv[c]
-				visits[c][k] = vv[c]
-			}
-		case vis.Valid():
-			vis.Errorf("visits needs service_time")
-		default:
-			sn.Errorf("needs demand, or service_time (with optional visits)")
-		}
-		m.Stations = append(m.Stations, s)
-	}
-	nodeIdx := stIdx // stations, then fork/join nodes, by name
-	if fn := top["fork_joins"]; fn.Valid() {
-		nodeIdx = parseForkJoins(fn, m, stIdx)
-		if !top["routing"].Valid() {
+	m := fd.m
+	nodeIdx := fd.stIdx // stations, then fork/join nodes, by name
+	if fn, ok := top["fork_joins"]; ok {
+		nodeIdx = parseForkJoins(fn, m, fd.stIdx)
+		if _, ok := top["routing"]; !ok {
 			fn.Errorf("fork/join nodes need a routing section that sends jobs to them")
 		}
 	}
-	if rn := top["routing"]; rn.Valid() {
-		haveVisits = true
-		m.Routing, mf.Switch = parseRouting(rn, m, classIdx, nodeIdx, in)
+	if rn, ok := top["routing"]; ok {
+		fd.haveVisits = true
+		m.Routing, fd.mf.Switch = parseRouting(rn, m, fd.classIdx, nodeIdx, fd.in)
 	}
-	if haveVisits {
-		m.Visits = visits
+	if fd.haveVisits {
+		m.Visits = fd.in.visits
 	}
 	if d.Err() == nil {
-		checkDemands(m, top["classes"].List(), in)
+		checkDemands(m, classes, fd.in)
 	}
-	mf.Model = m
-	if mf.Capacity != nil && d.Err() == nil {
-		mf.checkCapacity()
+	fd.mf.Model = m
+	if fd.mf.Capacity != nil && d.Err() == nil {
+		fd.mf.checkCapacity()
 	}
 	if err := d.Err(); err != nil {
 		return nil, err
 	}
 	if err := m.Validate(); err != nil {
-		return nil, &spec.Error{File: file, Msg: err.Error()}
+		return nil, &spec.Error{File: d.File, Msg: err.Error()}
 	}
-	return mf, nil
+	return fd.mf, nil
+}
+
+// fileDecoder is the state of one model file's decoding: the file and model so far, the
+// classes and stations by name, and what the stations section gave for the routing section.
+type fileDecoder struct {
+	mf              *ModelFile
+	m               *Model
+	classIdx, stIdx map[string]int
+	in              *stationInputs
+	haveVisits      bool // visits given (service_time) or solved (routing)
+}
+
+// classes reads the classes section: each closed (population, think_time) or open
+// (arrival_rate), with a name used once (default classN).
+func (fd *fileDecoder) classes(list []spec.Node) {
+	for i, cn := range list {
+		var c Class
+		f := cn.Decode(
+			spec.Text("name", &c.Name),
+			spec.Int("population", &c.Population, 0, 100_000_000),
+			spec.Float("think_time", &c.ThinkTime, spec.Time),
+			spec.Float("arrival_rate", &c.ArrivalRate, spec.JobRate),
+		)
+		if c.Name == "" {
+			c.Name = fmt.Sprintf("class%d", i+1)
+		}
+		if _, dup := fd.classIdx[c.Name]; dup {
+			cn.Errorf("class name %q used twice", c.Name)
+		}
+		fd.classIdx[c.Name] = i
+		if cn.OneOf(f, "needs population (closed class) or arrival_rate (open class)", "give population (closed class) or arrival_rate (open class), not both", "population", "arrival_rate") == "arrival_rate" {
+			c.Open = true
+			if t, ok := f["think_time"]; ok {
+				t.Errorf("an open class has no think time")
+			}
+		}
+		fd.m.Classes = append(fd.m.Classes, c)
+	}
+}
+
+// stations reads the stations section: each station's kind and its kind's parameters, its
+// copies and capacity, and its demands (demand, or service_time with optional visits).
+func (fd *fileDecoder) stations(n spec.Node) {
+	m, C := fd.m, len(fd.m.Classes)
+	list := n.List()
+	fd.in = newStationInputs(C, list)
+	fd.stIdx = map[string]int{}
+	m.Demand = make([][]float64, C)
+	for c := range m.Demand {
+		m.Demand[c] = make([]float64, len(list))
+	}
+	for k, sn := range list {
+		s := fd.station(k, sn, len(list))
+		if _, dup := fd.stIdx[s.Name]; dup {
+			sn.Errorf("station name %q used twice", s.Name)
+		}
+		fd.stIdx[s.Name] = k
+		m.Stations = append(m.Stations, s)
+	}
+}
+
+// station reads station k of K: its fields, the rules between them, and its demands.
+func (fd *fileDecoder) station(k int, sn spec.Node, K int) Station {
+	s := Station{Kind: Queue, Count: 1}
+	f := sn.Decode(
+		spec.Text("name", &s.Name),
+		spec.Parsed("type", &s.Kind, ParseKind),
+		spec.Int("servers", &s.Servers, 1, 1<<30),
+		spec.Func("rates", func(n spec.Node) {
+			for _, r := range n.List() {
+				s.Rates = append(s.Rates, r.Positive())
+			}
+		}),
+		spec.Int("count", &s.Count, 1, 1<<30),
+		spec.Func("capacity", func(n spec.Node) {
+			if fd.mf.Capacity == nil {
+				fd.mf.Capacity, fd.mf.capNode = make([]int, K), make([]spec.Node, K)
+			}
+			fd.mf.Capacity[k], fd.mf.capNode[k] = n.Int(1, 1<<30), n
+		}),
+		spec.Key("demand"), spec.Key("visits"), spec.Key("service_time"),
+	)
+	if s.Name == "" {
+		s.Name = fmt.Sprintf("station%d", k+1)
+	}
+	if t, ok := f["type"]; ok && s.Kind == Queue && strings.EqualFold(strings.TrimSpace(t.String()), "ps") {
+		if fd.mf.PS == nil {
+			fd.mf.PS = map[string]bool{}
+		}
+		fd.mf.PS[s.Name], s.PS = true, true
+	}
+	onlyFor(sn, f, "servers", s.Kind == MultiServer, "servers is only for type multiserver", "type multiserver needs servers")
+	onlyFor(sn, f, "rates", s.Kind == LoadDependent, "rates is only for type ld", "type ld needs rates: [α(1), α(2), …]")
+	fd.demands(k, sn, f)
+	return s
+}
+
+// onlyFor checks a field that belongs to one kind of station (kind: the station is of that
+// kind): recorded at the field when given to another kind (other), at the station when
+// missing from its kind (missing).
+func onlyFor(sn spec.Node, f map[string]spec.Node, key string, kind bool, other, missing string) {
+	v, ok := f[key]
+	switch {
+	case ok && !kind:
+		v.Errorf("%s", other)
+	case !ok && kind:
+		sn.Errorf("%s", missing)
+	}
+}
+
+// demands reads station k's demands: demand (seconds per job, for every class or per class),
+// or service_time (per visit) with optional visits (default 1).
+func (fd *fileDecoder) demands(k int, sn spec.Node, f map[string]spec.Node) {
+	m, in, C := fd.m, fd.in, len(fd.m.Classes)
+	dem, vis, st := f["demand"], f["visits"], f["service_time"]
+	switch {
+	case dem.Valid() && (vis.Valid() || st.Valid()):
+		sn.Errorf("give demand, or service_time (with optional visits), not both")
+	case dem.Valid():
+		dem.PerName("class", fd.classIdx, C, spec.Time, func(c int, v float64) {
+			m.Demand[c][k] = v
+			in.demGiven[c][k] = true
+			if v > 0 {
+				in.visits[c][k] = 1
+			}
+		})
+	case st.Valid():
+		fd.haveVisits = true
+		vv := make([]float64, C)
+		for c := range vv {
+			vv[c] = 1
+		}
+		st.PerName("class", fd.classIdx, C, spec.Time, func(c int, v float64) { in.svc[c][k] = v })
+		if vis.Valid() {
+			clear(vv)
+			vis.PerName("class", fd.classIdx, C, spec.NonNegative, func(c int, v float64) { vv[c] = v; in.visGiven[c][k] = true })
+		}
+		for c := 0; c < C; c++ {
+			m.Demand[c][k] = vv[c] * in.svc[c][k]
+			in.visits[c][k] = vv[c]
+		}
+	case vis.Valid():
+		vis.Errorf("visits needs service_time")
+	default:
+		sn.Errorf("needs demand, or service_time (with optional visits)")
+	}
 }
 
 // checkDemands refuses, at the line that caused it, a demand visits × service time that left
@@ -386,19 +397,22 @@ func parseForkJoins(fn spec.Node, m *Model, stIdx map[string]int) map[string]int
 	}
 	inBranch := map[int]string{}
 	for i, n := range fn.List() {
-		f := n.Map("name", "branches")
-		fj := ForkJoin{Name: f["name"].String()}
+		var fj ForkJoin
+		var branches []spec.Node
+		f := n.Decode(spec.Text("name", &fj.Name),
+			spec.Func("branches", func(b spec.Node) { branches = b.List() }).Required("needs branches: [STATION, …]"))
 		if fj.Name == "" {
 			fj.Name = fmt.Sprintf("forkjoin%d", i+1)
 		}
 		if _, dup := nodes[fj.Name]; dup {
-			f["name"].Errorf("name %q is already a station or fork/join node", fj.Name)
+			at := n // a default name (forkjoinN) has no field of its own
+			if v, ok := f["name"]; ok {
+				at = v
+			}
+			at.Errorf("name %q is already a station or fork/join node", fj.Name)
 		}
 		nodes[fj.Name] = K + len(m.ForkJoins)
-		if !f["branches"].Valid() {
-			n.Errorf("needs branches: [STATION, …]")
-		}
-		for _, b := range f["branches"].List() {
+		for _, b := range branches {
 			name := b.String()
 			k, ok := stIdx[name]
 			switch {
@@ -416,203 +430,148 @@ func parseForkJoins(fn spec.Node, m *Model, stIdx map[string]int) map[string]int
 	return nodes
 }
 
+// routeDecoder reads the routing section: the nodes (stations, then fork/join nodes) by
+// name, and whether a name of the class being read did not resolve (its traffic equations
+// would only add noise).
+type routeDecoder struct {
+	nodeIdx map[string]int
+	bad     bool
+}
+
+// station is the index of the node named name, or −1 (recorded at nd).
+func (rd *routeDecoder) station(nd spec.Node, name string) int {
+	k := nd.Named("station or fork/join node", rd.nodeIdx, name)
+	if k < 0 {
+		rd.bad = true
+	}
+	return k
+}
+
 // parseRouting reads the routing section (class → reference/arrivals and from: station →
 // {station: probability}), solves each routed class's traffic equations into visits and sets
-// its demands to visits × service time per visit.
+// its demands to visits × service time per visit; with class switching (switch: rows) the
+// visits are the chains' (readSwitches).
 func parseRouting(rn spec.Node, m *Model, classIdx, nodeIdx map[string]int, in *stationInputs) ([]*Routing, *ClassSwitch) {
-	K := len(m.Stations)
-	n := K + len(m.ForkJoins)
-	var branches [][]int
-	for _, fj := range m.ForkJoins {
-		branches = append(branches, fj.Branches)
-	}
-	out := make([]*Routing, len(m.Classes))
-	bad := false // a name did not resolve: the traffic equations would only add noise
-	station := func(nd spec.Node, name string) int {
-		k, ok := nodeIdx[name]
-		if !ok {
-			nd.Errorf("no station or fork/join node named %q", name)
-			bad = true
-			return -1
-		}
-		return k
-	}
+	rd := &routeDecoder{nodeIdx: nodeIdx}
 	var pend []pendingClass // routed classes whose visits are still to solve
-	for _, cl := range sortedKeys(rn) {
-		cname, cn := cl.key, cl.node
-		bad = false
-		c, ok := classIdx[cname]
-		if !ok {
-			cn.Errorf("no class named %q", cname)
+	for _, cl := range rn.Entries() {
+		c := cl.Node.Named("class", classIdx, cl.Key)
+		if c < 0 {
 			continue
 		}
-		open := m.Classes[c].Open
-		f := cn.Map("reference", "arrivals", "from", "switch")
-		r := &Routing{P: make([][]float64, n), Branches: branches}
-		for i := range r.P {
-			r.P[i] = make([]float64, n)
-		}
-		if !f["from"].Valid() && !f["switch"].Valid() {
-			cn.Errorf("needs from: {STATION: {STATION: probability, …}, …}")
-			bad = true
-		}
-		for _, src := range sortedKeys(f["from"]) {
-			i := station(src.node, src.key)
-			if !mapping(src.node, "{STATION: probability, …}") {
-				bad = true
-				continue
-			}
-			dsts := src.node.Map()
-			for _, dst := range sortedKeysOf(dsts) {
-				j := station(dsts[dst], dst)
-				p := dsts[dst].NonNeg()
-				if i >= 0 && j >= 0 {
-					r.P[i][j] = p
-				}
-			}
-		}
-		if open {
-			if ref := f["reference"]; ref.Valid() {
-				ref.Errorf("an open class has no reference station; give arrivals")
-			}
-			r.Arrivals = make([]float64, n)
-			an := f["arrivals"]
-			if !an.Valid() {
-				cn.Errorf("an open class needs arrivals: {STATION: share, …} (Σ = 1)")
-				bad = true
-			}
-			for _, a := range sortedKeys(an) {
-				if k := station(a.node, a.key); k >= 0 {
-					r.Arrivals[k] = a.node.NonNeg()
-				}
-			}
-		} else {
-			if a := f["arrivals"]; a.Valid() {
-				a.Errorf("a closed class has no arrivals; give reference (default: the first station)")
-			}
-			if ref := f["reference"]; ref.Valid() {
-				if k := station(ref, ref.String()); k >= 0 {
-					r.Reference = k
-				}
-			}
-		}
-		for k := 0; k < K; k++ {
+		rd.bad = false
+		pc := rd.classRouting(c, cl.Node, m)
+		for k := range m.Stations {
 			if in.demGiven[c][k] {
-				in.nodes[k].Errorf("class %q is routed (routing:), so give its service_time here, not demand", cname)
+				in.nodes[k].Errorf("class %q is routed (routing:), so give its service_time here, not demand", cl.Key)
 			}
 			if in.visGiven[c][k] {
-				in.nodes[k].Errorf("the visits of class %q come from its routing; remove them here", cname)
+				in.nodes[k].Errorf("the visits of class %q come from its routing; remove them here", cl.Key)
 			}
 		}
-		pend = append(pend, pendingClass{c: c, node: cn, sw: f["switch"], r: r, bad: bad})
+		pend = append(pend, pc)
 	}
-	if sw := readSwitches(pend, m, in, station); sw != nil {
+	if sw := readSwitches(pend, m, in, rd.station); sw != nil {
 		return nil, sw
 	}
+	out := make([]*Routing, len(m.Classes))
 	for _, pc := range pend {
-		c, cn, r, open := pc.c, pc.node, pc.r, m.Classes[pc.c].Open
-		if pc.bad {
-			continue
+		if !pc.bad && solveVisits(pc, m, in) {
+			out[pc.c] = pc.r
 		}
-		g := r.graph(func(k int) string {
-			if k >= K {
-				return fmt.Sprintf("fork/join %q", m.ForkJoins[k-K].Name)
-			}
-			return fmt.Sprintf("station %q", m.Stations[k].Name)
-		})
-		var V []float64
-		var err error
-		if open {
-			V, err = g.openVisits(r.Arrivals)
-		} else {
-			V, err = g.closedVisits(r.Reference)
-		}
-		if err != nil {
-			cn.Errorf("%v", err)
-			continue
-		}
-		for k := 0; k < K; k++ {
-			// a group of identical copies: a job routed to it goes to one copy at random, so
-			// each copy gets 1/count of the group's visits (Visits and Demand are per copy)
-			v := V[k] / float64(m.Stations[k].Copies())
-			in.visits[c][k] = v
-			m.Demand[c][k] = v * in.svc[c][k]
-		}
-		out[c] = r
 	}
 	return out, nil
 }
 
-type keyed struct {
-	key  string
-	node spec.Node
-}
-
-// sortedKeys returns the fields of a mapping node in key order (nothing if n is absent).
-// mapping reports whether n is a mapping; otherwise it records "must be a mapping SHAPE" at
-// n's line.
-func mapping(n spec.Node, shape string) bool {
-	if n.IsMap() {
-		return true
+// classRouting reads class c's routing entry cn: its from: rows (station → {station:
+// probability}), and where a cycle is counted (closed: reference) or jobs enter (open:
+// arrivals).
+func (rd *routeDecoder) classRouting(c int, cn spec.Node, m *Model) pendingClass {
+	n := len(m.Stations) + len(m.ForkJoins)
+	r := &Routing{P: make([][]float64, n)}
+	for _, fj := range m.ForkJoins {
+		r.Branches = append(r.Branches, fj.Branches)
 	}
-	n.Errorf("must be a mapping %s", shape)
-	return false
-}
-
-func sortedKeys(n spec.Node) []keyed {
-	if !n.Valid() {
-		return nil
+	for i := range r.P {
+		r.P[i] = make([]float64, n)
 	}
-	fields := n.Map()
-	var out []keyed
-	for _, k := range sortedKeysOf(fields) {
-		out = append(out, keyed{k, fields[k]})
+	f := cn.Decode(spec.Key("reference"), spec.Key("arrivals"), spec.Key("from"), spec.Key("switch"))
+	if !f["from"].Valid() && !f["switch"].Valid() {
+		cn.Errorf("needs from: {STATION: {STATION: probability, …}, …}")
+		rd.bad = true
 	}
-	return out
-}
-
-func sortedKeysOf(m map[string]spec.Node) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// rate reads a rate in jobs per second with an optional unit per time (internal/units.Rate:
-// 0.8, 0.8/s, 48/min), naming the line and the allowed forms otherwise.
-func rate(n spec.Node) float64 {
-	if !n.IsScalar() {
-		n.Errorf("must be a rate such as 0.8, 0.8/s or 48/min")
-		return 0
-	}
-	v, err := units.Rate(n.String())
-	if err != nil {
-		n.Errorf("%v", err)
-		return 0
-	}
-	return v
-}
-
-// perClass reads a value (the same for every class) or a mapping class → value, each with
-// read (spec.Node.Seconds for a time with an optional unit, NonNeg for a count ≥ 0).
-func perClass(n spec.Node, read func(spec.Node) float64, classIdx map[string]int, C int, set func(c int, v float64)) {
-	if n.IsMap() {
-		fields := n.Map()
-		for _, name := range sortedKeysOf(fields) {
-			v := fields[name]
-			c, ok := classIdx[name]
-			if !ok {
-				v.Errorf("no class named %q", name)
-				continue
+	for _, src := range f["from"].Entries() {
+		i := rd.station(src.Node, src.Key)
+		if !src.Node.Mapping("{STATION: probability, …}") {
+			rd.bad = true
+			continue
+		}
+		for _, dst := range src.Node.Entries() {
+			if j, p := rd.station(dst.Node, dst.Key), dst.Node.NonNeg(); i >= 0 && j >= 0 {
+				r.P[i][j] = p
 			}
-			set(c, read(v))
+		}
+	}
+	rd.endpoints(r, m.Classes[c].Open, cn, f["reference"], f["arrivals"])
+	return pendingClass{c: c, node: cn, sw: f["switch"], r: r, bad: rd.bad}
+}
+
+// endpoints reads where a class's cycle is counted (closed: reference, default the first
+// station) or where its jobs enter (open: arrivals, shares that sum to 1) into r.
+func (rd *routeDecoder) endpoints(r *Routing, open bool, cn, ref, arr spec.Node) {
+	if !open {
+		if arr.Valid() {
+			arr.Errorf("a closed class has no arrivals; give reference (default: the first station)")
+		}
+		if ref.Valid() {
+			if k := rd.station(ref, ref.String()); k >= 0 {
+				r.Reference = k
+			}
 		}
 		return
 	}
-	v := read(n)
-	for c := 0; c < C; c++ {
-		set(c, v)
+	if ref.Valid() {
+		ref.Errorf("an open class has no reference station; give arrivals")
 	}
+	r.Arrivals = make([]float64, len(r.P))
+	if !arr.Valid() {
+		cn.Errorf("an open class needs arrivals: {STATION: share, …} (Σ = 1)")
+		rd.bad = true
+	}
+	for _, a := range arr.Entries() {
+		if k := rd.station(a.Node, a.Key); k >= 0 {
+			r.Arrivals[k] = a.Node.NonNeg()
+		}
+	}
+}
+
+// solveVisits solves a routed class's traffic equations (closed: one cycle = one visit to
+// the reference; open: the arrival shares) into its visits and demands (visits × service
+// time per visit); a station group of count copies shares the visits (each copy gets
+// 1/count). It reports whether the equations were solved; otherwise the problem is recorded.
+func solveVisits(pc pendingClass, m *Model, in *stationInputs) bool {
+	c, r, K := pc.c, pc.r, len(m.Stations)
+	g := r.graph(func(k int) string {
+		if k >= K {
+			return fmt.Sprintf("fork/join %q", m.ForkJoins[k-K].Name)
+		}
+		return fmt.Sprintf("station %q", m.Stations[k].Name)
+	})
+	var V []float64
+	var err error
+	if m.Classes[c].Open {
+		V, err = g.openVisits(r.Arrivals)
+	} else {
+		V, err = g.closedVisits(r.Reference)
+	}
+	if err != nil {
+		pc.node.Errorf("%v", err)
+		return false
+	}
+	for k := 0; k < K; k++ {
+		v := V[k] / float64(m.Stations[k].Copies()) // Visits and Demand are per copy
+		in.visits[c][k] = v
+		m.Demand[c][k] = v * in.svc[c][k]
+	}
+	return true
 }

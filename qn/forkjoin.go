@@ -40,39 +40,11 @@ const MaxForkBranches = 16
 // ctx stops it: it is checked about every million operations (the error wraps
 // fault.ErrInterrupted and ctx's error).
 func ForkJoinMVA(ctx context.Context, m *Model) (*Result, error) {
-	if err := m.Validate(); err != nil {
+	branchOf, err := forkJoinBranches(m)
+	if err != nil {
 		return nil, err
-	}
-	if err := m.checkClosedDemand(); err != nil {
-		return nil, err
-	}
-	if len(m.Classes) != 1 || m.Classes[0].Open {
-		return nil, unsupported("fork/join MVA needs exactly one closed class (model has %d classes)", len(m.Classes))
-	}
-	if len(m.ForkJoins) > 0 && m.Visits == nil {
-		return nil, unsupported("fork/join MVA needs the visit counts the routing gives (Model.Visits)")
 	}
 	K := len(m.Stations)
-	branchOf := make([]int, K) // fork/join index, or −1
-	for k := range branchOf {
-		branchOf[k] = -1
-	}
-	for f, fj := range m.ForkJoins {
-		if len(fj.Branches) > MaxForkBranches {
-			return nil, unsupported("fork/join %q has %d branches; fork/join MVA takes at most %d", fj.Name, len(fj.Branches), MaxForkBranches)
-		}
-		for _, b := range fj.Branches {
-			if m.Stations[b].Copies() > 1 {
-				return nil, unsupported("fork/join %q: branch %q has count > 1", fj.Name, m.Stations[b].Name)
-			}
-			branchOf[b] = f
-		}
-	}
-	for _, st := range m.Stations {
-		if st.Kind != Queue && st.Kind != Delay {
-			return nil, unsupported("fork/join MVA takes queue and delay stations only (%q is %s)", st.Name, st.Kind)
-		}
-	}
 	N := m.Classes[0].Population
 	per := float64(K)
 	for _, fj := range m.ForkJoins {
@@ -83,15 +55,7 @@ func ForkJoinMVA(ctx context.Context, m *Model) (*Result, error) {
 	}
 	every := max(1, int(checkEvery/per))
 	D := m.Demand[0]
-	// per fork/join node: visits V_f (those of any branch) and the branches' service times
-	Vf := make([]float64, len(m.ForkJoins))
-	S := make([]float64, K)
-	for k := range S {
-		if f := branchOf[k]; f >= 0 && m.Visits != nil && m.Visits[0][k] > 0 {
-			Vf[f] = m.Visits[0][k]
-			S[k] = D[k] / m.Visits[0][k]
-		}
-	}
+	Vf, S := forkJoinServiceTimes(m, branchOf)
 	Z := m.Classes[0].ThinkTime
 	Q := make([]float64, K)
 	R := make([]float64, K) // residence per job (branches: V_f·r_b)
@@ -142,20 +106,80 @@ func ForkJoinMVA(ctx context.Context, m *Model) (*Result, error) {
 			Q[k] = x * R[k]
 		}
 	}
-	res := newResult("forkjoin-mva", 1, K)
-	res.Status = Status{Converged: true, Iterations: N}
+	return forkJoinResult(m, x, resp, R, Q), nil
+}
+
+// forkJoinBranches checks that ForkJoinMVA takes m (one closed class; queue and delay
+// stations; visit counts when there are fork/join nodes; at most MaxForkBranches branches,
+// each a single station) and returns each station's fork/join node, or −1.
+func forkJoinBranches(m *Model) ([]int, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	if err := m.checkClosedDemand(); err != nil {
+		return nil, err
+	}
+	if len(m.Classes) != 1 || m.Classes[0].Open {
+		return nil, unsupported("fork/join MVA needs exactly one closed class (model has %d classes)", len(m.Classes))
+	}
+	if len(m.ForkJoins) > 0 && m.Visits == nil {
+		return nil, unsupported("fork/join MVA needs the visit counts the routing gives (Model.Visits)")
+	}
+	branchOf := make([]int, len(m.Stations)) // fork/join index, or −1
+	for k := range branchOf {
+		branchOf[k] = -1
+	}
+	for f, fj := range m.ForkJoins {
+		if len(fj.Branches) > MaxForkBranches {
+			return nil, unsupported("fork/join %q has %d branches; fork/join MVA takes at most %d", fj.Name, len(fj.Branches), MaxForkBranches)
+		}
+		for _, b := range fj.Branches {
+			if m.Stations[b].Copies() > 1 {
+				return nil, unsupported("fork/join %q: branch %q has count > 1", fj.Name, m.Stations[b].Name)
+			}
+			branchOf[b] = f
+		}
+	}
+	for _, st := range m.Stations {
+		if st.Kind != Queue && st.Kind != Delay {
+			return nil, unsupported("fork/join MVA takes queue and delay stations only (%q is %s)", st.Name, st.Kind)
+		}
+	}
+	return branchOf, nil
+}
+
+// forkJoinServiceTimes returns, per fork/join node f, its visits V_f (those of any of its
+// branches), and per branch station b its service time per visit S_b = D_b/V_b (0 for
+// other stations and for unvisited branches).
+func forkJoinServiceTimes(m *Model, branchOf []int) (Vf, S []float64) {
+	Vf = make([]float64, len(m.ForkJoins))
+	S = make([]float64, len(m.Stations))
+	for k := range S {
+		if f := branchOf[k]; f >= 0 && m.Visits != nil && m.Visits[0][k] > 0 {
+			Vf[f] = m.Visits[0][k]
+			S[k] = m.Demand[0][k] / m.Visits[0][k]
+		}
+	}
+	return Vf, S
+}
+
+// forkJoinResult is the result at the full population: X, response time, residences,
+// queue lengths and utilizations X·D; exact when the model has no fork/join node.
+func forkJoinResult(m *Model, x, resp float64, R, Q []float64) *Result {
+	res := newResult("forkjoin-mva", 1, len(m.Stations))
+	res.Status = Status{Converged: true, Iterations: m.Classes[0].Population}
 	res.Throughput[0] = x
 	for k := range m.Stations {
 		res.Residence[k][0] = R[k]
 		res.QueueLength[k][0] = Q[k]
-		res.Utilization[k][0] = x * D[k]
+		res.Utilization[k][0] = x * m.Demand[0][k]
 	}
 	res.ResponseTime[0] = resp
 	if len(m.ForkJoins) == 0 {
 		res.Exact = true
 		res.Reason = "the model has no fork/join nodes, so fork/join MVA is exact single-class MVA (QSP eqs. 6.1–6.3)"
 	}
-	return res, nil
+	return res
 }
 
 // expectedMax is E[max_i X_i] for independent exponentials with the given rates, by

@@ -709,67 +709,94 @@ func (gw *gridWork) boundary(b int, w float64) {
 // range returned always contains the one asked for.
 func (gw *gridWork) slice(k int, tail float64) (lo, mid, hi, alpha, beta float64) {
 	net := gw.net
-	C := net.C
-	a1 := net.a[k] - 1
 	lc := gw.lc
-	for c := 0; c < C; c++ {
+	for c := 0; c < net.C; c++ {
 		lc[c] = gw.l0[c] + gw.dl[c] - net.d[c][k]*gw.u[k]
 	}
-	phi := func(t float64) (f, d1, d2 float64) {
-		f, d1 = -t, -1
-		if a1 > 0 {
-			f += a1 * math.Log(t)
-			d1 += a1 / t
-			d2 -= a1 / (t * t)
-		}
-		for c := 0; c < C; c++ {
-			dk := net.d[c][k]
-			if dk == 0 {
-				continue
-			}
-			l := lc[c] + dk*t
-			f += net.n[c] * math.Log(l)
-			r := dk / l
-			d1 += net.n[c] * r
-			d2 -= net.n[c] * r * r
-		}
-		return
-	}
-	// Mode: 0 when the slope at the edge points out, else bisection/Newton on φ'.
-	if _, d0, _ := phi(math.SmallestNonzeroFloat64); a1 == 0 && d0 <= 0 {
-		mid = 0
-	} else {
-		l, r := 0.0, 1.0
-		for {
-			if _, d, _ := phi(r); d < 0 {
-				break
-			}
-			l, r = r, 2*r
-		}
-		t := (l + r) / 2
-		for it := 0; it < 100 && r-l > 1e-12*r; it++ {
-			_, d, d2 := phi(t)
-			if d > 0 {
-				l = t
-			} else {
-				r = t
-			}
-			nt := t - d/d2
-			if !(nt > l && nt < r) {
-				nt = (l + r) / 2
-			}
-			t = nt
-		}
-		mid = t
-	}
-	fm, d1m, d2m := phi(mid)
+	phi := slicePhi{net: net, k: k, a1: net.a[k] - 1, lc: lc}
+	mid = phi.mode()
+	fm, d1m, d2m := phi.at(mid)
 	alpha, beta = math.Max(-d1m, 0), -d2m
 	target := fm - tail
 	s := 1 / math.Sqrt(math.Max(-d2m, 1e-300))
-	// hi: from the right of the root.
+	hi = phi.right(mid, target, s)
+	lo = 0
+	if mid > 0 {
+		if f0, _, _ := phi.at(math.SmallestNonzeroFloat64); phi.a1 > 0 || f0 < target {
+			lo = phi.left(mid, target, s)
+		}
+	}
+	return lo, mid, hi, alpha, beta
+}
+
+// slicePhi is the slice φ(t) = log π(u | u_k = t) + const along coordinate k:
+// φ(t) = −t + (a_k − 1)·log t + Σ_c n_c·log(ℓ_c + D_{c,k}·t), with ℓ_c the other
+// coordinates' part (lc); at returns φ, φ′ and φ″.
+type slicePhi struct {
+	net *intNet
+	k   int
+	a1  float64 // a_k − 1
+	lc  []float64
+}
+
+func (p *slicePhi) at(t float64) (f, d1, d2 float64) {
+	net, k, a1 := p.net, p.k, p.a1
+	f, d1 = -t, -1
+	if a1 > 0 {
+		f += a1 * math.Log(t)
+		d1 += a1 / t
+		d2 -= a1 / (t * t)
+	}
+	for c := 0; c < net.C; c++ {
+		dk := net.d[c][k]
+		if dk == 0 {
+			continue
+		}
+		l := p.lc[c] + dk*t
+		f += net.n[c] * math.Log(l)
+		r := dk / l
+		d1 += net.n[c] * r
+		d2 -= net.n[c] * r * r
+	}
+	return
+}
+
+// mode is the slice's maximum: 0 when the slope at the edge points out, else found by
+// doubling a bracket and bisection/Newton on φ' (φ is concave).
+func (p *slicePhi) mode() float64 {
+	if _, d0, _ := p.at(math.SmallestNonzeroFloat64); p.a1 == 0 && d0 <= 0 {
+		return 0
+	}
+	l, r := 0.0, 1.0
+	for {
+		if _, d, _ := p.at(r); d < 0 {
+			break
+		}
+		l, r = r, 2*r
+	}
+	t := (l + r) / 2
+	for it := 0; it < 100 && r-l > 1e-12*r; it++ {
+		_, d, d2 := p.at(t)
+		if d > 0 {
+			l = t
+		} else {
+			r = t
+		}
+		nt := t - d/d2
+		if !(nt > l && nt < r) {
+			nt = (l + r) / 2
+		}
+		t = nt
+	}
+	return t
+}
+
+// right is where φ falls to target right of the mode mid, reached by tangent (Newton)
+// steps from the right of the root, s the step while still on the flat top.
+func (p *slicePhi) right(mid, target, s float64) float64 {
 	t := mid + s
 	for it := 0; it < 60; it++ {
-		f, d, _ := phi(t)
+		f, d, _ := p.at(t)
 		if f <= target && it > 0 {
 			if d >= 0 {
 				break
@@ -787,31 +814,30 @@ func (gw *gridWork) slice(k int, tail float64) (lo, mid, hi, alpha, beta float64
 		}
 		t += (target - f) / d // tangent: overshoots to the right of the root
 	}
-	hi = t
-	lo = 0
-	if mid > 0 {
-		if f0, _, _ := phi(math.SmallestNonzeroFloat64); a1 > 0 || f0 < target {
-			t := mid - s
-			for it := 0; it < 60 && t > 0; it++ {
-				f, d, _ := phi(t)
-				if f <= target && it > 0 {
-					nt := t + (target-f)/d // moves right, stays left of the root
-					if nt-t < 1e-3*mid {
-						break
-					}
-					t = nt
-					continue
-				}
-				if d <= 0 {
-					t -= s
-					continue
-				}
-				t += (target - f) / d // overshoots to the left of the root
+	return t
+}
+
+// left is where φ falls to target left of the mode mid (> 0), by tangent steps from the
+// left of the root, clamped at 0.
+func (p *slicePhi) left(mid, target, s float64) float64 {
+	t := mid - s
+	for it := 0; it < 60 && t > 0; it++ {
+		f, d, _ := p.at(t)
+		if f <= target && it > 0 {
+			nt := t + (target-f)/d // moves right, stays left of the root
+			if nt-t < 1e-3*mid {
+				break
 			}
-			lo = math.Max(t, 0)
+			t = nt
+			continue
 		}
+		if d <= 0 {
+			t -= s
+			continue
+		}
+		t += (target - f) / d // overshoots to the left of the root
 	}
-	return lo, mid, hi, alpha, beta
+	return math.Max(t, 0)
 }
 
 // interior integrates the whitened coordinate i (and, below it, the rest) for the current
@@ -821,31 +847,7 @@ func (gw *gridWork) slice(k int, tail float64) (lo, mid, hi, alpha, beta float64
 func (gw *gridWork) interior(i int, dir int) float64 {
 	p := gw.p
 	if i == len(p.I) {
-		if gw.points >= gw.nextCheck {
-			gw.check()
-		}
-		if gw.err != nil {
-			return math.Inf(-1)
-		}
-		for a, k := range p.I {
-			du := 0.0
-			for b := 0; b <= a; b++ {
-				du += p.L[a][b] * gw.y[b]
-			}
-			if p.u0[k]+du <= 0 {
-				return math.Inf(-1)
-			}
-			gw.setU(k, p.u0[k]+du)
-		}
-		// What the walk-out compares: the log of this slice's mass (its integral over the
-		// boundary coordinates, per unit of the outer weights).
-		w := gw.w[len(p.I)]
-		before := gw.sum[0]
-		gw.boundary(0, w)
-		if mass := (gw.sum[0] - before) / w; mass > 0 {
-			return math.Log(mass)
-		}
-		return math.Inf(-1)
+		return gw.interiorLeaf()
 	}
 	// The orthant's edge u_k = 0 in this coordinate, given the outer ones.
 	k := p.I[i]
@@ -854,30 +856,10 @@ func (gw *gridWork) interior(i int, dir int) float64 {
 		off += p.L[i][b] * gw.y[b]
 	}
 	ymin := -off / p.L[i][i]
-	best := math.Inf(-1)
 	if ymin > -integralTrapReach {
-		// The edge is inside the integrand's reach: Gauss–Legendre on [ymin, reach].
-		if ymin >= integralTrapReach {
-			return best
-		}
-		// A second piece [reach, integralTailReach] with half the nodes holds the
-		// exponential tails of small populations (a Gaussian slice has e^−72 there).
-		w := gw.w[i]
-		for _, piece := range [2][2]float64{{ymin, integralTrapReach}, {integralTrapReach, integralTailReach}} {
-			span := piece[1] - piece[0]
-			xs, ws := gw.glX, gw.glW
-			if piece[0] == integralTrapReach {
-				xs, ws = gw.glTX, gw.glTW
-			}
-			for j, x := range xs {
-				gw.y[i] = piece[0] + span*x
-				gw.w[i+1] = w * span * ws[j]
-				best = math.Max(best, gw.interior(i+1, 0))
-			}
-		}
-		gw.y[i] = 0
-		return best
+		return gw.interiorEdge(i, ymin)
 	}
+	best := math.Inf(-1)
 	for _, d := range []int{1, -1} {
 		if dir != 0 && d != dir {
 			continue
@@ -894,6 +876,63 @@ func (gw *gridWork) interior(i int, dir int) float64 {
 			if j != 0 && (v < best-integralTail || math.IsInf(v, -1)) {
 				break
 			}
+		}
+	}
+	gw.y[i] = 0
+	return best
+}
+
+// interiorLeaf maps the whitened point y to u = u* + L·y (−Inf outside the orthant),
+// integrates the boundary coordinates there, and returns the log of this slice's mass
+// (its integral over the boundary coordinates, per unit of the outer weights), which the
+// walk-out compares.
+func (gw *gridWork) interiorLeaf() float64 {
+	p := gw.p
+	if gw.points >= gw.nextCheck {
+		gw.check()
+	}
+	if gw.err != nil {
+		return math.Inf(-1)
+	}
+	for a, k := range p.I {
+		du := 0.0
+		for b := 0; b <= a; b++ {
+			du += p.L[a][b] * gw.y[b]
+		}
+		if p.u0[k]+du <= 0 {
+			return math.Inf(-1)
+		}
+		gw.setU(k, p.u0[k]+du)
+	}
+	w := gw.w[len(p.I)]
+	before := gw.sum[0]
+	gw.boundary(0, w)
+	if mass := (gw.sum[0] - before) / w; mass > 0 {
+		return math.Log(mass)
+	}
+	return math.Inf(-1)
+}
+
+// interiorEdge integrates coordinate i when the orthant's edge ymin is inside the
+// integrand's reach: Gauss–Legendre on [ymin, reach], and a second piece [reach,
+// integralTailReach] with the tail nodes, which holds the exponential tails of small
+// populations (a Gaussian slice has e^−72 there).
+func (gw *gridWork) interiorEdge(i int, ymin float64) float64 {
+	best := math.Inf(-1)
+	if ymin >= integralTrapReach {
+		return best
+	}
+	w := gw.w[i]
+	for _, piece := range [2][2]float64{{ymin, integralTrapReach}, {integralTrapReach, integralTailReach}} {
+		span := piece[1] - piece[0]
+		xs, ws := gw.glX, gw.glW
+		if piece[0] == integralTrapReach {
+			xs, ws = gw.glTX, gw.glTW
+		}
+		for j, x := range xs {
+			gw.y[i] = piece[0] + span*x
+			gw.w[i+1] = w * span * ws[j]
+			best = math.Max(best, gw.interior(i+1, 0))
 		}
 	}
 	gw.y[i] = 0

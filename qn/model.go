@@ -136,73 +136,20 @@ func (m *Model) Validate() error {
 		errs = append(errs, errors.New("model has no stations"))
 	}
 	for _, c := range m.Classes {
-		if c.Open {
-			if !(c.ArrivalRate >= 0) || math.IsInf(c.ArrivalRate, 0) {
-				errs = append(errs, fmt.Errorf("class %q: arrival rate %v must be finite and ≥ 0", c.Name, c.ArrivalRate))
-			}
-		} else {
-			if c.Population < 0 {
-				errs = append(errs, fmt.Errorf("class %q: population %d must be ≥ 0", c.Name, c.Population))
-			}
-			if !(c.ThinkTime >= 0) || math.IsInf(c.ThinkTime, 0) {
-				errs = append(errs, fmt.Errorf("class %q: think time %v must be finite and ≥ 0", c.Name, c.ThinkTime))
-			}
-		}
+		errs = append(errs, c.problems()...)
 	}
 	for _, s := range m.Stations {
-		switch s.Kind {
-		case MultiServer:
-			if s.Servers < 1 {
-				errs = append(errs, fmt.Errorf("station %q: servers %d must be ≥ 1", s.Name, s.Servers))
-			}
-		case LoadDependent:
-			if len(s.Rates) == 0 {
-				errs = append(errs, fmt.Errorf("station %q: load-dependent station needs rates α(1), α(2), …", s.Name))
-			}
-			for j, a := range s.Rates {
-				if !(a > 0) || math.IsInf(a, 0) {
-					errs = append(errs, fmt.Errorf("station %q: rate α(%d) = %v must be finite and > 0", s.Name, j+1, a))
-				}
-			}
-		case Queue, Delay:
-		default:
-			errs = append(errs, fmt.Errorf("station %q: unknown kind %v", s.Name, s.Kind))
-		}
-		if s.Count < 0 {
-			errs = append(errs, fmt.Errorf("station %q: count %d must be ≥ 1", s.Name, s.Count))
-		}
+		errs = append(errs, s.problems()...)
 	}
-	if len(m.Demand) != len(m.Classes) {
-		errs = append(errs, fmt.Errorf("demand has %d rows, want one per class (%d)", len(m.Demand), len(m.Classes)))
-	} else {
-		for c, row := range m.Demand {
-			if len(row) != len(m.Stations) {
-				errs = append(errs, fmt.Errorf("class %q: %d demands, want one per station (%d)", m.Classes[c].Name, len(row), len(m.Stations)))
-				continue
-			}
-			for k, d := range row {
-				if !(d >= 0) || math.IsInf(d, 0) {
-					errs = append(errs, fmt.Errorf("class %q, station %q: demand %v must be finite and ≥ 0", m.Classes[c].Name, m.Stations[k].Name, d))
-				}
-			}
-		}
-	}
+	errs = append(errs, m.perClassErrors(m.Demand,
+		"demand has %d rows, want one per class (%d)",
+		"class %q: %d demands, want one per station (%d)",
+		"class %q, station %q: demand %v must be finite and ≥ 0")...)
 	if m.Visits != nil {
-		if len(m.Visits) != len(m.Classes) {
-			errs = append(errs, fmt.Errorf("visits has %d rows, want %d", len(m.Visits), len(m.Classes)))
-		} else {
-			for c, row := range m.Visits {
-				if len(row) != len(m.Stations) {
-					errs = append(errs, fmt.Errorf("class %q: %d visit counts, want %d", m.Classes[c].Name, len(row), len(m.Stations)))
-					continue
-				}
-				for k, v := range row {
-					if !(v >= 0) || math.IsInf(v, 0) {
-						errs = append(errs, fmt.Errorf("class %q, station %q: visits %v must be finite and ≥ 0", m.Classes[c].Name, m.Stations[k].Name, v))
-					}
-				}
-			}
-		}
+		errs = append(errs, m.perClassErrors(m.Visits,
+			"visits has %d rows, want %d",
+			"class %q: %d visit counts, want %d",
+			"class %q, station %q: visits %v must be finite and ≥ 0")...)
 	}
 	for _, fj := range m.ForkJoins {
 		if len(fj.Branches) == 0 {
@@ -226,6 +173,75 @@ func (m *Model) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// problems lists what is wrong with a class: an open class's arrival rate must be finite and
+// ≥ 0; a closed class's population ≥ 0 and its think time finite and ≥ 0.
+func (c Class) problems() []error {
+	var errs []error
+	if c.Open {
+		if !(c.ArrivalRate >= 0) || math.IsInf(c.ArrivalRate, 0) {
+			errs = append(errs, fmt.Errorf("class %q: arrival rate %v must be finite and ≥ 0", c.Name, c.ArrivalRate))
+		}
+		return errs
+	}
+	if c.Population < 0 {
+		errs = append(errs, fmt.Errorf("class %q: population %d must be ≥ 0", c.Name, c.Population))
+	}
+	if !(c.ThinkTime >= 0) || math.IsInf(c.ThinkTime, 0) {
+		errs = append(errs, fmt.Errorf("class %q: think time %v must be finite and ≥ 0", c.Name, c.ThinkTime))
+	}
+	return errs
+}
+
+// problems lists what is wrong with a station: a known kind, at least one server, rates
+// α(1), α(2), … finite and > 0 for a load-dependent station, a count ≥ 0 (0 means 1).
+func (s Station) problems() []error {
+	var errs []error
+	switch s.Kind {
+	case MultiServer:
+		if s.Servers < 1 {
+			errs = append(errs, fmt.Errorf("station %q: servers %d must be ≥ 1", s.Name, s.Servers))
+		}
+	case LoadDependent:
+		if len(s.Rates) == 0 {
+			errs = append(errs, fmt.Errorf("station %q: load-dependent station needs rates α(1), α(2), …", s.Name))
+		}
+		for j, a := range s.Rates {
+			if !(a > 0) || math.IsInf(a, 0) {
+				errs = append(errs, fmt.Errorf("station %q: rate α(%d) = %v must be finite and > 0", s.Name, j+1, a))
+			}
+		}
+	case Queue, Delay:
+	default:
+		errs = append(errs, fmt.Errorf("station %q: unknown kind %v", s.Name, s.Kind))
+	}
+	if s.Count < 0 {
+		errs = append(errs, fmt.Errorf("station %q: count %d must be ≥ 1", s.Name, s.Count))
+	}
+	return errs
+}
+
+// perClassErrors checks a class × station matrix (demands or visits): one row per class
+// (rowsMsg: rows, classes), one entry per station (lenMsg: class, entries, stations), each
+// finite and ≥ 0 (valueMsg: class, station, value).
+func (m *Model) perClassErrors(rows [][]float64, rowsMsg, lenMsg, valueMsg string) []error {
+	if len(rows) != len(m.Classes) {
+		return []error{fmt.Errorf(rowsMsg, len(rows), len(m.Classes))}
+	}
+	var errs []error
+	for c, row := range rows {
+		if len(row) != len(m.Stations) {
+			errs = append(errs, fmt.Errorf(lenMsg, m.Classes[c].Name, len(row), len(m.Stations)))
+			continue
+		}
+		for k, v := range row {
+			if !(v >= 0) || math.IsInf(v, 0) {
+				errs = append(errs, fmt.Errorf(valueMsg, m.Classes[c].Name, m.Stations[k].Name, v))
+			}
+		}
+	}
+	return errs
 }
 
 // ClosedClasses and OpenClasses return the indices of the classes of each kind.

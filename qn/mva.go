@@ -207,6 +207,84 @@ func (s *scSolver) throughputs(counts []int, N int) []float64 {
 	return fin.xs
 }
 
+// scMarginals holds, per marginal station k (multi-server with 1 < m < N, or
+// load-dependent), the state the exact recursion carries between populations: the
+// marginal probabilities p_k(j|n) of one copy for j < L, 1/α(j) for j = 1..L, and, for
+// load-dependent stations, 1/α_L and coef_j = j·(1/α(j) − 1/α_L); xminus[k] is X₋ₖ(n),
+// the throughput of the network with one copy of k removed (QSP §20.4, BGdMT §8.2.4;
+// the package doc). Non-marginal stations have nil rows.
+type scMarginals struct {
+	p      [][]float64
+	coef   [][]float64
+	invA   [][]float64
+	invAL  []float64
+	xminus [][]float64
+	ops    int // arithmetic operations per population step, for checkEvery
+}
+
+// marginals builds the recursion's marginal state for the copy counts at population N;
+// it returns false when ctx stopped a reduced network's recursion.
+func (s *scSolver) marginals(counts []int, N int) (scMarginals, bool) {
+	K := len(s.st)
+	m := scMarginals{
+		p: make([][]float64, K), coef: make([][]float64, K), invA: make([][]float64, K),
+		invAL: make([]float64, K), xminus: make([][]float64, K), ops: K,
+	}
+	for k := range s.st {
+		if counts[k] == 0 || !s.isMarginal(k) || s.st[k].d == 0 {
+			continue
+		}
+		st := *s.st[k].st
+		L := ldKept(st, N)
+		m.ops += 2 * L
+		m.p[k] = make([]float64, L)
+		m.p[k][0] = 1
+		m.invA[k] = make([]float64, L)
+		for j := 1; j <= L; j++ {
+			m.invA[k][j-1] = 1 / st.alpha(j)
+		}
+		if st.Kind == LoadDependent {
+			m.invAL[k] = 1 / st.alpha(L)
+			m.coef[k] = make([]float64, L)
+			for j := 1; j <= L; j++ {
+				m.coef[k][j-1] = float64(j) * (1/st.alpha(j) - m.invAL[k])
+			}
+		}
+		red := append([]int(nil), counts...)
+		red[k]--
+		m.xminus[k] = s.throughputs(red, N)
+		if s.err != nil {
+			return scMarginals{}, false
+		}
+	}
+	return m, true
+}
+
+// advance moves the queue lengths and marginals from population n−1 to n given X(n) = x
+// and the residences r: Q_k = X·R_k, p_k(j|n) = D_k·X/α(j)·p_k(j−1|n−1) for j ≥ 1, and
+// p_k(0|n) = p_k(0|n−1)·X(n)/X₋ₖ(n) (zero when X₋ₖ(n) = 0).
+func (m *scMarginals) advance(st []scStation, q, r []float64, x float64, n int) {
+	for k := range st {
+		q[k] = x * r[k]
+		pk := m.p[k]
+		if pk == nil {
+			continue
+		}
+		dx, ia := st[k].d*x, m.invA[k]
+		for j := min(n, len(pk)-1); j >= 1; j-- {
+			pk[j] = dx * ia[j-1] * pk[j-1]
+		}
+		if xm := m.xminus[k][n]; xm > 0 {
+			pk[0] *= x / xm
+		} else {
+			pk[0] = 0
+		}
+	}
+}
+
+// run is the exact single-class recursion over n = 1..N for the given copy counts: at
+// each step the residence per copy R_k(n) from Q_k(n−1) and the marginals, X(n) =
+// n / (Z + Σ_k c_k·R_k(n)), then advance. traj keeps X(0..N).
 func (s *scSolver) run(counts []int, N int, traj bool) scFinal {
 	if s.simple() {
 		return s.runSimple(counts, N, traj)
@@ -214,44 +292,15 @@ func (s *scSolver) run(counts []int, N int, traj bool) scFinal {
 	K := len(s.st)
 	q := make([]float64, K)
 	r := make([]float64, K)
-	p := make([][]float64, K)      // marginal p_k(j|n) of one copy, j < L
-	coef := make([][]float64, K)   // j·(1/α(j) − 1/α_L), j = 1..L (load-dependent)
-	invA := make([][]float64, K)   // 1/α(j), j = 1..L
-	invAL := make([]float64, K)    // 1/α_L (load-dependent)
-	xminus := make([][]float64, K) // X₋ₖ(n)
-	ops := K
-	for k := range s.st {
-		if counts[k] == 0 || !s.isMarginal(k) || s.st[k].d == 0 {
-			continue
-		}
-		st := *s.st[k].st
-		L := ldKept(st, N)
-		ops += 2 * L
-		p[k] = make([]float64, L)
-		p[k][0] = 1
-		invA[k] = make([]float64, L)
-		for j := 1; j <= L; j++ {
-			invA[k][j-1] = 1 / st.alpha(j)
-		}
-		if st.Kind == LoadDependent {
-			invAL[k] = 1 / st.alpha(L)
-			coef[k] = make([]float64, L)
-			for j := 1; j <= L; j++ {
-				coef[k][j-1] = float64(j) * (1/st.alpha(j) - invAL[k])
-			}
-		}
-		red := append([]int(nil), counts...)
-		red[k]--
-		xminus[k] = s.throughputs(red, N)
-		if s.err != nil {
-			return scFinal{}
-		}
+	m, ok := s.marginals(counts, N)
+	if !ok {
+		return scFinal{}
 	}
 	var xs []float64
 	if traj {
 		xs = make([]float64, N+1)
 	}
-	every := max(1, checkEvery/ops)
+	every := max(1, checkEvery/m.ops)
 	x := 0.0
 	for n := 1; n <= N; n++ {
 		if n%every == 0 && s.stopped(n, N) {
@@ -273,15 +322,15 @@ func (s *scSolver) run(counts []int, N int, traj bool) scFinal {
 			case st.st.Kind == MultiServer:
 				mm := st.st.Servers
 				sum := 0.0
-				pk := p[k]
+				pk := m.p[k]
 				for j := 0; j <= mm-2 && j < len(pk); j++ {
 					sum += float64(mm-1-j) * pk[j]
 				}
 				r[k] = d / float64(mm) * (1 + q[k] + sum)
 			default: // LoadDependent: R = D·[(1 + Q)/α_L + Σ_{j≤L} coef_j·p(j−1)]
-				sum := (1 + q[k]) * invAL[k]
-				for j, c := range coef[k] {
-					sum += c * p[k][j]
+				sum := (1 + q[k]) * m.invAL[k]
+				for j, c := range m.coef[k] {
+					sum += c * m.p[k][j]
 				}
 				r[k] = d * sum
 			}
@@ -292,32 +341,24 @@ func (s *scSolver) run(counts []int, N int, traj bool) scFinal {
 		} else {
 			x = 0 // degenerate: no demand anywhere; reported as infinite elsewhere
 		}
-		for k := range s.st {
-			q[k] = x * r[k]
-			pk := p[k]
-			if pk == nil {
-				continue
-			}
-			dx, ia := s.st[k].d*x, invA[k]
-			for j := min(n, len(pk)-1); j >= 1; j-- {
-				pk[j] = dx * ia[j-1] * pk[j-1]
-			}
-			if xm := xminus[k][n]; xm > 0 {
-				pk[0] *= x / xm
-			} else {
-				pk[0] = 0
-			}
-		}
+		m.advance(s.st, q, r, x, n)
 		if traj {
 			xs[n] = x
 		}
 	}
-	if N == 0 { // zero convention (doc.go): the residence one arriving job would have
+	return s.final(x, r, m.p, xs, N)
+}
+
+// final is the recursion's result at population N: X, residences (at N = 0 the zero
+// convention of doc.go, the residence one arriving job would have, D/α(1)) and
+// utilizations (X·D, X·D/m for m servers, 1 − p(0) for a load-dependent station).
+func (s *scSolver) final(x float64, r []float64, p [][]float64, xs []float64, N int) scFinal {
+	if N == 0 {
 		for k, st := range s.st {
 			r[k] = st.d / st.st.alpha(1)
 		}
 	}
-	fin := scFinal{x: x, r: r, u: make([]float64, K), xs: xs}
+	fin := scFinal{x: x, r: r, u: make([]float64, len(s.st)), xs: xs}
 	for k, st := range s.st {
 		switch {
 		case st.st.Kind == Delay:

@@ -141,12 +141,38 @@ func newLDSolver(m *Model, distK int, opts ...ExactOption) (*ldSolver, error) {
 		s.N = append(s.N, m.Classes[c].Population)
 		s.d = append(s.d, m.Demand[c])
 	}
+	margCount := s.addStations(distK)
+	nn, err := s.addNets(distK, margCount)
+	if err != nil {
+		return nil, err
+	}
+	s.strides = make([]int, s.C)
+	s.slice = 1
+	for ci := s.C - 1; ci >= 1; ci-- {
+		s.strides[ci] = s.slice
+		s.slice *= s.N[ci] + 1
+	}
+	points := LatticeSize(m)
+	work := points * float64(nn) * float64(s.C) * float64(s.rec+s.K)
+	mem := 2 * float64(s.slice) * float64(nn) * float64(s.rec) * 8
+	if work > MaxLDWork || mem > 4<<30 {
+		return nil, fmt.Errorf("%w: exact multi-class MVA with multi-server/load-dependent stations: estimated %.3g operations (limit %.3g) and %.3g GB (limit 4 GB); use solver linearizer", fault.ErrTooLarge, work, MaxLDWork, mem/1e9)
+	}
+	return s, nil
+}
+
+// addStations lays out the record stations (every non-delay station, and distK): for a
+// marginal one (multi-server with m > 1, load-dependent, or distK, whose whole
+// distribution of total+1 values is kept) L = min(m or len(Rates), max(total, 1))
+// marginal probabilities, 1/α(j) and coef_j = j·(1/α(j) − 1/α_L); then the record size
+// and each station's offset in it. It returns the copy count of each marginal station.
+func (s *ldSolver) addStations(distK int) []int {
 	total := 0
 	for _, n := range s.N {
 		total += n
 	}
 	var margCount []int
-	for k, st := range m.Stations {
+	for k, st := range s.m.Stations {
 		if st.Kind == Delay && k != distK {
 			continue
 		}
@@ -182,16 +208,21 @@ func newLDSolver(m *Model, distK int, opts ...ExactOption) (*ldSolver, error) {
 			s.rec += s.st[i].L
 		}
 	}
-	// Networks: every vector of copy counts 0..Count of the marginal stations, in
-	// mixed radix with the first marginal station fastest; a network's children (one copy
-	// fewer) have smaller indices, so increasing index is a valid order.
+	return margCount
+}
+
+// addNets builds the reduced networks and returns their number: every vector of copy
+// counts 0..Count of the marginal stations, in mixed radix with the first marginal
+// station fastest; a network's children (one copy fewer) have smaller indices, so
+// increasing index is a valid order. More than 2^16 networks is refused (ErrTooLarge).
+func (s *ldSolver) addNets(distK int, margCount []int) (int, error) {
 	nn := 1
 	radix := make([]int, len(margCount))
 	for i, c := range margCount {
 		radix[i] = nn
 		nn *= c + 1
 		if nn > 1<<16 {
-			return nil, fmt.Errorf("%w: exact multi-class MVA with %d multi-server/load-dependent station groups needs more than %d reduced networks (Π (count+1)); use solver linearizer", fault.ErrTooLarge, len(margCount), 1<<16)
+			return 0, fmt.Errorf("%w: exact multi-class MVA with %d multi-server/load-dependent station groups needs more than %d reduced networks (Π (count+1)); use solver linearizer", fault.ErrTooLarge, len(margCount), 1<<16)
 		}
 	}
 	cv := make([]int, len(margCount))
@@ -205,7 +236,7 @@ func newLDSolver(m *Model, distK int, opts ...ExactOption) (*ldSolver, error) {
 		for j, ls := range s.st {
 			net.child[j] = -1
 			if ls.margID < 0 {
-				net.copies[j] = float64(m.Stations[ls.k].Copies())
+				net.copies[j] = float64(s.m.Stations[ls.k].Copies())
 				continue
 			}
 			net.copies[j] = float64(cv[ls.margID])
@@ -213,36 +244,31 @@ func newLDSolver(m *Model, distK int, opts ...ExactOption) (*ldSolver, error) {
 				net.child[j] = v - radix[ls.margID]
 			}
 		}
-		for ci, c := range s.order {
-			ze := m.Classes[c].ThinkTime
-			tot := ze
-			for k, st := range m.Stations {
-				if st.Kind == Delay && k != distK { // distK is a record station
-					ze += float64(st.Copies()) * s.d[ci][k]
-				}
-			}
-			tot = ze
-			for j, ls := range s.st {
-				tot += net.copies[j] * s.d[ci][ls.k]
-			}
-			net.zeff = append(net.zeff, ze)
-			net.dead = append(net.dead, tot == 0)
-		}
+		s.addClassTerms(&net, distK)
 		s.nets = append(s.nets, net)
 	}
-	s.strides = make([]int, s.C)
-	s.slice = 1
-	for ci := s.C - 1; ci >= 1; ci-- {
-		s.strides[ci] = s.slice
-		s.slice *= s.N[ci] + 1
+	return nn, nil
+}
+
+// addClassTerms sets a network's per-class effective think time Z + Σ delay copies·D
+// (distK, a record station, excluded) and whether the class is dead (no demand anywhere
+// and no think time, so G(n) = 0 for n_c > 0).
+func (s *ldSolver) addClassTerms(net *ldNet, distK int) {
+	m := s.m
+	for ci, c := range s.order {
+		ze := m.Classes[c].ThinkTime
+		for k, st := range m.Stations {
+			if st.Kind == Delay && k != distK { // distK is a record station
+				ze += float64(st.Copies()) * s.d[ci][k]
+			}
+		}
+		tot := ze
+		for j, ls := range s.st {
+			tot += net.copies[j] * s.d[ci][ls.k]
+		}
+		net.zeff = append(net.zeff, ze)
+		net.dead = append(net.dead, tot == 0)
 	}
-	points := LatticeSize(m)
-	work := points * float64(nn) * float64(s.C) * float64(s.rec+s.K)
-	mem := 2 * float64(s.slice) * float64(nn) * float64(s.rec) * 8
-	if work > MaxLDWork || mem > 4<<30 {
-		return nil, fmt.Errorf("%w: exact multi-class MVA with multi-server/load-dependent stations: estimated %.3g operations (limit %.3g) and %.3g GB (limit 4 GB); use solver linearizer", fault.ErrTooLarge, work, MaxLDWork, mem/1e9)
-	}
-	return s, nil
 }
 
 func (s *ldSolver) solve() (*Result, error) {
@@ -344,10 +370,8 @@ func (s *ldSolver) resid(ci, j int, nb []float64) float64 {
 // in xs[v*C:], and, for the top network, the residence times in r.
 func (s *ldSolver) kernel(v int, n []int, nbs [][]float64, here, xs, r []float64) {
 	C, rec := s.C, s.rec
-	net := &s.nets[v]
 	out := here[v*rec : (v+1)*rec]
 	x := xs[v*C : (v+1)*C]
-	top := v == len(s.nets)-1
 	tot := 0
 	for _, k := range n {
 		tot += k
@@ -366,7 +390,19 @@ func (s *ldSolver) kernel(v int, n []int, nbs [][]float64, here, xs, r []float64
 		}
 		return
 	}
-	for ci := 0; ci < C; ci++ {
+	top := v == len(s.nets)-1
+	s.kernelThroughputs(v, n, nbs, x, r, top)
+	s.kernelQueues(v, n, nbs, out, x, r, top)
+	s.kernelIdle(v, n, nbs, out, xs)
+}
+
+// kernelThroughputs sets X_c(n) = n_c / (Z_eff,c + Σ_j copies_j·R_c,j(n)) of network v for
+// every class (0 when n_c = 0, +Inf for a dead class); the top network keeps its
+// residences in r.
+func (s *ldSolver) kernelThroughputs(v int, n []int, nbs [][]float64, x, r []float64, top bool) {
+	rec := s.rec
+	net := &s.nets[v]
+	for ci := 0; ci < s.C; ci++ {
 		if n[ci] == 0 {
 			x[ci] = 0
 			continue
@@ -389,8 +425,14 @@ func (s *ldSolver) kernel(v int, n []int, nbs [][]float64, here, xs, r []float64
 		}
 		x[ci] = float64(n[ci]) / sum
 	}
-	// Queue lengths and marginal probabilities at n.
-	for ci := 0; ci < C; ci++ {
+}
+
+// kernelQueues accumulates network v's queue lengths Q_j(n) = Σ_c X_c(n)·R_c,j(n) and
+// marginals p_j(i|n) = Σ_c D_c,j·X_c(n)/α(i)·p_j(i−1|n−e_c) for i ≥ 1 into out.
+func (s *ldSolver) kernelQueues(v int, n []int, nbs [][]float64, out, x, r []float64, top bool) {
+	rec := s.rec
+	net := &s.nets[v]
+	for ci := 0; ci < s.C; ci++ {
 		if n[ci] == 0 || math.IsInf(x[ci], 0) {
 			continue
 		}
@@ -419,7 +461,15 @@ func (s *ldSolver) kernel(v int, n []int, nbs [][]float64, here, xs, r []float64
 			}
 		}
 	}
-	// p_k(0|n) by the ratio to the reduced network.
+}
+
+// kernelIdle sets p_j(0|n) of network v's marginal stations by the cancellation-free
+// ratio to the reduced network w (one copy of j fewer): p_j(0|n) = p_j(0|n−e_c)·X_c(n)/
+// X₋ⱼ,c(n) for any present class c, or 0 when some present class cannot exist without j.
+func (s *ldSolver) kernelIdle(v int, n []int, nbs [][]float64, out, xs []float64) {
+	C, rec := s.C, s.rec
+	net := &s.nets[v]
+	x := xs[v*C : (v+1)*C]
 	for j, ls := range s.st {
 		if ls.L == 0 || net.copies[j] == 0 {
 			continue

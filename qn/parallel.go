@@ -134,97 +134,142 @@ func MVAMultiParallel(m *Model, workers int, opts ...ExactOption) (*Result, *Par
 	C, K := len(p.N), p.Kq // points store queue-station queue lengths only
 	n1 := p.N[0] + 1
 	workers = max(1, min(workers, n1))
-	positions := p.slice // Π_{c≥2}(N_c+1), in lex order of classes 2…C
-	ring := 1            // positions kept: the largest stride plus the current one
+	pl := &pipeWalk{p: p, workers: workers, positions: p.slice, ring: 1} // positions: Π_{c≥2}(N_c+1), in lex order of classes 2…C
 	for ci := 1; ci < C; ci++ {
-		ring = max(ring, p.strides[ci]+1)
+		pl.ring = max(pl.ring, p.strides[ci]+1) // positions kept: the largest stride plus the current one
 	}
-	if float64(n1)*float64(ring)*float64(K)*8 > 8<<30 {
-		return nil, nil, fmt.Errorf("%w: parallel exact MVA would need %.3g GB (limit 8.6 GB); use solver linearizer", fault.ErrTooLarge, float64(n1)*float64(ring)*float64(K)*8/1e9)
+	if float64(n1)*float64(pl.ring)*float64(K)*8 > 8<<30 {
+		return nil, nil, fmt.Errorf("%w: parallel exact MVA would need %.3g GB (limit 8.6 GB); use solver linearizer", fault.ErrTooLarge, float64(n1)*float64(pl.ring)*float64(K)*8/1e9)
 	}
-	st := newStats(workers, positions, n1*positions)
+	pl.st = newStats(workers, pl.positions, n1*pl.positions)
 	// ranges of n₁
-	lo := make([]int, workers+1)
+	pl.lo = make([]int, workers+1)
 	for j := 0; j <= workers; j++ {
-		lo[j] = j * n1 / workers
+		pl.lo[j] = j * n1 / workers
 	}
 	for j := 0; j < workers; j++ {
-		st.Range = append(st.Range, lo[j+1]-lo[j])
+		pl.st.Range = append(pl.st.Range, pl.lo[j+1]-pl.lo[j])
 	}
-	const batch = 64
-	links := make([]chan []float64, workers) // links[j]: from worker j-1 to j
+	pl.links = make([]chan []float64, workers) // links[j]: from worker j-1 to j
 	for j := 1; j < workers; j++ {
-		links[j] = make(chan []float64, 4)
+		pl.links[j] = make(chan []float64, 4)
 	}
-	var final struct {
-		x, rk, q []float64
-	}
-	st.Wall = runWorkers(workers, func(j int) {
-		a, b := lo[j], lo[j+1] // n₁ ∈ [a, b)
-		width := b - a
-		buf := make([]float64, ring*width*K) // buf[(pos%ring)][n1-a][k]
-		rk := make([]float64, K*C)
-		x := make([]float64, C)
-		n := make([]int, C)
-		nbs := make([][]float64, C)
-		var in, out []float64
-		inAt := 0
-		var computeT, waitT time.Duration
-		t0 := time.Now()
-		for pos := 0; pos < positions; pos++ {
-			// boundary Q(a−1, pos) from the predecessor
-			var bnd []float64
-			if j > 0 && a > 0 {
-				if in == nil || inAt == len(in)/K {
-					tw := time.Now()
-					in = <-links[j]
-					waitT += time.Since(tw)
-					inAt = 0
-				}
-				bnd = in[inAt*K : (inAt+1)*K]
-				inAt++
-			}
-			slot := (pos % ring) * width * K
-			for i := a; i < b; i++ {
-				n[0] = i
-				if i == a {
-					nbs[0] = bnd
-				} else {
-					nbs[0] = buf[slot+(i-a-1)*K : slot+(i-a)*K]
-				}
-				for ci := 1; ci < C; ci++ {
-					if n[ci] > 0 {
-						ps := ((pos-p.strides[ci])%ring + ring) % ring
-						nbs[ci] = buf[ps*width*K+(i-a)*K : ps*width*K+(i-a+1)*K]
-					}
-				}
-				p.kernel(n, nbs, buf[slot+(i-a)*K:slot+(i-a+1)*K], rk, x)
-			}
-			// pass Q(b−1, pos) on
-			if j+1 < workers {
-				if out == nil {
-					out = make([]float64, 0, batch*K)
-				}
-				out = append(out, buf[slot+(width-1)*K:slot+width*K]...)
-				if len(out) == batch*K || pos == positions-1 {
-					tw := time.Now()
-					links[j+1] <- out
-					waitT += time.Since(tw)
-					out = nil
-				}
-			}
-			p.advance(n)
-		}
-		computeT = time.Since(t0) - waitT
-		st.Compute[j], st.Wait[j] = computeT, waitT
-		if j == workers-1 {
-			last := ((positions - 1) % ring) * width * K
-			final.x = append([]float64(nil), x...)
-			final.rk = append([]float64(nil), rk...)
-			final.q = append([]float64(nil), buf[last+(width-1)*K:last+width*K]...)
-		}
-	})
-	res := p.result(final.x, final.rk, final.q, st.Points)
+	pl.st.Wall = runWorkers(workers, pl.work)
+	res := p.result(pl.final.x, pl.final.rk, pl.final.q, pl.st.Points)
 	res.Solver, res.Method = "mva-parallel", "mva-parallel"
-	return res, st, nil
+	return res, pl.st, nil
+}
+
+// pipelineBatch is how many boundary queue-length vectors a worker sends at once.
+const pipelineBatch = 64
+
+// pipeWalk is MVAMultiParallel's shared state: worker j owns n₁ ∈ [lo[j], lo[j+1]) and
+// receives its bottom boundary from links[j]; ring positions of each worker's range are
+// kept; the last worker leaves the result at the full population in final.
+type pipeWalk struct {
+	p                  *multi
+	workers, positions int
+	ring               int
+	lo                 []int
+	links              []chan []float64
+	st                 *ParallelStats
+	final              struct{ x, rk, q []float64 }
+}
+
+// pipeWorker is one worker's state: buf[(pos%ring)][n₁−a][k] holds its queue lengths;
+// in/inAt the batch of boundaries being read, out the batch being filled.
+type pipeWorker struct {
+	pl      *pipeWalk
+	j, a, b int
+	width   int
+	buf, rk []float64
+	x       []float64
+	n       []int
+	nbs     [][]float64
+	in, out []float64
+	inAt    int
+	waitT   time.Duration
+}
+
+// work is worker j's walk over every position of the other classes' sub-lattice.
+func (pl *pipeWalk) work(j int) {
+	C, K := len(pl.p.N), pl.p.Kq
+	a, b := pl.lo[j], pl.lo[j+1] // n₁ ∈ [a, b)
+	w := &pipeWorker{pl: pl, j: j, a: a, b: b, width: b - a,
+		buf: make([]float64, pl.ring*(b-a)*K), rk: make([]float64, K*C), x: make([]float64, C),
+		n: make([]int, C), nbs: make([][]float64, C)}
+	t0 := time.Now()
+	for pos := 0; pos < pl.positions; pos++ {
+		w.row(pos, w.receive())
+		w.send(pos)
+		pl.p.advance(w.n)
+	}
+	pl.st.Compute[j], pl.st.Wait[j] = time.Since(t0)-w.waitT, w.waitT
+	if j == pl.workers-1 {
+		last := ((pl.positions - 1) % pl.ring) * w.width * K
+		pl.final.x = append([]float64(nil), w.x...)
+		pl.final.rk = append([]float64(nil), w.rk...)
+		pl.final.q = append([]float64(nil), w.buf[last+(w.width-1)*K:last+w.width*K]...)
+	}
+}
+
+// receive returns the boundary Q(a−1, pos) from the predecessor (nil for the first
+// worker, or when a = 0), reading a new batch from the link when the last is used up.
+func (w *pipeWorker) receive() []float64 {
+	K := w.pl.p.Kq
+	if w.j == 0 || w.a == 0 {
+		return nil
+	}
+	if w.in == nil || w.inAt == len(w.in)/K {
+		tw := time.Now()
+		w.in = <-w.pl.links[w.j]
+		w.waitT += time.Since(tw)
+		w.inAt = 0
+	}
+	bnd := w.in[w.inAt*K : (w.inAt+1)*K]
+	w.inAt++
+	return bnd
+}
+
+// row computes Q(n₁, pos) for n₁ ∈ [a, b): Q(n − e₁) from the row below (bnd at the
+// bottom), Q(n − e_c), c ≥ 2, from the ring position pos − stride_c.
+func (w *pipeWorker) row(pos int, bnd []float64) {
+	p, K, ring, width := w.pl.p, w.pl.p.Kq, w.pl.ring, w.width
+	n, nbs, buf := w.n, w.nbs, w.buf
+	slot := (pos % ring) * width * K
+	for i := w.a; i < w.b; i++ {
+		n[0] = i
+		if i == w.a {
+			nbs[0] = bnd
+		} else {
+			nbs[0] = buf[slot+(i-w.a-1)*K : slot+(i-w.a)*K]
+		}
+		for ci := 1; ci < len(n); ci++ {
+			if n[ci] > 0 {
+				ps := ((pos-p.strides[ci])%ring + ring) % ring
+				nbs[ci] = buf[ps*width*K+(i-w.a)*K : ps*width*K+(i-w.a+1)*K]
+			}
+		}
+		p.kernel(n, nbs, buf[slot+(i-w.a)*K:slot+(i-w.a+1)*K], w.rk, w.x)
+	}
+}
+
+// send passes Q(b−1, pos) on to the next worker, in batches of pipelineBatch (the last
+// batch at the last position).
+func (w *pipeWorker) send(pos int) {
+	pl, K := w.pl, w.pl.p.Kq
+	if w.j+1 >= pl.workers {
+		return
+	}
+	if w.out == nil {
+		w.out = make([]float64, 0, pipelineBatch*K)
+	}
+	slot := (pos % pl.ring) * w.width * K
+	w.out = append(w.out, w.buf[slot+(w.width-1)*K:slot+w.width*K]...)
+	if len(w.out) == pipelineBatch*K || pos == pl.positions-1 {
+		tw := time.Now()
+		pl.links[w.j+1] <- w.out
+		w.waitT += time.Since(tw)
+		w.out = nil
+	}
 }

@@ -123,101 +123,125 @@ func (p *multi) splitPoints(workers, rows, back int) []int {
 func (p *multi) splitRows(ctx context.Context, workers, maxDepth int) (*Result, *ParallelStats, error) {
 	Kq, S, C := p.Kq, p.slice, len(p.N)
 	w0 := p.newRowWalker()
-	rows, rowLen := w0.rows, w0.rowLen
-	back := 0 // rows below its range a worker reads: the largest row stride, class 1's
+	rs := &rowSplit{p: p, ctx: ctx, w0: w0, rowLen: w0.rowLen, n1: p.N[0] + 1}
 	if C >= 3 {
-		back = p.strides[1] / rowLen
+		rs.back = p.strides[1] / rs.rowLen // rows below its range a worker reads: the largest row stride, class 1's
 	}
-	slot := back * rowLen * Kq // floats in one ring slot: B rows
-	depth := max(1, min(maxDepth, ringBytes/max(8*slot, 1)))
+	rs.slot = rs.back * rs.rowLen * Kq // floats in one ring slot: B rows
+	rs.depth = max(1, min(maxDepth, ringBytes/max(8*rs.slot, 1)))
 	// Each worker holds a slice buffer and a ring: no more workers than fit in the
 	// sequential walk's memory budget (newMulti: two slices within 8 GiB).
-	workers = min(workers, max(1, int((8<<30)/(float64(S*Kq)*8+float64(depth*slot)*8))))
-	lo := p.splitPoints(workers, rows, back)
-	workers = len(lo) - 1
-	n1 := p.N[0] + 1
-	st := newStats(workers, S, n1*S)
-	bufs := make([][]float64, workers)
-	rings := make([][]float64, workers) // rings[j]: worker j−1's last back rows, for j
-	for j := range bufs {
-		bufs[j] = make([]float64, S*Kq)
+	workers = min(workers, max(1, int((8<<30)/(float64(S*Kq)*8+float64(rs.depth*rs.slot)*8))))
+	rs.lo = p.splitPoints(workers, w0.rows, rs.back)
+	workers = len(rs.lo) - 1
+	rs.workers = workers
+	rs.st = newStats(workers, S, rs.n1*S)
+	rs.bufs = make([][]float64, workers)
+	rs.rings = make([][]float64, workers)
+	for j := range rs.bufs {
+		rs.bufs[j] = make([]float64, S*Kq)
 		if j > 0 {
-			rings[j] = make([]float64, depth*slot)
+			rs.rings[j] = make([]float64, rs.depth*rs.slot)
 		}
-		st.Range = append(st.Range, lo[j+1]-lo[j])
+		rs.st.Range = append(rs.st.Range, rs.lo[j+1]-rs.lo[j])
 	}
-	done := make([]gate, workers)  // slices worker j has finished and published
-	taken := make([]gate, workers) // slices worker j has copied out of rings[j]
-	for j := range done {
-		done[j].wake, taken[j].wake = make(chan struct{}, 1), make(chan struct{}, 1)
+	rs.done = make([]gate, workers)
+	rs.taken = make([]gate, workers)
+	for j := range rs.done {
+		rs.done[j].wake, rs.taken[j].wake = make(chan struct{}, 1), make(chan struct{}, 1)
 	}
 	// A blocked worker sleeps until its neighbour is batch slices past what it needs, so
 	// that on a busy host it is woken once per batch, not once per slice. batch < depth:
 	// the neighbour can always get that far (it is never more than depth slices apart).
-	batch := int64(min(16, depth-1))
-	errs := make([]error, workers)
-	var nb0 []float64 // Q at N − e₀ (position S−1, the last worker's), kept before slice N₀
-	st.Wall = runWorkers(workers, func(j int) {
-		w := w0
-		if j > 0 {
-			w = p.newRowWalker()
-		}
-		buf := bufs[j]
-		a, b := lo[j], lo[j+1]
-		var waitT time.Duration
-		t0 := time.Now()
-		defer func() {
-			st.Compute[j] = time.Since(t0) - waitT
-			st.Wait[j] = waitT
-		}()
-		for n0 := range n1 {
-			if err := ctx.Err(); err != nil {
-				errs[j] = err
-				return
-			}
-			if j > 0 { // worker j−1's boundary rows of this slice
-				dt, err := done[j-1].wait(ctx, int64(n0)+1, min(int64(n0)+1+batch, int64(n1)))
-				waitT += dt
-				if err != nil {
-					errs[j] = err
-					return
-				}
-				at := (n0 % depth) * slot
-				copy(buf[(a-back)*rowLen*Kq:a*rowLen*Kq], rings[j][at:at+slot])
-				taken[j].publish(int64(n0) + 1)
-			}
-			if j == workers-1 && n0 == n1-1 && n0 > 0 {
-				nb0 = append([]float64(nil), buf[(S-1)*Kq:S*Kq]...)
-			}
-			w.slice(n0, buf, buf, a, b, nil, nil)
-			if j+1 < workers { // publish this slice's last back rows for worker j+1
-				need := int64(n0-depth) + 1 // slot n0 % depth last held slice n0 − depth
-				dt, err := taken[j+1].wait(ctx, need, need+batch)
-				waitT += dt
-				if err != nil {
-					errs[j] = err
-					return
-				}
-				at := (n0 % depth) * slot
-				copy(rings[j+1][at:at+slot], buf[(b-back)*rowLen*Kq:b*rowLen*Kq])
-				done[j].publish(int64(n0) + 1)
-			}
-		}
-	})
-	for _, err := range errs {
+	rs.batch = int64(min(16, rs.depth-1))
+	rs.errs = make([]error, workers)
+	rs.st.Wall = runWorkers(workers, rs.work)
+	for _, err := range rs.errs {
 		if err != nil {
 			return nil, nil, err
 		}
 	}
-	last := bufs[0] // gather the last slice
+	lo, rowLen := rs.lo, rs.rowLen
+	last := rs.bufs[0] // gather the last slice
 	for j := 1; j < workers; j++ {
-		copy(last[lo[j]*rowLen*Kq:lo[j+1]*rowLen*Kq], bufs[j][lo[j]*rowLen*Kq:lo[j+1]*rowLen*Kq])
+		copy(last[lo[j]*rowLen*Kq:lo[j+1]*rowLen*Kq], rs.bufs[j][lo[j]*rowLen*Kq:lo[j+1]*rowLen*Kq])
 	}
-	res := p.finalPoint(nb0, last, st.Points)
+	res := p.finalPoint(rs.nb0, last, rs.st.Points)
 	if workers > 1 {
 		res.Method = "mva-split"
 	}
-	return res, st, nil
+	return res, rs.st, nil
+}
+
+// rowSplit is splitRows's shared state: worker j owns rows [lo[j], lo[j+1]) of every
+// slice in bufs[j]; the back rows below its range come from worker j−1 through rings[j],
+// a ring of depth slots of slot floats. done[j] counts the slices worker j has published,
+// taken[j] those worker j has copied out of rings[j].
+type rowSplit struct {
+	p                  *multi
+	ctx                context.Context
+	w0                 *rowWalker
+	workers, n1        int
+	rowLen, back, slot int
+	depth              int
+	batch              int64
+	lo                 []int
+	bufs, rings        [][]float64
+	done, taken        []gate
+	errs               []error
+	st                 *ParallelStats
+	nb0                []float64 // Q at N − e₀ (position S−1, the last worker's), kept before slice N₀
+}
+
+// work is worker j's walk over the slices n₀ = 0..N₀ of its rows: take the boundary rows
+// of worker j−1, compute, publish its own last back rows for worker j+1.
+func (rs *rowSplit) work(j int) {
+	p, Kq, S := rs.p, rs.p.Kq, rs.p.slice
+	w := rs.w0
+	if j > 0 {
+		w = p.newRowWalker()
+	}
+	buf := rs.bufs[j]
+	a, b := rs.lo[j], rs.lo[j+1]
+	var waitT time.Duration
+	t0 := time.Now()
+	defer func() {
+		rs.st.Compute[j] = time.Since(t0) - waitT
+		rs.st.Wait[j] = waitT
+	}()
+	for n0 := range rs.n1 {
+		if err := rs.ctx.Err(); err != nil {
+			rs.errs[j] = err
+			return
+		}
+		if j > 0 { // worker j−1's boundary rows of this slice
+			dt, err := rs.done[j-1].wait(rs.ctx, int64(n0)+1, min(int64(n0)+1+rs.batch, int64(rs.n1)))
+			waitT += dt
+			if err != nil {
+				rs.errs[j] = err
+				return
+			}
+			at := (n0 % rs.depth) * rs.slot
+			copy(buf[(a-rs.back)*rs.rowLen*Kq:a*rs.rowLen*Kq], rs.rings[j][at:at+rs.slot])
+			rs.taken[j].publish(int64(n0) + 1)
+		}
+		if j == rs.workers-1 && n0 == rs.n1-1 && n0 > 0 {
+			rs.nb0 = append([]float64(nil), buf[(S-1)*Kq:S*Kq]...)
+		}
+		w.slice(n0, buf, buf, a, b, nil, nil)
+		if j+1 < rs.workers { // publish this slice's last back rows for worker j+1
+			need := int64(n0-rs.depth) + 1 // slot n0 % depth last held slice n0 − depth
+			dt, err := rs.taken[j+1].wait(rs.ctx, need, need+rs.batch)
+			waitT += dt
+			if err != nil {
+				rs.errs[j] = err
+				return
+			}
+			at := (n0 % rs.depth) * rs.slot
+			copy(rs.rings[j+1][at:at+rs.slot], buf[(b-rs.back)*rs.rowLen*Kq:b*rs.rowLen*Kq])
+			rs.done[j].publish(int64(n0) + 1)
+		}
+	}
 }
 
 // gate is a count one worker publishes and one other worker waits on (MVAMultiSplit).

@@ -47,9 +47,21 @@ func rows(p *plot.Plot) int {
 }
 
 func saveFigure(path, ext string, panels []Panel) error {
-	plots, heights, strip, total, err := layout(panels)
+	b, err := drawFigure(ext, panels)
 	if err != nil {
 		return err
+	}
+	return WriteAtomic(path, func(f *os.File) error {
+		_, err := f.Write(b)
+		return err
+	})
+}
+
+// drawFigure draws the panels stacked vertically and encodes them as ext (".svg" or ".png").
+func drawFigure(ext string, panels []Panel) ([]byte, error) {
+	plots, heights, strip, total, err := layout(panels)
+	if err != nil {
+		return nil, err
 	}
 	w := figureWidth + strip
 	var c vg.CanvasWriterTo
@@ -65,18 +77,14 @@ func saveFigure(path, ext string, panels []Panel) error {
 	for i, p := range panels {
 		drawPanel(p, plots[i][0], tiles[i], dataAreas[i])
 	}
-	return WriteAtomic(path, func(f *os.File) error {
-		if ext != ".svg" {
-			_, err := c.WriteTo(f)
-			return err
-		}
-		b, err := svgBytes(c, svg)
-		if err != nil {
-			return err
-		}
-		_, err = f.Write(b)
-		return err
-	})
+	if ext == ".svg" {
+		return svgBytes(c, svg)
+	}
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // layout builds each panel's plot and its height (a Gantt chart's grows with its rows),

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/clusterperf/clusterperf/internal/atomicfile"
@@ -17,36 +18,37 @@ import (
 
 // Series is one line of a panel.
 type Series struct {
-	Name   string
-	X, Y   []float64
-	Dashed bool
+	Name   string    `json:"name"`
+	X      []float64 `json:"x"`
+	Y      []float64 `json:"y"`
+	Dashed bool      `json:"dashed,omitempty"`
 	// Dash picks a dash pattern (1, 2, … in dashPatterns, cycling) for a dashed line, so
 	// several dashed lines of one colour (the bounds of one curve) stay apart; 0 with
 	// Dashed is pattern 1.
-	Dash   int
-	Points bool // draw markers (measurements) instead of a line
+	Dash   int  `json:"dash,omitempty"`
+	Points bool `json:"points,omitempty"` // draw markers (measurements) instead of a line
 	// Group: series with the same non-empty Group share one colour (e.g. a curve and its
 	// bounds), the colour of the group's first series.
-	Group string
+	Group string `json:"group,omitempty"`
 	// NoLegend leaves the series out of the legend (the second line of a pair already
 	// named there, e.g. a bound's upper line after its lower one).
-	NoLegend bool
+	NoLegend bool `json:"no_legend,omitempty"`
 	// Y2, when set, makes the series a band: the area between Y and Y2 (an interval) is
 	// filled in a light tint of the series' colour.
-	Y2 []float64
+	Y2 []float64 `json:"y2,omitempty"`
 	// Glyph picks the marker of a Points series: "" a small ring, "ring" a large one, "cross".
-	Glyph string
+	Glyph string `json:"glyph,omitempty"`
 	// Clip: a reference line (a bound) that does not stretch the y axis: the axis spans
 	// the other series, this line is cut at the frame, and where it leaves the frame a
 	// triangle on the frame edge marks it (its legend entry says so).
-	Clip bool
+	Clip bool `json:"clip,omitempty"`
 }
 
 // Mark is a labelled vertical line across a panel at X (a saturation point N*, a chosen
 // configuration); drawn only when X lies within the x axis.
 type Mark struct {
-	X     float64
-	Label string
+	X     float64 `json:"x"`
+	Label string  `json:"label"`
 }
 
 // dashPatterns are the dash patterns of Series.Dash (on, off lengths in points): long
@@ -69,15 +71,25 @@ func (s Series) dashes() []vg.Length {
 	return nil
 }
 
-// Panel is one plot: a title, axis labels and lines.
+// Panel is one plot: a title, axis labels and lines — the figure description a result
+// produces once and every front end draws (the command's --plot, the --report pages, the
+// explorer). Its JSON is what the explorer's /api/eval serves beside the drawn SVG.
 type Panel struct {
-	Title, XLabel, YLabel string
-	Series                []Series
-	LogX                  bool
-	LogY                  bool       // a log y axis (times over several decades)
-	Plot                  *plot.Plot // if set, drawn as is (heat maps and other custom plots)
-	Side                  *plot.Plot // if set, drawn right of the data instead of the legend (a heat map's colour bar)
-	Marks                 []Mark
+	Title  string   `json:"title"`
+	XLabel string   `json:"x_label"`
+	YLabel string   `json:"y_label"`
+	Series []Series `json:"series,omitempty"`
+	LogX   bool     `json:"log_x,omitempty"`
+	LogY   bool     `json:"log_y,omitempty"` // a log y axis (times over several decades)
+	Marks  []Mark   `json:"marks,omitempty"`
+	// Rows and Spans make the panel a Gantt chart (Gantt): one row per name, the spans
+	// as bars.
+	Rows  []string `json:"rows,omitempty"`
+	Spans []Span   `json:"spans,omitempty"`
+	// Plot, if set, is drawn as is (heat maps, bar charts: gonum/plot only).
+	Plot *plot.Plot `json:"-"`
+	// Side, if set, is drawn right of the data instead of the legend (a heat map's colour bar).
+	Side *plot.Plot `json:"-"`
 }
 
 // palette is a colour-blind-safe set (Okabe–Ito), then four darker tones so a panel of up
@@ -96,10 +108,14 @@ func (p Panel) build() (*plot.Plot, error) {
 	if p.Plot != nil {
 		return p.Plot, nil
 	}
+	if len(p.Spans) > 0 {
+		return p.buildGantt()
+	}
 	pl := plot.New()
 	pl.Title.Text = p.Title
 	pl.X.Label.Text = p.XLabel
 	pl.Y.Label.Text = p.YLabel
+	pl.X.Tick.Marker, pl.Y.Tick.Marker = distinctTicks{}, distinctTicks{}
 	if p.LogX {
 		pl.X.Scale = plot.LogScale{}
 		pl.X.Tick.Marker = plot.LogTicks{Prec: -1}
@@ -130,21 +146,8 @@ func (p Panel) build() (*plot.Plot, error) {
 			continue
 		}
 		if s.Points {
-			sc, err := plotter.NewScatter(xy)
-			if err != nil {
+			if err := addPoints(pl, s, xy, colour[i]); err != nil {
 				return nil, err
-			}
-			sc.GlyphStyle.Color = colour[i]
-			sc.GlyphStyle.Radius = vg.Points(3)
-			switch s.Glyph {
-			case "ring":
-				sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = draw.RingGlyph{}, vg.Points(5)
-			case "cross":
-				sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = draw.CrossGlyph{}, vg.Points(5)
-			}
-			pl.Add(sc)
-			if !s.NoLegend {
-				pl.Legend.Add(s.Name, sc)
 			}
 			continue
 		}
@@ -165,11 +168,32 @@ func (p Panel) build() (*plot.Plot, error) {
 	if clip {
 		pl.Y.Min, pl.Y.Max = lo, hi
 	}
-	for _, m := range p.Marks {
+	for _, m := range mergeMarks(p.Marks) {
 		pl.Add(vmark(m))
 	}
 	pl.Add(plotter.NewGrid())
 	return pl, nil
+}
+
+// addPoints adds a Points series' markers (Series.Glyph) and its legend entry.
+func addPoints(pl *plot.Plot, s Series, xy plotter.XYs, col color.Color) error {
+	sc, err := plotter.NewScatter(xy)
+	if err != nil {
+		return err
+	}
+	sc.GlyphStyle.Color = col
+	sc.GlyphStyle.Radius = vg.Points(3)
+	switch s.Glyph {
+	case "ring":
+		sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = draw.RingGlyph{}, vg.Points(5)
+	case "cross":
+		sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = draw.CrossGlyph{}, vg.Points(5)
+	}
+	pl.Add(sc)
+	if !s.NoLegend {
+		pl.Legend.Add(s.Name, sc)
+	}
+	return nil
 }
 
 // addLine adds a series' line and its legend entry; a Clip series (when clip) is drawn
@@ -373,6 +397,24 @@ func (downTriangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) 
 	c.Stroke(p)
 }
 
+// mergeMarks joins the labels of marks at the same X ("current, best"), so that they are
+// not written over each other; the first mark at an X keeps its place.
+func mergeMarks(ms []Mark) []Mark {
+	var out []Mark
+	at := map[float64]int{}
+	for _, m := range ms {
+		if i, ok := at[m.X]; ok {
+			if m.Label != "" {
+				out[i].Label = strings.TrimPrefix(out[i].Label+", "+m.Label, ", ")
+			}
+			continue
+		}
+		at[m.X] = len(out)
+		out = append(out, m)
+	}
+	return out
+}
+
 // vmark draws a Mark: a dotted vertical line across the data area with its label at the
 // top, when X is within the x axis.
 type vmark Mark
@@ -451,4 +493,37 @@ func CheckWritable(path string) error {
 	}
 	f.Close()
 	return os.Remove(f.Name())
+}
+
+// distinctTicks is gonum's default ticker with labels that tell the ticks apart: over a
+// narrow range (a makespan from 1.5602 to 1.5610 s) gonum's labels can repeat ("1.6" four
+// times); then every label is written with the fewest significant digits that make them
+// distinct.
+type distinctTicks struct{}
+
+func (distinctTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	for prec := 2; prec <= 12 && !labelsDistinct(ts); prec++ {
+		for i := range ts {
+			if ts[i].Label != "" {
+				ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', prec, 64)
+			}
+		}
+	}
+	return ts
+}
+
+// labelsDistinct reports whether no two labelled ticks share a label.
+func labelsDistinct(ts []plot.Tick) bool {
+	seen := map[string]bool{}
+	for _, t := range ts {
+		if t.Label == "" {
+			continue
+		}
+		if seen[t.Label] {
+			return false
+		}
+		seen[t.Label] = true
+	}
+	return true
 }

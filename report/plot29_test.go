@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"math"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot"
 )
 
 // heatMapSVG writes a 20 × 10 heat map z = sin(x/3)·y as SVG and returns its bytes.
@@ -144,5 +147,21 @@ func TestMarkDrawn(t *testing.T) {
 		if got := strings.Contains(string(b), "N* = mark"); got != c.want {
 			t.Errorf("mark at %g: label drawn %v, want %v", c.at, got, c.want)
 		}
+	}
+}
+
+// Over a narrow range the tick labels still differ (the explorer's makespan against
+// bandwidth, 1.5602 … 1.5610 s, was labelled "1.6" four times).
+func TestDistinctTicks(t *testing.T) {
+	for _, r := range [][2]float64{{1.5602, 1.5610}, {0, 1}, {1e6, 2e7}, {99.9999, 100.0001}} {
+		ts := distinctTicks{}.Ticks(r[0], r[1])
+		if !labelsDistinct(ts) {
+			t.Errorf("range %v: labels repeat: %v", r, ts)
+		}
+	}
+	// a range gonum labels well keeps gonum's labels
+	want := plot.DefaultTicks{}.Ticks(0, 1)
+	if got := (distinctTicks{}).Ticks(0, 1); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("0 … 1: %v, gonum gives %v", got, want)
 	}
 }

@@ -241,36 +241,80 @@ func ReadStatus(dir string) (*Status, error) {
 
 var shardName = regexp.MustCompile(`^shard-(\d+)-of-(\d+)\.(json|failed)$`)
 
+// scan reads a study directory: its plan (plan.json, or that of the shard files, which
+// must agree), and which shards are done, failed or missing.
 func scan(dir string) (*Status, []*File, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: study directory: %v", fault.ErrInput, err)
 	}
 	plan, perr := ReadPlan(dir)
-	havePlan := perr == nil
 	if perr != nil && !errors.Is(perr, fs.ErrNotExist) {
 		return nil, nil, perr
 	}
-	var planFrom string
-	if havePlan {
-		planFrom = filepath.Join(dir, "plan.json")
+	pa := &planAgreement{}
+	if perr == nil {
+		pa.plan, pa.have, pa.from = plan, true, filepath.Join(dir, "plan.json")
 	}
 	if err := studySize(dir, ents); err != nil {
 		return nil, nil, err
 	}
 	st := &Status{Errors: map[string]string{}}
-	done := map[int]*File{}
-	failed := map[int]bool{}
-	agree := func(path string, p Plan) error {
-		if !havePlan {
-			plan, havePlan, planFrom = p, true, path
-			return nil
+	done, failed, err := scanEntries(dir, ents, st, pa)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !pa.have {
+		return nil, nil, fmt.Errorf("%w: %s: no plan.json and no shard files: not a study directory", fault.ErrInput, dir)
+	}
+	if err := sameN(dir, ents, pa.plan.N); err != nil {
+		return nil, nil, err
+	}
+	st.Plan = pa.plan
+	files := make([]*File, 0, len(done))
+	for i := 0; i < pa.plan.N; i++ {
+		switch {
+		case done[i] != nil:
+			st.Done = append(st.Done, i)
+			files = append(files, done[i])
+			delete(st.Errors, strconv.Itoa(i)) // a stale marker next to a result (rerun succeeded)
+		case failed[i]:
+			st.Failed = append(st.Failed, i)
+		default:
+			st.Missing = append(st.Missing, i)
 		}
-		if d := plan.diff(p); d != "" {
-			return fmt.Errorf("%w: %s and %s belong to different studies (%s)", fault.ErrInput, planFrom, path, d)
-		}
+	}
+	return st, files, nil
+}
+
+// planAgreement is the study's plan as far as known (have), and the file it came from:
+// plan.json, or the first shard or failure marker read.
+type planAgreement struct {
+	plan Plan
+	have bool
+	from string
+}
+
+// agree takes p (read from path) as the plan when none is known yet, and otherwise refuses
+// (ErrInput) a plan that differs: the files belong to different studies.
+func (pa *planAgreement) agree(path string, p Plan) error {
+	if !pa.have {
+		pa.plan, pa.have, pa.from = p, true, path
 		return nil
 	}
+	if d := pa.plan.diff(p); d != "" {
+		return fmt.Errorf("%w: %s and %s belong to different studies (%s)", fault.ErrInput, pa.from, path, d)
+	}
+	return nil
+}
+
+// scanEntries reads the directory's shard results and failure markers (each of the same
+// study, a result holding the shard its name says) and notes partial writes (.tmp-*) in
+// st; it returns the results and the failed shards by index, the failures' messages in
+// st.Errors.
+func scanEntries(dir string, ents []fs.DirEntry, st *Status, pa *planAgreement) (map[int]*File, map[int]bool, error) {
+	done := map[int]*File{}
+	failed := map[int]bool{}
 	for _, e := range ents {
 		name := e.Name()
 		if strings.HasPrefix(name, ".tmp-") {
@@ -288,7 +332,7 @@ func scan(dir string) (*Status, []*File, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			if err := agree(path, f.Manifest.Plan); err != nil {
+			if err := pa.agree(path, f.Manifest.Plan); err != nil {
 				return nil, nil, err
 			}
 			if f.Manifest.I != i || f.Manifest.N != mustAtoi(g[2]) {
@@ -297,34 +341,14 @@ func scan(dir string) (*Status, []*File, error) {
 			done[i] = f
 			continue
 		}
-		msg, err := readFailure(path, i, agree)
+		msg, err := readFailure(path, i, pa.agree)
 		if err != nil {
 			return nil, nil, err
 		}
 		failed[i] = true
 		st.Errors[strconv.Itoa(i)] = msg
 	}
-	if !havePlan {
-		return nil, nil, fmt.Errorf("%w: %s: no plan.json and no shard files: not a study directory", fault.ErrInput, dir)
-	}
-	if err := sameN(dir, ents, plan.N); err != nil {
-		return nil, nil, err
-	}
-	st.Plan = plan
-	files := make([]*File, 0, len(done))
-	for i := 0; i < plan.N; i++ {
-		switch {
-		case done[i] != nil:
-			st.Done = append(st.Done, i)
-			files = append(files, done[i])
-			delete(st.Errors, strconv.Itoa(i)) // a stale marker next to a result (rerun succeeded)
-		case failed[i]:
-			st.Failed = append(st.Failed, i)
-		default:
-			st.Missing = append(st.Missing, i)
-		}
-	}
-	return st, files, nil
+	return done, failed, nil
 }
 
 // readFailure reads shard i's failure marker at path, checks that it belongs to the study

@@ -185,68 +185,20 @@ func newSimulator(m *qn.Model, cfg Config) (*Simulator, error) {
 		return nil, err
 	}
 	s := &Simulator{m: m, cfg: cfg}
-	C, K := len(m.Classes), len(m.Stations)
-	for c := 0; c < C; c++ {
-		visits := make([]float64, K)
-		svc := make([]float64, K)
-		tot := 0.0
-		for k := 0; k < K; k++ {
-			d := m.Demand[c][k]
-			v := 0.0
-			if m.Visits != nil {
-				v = m.Visits[c][k]
-			} else if d > 0 {
-				v = 1
-			}
-			if d > 0 && v == 0 {
-				return nil, fmt.Errorf("class %q, station %q: demand without visits", m.Classes[c].Name, m.Stations[k].Name)
-			}
-			if v > 0 {
-				svc[k] = d / v
-			}
-			visits[k] = v * float64(m.Stations[k].Copies())
-			tot += visits[k]
-		}
-		if tot > 0 && tot < 1 { // fewer than one visit per cycle: rescale (demands unchanged)
-			for k := range visits {
-				svc[k] *= visits[k] / tot
-				visits[k] /= tot
-			}
-			tot = 1
-		}
-		cum := make([]float64, K)
-		acc := 0.0
-		for k := range visits {
-			acc += visits[k]
-			if tot > 0 {
-				cum[k] = acc / tot
-			}
-		}
-		s.cum = append(s.cum, cum)
-		s.vtot = append(s.vtot, tot)
-		s.svc = append(s.svc, svc)
-		if !m.Classes[c].Open {
-			s.closedN += m.Classes[c].Population
+	for c := range m.Classes {
+		if err := s.addClass(c); err != nil {
+			return nil, err
 		}
 	}
-	if len(m.ForkJoins) > 0 { // fork/join nodes of the model file
-		if len(cfg.ForkJoins) > 0 {
-			return nil, errors.New("fork/join nodes given both by the model and by Config.ForkJoins")
-		}
-		for _, fj := range m.ForkJoins {
-			var br []string
-			for _, k := range fj.Branches {
-				br = append(br, m.Stations[k].Name)
-			}
-			cfg.ForkJoins = append(cfg.ForkJoins, ForkJoin{Name: fj.Name, Branches: br})
-		}
+	fjs, err := forkJoinList(m, cfg)
+	if err != nil {
+		return nil, err
 	}
-	nodes := 1 + K + len(cfg.ForkJoins)
 	byName := map[string]int{}
 	for k, st := range m.Stations {
 		byName[st.Name] = k
 	}
-	for _, fj := range cfg.ForkJoins {
+	for _, fj := range fjs {
 		var br []int
 		for _, b := range fj.Branches {
 			k, ok := byName[b]
@@ -260,60 +212,8 @@ func newSimulator(m *qn.Model, cfg Config) (*Simulator, error) {
 		}
 		s.forks = append(s.forks, br)
 	}
-	s.routing = make([][][]float64, C)
-	s.cumRout = make([][][]float64, C)
-	routes := map[string][][]float64{}
-	for c, r := range m.Routing { // routing read from the model file
-		if r != nil {
-			routes[m.Classes[c].Name] = r.NodeMatrix(m.Classes[c].Open)
-		}
-	}
-	for name, R := range cfg.Routing {
-		routes[name] = R
-	}
-	for name, R := range routes {
-		c := -1
-		for i, cl := range m.Classes {
-			if cl.Name == name {
-				c = i
-			}
-		}
-		if c < 0 {
-			return nil, fmt.Errorf("routing: no class named %q", name)
-		}
-		if len(R) != nodes {
-			return nil, fmt.Errorf("routing of class %q: %d rows, want %d (reference, %d stations, %d fork/join nodes)", name, len(R), nodes, K, len(cfg.ForkJoins))
-		}
-		cum := make([][]float64, nodes)
-		for i, row := range R {
-			if len(row) != nodes {
-				return nil, fmt.Errorf("routing of class %q, row %d: %d entries, want %d", name, i, len(row), nodes)
-			}
-			sum := 0.0
-			cum[i] = make([]float64, nodes)
-			for j, v := range row {
-				if !(v >= 0) || math.IsInf(v, 0) {
-					return nil, fmt.Errorf("routing of class %q: R[%d][%d] = %v must be a probability", name, i, j, v)
-				}
-				sum += v
-				cum[i][j] = sum
-			}
-			if sum != 0 && math.Abs(sum-1) > 1e-9 {
-				return nil, fmt.Errorf("routing of class %q: row %d sums to %v, not 1", name, i, sum)
-			}
-		}
-		if cum[0][nodes-1] == 0 {
-			return nil, fmt.Errorf("routing of class %q: row 0 (from the reference) is empty", name)
-		}
-		s.routing[c], s.cumRout[c] = R, cum
-		// service time per visit: the demand is not used; a station's mean service is D/V with
-		// V the class's visits, so require the model to give visits × service times
-		for k := 0; k < K; k++ {
-			if m.Visits == nil && m.Demand[c][k] > 0 {
-				// with no visits given, the demand is the service time per visit
-				s.svc[c][k] = m.Demand[c][k]
-			}
-		}
+	if err := s.addRouting(len(fjs)); err != nil {
+		return nil, err
 	}
 	if cfg.Switch != nil {
 		if err := s.switchRouting(); err != nil {
@@ -344,6 +244,154 @@ func newSimulator(m *qn.Model, cfg Config) (*Simulator, error) {
 			fault.ErrTooLarge, byteSize(s.memBytes), s.closedN, s.simStations(), byteSize(s.cfg.MaxMemoryBytes))
 	}
 	return s, nil // load-dependent stations are simulated as PS with total rate α(n)
+}
+
+// addClass sets class c's service time per visit S_k = D_k/V_k, its visits per cycle
+// V_k·copies_k (V = 1 where there is demand and the model gives no visits; rescaled to one
+// visit per cycle when there are fewer, demands unchanged) and their cumulative shares for
+// choosing a station, and adds a closed class's population to closedN.
+func (s *Simulator) addClass(c int) error {
+	m := s.m
+	K := len(m.Stations)
+	visits := make([]float64, K)
+	svc := make([]float64, K)
+	tot := 0.0
+	for k := 0; k < K; k++ {
+		d := m.Demand[c][k]
+		v := 0.0
+		if m.Visits != nil {
+			v = m.Visits[c][k]
+		} else if d > 0 {
+			v = 1
+		}
+		if d > 0 && v == 0 {
+			return fmt.Errorf("class %q, station %q: demand without visits", m.Classes[c].Name, m.Stations[k].Name)
+		}
+		if v > 0 {
+			svc[k] = d / v
+		}
+		visits[k] = v * float64(m.Stations[k].Copies())
+		tot += visits[k]
+	}
+	if tot > 0 && tot < 1 { // fewer than one visit per cycle: rescale (demands unchanged)
+		for k := range visits {
+			svc[k] *= visits[k] / tot
+			visits[k] /= tot
+		}
+		tot = 1
+	}
+	cum := make([]float64, K)
+	acc := 0.0
+	for k := range visits {
+		acc += visits[k]
+		if tot > 0 {
+			cum[k] = acc / tot
+		}
+	}
+	s.cum = append(s.cum, cum)
+	s.vtot = append(s.vtot, tot)
+	s.svc = append(s.svc, svc)
+	if !m.Classes[c].Open {
+		s.closedN += m.Classes[c].Population
+	}
+	return nil
+}
+
+// forkJoinList is the fork/join nodes to simulate: the model file's (by station name) or
+// cfg's; both is refused.
+func forkJoinList(m *qn.Model, cfg Config) ([]ForkJoin, error) {
+	if len(m.ForkJoins) == 0 {
+		return cfg.ForkJoins, nil
+	}
+	if len(cfg.ForkJoins) > 0 {
+		return nil, errors.New("fork/join nodes given both by the model and by Config.ForkJoins")
+	}
+	var fjs []ForkJoin
+	for _, fj := range m.ForkJoins {
+		var br []string
+		for _, k := range fj.Branches {
+			br = append(br, m.Stations[k].Name)
+		}
+		fjs = append(fjs, ForkJoin{Name: fj.Name, Branches: br})
+	}
+	return fjs, nil
+}
+
+// addRouting takes each class's routing over the nodes (reference, stations, fjs fork/join
+// nodes), from the model file or cfg.Routing (which wins), with its cumulative rows; with
+// routing and no visits given, a class's demand is its service time per visit.
+func (s *Simulator) addRouting(fjs int) error {
+	m := s.m
+	C, K := len(m.Classes), len(m.Stations)
+	nodes := 1 + K + fjs
+	s.routing = make([][][]float64, C)
+	s.cumRout = make([][][]float64, C)
+	routes := map[string][][]float64{}
+	for c, r := range m.Routing { // routing read from the model file
+		if r != nil {
+			routes[m.Classes[c].Name] = r.NodeMatrix(m.Classes[c].Open)
+		}
+	}
+	for name, R := range s.cfg.Routing {
+		routes[name] = R
+	}
+	for name, R := range routes {
+		c := -1
+		for i, cl := range m.Classes {
+			if cl.Name == name {
+				c = i
+			}
+		}
+		if c < 0 {
+			return fmt.Errorf("routing: no class named %q", name)
+		}
+		if len(R) != nodes {
+			return fmt.Errorf("routing of class %q: %d rows, want %d (reference, %d stations, %d fork/join nodes)", name, len(R), nodes, K, fjs)
+		}
+		cum, err := cumulativeRouting(name, R)
+		if err != nil {
+			return err
+		}
+		s.routing[c], s.cumRout[c] = R, cum
+		// service time per visit: the demand is not used; a station's mean service is D/V with
+		// V the class's visits, so require the model to give visits × service times
+		for k := 0; k < K; k++ {
+			if m.Visits == nil && m.Demand[c][k] > 0 {
+				// with no visits given, the demand is the service time per visit
+				s.svc[c][k] = m.Demand[c][k]
+			}
+		}
+	}
+	return nil
+}
+
+// cumulativeRouting checks a class's square routing matrix R (rows of probabilities that
+// sum to 1 or are empty; row 0, from the reference, not empty) and returns its cumulative
+// rows.
+func cumulativeRouting(name string, R [][]float64) ([][]float64, error) {
+	nodes := len(R)
+	cum := make([][]float64, nodes)
+	for i, row := range R {
+		if len(row) != nodes {
+			return nil, fmt.Errorf("routing of class %q, row %d: %d entries, want %d", name, i, len(row), nodes)
+		}
+		sum := 0.0
+		cum[i] = make([]float64, nodes)
+		for j, v := range row {
+			if !(v >= 0) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("routing of class %q: R[%d][%d] = %v must be a probability", name, i, j, v)
+			}
+			sum += v
+			cum[i][j] = sum
+		}
+		if sum != 0 && math.Abs(sum-1) > 1e-9 {
+			return nil, fmt.Errorf("routing of class %q: row %d sums to %v, not 1", name, i, sum)
+		}
+	}
+	if cum[0][nodes-1] == 0 {
+		return nil, fmt.Errorf("routing of class %q: row 0 (from the reference) is empty", name)
+	}
+	return cum, nil
 }
 
 type run struct {
@@ -436,62 +484,17 @@ func (s *Simulator) snapWidth() int {
 	return 1 + 3*C + K*C + K
 }
 
+// run simulates one replication (seed, stream) split into batches: set-up, the event loop,
+// then warm-up truncation (MSER-5) and the measures of the batches.
 func (s *Simulator) run(seed, stream uint64, batches int, h *hooks) ([]*RepResult, error) {
 	if err := s.checkSaturation(); err != nil {
 		return nil, err
 	}
-	m := s.m
-	C, K := len(m.Classes), len(m.Stations)
+	C := len(s.m.Classes)
 	r := &run{s: s, rng: rand.New(rand.NewPCG(seed, stream)), done: make([]float64, C), rsum: make([]float64, C)}
-	// stations: one per copy
-	var idx [][2]int // simulated station → (model station, copy)
-	for k, st := range m.Stations {
-		for cp := 0; cp < st.Copies(); cp++ {
-			d := s.cfg.Service[st.Name]
-			if d == nil {
-				d = Exponential{}
-			}
-			servers := 1
-			if st.Kind == qn.MultiServer {
-				servers = max(1, st.Servers)
-			}
-			ss := station{kind: st.Kind, servers: servers, copies: st.Copies(), dist: d, nc: make([]int, C), area: make([]float64, C)}
-			ss.svc = make([]float64, C)
-			for c := 0; c < C; c++ {
-				ss.svc[c] = s.svc[c][k]
-			}
-			ss.disc = s.cfg.Discipline[st.Name]
-			if st.Kind == qn.LoadDependent {
-				ss.disc, ss.rates = PS, st.Rates
-			}
-			r.st = append(r.st, ss)
-			idx = append(idx, [2]int{k, cp})
-		}
-	}
-	first := make([]int, K) // first simulated station of model station k
-	for i := len(idx) - 1; i >= 0; i-- {
-		first[idx[i][0]] = i
-	}
-	// closed jobs start thinking; open classes get their first arrival
-	if s.blocking {
-		if err := r.blockingPlace(first); err != nil {
-			return nil, err
-		}
-	}
-	for c, cl := range m.Classes {
-		if s.blocking {
-			break
-		}
-		if cl.Open {
-			if s.interarr[c] > 0 {
-				r.h.push(event{t: r.sample(s.cfg.Arrival[cl.Name], s.interarr[c]), kind: evArrive, job: int32(c)})
-			}
-			continue
-		}
-		for i := 0; i < cl.Population; i++ {
-			r.jobs = append(r.jobs, job{class: int32(c), parent: -1})
-			r.h.push(event{t: r.sample(s.cfg.Think[cl.Name], s.think[c]), kind: evThink, job: int32(len(r.jobs) - 1)})
-		}
+	idx, first := r.addStations()
+	if err := r.start(first); err != nil {
+		return nil, err
 	}
 	chunks := chunksFor(batches)
 	total := s.cfg.Events
@@ -499,44 +502,9 @@ func (s *Simulator) run(seed, stream uint64, batches int, h *hooks) ([]*RepResul
 	r.snapBuf = make([]float64, 0, (chunks+1)*s.snapWidth())
 	r.snapEvents = make([]int64, 0, chunks+1)
 	r.snapshot(idx)
-	cut := total / int64(chunks)
-	var ticked int64
-	interrupted := false
-	for r.events < total && r.h.len() > 0 {
-		e := r.h.pop()
-		if e.kind == evDone && r.st[e.st].disc == PS && e.ver != r.st[e.st].ver {
-			continue // a PS completion superseded by a later arrival or departure
-		}
-		r.now = e.t
-		r.events++
-		switch e.kind {
-		case evThink:
-			r.enterNetwork(int(e.job), first, idx)
-		case evArrive:
-			c := int(e.job)
-			cl := m.Classes[c]
-			r.enterNetwork(r.newJob(int32(c), -1), first, idx)
-			r.h.push(event{t: r.now + r.sample(s.cfg.Arrival[cl.Name], s.interarr[c]), kind: evArrive, job: int32(c)})
-		case evDone:
-			if s.blocking {
-				if err := r.blockingDepart(int(e.st), int(e.job), first, idx); err != nil {
-					return nil, err
-				}
-				break
-			}
-			r.depart(int(e.st), int(e.job), first, idx)
-		}
-		if r.events == cut {
-			if math.IsInf(r.now, 0) || math.IsNaN(r.now) {
-				return nil, fmt.Errorf("%w: the simulation clock left the float64 range after %d events (a service or think time drawn beyond 1.8e308 units of %.3g s)", fault.ErrNoSteadyState, r.events, s.scale)
-			}
-			r.snapshot(idx)
-			cut = total * int64(len(r.snaps)) / int64(chunks)
-			if h.stopped(r.events, &ticked) {
-				interrupted = true
-				break
-			}
-		}
+	interrupted, err := r.simulate(first, idx, chunks, h)
+	if err != nil {
+		return nil, err
 	}
 	if interrupted {
 		// keep whole MSER-5 batches of chunks; a batch-means run analyses them as a shorter run
@@ -567,6 +535,111 @@ func (s *Simulator) run(seed, stream uint64, batches int, h *hooks) ([]*RepResul
 		return nil, err
 	}
 	return out, nil
+}
+
+// addStations makes one simulated station per copy of each model station (its service
+// distribution, servers, discipline; load-dependent stations as PS with total rate α(n))
+// and returns each simulated station's (model station, copy) and each model station's
+// first simulated station.
+func (r *run) addStations() (idx [][2]int, first []int) {
+	s, m := r.s, r.s.m
+	C := len(m.Classes)
+	for k, st := range m.Stations {
+		for cp := 0; cp < st.Copies(); cp++ {
+			d := s.cfg.Service[st.Name]
+			if d == nil {
+				d = Exponential{}
+			}
+			servers := 1
+			if st.Kind == qn.MultiServer {
+				servers = max(1, st.Servers)
+			}
+			ss := station{kind: st.Kind, servers: servers, copies: st.Copies(), dist: d, nc: make([]int, C), area: make([]float64, C)}
+			ss.svc = make([]float64, C)
+			for c := 0; c < C; c++ {
+				ss.svc[c] = s.svc[c][k]
+			}
+			ss.disc = s.cfg.Discipline[st.Name]
+			if st.Kind == qn.LoadDependent {
+				ss.disc, ss.rates = PS, st.Rates
+			}
+			r.st = append(r.st, ss)
+			idx = append(idx, [2]int{k, cp})
+		}
+	}
+	first = make([]int, len(m.Stations))
+	for i := len(idx) - 1; i >= 0; i-- {
+		first[idx[i][0]] = i
+	}
+	return idx, first
+}
+
+// start schedules the first events: closed jobs start thinking, open classes get their
+// first arrival (with finite capacities, blockingPlace places the jobs instead).
+func (r *run) start(first []int) error {
+	s := r.s
+	if s.blocking {
+		return r.blockingPlace(first)
+	}
+	for c, cl := range s.m.Classes {
+		if cl.Open {
+			if s.interarr[c] > 0 {
+				r.h.push(event{t: r.sample(s.cfg.Arrival[cl.Name], s.interarr[c]), kind: evArrive, job: int32(c)})
+			}
+			continue
+		}
+		for i := 0; i < cl.Population; i++ {
+			r.jobs = append(r.jobs, job{class: int32(c), parent: -1})
+			r.h.push(event{t: r.sample(s.cfg.Think[cl.Name], s.think[c]), kind: evThink, job: int32(len(r.jobs) - 1)})
+		}
+	}
+	return nil
+}
+
+// simulate is the event loop: it processes up to Config.Events events, snapshotting the
+// accumulators at the end of each of chunks chunks and looking at the hooks there; it
+// reports whether the hooks stopped it.
+func (r *run) simulate(first []int, idx [][2]int, chunks int, h *hooks) (interrupted bool, err error) {
+	s, m := r.s, r.s.m
+	total := s.cfg.Events
+	cut := total / int64(chunks)
+	var ticked int64
+	for r.events < total && r.h.len() > 0 {
+		e := r.h.pop()
+		if e.kind == evDone && r.st[e.st].disc == PS && e.ver != r.st[e.st].ver {
+			continue // a PS completion superseded by a later arrival or departure
+		}
+		r.now = e.t
+		r.events++
+		switch e.kind {
+		case evThink:
+			r.enterNetwork(int(e.job), first, idx)
+		case evArrive:
+			c := int(e.job)
+			cl := m.Classes[c]
+			r.enterNetwork(r.newJob(int32(c), -1), first, idx)
+			r.h.push(event{t: r.now + r.sample(s.cfg.Arrival[cl.Name], s.interarr[c]), kind: evArrive, job: int32(c)})
+		case evDone:
+			if s.blocking {
+				if err := r.blockingDepart(int(e.st), int(e.job), first, idx); err != nil {
+					return false, err
+				}
+				break
+			}
+			r.depart(int(e.st), int(e.job), first, idx)
+		}
+		if r.events == cut {
+			if math.IsInf(r.now, 0) || math.IsNaN(r.now) {
+				return false, fmt.Errorf("%w: the simulation clock left the float64 range after %d events (a service or think time drawn beyond 1.8e308 units of %.3g s)", fault.ErrNoSteadyState, r.events, s.scale)
+			}
+			r.snapshot(idx)
+			cut = total * int64(len(r.snaps)) / int64(chunks)
+			if h.stopped(r.events, &ticked) {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
 }
 
 // record is what a replication keeps for its output analysis: the cumulative accumulators

@@ -1,10 +1,12 @@
 package spmd
 
 import (
+	"fmt"
 	"math"
 	"strings"
 
 	"github.com/clusterperf/clusterperf/internal/spec"
+	"github.com/clusterperf/clusterperf/modelfile"
 )
 
 // FileFormat documents the model file (shown by `clusterperf help speedup`).
@@ -62,229 +64,229 @@ A multi-phase program lists phases, each with its own cycles, c, w, sync, r and 
     - {name: read, cycles: 10, normalized: {sigma_p: 0.5, sigma_r0: 0, sigma_r: 0.01, sigma_n: 0}}
     - {name: solve, cycles: 100, w: 0.2, seconds: {s_par: 2, sr_com: 0.1, sr_io: 0.5}}`
 
-var phaseFields = []string{"name", "cycles", "c", "w", "sync", "r", "g_exponent", "no_comm_at_p1", "seconds", "normalized", "benchmark"}
+// phaseKeys are the fields of a phase that the top level of a one-phase file holds too.
+var phaseKeys = []string{"cycles", "c", "w", "sync", "r", "g_exponent", "no_comm_at_p1", "seconds", "normalized", "benchmark"}
 
 // ParseModel decodes an SPMD model file; errors carry the file name and line.
 func ParseModel(file string, data []byte) (*Model, error) {
-	d, root, err := spec.Parse(file, data)
+	doc, err := modelfile.Parse(file, data)
 	if err != nil {
 		return nil, err
 	}
-	return DecodeModel(d, root)
+	return DecodeModel(doc)
 }
 
-// DecodeModel is ParseModel from a file spec.Parse has already read (a caller that looked at
-// its top-level fields to tell an SPMD model from another kind decodes it once).
-func DecodeModel(d *spec.Decoder, root spec.Node) (*Model, error) {
-	file := d.File
-	top := root.Map(append([]string{"architecture", "phases", "caveats"}, phaseFields...)...)
-	m := &Model{Name: top["name"].String()}
-	for _, c := range top["caveats"].List() {
-		m.Caveats = append(m.Caveats, c.String())
+// DecodeModel is ParseModel from a file modelfile.Parse has already read (a caller that
+// looked at its top-level fields to tell an SPMD model from another kind decodes it once).
+func DecodeModel(doc *modelfile.Doc) (*Model, error) {
+	d, root := spec.Tree(doc)
+	m := &Model{}
+	head := []spec.Field{
+		spec.Parsed("architecture", &m.Arch, ParseArchitecture).Required("missing field architecture (bus-sio, clu-sio, bus-aio, clu-aio, optimistic-aio, optimistic-sio)"),
+		spec.Texts("caveats", &m.Caveats),
+		spec.Key("phases"),
 	}
-	if a := top["architecture"]; a.Valid() {
-		arch, err := ParseArchitecture(a.String())
-		if err != nil {
-			a.Errorf("%v", err)
+	if root.Has("phases") {
+		fields := append(head, spec.Text("name", &m.Name))
+		for _, k := range phaseKeys {
+			fields = append(fields, spec.Func(k, func(n spec.Node) { n.Errorf("with phases, give %s inside each phase", k) }))
 		}
-		m.Arch = arch
-	} else {
-		root.Errorf("missing field architecture (bus-sio, clu-sio, bus-aio, clu-aio, optimistic-aio, optimistic-sio)")
-	}
-	if ps := top["phases"]; ps.Valid() {
-		for _, k := range phaseFields {
-			if k != "name" && top[k].Valid() {
-				top[k].Errorf("with phases, give %s inside each phase", k)
-			}
-		}
-		for _, pn := range ps.List() {
-			m.Phases = append(m.Phases, parsePhase(pn, pn.Map(phaseFields...)))
+		top := root.Decode(fields...)
+		for _, pn := range top["phases"].List() {
+			m.Phases = append(m.Phases, decodePhase(pn))
 		}
 		if len(m.Phases) == 0 {
-			ps.Errorf("needs at least one phase")
+			top["phases"].Errorf("needs at least one phase")
 		}
 	} else {
-		ph := parsePhase(root, top)
-		ph.Name = ""
+		ph := decodePhase(root, head...)
+		m.Name, ph.Name = ph.Name, ""
 		m.Phases = []Phase{ph}
 	}
 	if err := d.Err(); err != nil {
 		return nil, err
 	}
 	if err := m.Validate(); err != nil {
-		return nil, &spec.Error{File: file, Msg: err.Error()}
+		return nil, &spec.Error{File: d.File, Msg: err.Error()}
 	}
 	return m, nil
 }
 
-func parsePhase(n spec.Node, f map[string]spec.Node) Phase {
-	var ph Phase
-	forms := 0
-	for _, k := range []string{"seconds", "normalized", "benchmark"} {
-		if f[k].Valid() {
-			forms++
-		}
+// ParseSync reads h(c)'s name: exponential, uniform or deterministic (any case).
+func ParseSync(s string) (SyncCost, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "exponential":
+		return Exponential, nil
+	case "uniform":
+		return Uniform, nil
+	case "deterministic":
+		return Deterministic, nil
 	}
-	if forms != 1 {
-		n.Errorf("give the parameters in exactly one form: seconds, normalized or benchmark")
+	return Exponential, fmt.Errorf("unknown sync %q (allowed: exponential, uniform, deterministic)", s)
+}
+
+// The readers of an SPMD file's numbers (ranges of Validate, so that every model evaluates
+// to finite numbers).
+var (
+	exponent = spec.Between(-MaxExponent, MaxExponent)
+	nio      = spec.Between(1, MaxNIO)
+	atP      = spec.Between(1, MaxP)
+)
+
+// decodePhase reads one phase (n): its parameters in exactly one of three forms (seconds,
+// normalized, benchmark), and the fields every form shares, which override the form's; extra
+// are the fields of a one-phase file's top level.
+func decodePhase(n spec.Node, extra ...spec.Field) Phase {
+	var form Phase
+	bench := false
+	h := Phase{C: 1} // the shared fields
+	f := n.Decode(append([]spec.Field{
+		spec.Func("seconds", func(s spec.Node) { form = decodeSeconds(s) }),
+		spec.Func("normalized", func(s spec.Node) { form = decodeNormalized(s) }),
+		spec.Func("benchmark", func(s spec.Node) { form, bench = decodeBenchmark(s), true }),
+		spec.Text("name", &h.Name),
+		spec.Float("cycles", &h.Cycles, cycles),
+		spec.Int("c", &h.C, 1, 1<<20),
+		spec.Float("w", &h.W, contention),
+		spec.Parsed("sync", &h.Sync, ParseSync),
+		spec.Float("r", &h.GExp, rExponent),
+		spec.Float("g_exponent", &h.GExp, exponent),
+		spec.Bool("no_comm_at_p1", &h.NoCommAtOne),
+	}, extra...)...)
+	const forms = "give the parameters in exactly one form: seconds, normalized or benchmark"
+	n.OneOf(f, forms, forms, "seconds", "normalized", "benchmark")
+	ph := form
+	ph.Name, ph.Cycles, ph.C, ph.Sync, ph.NoCommAtOne = h.Name, h.Cycles, h.C, h.Sync, h.NoCommAtOne
+	if _, w := f["w"]; w || !bench { // without w, the benchmark's r∞/r_sat
+		ph.W = h.W
 	}
-	var fromBench bool
-	if s := f["seconds"]; s.Valid() {
-		g := s.Map("s_par", "s_ser", "n_io", "s0_com", "s0_com_exponent", "sr_com", "s0_io", "sr_io", "reference_time")
-		vals := map[string]float64{}
-		for k, v := range g {
-			if k != "n_io" && k != "s0_com_exponent" {
-				vals[k] = v.Seconds()
-				checkTime(v, vals[k])
-			}
-		}
-		num := func(k string) float64 { return vals[k] }
-		ph = Phase{SPar: num("s_par"), SSer: num("s_ser"), NIO: 1, S0Com: num("s0_com"), SRCom: num("sr_com"), S0IO: num("s0_io"), SRIO: num("sr_io")}
-		if v, ok := g["n_io"]; ok {
-			ph.NIO = v.Range(1, MaxNIO)
-		}
-		if v, ok := g["s0_com_exponent"]; ok {
-			ph.S0Exp = v.Range(-MaxExponent, MaxExponent)
-		}
-		if v, ok := g["reference_time"]; ok {
-			if ph.Ref = vals["reference_time"]; ph.Ref == 0 {
-				v.Errorf("must be > 0")
-			}
-		}
-	}
-	if s := f["normalized"]; s.Valid() {
-		g := s.Map("sigma_p", "sigma_r0", "sigma_r", "sigma_n", "sigma_ser")
-		vals := map[string]float64{}
-		for k, v := range g {
-			vals[k] = v.NonNeg()
-			checkTime(v, vals[k])
-		}
-		num := func(k string) float64 { return vals[k] }
-		if !g["sigma_p"].Valid() {
-			s.Errorf("missing sigma_p (the computation share, 0 < σ_p ≤ 1)")
-		}
-		p, err := Normalized{SigmaP: num("sigma_p"), SigmaR0: num("sigma_r0"), SigmaR: num("sigma_r"), SigmaN: num("sigma_n"), SigmaSer: num("sigma_ser")}.Phase()
-		if err != nil && g["sigma_p"].Valid() {
-			g["sigma_p"].Errorf("%v", err)
-		}
-		ph = p
-	}
-	if s := f["benchmark"]; s.Valid() {
-		fromBench = true
-		g := s.Map("cpu_rate", "flop_parallel", "flop_serial", "bursts_per_io", "startup", "bandwidth", "saturation_bandwidth", "messages", "message_bytes", "disk_bandwidth", "io_bytes", "io_startup")
-		num := func(k string) float64 {
-			if v, ok := g[k]; ok {
-				return v.NonNeg()
-			}
-			return 0
-		}
-		for _, k := range []string{"cpu_rate", "bandwidth", "disk_bandwidth", "messages", "message_bytes"} {
-			if !g[k].Valid() {
-				s.Errorf("missing %s", k)
-			}
-		}
-		rate := func(k string) float64 {
-			if v, ok := g[k]; ok {
-				return v.BytesPerSecond()
-			}
-			return 0
-		}
-		sec := func(k string) float64 {
-			if v, ok := g[k]; ok {
-				return v.Seconds()
-			}
-			return 0
-		}
-		b := Benchmark{CPURate: num("cpu_rate"), FlopPar: num("flop_parallel"), FlopSer: num("flop_serial"), BurstsPerIO: 1,
-			Startup: sec("startup"), Bandwidth: rate("bandwidth"), SatBW: rate("saturation_bandwidth"), DiskBW: rate("disk_bandwidth"),
-			IOStartup: sec("io_startup")}
-		if v, ok := g["bursts_per_io"]; ok {
-			b.BurstsPerIO = v.Range(1, MaxNIO)
-		}
-		if v, ok := g["io_bytes"]; ok {
-			b.IOBytes = v.Bytes()
-		}
-		b.Messages = parseLaw(g["messages"], "count")
-		b.MsgBytes = parseLaw(g["message_bytes"], "bytes")
-		if p, err := b.Phase(); err == nil {
-			ph = p
-			// the derived times and exponents obey the same ranges as the seconds form
-			if err := ph.checkRanges(); err != nil {
-				s.Errorf("the benchmark figures give %v", err)
-			}
-		} else if g["cpu_rate"].Valid() && g["bandwidth"].Valid() && g["disk_bandwidth"].Valid() {
-			s.Errorf("%v", err)
-		}
-	}
-	ph.Name = f["name"].String()
-	if v, ok := f["cycles"]; ok {
-		ph.Cycles = v.Range(1e-9, MaxCycles)
-		if ph.Cycles <= 0 {
-			ph.Cycles = 1
-		}
-	}
-	ph.C = 1
-	if v, ok := f["c"]; ok {
-		ph.C = v.Int(1, 1<<20)
-	}
-	if v, ok := f["w"]; ok {
-		ph.W = v.NonNeg()
-		if ph.W > 1 {
-			v.Errorf("%v must be in [0, 1] (0 = delay, 1 = queue)", ph.W)
-		}
-	} else if !fromBench {
-		ph.W = 0
-	}
-	if v, ok := f["no_comm_at_p1"]; ok {
-		ph.NoCommAtOne = v.Bool()
-	}
-	if v, ok := f["sync"]; ok {
-		switch strings.ToLower(v.String()) {
-		case "exponential":
-			ph.Sync = Exponential
-		case "uniform":
-			ph.Sync = Uniform
-		case "deterministic":
-			ph.Sync = Deterministic
-		default:
-			v.Errorf("unknown sync %q (allowed: exponential, uniform, deterministic)", v.String())
-		}
-	}
-	r, ge := f["r"], f["g_exponent"]
+	_, r := f["r"]
+	_, ge := f["g_exponent"]
 	switch {
-	case r.Valid() && ge.Valid():
+	case r && ge:
 		n.Errorf("give r or g_exponent, not both")
-	case (r.Valid() || ge.Valid()) && fromBench:
+	case (r || ge) && bench:
 		n.Errorf("with benchmark figures g(p) follows from the message laws; drop r/g_exponent")
-	case r.Valid():
-		s := strings.ToLower(strings.TrimSpace(r.String()))
-		if s == "inf" || s == ".inf" || s == "infinity" {
-			ph.GExp = -1
-		} else if v := r.Float(); v < MinR {
-			r.Errorf("%v is out of range; allowed %g … inf (g(p) = p^-((r-1)/r); r < 1 makes the transfer grow with p, as the thesis's fitted QCRD cases do)", v, MinR)
-		} else {
-			ph.GExp = GFromR(v)
-		}
-	case ge.Valid():
-		ph.GExp = ge.Range(-MaxExponent, MaxExponent)
+	case r || ge:
+		ph.GExp = h.GExp
 	}
 	return ph
 }
 
+// cycles reads N, the cycles of a phase, in (0, MaxCycles].
+func cycles(n spec.Node) float64 {
+	if v := n.Range(1e-9, MaxCycles); v > 0 {
+		return v
+	}
+	return 1
+}
+
+// contention reads w in [0, 1].
+func contention(n spec.Node) float64 {
+	w := n.NonNeg()
+	if w > 1 {
+		n.Errorf("%v must be in [0, 1] (0 = delay, 1 = queue)", w)
+	}
+	return w
+}
+
+// rExponent reads the data-space dimension r (a number ≥ MinR, or inf) as g(p)'s exponent.
+func rExponent(r spec.Node) float64 {
+	if !r.IsScalar() {
+		_ = r.String() // records the problem
+		return 0
+	}
+	switch strings.ToLower(strings.TrimSpace(r.String())) {
+	case "inf", ".inf", "infinity":
+		return -1
+	}
+	v := r.Float()
+	if v < MinR {
+		r.Errorf("%v is out of range; allowed %g … inf (g(p) = p^-((r-1)/r); r < 1 makes the transfer grow with p, as the thesis's fitted QCRD cases do)", v, MinR)
+		return 0
+	}
+	return GFromR(v)
+}
+
+// decodeSeconds reads the seconds form (Cremonesi & Gennaro (000) Table 1).
+func decodeSeconds(s spec.Node) Phase {
+	ph := Phase{NIO: 1}
+	s.Decode(
+		spec.Float("s_par", &ph.SPar, phaseTime), spec.Float("s_ser", &ph.SSer, phaseTime),
+		spec.Float("n_io", &ph.NIO, nio),
+		spec.Float("s0_com", &ph.S0Com, phaseTime), spec.Float("s0_com_exponent", &ph.S0Exp, exponent),
+		spec.Float("sr_com", &ph.SRCom, phaseTime),
+		spec.Float("s0_io", &ph.S0IO, phaseTime), spec.Float("sr_io", &ph.SRIO, phaseTime),
+		spec.Float("reference_time", &ph.Ref, func(n spec.Node) float64 {
+			v := phaseTime(n)
+			if v == 0 {
+				n.Errorf("must be > 0")
+			}
+			return v
+		}),
+	)
+	return ph
+}
+
+// decodeNormalized reads the normalized form (Gennaro (001) Table 4.8).
+func decodeNormalized(s spec.Node) Phase {
+	var nz Normalized
+	share := func(n spec.Node) float64 {
+		v := n.NonNeg()
+		checkTime(n, v)
+		return v
+	}
+	g := s.Decode(
+		spec.Float("sigma_p", &nz.SigmaP, share).Required("missing sigma_p (the computation share, 0 < σ_p ≤ 1)"),
+		spec.Float("sigma_r0", &nz.SigmaR0, share), spec.Float("sigma_r", &nz.SigmaR, share),
+		spec.Float("sigma_n", &nz.SigmaN, share), spec.Float("sigma_ser", &nz.SigmaSer, share),
+	)
+	p, err := nz.Phase()
+	if sp, ok := g["sigma_p"]; ok && err != nil {
+		sp.Errorf("%v", err)
+	}
+	return p
+}
+
+// decodeBenchmark reads the benchmark form (Cremonesi & Gennaro (000) §5.1.1) and derives
+// its phase, whose times and exponents obey the ranges of the seconds form.
+func decodeBenchmark(s spec.Node) Phase {
+	b := Benchmark{BurstsPerIO: 1}
+	g := s.Decode(
+		spec.Float("cpu_rate", &b.CPURate, spec.NonNegative).Required("missing cpu_rate"),
+		spec.Float("flop_parallel", &b.FlopPar, spec.NonNegative),
+		spec.Float("flop_serial", &b.FlopSer, spec.NonNegative),
+		spec.Float("bursts_per_io", &b.BurstsPerIO, nio),
+		spec.Float("startup", &b.Startup, spec.Time),
+		spec.Float("bandwidth", &b.Bandwidth, spec.Bandwidth).Required("missing bandwidth"),
+		spec.Float("saturation_bandwidth", &b.SatBW, spec.Bandwidth),
+		spec.Func("messages", func(n spec.Node) { b.Messages = parseLaw(n, "count") }).Required("missing messages"),
+		spec.Func("message_bytes", func(n spec.Node) { b.MsgBytes = parseLaw(n, "bytes") }).Required("missing message_bytes"),
+		spec.Float("disk_bandwidth", &b.DiskBW, spec.Bandwidth).Required("missing disk_bandwidth"),
+		spec.Float("io_bytes", &b.IOBytes, spec.Size),
+		spec.Float("io_startup", &b.IOStartup, spec.Time),
+	)
+	ph, err := b.Phase()
+	if err == nil {
+		if err := ph.checkRanges(); err != nil {
+			s.Errorf("the benchmark figures give %v", err)
+		}
+		return ph
+	}
+	_, cpu := g["cpu_rate"]
+	_, bw := g["bandwidth"]
+	_, disk := g["disk_bandwidth"]
+	if cpu && bw && disk {
+		s.Errorf("%v", err)
+	}
+	return Phase{}
+}
+
 // parseLaw reads {count|bytes: V, at_p: P, exponent: E} or [{p: P1, count|bytes: V1}, {p: P2, …}].
 func parseLaw(n spec.Node, key string) PowerLaw {
-	if !n.Valid() {
-		return PowerLaw{}
-	}
 	if n.IsMap() {
-		f := n.Map(key, "at_p", "exponent")
-		l := PowerLaw{V: lawValue(f[key], key), AtP: 1}
-		if v, ok := f["at_p"]; ok {
-			l.AtP = v.Range(1, MaxP)
-		}
-		if v, ok := f["exponent"]; ok {
-			l.Exp = v.Range(-MaxExponent, MaxExponent)
-		}
+		l := PowerLaw{AtP: 1}
+		n.Decode(spec.Float(key, &l.V, lawValue(key)), spec.Float("at_p", &l.AtP, atP), spec.Float("exponent", &l.Exp, exponent))
 		return l
 	}
 	items := n.List()
@@ -294,8 +296,7 @@ func parseLaw(n spec.Node, key string) PowerLaw {
 	}
 	var ps, vs [2]float64
 	for i, it := range items {
-		f := it.Map("p", key)
-		ps[i], vs[i] = f["p"].Range(1, MaxP), lawValue(f[key], key)
+		it.Decode(spec.Float("p", &ps[i], atP), spec.Float(key, &vs[i], lawValue(key)))
 	}
 	l, err := PowerLawThrough(ps[0], vs[0], ps[1], vs[1])
 	if err != nil {
@@ -309,17 +310,26 @@ func parseLaw(n spec.Node, key string) PowerLaw {
 
 // lawValue reads a message count (a plain number) or a message size (bytes, with the units
 // of internal/units) and checks that it is > 0 and at most 1e15.
-func lawValue(n spec.Node, key string) float64 {
-	var v float64
-	if key == "bytes" {
-		v = n.Bytes()
-	} else {
-		v = n.Float()
+func lawValue(key string) spec.Reader {
+	return func(n spec.Node) float64 {
+		var v float64
+		if key == "bytes" {
+			v = n.Bytes()
+		} else {
+			v = n.Float()
+		}
+		if n.IsScalar() && !(v > 0 && v <= 1e15) {
+			n.Errorf("%v is out of range; allowed > 0 … 1e15", v)
+			return 1
+		}
+		return v
 	}
-	if n.Valid() && n.IsScalar() && !(v > 0 && v <= 1e15) {
-		n.Errorf("%v is out of range; allowed > 0 … 1e15", v)
-		return 1
-	}
+}
+
+// phaseTime reads a time parameter (units allowed) in {0} ∪ [MinTime, MaxTime].
+func phaseTime(n spec.Node) float64 {
+	v := n.Seconds()
+	checkTime(n, v)
 	return v
 }
 

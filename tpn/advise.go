@@ -172,50 +172,16 @@ func (e errStop) Unwrap() error { return e.err }
 // the mappings simulated so far, marked Partial, with ctx's error (nil advice if none
 // completed).
 func AdviseContext(ctx context.Context, p *Program, c *Cluster, o AdviseOptions) (*Advice, error) {
-	budget := o.Budget
-	maxF := o.MaxFirings
-	if maxF <= 0 {
-		maxF = MaxAdviseFirings
-	}
 	if len(c.Workstations) == 0 {
 		return nil, asInput(at(fileName(c.File, "cluster"), 0, "no workstations"))
 	}
-	if budget <= 0 {
-		budget = 2000
-	}
-	z, err := CheckSize(p, BuildOptions{})
+	budget, perSim, maxF, notes, err := adviseBudget(p, o)
 	if err != nil {
 		return nil, err
 	}
-	var notes []string
-	perSim := max(z.Firings, 1)
-	if float64(budget)*perSim > maxF {
-		nb := int(maxF / perSim)
-		if nb < 1 {
-			return nil, errTooLarge("%s: one simulation takes about %.4g firings and the limit is %.4g firings in all (AdviseOptions.MaxFirings)", fileName(p.File, "program"), perSim, maxF)
-		}
-		notes = append(notes, fmt.Sprintf("search budget cut from %d to %d simulations: each takes about %.4g firings and the limit is %.4g in all", budget, nb, perSim, maxF))
-		budget = nb
-	}
-	ref := 1.0
-	for _, w := range c.Workstations {
-		if w.Name == c.Reference {
-			ref = w.Power
-		}
-	}
-	eff := make([]float64, len(c.Workstations)) // effective power: ρ·(1 − U)/ρ_ref
-	totalEff := 0.0
-	for i, w := range c.Workstations {
-		ef, err := w.ExpansionFactor()
-		if err != nil {
-			return nil, err
-		}
-		eff[i] = w.Power / ef / ref
-		totalEff += eff[i]
-	}
-	maxEff := 0.0
-	for _, e := range eff {
-		maxEff = math.Max(maxEff, e)
+	eff, totalEff, maxEff, err := effectivePowers(c)
+	if err != nil {
+		return nil, err
 	}
 	works := make([]float64, len(p.Processes))
 	total, biggest := 0.0, 0.0
@@ -224,57 +190,29 @@ func AdviseContext(ctx context.Context, p *Program, c *Cluster, o AdviseOptions)
 		total += works[i]
 		biggest = math.Max(biggest, works[i])
 	}
-	adv := &Advice{LowerBound: math.Max(biggest/maxEff, total/totalEff), Notes: notes}
 	P, W := len(p.Processes), len(c.Workstations)
-	kb := newByK(W)
-	most := budget
+	a := &adviser{ctx: ctx, p: p, c: c, progress: o.Progress, works: works, eff: eff, budget: budget,
+		adv: &Advice{LowerBound: math.Max(biggest/maxEff, total/totalEff), Notes: notes}, kb: newByK(W),
+		best: make([]int, P), bestT: math.Inf(1), most: budget}
 	m := math.Pow(float64(W), float64(P))
 	exhaustive := m <= MaxExhaustive && m*perSim <= maxF
 	if exhaustive {
-		most = int(m)
+		a.most = int(m)
 	}
-	eval := func(assign []int) (t float64, err error) {
-		if err := ctx.Err(); err != nil {
-			return 0, errStop{err}
-		}
-		defer func() {
-			if err == nil {
-				kb.add(assign, t)
-				if o.Progress != nil {
-					o.Progress(adv.Evaluated, most)
-				}
-			}
-		}()
-		q := *p
-		q.Allocation = map[string]string{}
-		for i, pr := range p.Processes {
-			q.Allocation[pr.Name] = c.Workstations[assign[i]].Name
-		}
-		n, err := Build(&q, c)
-		if err != nil {
-			return 0, err
-		}
-		r, err := n.Run(Options{})
-		if err != nil {
-			return 0, err
-		}
-		adv.Evaluated++
-		if r.Outcome != Completed {
-			return math.Inf(1), nil
-		}
-		return Seconds(r.Time), nil
-	}
+	adv := a.adv
 	if n, err := Build(p, c); err == nil {
 		if r, err := n.Run(Options{}); err == nil && r.Outcome == Completed {
 			adv.Given = Seconds(r.Time)
 		}
 	}
-	best := make([]int, P)
-	bestT := math.Inf(1)
-	err = search(adv, eval, best, &bestT, works, eff, budget, exhaustive)
+	if exhaustive {
+		err = a.exhaustive()
+	} else {
+		err = a.search()
+	}
 	var stop errStop
 	if se, ok := err.(errStop); ok {
-		if math.IsInf(bestT, 1) {
+		if math.IsInf(a.bestT, 1) {
 			return nil, se.err
 		}
 		stop = se
@@ -283,9 +221,9 @@ func AdviseContext(ctx context.Context, p *Program, c *Cluster, o AdviseOptions)
 	} else if err != nil {
 		return nil, err
 	}
-	adv.Time = bestT
-	adv.Allocation = allocation(p, c, best)
-	adv.ByWorkstations = kb.list(p, c)
+	adv.Time = a.bestT
+	adv.Allocation = allocation(p, c, a.best)
+	adv.ByWorkstations = a.kb.list(p, c)
 	if adv.LowerBound > 0 {
 		adv.Gap = (adv.Time - adv.LowerBound) / adv.LowerBound
 	}
@@ -295,122 +233,238 @@ func AdviseContext(ctx context.Context, p *Program, c *Cluster, o AdviseOptions)
 	return adv, nil
 }
 
-// search runs AdviseWith's exhaustive search (every mapping, in base-W order) or its
-// heuristic (greedy start, a greedy start on the k most effective workstations for each k,
-// then moves and swaps until none helps or the budget is spent), keeping the best in best
-// and bestT.
-func search(adv *Advice, eval func([]int) (float64, error), best []int, bestT *float64, works, eff []float64, budget int, exhaustive bool) error {
-	P, W := len(works), len(eff)
-	if exhaustive {
-		adv.Exhaustive = true
-		cur := make([]int, P)
-		for {
-			t, err := eval(cur)
-			if err != nil {
-				return err
-			}
-			if t < *bestT {
-				*bestT = t
-				copy(best, cur)
-			}
-			i := 0
-			for ; i < P; i++ {
-				cur[i]++
-				if cur[i] < W {
-					break
-				}
-				cur[i] = 0
-			}
-			if i == P {
-				return nil
-			}
+// adviseBudget is the number of simulations the search may run (o.Budget, 0: 2000), cut so
+// that budget × the firings of one simulation stays within o.MaxFirings (0:
+// MaxAdviseFirings), with a note saying so; refused (ErrTooLarge) when not even one fits.
+func adviseBudget(p *Program, o AdviseOptions) (budget int, perSim, maxF float64, notes []string, err error) {
+	budget, maxF = o.Budget, o.MaxFirings
+	if maxF <= 0 {
+		maxF = MaxAdviseFirings
+	}
+	if budget <= 0 {
+		budget = 2000
+	}
+	z, err := CheckSize(p, BuildOptions{})
+	if err != nil {
+		return 0, 0, 0, nil, err
+	}
+	perSim = max(z.Firings, 1)
+	if float64(budget)*perSim > maxF {
+		nb := int(maxF / perSim)
+		if nb < 1 {
+			return 0, 0, 0, nil, errTooLarge("%s: one simulation takes about %.4g firings and the limit is %.4g firings in all (AdviseOptions.MaxFirings)", fileName(p.File, "program"), perSim, maxF)
+		}
+		notes = append(notes, fmt.Sprintf("search budget cut from %d to %d simulations: each takes about %.4g firings and the limit is %.4g in all", budget, nb, perSim, maxF))
+		budget = nb
+	}
+	return budget, perSim, maxF, notes, nil
+}
+
+// effectivePowers returns each workstation's effective power ρ·(1 − U)/ρ_ref (relative to
+// the reference workstation's power, 1 when none is named), their sum and their maximum.
+func effectivePowers(c *Cluster) (eff []float64, total, most float64, err error) {
+	ref := 1.0
+	for _, w := range c.Workstations {
+		if w.Name == c.Reference {
+			ref = w.Power
 		}
 	}
-	order := make([]int, P)
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return works[order[a]] > works[order[b]] })
-	// greedy: largest work first to the workstation (of the allowed) that would finish it soonest
-	greedy := func(allowed []int) []int {
-		m := make([]int, P)
-		load := make([]float64, W)
-		for _, i := range order {
-			bw := allowed[0]
-			for _, w := range allowed {
-				if (load[w]+works[i])/eff[w] < (load[bw]+works[i])/eff[bw] {
-					bw = w
-				}
-			}
-			m[i] = bw
-			load[bw] += works[i]
+	eff = make([]float64, len(c.Workstations))
+	for i, w := range c.Workstations {
+		ef, err := w.ExpansionFactor()
+		if err != nil {
+			return nil, 0, 0, err
 		}
-		return m
+		eff[i] = w.Power / ef / ref
+		total += eff[i]
 	}
+	for _, e := range eff {
+		most = math.Max(most, e)
+	}
+	return eff, total, most, nil
+}
+
+// adviser is AdviseContext's search state: each process's work and each workstation's
+// effective power, the simulations allowed, the best mapping so far (best, bestT) and the
+// best per number of workstations used (kb).
+type adviser struct {
+	ctx      context.Context
+	p        *Program
+	c        *Cluster
+	progress func(done, total int)
+	adv      *Advice
+	kb       *byK
+	works    []float64
+	eff      []float64
+	budget   int
+	most     int // the most simulations the search will run, for progress
+	best     []int
+	bestT    float64
+}
+
+// eval simulates the program with process i on workstation assign[i] and returns its
+// completion time (+Inf when it does not complete); errStop once ctx is cancelled.
+func (a *adviser) eval(assign []int) (t float64, err error) {
+	if err := a.ctx.Err(); err != nil {
+		return 0, errStop{err}
+	}
+	defer func() {
+		if err == nil {
+			a.kb.add(assign, t)
+			if a.progress != nil {
+				a.progress(a.adv.Evaluated, a.most)
+			}
+		}
+	}()
+	q := *a.p
+	q.Allocation = map[string]string{}
+	for i, pr := range a.p.Processes {
+		q.Allocation[pr.Name] = a.c.Workstations[assign[i]].Name
+	}
+	n, err := Build(&q, a.c)
+	if err != nil {
+		return 0, err
+	}
+	r, err := n.Run(Options{})
+	if err != nil {
+		return 0, err
+	}
+	a.adv.Evaluated++
+	if r.Outcome != Completed {
+		return math.Inf(1), nil
+	}
+	return Seconds(r.Time), nil
+}
+
+// exhaustive simulates every mapping, in base-W order, keeping the first best.
+func (a *adviser) exhaustive() error {
+	P, W := len(a.works), len(a.eff)
+	a.adv.Exhaustive = true
+	cur := make([]int, P)
+	for {
+		t, err := a.eval(cur)
+		if err != nil {
+			return err
+		}
+		if t < a.bestT {
+			a.bestT = t
+			copy(a.best, cur)
+		}
+		i := 0
+		for ; i < P; i++ {
+			cur[i]++
+			if cur[i] < W {
+				break
+			}
+			cur[i] = 0
+		}
+		if i == P {
+			return nil
+		}
+	}
+}
+
+// search is the heuristic: a greedy start on all workstations, a greedy start on the k
+// most effective workstations for each k (the sizing points), then moves and swaps until
+// none helps or the budget is spent.
+func (a *adviser) search() error {
+	P, W, eff := len(a.works), len(a.eff), a.eff
 	all := make([]int, W)
 	for w := range all {
 		all[w] = w
 	}
-	start := greedy(all)
-	copy(best, start)
-	t, err := eval(best)
+	copy(a.best, a.greedy(all))
+	t, err := a.eval(a.best)
 	if err != nil {
 		return err
 	}
-	*bestT = t
-	// a start on the k most effective workstations for each k (the sizing points)
+	a.bestT = t
 	byEff := append([]int(nil), all...)
-	sort.SliceStable(byEff, func(a, b int) bool { return eff[byEff[a]] > eff[byEff[b]] })
-	for k := 1; k < min(P, W) && adv.Evaluated < budget; k++ {
-		m := greedy(byEff[:k])
-		t, err := eval(m)
-		if err != nil {
+	sort.SliceStable(byEff, func(i, j int) bool { return eff[byEff[i]] > eff[byEff[j]] })
+	for k := 1; k < min(P, W) && a.adv.Evaluated < a.budget; k++ {
+		if _, err := a.try(a.greedy(byEff[:k])); err != nil {
 			return err
-		}
-		if t < *bestT*(1-1e-12) {
-			*bestT = t
-			copy(best, m)
 		}
 	}
 	cand := make([]int, P)
-	for improved := true; improved && adv.Evaluated < budget; {
-		improved = false
-		try := func() error {
-			t, err := eval(cand)
-			if err != nil {
-				return err
-			}
-			if t < *bestT*(1-1e-12) {
-				*bestT = t
-				copy(best, cand)
-				improved = true
-			}
-			return nil
-		}
-		for i := 0; i < P && adv.Evaluated < budget; i++ {
-			for w := 0; w < W && adv.Evaluated < budget; w++ {
-				if w == best[i] {
-					continue
-				}
-				copy(cand, best)
-				cand[i] = w
-				if err := try(); err != nil {
-					return err
-				}
-			}
-		}
-		for i := 0; i < P && adv.Evaluated < budget; i++ {
-			for j := i + 1; j < P && adv.Evaluated < budget; j++ {
-				if best[i] == best[j] {
-					continue
-				}
-				copy(cand, best)
-				cand[i], cand[j] = cand[j], cand[i]
-				if err := try(); err != nil {
-					return err
-				}
-			}
+	for improved := true; improved && a.adv.Evaluated < a.budget; {
+		if improved, err = a.improve(cand); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// greedy maps the largest work first to the workstation (of the allowed) that would
+// finish it soonest: least (load + work)/effective power.
+func (a *adviser) greedy(allowed []int) []int {
+	P, works, eff := len(a.works), a.works, a.eff
+	order := make([]int, P)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(x, y int) bool { return works[order[x]] > works[order[y]] })
+	m := make([]int, P)
+	load := make([]float64, len(eff))
+	for _, i := range order {
+		bw := allowed[0]
+		for _, w := range allowed {
+			if (load[w]+works[i])/eff[w] < (load[bw]+works[i])/eff[bw] {
+				bw = w
+			}
+		}
+		m[i] = bw
+		load[bw] += works[i]
+	}
+	return m
+}
+
+// try simulates mapping m and keeps it when it beats the best by more than rounding.
+func (a *adviser) try(m []int) (bool, error) {
+	t, err := a.eval(m)
+	if err != nil {
+		return false, err
+	}
+	if t < a.bestT*(1-1e-12) {
+		a.bestT = t
+		copy(a.best, m)
+		return true, nil
+	}
+	return false, nil
+}
+
+// improve tries, within the budget, every move of one process to another workstation and
+// then every swap of two processes on different workstations, each from the best so far;
+// it reports whether any helped.
+func (a *adviser) improve(cand []int) (improved bool, err error) {
+	P, W, best := len(a.works), len(a.eff), a.best
+	for i := 0; i < P && a.adv.Evaluated < a.budget; i++ {
+		for w := 0; w < W && a.adv.Evaluated < a.budget; w++ {
+			if w == best[i] {
+				continue
+			}
+			copy(cand, best)
+			cand[i] = w
+			ok, err := a.try(cand)
+			if err != nil {
+				return improved, err
+			}
+			improved = improved || ok
+		}
+	}
+	for i := 0; i < P && a.adv.Evaluated < a.budget; i++ {
+		for j := i + 1; j < P && a.adv.Evaluated < a.budget; j++ {
+			if best[i] == best[j] {
+				continue
+			}
+			copy(cand, best)
+			cand[i], cand[j] = cand[j], cand[i]
+			ok, err := a.try(cand)
+			if err != nil {
+				return improved, err
+			}
+			improved = improved || ok
+		}
+	}
+	return improved, nil
 }

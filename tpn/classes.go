@@ -37,7 +37,7 @@ func parseBackgroundLog(n spec.Node, read ReadFunc) ([]BgClass, *workload.Split)
 	if !n.Valid() {
 		return nil, nil
 	}
-	g := n.Map("file", "classes")
+	g := n.Decode(spec.Key("file"), spec.Key("classes"))
 	if read == nil {
 		n.Errorf("background logs are read by the tpn command (this reader has no file access)")
 		return nil, nil

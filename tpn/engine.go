@@ -298,6 +298,28 @@ func (n *Net) Run(o Options) (*Result, error) {
 	if o.MaxFirings == 0 {
 		o.MaxFirings = DefaultMaxFirings
 	}
+	e, err := newEngine(n, o)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{}
+	if res.Outcome, err = e.loop(); err != nil {
+		return nil, err
+	}
+	e.last = e.traceInOrder()
+	res.Time, res.Firings, res.Marking, res.Log, res.Last, res.LogDropped = e.now, e.firings, e.mark, e.log, e.last, e.dropped
+	res.Stats = e.stats
+	res.OnNetwork = e.net.result()
+	if res.Outcome == Deadlock {
+		res.Deadlock = e.deadlockReport()
+	}
+	return res, nil
+}
+
+// newEngine sets up a run of n under o: the initial marking and the count of final places
+// not yet met, every transition a candidate, the limits, and the CPUs of a sampled run.
+// Atomic firing is refused (ErrInput) for multi-server transitions and shared media.
+func newEngine(n *Net, o Options) (*engine, error) {
 	e := &engine{n: n, o: o, mark: make([]int, len(n.Places)), inflight: make([]int, len(n.Transitions)),
 		consumers: make([][]int32, len(n.Places)), cand: make([]bool, len(n.Transitions)), lastCause: make([]int, len(n.Places)),
 		ver: make([]uint32, len(n.Transitions)), sched: make([]bool, len(n.Transitions)), schedAt: make([]int64, len(n.Transitions)), fluid: make([]fluidMedium, len(n.Media)), onMedium: make([]int, len(n.Media))}
@@ -343,60 +365,54 @@ func (n *Net) Run(o Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	res := &Result{}
+	return e, nil
+}
+
+// loop runs the event loop: start what is enabled, then complete every firing that ends at
+// the next instant, until the final marking is reached (Completed), nothing can happen
+// (Deadlock; Completed when no final marking is declared) or a limit cuts the run off.
+func (e *engine) loop() (Outcome, error) {
+	n, o := e.n, e.o
 	final := func() bool { return n.FinalSet && e.unmet == 0 }
 	for {
 		e.startPhase()
 		if e.err != nil {
-			return nil, e.err
+			return 0, e.err
 		}
 		if e.started >= e.limit && !final() {
-			res.Outcome = CutOff
-			break
+			return CutOff, nil
 		}
 		if final() {
-			res.Outcome = Completed
-			break
+			return Completed, nil
 		}
 		if e.idle() {
-			res.Outcome = Deadlock
 			if !n.FinalSet {
-				res.Outcome = Completed // no final marking declared: the net ran dry
+				return Completed, nil // no final marking declared: the net ran dry
 			}
-			break
+			return Deadlock, nil
 		}
 		next := e.h.q.Top().t
 		if o.MaxTime > 0 && next > o.MaxTime {
 			e.now = o.MaxTime
-			res.Outcome = CutOff
-			break
+			return CutOff, nil
 		}
 		e.now = next
 		for e.h.q.Len() > 0 && e.h.q.Top().t == e.now {
 			e.complete(e.h.pop())
 		}
 		if o.Cancel != nil && e.cancelled() {
-			return nil, ErrCancelled
+			return 0, ErrCancelled
 		}
 		if o.MaxEvents > 0 && e.events > o.MaxEvents {
-			return nil, e.errEvents()
+			return 0, e.errEvents()
 		}
 		if e.err != nil {
-			return nil, e.err
+			return 0, e.err
 		}
 		if e.firings >= e.limit || e.started >= e.limit {
-			res.Outcome = CutOff
-			break
+			return CutOff, nil
 		}
 	}
-	e.last = e.traceInOrder()
-	res.Time, res.Firings, res.Marking, res.Log, res.Last, res.LogDropped = e.now, e.firings, e.mark, e.log, e.last, e.dropped
-	res.Stats = e.stats
-	res.OnNetwork = e.net.result()
-	if res.Outcome == Deadlock {
-		res.Deadlock = e.deadlockReport()
-	}
-	return res, nil
 }
 
 // traceInOrder is the last firings (Options.Trace) oldest first: the ring unrolled.
@@ -601,56 +617,11 @@ func (e *engine) complete(c completion) {
 		}
 	}
 	t := &e.n.Transitions[c.tr]
-	if e.o.AtomicFiring {
-		if c.ver != e.ver[c.tr] {
-			return
-		}
-		e.sched[c.tr] = false
-		if !e.enabled(t) { // lost its tokens meanwhile: try again later
-			e.addCand(c.tr)
-			return
-		}
-		st := &e.stats[c.tr]
-		if st.FirstStart < 0 {
-			st.FirstStart = e.schedAt[c.tr]
-		}
-		st.Busy -= e.schedAt[c.tr]
-		for _, a := range t.In {
-			e.take(a.Place, a.Weight)
-			for _, tj := range e.consumers[a.Place] {
-				e.addCand(tj) // a rival may have been scheduled on these tokens
-				if e.sched[tj] && tj != c.tr {
-					e.sched[tj] = false
-					e.ver[tj]++
-				}
-			}
-		}
-		if e.rec && e.keep() {
-			e.log = append(e.log, Firing{T: int(c.tr), Start: e.schedAt[c.tr], End: e.now, Cause: e.cause(t)})
-			c.id = int32(len(e.log) - 1)
-		}
-		e.inflight[c.tr]++
+	if e.o.AtomicFiring && !e.atomicFire(&c, t) {
+		return
 	}
-	if t.Medium > 0 && e.n.Media[t.Medium-1].Shared && e.n.Media[t.Medium-1].Policy == FluidSharing {
-		mi := t.Medium - 1
-		f := &e.fluid[mi]
-		if c.phase == 0 { // startup done: join the data phase
-			e.fluidAdvance(mi)
-			f.jobs = append(f.jobs, psJob{remain: t.Bytes, tr: c.tr, id: c.id})
-			e.fluidSchedule(mi)
-			return
-		}
-		if c.ver != f.ver {
-			return // superseded by a later start or finish
-		}
-		e.fluidAdvance(mi)
-		for i, x := range f.jobs {
-			if x.tr == c.tr && x.id == c.id {
-				f.jobs = append(f.jobs[:i], f.jobs[i+1:]...)
-				break
-			}
-		}
-		e.fluidSchedule(mi)
+	if t.Medium > 0 && e.n.Media[t.Medium-1].Shared && e.n.Media[t.Medium-1].Policy == FluidSharing && !e.fluidEnd(c, t) {
+		return
 	}
 	e.inflight[c.tr]--
 	e.busy--
@@ -686,6 +657,68 @@ func (e *engine) complete(c completion) {
 		e.put(a.Place, a.Weight)
 	}
 	e.addCand(c.tr)
+}
+
+// atomicFire is the start of an atomic firing at its scheduled end: it reports false when
+// the schedule was superseded, or when the transition lost its tokens meanwhile (then it is
+// a candidate again); otherwise it takes the input tokens now, unschedules the rivals that
+// were scheduled on them, and logs the firing (c.id).
+func (e *engine) atomicFire(c *completion, t *Transition) bool {
+	if c.ver != e.ver[c.tr] {
+		return false
+	}
+	e.sched[c.tr] = false
+	if !e.enabled(t) { // lost its tokens meanwhile: try again later
+		e.addCand(c.tr)
+		return false
+	}
+	st := &e.stats[c.tr]
+	if st.FirstStart < 0 {
+		st.FirstStart = e.schedAt[c.tr]
+	}
+	st.Busy -= e.schedAt[c.tr]
+	for _, a := range t.In {
+		e.take(a.Place, a.Weight)
+		for _, tj := range e.consumers[a.Place] {
+			e.addCand(tj) // a rival may have been scheduled on these tokens
+			if e.sched[tj] && tj != c.tr {
+				e.sched[tj] = false
+				e.ver[tj]++
+			}
+		}
+	}
+	if e.rec && e.keep() {
+		e.log = append(e.log, Firing{T: int(c.tr), Start: e.schedAt[c.tr], End: e.now, Cause: e.cause(t)})
+		c.id = int32(len(e.log) - 1)
+	}
+	e.inflight[c.tr]++
+	return true
+}
+
+// fluidEnd handles an event of a transfer on a fluid-shared medium: the end of its startup
+// joins the data phase (false: the transfer goes on); the end of its data phase leaves it
+// (true: the firing completes); a superseded schedule is dropped (false).
+func (e *engine) fluidEnd(c completion, t *Transition) bool {
+	mi := t.Medium - 1
+	f := &e.fluid[mi]
+	if c.phase == 0 { // startup done: join the data phase
+		e.fluidAdvance(mi)
+		f.jobs = append(f.jobs, psJob{remain: t.Bytes, tr: c.tr, id: c.id})
+		e.fluidSchedule(mi)
+		return false
+	}
+	if c.ver != f.ver {
+		return false // superseded by a later start or finish
+	}
+	e.fluidAdvance(mi)
+	for i, x := range f.jobs {
+		if x.tr == c.tr && x.id == c.id {
+			f.jobs = append(f.jobs[:i], f.jobs[i+1:]...)
+			break
+		}
+	}
+	e.fluidSchedule(mi)
+	return true
 }
 
 // keep says whether the log has room for one more firing; at logCap it drops the log (and

@@ -86,19 +86,20 @@ func ParseProgramWith(file string, data []byte, o BuildOptions) (*Program, error
 	if err != nil {
 		return nil, asInput(err)
 	}
-	top := root.Map("name", "processes", "allocation")
-	p := &Program{Name: top["name"].String(), Allocation: map[string]string{}, AllocationLines: map[string]int{}, File: file}
-	if !top["processes"].Valid() {
-		root.Errorf("missing processes")
-	}
+	p := &Program{Allocation: map[string]string{}, AllocationLines: map[string]int{}, File: file}
+	top := root.Decode(
+		spec.Text("name", &p.Name),
+		spec.Key("processes").Required("missing processes"),
+		spec.Func("allocation", func(a spec.Node) {
+			for _, e := range a.Entries() {
+				p.Allocation[e.Key], p.AllocationLines[e.Key] = e.Node.String(), e.Node.Line()
+			}
+		}),
+	)
 	total := 0.0 // segments after replication, checked before replicating
 	for _, pn := range top["processes"].List() {
-		f := pn.Map("name", "count", "segments")
-		count := 1
-		if c, ok := f["count"]; ok {
-			count = c.Int(1, 1_000_000)
-		}
-		name := f["name"].String()
+		name, count := "", 1
+		f := pn.Decode(spec.Text("name", &name), spec.Int("count", &count, 1, 1_000_000), spec.Key("segments"))
 		if name == "" {
 			pn.Errorf("a process needs a name")
 		}
@@ -117,12 +118,6 @@ func ParseProgramWith(file string, data []byte, o BuildOptions) (*Program, error
 		p.Processes = slices.Grow(p.Processes, count)
 		for i := 0; i < count; i++ {
 			p.Processes = append(p.Processes, Process{Name: expand(name, i, count), Line: pn.Line(), Segments: instantiate(first, i, count)})
-		}
-	}
-	if a := top["allocation"]; a.Valid() {
-		for k, v := range a.Map() {
-			p.Allocation[k] = v.String()
-			p.AllocationLines[k] = v.Line()
 		}
 	}
 	if err := d.Err(); err != nil {
@@ -167,50 +162,34 @@ func instantiate(segs []Segment, i, count int) []Segment {
 	return out
 }
 
+// parseSegments reads a list of segments, each exactly one of compute (seconds), compute_ops
+// (operations), send, recv and loop.
 func parseSegments(n spec.Node) []Segment {
 	var out []Segment
 	for _, sn := range n.List() {
-		f := sn.Map("compute", "compute_ops", "send", "recv", "loop")
+		f := sn.Decode(spec.Key("compute"), spec.Key("compute_ops"), spec.Key("send"), spec.Key("recv"), spec.Key("loop"))
 		if len(f) != 1 {
 			sn.Errorf("a segment is exactly one of compute, send, recv, loop")
 			continue
 		}
 		s := Segment{Line: sn.Line()}
-		if c, ok := f["compute"]; ok {
-			s.Compute = c.NonNeg()
-		}
-		if c, ok := f["compute_ops"]; ok {
-			s.Ops = c.NonNeg()
-		}
-		if m, ok := f["send"]; ok {
-			g := m.Map("to", "bytes", "count", "blocking", "network")
-			s.Send = &Message{Peer: g["to"].String(), Count: 1}
-			s.Send.Bytes = g["bytes"].NonNeg()
-			if b, ok := g["blocking"]; ok {
-				s.Send.Blocking = b.Bool()
-			}
-			s.Send.Network = g["network"].String()
-			if c, ok := g["count"]; ok {
-				s.Send.Count = c.Int(1, 1<<30)
-			}
-			if !g["to"].Valid() {
-				m.Errorf("send needs to")
-			}
-		}
-		if m, ok := f["recv"]; ok {
-			g := m.Map("from", "count")
-			s.Recv = &Message{Peer: g["from"].String(), Count: 1}
-			if c, ok := g["count"]; ok {
-				s.Recv.Count = c.Int(1, 1<<30)
-			}
-			if !g["from"].Valid() {
-				m.Errorf("recv needs from")
-			}
-		}
-		if l, ok := f["loop"]; ok {
-			g := l.Map("count", "body")
-			s.Loop = &Loop{Count: g["count"].Int(0, 1<<24), Body: parseSegments(g["body"])}
-		}
+		sn.Decode(
+			spec.Float("compute", &s.Compute, spec.NonNegative),
+			spec.Float("compute_ops", &s.Ops, spec.NonNegative),
+			spec.Func("send", func(m spec.Node) {
+				s.Send = &Message{Count: 1}
+				m.Decode(spec.Text("to", &s.Send.Peer).Required("send needs to"), spec.Float("bytes", &s.Send.Bytes, spec.NonNegative),
+					spec.Int("count", &s.Send.Count, 1, 1<<30), spec.Bool("blocking", &s.Send.Blocking), spec.Text("network", &s.Send.Network))
+			}),
+			spec.Func("recv", func(m spec.Node) {
+				s.Recv = &Message{Count: 1}
+				m.Decode(spec.Text("from", &s.Recv.Peer).Required("recv needs from"), spec.Int("count", &s.Recv.Count, 1, 1<<30))
+			}),
+			spec.Func("loop", func(l spec.Node) {
+				s.Loop = &Loop{}
+				l.Decode(spec.Int("count", &s.Loop.Count, 0, 1<<24), spec.Func("body", func(b spec.Node) { s.Loop.Body = parseSegments(b) }))
+			}),
+		)
 		out = append(out, s)
 	}
 	return out
@@ -231,55 +210,67 @@ func parseDist(n spec.Node) sim.Dist {
 
 // parseMedium decodes one network (named, in a networks: list).
 func parseMedium(nn spec.Node, named bool, read ReadFunc) Medium {
-	keys := []string{"startup", "bandwidth", "shared", "policy", "startup_samples", "bandwidth_samples", "benchmark"}
-	if named {
-		keys = append(keys, "name")
-	}
-	net := nn.Map(keys...)
 	m := Medium{Name: "network"}
+	fields := []spec.Field{
+		spec.Float("startup", &m.Startup, startupTime),
+		spec.Float("bandwidth", &m.Bandwidth, bandwidth),
+		spec.Bool("shared", &m.Shared),
+		spec.Parsed("policy", &m.Policy, parsePolicy),
+		spec.Key("startup_samples"), spec.Key("bandwidth_samples"), spec.Key("benchmark"),
+	}
 	if named {
-		m.Name = net["name"].String()
-		if m.Name == "" {
-			nn.Errorf("a network in a list needs a name")
-		}
+		m.Name = ""
+		fields = append(fields, spec.Text("name", &m.Name))
 	}
-	if v, ok := net["startup"]; ok {
-		t, err := units.Duration(v.String())
-		if err != nil {
-			v.Errorf("%v", err)
-		} else if !(t >= 0) || t > MaxSeconds {
-			v.Errorf("startup %g s (allowed: 0 … %.4g s)", t, MaxSeconds)
-		} else {
-			m.Startup = t
-		}
+	net := nn.Decode(fields...)
+	if named && m.Name == "" {
+		nn.Errorf("a network in a list needs a name")
 	}
-	if v, ok := net["bandwidth"]; ok {
-		b, err := units.Bandwidth(v.String())
-		if err != nil {
-			v.Errorf("%v", err)
-		} else if !(b > 0) || math.IsInf(b, 0) {
-			v.Errorf("bandwidth %g B/s (allowed: a finite number > 0)", b)
-		} else {
-			m.Bandwidth = b
-		}
-	} else if nn.IsMap() && !net["bandwidth_samples"].Valid() && !net["benchmark"].Valid() {
+	if nn.IsMap() && !net["bandwidth"].Valid() && !net["bandwidth_samples"].Valid() && !net["benchmark"].Valid() {
 		nn.Errorf("missing bandwidth (or bandwidth_samples, or benchmark)")
 	}
 	parseSamples(nn, net, &m)
 	parseBenchmark(net, &m, read)
-	if v, ok := net["shared"]; ok {
-		m.Shared = v.Bool()
-	}
-	if v, ok := net["policy"]; ok {
-		switch strings.ToLower(v.String()) {
-		case "static":
-		case "fluid":
-			m.Policy = FluidSharing
-		default:
-			v.Errorf("policy %q: want static or fluid", v.String())
-		}
-	}
 	return m
+}
+
+// startupTime reads a network's startup t_s: a time (units) in 0 … MaxSeconds.
+func startupTime(v spec.Node) float64 {
+	t, err := units.Duration(v.String())
+	switch {
+	case err != nil:
+		v.Errorf("%v", err)
+	case !(t >= 0) || t > MaxSeconds:
+		v.Errorf("startup %g s (allowed: 0 … %.4g s)", t, MaxSeconds)
+	default:
+		return t
+	}
+	return 0
+}
+
+// bandwidth reads a network's bandwidth B: bytes per second (units), finite and > 0.
+func bandwidth(v spec.Node) float64 {
+	b, err := units.Bandwidth(v.String())
+	switch {
+	case err != nil:
+		v.Errorf("%v", err)
+	case !(b > 0) || math.IsInf(b, 0):
+		v.Errorf("bandwidth %g B/s (allowed: a finite number > 0)", b)
+	default:
+		return b
+	}
+	return 0
+}
+
+// parsePolicy reads a shared network's policy: static or fluid (any case).
+func parsePolicy(s string) (SharePolicy, error) {
+	switch strings.ToLower(s) {
+	case "static":
+		return StaticAtStart, nil
+	case "fluid":
+		return FluidSharing, nil
+	}
+	return StaticAtStart, fmt.Errorf("policy %q: want static or fluid", s)
 }
 
 // parseSamples decodes a network's measured startup and bandwidth (startup_samples,
@@ -352,31 +343,33 @@ func parseWorkstations(c *Cluster, list []spec.Node, read ReadFunc) {
 	}
 	var benches []bench
 	for _, wn := range list {
-		f := wn.Map("name", "power", "benchmark_time", "background", "background_log")
-		w := Workstation{Name: f["name"].String(), Line: wn.Line()}
+		w := Workstation{Line: wn.Line()}
+		f := wn.Decode(
+			spec.Text("name", &w.Name),
+			spec.Key("power"), spec.Key("benchmark_time"),
+			spec.Func("background", func(bs spec.Node) {
+				for _, bn := range bs.List() {
+					var b BgClass
+					bn.Decode(spec.Float("arrival_rate", &b.ArrivalRate, spec.NonNegative), spec.Float("demand", &b.Demand, spec.NonNegative),
+						spec.Func("arrivals", func(n spec.Node) { b.Arrivals = parseDist(n) }), spec.Func("demands", func(n spec.Node) { b.Demands = parseDist(n) }))
+					w.Background = append(w.Background, b)
+				}
+			}),
+			spec.Key("background_log"),
+		)
 		if w.Name == "" {
 			wn.Errorf("a workstation needs a name")
 		}
-		switch {
-		case f["power"].Valid() && f["benchmark_time"].Valid():
-			wn.Errorf("give power or benchmark_time, not both")
-		case f["power"].Valid():
+		switch wn.OneOf(f, "needs power or benchmark_time", "give power or benchmark_time, not both", "power", "benchmark_time") {
+		case "power":
 			w.Power = f["power"].Positive()
 			if w.Power > 1 {
 				f["power"].Errorf("%v: power weights are relative to the fastest workstation (≤ 1)", w.Power)
 			}
-		case f["benchmark_time"].Valid():
+		case "benchmark_time":
 			benches = append(benches, bench{len(c.Workstations), f["benchmark_time"].Positive(), f["benchmark_time"]})
-		default:
-			wn.Errorf("needs power or benchmark_time")
 		}
-		for _, bn := range f["background"].List() {
-			g := bn.Map("arrival_rate", "demand", "arrivals", "demands")
-			b := BgClass{ArrivalRate: g["arrival_rate"].NonNeg(), Demand: g["demand"].NonNeg()}
-			b.Arrivals, b.Demands = parseDist(g["arrivals"]), parseDist(g["demands"])
-			w.Background = append(w.Background, b)
-		}
-		if bl := f["background_log"]; bl.Valid() {
+		if bl, ok := f["background_log"]; ok {
 			if f["background"].Valid() {
 				bl.Errorf("give background or background_log, not both")
 			}
@@ -430,12 +423,15 @@ func ParseClusterWith(file string, data []byte, read ReadFunc) (*Cluster, error)
 	if err != nil {
 		return nil, asInput(err)
 	}
-	top := root.Map("name", "reference", "reference_rate", "workstations", "network", "networks")
-	c := &Cluster{Name: top["name"].String(), Reference: top["reference"].String(), File: file, ReferenceLine: top["reference"].Line()}
-	if v, ok := top["reference_rate"]; ok {
-		c.ReferenceRate = v.Positive()
-	}
-	parseWorkstations(c, top["workstations"].List(), read)
+	c := &Cluster{File: file}
+	top := root.Decode(
+		spec.Text("name", &c.Name),
+		spec.Text("reference", &c.Reference),
+		spec.Float("reference_rate", &c.ReferenceRate, spec.Greater0),
+		spec.Func("workstations", func(n spec.Node) { parseWorkstations(c, n.List(), read) }),
+		spec.Key("network"), spec.Key("networks"),
+	)
+	c.ReferenceLine = top["reference"].Line()
 	// No network: no default is invented (it used to be a silent 1e12 B/s); a program that
 	// sends or receives on such a cluster is refused by Build, naming the message's line.
 	if top["network"].Valid() && top["networks"].Valid() {

@@ -258,71 +258,118 @@ const MaxPNMLBytes = 16 << 20
 // a run stay far from overflow.
 const MaxTokens = 1 << 40
 
+// readPNML decodes one PNML document (the first net; pages flattened) into a Net and
+// validates it; every problem is refused with the file and the line of its element
+// (fault.ErrInput, at most maxErrors listed).
 func readPNML(file string, r io.Reader) (*Net, error) {
-	pre := ""
-	if file != "" {
-		pre = file + ": "
-	}
-	var errs []error
-	line := 0 // the line of the element being read, 0 when none
-	bad := func(format string, args ...any) {
-		at := pre
-		if line > 0 && file != "" {
-			at = fmt.Sprintf("%s:%d: ", file, line)
-		} else if line > 0 {
-			at = fmt.Sprintf("line %d: ", line)
-		}
-		// quote at most a short excerpt of the file's text
-		errs = append(errs, errors.New(at+fmt.Sprintf(format, input.Short(args)...)))
-	}
+	pr := &pnmlReader{file: file}
 	var doc xPNML
 	dec := xml.NewDecoder(r)
 	if err := dec.Decode(&doc); err != nil {
-		line, _ = dec.InputPos()
-		bad("not PNML: %v", err)
-		return nil, inputErrors(errs)
+		pr.line, _ = dec.InputPos()
+		pr.bad("not PNML: %v", err)
+		return nil, inputErrors(pr.errs)
 	}
 	if l, what := trailing(dec); l > 0 {
-		line = l
-		bad("%s after </pnml>: a PNML file holds one document", what)
-		return nil, inputErrors(errs)
+		pr.line = l
+		pr.bad("%s after </pnml>: a PNML file holds one document", what)
+		return nil, inputErrors(pr.errs)
 	}
 	if len(doc.Nets) == 0 {
-		bad("PNML has no net")
-		return nil, inputErrors(errs)
-	}
-	num := func(what, v string) float64 {
-		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-			bad("%s %q is not a finite number ≥ 0", what, v)
-			return 0
-		}
-		return x
-	}
-	whole := func(what, v string, lo, hi int) int {
-		x, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || x < lo || x > hi {
-			bad("%s %q is not a whole number in %d … %d", what, v, lo, hi)
-			return lo
-		}
-		return x
+		pr.bad("PNML has no net")
+		return nil, inputErrors(pr.errs)
 	}
 	xn := doc.Nets[0]
-	n := &Net{ID: xn.ID, Name: netName(xn, file)}
+	pr.n = &Net{ID: xn.ID, Name: netName(xn, file)}
+	pr.media(xn)
+	places, trans, arcs := append([]xPlace(nil), xn.Places...), append([]xTransition(nil), xn.Transitions...), append([]xArc(nil), xn.Arcs...)
+	flattenPages(xn.Pages, &places, &trans, &arcs)
+	pr.pidx, pr.tidx = map[string]int{}, map[string]int{}
+	for _, p := range places {
+		pr.place(p)
+	}
+	for _, t := range trans {
+		pr.transition(t)
+	}
+	aidx := map[string]bool{}
+	for _, a := range arcs {
+		pr.arc(a, aidx)
+	}
+	pr.line = 0
+	if err := inputErrors(pr.errs); err != nil {
+		return nil, err
+	}
+	if err := pr.n.Validate(); err != nil {
+		if file != "" {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		return nil, err
+	}
+	return pr.n, nil
+}
+
+// pnmlReader is readPNML's state: the problems found, the line of the element being read
+// (0 when none), the net built so far and the ids of its places and transitions.
+type pnmlReader struct {
+	file       string
+	errs       []error
+	line       int
+	n          *Net
+	pidx, tidx map[string]int
+}
+
+// bad records a problem at the current element's file:line, quoting at most a short
+// excerpt of the file's text.
+func (pr *pnmlReader) bad(format string, args ...any) {
+	at := ""
+	switch {
+	case pr.line > 0 && pr.file != "":
+		at = fmt.Sprintf("%s:%d: ", pr.file, pr.line)
+	case pr.line > 0:
+		at = fmt.Sprintf("line %d: ", pr.line)
+	case pr.file != "":
+		at = pr.file + ": "
+	}
+	pr.errs = append(pr.errs, errors.New(at+fmt.Sprintf(format, input.Short(args)...)))
+}
+
+// num reads a finite number ≥ 0 (0 after a refusal).
+func (pr *pnmlReader) num(what, v string) float64 {
+	x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+		pr.bad("%s %q is not a finite number ≥ 0", what, v)
+		return 0
+	}
+	return x
+}
+
+// whole reads a whole number in lo … hi (lo after a refusal).
+func (pr *pnmlReader) whole(what, v string, lo, hi int) int {
+	x, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || x < lo || x > hi {
+		pr.bad("%s %q is not a whole number in %d … %d", what, v, lo, hi)
+		return lo
+	}
+	return x
+}
+
+// media reads the network media of the net's clusterperf block: startup in 0 … MaxSeconds,
+// bandwidth > 0, policy static or fluid.
+func (pr *pnmlReader) media(xn xNet) {
 	for _, t := range xn.Tools {
 		if t.Tool != toolName {
 			continue
 		}
 		for _, m := range t.Media {
-			line = m.Line
+			pr.line = m.Line
 			md := Medium{Name: m.Name, Shared: m.Shared}
-			md.Startup = num(fmt.Sprintf("medium %q: startup", m.Name), m.Startup)
+			md.Startup = pr.num(fmt.Sprintf("medium %q: startup", m.Name), m.Startup)
 			if md.Startup > MaxSeconds {
-				bad("medium %q: startup %g s beyond %.4g s", m.Name, md.Startup, MaxSeconds)
+				pr.bad("medium %q: startup %g s beyond %.4g s", m.Name, md.Startup, MaxSeconds)
 			}
-			md.Bandwidth = num(fmt.Sprintf("medium %q: bandwidth", m.Name), m.Bandwidth)
+			md.Bandwidth = pr.num(fmt.Sprintf("medium %q: bandwidth", m.Name), m.Bandwidth)
 			if !(md.Bandwidth > 0) {
-				bad("medium %q: bandwidth must be > 0", m.Name)
+				pr.bad("medium %q: bandwidth must be > 0", m.Name)
 				md.Bandwidth = 1
 			}
 			switch m.Policy {
@@ -330,150 +377,150 @@ func readPNML(file string, r io.Reader) (*Net, error) {
 			case "fluid":
 				md.Policy = FluidSharing
 			default:
-				bad("medium %q: policy %q (allowed: static, fluid)", m.Name, m.Policy)
+				pr.bad("medium %q: policy %q (allowed: static, fluid)", m.Name, m.Policy)
 			}
-			n.Media = append(n.Media, md)
+			pr.n.Media = append(pr.n.Media, md)
 		}
 	}
-	var places []xPlace
-	var trans []xTransition
-	var arcs []xArc
-	var walk func(ps []xPage)
-	walk = func(ps []xPage) {
-		for _, p := range ps {
-			places = append(places, p.Places...)
-			trans = append(trans, p.Transitions...)
-			arcs = append(arcs, p.Arcs...)
-			walk(p.Pages)
+}
+
+// flattenPages appends the places, transitions and arcs of pages and their sub-pages, in
+// document order.
+func flattenPages(ps []xPage, places *[]xPlace, trans *[]xTransition, arcs *[]xArc) {
+	for _, p := range ps {
+		*places = append(*places, p.Places...)
+		*trans = append(*trans, p.Transitions...)
+		*arcs = append(*arcs, p.Arcs...)
+		flattenPages(p.Pages, places, trans, arcs)
+	}
+}
+
+// place adds a place: a unique id, its name, initial marking and, from the clusterperf
+// block, process, label and final marking.
+func (pr *pnmlReader) place(p xPlace) {
+	pr.line = p.Line
+	if p.ID == "" {
+		pr.bad("a place has no id")
+		return
+	}
+	if _, dup := pr.pidx[p.ID]; dup {
+		pr.bad("place id %q used twice", p.ID)
+		return
+	}
+	pl := Place{Name: p.ID}
+	if p.Name != nil && p.Name.Text != "" {
+		pl.Name = p.Name.Text
+	}
+	if p.Initial != nil {
+		pl.Initial = pr.whole(fmt.Sprintf("place %q: initial marking", p.ID), p.Initial.Text, 0, MaxTokens)
+	}
+	for _, t := range p.Tools {
+		if t.Tool == toolName {
+			pl.Process, pl.Label = t.Process, t.Label
+			if t.Final != "" {
+				pl.Final = pr.whole(fmt.Sprintf("place %q: final marking", p.ID), t.Final, 0, MaxTokens)
+				pr.n.FinalSet = true
+			}
 		}
 	}
-	places, trans, arcs = append(places, xn.Places...), append(trans, xn.Transitions...), append(arcs, xn.Arcs...)
-	walk(xn.Pages)
-	pidx, tidx := map[string]int{}, map[string]int{}
-	for _, p := range places {
-		line = p.Line
-		if p.ID == "" {
-			bad("a place has no id")
-			continue
-		}
-		if _, dup := pidx[p.ID]; dup {
-			bad("place id %q used twice", p.ID)
-			continue
-		}
-		pl := Place{Name: p.ID}
-		if p.Name != nil && p.Name.Text != "" {
-			pl.Name = p.Name.Text
-		}
-		if p.Initial != nil {
-			pl.Initial = whole(fmt.Sprintf("place %q: initial marking", p.ID), p.Initial.Text, 0, MaxTokens)
-		}
-		for _, t := range p.Tools {
-			if t.Tool == toolName {
-				pl.Process, pl.Label = t.Process, t.Label
-				if t.Final != "" {
-					pl.Final = whole(fmt.Sprintf("place %q: final marking", p.ID), t.Final, 0, MaxTokens)
-					n.FinalSet = true
-				}
-			}
-		}
-		pidx[p.ID] = n.AddPlace(pl)
+	pr.pidx[p.ID] = pr.n.AddPlace(pl)
+}
+
+// transition adds a transition with a unique id, its name and its clusterperf block.
+func (pr *pnmlReader) transition(t xTransition) {
+	pr.line = t.Line
+	if _, dup := pr.tidx[t.ID]; dup || dupPlace(pr.pidx, t.ID) {
+		pr.bad("transition id %q used twice", t.ID)
+		return
 	}
-	for _, t := range trans {
-		line = t.Line
-		if _, dup := tidx[t.ID]; dup || dupPlace(pidx, t.ID) {
-			bad("transition id %q used twice", t.ID)
-			continue
-		}
-		tr := Transition{Name: t.ID, Servers: 1}
-		if t.Name != nil && t.Name.Text != "" {
-			tr.Name = t.Name.Text
-		}
-		for _, tool := range t.Tools {
-			if tool.Tool != toolName {
-				continue
-			}
-			if tool.Delay != nil {
-				d, err := strconv.ParseFloat(strings.TrimSpace(*tool.Delay), 64)
-				ticks, terr := Ticks(d)
-				if err != nil || terr != nil {
-					bad("transition %q: delay %q is not a number of seconds in 0 … %.4g (finite, ≥ 0, within 2^62 ticks of 1 ns)", t.ID, *tool.Delay, MaxSeconds)
-				}
-				tr.Delay = ticks
-			}
-			switch tool.Server {
-			case "", "1":
-			case "inf":
-				tr.Servers = InfiniteServers
-			default:
-				k, err := strconv.Atoi(tool.Server)
-				if err != nil || k < 1 {
-					bad("transition %q: server %q (allowed: 1, k ≥ 1, inf)", t.ID, tool.Server)
-					k = 1
-				}
-				tr.Servers = k
-			}
-			if tool.Priority != "" {
-				tr.Priority = whole(fmt.Sprintf("transition %q: priority", t.ID), tool.Priority, -1<<30, 1<<30)
-			}
-			tr.Process, tr.Kind, tr.Loop = tool.Process, tool.Kind, tool.Loop
-			if tool.Medium != "" {
-				tr.Medium = whole(fmt.Sprintf("transition %q: medium", t.ID), tool.Medium, 1, max(1, len(n.Media)))
-				if len(n.Media) == 0 {
-					bad("transition %q: medium %q, but the net defines no media", t.ID, tool.Medium)
-					tr.Medium = 0
-				}
-				if tool.Bytes != "" {
-					tr.Bytes = num(fmt.Sprintf("transition %q: bytes", t.ID), tool.Bytes)
-				}
-			}
-		}
-		tidx[t.ID] = n.AddTransition(tr)
+	tr := Transition{Name: t.ID, Servers: 1}
+	if t.Name != nil && t.Name.Text != "" {
+		tr.Name = t.Name.Text
 	}
-	aidx := map[string]bool{}
-	for _, a := range arcs {
-		line = a.Line
-		if _, isP := pidx[a.ID]; a.ID != "" && (aidx[a.ID] || isP || dupPlace(tidx, a.ID)) {
-			bad("arc id %q used twice (ids are unique in a PNML document)", a.ID)
-			continue
-		}
-		aidx[a.ID] = true
-		w := 1
-		if a.Inscription != nil {
-			v, err := strconv.Atoi(strings.TrimSpace(a.Inscription.Text))
-			if err != nil || v < 1 || v > MaxTokens {
-				bad("arc %q: weight %q must be a whole number in 1 … %d", a.ID, a.Inscription.Text, MaxTokens)
-				continue
-			}
-			w = v
-		}
-		sp, sIsP := pidx[a.Source]
-		st, sIsT := tidx[a.Source]
-		tp, tIsP := pidx[a.Target]
-		tt, tIsT := tidx[a.Target]
-		switch {
-		case !sIsP && !sIsT:
-			bad("arc %q: source %q is no place or transition", a.ID, a.Source)
-		case !tIsP && !tIsT:
-			bad("arc %q: target %q is no place or transition", a.ID, a.Target)
-		case sIsP && tIsT:
-			n.Transitions[tt].In = append(n.Transitions[tt].In, Arc{sp, w})
-		case sIsT && tIsP:
-			n.Transitions[st].Out = append(n.Transitions[st].Out, Arc{tp, w})
-		default:
-			bad("arc %q joins two places or two transitions (%s → %s)", a.ID, a.Source, a.Target)
+	for _, tool := range t.Tools {
+		if tool.Tool == toolName {
+			pr.transitionTool(t.ID, tool, &tr)
 		}
 	}
-	line = 0
-	if err := inputErrors(errs); err != nil {
-		return nil, err
-	}
-	if err := n.Validate(); err != nil {
-		if file != "" {
-			return nil, fmt.Errorf("%s: %w", file, err)
+	pr.tidx[t.ID] = pr.n.AddTransition(tr)
+}
+
+// transitionTool reads a transition's clusterperf block: delay in seconds (within 2^62
+// ticks), servers (1, k ≥ 1 or inf), priority, process, kind, loop, and for a transfer its
+// medium (1-based, among the net's) and message bytes.
+func (pr *pnmlReader) transitionTool(id string, tool xTool, tr *Transition) {
+	if tool.Delay != nil {
+		d, err := strconv.ParseFloat(strings.TrimSpace(*tool.Delay), 64)
+		ticks, terr := Ticks(d)
+		if err != nil || terr != nil {
+			pr.bad("transition %q: delay %q is not a number of seconds in 0 … %.4g (finite, ≥ 0, within 2^62 ticks of 1 ns)", id, *tool.Delay, MaxSeconds)
 		}
-		return nil, err
+		tr.Delay = ticks
 	}
-	return n, nil
+	switch tool.Server {
+	case "", "1":
+	case "inf":
+		tr.Servers = InfiniteServers
+	default:
+		k, err := strconv.Atoi(tool.Server)
+		if err != nil || k < 1 {
+			pr.bad("transition %q: server %q (allowed: 1, k ≥ 1, inf)", id, tool.Server)
+			k = 1
+		}
+		tr.Servers = k
+	}
+	if tool.Priority != "" {
+		tr.Priority = pr.whole(fmt.Sprintf("transition %q: priority", id), tool.Priority, -1<<30, 1<<30)
+	}
+	tr.Process, tr.Kind, tr.Loop = tool.Process, tool.Kind, tool.Loop
+	if tool.Medium != "" {
+		media := len(pr.n.Media)
+		tr.Medium = pr.whole(fmt.Sprintf("transition %q: medium", id), tool.Medium, 1, max(1, media))
+		if media == 0 {
+			pr.bad("transition %q: medium %q, but the net defines no media", id, tool.Medium)
+			tr.Medium = 0
+		}
+		if tool.Bytes != "" {
+			tr.Bytes = pr.num(fmt.Sprintf("transition %q: bytes", id), tool.Bytes)
+		}
+	}
+}
+
+// arc adds an arc (a unique id among all ids, a weight in 1 … MaxTokens) from a place to a
+// transition (an input) or from a transition to a place (an output).
+func (pr *pnmlReader) arc(a xArc, aidx map[string]bool) {
+	pr.line = a.Line
+	if _, isP := pr.pidx[a.ID]; a.ID != "" && (aidx[a.ID] || isP || dupPlace(pr.tidx, a.ID)) {
+		pr.bad("arc id %q used twice (ids are unique in a PNML document)", a.ID)
+		return
+	}
+	aidx[a.ID] = true
+	w := 1
+	if a.Inscription != nil {
+		v, err := strconv.Atoi(strings.TrimSpace(a.Inscription.Text))
+		if err != nil || v < 1 || v > MaxTokens {
+			pr.bad("arc %q: weight %q must be a whole number in 1 … %d", a.ID, a.Inscription.Text, MaxTokens)
+			return
+		}
+		w = v
+	}
+	n := pr.n
+	sp, sIsP := pr.pidx[a.Source]
+	st, sIsT := pr.tidx[a.Source]
+	tp, tIsP := pr.pidx[a.Target]
+	tt, tIsT := pr.tidx[a.Target]
+	switch {
+	case !sIsP && !sIsT:
+		pr.bad("arc %q: source %q is no place or transition", a.ID, a.Source)
+	case !tIsP && !tIsT:
+		pr.bad("arc %q: target %q is no place or transition", a.ID, a.Target)
+	case sIsP && tIsT:
+		n.Transitions[tt].In = append(n.Transitions[tt].In, Arc{sp, w})
+	case sIsT && tIsP:
+		n.Transitions[st].Out = append(n.Transitions[st].Out, Arc{tp, w})
+	default:
+		pr.bad("arc %q joins two places or two transitions (%s → %s)", a.ID, a.Source, a.Target)
+	}
 }
 
 func dupPlace(pidx map[string]int, id string) bool { _, ok := pidx[id]; return ok }

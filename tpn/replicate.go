@@ -89,70 +89,12 @@ func Replicate(ctx context.Context, n *Net, o ReplicateOptions) (*Replications, 
 	if o.Reps < 2 || o.Reps > MaxReps {
 		return nil, fmt.Errorf("%w: %d replications (allowed: 2 … %d; an interval needs two)", fault.ErrInput, o.Reps, MaxReps)
 	}
-	for _, c := range n.CPUs {
-		if err := checkBackground(c); err != nil {
-			return nil, err
-		}
-	}
-	base := o.Baseline
-	if base == nil {
-		r, err := n.Run(Options{MaxTime: o.Run.MaxTime, MaxFirings: o.Run.MaxFirings})
-		if err != nil {
-			return nil, err
-		}
-		if err := r.Err(); err != nil {
-			return nil, err
-		}
-		base = r
-	}
-	limit := o.MaxEvents
-	if limit <= 0 {
-		limit = DefaultMaxSampleEvents
-	}
-	est := float64(o.Reps) * SampleEvents(n, base)
-	if est > limit {
-		return nil, errTooLarge("%d sampled replications take about %.4g events (%.4g each: firings, background arrivals and departures over the warm-up and the run); the limit is %.4g (fewer replications, or less background traffic)", o.Reps, est, est/float64(o.Reps), limit)
+	est, limit, err := replicationEvents(n, o)
+	if err != nil {
+		return nil, err
 	}
 	res := &Replications{Reps: o.Reps, Seed: o.Seed, EventsEstimate: est, TimesS: make([]float64, o.Reps)}
-	errs := make([]error, o.Reps)
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	var mu sync.Mutex
-	done := 0
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < min(workers, o.Reps); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				res.TimesS[i], errs[i] = replicateOne(ctx, n, o, i, est/float64(o.Reps), limit)
-				if errs[i] == nil {
-					mu.Lock()
-					done++
-					if o.Progress != nil {
-						o.Progress(done, o.Reps)
-					}
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-feed:
-	for i := 0; i < o.Reps; i++ {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			for j := i; j < o.Reps; j++ {
-				res.TimesS[j], errs[j] = math.NaN(), ctx.Err()
-			}
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
+	errs := runReplications(ctx, n, o, res.TimesS, est/float64(o.Reps), limit)
 	for i, err := range errs {
 		if err != nil && !errors.Is(err, ErrCancelled) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("sampled replication %d (seed %d): %w", i, o.Seed, err)
@@ -171,6 +113,83 @@ feed:
 		return res, err
 	}
 	return res, nil
+}
+
+// replicationEvents checks the background streams, runs the deterministic baseline when
+// o gives none, and estimates the events of all replications (Reps × SampleEvents),
+// refused (ErrTooLarge) beyond o.MaxEvents (0: DefaultMaxSampleEvents), which it returns.
+func replicationEvents(n *Net, o ReplicateOptions) (est, limit float64, err error) {
+	for _, c := range n.CPUs {
+		if err := checkBackground(c); err != nil {
+			return 0, 0, err
+		}
+	}
+	base := o.Baseline
+	if base == nil {
+		r, err := n.Run(Options{MaxTime: o.Run.MaxTime, MaxFirings: o.Run.MaxFirings})
+		if err != nil {
+			return 0, 0, err
+		}
+		if err := r.Err(); err != nil {
+			return 0, 0, err
+		}
+		base = r
+	}
+	limit = o.MaxEvents
+	if limit <= 0 {
+		limit = DefaultMaxSampleEvents
+	}
+	est = float64(o.Reps) * SampleEvents(n, base)
+	if est > limit {
+		return 0, 0, errTooLarge("%d sampled replications take about %.4g events (%.4g each: firings, background arrivals and departures over the warm-up and the run); the limit is %.4g (fewer replications, or less background traffic)", o.Reps, est, est/float64(o.Reps), limit)
+	}
+	return est, limit, nil
+}
+
+// runReplications runs replication i (seeded by o.Seed and i) into times[i] on o.Workers
+// goroutines (0: GOMAXPROCS), calling o.Progress after each; once ctx is done the
+// replications not started get NaN and ctx's error. It returns each replication's error.
+func runReplications(ctx context.Context, n *Net, o ReplicateOptions, times []float64, perRep, limit float64) []error {
+	errs := make([]error, o.Reps)
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var mu sync.Mutex
+	done := 0
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(workers, o.Reps); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				times[i], errs[i] = replicateOne(ctx, n, o, i, perRep, limit)
+				if errs[i] == nil {
+					mu.Lock()
+					done++
+					if o.Progress != nil {
+						o.Progress(done, o.Reps)
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+feed:
+	for i := 0; i < o.Reps; i++ {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			for j := i; j < o.Reps; j++ {
+				times[j], errs[j] = math.NaN(), ctx.Err()
+			}
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	return errs
 }
 
 // replicateOne runs replication i, its events capped at RunEventsFactor·perRep (at least

@@ -7,7 +7,9 @@ package cubeapp
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"sort"
@@ -16,9 +18,11 @@ import (
 	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/cube"
+	"github.com/clusterperf/clusterperf/extrap"
 	"github.com/clusterperf/clusterperf/internal/input"
 	"github.com/clusterperf/clusterperf/mpip"
 	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/scaling"
 )
 
 // Request is one cube question. Paths: one profile (a .cubex file or "-"), a set folder, or
@@ -61,9 +65,14 @@ func Run(ctx context.Context, q Request) (*Result, error) {
 	}
 	params := defaultParams(runs)
 	if q.Param != "" {
-		params = strings.Split(q.Param, ",")
+		if params, err = paramNames(q.Param, runs); err != nil {
+			return nil, err
+		}
 	}
 	ms, err := cube.ModelSet(ctx, runs, params, q.Metrics)
+	if ov := (*cube.OneValueError)(nil); errors.As(err, &ov) {
+		return nil, app.Inputf("%s: %v", oneValueSource(q), ov)
+	}
 	if err != nil {
 		return nil, app.Classify(err)
 	}
@@ -78,27 +87,69 @@ func Run(ctx context.Context, q Request) (*Result, error) {
 	return res, nil
 }
 
-// stopNote says why no call path stops scaling, in words that fit the set: a parameter along
-// which every time grows (a problem size, a weak-scaling-like set) has no "stops scaling".
+// paramNames are --param's names, each one the set has (hostile7 P3: "x," was taken as x,
+// and an unknown name was answered with advice about another parameter).
+func paramNames(flag string, runs []cube.Run) ([]string, error) {
+	names := strings.Split(flag, ",")
+	var have []string
+	for k := range runs[0].Params {
+		have = append(have, k)
+	}
+	sort.Strings(have)
+	for _, n := range names {
+		if strings.TrimSpace(n) == "" {
+			return nil, app.Inputf("--param %q: an empty name (give one name, or two separated by a comma)", flag)
+		}
+		if _, ok := runs[0].Params[n]; !ok {
+			return nil, app.Inputf("--param %s: the profiles have no parameter %s (they have %s)", flag, n, strings.Join(have, ", "))
+		}
+	}
+	return names, nil
+}
+
+// oneValueSource names what gave a parameter its one value: the --values flag, the
+// --param flag that chose it, or the set folder.
+func oneValueSource(q Request) string {
+	switch {
+	case q.Values != nil:
+		return "--values"
+	case q.Param != "":
+		return "--param " + q.Param
+	}
+	return q.Paths[0]
+}
+
+// Stops is the set's extrap.StopSummary over its time call paths (the sentence fit says
+// of Extra-P experiments): along the first parameter, for two at TrendAt2.
+func Stops(ms *cube.Models) extrap.StopSummary {
+	s := extrap.StopSummary{Unit: "call path", Metric: "time", Param: ms.Param, First: ms.FirstToStop}
+	for _, m := range ms.Models {
+		if m.Trend == "" {
+			continue
+		}
+		s.Models++
+		switch m.Trend {
+		case "falls":
+			s.Falling++
+		case "grows":
+			s.Growing++
+		}
+		if m.CallPath == ms.FirstToStop && m.StopsScalingAt != nil {
+			s.At = *m.StopsScalingAt
+		}
+	}
+	if ms.Param2 != "" {
+		s.At2 = fmt.Sprintf(" at %s = %g", ms.Param2, ms.TrendAt2)
+	}
+	return s
+}
+
+// stopNote is the set's stop sentence when no call path stops (the answer says the first).
 func stopNote(ms *cube.Models) []string {
 	if ms.FirstToStop != "" {
 		return nil
 	}
-	falls := 0
-	for _, m := range ms.Models {
-		if m.Trend == "falls" {
-			falls++
-		}
-	}
-	x := ms.Param
-	if falls == 0 {
-		return []string{fmt.Sprintf("no time model falls as %s doubles (%d grow, the rest stay flat): %s acts as a problem size or a weak-scaling count here, so no call path stops scaling", x, ms.Growing, x)}
-	}
-	n := fmt.Sprintf("no call path whose time falls with %s stops scaling within twice the largest measured %s (doubling still cuts each such fitted time by 10 %% or more)", x, x)
-	if ms.Growing > 0 {
-		n += fmt.Sprintf("; %d time model(s) grow with %s", ms.Growing, x)
-	}
-	return []string{n}
+	return []string{Stops(ms).Sentence()}
 }
 
 // loadRuns: a set folder, or files with Values.
@@ -111,6 +162,11 @@ func loadRuns(q Request) ([]cube.Run, error) {
 	}
 	if len(q.Values) != len(q.Paths) {
 		return nil, app.Inputf("--values has %d values for %d files", len(q.Values), len(q.Paths))
+	}
+	for i, v := range q.Values {
+		if !(v >= 1) || v != math.Trunc(v) || v > scaling.MaxPredictP {
+			return nil, app.Inputf("--values: value %d (%g, for %s): want a whole number from 1 to %d (a process count or size)", i+1, v, q.Paths[i], scaling.MaxPredictP)
+		}
 	}
 	name := q.Param
 	if name == "" {
@@ -260,7 +316,11 @@ type MetricPair struct {
 func (r *Result) SetAnswer() {
 	switch {
 	case r.Set != nil:
-		r.Answer = answer.CubeSet(strings.Join(slices.DeleteFunc([]string{r.Set.Param, r.Set.Param2}, func(x string) bool { return x == "" }), ", "), r.Set.Total, r.Set.FirstToStop, r.Set.Profiles)
+		stop := ""
+		if r.Set.FirstToStop != "" {
+			stop = Stops(r.Set).Sentence()
+		}
+		r.Answer = answer.CubeSet(strings.Join(slices.DeleteFunc([]string{r.Set.Param, r.Set.Param2}, func(x string) bool { return x == "" }), ", "), r.Set.Total, r.Set.FirstToStop, stop, r.Set.Profiles)
 	case r.Profile != nil:
 		p := r.Profile
 		pick := 0 // the time metric when the profile has one, else the first
@@ -392,7 +452,7 @@ func (r *Result) Tables() []*report.Table {
 		sum.Add("application total ("+s.Total.Metric+")", s.Total.Name+": "+s.Total.Formula)
 		sum.Add("its trend as "+s.Param+" doubles", s.Total.Trend)
 	}
-	sum.Add("time models growing with "+s.Param, s.Growing)
+	sum.Add("time models growing with "+s.Param+" (the total and call paths)", s.Growing)
 	first := s.FirstToStop
 	if first == "" {
 		first = "none within the grid"

@@ -69,26 +69,36 @@ func (r *ExtrapResult) Tables() []*report.Table {
 	if r.Result.SecondParameter != "" {
 		return []*report.Table{r.pnTable()}
 	}
-	t := &report.Table{Name: "regions", Title: fmt.Sprintf("%s (%s, parameter %s, %d points): one model per region and metric", r.Experiment, r.Format, r.Result.Parameter, r.Points),
-		Header: []string{"region", "metric", "model", "formula", "backtest_rel_error", "stops_scaling_at"}}
+	x := r.Result.Parameter
+	t := &report.Table{Name: "regions", Title: fmt.Sprintf("%s (%s, parameter %s, %d points): one model per region and metric; trend and stops_scaling_at as %s doubles, up to twice the largest measured %s", r.Experiment, r.Format, x, r.Points, x, x),
+		Header: []string{"region", "metric", "model", "formula", "backtest_rel_error", "trend", "stops_scaling_at"}}
 	for _, m := range r.Result.Models {
-		bt, stop := any("none"), any("still scaling at 2^20")
+		bt := any("none")
 		if m.Backtest != nil {
 			bt = fmt.Sprintf("%+.1f%%", 100*m.Backtest.RelError)
 		}
-		if m.LimitP > 0 {
-			stop = m.LimitP
-		}
-		t.Add(m.Region, m.Metric, m.Fit.Chosen.Name, m.Fit.Chosen.Formula, bt, stop)
+		t.Add(m.Region, m.Metric, m.Fit.Chosen.Name, m.Formula, bt, m.Trend, stopCell(m))
 	}
 	return []*report.Table{t}
 }
 
+// stopCell is a model's stops_scaling_at: the value, or why there is none.
+func stopCell(m extrap.RegionModel) any {
+	switch {
+	case m.StopsScalingAt > 0:
+		return m.StopsScalingAt
+	case m.Trend == "falls":
+		return "still scaling"
+	}
+	return "-"
+}
+
 // pnTable is a two-parameter experiment's joint models and their backtests.
 func (r *ExtrapResult) pnTable() *report.Table {
-	t := &report.Table{Name: "regions", Title: fmt.Sprintf("%s (%s, parameters p = %s and n = %s, %d points): one joint model T(p, n) per region and metric (scaling.FitPN)", r.Experiment, r.Format, r.Result.Parameter, r.Result.SecondParameter, r.Points),
-		Header: []string{"region", "metric", "formula", "loo_rms_log_error", "interval95_high_low", "backtest_largest_p", "backtest_largest_n"}}
-	for _, m := range r.Result.Models {
+	res := r.Result
+	t := &report.Table{Name: "regions", Title: fmt.Sprintf("%s (%s, parameters p = %s and n = %s, %d points): one joint model T(%s, %s) per region and metric (scaling.FitPN); trend and stops_scaling_at as %s doubles at %s = %g", r.Experiment, r.Format, res.Parameter, res.SecondParameter, r.Points, res.Parameter, res.SecondParameter, res.Parameter, res.SecondParameter, res.TrendAtN),
+		Header: []string{"region", "metric", "formula", "loo_rms_log_error", "interval95_high_low", "trend", "stops_scaling_at", "backtest_largest_p", "backtest_largest_n"}}
+	for _, m := range res.Models {
 		bt := map[string]string{"largest p": "none", "largest n": "none"}
 		for _, b := range m.PNBacktests {
 			if b.Skipped != "" {
@@ -97,22 +107,17 @@ func (r *ExtrapResult) pnTable() *report.Table {
 			}
 			bt[b.HeldOut] = fmt.Sprintf("median %.1f%%, interval held %d of %d", 100*b.MedianAbsRE, b.Inside95, b.Points)
 		}
-		t.Add(m.Region, m.Metric, m.PN.Formula, report.Magnitude(m.PN.LOO), math.Exp(2*m.PN.HalfWidth95), bt["largest p"], bt["largest n"])
+		t.Add(m.Region, m.Metric, m.Formula, report.Magnitude(m.PN.LOO), math.Exp(2*m.PN.HalfWidth95), m.Trend, stopCell(m), bt["largest p"], bt["largest n"])
 	}
 	return t
 }
 
 func (r *ExtrapResult) NoteLines() []string {
 	var n []string
-	switch {
-	case r.Result.SecondParameter != "":
-		n = append(n, fmt.Sprintf("two parameters: %s is taken as the process count p and %s as the problem size n; the 95 %% intervals come from leave-one-(p, n)-out errors (interpolation), the backtests say how many held-out runs they held; where a region stops scaling is searched in one-parameter experiments only", r.Result.Parameter, r.Result.SecondParameter))
-	case r.Result.FirstToStop != "":
-		n = append(n, fmt.Sprintf("first to stop scaling: %s (metric %s) at %s = %d (doubling it no longer cuts the time by %.0f %%)",
-			r.Result.FirstToStop, r.Result.FirstToStopMetric, r.Result.Parameter, r.Result.FirstToStopP, 100*extrap.StopGain))
-	default:
-		n = append(n, "every region still scales at 2^20")
+	if r.Result.SecondParameter != "" {
+		n = append(n, fmt.Sprintf("two parameters: %s is taken as the process count p and %s as the problem size n; the 95 %% intervals come from leave-one-(p, n)-out errors (interpolation), the backtests say how many held-out runs they held", r.Result.Parameter, r.Result.SecondParameter))
 	}
+	n = append(n, r.Result.Stops().Sentence())
 	return append(n, r.Result.Notes...)
 }
 

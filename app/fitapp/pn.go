@@ -10,6 +10,7 @@ import (
 
 	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/extrap"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/scaling"
@@ -39,6 +40,12 @@ type PNResult struct {
 	Predictions []PNPrediction       `json:"predictions"`
 	Diagonal    []PNPrediction       `json:"weak_scaling_diagonal"`
 	Backtests   []scaling.PNBacktest `json:"backtests"`
+	// Trend and StopsScalingAt: the model walked along p at n = TrendAtN (the largest n
+	// measured at the largest p), as fit says of Extra-P experiments' regions and cube of
+	// call paths (extrap.StopsScaling).
+	TrendAtN       float64 `json:"trend_at_n"`
+	Trend          string  `json:"trend"`
+	StopsScalingAt int     `json:"stops_scaling_at,omitempty"`
 	// Notes are NoteLines (the output contract's notes array).
 	Notes []string `json:"notes"`
 }
@@ -128,6 +135,12 @@ func RunPN(ctx context.Context, q PNRequest) (*PNResult, error) {
 			top = pt
 		}
 	}
+	res.TrendAtN = top.N
+	lo := top.P
+	for _, pt := range pts {
+		lo = min(lo, pt.P)
+	}
+	res.Trend, res.StopsScalingAt = extrap.StopsScaling(lo, top.P, func(p int) (float64, error) { return m.Predict(float64(p), top.N) })
 	for k := 1; k <= 3; k++ {
 		p, n := top.P<<k, top.N*float64(int(1)<<k)
 		if x, err := pnPredict(m, p, n); err == nil {
@@ -164,8 +177,22 @@ func (r *PNResult) Tables() []*report.Table {
 	return []*report.Table{t, bt}
 }
 
+// stopSentence says where the modelled time stops scaling along p at n = TrendAtN.
+func (r *PNResult) stopSentence() string {
+	at := fmt.Sprintf("at n = %g (the largest n measured at the largest p)", r.TrendAtN)
+	switch {
+	case r.StopsScalingAt > 0:
+		return fmt.Sprintf("%s the modelled time stops scaling at p = %d: from there doubling p no longer cuts it by %.0f %%", at, r.StopsScalingAt, 100*extrap.StopGain)
+	case r.Trend == "falls":
+		return fmt.Sprintf("%s the modelled time still falls by %.0f %% or more per doubling of p up to twice the largest measured p", at, 100*extrap.StopGain)
+	case r.Trend == "":
+		return at + " the model cannot be walked along p"
+	}
+	return fmt.Sprintf("%s the modelled time %s as p doubles, so it never scaled there: nothing to stop", at, map[string]string{"grows": "grows", "flat": "stays flat"}[r.Trend])
+}
+
 func (r *PNResult) NoteLines() []string {
-	n := []string{"the 95 % intervals come from this set's leave-one-(p, n)-out errors (interpolation): beyond the measured p or n they can be too narrow — the backtests say how many held-out runs they held"}
+	n := []string{r.stopSentence(), "the 95 % intervals come from this set's leave-one-(p, n)-out errors (interpolation): beyond the measured p or n they can be too narrow — the backtests say how many held-out runs they held"}
 	for _, b := range r.Backtests {
 		if b.Skipped != "" {
 			n = append(n, fmt.Sprintf("no %s backtest: %s", b.HeldOut, b.Skipped))

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/clusterperf/clusterperf/app"
-	"github.com/clusterperf/clusterperf/internal/spec"
+	"github.com/clusterperf/clusterperf/modelfile"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/sim"
 	"github.com/clusterperf/clusterperf/spmd"
@@ -52,21 +52,21 @@ func checkKind(kind, path string, given map[string]bool) error {
 // Decode reads the YAML data of path once, tells its kind by its top-level fields, refuses
 // the flags in given that belong to the other kind, and decodes the model.
 func Decode(path string, data []byte, given map[string]bool) (Model, error) {
-	d, root, err := spec.Parse(path, data)
+	doc, err := modelfile.Parse(path, data)
 	if err != nil {
 		return Model{}, app.Input(err)
 	}
 	sm := Model{Kind: "qn"}
-	if root.Has("architecture") {
+	if doc.Has("architecture") {
 		sm.Kind = "spmd"
 	}
 	if err := checkKind(sm.Kind, path, given); err != nil {
 		return sm, err
 	}
 	if sm.Kind == "spmd" {
-		sm.SPMD, err = spmd.DecodeModel(d, root)
+		sm.SPMD, err = spmd.DecodeModel(doc)
 	} else {
-		sm.QN, err = qn.ParseModelFile(path, data) // qn's decoder takes the file, not the tree
+		sm.QN, err = qn.DecodeModelFile(doc)
 	}
 	return sm, app.Input(err)
 }

@@ -8,6 +8,13 @@ import (
 )
 
 func sweepPlot(path string, r *Sweep) error {
+	return report.SaveFigure(path, r.Figure()...)
+}
+
+// Figure is the sweep's figure (solve --plot, merge --plot, the explorer's qn charts):
+// throughput and response time of every class against the swept value, every bound
+// (clipped at the frame) and the measured points, N* marked on a population sweep.
+func (r *Sweep) Figure() []report.Panel {
 	xp := report.Panel{Title: "Throughput", XLabel: r.Parameter, YLabel: "jobs/s"}
 	rp := report.Panel{Title: "Response time", XLabel: r.Parameter, YLabel: "s"}
 	for c, name := range r.Classes {
@@ -30,7 +37,7 @@ func sweepPlot(path string, r *Sweep) error {
 		m := report.Mark{X: *f.Value, Label: "N* = " + report.Num(*f.Value)}
 		xp.Marks, rp.Marks = []report.Mark{m}, []report.Mark{m}
 	}
-	return report.SaveFigure(path, xp, rp)
+	return []report.Panel{xp, rp}
 }
 
 // boundSeries are the bound lines: per bound name, class and side (lower, upper) one line

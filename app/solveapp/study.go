@@ -34,10 +34,10 @@ type SweepItem struct {
 	Validation *validate.Report    `json:"validation,omitempty"`
 }
 
-// ValidateStudy checks a --validate study of one model before any shard runs, as the
+// checkValidateStudy checks a --validate study of one model before any shard runs, as the
 // one-machine run would refuse it (Distribution, the solver's refusals, the simulator's
 // options and budget), and returns the simulator whose replication k is item k.
-func ValidateStudy(q Request) (*sim.Simulator, error) {
+func checkValidateStudy(q Request) (*sim.Simulator, error) {
 	switch {
 	case !q.Validate:
 		return nil, app.Inputf("--shard/--slurm split the replications of --validate or the points of --sweep; solving one model is not a study")
@@ -65,17 +65,56 @@ func ValidateStudy(q Request) (*sim.Simulator, error) {
 	return s, nil
 }
 
-// SweepStudy is a sweep whose points are a study's items (point k is item k).
-type SweepStudy struct {
-	q    Request
-	p    qn.SweepParam
-	vals []float64
+// NewStudy is the study of a solve request (studyapp.Study): the points of a sweep
+// (newSweepStudy; planned as there), or the replications of --validate of one model
+// (checkValidateStudy), each refused as the one-machine run would refuse it.
+func NewStudy(q Request, planned bool) (studyapp.Study, error) {
+	if q.IsSweep() {
+		return newSweepStudy(q, planned)
+	}
+	s, err := checkValidateStudy(q)
+	if err != nil {
+		return nil, err
+	}
+	q.Progress = nil
+	return &validateStudy{q: q, s: s}, nil
 }
 
-// NewSweepStudy parses the request's sweep (planned: the plan in the study directory is of
+// validateStudy is a --validate study of one model: item k is replication k of the
+// simulator s, from the seed and k alone; the items merge by mergeValidate.
+type validateStudy struct {
+	q Request
+	s *sim.Simulator
+}
+
+func (v *validateStudy) Items() int   { return v.q.Sim.Reps }
+func (v *validateStudy) Seed() uint64 { return v.q.Sim.Seed }
+
+// Work simulates replication k (sim.Simulator.Run), as the one-machine run does.
+func (v *validateStudy) Work(shard.Range) studyapp.Work {
+	return func(k int) (json.RawMessage, error) {
+		r, err := v.s.Run(v.q.Sim.Seed, uint64(k))
+		if err != nil {
+			return nil, app.Lib(err)
+		}
+		return json.Marshal(r)
+	}
+}
+
+func (v *validateStudy) Merge(items []json.RawMessage) (any, error) { return mergeValidate(v.q, items) }
+
+// sweepStudy is a sweep whose points are a study's items (point k is item k).
+type sweepStudy struct {
+	q     Request
+	merge Request // the request as given: its Log receives the merge's account
+	p     qn.SweepParam
+	vals  []float64
+}
+
+// newSweepStudy parses the request's sweep (planned: the plan in the study directory is of
 // this very command line, so an older version's FROM:TO:N form reads as it did then,
 // PlanSweepParam) and reads its measurements, refusing what the one-machine run refuses.
-func NewSweepStudy(q Request, planned bool) (*SweepStudy, error) {
+func newSweepStudy(q Request, planned bool) (*sweepStudy, error) {
 	if q.Solver == "" {
 		q.Solver = "auto"
 	}
@@ -89,19 +128,27 @@ func NewSweepStudy(q Request, planned bool) (*SweepStudy, error) {
 	if _, err := q.measurements(); err != nil {
 		return nil, err
 	}
+	merge := q
+	merge.Progress = nil
 	q.Progress, q.Log, q.Sim = nil, nil, quiet(q.Sim)
-	return &SweepStudy{q: q, p: p, vals: vals}, nil
+	return &sweepStudy{q: q, merge: merge, p: p, vals: vals}, nil
 }
 
 // Items is the number of points.
-func (s *SweepStudy) Items() int { return len(s.vals) }
+func (s *sweepStudy) Items() int { return len(s.vals) }
+
+// Seed is the seed of the points' simulations (--validate, fork/join error estimates).
+func (s *sweepStudy) Seed() uint64 { return s.q.Sim.Seed }
+
+// Merge is the one-machine sweep from the points of every shard (mergeSweep).
+func (s *sweepStudy) Merge(items []json.RawMessage) (any, error) { return mergeSweep(s.merge, items) }
 
 // Work computes the items of the range r: the range's points are solved together when its
 // first item is asked for, so qn.Sweep applies the sweep's work budget to the shard as the
 // one-machine run applies it to the whole sweep (each point is solved on its own either
 // way); fork/join points get their simulated error estimates, and with --validate each
 // point is simulated and compared.
-func (s *SweepStudy) Work(r shard.Range) studyapp.Work {
+func (s *sweepStudy) Work(r shard.Range) studyapp.Work {
 	var pts []qn.SweepPoint
 	return func(k int) (json.RawMessage, error) {
 		if pts == nil {
@@ -116,7 +163,7 @@ func (s *SweepStudy) Work(r shard.Range) studyapp.Work {
 
 // solveRange solves the sweep at vals as the one-machine run solves the whole sweep
 // (qn.Sweep, its budget and errors; fork/join points' simulated error estimates).
-func (s *SweepStudy) solveRange(vals []float64) ([]qn.SweepPoint, error) {
+func (s *sweepStudy) solveRange(vals []float64) ([]qn.SweepPoint, error) {
 	opt, q := s.q.Options, s.q
 	pts, err := qn.Sweep(context.Background(), q.Input.Model, s.p, vals, q.Solver, opt, nil)
 	if err != nil {
@@ -133,7 +180,7 @@ func (s *SweepStudy) solveRange(vals []float64) ([]qn.SweepPoint, error) {
 
 // item is one solved point as a shard item, simulated with --validate: what the
 // one-machine sweep computes for that point.
-func (s *SweepStudy) item(pt qn.SweepPoint) (json.RawMessage, error) {
+func (s *sweepStudy) item(pt qn.SweepPoint) (json.RawMessage, error) {
 	it := SweepItem{Value: pt.Value, Result: pt.Result}
 	if pt.Err != nil && !errors.As(pt.Err, &it.Saturation) {
 		return nil, app.Lib(pt.Err)
@@ -148,9 +195,9 @@ func (s *SweepStudy) item(pt qn.SweepPoint) (json.RawMessage, error) {
 	return json.Marshal(it)
 }
 
-// MergeValidate is the one-machine result of a --validate study of one model from its
+// mergeValidate is the one-machine result of a --validate study of one model from its
 // items, one replication each (checked: studyapp.SummariseReps).
-func MergeValidate(q Request, items []json.RawMessage) (*Solution, error) {
+func mergeValidate(q Request, items []json.RawMessage) (*Solution, error) {
 	if q.Solver == "" {
 		q.Solver = "auto"
 	}
@@ -165,9 +212,9 @@ func MergeValidate(q Request, items []json.RawMessage) (*Solution, error) {
 	return out, err
 }
 
-// MergeSweep rebuilds the sweep's points from its items (each checked against the model at
+// mergeSweep rebuilds the sweep's points from its items (each checked against the model at
 // its value) and makes the one-machine result.
-func MergeSweep(q Request, items []json.RawMessage) (*Sweep, error) {
+func mergeSweep(q Request, items []json.RawMessage) (*Sweep, error) {
 	if q.Solver == "" {
 		q.Solver = "auto"
 	}

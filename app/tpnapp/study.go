@@ -6,6 +6,7 @@ import (
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/studyapp"
 	"github.com/clusterperf/clusterperf/report"
+	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/sizing"
 	"github.com/clusterperf/clusterperf/tpn"
 )
@@ -32,42 +33,81 @@ func Parse(read func(string) ([]byte, error), path, cluster string, bo tpn.Build
 	return prog, cl, nil
 }
 
-// PrepareAdvise runs the program's own allocation of q (a deadlock or cut-off is the
-// finding it is on one machine) and prepares the exhaustive advice study of q.Budget.
-func PrepareAdvise(q Request) (*Result, *tpn.AdviseStudy, error) {
+// AdviceStudy is a tpn --advise study (studyapp.Study): item k is the time of mapping k of
+// the exhaustive search (tpn.AdviseStudy.Eval, from the program and k alone); the items
+// merge into the one-machine run's result, byte for byte in every format.
+type AdviceStudy struct {
+	out    *Result
+	st     *tpn.AdviseStudy
+	sizing sizing.Options
+}
+
+// NewAdviceStudy runs the program's own allocation of q (a deadlock or cut-off is the
+// finding it is on one machine) and prepares the exhaustive advice study of q.Budget, to be
+// sized under q.Sizing.
+func NewAdviceStudy(q Request) (*AdviceStudy, error) {
 	out, err := Deterministic(q)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	st, err := tpn.NewAdviseStudy(q.Program, q.Cluster, tpn.AdviseOptions{Budget: q.Budget})
 	if err != nil {
-		return nil, nil, app.Lib(err)
+		return nil, app.Lib(err)
 	}
-	return out, st, nil
+	return &AdviceStudy{out: out, st: st, sizing: q.Sizing}, nil
 }
 
-// MergeAdvice completes out with the advice of the study's items (mapping k's time, each
-// checked against the study) and sizes it under so: the one-machine run's result.
-func MergeAdvice(out *Result, st *tpn.AdviseStudy, items []json.RawMessage, so sizing.Options) error {
+// Items is the number of mappings searched.
+func (a *AdviceStudy) Items() int { return a.st.Items() }
+
+// Seed is 0: the mappings' runs are deterministic.
+func (a *AdviceStudy) Seed() uint64 { return 0 }
+
+// Work simulates mapping k.
+func (a *AdviceStudy) Work(shard.Range) studyapp.Work {
+	return func(k int) (json.RawMessage, error) {
+		mt, err := a.st.Eval(k)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(mt)
+	}
+}
+
+// Merge completes the result with the advice of the study's items (mapping k's time, each
+// checked against the study) and sizes it: the one-machine run's result.
+func (a *AdviceStudy) Merge(items []json.RawMessage) (any, error) {
 	times := make([]tpn.MappingTime, len(items))
 	for k, it := range items {
 		if err := studyapp.DecodeMapping(k, it, &times[k]); err != nil {
-			return err
+			return nil, err
 		}
-		if err := studyapp.RecheckMapping(st, k, times[k]); err != nil {
-			return err
+		if err := studyapp.RecheckMapping(a.st, k, times[k]); err != nil {
+			return nil, err
 		}
 	}
 	var err error
-	if out.Advice, err = st.Merge(times); err != nil {
-		return app.Lib(err)
+	if a.out.Advice, err = a.st.Merge(times); err != nil {
+		return nil, app.Lib(err)
 	}
-	return out.Size(so)
+	if err := a.out.Size(a.sizing); err != nil {
+		return nil, err
+	}
+	return a.out, nil
 }
 
-// SaveGantt draws the result's Gantt chart (a row per process; computing, loops with their
-// iterations grouped, and messages) to path.
+// SaveGantt draws the result's Gantt chart (Gantt) to path.
 func (r *Result) SaveGantt(path string) error {
+	p, err := r.Gantt()
+	if err != nil {
+		return err
+	}
+	return report.SaveFigure(path, p)
+}
+
+// Gantt is the result's Gantt chart (tpn --plot, the explorer's): a row per process;
+// computing, loops with their iterations grouped, and messages.
+func (r *Result) Gantt() (report.Panel, error) {
 	rows := make([]string, len(r.Processes))
 	for i, t := range r.Processes {
 		rows[i] = t.Name
@@ -83,9 +123,5 @@ func (r *Result) SaveGantt(path string) error {
 			bars[i].Color = 2
 		}
 	}
-	p, err := report.Gantt("Gantt chart: computing, loops (iterations grouped) and messages on the network", "time (s)", rows, bars)
-	if err != nil {
-		return err
-	}
-	return report.SaveFigure(path, p)
+	return report.Gantt("Gantt chart: computing, loops (iterations grouped) and messages on the network", "time (s)", rows, bars)
 }

@@ -100,6 +100,7 @@ func contractCases() []contractCase {
 	// Extra-P experiments (one and two parameters) and p,n,time data: the new-user review of
 	// 2026-11-27 found `fit experiment2.txt` printing no answer; these cases hold every form of fit.
 	add("fit-extrap-experiment2", "fit-extrap", "fit", "../../extrap/testdata/experiment2.txt")
+	add("fit-extrap-relearn", "fit-extrap", "fit", "../../extrap/testdata/relearn_data.txt")
 	add("fit-pn-relearn", "fit-pn", "fit", "--predict", "1024x2e4", "../../testdata/scaling_pn/relearn_main.csv")
 	add("extrapolate-alias-wavetrisk_bbserv_640", "fit-data", "extrapolate", "--rule", "core-hours", "../../testdata/scaling/wavetrisk_bbserv_640.csv")
 	for _, q := range [][]string{

@@ -2,7 +2,6 @@ package main
 
 import (
 	"math"
-	"path/filepath"
 
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/fitapp"
@@ -16,10 +15,7 @@ import (
 // models as a second band, and the backtest's held-out run (ring) beside what the model
 // fitted without it predicted there (cross). The bands come from scaling.Result.Predict,
 // the same call the table's predictions use.
-func fitDataFigure(r *fitapp.ScalingResult) ([]report.Panel, error) {
-	d := r.Data()
-	return scalingFigure(filepath.Base(d.Name), d.Points, r.Fit, r.Predictions, r.Sizing, r.Backtest)
-}
+func fitDataFigure(r *fitapp.ScalingResult) ([]report.Panel, error) { return r.DataFigure() }
 
 // fitDataPlot draws fitDataFigure to path (nothing when path is "").
 func fitDataPlot(path string, r *fitapp.ScalingResult) error {

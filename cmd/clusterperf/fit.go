@@ -79,7 +79,7 @@ Weak-scaling data are not sized (the rules compare the times of one problem).
 `
 
 // fitCmd is the fit command with its flags bound to o: root gives it a fresh o, merge one
-// that it then reads (reparseStudy parses a study's arguments with it).
+// that it then reads (studyMerge parses a study's arguments with it).
 func fitCmd(o *fitOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "fit [MODEL.yaml] DATA.csv",

@@ -1,17 +1,13 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/app/studyapp"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/shard"
-	"github.com/clusterperf/clusterperf/slurm"
 )
 
 type mergeOptions struct {
@@ -22,20 +18,13 @@ type mergeOptions struct {
 }
 
 // studyMergers is the explicit map from a sharded command to the function that turns its
-// merged items into the command's one-machine result (rendered by that command's renderer).
-// Every command that takes --shard has one; a plan naming any other command is refused.
-// Each is checked first against the merging binary's version and the study's input files
-// (studyapp.Checked).
-func studyMergers() shard.Mergers { return studyMergersTo(io.Discard) }
-
-// studyMergersTo is studyMergers with the merges' accounts (e.g. of approximate points)
-// written to stderr, as the one-machine runs write them.
-func studyMergersTo(stderr io.Writer) shard.Mergers {
-	ms := shard.Mergers{"simulate": mergeSimulate, "tpn": mergeTpn, "speedup": mergeSpeedup, "solve": mergeSolveTo(stderr), "fit": mergeFit}
-	for name, f := range ms {
-		ms[name] = studyapp.Checked(version(), f)
-	}
-	return ms
+// merged items into the command's one-machine result (rendered by that command's renderer),
+// the merges' accounts (e.g. of approximate points) written to stderr, as the one-machine
+// runs write them. Every command that takes --shard has one; a plan naming any other
+// command is refused. studyapp.Merge checks each first against the merging binary's version
+// and the study's input files (studyapp.Checked).
+func studyMergers(stderr io.Writer) shard.Mergers {
+	return shard.Mergers{"simulate": mergeSimulate, "tpn": mergeTpn, "speedup": mergeSpeedup, "solve": mergeSolveTo(stderr), "fit": mergeFit}
 }
 
 func newMergeCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -67,41 +56,26 @@ submission.`,
 }
 
 func runMerge(cmd *cobra.Command, o mergeOptions, dir string, stdout, stderr io.Writer) error {
+	q := studyapp.MergeRequest{Dir: dir, Status: o.status, Resubmit: o.resubmit, Format: o.out.format, Plot: o.plot, Version: version()}
 	var fc flagCheck
 	o.out.check(&fc)
 	fc.output("plot", o.plot, ".svg", ".png")
-	if (o.status || o.resubmit) && o.out.format == "csv" {
-		fc.add("--format csv: --status and --resubmit print a table or JSON")
-	}
-	if (o.status || o.resubmit) && o.plot != "" {
-		fc.add("--plot draws a merged result: not with --status or --resubmit")
+	for _, e := range q.Check() {
+		fc.add("%s", e)
 	}
 	if err := fc.err(); err != nil {
 		return err
 	}
-	ctx := cmd.Context()
-	c := slurm.Client{}
-	if o.resubmit {
-		sub, ok, err := c.Resubmit(ctx, dir)
-		if err != nil {
-			return classify(err)
-		}
-		if !ok {
-			fmt.Fprintln(stdout, "nothing to resubmit: every shard is done or still queued/running")
-			return nil
-		}
-		fmt.Fprintf(stdout, "resubmitted shards %s as job %s (script %s)\n", sub.Array, sub.JobID, sub.Script)
-		return nil
+	m, err := studyapp.Merge(cmd.Context(), q, studyMergers(stderr))
+	switch {
+	case err != nil:
+		return err
+	case m.Status != nil && o.out.format == "json":
+		return report.WriteJSON(stdout, m.Status)
+	case m.Value == nil:
+		return m.WriteText(stdout)
 	}
-	if o.status {
-		return mergeStatus(ctx, c, dir, o, stdout)
-	}
-	// a plan naming a command without a merge (no command writes one) is refused, exit 2
-	v, _, err := studyMergersTo(stderr).Merge(dir)
-	if err != nil {
-		return classify(err)
-	}
-	return renderMerged(stdout, v, o)
+	return renderMerged(stdout, m.Value, o)
 }
 
 // renderMerged prints a merged study's result as the one-machine run prints it: its
@@ -123,36 +97,6 @@ func renderMerged(stdout io.Writer, v any, o mergeOptions) error {
 	}
 	if o.plot != "" {
 		return pl.Plot(o.plot)
-	}
-	return nil
-}
-
-// mergeStatus prints the state of every shard of the study in dir.
-func mergeStatus(ctx context.Context, c slurm.Client, dir string, o mergeOptions, stdout io.Writer) error {
-	st, err := c.Status(ctx, dir)
-	if err != nil {
-		return classify(err)
-	}
-	if o.out.format == "json" {
-		return report.WriteJSON(stdout, st)
-	}
-	t := &report.Table{Header: []string{"shard", "items", "state", "slurm", "reason"}}
-	for _, sh := range st.Shards {
-		r, _ := st.Plan.Spec.Range(sh.Index)
-		task := ""
-		if sh.Task != nil {
-			task = sh.Task.JobID + "_" + strconv.Itoa(sh.Index) + " " + sh.Task.State
-		}
-		t.Add(sh.Index, fmt.Sprintf("%d-%d", r.Lo, r.Hi-1), sh.State, task, sh.Reason)
-	}
-	fmt.Fprintf(stdout, "study %s (%d items over %d shards, seed %d): done %d, active %d, failed %d, missing %d\n",
-		st.Plan.Command, st.Plan.Items, st.Plan.N, st.Plan.Seed, len(st.Indices(slurm.StateDone)),
-		len(st.Indices(slurm.StateActive)), len(st.Indices(slurm.StateFailed)), len(st.Indices(slurm.StateMissing)))
-	if err := t.WriteText(stdout); err != nil {
-		return err
-	}
-	for _, n := range st.Notes {
-		fmt.Fprintln(stdout, "note:", n)
 	}
 	return nil
 }

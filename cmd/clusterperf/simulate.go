@@ -3,17 +3,15 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"io"
 	"math"
 
 	"github.com/clusterperf/clusterperf/app/simapp"
+	"github.com/clusterperf/clusterperf/app/studyapp"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/clusterperf/clusterperf/internal/units"
-	"github.com/clusterperf/clusterperf/qn"
-	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/sim"
 )
 
@@ -115,7 +113,7 @@ func (o simOptions) check(c *flagCheck) {
 }
 
 // simulateCmd is the simulate command with its flags bound to o: root gives it a
-// fresh o, merge one that it then reads (reparseStudy parses a study's arguments with it).
+// fresh o, merge one that it then reads (studyMerge parses a study's arguments with it).
 func simulateCmd(o *simOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "simulate MODEL.yaml",
@@ -189,8 +187,8 @@ func (o simOptions) app() simapp.Options {
 	return so
 }
 
-// runSimulateStudy runs one shard of a sharded simulate study, or submits the study to
-// Slurm: replication k is sim.Simulator.Run(seed, k), as in the one-machine run.
+// runSimulateStudy runs one shard of a sharded simulate study (simapp.Study), or submits
+// the study to Slurm.
 func runSimulateStudy(cmd *cobra.Command, o *simOptions, args []string, stdout io.Writer) error {
 	var c flagCheck
 	o.out.check(&c)
@@ -198,53 +196,22 @@ func runSimulateStudy(cmd *cobra.Command, o *simOptions, args []string, stdout i
 	if err := c.err(); err != nil {
 		return err
 	}
-	_, _, s, err := prepareSimulate(o, args[0])
+	st, err := o.qnStudy(args)
 	if err != nil {
 		return err
 	}
-	p, err := studyPlan(cmd, args, o.study, o.seed, o.reps)
-	if err != nil {
-		return err
-	}
-	work := func(k int) (json.RawMessage, error) {
-		r, err := s.Run(p.Seed, uint64(k))
-		if err != nil {
-			return nil, err
-		}
-		return json.Marshal(r)
-	}
-	return runStudy(cmd.Context(), o.study, p, work, stdout)
+	return startStudy(cmd, args, o.study, st, stdout)
 }
 
-// prepareSimulate reads path for a study and prepares it (simapp.PrepareStudy).
-func prepareSimulate(o *simOptions, path string) (*qn.ModelFile, string, *sim.Simulator, error) {
-	data, err := o.study.read(path)
+// qnStudy is the study of the replications of the queueing network args[0].
+func (o *simOptions) qnStudy(args []string) (studyapp.Study, error) {
+	data, err := o.study.read(args[0])
 	if err != nil {
-		return nil, "", nil, err
+		return nil, err
 	}
-	return simapp.PrepareStudy(path, data, o.set, o.app())
+	return simapp.NewStudy(args[0], data, o.set, o.app())
 }
 
-// mergeSimulate turns the replications of a complete simulate study into simulate's
-// result: the one-machine run's value, byte for byte in every format.
-func mergeSimulate(p shard.Plan, items []json.RawMessage) (any, error) {
-	var o simOptions
-	cmd := simulateCmd(&o, io.Discard, io.Discard)
-	pos, err := reparseStudy(cmd, p, &o.study)
-	if err != nil {
-		return nil, err
-	}
-	if len(pos) != 1 || o.reps != p.Items || o.seed != p.Seed {
-		return nil, badInputf("the plan's arguments %q are not a simulate study of %d replications with seed %d", p.Args, p.Items, p.Seed)
-	}
-	mf, name, s, err := prepareSimulate(&o, pos[0])
-	if err != nil {
-		return nil, err
-	}
-	res, err := summariseReps(s, items, mf.Model)
-	if err != nil {
-		return nil, err
-	}
-	an, anErr := mf.Solve(context.Background(), "auto", qn.AMVAOptions{})
-	return simapp.NewQNResult(name, mf.Model, an, anErr, res, o.seed), nil
-}
+// mergeSimulate turns the replications of a complete simulate study into simulate's result.
+var mergeSimulate = studyMerge(func(o *simOptions) *cobra.Command { return simulateCmd(o, io.Discard, io.Discard) },
+	func(o *simOptions) *studyOptions { return &o.study }, (*simOptions).qnStudy)

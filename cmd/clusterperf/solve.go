@@ -123,7 +123,7 @@ sweeps: sweep (default), sweep_bounds, measured, validation.
 `
 
 // solveCmd is the solve command with its flags bound to o: root gives it a
-// fresh o, merge one that it then reads (reparseStudy parses a study's arguments with it).
+// fresh o, merge one that it then reads (studyMerge parses a study's arguments with it).
 func solveCmd(o *solveOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "solve MODEL.yaml|MODEL.jmva",

@@ -4,19 +4,18 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
-	"github.com/clusterperf/clusterperf/app/simapp"
 	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app/simapp"
 	"github.com/clusterperf/clusterperf/app/speedupapp"
+	"github.com/clusterperf/clusterperf/app/studyapp"
 	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/report"
-	"github.com/clusterperf/clusterperf/shard"
-	"github.com/clusterperf/clusterperf/sim"
 	"github.com/clusterperf/clusterperf/spmd"
+	"github.com/clusterperf/clusterperf/validate"
 )
 
 type speedupOptions struct {
@@ -37,7 +36,7 @@ type speedupOptions struct {
 const speedupSummaryRows = speedupapp.SummaryRows
 
 // speedupCmd is the speedup command with its flags bound to o: root gives it a
-// fresh o, merge one that it then reads (reparseStudy parses a study's arguments with it).
+// fresh o, merge one that it then reads (studyMerge parses a study's arguments with it).
 func speedupCmd(o *speedupOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "speedup MODEL.yaml",
@@ -204,71 +203,41 @@ func readSpeedupMeasured(path string) ([]spmd.Measurement, error) {
 	return meas, badInput(err)
 }
 
-// runSpeedupStudy runs one shard of a sharded speedup --validate study, or submits it to
-// Slurm: item k is replication k mod reps at the (p, d) number k div reps, simulated by
-// sim.SimulateSPMD from (seed, k mod reps) as sim.ReplicateSPMD does.
+// runSpeedupStudy runs one shard of a sharded speedup --validate study
+// (simapp.SPMDStudy), or submits it to Slurm.
 func runSpeedupStudy(cmd *cobra.Command, o speedupOptions, args []string, stdout io.Writer) error {
 	if o.plot != "" {
 		return badInputf("--plot with --shard/--slurm: give it to the one-machine run")
 	}
-	sp, err := prepareSpeedup(cmd.Context(), o, args[0])
+	st, err := o.validationStudy(cmd.Context(), args)
 	if err != nil {
 		return err
+	}
+	return startStudy(cmd, args, o.sim.study, st, stdout)
+}
+
+// validationStudy is the study of the replications of --validate of the model args[0].
+func (o speedupOptions) validationStudy(ctx context.Context, args []string) (studyapp.Study, error) {
+	sp, err := prepareSpeedup(ctx, o, args[0])
+	if err != nil {
+		return nil, err
 	}
 	if sp.stopped != nil {
-		return sp.stopped
+		return nil, sp.stopped
 	}
 	if sp.pds == nil {
-		return badInputf("%s: the optimistic architectures are bounds, not simulated: nothing to shard", args[0])
+		return nil, badInputf("%s: the optimistic architectures are bounds, not simulated: nothing to shard", args[0])
 	}
-	cfg, err := simapp.SPMDConfig(o.sim.app(), sp.m)
-	if err != nil {
-		return err
-	}
-	p, err := studyPlan(cmd, args, o.sim.study, o.sim.seed, len(sp.pds)*o.sim.reps)
-	if err != nil {
-		return err
-	}
-	work := func(k int) (json.RawMessage, error) {
-		pd := sp.pds[k/o.sim.reps]
-		r, err := sim.SimulateSPMD(sp.m, pd[0], pd[1], cfg, o.sim.seed, uint64(k%o.sim.reps))
-		if err != nil {
-			return nil, err
-		}
-		return json.Marshal(r.CycleTime)
-	}
-	return runStudy(cmd.Context(), o.sim.study, p, work, stdout)
+	return simapp.NewSPMDStudy(sp.m, sp.e, sp.pds, o.sim.app(), func(v *validate.Report) any { sp.out.Validation = v; return sp.out })
 }
 
 // mergeSpeedup turns the replications of a complete speedup --validate study into
-// speedup's result: the one-machine run's value, byte for byte in every format.
-func mergeSpeedup(p shard.Plan, items []json.RawMessage) (any, error) {
-	var o speedupOptions
-	pos, err := reparseStudy(speedupCmd(&o, io.Discard, io.Discard), p, &o.sim.study)
-	if err != nil {
-		return nil, err
-	}
-	if len(pos) != 1 || !o.validate || o.sim.seed != p.Seed {
-		return nil, badInputf("the plan's arguments %q are not a speedup --validate study with seed %d", p.Args, p.Seed)
-	}
-	sp, err := prepareSpeedup(context.Background(), o, pos[0])
-	if err != nil {
-		return nil, err
-	}
-	if sp.pds == nil || len(sp.pds)*o.sim.reps != len(items) {
-		return nil, badInputf("the study has %d items; its arguments give %d", len(items), len(sp.pds)*o.sim.reps)
-	}
-	xs := make([]float64, len(items))
-	for k, it := range items {
-		if err := decodeCycleTime(k, it, &xs[k]); err != nil {
-			return nil, err
-		}
-	}
-	if sp.out.Validation, err = simapp.SPMDReport(sp.m, sp.e, sp.pds, xs, o.sim.app()); err != nil {
-		return nil, err
-	}
-	return sp.out, nil
-}
+// speedup's result.
+var mergeSpeedup = studyMerge(func(o *speedupOptions) *cobra.Command { return speedupCmd(o, io.Discard, io.Discard) },
+	func(o *speedupOptions) *studyOptions { return &o.sim.study },
+	func(o *speedupOptions, pos []string) (studyapp.Study, error) {
+		return o.validationStudy(context.Background(), pos)
+	})
 
 // speedupLong is the speedup command's help text.
 const speedupLong = `Predict the time and speedup of an SPMD program on p processors and d disks (I/O nodes)

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -35,14 +32,6 @@ func (o studyOptions) read(path string) ([]byte, error) {
 	return readInput(path)
 }
 
-// studyFlags are the flags that say where and how a study runs, not what it computes: they
-// are left out of the plan's arguments (with the output format, which merge chooses).
-var studyFlags = map[string]bool{"shard": true, "out": true, "slurm": true, "slurm-opt": true, "slurm-array-size": true,
-	"slurm-dry-run": true, "format": true, "csv-table": true, "progress": true, "report": true}
-
-// studyOutputFlags name files a command writes, never inputs of a study.
-var studyOutputFlags = map[string]bool{"plot": true, "export-jmva": true, "export-pnml": true, "report": true}
-
 func addStudyFlags(f *pflag.FlagSet, o *studyOptions, what string) {
 	f.StringVar(&o.Shard, "shard", "", "compute only shard I/N of the "+what+" (0 ≤ I < N) into --out DIR; merge with \"clusterperf merge DIR\"")
 	f.StringVar(&o.Out, "out", "", "study directory of --shard or --slurm (on a file system the cluster's nodes share)")
@@ -61,107 +50,47 @@ func (o studyOptions) check(c *flagCheck) {
 	}
 }
 
-// studyArgs is the canonical form of a command line for a plan: every flag that was set and
-// is not a study flag, as --name=value in name order (repeated for repeatable flags), then
-// the positional arguments. Two spellings of one study give one plan.
-func studyArgs(cmd *cobra.Command, positional []string) []string {
-	var out []string
+// study is the study request of cmd's command line (flags set, in name order, and the
+// positional arguments) run as o says.
+func (o studyOptions) study(cmd *cobra.Command, positional []string) studyapp.Request {
+	l := studyapp.Line{Command: cmd.Name(), Positional: positional}
 	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if studyFlags[f.Name] {
-			return
-		}
+		fl := studyapp.Flag{Name: f.Name, Values: []string{f.Value.String()}}
 		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			for _, v := range sv.GetSlice() {
-				out = append(out, "--"+f.Name+"="+v)
-			}
-			return
+			fl.Values, fl.List = sv.GetSlice(), true
 		}
-		out = append(out, "--"+f.Name+"="+f.Value.String())
+		l.Flags = append(l.Flags, fl)
 	})
-	return append(out, positional...)
+	return studyapp.Request{Options: o.Options, Line: l, Version: version()}
 }
 
-// runStudy runs the study of plan p as o asks (studyapp.Run): one shard (work(k) computes
-// item k from the plan's seed and k alone) or a Slurm submission.
-func runStudy(ctx context.Context, o studyOptions, p shard.Plan, work func(k int) (json.RawMessage, error), stdout io.Writer) error {
-	return studyapp.Run(ctx, o.Options, p, work, stdout)
+// startStudy plans study st of cmd's command line and runs it as o asks (studyapp.Start):
+// one shard, or a Slurm submission.
+func startStudy(cmd *cobra.Command, positional []string, o studyOptions, st studyapp.Study, stdout io.Writer) error {
+	return studyapp.Start(cmd.Context(), o.study(cmd, positional), st, stdout)
 }
 
-// studyPlan is the plan of a study of items work items: over the --shard count, or over
-// --slurm-array-size (default min(32, items)) array tasks.
-func studyPlan(cmd *cobra.Command, positional []string, o studyOptions, seed uint64, items int) (shard.Plan, error) {
-	p, err := shard.NewPlan(cmd.Name(), studyArgs(cmd, positional), seed, shard.Spec{Items: items, N: o.Shards(items)}, version())
-	if err != nil {
-		return p, classify(err)
-	}
-	if p.Dir, err = os.Getwd(); err != nil {
-		return p, err
-	}
-	p.Inputs, err = studyInputs(cmd, positional, p.Dir)
-	return p, err
-}
-
-// studyInputs are the files a study reads: the positional arguments and the values of flags
-// (other than the output flags) that name regular files, hashed so that merge can find them
-// from any directory and refuse them when they changed.
-func studyInputs(cmd *cobra.Command, positional []string, dir string) ([]shard.Input, error) {
-	var args []string
-	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if studyFlags[f.Name] || studyOutputFlags[f.Name] {
-			return
+// studyMerge is the merge of one command's studies: the plan's arguments are parsed by a
+// fresh command of the plan's kind (newCmd binds its flags to a fresh O, whose study
+// options so reads the plan's input files where the plan recorded them) and checked by its
+// argument rule; the study they give (study, the function the command's --shard run
+// calls) merges the items (studyapp.MergeStudy).
+func studyMerge[O any](newCmd func(*O) *cobra.Command, so func(*O) *studyOptions, study func(o *O, positional []string) (studyapp.Study, error)) shard.MergeFunc {
+	return func(p shard.Plan, items []json.RawMessage) (any, error) {
+		var o O
+		cmd := newCmd(&o)
+		if err := cmd.ParseFlags(p.Args); err != nil {
+			return nil, badInputf("the study's arguments %q: %v", p.Args, err)
 		}
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			args = append(args, sv.GetSlice()...)
-			return
+		pos := cmd.Flags().Args()
+		if err := cmd.ValidateArgs(pos); err != nil {
+			return nil, badInputf("the study's arguments %q: %v", p.Args, err)
 		}
-		args = append(args, f.Value.String())
-	})
-	var out []shard.Input
-	seen := map[string]bool{}
-	for _, a := range append(args, positional...) {
-		if a == "" || seen[a] {
-			continue
-		}
-		path := a
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(dir, path)
-		}
-		if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
-			continue
-		}
-		seen[a] = true
-		in, err := shard.HashInput(dir, a)
+		so(&o).from = &p
+		st, err := study(&o, pos)
 		if err != nil {
-			return nil, classify(err)
+			return nil, err
 		}
-		out = append(out, in)
+		return studyapp.MergeStudy(p, st, items)
 	}
-	return out, nil
 }
-
-// reparse parses a plan's arguments with a fresh command of the plan's kind (for merge):
-// the options the shards ran with, and the positional arguments.
-func reparse(cmd *cobra.Command, args []string) ([]string, error) {
-	if err := cmd.ParseFlags(args); err != nil {
-		return nil, badInputf("the study's arguments %q: %v", args, err)
-	}
-	return cmd.Flags().Args(), nil
-}
-
-// reparseStudy is reparse of the plan's arguments, with so (the study options the command's
-// flags are bound to) set to read the plan's input files where the plan recorded them.
-func reparseStudy(cmd *cobra.Command, p shard.Plan, so *studyOptions) ([]string, error) {
-	pos, err := reparse(cmd, p.Args)
-	so.from = &p
-	return pos, err
-}
-
-// The merges' item checks (package studyapp), under the names the commands' files use.
-var (
-	summariseReps   = studyapp.SummariseReps
-	decodeReplicate = studyapp.DecodeReplicate
-	decodeCycleTime = studyapp.DecodeCycleTime
-)
-
-// itemErr is the error of study item k (studyapp.ItemError): merge names its shard file.
-func itemErr(k int, err error) error { return studyapp.ItemErr(k, err) }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"io/fs"
@@ -11,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app/studyapp"
 	"github.com/clusterperf/clusterperf/app/tpnapp"
-	"github.com/clusterperf/clusterperf/shard"
 	"github.com/clusterperf/clusterperf/tpn"
 )
 
@@ -38,7 +37,7 @@ type tpnOptions struct {
 }
 
 // tpnCmd is the tpn command with its flags bound to o: root gives it a fresh o, merge one
-// that it then reads (reparseStudy parses a study's arguments with it).
+// that it then reads (studyMerge parses a study's arguments with it).
 func tpnCmd(o *tpnOptions, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tpn PROGRAM.yaml --cluster CLUSTER.yaml | tpn NET.pnml",
@@ -224,8 +223,8 @@ func parseTpn(path, cluster string, bo tpn.BuildOptions) (*tpn.Program, *tpn.Clu
 	return tpnapp.Parse(readInput, path, cluster, bo)
 }
 
-// runTpnStudy runs one shard of a sharded tpn --advise study (mapping k of the exhaustive
-// search is simulated from the program and k alone), or submits the study to Slurm.
+// runTpnStudy runs one shard of a sharded tpn --advise study (tpnapp.AdviceStudy), or
+// submits the study to Slurm.
 func runTpnStudy(cmd *cobra.Command, o tpnOptions, args []string, stdout io.Writer) error {
 	if err := o.check(args[0]); err != nil {
 		return err
@@ -233,52 +232,27 @@ func runTpnStudy(cmd *cobra.Command, o tpnOptions, args []string, stdout io.Writ
 	if o.plot != "" || o.exportPNML != "" {
 		return badInputf("--plot and --export-pnml with --shard/--slurm: give them to the one-machine run (merge prints the result)")
 	}
-	_, _, st, err := prepareAdvise(o, args[0], io.Discard)
+	st, err := o.adviceStudy(args)
 	if err != nil {
 		return err
 	}
-	p, err := studyPlan(cmd, args, o.study, 0, st.Items())
-	if err != nil {
-		return err
-	}
-	work := func(k int) (json.RawMessage, error) {
-		mt, err := st.Eval(k)
-		if err != nil {
-			return nil, err
-		}
-		return json.Marshal(mt)
-	}
-	return runStudy(cmd.Context(), o.study, p, work, stdout)
+	return startStudy(cmd, args, o.study, st, stdout)
 }
 
-// prepareAdvise parses a program and its cluster and prepares its advice study
-// (tpnapp.PrepareAdvise).
-func prepareAdvise(o tpnOptions, path string, stderr io.Writer) (*tpnapp.Result, *tpn.Program, *tpn.AdviseStudy, error) {
-	prog, cl, err := tpnapp.Parse(o.study.read, path, o.cluster, o.build())
-	if err != nil {
-		return nil, nil, nil, err
+// adviceStudy is the --advise study of the program args[0] and its cluster.
+func (o tpnOptions) adviceStudy(args []string) (studyapp.Study, error) {
+	if len(args) != 1 || !o.advise {
+		return nil, badInputf("the arguments %q are not a tpn --advise study", args)
 	}
-	out, st, err := tpnapp.PrepareAdvise(tpnapp.Request{Program: prog, Cluster: cl, Build: o.build(), Run: o.runOpts(), ExportPNML: o.exportPNML, Notify: stderr, Budget: o.budget})
-	return out, prog, st, err
+	prog, cl, err := tpnapp.Parse(o.study.read, args[0], o.cluster, o.build())
+	if err != nil {
+		return nil, err
+	}
+	return tpnapp.NewAdviceStudy(tpnapp.Request{Program: prog, Cluster: cl, Build: o.build(), Run: o.runOpts(), ExportPNML: o.exportPNML,
+		Notify: io.Discard, Budget: o.budget, Sizing: o.sizing.options(nil)})
 }
 
-// mergeTpn turns the mapping times of a complete tpn --advise study into tpn's result: the
-// one-machine run's value, byte for byte in every format.
-func mergeTpn(p shard.Plan, items []json.RawMessage) (any, error) {
-	var o tpnOptions
-	pos, err := reparseStudy(tpnCmd(&o, io.Discard, io.Discard), p, &o.study)
-	if err != nil {
-		return nil, err
-	}
-	if len(pos) != 1 || !o.advise {
-		return nil, badInputf("the plan's arguments %q are not a tpn --advise study", p.Args)
-	}
-	out, _, st, err := prepareAdvise(o, pos[0], io.Discard)
-	if err != nil {
-		return nil, err
-	}
-	if err := tpnapp.MergeAdvice(out, st, items, o.sizing.options(nil)); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
+// mergeTpn turns the mapping times of a complete tpn --advise study into tpn's result.
+var mergeTpn = studyMerge(func(o *tpnOptions) *cobra.Command { return tpnCmd(o, io.Discard, io.Discard) },
+	func(o *tpnOptions) *studyOptions { return &o.study },
+	func(o *tpnOptions, pos []string) (studyapp.Study, error) { return o.adviceStudy(pos) })

@@ -80,7 +80,7 @@
     const charts = $("charts");
     charts.replaceChildren(...r.charts.map((c) => {
       const f = el("figure", { id: "chart-" + c.id, class: "chart" });
-      if (c.bars && c.bars.length) window.cpGantt.draw(f, c);
+      if (c.spans && c.spans.length) window.cpGantt.draw(f, c);
       else f.innerHTML = c.svg;
       return f;
     }));

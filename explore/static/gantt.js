@@ -6,7 +6,8 @@
 // the views for the browser tests.
 "use strict";
 (function () {
-  const palette = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"];
+  // report's palette (report.Color): a span's colour is its description's (report.KindColours)
+  const palette = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442", "#882255", "#787878", "#665500", "#332288"];
   const NS = "http://www.w3.org/2000/svg";
   const views = {}; // chart id → { by, collapsed: {group: bool}, collapseAll, win: null | [t0, t1] }
   window.cpGantt = { views, draw, prefix };
@@ -70,22 +71,22 @@
     const procs = [];
     const byName = new Map();
     let tmax = 0;
-    for (const b of c.bars) {
+    for (const b of c.spans) {
       if (!byName.has(b.row)) {
         const p = { name: b.row, node: b.group || "", bars: [] };
         byName.set(b.row, p);
         procs.push(p);
       }
       byName.get(b.row).bars.push(b);
-      tmax = Math.max(tmax, b.end_s);
+      tmax = Math.max(tmax, b.end);
     }
     const v = view(c, procs);
     const full = niceTicks(0, tmax, 6);
     const xmax = Math.max(tmax, full[full.length - 1]);
     let [x0, x1] = v.win || [0, xmax];
     const rows = layout(procs, v);
-    const kinds = [...new Set(c.bars.map((b) => b.kind))].sort();
-    const colour = Object.fromEntries(kinds.map((k, i) => [k, palette[i % palette.length]]));
+    const kinds = [...new Set(c.spans.map((b) => b.kind))].sort();
+    const colour = Object.fromEntries(c.spans.map((b) => [b.kind, palette[(b.color || 0) % palette.length]]));
 
     const W = 760, L = 130, R = 16, T = 28, rowH = 16;
     const legendH = 18 * Math.ceil(kinds.length / 3);
@@ -123,8 +124,8 @@
         svg.append(svgEl("text", { x: L - 6, y: y + rowH - 4, "text-anchor": "end" }, r.label));
       }
       for (const b of r.bars) {
-        if (b.end_s < x0 || b.start_s > x1) continue;
-        const a = { x: px(b.start_s).toFixed(2), y: (y + rowH * 0.15).toFixed(1), width: Math.max(0.5, px(b.end_s) - px(b.start_s)).toFixed(2), height: (rowH * 0.7).toFixed(1), fill: colour[b.kind] };
+        if (b.end < x0 || b.start > x1) continue;
+        const a = { x: px(b.start).toFixed(2), y: (y + rowH * (b.thin ? 0.1 : 0.15)).toFixed(1), width: Math.max(0.5, px(b.end) - px(b.start)).toFixed(2), height: (rowH * (b.thin ? 0.3 : 0.7)).toFixed(1), fill: colour[b.kind] };
         if (r.closed) a["fill-opacity"] = 0.35;
         bars.append(svgEl("rect", a));
       }

@@ -46,87 +46,18 @@ func SolveBlocking(net BlockingNetwork, maxStates int) (*BlockingSolution, error
 	if K == 0 || len(net.Routing) != K || len(net.Limit) != K || net.Population < 0 {
 		return nil, fmt.Errorf("ctmc: blocking network: %d stations, %d routing rows, %d limits; want the same, at least 1", K, len(net.Routing), len(net.Limit))
 	}
-	start := net.Start
-	if start == nil {
-		start = make([]int, K)
-		left := net.Population
-		for k := 0; k < K && left > 0; k++ {
-			n := left
-			if net.Limit[k] > 0 {
-				n = min(n, net.Limit[k])
-			}
-			start[k], left = n, left-n
-		}
-		if left > 0 {
-			return nil, fmt.Errorf("ctmc: blocking network: %d jobs do not fit in the capacities", net.Population)
-		}
+	start, err := blockingStart(net)
+	if err != nil {
+		return nil, err
 	}
 	// state: n[0..K-1], then pairs (station, destination) of the blocked stations in order
 	sp := newStateSpace()
-	if _, err := sp.add(append([]int(nil), start...), maxStates); err != nil {
+	if _, err := sp.add(start, maxStates); err != nil {
 		return nil, err
 	}
-	blocked := func(s []int, k int) bool {
-		for b := K; b < len(s); b += 2 {
-			if s[b] == k {
-				return true
-			}
-		}
-		return false
-	}
-	// unblock: a job left station x; the first station blocked on x moves its job in, which
-	// frees room at that station in turn.
-	var unblock func(s []int, x int) []int
-	unblock = func(s []int, x int) []int {
-		for b := K; b < len(s); b += 2 {
-			if s[b+1] == x {
-				from := s[b]
-				t := append(append([]int(nil), s[:b]...), s[b+2:]...)
-				t[from]--
-				t[x]++
-				return unblock(t, from)
-			}
-		}
-		return s
-	}
-	var trs []rate
-	maxRate := 0.0
-	for i := 0; i < len(sp.states); i++ {
-		s := sp.states[i]
-		out := 0
-		for k := 0; k < K; k++ {
-			if s[k] == 0 || blocked(s, k) {
-				continue
-			}
-			if !(net.Service[k] > 0) {
-				return nil, fmt.Errorf("ctmc: blocking network: station %d holds jobs but its service time is %v", k, net.Service[k])
-			}
-			mu := 1 / net.Service[k]
-			for j, p := range net.Routing[k] {
-				if p == 0 || j == k {
-					continue
-				}
-				var t []int
-				if net.Limit[j] > 0 && s[j] >= net.Limit[j] {
-					t = append(append([]int(nil), s...), k, j)
-				} else {
-					t = append([]int(nil), s...)
-					t[k]--
-					t[j]++
-					t = unblock(t, k)
-				}
-				to, err := sp.add(t, maxStates)
-				if err != nil {
-					return nil, err
-				}
-				trs = append(trs, rate{i, to, mu * p})
-				maxRate = math.Max(maxRate, mu*p)
-				out++
-			}
-		}
-		if out == 0 && len(sp.states) > 1 {
-			return nil, fmt.Errorf("%w: state %v (jobs per station, then blocked station and destination pairs) has no way out", ErrDeadlock, s)
-		}
+	trs, maxRate, err := blockingTransitions(net, sp, maxStates)
+	if err != nil {
+		return nil, err
 	}
 	S := len(sp.states)
 	pi, err := gth(S, trs)
@@ -141,7 +72,7 @@ func SolveBlocking(net BlockingNetwork, maxStates int) (*BlockingSolution, error
 		for k := 0; k < K; k++ {
 			sol.QueueLength[k] += p * float64(s[k])
 			switch {
-			case blocked(s, k):
+			case isBlocked(s, K, k):
 				sol.Blocked[k] += p
 			case s[k] > 0:
 				sol.Busy[k] += p
@@ -150,4 +81,100 @@ func SolveBlocking(net BlockingNetwork, maxStates int) (*BlockingSolution, error
 		}
 	}
 	return sol, nil
+}
+
+// blockingStart is the initial state: net.Start, or the population filled into the
+// stations in order up to their limits (refused when it does not fit).
+func blockingStart(net BlockingNetwork) ([]int, error) {
+	if net.Start != nil {
+		return append([]int(nil), net.Start...), nil
+	}
+	K := len(net.Service)
+	start := make([]int, K)
+	left := net.Population
+	for k := 0; k < K && left > 0; k++ {
+		n := left
+		if net.Limit[k] > 0 {
+			n = min(n, net.Limit[k])
+		}
+		start[k], left = n, left-n
+	}
+	if left > 0 {
+		return nil, fmt.Errorf("ctmc: blocking network: %d jobs do not fit in the capacities", net.Population)
+	}
+	return start, nil
+}
+
+// isBlocked reports whether station k of state s (K station counts, then blocked
+// (station, destination) pairs) is blocked.
+func isBlocked(s []int, K, k int) bool {
+	for b := K; b < len(s); b += 2 {
+		if s[b] == k {
+			return true
+		}
+	}
+	return false
+}
+
+// unblock follows a job leaving station x: the first station blocked on x moves its job
+// in, which frees room at that station in turn.
+func unblock(s []int, K, x int) []int {
+	for b := K; b < len(s); b += 2 {
+		if s[b+1] == x {
+			from := s[b]
+			t := append(append([]int(nil), s[:b]...), s[b+2:]...)
+			t[from]--
+			t[x]++
+			return unblock(t, K, from)
+		}
+	}
+	return s
+}
+
+// blockingTransitions explores the state space from its first state (blocking after
+// service: a job finishing at k for a full station j blocks k until j has room) and
+// returns the transitions with rate p_kj/S_k and the largest rate. A state with no way out
+// (other than the only state) is a deadlock (ErrDeadlock).
+func blockingTransitions(net BlockingNetwork, sp *stateSpace, maxStates int) ([]rate, float64, error) {
+	K := len(net.Service)
+	var trs []rate
+	maxRate := 0.0
+	for i := 0; i < len(sp.states); i++ {
+		s := sp.states[i]
+		out := 0
+		for k := 0; k < K; k++ {
+			if s[k] == 0 || isBlocked(s, K, k) {
+				continue
+			}
+			if !(net.Service[k] > 0) {
+				return nil, 0, fmt.Errorf("ctmc: blocking network: station %d holds jobs but its service time is %v", k, net.Service[k])
+			}
+			mu := 1 / net.Service[k]
+			for j, p := range net.Routing[k] {
+				if p == 0 || j == k {
+					continue
+				}
+				var t []int
+				if net.Limit[j] > 0 && s[j] >= net.Limit[j] {
+					t = append(append([]int(nil), s...), k, j)
+				} else {
+					t = append([]int(nil), s...)
+					t[k]--
+					t[j]++
+					t = unblock(t, K, k)
+				}
+				to, err := sp.add(t, maxStates)
+				if err != nil {
+					return nil, 0, err
+				}
+				trs = append(trs, rate{i, to, mu * p})
+				maxRate = math.Max(maxRate, mu*p)
+				out++
+			}
+		}
+		if out == 0 && len(sp.states) > 1 {
+			return nil, 0, fmt.Errorf("%w: state %v (jobs per station, then blocked station and destination pairs) has no way out", ErrDeadlock, s)
+		}
+	}
+	return trs, maxRate, nil
 }

@@ -78,13 +78,37 @@ func solve(net Network, maxStates int, useLU bool) (*Solution, error) {
 		// reachable set may be smaller; we still refuse by the bound to keep it predictable
 		return nil, fmt.Errorf("%w: up to %.0f states, limit %d", ErrTooLarge, est, maxStates)
 	}
-	width := K * C
-	start := make([]int, width)
+	start := make([]int, K*C)
 	for c, k := range net.Start {
 		start[k*C+c] = net.Population[c]
 	}
 	sp := newStateSpace()
 	sp.add(start, 0) // no limit for the first state: cannot fail
+	trs, maxRate, err := transitions(net, sp, maxStates)
+	if err != nil {
+		return nil, err
+	}
+	S := len(sp.states)
+	pi, err := gth(S, trs)
+	if err != nil {
+		return nil, err
+	}
+	if useLU {
+		if pi, err = luSolve(S, trs); err != nil {
+			return nil, err
+		}
+	}
+	sol := measures(net, sp, pi)
+	sol.Residual = residual(S, pi, trs) / math.Max(maxRate, 1e-300)
+	return sol, nil
+}
+
+// transitions explores the state space (jobs per station and class, s[k·C + c]) from its
+// first state and returns its transitions and the largest rate: a class-c job at station k
+// with n_k jobs leaves at rate n_kc/n_k·capacity_k(n_k)/S_ck (processor sharing) and goes
+// to j with probability P_c[k][j].
+func transitions(net Network, sp *stateSpace, maxStates int) ([]rate, float64, error) {
+	K, C := len(net.Capacity), len(net.Population)
 	var trs []rate
 	maxRate := 0.0
 	for i := 0; i < len(sp.states); i++ {
@@ -105,7 +129,7 @@ func solve(net Network, maxStates int, useLU bool) (*Solution, error) {
 				}
 				sv := net.Service[c][k]
 				if !(sv > 0) {
-					return nil, fmt.Errorf("ctmc: class %d is at station %d whose service time is %v", c, k, sv)
+					return nil, 0, fmt.Errorf("ctmc: class %d is at station %d whose service time is %v", c, k, sv)
 				}
 				r := float64(nkc) / float64(nk) * cap / sv
 				for j, p := range net.Routing[c][k] {
@@ -117,7 +141,7 @@ func solve(net Network, maxStates int, useLU bool) (*Solution, error) {
 					t[j*C+c]++
 					to, err := sp.add(t, maxStates)
 					if err != nil {
-						return nil, err
+						return nil, 0, err
 					}
 					trs = append(trs, rate{i, to, r * p})
 					maxRate = math.Max(maxRate, r*p)
@@ -125,22 +149,19 @@ func solve(net Network, maxStates int, useLU bool) (*Solution, error) {
 			}
 		}
 	}
-	S := len(sp.states)
-	pi, err := gth(S, trs)
-	if err != nil {
-		return nil, err
-	}
-	if useLU {
-		if pi, err = luSolve(S, trs); err != nil {
-			return nil, err
-		}
-	}
-	res := residual(S, pi, trs)
+	return trs, maxRate, nil
+}
+
+// measures sums the stationary distribution pi over the states: per station and class the
+// mean queue length, busy share n_kc/n_k·capacity_k(n_k) and throughput share/S_ck, and per
+// station the marginal P(n_k = j).
+func measures(net Network, sp *stateSpace, pi []float64) *Solution {
+	K, C := len(net.Capacity), len(net.Population)
 	N := 0
 	for _, n := range net.Population {
 		N += n
 	}
-	sol := &Solution{States: S, Residual: res / math.Max(maxRate, 1e-300)}
+	sol := &Solution{States: len(sp.states)}
 	sol.QueueLength = grid(K, C)
 	sol.Throughput = grid(K, C)
 	sol.Busy = grid(K, C)
@@ -168,7 +189,7 @@ func solve(net Network, maxStates int, useLU bool) (*Solution, error) {
 			}
 		}
 	}
-	return sol, nil
+	return sol
 }
 
 func grid(r, c int) [][]float64 {

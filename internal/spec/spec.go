@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -180,16 +180,13 @@ func (n Node) Map(allowed ...string) map[string]Node {
 		n.Errorf("must be a mapping of fields, not %s", kindName(n.n))
 		return out
 	}
-	ok := map[string]bool{}
-	for _, a := range allowed {
-		ok[a] = true
-	}
-	sorted := append([]string(nil), allowed...)
-	sort.Strings(sorted)
 	for i := 0; i+1 < len(n.n.Content); i += 2 {
 		k, v := n.n.Content[i], n.n.Content[i+1]
 		key := k.Value
-		if allowed != nil && !ok[key] {
+		// a linear search: a mapping declares a dozen keys or so, and a map of them would
+		// cost an allocation per mapping decoded
+		if allowed != nil && !slices.Contains(allowed, key) {
+			sorted := slices.Compact(slices.Sorted(slices.Values(allowed)))
 			n.child(key, k).Errorf("unknown field (allowed: %s)", strings.Join(sorted, ", "))
 			continue
 		}
