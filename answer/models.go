@@ -50,32 +50,72 @@ func FitSPMD(chosen string, preds []Predicted, adv *sizing.Advice, inference str
 	return Sizing("Fitted model: "+chosen+".", preds, adv, "s", short, inference, "", "")
 }
 
-// TPN is the answer of `clusterperf tpn`: the program's completion time, which process
-// finishes last, and with --advise the best mapping found against the program's own.
-func TPN(outcome string, timeS float64, last string, adv *tpn.Advice) report.Answer {
+// TPNPick is the mapping tpn --advise recommends: the sizing rule's choice among the best
+// mappings per number of workstations (tpnapp.Result.Size).
+type TPNPick struct {
+	Rule         string  // the sizing rule (balanced, …)
+	Workstations int     // workstations used
+	TimeS        float64 // s, the mapping's makespan
+	Mapping      string  // the mapping in words ("P0, P1 on ws1; P2 on ws2")
+}
+
+// TPN is the answer of `clusterperf tpn`: the program's completion time with its interval
+// from the network's measured t_s and B (iv, nil when the network is given as constants),
+// which process finishes last, and with --advise the recommended mapping (pick) beside the
+// fastest found and the program's own.
+func TPN(outcome string, timeS float64, last string, iv *tpn.NetBounds, adv *tpn.Advice, pick *TPNPick) report.Answer {
 	var b builder
 	b.a.Word("outcome", outcome)
 	b.a.Num("time_s", timeS)
-	b.say(fmt.Sprintf("%s at t = %s s", outcome, g(timeS)))
+	at := fmt.Sprintf("%s at t = %s s", outcome, g(timeS))
+	if iv != nil {
+		b.a.Num("time_low_s", iv.LowS)
+		b.a.Num("time_high_s", iv.HighS)
+		b.say(fmt.Sprintf("%s (network interval %s–%s s)", at, g(iv.LowS), g(iv.HighS)),
+			fmt.Sprintf("The network interval %s … %s s holds the time with ≥ %.0f %% joint confidence in the network's measured t_s and B.", g(iv.LowS), g(iv.HighS), 100*iv.Confidence))
+	} else {
+		b.say(at)
+	}
+	if adv != nil && pick != nil { // the recommendation next to the time: it is the answer
+		b.a.Word("recommended_rule", pick.Rule)
+		b.a.Num("recommended_workstations", float64(pick.Workstations))
+		b.a.Num("recommended_time_s", pick.TimeS)
+		ws := "workstations"
+		if pick.Workstations == 1 {
+			ws = "workstation"
+		}
+		b.say(fmt.Sprintf("recommended (%s): %d %s, %s s", pick.Rule, pick.Workstations, ws, g(pick.TimeS)),
+			fmt.Sprintf("The recommended mapping: %s.", pick.Mapping))
+	}
 	if last != "" {
 		b.a.Word("last_process", last)
 		b.say(last + " finishes last")
 	}
 	if adv != nil {
-		b.a.Num("advised_time_s", adv.Time)
-		b.a.Num("lower_bound_s", adv.LowerBound)
-		how := "the best mapping simulated"
-		if adv.Exhaustive {
-			how = "the best mapping"
-		}
-		d := fmt.Sprintf("No mapping can beat %s s (lower bound).", g(adv.LowerBound))
-		if adv.Given > 0 {
-			b.a.Num("given_time_s", adv.Given)
-			d = fmt.Sprintf("The program's own allocation takes %s s; no mapping can beat %s s (lower bound).", g(adv.Given), g(adv.LowerBound))
-		}
-		b.say(fmt.Sprintf("%s takes %s s", how, g(adv.Time)), d)
+		tpnAdvice(&b, adv)
 	}
 	return b.done()
+}
+
+// tpnAdvice adds the fastest mapping found against the program's own, and the lower bound.
+func tpnAdvice(b *builder, adv *tpn.Advice) {
+	b.a.Num("advised_time_s", adv.Time)
+	b.a.Num("lower_bound_s", adv.LowerBound)
+	how := "the fastest mapping simulated"
+	if adv.Exhaustive {
+		how = "the fastest mapping"
+	}
+	fast := fmt.Sprintf("%s takes %s s", how, g(adv.Time))
+	switch {
+	case adv.Given > 0 && adv.Time >= adv.Given:
+		fast = fmt.Sprintf("%s takes %s s, no faster than the program's own allocation", how, g(adv.Time))
+	case adv.Given > 0:
+		fast = fmt.Sprintf("%s takes %s s against the program's own allocation's %s s", how, g(adv.Time), g(adv.Given))
+	}
+	if adv.Given > 0 {
+		b.a.Num("given_time_s", adv.Given)
+	}
+	b.say(fast, fmt.Sprintf("No mapping can beat %s s (lower bound).", g(adv.LowerBound)))
 }
 
 // Simulation is the answer of `clusterperf simulate`: how many quantities the analytic

@@ -57,8 +57,7 @@ func Solve(m *qn.Model, r *qn.Result) report.Answer {
 		}
 		a.Word("population_vs_saturation", where)
 		b.say(fmt.Sprintf("throughput %s of at most %s jobs/s", g(x), g(s.Ceiling)))
-		b.say(fmt.Sprintf("N = %d jobs is %s the saturation point N* = %s", n, where, g(s.NStar)),
-			fmt.Sprintf("N* = (total demand + think time)/bottleneck demand = %s jobs: beyond it more jobs only queue at %s.", g(s.NStar), name))
+		b.say(SaturationWords(n, s.NStar, name))
 	case s.MaxRate > 0:
 		rate := 0.0
 		for _, c := range m.Classes {
@@ -66,12 +65,30 @@ func Solve(m *qn.Model, r *qn.Result) report.Answer {
 		}
 		a.Num("arrival_rate_per_s", rate)
 		a.Num("max_arrival_rate_per_s", s.MaxRate)
-		b.say(fmt.Sprintf("arrivals %s jobs/s of at most %s sustainable (%s)", g(rate), g(s.MaxRate), pct(rate/s.MaxRate)),
-			fmt.Sprintf("The largest sustainable arrival rate is the rate (all classes scaled alike) at which %s would be busy all the time.", name))
+		b.say(RateWords(rate, s.MaxRate, name))
 	default:
 		b.say(fmt.Sprintf("throughput %s of at most %s jobs/s with this mix of classes", g(x), g(s.Ceiling)))
 	}
 	return b.done()
+}
+
+// SaturationWords is the solve answer's clause placing population n against the saturation
+// population N* = nStar of a closed class, and its explanation (bottleneck: the station
+// name(s)); the explorer's qn page says the same words.
+func SaturationWords(n int, nStar float64, bottleneck string) (clause, why string) {
+	where := "below"
+	if float64(n) >= nStar {
+		where = "above"
+	}
+	return fmt.Sprintf("N = %d jobs is %s the saturation point N* = %s", n, where, g(nStar)),
+		fmt.Sprintf("N* = (total demand + think time)/bottleneck demand = %s jobs: beyond it more jobs only queue at %s.", g(nStar), bottleneck)
+}
+
+// RateWords is the solve answer's clause placing the arrival rate against the largest
+// sustainable one of an open network, and its explanation (the explorer says the same).
+func RateWords(rate, maxRate float64, bottleneck string) (clause, why string) {
+	return fmt.Sprintf("arrivals %s jobs/s of at most %s sustainable (%s)", g(rate), g(maxRate), pct(rate/maxRate)),
+		fmt.Sprintf("The largest sustainable arrival rate is the rate (all classes scaled alike) at which %s would be busy all the time.", bottleneck)
 }
 
 // mixNote is ", with the model's mix of classes" when m has more than one class.

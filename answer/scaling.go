@@ -48,11 +48,32 @@ func ScalingPredictions(preds []*scaling.Prediction) []Predicted {
 // History is the answer of `clusterperf history`: the study fitted (its program), the
 // predictions at the asked task counts and the recommended count and rule; refusal when the
 // job history holds no study that can be fitted.
-func History(study int, program string, preds []*scaling.Prediction, adv *sizing.Advice, refusal, why string) report.Answer {
+func History(study int, program string, preds []*scaling.Prediction, adv *sizing.Advice, cost *NodeCost, refusal, why string) report.Answer {
 	var b builder
 	b.a.Num("study", float64(study))
+	if cost != nil && adv != nil {
+		b.cost = fmt.Sprintf(", %s node-hours", g(cost.NodeHours))
+	}
 	buildSizing(&b, fmt.Sprintf("Fitted study %d: %s.", study, program), ScalingPredictions(preds), adv, "s", "", "", refusal, why)
+	if cost != nil && adv != nil {
+		b.a.Num("recommended_nodes", float64(cost.Nodes))
+		b.a.Num("recommended_node_hours", cost.NodeHours)
+		d := fmt.Sprintf("It books %d node(s) at %d tasks per node (the study's densest packing) for %s s: %s node-hours.", cost.Nodes, cost.TasksPerNode, g(adv.Recommended.Config.TimeS), g(cost.NodeHours))
+		if p := adv.Recommended.Config.P; cost.LargestRunP > 0 && p > cost.LargestRunP {
+			d += fmt.Sprintf(" p = %d is %s× the largest run (p = %d): its time is extrapolated.", p, g(float64(p)/float64(cost.LargestRunP)), cost.LargestRunP)
+		}
+		b.say("", d)
+	}
 	return b.done()
+}
+
+// NodeCost is what history's recommendation books: nodes at the study's densest packing and
+// node-hours = nodes × time / 3600; LargestRunP is the study's largest measured p (a
+// recommendation beyond it is an extrapolation, said so).
+type NodeCost struct {
+	Nodes, TasksPerNode int
+	NodeHours           float64
+	LargestRunP         int
 }
 
 func abs(x float64) float64 {

@@ -89,7 +89,7 @@ func recommendation(b *builder, adv *sizing.Advice, timeUnit string) {
 	b.a.Num("recommended_speedup", c.Speedup)
 	b.a.Num("recommended_efficiency", c.Efficiency)
 	b.a.Word("rule", string(adv.Recommended.Rule)+": "+adv.Recommended.Reason)
-	b.say(fmt.Sprintf("recommended %s: %s%s, efficiency %s", config(c.P, c.D), g(c.TimeS), unit(timeUnit), pct(c.Efficiency)),
+	b.say(fmt.Sprintf("recommended %s: %s%s%s, efficiency %s", config(c.P, c.D), g(c.TimeS), unit(timeUnit), b.cost, pct(c.Efficiency)),
 		fmt.Sprintf("Recommended by the %s rule: %s (speedup %s against %s).", adv.Recommended.Rule, adv.Recommended.Reason, g(c.Speedup), adv.SpeedupReference.Source))
 	if adv.KneeAtRangeEnd && c.P == maxP(adv) {
 		b.a.Word("range_end", "the recommendation is the largest p searched")

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/scaling"
@@ -61,17 +62,28 @@ func ScalingFigure(name string, points []scaling.Point, fr *scaling.Result, pred
 		return nil, nil
 	}
 	ps := logGrid(pmin, pmax)
-	model := report.Series{Name: fmt.Sprintf("%s: T(p) = %s", fr.Chosen.Name, fr.Chosen.Formula)}
-	ci := report.Series{Name: "95 % interval"}
-	spread := report.Series{Name: fmt.Sprintf("plausible models (%d)", len(fr.Plausible))}
+	if i, found := slices.BinarySearch(ps, fr.MaxP); !found && fr.MaxP < pmax { // where the stacked line starts
+		ps = slices.Insert(ps, i, fr.MaxP)
+	}
+	// What is drawn is what is named (new-user review 7 P2-1): the chosen model's formula
+	// over the whole range; beyond the largest measured p the stacked prediction the answer
+	// gives (a line of its own); the plausible models' own span (not widened to the stacked
+	// time), counted as in the table and the JSON.
+	model := report.Series{Name: "chosen model: T(p) = " + fr.Chosen.Formula}
+	stacked := report.Series{Name: fmt.Sprintf("stacked prediction (p > %d)", fr.MaxP), Dashed: true}
+	ci := report.Series{Name: "95 % interval of the prediction"}
+	spread := report.Series{Name: fmt.Sprintf("span of the %d plausible models", fr.PlausibleCount)}
 	for _, p := range ps {
 		pr, err := fr.Predict(p)
 		if err != nil {
 			continue // a model without a finite time there: the curve stops
 		}
 		x := float64(p)
-		model.X, model.Y = append(model.X, x), append(model.Y, pr.TimeS)
-		spread.X, spread.Y, spread.Y2 = append(spread.X, x), append(spread.Y, pr.PlausibleLowS), append(spread.Y2, pr.PlausibleHighS)
+		model.X, model.Y = append(model.X, x), append(model.Y, pr.SelectedS)
+		if p >= fr.MaxP {
+			stacked.X, stacked.Y = append(stacked.X, x), append(stacked.Y, pr.TimeS)
+		}
+		spread.X, spread.Y, spread.Y2 = append(spread.X, x), append(spread.Y, pr.ModelsLowS), append(spread.Y2, pr.ModelsHighS)
 		if pr.Interval {
 			ci.X, ci.Y, ci.Y2 = append(ci.X, x), append(ci.Y, *pr.Low95S), append(ci.Y2, *pr.High95S)
 		}
@@ -89,7 +101,14 @@ func ScalingFigure(name string, points []scaling.Point, fr *scaling.Result, pred
 	if len(spread.X) > 1 {
 		series = append(series, spread)
 	}
-	series = append(series, model, meas)
+	series = append(series, model)
+	if len(stacked.X) > 1 {
+		series = append(series, stacked)
+	}
+	series = append(series, meas)
+	if asked := askedSeries(preds); asked != nil {
+		series = append(series, *asked)
+	}
 	if bt != nil && bt.Prediction != nil {
 		x := float64(bt.HeldOutP)
 		series = append(series,
@@ -97,7 +116,35 @@ func ScalingFigure(name string, points []scaling.Point, fr *scaling.Result, pred
 			report.Series{Name: fmt.Sprintf("held out: predicted without it (%+.3g %%)", 100*bt.RelError), X: []float64{x}, Y: []float64{bt.Prediction.TimeS}, Points: true, Glyph: "cross"})
 	}
 	title := "Time against p: " + name
-	return []report.Panel{{Title: title, XLabel: "p (processes)", YLabel: "time (s)", LogX: true, LogY: true, Series: series}}, nil
+	var marks []report.Mark
+	if adv != nil {
+		marks = append(marks, report.Mark{X: float64(adv.Recommended.Config.P), Label: fmt.Sprintf("recommended p = %d", adv.Recommended.Config.P)})
+	}
+	return []report.Panel{{Title: title, XLabel: "p (processes)", YLabel: "time (s)", LogX: true, LogY: true, Series: series, Marks: marks}}, nil
+}
+
+// askedSeries marks the predictions asked for (--predict) at the times the answer states;
+// nil when none was asked.
+func askedSeries(preds []*scaling.Prediction) *report.Series {
+	if len(preds) == 0 {
+		return nil
+	}
+	s := report.Series{Points: true, Glyph: "ring"}
+	var ps []string
+	for _, pr := range preds {
+		s.X, s.Y = append(s.X, float64(pr.P)), append(s.Y, pr.TimeS)
+		ps = append(ps, fmt.Sprint(pr.P))
+	}
+	s.Name = "asked: p = " + strings.Join(ps, ", ")
+	return &s
+}
+
+// SizingTimes says which times a scaling fit's sizing compares (scaling.Result.Times): at
+// every p the time the predictions give — the chosen model up to the largest measured p,
+// the stacked prediction beyond it — so the trade-off, the answer and the predictions give
+// one time per p (new-user review 7 P2-4: "Trade-off (model times)" mixed the two unsaid).
+func SizingTimes(fr *scaling.Result) string {
+	return fmt.Sprintf("time_s as predicted: the chosen model %s up to the largest measured p = %d, the stacked prediction beyond it (docs/extrapolation.md)", fr.Chosen.Name, fr.MaxP)
 }
 
 // logGrid is the whole p from pmin to pmax, 8 per doubling (each once), pmax included.

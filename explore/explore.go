@@ -74,6 +74,9 @@ type Result struct {
 	ErrorEstimate any    `json:"error_estimate,omitempty"`
 	Bottleneck    string `json:"bottleneck"`
 	Best          string `json:"best"`
+	// BestLabel is the banner's name for Best ("" → "Best configuration"; qn: "Saturation
+	// point", which N* is — not a recommendation).
+	BestLabel string `json:"best_label,omitempty"`
 	// BestPending: the best configuration is searched apart (BestSearcher); the page asks
 	// /api/best after drawing the point.
 	BestPending bool               `json:"best_pending,omitempty"`

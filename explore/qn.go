@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	answers "github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/solveapp"
 	"github.com/clusterperf/clusterperf/htmlreport"
@@ -195,19 +196,23 @@ func (q *qnModel) answer(r *Result, sol *solveapp.Solution) {
 	}
 	bn, _ := a.Fact("bottleneck")
 	if bn.Text != "" {
-		r.Bottleneck = fmt.Sprintf("%s (utilization %.3g per server, demand %.4g s per job per server)", bn.Text, fact("bottleneck_utilization"), fact("bottleneck_demand_s"))
+		r.Bottleneck = fmt.Sprintf("%s (%.3g %% busy, demand %.4g s per job per server)", bn.Text, 100*fact("bottleneck_utilization"), fact("bottleneck_demand_s"))
 	} else {
 		r.Bottleneck = a.Summary
 	}
+	// Not a "best configuration": N* is where saturation starts (the solve command's words,
+	// answers.SaturationWords), and the page says where the model's population stands.
 	switch ns, rate := fact("saturation_population"), fact("max_arrival_rate_per_s"); {
 	case ns > 0:
-		r.Best = fmt.Sprintf("population N* = (D + Z)/D_max = %.3g: beyond it jobs only queue at the bottleneck", ns)
+		clause, why := answers.SaturationWords(int(fact("population")), ns, bn.Text)
+		r.BestLabel, r.Best = "Saturation point", sentence(clause, why)
 		r.Values["n_star"] = ns
 	case rate > 0:
-		r.Best = fmt.Sprintf("arrival rate below %.4g jobs/s (all classes scaled alike): there the bottleneck is busy all the time", rate)
+		clause, why := answers.RateWords(fact("arrival_rate_per_s"), rate, bn.Text)
+		r.BestLabel, r.Best = "Largest sustainable arrival rate", sentence(clause, why)
 		r.Values["max_arrival_rate_per_s"] = rate
 	default:
-		r.Best = "current population (a multi-class or mixed network has no single best population; see the sweep)"
+		r.BestLabel, r.Best = "Saturation point", "none for one population: a multi-class or mixed network saturates along a mix of classes (see the sweep)"
 	}
 	names := strings.Split(bn.Text, " and ")
 	for _, t := range htmlreport.FromTables(app.QNTables(sol.View)) {
@@ -267,4 +272,12 @@ func (q *qnModel) File(v Values) ([]byte, string, error) {
 		return nil, "", err
 	}
 	return buf.Bytes(), base(q.path) + "-whatif.yaml", nil
+}
+
+// sentence is the answer's clause as a sentence, then its explanation.
+func sentence(clause, why string) string {
+	if clause != "" {
+		clause = strings.ToUpper(clause[:1]) + clause[1:] + "."
+	}
+	return strings.TrimSpace(clause + " " + why)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/clusterperf/clusterperf/app/tpnapp"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/htmlreport"
+	"github.com/clusterperf/clusterperf/internal/input"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/tpn"
 )
@@ -33,7 +34,10 @@ func loadTPN(path string, data []byte, clusterPath string, clusterData []byte) (
 	if err != nil {
 		return nil, err
 	}
-	cl, err := tpn.ParseCluster(clusterPath, clusterData)
+	// The files the cluster names (a network's benchmark: outputs, a background_log) are
+	// read as the tpn command reads them (bounded, relative to the cluster file), so the
+	// explorer serves every cluster the command accepts (hostile review 7, P2-7).
+	cl, err := tpn.ParseClusterWith(clusterPath, clusterData, input.Read)
 	if err != nil {
 		return nil, err
 	}
@@ -231,12 +235,14 @@ func (t *tpnModel) BestContext(ctx context.Context, v Values) (string, map[strin
 		return "", nil, err
 	}
 	a := res.Advice
-	how := "exhaustive search"
-	if !a.Exhaustive {
-		how = fmt.Sprintf("greedy + local search, at most %.1f %% above the lower bound", 100*a.Gap)
+	vals := map[string]float64{"best_time_s": a.Time, "given_time_s": a.Given}
+	best := "allocation " + t.allocationText(a.Allocation.Map()) + ": " + tpnapp.AdviceText(a)
+	if sz := res.Sizing; sz != nil && res.SizingAllocation != nil {
+		c := sz.Recommended.Config
+		vals["recommended_time_s"], vals["recommended_workstations"] = c.TimeS, float64(c.P)
+		best = fmt.Sprintf("recommended (%s): %d workstation(s), %.4g s, allocation %s; %s", sz.Rule, c.P, c.TimeS, t.allocationText(res.SizingAllocation.Map()), best)
 	}
-	return fmt.Sprintf("allocation %s: %.4g s instead of %.4g s (%s, %d simulations)", t.allocationText(a.Allocation.Map()), a.Time, a.Given, how, a.Evaluated),
-		map[string]float64{"best_time_s": a.Time, "given_time_s": a.Given}, nil
+	return best, vals, nil
 }
 
 // allocationText lists an allocation process by process ("P0→ws2, P1→ws1") up to a dozen

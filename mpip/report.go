@@ -31,6 +31,10 @@ type OpStats struct {
 	// SizeVaries: some call site sent messages of different sizes (Sent statistics' Max ≠
 	// Min), so its fastest call may be a smaller one and IdleMS overstates the waiting.
 	SizeVaries bool
+	// Line is the line of its Callsite Time row (rank *, or concise) with the largest time,
+	// for messages about the operation's time (0: none).
+	Line   int
+	lineMS float64
 }
 
 // Report is what clusterperf takes from one mpiP report.
@@ -51,6 +55,7 @@ type Report struct {
 	Sections   []string // section titles in order
 	Skipped    []string // unknown blocks skipped, with their line numbers
 	Callsites  bool     // the Callsite statistics sections were present (not -d)
+	MPILine    int      // line of the MPI Time * row (or concise Aggregate row): ΣMPITime
 }
 
 // ParseError locates a problem in a report: file, line (0 if none) and message. It is the
@@ -367,6 +372,9 @@ func (p *parser) siteRow(f []string, raw string) error {
 		return p.errf("section %q: site %q is not a whole number", p.section, f[1])
 	}
 	v, err := p.nums(f[3:7], "Count/Max/Mean/Min")
+	if err == nil {
+		err = p.ordered(v[1:], f[0])
+	}
 	if err != nil {
 		return err
 	}
@@ -397,6 +405,9 @@ func (p *parser) conciseRow(f []string, raw string) error {
 		return p.errf("section %q: expected Name Site Tasks Max Mean Min MaxRnk MinRnk, got %q", p.section, clip(raw))
 	}
 	v, err := p.nums(f[2:6], "Tasks/Max/Mean/Min")
+	if err == nil {
+		err = p.ordered(v[1:], f[0])
+	}
 	if err != nil {
 		return err
 	}
@@ -405,7 +416,8 @@ func (p *parser) conciseRow(f []string, raw string) error {
 	case "time-concise":
 		o.Sites++
 		o.TimeMS += v[0] * v[2] // Tasks × mean per-task cumulative time
-		o.IdleMS += v[0] * math.Max(v[2]-v[3], 0)
+		o.IdleMS += v[0] * (v[2] - v[3])
+		o.atLine(v[0]*v[2], p.line)
 		p.timeStar = true
 	case "sent-concise":
 		o.Bytes += v[0] * v[2]
@@ -423,7 +435,7 @@ func (p *parser) finish() (*Report, error) {
 	if !p.haveStar {
 		return nil, &ParseError{File: rep.File, Msg: "no MPI Time (or Task Time Statistics) totals: is this a complete mpiP report?"}
 	}
-	rep.TotalApp, rep.TotalMPI = p.starApp, p.starMPI
+	rep.TotalApp, rep.TotalMPI, rep.MPILine = p.starApp, p.starMPI, p.starLine
 	switch {
 	case len(rep.Hosts) > 0:
 		rep.Ranks = len(rep.Hosts)
@@ -493,7 +505,8 @@ func (p *parser) starRow(o *OpStats, f []string, v []float64) error {
 		o.Sites++
 		o.Count += v[0]
 		o.TimeMS += v[0] * v[2]
-		o.IdleMS += v[0] * math.Max(v[2]-v[3], 0)
+		o.IdleMS += v[0] * (v[2] - v[3]) // ≥ 0: Mean ≥ Min checked (ordered)
+		o.atLine(v[0]*v[2], p.line)
 		p.timeStar = true
 	case "sent":
 		sum, ok := num(f[7])

@@ -80,7 +80,11 @@ type Result struct {
 	PureErrorRelSD  *float64 `json:"pure_error_rel_sd,omitempty"`
 	ReplicateDOF    int      `json:"replicate_dof"`
 	Chosen          Model    `json:"chosen"`
+	// Plausible lists the best MaxPlausibleListed of the PlausibleCount plausible models
+	// (cross-validation score within 1.5× the best + 0.02, distinct predictions): the count
+	// every output states (a corpus set has 174).
 	Plausible       []Model  `json:"plausible"`
+	PlausibleCount  int      `json:"plausible_count"`
 	CandidatesTried int      `json:"candidates_tried"`
 	Notes           []string `json:"notes,omitempty"`
 	// Validated: the chosen model won on held-out prediction error (cross-validation).
@@ -102,6 +106,9 @@ type Result struct {
 	s2        float64 // relative noise variance used for intervals (NaN: none)
 	dof       int
 }
+
+// MaxPlausibleListed bounds Result.Plausible (the count is PlausibleCount).
+const MaxPlausibleListed = 10
 
 // scored is a candidate with its fit on all points and its cross-validation errors.
 type scored struct {
@@ -252,10 +259,11 @@ func FitWithPrior(ctx context.Context, d *Data, prior *Prior) (*Result, error) {
 	}
 	for _, s := range kept {
 		r.plausible = append(r.plausible, s.f)
-		if len(r.Plausible) < 10 {
+		if len(r.Plausible) < MaxPlausibleListed {
 			r.Plausible = append(r.Plausible, report(s, len(d.Points)))
 		}
 	}
+	r.PlausibleCount = len(kept)
 	// Noise: the chosen model's relative residual variance, or the replicates' pure error
 	// when larger (then the residuals underestimate the run-to-run scatter).
 	r.s2, r.dof = best.f.s2, best.f.dof

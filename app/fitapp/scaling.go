@@ -33,10 +33,12 @@ type ScalingResult struct {
 	Sizing *sizing.Advice `json:"sizing,omitempty"`
 	// PMax is the largest p the sizing searched (--pmax; default twice the largest measured
 	// p), PMaxSource which of the two (P2-6: "fastest" is fastest within this range only).
-	PMax       int      `json:"recommend_pmax,omitempty"`
-	PMaxSource string   `json:"recommend_pmax_source,omitempty"`
-	Notes      []string `json:"notes"`
-	data       *scaling.Data
+	PMax       int    `json:"recommend_pmax,omitempty"`
+	PMaxSource string `json:"recommend_pmax_source,omitempty"`
+	// SizingTimes says which times the sizing compared (app.SizingTimes).
+	SizingTimes string   `json:"sizing_times,omitempty"`
+	Notes       []string `json:"notes"`
+	data        *scaling.Data
 }
 
 // ScalingRequest is one `fit DATA.csv` run on a plain p,time CSV.
@@ -84,6 +86,7 @@ func RunScaling(ctx context.Context, q ScalingRequest) (*ScalingResult, error) {
 		return nil, err
 	} else {
 		res.sizingRange(q.PMax)
+		res.SizingTimes = app.SizingTimes(fr)
 	}
 	res.ErrorEstimate = ScalingErrorEstimate(fr, res.Backtest)
 	res.SetAnswer()
@@ -203,9 +206,9 @@ func (r *ScalingResult) Tables() []*report.Table {
 		}
 		pt.Add(p.Name, p.Value, app.OptNum(p.Low95), app.OptNum(p.High95), note)
 	}
-	ct := &report.Table{Name: "plausible", Title: "Plausible models (cross-validation, RMS of log(pred/obs); coefficients: in the formula; free: not held at zero, AICc's k)", Header: []string{"model", "coefficients", "free", "cv_score", "llo", "loo", "formula"}}
+	ct := &report.Table{Name: "plausible", Title: plausibleTitle(f.PlausibleCount), Header: []string{"model", "coefficients", "free", "cv_score", "llo", "loo", "formula"}}
 	for i, c := range f.Plausible {
-		if i == 5 {
+		if i == plausibleShown {
 			break
 		}
 		ct.Add(c.Name, c.Coefficients, c.K, optMagnitude(c.Score), optMagnitude(c.LLO), optMagnitude(c.LOO), c.Formula)
@@ -223,6 +226,20 @@ func (r *ScalingResult) Tables() []*report.Table {
 		return []*report.Table{r.summaryTable(), pt, ct, t}
 	}
 	return []*report.Table{r.summaryTable(), pt, ct, t, r.tradeOffTable()}
+}
+
+// plausibleShown is how many plausible models the table lists.
+const plausibleShown = 5
+
+// plausibleTitle names the plausible models' count and definition, the count the plot's
+// legend, the JSON's fit.plausible_count and each prediction's plausible_models give
+// (new-user review 7 P2-2: 5 rows, "(10)" in the legend and 18 before).
+func plausibleTitle(n int) string {
+	shown := "all shown"
+	if n > plausibleShown {
+		shown = fmt.Sprintf("the %d best shown; --format json lists the %d best in fit.plausible", plausibleShown, min(n, scaling.MaxPlausibleListed))
+	}
+	return fmt.Sprintf("Plausible models: %d (cross-validation score, RMS of log(pred/obs), within 1.5× the best + 0.02; %s; coefficients: in the formula; free: not held at zero, AICc's k)", n, shown)
 }
 
 func optMagnitude(v *float64) any {
@@ -282,5 +299,5 @@ func (r *ScalingResult) summaryTable() *report.Table {
 }
 
 func (r *ScalingResult) tradeOffTable() *report.Table {
-	return app.TradeOffTable(r.Sizing, "Trade-off (model times) "+r.rangeText())
+	return app.TradeOffTable(r.Sizing, "Trade-off ("+r.SizingTimes+") "+r.rangeText())
 }

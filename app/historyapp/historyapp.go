@@ -121,7 +121,7 @@ func (r *Result) choose(id int) (*history.Study, error) {
 // SetAnswer computes the answer block (package answer) from the chosen study's analysis.
 func (r *Result) SetAnswer() {
 	if r.Analysis == nil {
-		r.Answer = answer.History(r.Chosen, "", nil, nil, "no study fitted", strings.Join(r.Notes, " "))
+		r.Answer = answer.History(r.Chosen, "", nil, nil, nil, "no study fitted", strings.Join(r.Notes, " "))
 		return
 	}
 	prog := ""
@@ -130,7 +130,14 @@ func (r *Result) SetAnswer() {
 			prog = s.Program
 		}
 	}
-	r.Answer = answer.History(r.Chosen, prog, r.Analysis.Predictions, r.Analysis.Sizing, "", "")
+	var cost *answer.NodeCost
+	if rc := r.Analysis.Recommended; rc != nil {
+		cost = &answer.NodeCost{Nodes: rc.Nodes, TasksPerNode: rc.TasksPerNode, NodeHours: rc.NodeHours}
+		if f := r.Analysis.Fit; f != nil && f.Scaling != nil {
+			cost.LargestRunP = f.Scaling.MaxP
+		}
+	}
+	r.Answer = answer.History(r.Chosen, prog, r.Analysis.Predictions, r.Analysis.Sizing, cost, "", "")
 }
 
 // Figure: the fitted study's runs (censored ones at their lower bound), its model, interval
@@ -254,7 +261,7 @@ func (r *Result) summaryTable() *report.Table {
 
 func (r *Result) tradeOffTable() *report.Table {
 	a := r.Analysis
-	t := app.TradeOffTable(a.Sizing, fmt.Sprintf("Trade-off (model times) within p ≤ %d", a.PMax))
+	t := app.TradeOffTable(a.Sizing, fmt.Sprintf("Trade-off (%s) within p ≤ %d", app.SizingTimes(a.Fit.Scaling), a.PMax))
 	if len(a.TradeOff) != len(t.Rows) {
 		return t
 	}

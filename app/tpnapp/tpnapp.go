@@ -390,6 +390,9 @@ func (r *Result) Tables() []*report.Table {
 		cp.Add(c.Step, c.StartS, c.EndS)
 	}
 	ts := []*report.Table{t, cp}
+	if nt := r.networkTable(); nt != nil {
+		ts = []*report.Table{t, nt, cp}
+	}
 	if b := r.Background; b != nil {
 		ts = append([]*report.Table{r.backgroundTable()}, ts...)
 	}
@@ -400,6 +403,27 @@ func (r *Result) Tables() []*report.Table {
 		ts = append(ts, app.TradeOffTable(r.Sizing, "Trade-off (p = workstations used, each with the best mapping found)"))
 	}
 	return ts
+}
+
+// networkTable is the makespan's interval from the measured network parameters
+// (tpn.NetworkBounds) with each parameter's interval; nil without measured parameters.
+func (r *Result) networkTable() *report.Table {
+	b := r.NetworkInterval
+	if b == nil {
+		return nil
+	}
+	time := r.TimeS
+	if r.Background != nil {
+		time = r.Background.MeanExpansionS
+	}
+	t := &report.Table{Name: "network_interval", Title: fmt.Sprintf("Network interval (≥ %.0f %% joint confidence; each parameter's interval at %.1f %%): the makespan with the measured t_s and B at their sample means, and at the corners of their intervals", 100*b.Confidence, 100*b.ParamConfidence),
+		Header: []string{"quantity", "value", "low", "high"}}
+	t.Add("makespan (s)", time, b.LowS, b.HighS)
+	for _, m := range b.Media {
+		t.Add("t_s of "+m.Network+" (s)", m.StartupS, m.StartupLowS, m.StartupHighS)
+		t.Add("B of "+m.Network+" (bytes/s)", m.Bandwidth, m.BandwidthLow, m.BandwidthHigh)
+	}
+	return t
 }
 
 // backgroundTable puts the sampled makespan beside the mean-expansion answer.
@@ -419,13 +443,6 @@ func (r *Result) backgroundTable() *report.Table {
 // adviceTable is the fastest mapping found and the one the sizing rule recommends.
 func (r *Result) adviceTable() *report.Table {
 	a := r.Advice
-	how := "exhaustive search"
-	if !a.Exhaustive {
-		how = fmt.Sprintf("greedy + local search, %.1f %% above the lower bound at most", 100*a.Gap)
-	}
-	if a.Partial {
-		how += ", INTERRUPTED: best so far"
-	}
 	header := []string{"process", "fastest"}
 	if r.SizingAllocation != nil {
 		header = append(header, "recommended_"+string(r.Sizing.Rule))
@@ -434,7 +451,7 @@ func (r *Result) adviceTable() *report.Table {
 	if r.Background != nil {
 		basis = "; times with the mean expansion 1/(1 − U), not sampled (see notes)"
 	}
-	at := &report.Table{Name: "advice", Title: fmt.Sprintf("Allocation advice (%s, %d simulations%s): %.6g s instead of %.6g s; lower bound %.6g s", how, a.Evaluated, basis, a.Time, a.Given, a.LowerBound),
+	at := &report.Table{Name: "advice", Title: fmt.Sprintf("Allocation advice: %s%s", AdviceText(a), basis),
 		Header: header}
 	best, rec := a.Allocation.Map(), r.SizingAllocation.Map()
 	for _, p := range r.order {
@@ -489,7 +506,60 @@ func (r *Result) SetAnswer() {
 			last, at = p.Name, p.Finish
 		}
 	}
-	r.Answer = answer.TPN(r.Outcome, r.TimeS, last, r.Advice)
+	var pick *answer.TPNPick
+	if r.Sizing != nil && r.SizingAllocation != nil {
+		c := r.Sizing.Recommended.Config
+		pick = &answer.TPNPick{Rule: string(r.Sizing.Rule), Workstations: c.P, TimeS: c.TimeS, Mapping: MappingText(r.order, r.SizingAllocation)}
+	}
+	iv := r.NetworkInterval
+	if r.Background != nil { // the interval is the mean-expansion run's, not the sampled mean's
+		iv = nil
+	}
+	r.Answer = answer.TPN(r.Outcome, r.TimeS, last, iv, r.Advice, pick)
+}
+
+// MappingText is an allocation in words, by workstation in the order the processes (order,
+// the program's) first use them: "ws1: P0, P2, P3; ws2: P1" — readable at 64 processes too.
+func MappingText(order []string, a tpn.Allocation) string {
+	on := a.Map()
+	var hosts []string
+	procs := map[string][]string{}
+	for _, p := range order {
+		w, ok := on[p]
+		if !ok {
+			continue
+		}
+		if len(procs[w]) == 0 {
+			hosts = append(hosts, w)
+		}
+		procs[w] = append(procs[w], p)
+	}
+	parts := make([]string, len(hosts))
+	for i, w := range hosts {
+		parts[i] = w + ": " + strings.Join(procs[w], ", ")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// AdviceText is the allocation search's outcome in words, for the advice table's title and
+// the explorer: the fastest mapping found against the program's own allocation, the lower
+// bound, and how it was searched.
+func AdviceText(a *tpn.Advice) string {
+	how := "exhaustive search"
+	if !a.Exhaustive {
+		how = fmt.Sprintf("greedy + local search, %.1f %% above the lower bound at most", 100*a.Gap)
+	}
+	if a.Partial {
+		how += ", INTERRUPTED: best so far"
+	}
+	vs := fmt.Sprintf("fastest %.6g s against the program's own allocation's %.6g s", a.Time, a.Given)
+	switch {
+	case a.Given <= 0:
+		vs = fmt.Sprintf("fastest %.6g s (the program's own allocation does not complete)", a.Time)
+	case a.Time >= a.Given:
+		vs = fmt.Sprintf("fastest %.6g s: no mapping beats the program's own allocation", a.Time)
+	}
+	return fmt.Sprintf("%s; lower bound %.6g s (%s, %d simulations)", vs, a.LowerBound, how, a.Evaluated)
 }
 
 // classNotes describe the workstations whose background came from a job log split into

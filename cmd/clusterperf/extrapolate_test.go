@@ -188,7 +188,7 @@ func TestFitCSVSizingRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	txt := runOut(t, "fit", path, "--predict", "8,16")
-	for _, want := range []string{"recommended (balanced) within p ≤ 8 ", "Trade-off (model times) within p ≤ 8 (--pmax; default twice the largest measured p)", "p = 16: predicted 10 s, faster than the sizing's fastest (16 s)"} {
+	for _, want := range []string{"recommended (balanced) within p ≤ 8 ", "(docs/extrapolation.md)) within p ≤ 8 (--pmax; default twice the largest measured p)", "p = 16: predicted 10 s, faster than the sizing's fastest (16 s)"} {
 		if !strings.Contains(txt, want) {
 			t.Errorf("missing %q in:\n%s", want, txt)
 		}

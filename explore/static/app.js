@@ -67,6 +67,7 @@
 
   function render(r) {
     $("bottleneck").textContent = r.bottleneck || "–";
+    $("best-label").textContent = r.best_label || "Best configuration";
     $("best").textContent = r.best || "–";
     $("method").textContent = r.method;
     // An approximation's error estimate (the contract's error_estimate): its rel_error in
