@@ -10,7 +10,8 @@ import (
 
 // Fit measured run times T(p) and predict an unmeasured process count. The times here follow
 // Amdahl's law exactly, T(p) = 10 + 90/p s (serial fraction 10/(10+90) = 0.1), so Amdahl is
-// chosen and T(64) = 10 + 90/64 = 11.40625 s.
+// chosen and T(64) = 10 + 90/64 = 11.40625 s (Amdahl and USL, which reduces to Amdahl here,
+// agree with it, so the equal-weight combination is that value too).
 func ExampleFit() {
 	csv := `# scaling: strong
 p,time
@@ -37,5 +38,5 @@ p,time
 	fmt.Printf("T(64) = %.3f s (%.0f× the largest measured p)\n", pr.TimeS, pr.Extrapolation)
 	// Output:
 	// chosen: amdahl, T(p) = c0 + c1·p^(-1), serial fraction 0.100
-	// T(64) = 10.846 s (2× the largest measured p)
+	// T(64) = 11.406 s (2× the largest measured p)
 }

@@ -2,6 +2,6 @@
 
 package scaling
 
-// DefaultPrior is the stacking prior learned on every set of testdata/scaling (86 held-out
+// DefaultPrior is the stacking prior learned on every set of testdata/scaling (183 held-out
 // predictions): weights over Bases for strong and weak scaling and the conformal interval.
-var DefaultPrior = Prior{Strong: [nBase]float64{0.5, 0, 0, 0.4, 0.1}, Weak: [nBase]float64{0.9, 0.1, 0, 0, 0}, StrongFew: [nBase]float64{0.6, 0, 0.4, 0, 0}, WeakFew: [nBase]float64{0, 0, 0, 1, 0}, Sigma0: 0.2, Beta: 1, Gamma: 0.3, Q: 1.069370988505797, Cases: 86}
+var DefaultPrior = Prior{Strong: [nBase]float64{0.3333333333333333, 0.3333333333333333, 0.3333333333333333, 0, 0}, Weak: [nBase]float64{0.9, 0.1, 0, 0, 0}, StrongFew: [nBase]float64{0.3333333333333333, 0.3333333333333333, 0.3333333333333333, 0, 0}, WeakFew: [nBase]float64{0.2, 0, 0, 0.8, 0}, Sigma0: 0.2, Beta: 1, Gamma: 0.1, Delta: 1, Q: 1.0930925591668699, Cases: 183}

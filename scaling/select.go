@@ -751,7 +751,7 @@ func (r *Result) Predict(p int) (*Prediction, error) {
 		if p < r.MaxP {
 			at = r.bases.logPreds(float64(r.MaxP))
 		}
-		half := r.prior.Q * r.prior.scale(w, at, r.bases.selfLog, r.bases.selfObs, math.Max(0, math.Log(x/float64(r.MaxP))), r.prior.Sigma0, r.prior.Beta, r.prior.Gamma)
+		half := r.prior.Q * r.prior.scale(w, at, r.bases.selfLog, r.bases.selfObs, math.Max(0, math.Log(x/float64(r.MaxP))), r.prior.Sigma0, r.prior.Beta, r.prior.Gamma, r.prior.Delta)
 		lo, hi := v*math.Exp(-half), v*math.Exp(half)
 		if lo > 0 && hi > lo && !math.IsInf(hi, 0) {
 			pr.Interval, pr.Low95S, pr.High95S = true, &lo, &hi
