@@ -91,19 +91,19 @@ type Options struct {
 func (o *Options) validate() error {
 	switch {
 	case o.Reps < 0 || o.Reps == 1:
-		return fmt.Errorf("%w: Options.Reps (--reps) = %d: want ≥ 2 (an interval needs two replications), or 0 for 10", fault.ErrInput, o.Reps)
+		return fmt.Errorf("%w: --reps %d: want ≥ 2 (an interval needs two replications), or 0 for 10", fault.ErrInput, o.Reps)
 	case o.MaxReps < 0:
-		return fmt.Errorf("%w: Options.MaxReps = %d: want ≥ 0", fault.ErrInput, o.MaxReps)
+		return fmt.Errorf("%w: replication limit %d: want ≥ 0", fault.ErrInput, o.MaxReps)
 	case !(o.Precision >= 0) || math.IsInf(o.Precision, 0):
-		return fmt.Errorf("%w: Options.Precision (--precision) = %v: want a finite relative half-width > 0, or 0 for none", fault.ErrInput, o.Precision)
+		return fmt.Errorf("%w: --precision %v: want a finite relative half-width > 0, or 0 for none", fault.ErrInput, o.Precision)
 	case o.Workers < 0:
-		return fmt.Errorf("%w: Options.Workers = %d: want ≥ 0", fault.ErrInput, o.Workers)
+		return fmt.Errorf("%w: workers %d: want ≥ 0", fault.ErrInput, o.Workers)
 	case o.Batches < 0 || o.Batches == 1:
-		return fmt.Errorf("%w: Options.Batches (--batches) = %d: batch means need at least 2 batches (0: replications)", fault.ErrInput, o.Batches)
+		return fmt.Errorf("%w: --batches %d: batch means need at least 2 batches (0: replications)", fault.ErrInput, o.Batches)
 	case o.Batches > 0 && o.Precision > 0:
 		return fmt.Errorf("%w: batch means run a fixed length: give batches or a precision, not both", fault.ErrInput)
 	case o.MaxTotalEvents < 0:
-		return fmt.Errorf("%w: Options.MaxTotalEvents = %d: want ≥ 0", fault.ErrInput, o.MaxTotalEvents)
+		return fmt.Errorf("%w: --max-events (events over all replications) %d: want ≥ 0", fault.ErrInput, o.MaxTotalEvents)
 	}
 	if o.Reps == 0 {
 		o.Reps = 10
@@ -112,7 +112,7 @@ func (o *Options) validate() error {
 		o.MaxReps = max(200, o.Reps)
 	}
 	if o.MaxReps < o.Reps {
-		return fmt.Errorf("%w: Options.MaxReps = %d below Reps = %d", fault.ErrInput, o.MaxReps, o.Reps)
+		return fmt.Errorf("%w: the replication limit %d is below --reps %d", fault.ErrInput, o.MaxReps, o.Reps)
 	}
 	if o.Workers == 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
@@ -158,13 +158,13 @@ func (s *Simulator) ReplicateContext(ctx context.Context, o Options) (*Result, e
 			return res, err
 		}
 		if o.Precision <= 0 {
-			res.Notes = append(res.Notes, fmt.Sprintf("run too short: in %d of %d replications the initial transient (MSER-5) did not end in the first half of the %d events — the estimates are probably biased; raise Config.Events (--events) or set a precision, which lengthens the run", res.TooShort, res.Replications, s.cfg.Events))
+			res.Notes = append(res.Notes, fmt.Sprintf("run too short: in %d of %d replications the initial transient (MSER-5) did not end in the first half of the %d events — the estimates are probably biased; raise --events or set --precision, which lengthens the run", res.TooShort, res.Replications, s.cfg.Events))
 			return res, nil
 		}
 		longer := *s
 		longer.cfg.Events = 2 * s.cfg.Events
 		if longer.cfg.Events > s.cfg.MaxEvents || longer.cfg.Events*int64(o.Reps) > o.MaxTotalEvents {
-			return nil, fmt.Errorf("%w: in %d of %d replications of %d events the initial transient (MSER-5) did not end in the first half of the run, and a run twice as long exceeds the event limits (Config.MaxEvents %d, Options.MaxTotalEvents %d; --max-events)",
+			return nil, fmt.Errorf("%w: in %d of %d replications of %d events the initial transient (MSER-5) did not end in the first half of the run, and a run twice as long exceeds the event limits (--max-events: %d per replication, %d over all replications)",
 				fault.ErrNoSteadyState, res.TooShort, res.Replications, s.cfg.Events, s.cfg.MaxEvents, o.MaxTotalEvents)
 		}
 		s = &longer
@@ -174,7 +174,7 @@ func (s *Simulator) ReplicateContext(ctx context.Context, o Options) (*Result, e
 // batchMeans is the batch-means method of Replicate.
 func (s *Simulator) batchMeans(ctx context.Context, o Options) (*Result, error) {
 	if s.cfg.Events > o.MaxTotalEvents {
-		return nil, fmt.Errorf("%w: %d events exceed Options.MaxTotalEvents %d (--max-events)", fault.ErrTooLarge, s.cfg.Events, o.MaxTotalEvents)
+		return nil, fmt.Errorf("%w: %d events exceed the limit of %d events over all replications (--max-events)", fault.ErrTooLarge, s.cfg.Events, o.MaxTotalEvents)
 	}
 	if o.Batches < 1 || int64(chunksFor(o.Batches)) > s.cfg.Events {
 		return nil, fmt.Errorf("%w: batches %d: need 1 … %d (a tenth of the events)", fault.ErrInput, o.Batches, s.cfg.Events/10)
@@ -210,7 +210,7 @@ func (s *Simulator) batchMeans(ctx context.Context, o Options) (*Result, error) 
 	res.Notes = s.notes(res)
 	if bs[0].TooShort {
 		res.TooShort = 1
-		res.Notes = append(res.Notes, fmt.Sprintf("run too short: the initial transient (MSER-5) did not end in the first half of the %d events — the estimates are probably biased; raise Config.Events (--events)", s.cfg.Events))
+		res.Notes = append(res.Notes, fmt.Sprintf("run too short: the initial transient (MSER-5) did not end in the first half of the %d events — the estimates are probably biased; raise --events", s.cfg.Events))
 	}
 	if res.Lag1Suspect() {
 		res.Notes = append(res.Notes, fmt.Sprintf("the batch throughputs have lag-1 autocorrelation %.2f (above 2/√%d): batches are probably too short, the intervals too narrow — raise the events or lower the batches", res.Lag1, res.Replications))
@@ -230,7 +230,7 @@ func (s *Simulator) batchMeans(ctx context.Context, o Options) (*Result, error) 
 func (s *Simulator) notes(res *Result) []string {
 	var n []string
 	if s.cfg.WarmupFrac > 0 {
-		n = append(n, fmt.Sprintf("warm-up: a fixed %.3g of each replication discarded (Config.WarmupFrac)", s.cfg.WarmupFrac))
+		n = append(n, fmt.Sprintf("warm-up: a fixed %.3g of each replication discarded (a fixed warm-up fraction, not MSER-5)", s.cfg.WarmupFrac))
 	} else {
 		if res.Method == "batch means" {
 			n = append(n, fmt.Sprintf("warm-up: chosen from the data by MSER-5 (White 1997), %.3g %% of the run's %d events", 100*res.WarmupEvents/float64(res.EventsPerRep), res.EventsPerRep))
@@ -239,7 +239,7 @@ func (s *Simulator) notes(res *Result) []string {
 		}
 	}
 	if def := DefaultEvents(s.m); s.cfg.Events < def {
-		n = append(n, fmt.Sprintf("run shorter than this model's default length: %d events per replication, where %d give every job about %d cycles (DefaultEvents) — the initial transient may not be over even where MSER-5 does not see it; drop Config.Events (--events) for the default", s.cfg.Events, def, CyclesPerJob))
+		n = append(n, fmt.Sprintf("run shorter than this model's default length: %d events per replication, where %d give every job about %d cycles (the default length) — the initial transient may not be over even where MSER-5 does not see it; drop --events for the default", s.cfg.Events, def, CyclesPerJob))
 	}
 	if s.scale != 1 {
 		n = append(n, fmt.Sprintf("simulated in units of %.4g s (the model's largest mean time) and converted back", s.scale))
@@ -250,7 +250,7 @@ func (s *Simulator) notes(res *Result) []string {
 // replicate is one attempt of Replicate at the simulator's run length.
 func (s *Simulator) replicate(ctx context.Context, o Options) (*Result, error) {
 	if tot := float64(s.cfg.Events) * float64(o.Reps); tot > float64(o.MaxTotalEvents) {
-		return nil, fmt.Errorf("%w: %d replications of %d events (%.3g events) exceed Options.MaxTotalEvents %d (--max-events)", fault.ErrTooLarge, o.Reps, s.cfg.Events, tot, o.MaxTotalEvents)
+		return nil, fmt.Errorf("%w: %d replications of %d events (%.3g events) exceed the limit of %d events over all replications (--max-events)", fault.ErrTooLarge, o.Reps, s.cfg.Events, tot, o.MaxTotalEvents)
 	}
 	o.MaxReps = int(min(int64(o.MaxReps), o.MaxTotalEvents/s.cfg.Events))
 	// as many replications at once as fit in the memory limit (results do not depend on it)
@@ -300,7 +300,7 @@ func (s *Simulator) replicate(ctx context.Context, o Options) (*Result, error) {
 		}
 		if o.Precision <= 0 || res.Precision <= o.Precision || len(reps) >= o.MaxReps {
 			if o.Precision > 0 && res.Precision > o.Precision {
-				return res, fmt.Errorf("%w: precision %.3g not reached after %d replications (achieved %.3g; Options.MaxReps %d, MaxTotalEvents %d)", fault.ErrNotConverged, o.Precision, len(reps), res.Precision, o.MaxReps, o.MaxTotalEvents)
+				return res, fmt.Errorf("%w: precision %.3g not reached after %d replications (achieved %.3g; limits: %d replications, %d events over all replications, --max-events)", fault.ErrNotConverged, o.Precision, len(reps), res.Precision, o.MaxReps, o.MaxTotalEvents)
 			}
 			return res, nil
 		}

@@ -69,16 +69,16 @@ func DefaultEvents(m *qn.Model) int64 {
 func (c *Config) validate() error {
 	switch {
 	case c.Events < 0:
-		return fmt.Errorf("%w: Config.Events (--events) = %d: want ≥ 1, or 0 for the default", fault.ErrInput, c.Events)
+		return fmt.Errorf("%w: --events %d: want ≥ 1, or 0 for the default", fault.ErrInput, c.Events)
 	case !(c.WarmupFrac >= 0 && c.WarmupFrac < 1):
-		return fmt.Errorf("%w: Config.WarmupFrac = %v: want a fraction in [0, 1) (0: MSER-5)", fault.ErrInput, c.WarmupFrac)
+		return fmt.Errorf("%w: warm-up fraction %v: want a fraction in [0, 1) (0: MSER-5)", fault.ErrInput, c.WarmupFrac)
 	case c.MaxEvents < 0:
-		return fmt.Errorf("%w: Config.MaxEvents = %d: want ≥ 1, or 0 for the default %d", fault.ErrInput, c.MaxEvents, DefaultMaxEvents)
+		return fmt.Errorf("%w: --max-events %d: want ≥ 1, or 0 for the default %d", fault.ErrInput, c.MaxEvents, DefaultMaxEvents)
 	case c.MaxMemoryBytes < 0:
-		return fmt.Errorf("%w: Config.MaxMemoryBytes = %d: want ≥ 1, or 0 for the default %d", fault.ErrInput, c.MaxMemoryBytes, DefaultMaxMemoryBytes)
+		return fmt.Errorf("%w: --max-memory %d bytes: want ≥ 1, or 0 for the default %d", fault.ErrInput, c.MaxMemoryBytes, DefaultMaxMemoryBytes)
 	}
 	if c.Events > 0 && c.Events < 500 {
-		return fmt.Errorf("%w: Config.Events (--events) = %d: a replication needs at least 500 events (the warm-up rule looks at 500 chunks)", fault.ErrInput, c.Events)
+		return fmt.Errorf("%w: --events %d: a replication needs at least 500 events (the warm-up rule looks at 500 chunks)", fault.ErrInput, c.Events)
 	}
 	if c.MaxEvents == 0 {
 		c.MaxEvents = DefaultMaxEvents

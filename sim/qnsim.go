@@ -236,11 +236,11 @@ func newSimulator(m *qn.Model, cfg Config) (*Simulator, error) {
 		s.cfg.Events = min(DefaultEvents(m), s.cfg.MaxEvents)
 	}
 	if s.cfg.Events > s.cfg.MaxEvents {
-		return nil, fmt.Errorf("%w: %d events per replication exceed the limit of %d (raise Config.MaxEvents, --max-events)", fault.ErrTooLarge, s.cfg.Events, s.cfg.MaxEvents)
+		return nil, fmt.Errorf("%w: %d events per replication exceed the limit of %d (raise --max-events)", fault.ErrTooLarge, s.cfg.Events, s.cfg.MaxEvents)
 	}
 	s.memBytes = s.memoryEstimate()
 	if s.memBytes > s.cfg.MaxMemoryBytes {
-		return nil, fmt.Errorf("%w: one replication needs about %s (%d jobs, %d simulated stations), above the limit of %s (raise Config.MaxMemoryBytes, --max-memory)",
+		return nil, fmt.Errorf("%w: one replication needs about %s (%d jobs, %d simulated stations), above the limit of %s (raise --max-memory)",
 			fault.ErrTooLarge, byteSize(s.memBytes), s.closedN, s.simStations(), byteSize(s.cfg.MaxMemoryBytes))
 	}
 	return s, nil // load-dependent stations are simulated as PS with total rate α(n)
@@ -304,7 +304,7 @@ func forkJoinList(m *qn.Model, cfg Config) ([]ForkJoin, error) {
 		return cfg.ForkJoins, nil
 	}
 	if len(cfg.ForkJoins) > 0 {
-		return nil, errors.New("fork/join nodes given both by the model and by Config.ForkJoins")
+		return nil, errors.New("fork/join nodes given twice: by the model (fork_joins:) and by the simulation's own fork/join list")
 	}
 	var fjs []ForkJoin
 	for _, fj := range m.ForkJoins {
@@ -666,7 +666,7 @@ func (s *Simulator) measure(rec *record, d int, tooShort bool, batches int) ([]*
 	}
 	for c, cl := range m.Classes {
 		if rec.snaps[chunks][1+c] == rec.snaps[start][1+c] {
-			return nil, fmt.Errorf("%w: no job of class %q completed in %d events after the warm-up (%.3g s of simulated time): the run cannot estimate its throughput — its times are too long for the run (raise Config.Events, --events)",
+			return nil, fmt.Errorf("%w: no job of class %q completed in %d events after the warm-up (%.3g s of simulated time): the run cannot estimate its throughput — its times are too long for the run (raise --events)",
 				fault.ErrNoSteadyState, cl.Name, rec.total-rec.events[start], (rec.snaps[chunks][0]-rec.snaps[start][0])*s.scale)
 		}
 	}
@@ -788,7 +788,7 @@ func (s *Simulator) truncate(rec *record) (d int, tooShort bool, err error) {
 		z := rec.zs[zi]
 		if dj, _ := stats.MSERBatches(z); z != nil && dj > len(z)/2 {
 			if lo, hi, grew := growth(z); grew {
-				return 0, true, fmt.Errorf("%w: the number of jobs of open class %q grew from %.4g to %.4g over the run (second against last quarter): no steady state — a saturated station, or a transient longer than %d events (raise Config.Events, --events)",
+				return 0, true, fmt.Errorf("%w: the number of jobs of open class %q grew from %.4g to %.4g over the run (second against last quarter): no steady state — a saturated station, or a transient longer than %d events (raise --events)",
 					fault.ErrNoSteadyState, s.m.Classes[rec.openC[i]].Name, lo, hi, s.cfg.Events)
 			}
 		}

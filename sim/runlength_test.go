@@ -233,29 +233,29 @@ func TestNoCompletion(t *testing.T) {
 }
 
 // TestBudgets: work and memory estimated before allocating, refused with fault.ErrTooLarge
-// naming the estimate and the option that raises the limit.
+// naming the estimate and the flag that raises the limit (--max-memory, --max-events, --cycles).
 func TestBudgets(t *testing.T) {
 	big := keckModel(100_000_000, 1) // issue 12: population 1e8
-	if _, err := New(big, Config{}); !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "MaxMemoryBytes") || !strings.Contains(err.Error(), "GiB") {
+	if _, err := New(big, Config{}); !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "--max-memory") || !strings.Contains(err.Error(), "GiB") {
 		t.Errorf("population 1e8: %v", err)
 	}
 	m := keckModel(4, 1)
-	if _, err := New(m, Config{Events: 2_000_000_000}); !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "MaxEvents") {
+	if _, err := New(m, Config{Events: 2_000_000_000}); !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "--max-events") {
 		t.Errorf("2e9 events: %v", err)
 	}
 	s, err := New(m, Config{Events: 100_000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Replicate(Options{Reps: 100, MaxTotalEvents: 1_000_000}); !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "MaxTotalEvents") {
+	if _, err := s.Replicate(Options{Reps: 100, MaxTotalEvents: 1_000_000}); !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "over all replications (--max-events)") {
 		t.Errorf("1e7 events over 1e6 allowed: %v", err)
 	}
 	// SPMD: p = 1e8 processors (issue 12: --p 1e8)
 	sm := &spmd.Model{Arch: spmd.BusAIO, Phases: []spmd.Phase{{C: 1, NIO: 1, SPar: 1, SRIO: 0.1, S0IO: 0.01}}}
-	if _, err := SimulateSPMD(sm, 100_000_000, 1, SPMDConfig{}, 1, 0); !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "MaxMemoryBytes") {
+	if _, err := SimulateSPMD(sm, 100_000_000, 1, SPMDConfig{}, 1, 0); !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "--max-memory") {
 		t.Errorf("SPMD p = 1e8: %v", err)
 	}
-	if _, err := SimulateSPMD(sm, 4, 1, SPMDConfig{Cycles: 1_000_000_000}, 1, 0); !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "MaxSamples") {
+	if _, err := SimulateSPMD(sm, 4, 1, SPMDConfig{Cycles: 1_000_000_000}, 1, 0); !errors.Is(err, fault.ErrTooLarge) || !strings.Contains(err.Error(), "--cycles") {
 		t.Errorf("SPMD 1e9 cycles: %v", err)
 	}
 }
@@ -304,7 +304,7 @@ func TestPrecisionTooShort(t *testing.T) {
 	if res != nil {
 		t.Logf("%d replications of %d events: R %v (exact MVA 0.13523), too short %d, notes %q", res.Replications, res.EventsPerRep, res.ResponseTime[0], res.TooShort, res.Notes)
 	}
-	if !errors.Is(err, fault.ErrNoSteadyState) || !strings.Contains(err.Error(), "MaxEvents") {
+	if !errors.Is(err, fault.ErrNoSteadyState) || !strings.Contains(err.Error(), "the event limits (--max-events") {
 		t.Errorf("%v, want fault.ErrNoSteadyState naming the event limits", err)
 	}
 }

@@ -3,8 +3,11 @@ package sim
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"reflect"
+	"strings"
 
 	"github.com/clusterperf/clusterperf/fault"
 )
@@ -29,7 +32,7 @@ func (s *Simulator) CheckStudy(o Options) error {
 		return err
 	}
 	if tot := float64(s.cfg.Events) * float64(o.Reps); tot > float64(o.MaxTotalEvents) {
-		return fmt.Errorf("%w: %d replications of %d events (%.3g events) exceed Options.MaxTotalEvents %d (--max-events)", fault.ErrTooLarge, o.Reps, s.cfg.Events, tot, o.MaxTotalEvents)
+		return fmt.Errorf("%w: %d replications of %d events (%.3g events) exceed the limit of %d events over all replications (--max-events)", fault.ErrTooLarge, o.Reps, s.cfg.Events, tot, o.MaxTotalEvents)
 	}
 	return nil
 }
@@ -55,7 +58,7 @@ func (s *Simulator) Summarise(reps []*RepResult) (*Result, error) {
 	}
 	res := s.summariseReps(reps)
 	if res.TooShort*2 > res.Replications {
-		res.Notes = append(res.Notes, fmt.Sprintf("run too short: in %d of %d replications the initial transient (MSER-5) did not end in the first half of the %d events — the estimates are probably biased; raise Config.Events (--events) or set a precision, which lengthens the run", res.TooShort, res.Replications, s.cfg.Events))
+		res.Notes = append(res.Notes, fmt.Sprintf("run too short: in %d of %d replications the initial transient (MSER-5) did not end in the first half of the %d events — the estimates are probably biased; raise --events or set --precision, which lengthens the run", res.TooShort, res.Replications, s.cfg.Events))
 	}
 	return res, nil
 }
@@ -135,7 +138,7 @@ func (r *RepResult) UnmarshalJSON(b []byte) error {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields() // a decoder's setting does not reach a custom UnmarshalJSON
 	if err := d.Decode(&j); err != nil {
-		return err
+		return repProblem(err)
 	}
 	*r = RepResult{Throughput: fromJSON(j.Throughput), ResponseTime: fromJSON(j.ResponseTime), Utilization: fromJSON(j.Utilization),
 		Events: j.Events, Time: float64(j.Time), WarmupEvents: j.WarmupEvents, WarmupTime: float64(j.WarmupTime), TooShort: j.TooShort}
@@ -143,6 +146,32 @@ func (r *RepResult) UnmarshalJSON(b []byte) error {
 		r.QueueLength = append(r.QueueLength, fromJSON(q))
 	}
 	return nil
+}
+
+// repProblem is a replication's decoding error in the shard file's terms — its key and the
+// value wanted — never Go's ("cannot unmarshal number 1e999 into Go struct field
+// repJSON.throughput_per_s of type float64", hostile review 7 P3-7).
+func repProblem(err error) error {
+	var ue *json.UnmarshalTypeError
+	if errors.As(err, &ue) {
+		want := "a value of another type"
+		switch ue.Type.Kind() {
+		case reflect.Float32, reflect.Float64:
+			want = "a finite number (at most 1.8e308)"
+		case reflect.Int, reflect.Int64:
+			want = "a whole number"
+		case reflect.Bool:
+			want = "true or false"
+		case reflect.Slice:
+			want = "a list"
+		}
+		key := ue.Field
+		if key == "" {
+			key = "the replication"
+		}
+		return fmt.Errorf("%s: want %s, not a JSON %s", key, want, ue.Value)
+	}
+	return errors.New(strings.Replace(strings.TrimPrefix(err.Error(), "json: "), "unknown field", "unknown key", 1))
 }
 
 // SPMDEstimate is ReplicateSPMD's summary of the cycle times of its replications (stream i

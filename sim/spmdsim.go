@@ -136,9 +136,9 @@ func checkSPMD(m *spmd.Model, p, d int, cfg SPMDConfig) (SPMDConfig, error) {
 	cfg.Net, cfg.IO = cmp.Or[Dist](cfg.Net, Exponential{}), cmp.Or[Dist](cfg.IO, Exponential{})
 	switch {
 	case cfg.Cycles < 0:
-		return cfg, fmt.Errorf("%w: SPMDConfig.Cycles (--cycles) = %d: want ≥ 1, or 0 for 2000", fault.ErrInput, cfg.Cycles)
+		return cfg, fmt.Errorf("%w: --cycles %d: want ≥ 1, or 0 for 2000", fault.ErrInput, cfg.Cycles)
 	case cfg.MaxMemoryBytes < 0 || !(cfg.MaxSamples >= 0):
-		return cfg, fmt.Errorf("%w: SPMDConfig limits %d bytes, %v samples: want ≥ 0 (0: default)", fault.ErrInput, cfg.MaxMemoryBytes, cfg.MaxSamples)
+		return cfg, fmt.Errorf("%w: simulation limits %d bytes (--max-memory), %v random draws: want ≥ 0 (0: default)", fault.ErrInput, cfg.MaxMemoryBytes, cfg.MaxSamples)
 	}
 	cfg.Cycles = cmp.Or(cfg.Cycles, 2000)
 	cfg.MaxMemoryBytes = cmp.Or(cfg.MaxMemoryBytes, DefaultMaxMemoryBytes)
@@ -146,11 +146,11 @@ func checkSPMD(m *spmd.Model, p, d int, cfg SPMDConfig) (SPMDConfig, error) {
 	c := ph.C
 	G := p / c
 	if mem := 64*float64(G) + 32*float64(d) + 64<<10; mem > float64(cfg.MaxMemoryBytes) {
-		return cfg, fmt.Errorf("%w: simulating p = %d processors (%d groups) and d = %d disks needs about %s, above the limit of %s (raise SPMDConfig.MaxMemoryBytes, --max-memory)",
+		return cfg, fmt.Errorf("%w: simulating p = %d processors (%d groups) and d = %d disks needs about %s, above the limit of %s (raise --max-memory)",
 			fault.ErrTooLarge, p, G, d, byteSize(int64(math.Min(mem, math.MaxInt64/2))), byteSize(cfg.MaxMemoryBytes))
 	}
 	if work := 1.1 * float64(cfg.Cycles) * math.Max(1, ph.NIO) * float64(c); work > cfg.MaxSamples {
-		return cfg, fmt.Errorf("%w: %d cycles of %g bursts on groups of c = %d processors need about %.3g random draws, above the limit of %.3g (raise SPMDConfig.MaxSamples, or lower --cycles)",
+		return cfg, fmt.Errorf("%w: %d cycles of %g bursts on groups of c = %d processors need about %.3g random draws, above the limit of %.3g (lower --cycles)",
 			fault.ErrTooLarge, cfg.Cycles, ph.NIO, c, work, cfg.MaxSamples)
 	}
 	return cfg, nil

@@ -48,13 +48,13 @@ func (s *Simulator) switchRouting() error {
 	}
 	switch {
 	case len(s.cfg.Routing) > 0 || len(s.cfg.ForkJoins) > 0 || len(m.ForkJoins) > 0:
-		return errors.New("class switching (Config.Switch) cannot be combined with Config.Routing or fork/join nodes")
+		return errors.New("class switching (switch:) cannot be combined with a routing matrix (routing:) or fork/join nodes (fork_joins:)")
 	case len(s.cfg.Capacity) > 0:
-		return errors.New("class switching (Config.Switch) with finite capacities (Config.Capacity) is not supported")
+		return errors.New("class switching (switch:) with finite capacities (capacity:) is not supported")
 	}
 	for _, r := range m.Routing {
 		if r != nil {
-			return errors.New("class switching (Config.Switch) with a per-class routing in the model: give one or the other")
+			return errors.New("class switching (switch:) with a per-class routing (routing:) in the model: give one or the other")
 		}
 	}
 	for k, st := range m.Stations {

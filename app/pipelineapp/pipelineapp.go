@@ -91,6 +91,7 @@ type Result struct {
 	fixed   []string
 	model   *pipeline.Model
 	points  []pipeline.Point
+	meas    []pipeline.Measurement // drawn by Figure
 }
 
 type Point struct {
@@ -153,7 +154,7 @@ type Fit struct {
 }
 
 func newResult(m *pipeline.Model, pts []pipeline.Point, opt pipeline.Optimum, meas []pipeline.Measurement, fr *pipeline.FitResult) *Result {
-	out := &Result{Model: m.Name, Method: "bottleneck model of Juhász and Charaf (003), closed form", Exact: true, Optimum: newOptimum(opt), Notes: []string{}}
+	out := &Result{Model: m.Name, Method: "bottleneck model of Juhász and Charaf (003), closed form", Exact: true, Optimum: newOptimum(opt), Notes: []string{}, meas: meas}
 	for _, st := range m.Stages {
 		out.stages = append(out.stages, st.Name)
 	}

@@ -2,22 +2,15 @@ package main
 
 import (
 	"io"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/app/cubeapp"
-	"github.com/clusterperf/clusterperf/internal/units"
 )
 
 type cubeOptions struct {
-	out                outOptions
-	param              string
-	fix                string
-	metrics            string
-	values             string
-	latency, bandwidth string
+	cubeapp.Flags
+	out outOptions
 }
 
 const cubeLong = `cube PROFILE.cubex | SET_DIR | PROFILE.cubex… --values V,…: Score-P / Scalasca CUBE4 profiles.
@@ -53,62 +46,19 @@ func newCubeCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	f := cmd.Flags()
 	addOutFlags(cmd, &o.out)
-	f.StringVar(&o.param, "param", "", "the parameter to model against, or two to model jointly, e.g. p,n (default: those that vary in the set, p first)")
-	f.StringVar(&o.fix, "fix", "", "values of the other parameters, e.g. y=1,z=1")
-	f.StringVar(&o.metrics, "metric", "", "metrics to model, by uniq_name (default: every metric with data), e.g. time,visits")
-	f.StringVar(&o.latency, "latency", "", "one profile: network latency (e.g. 2us) for 004's queueing model from the profile's MPI call paths")
-	f.StringVar(&o.bandwidth, "bandwidth", "", "one profile: network bandwidth (e.g. 10GB/s) for 004's queueing model")
-	f.StringVar(&o.values, "values", "", "with several .cubex files: --param's value of each, in order (e.g. 1,2,4,8)")
+	f.StringVar(&o.Param, "param", "", "the parameter to model against, or two to model jointly, e.g. p,n (default: those that vary in the set, p first)")
+	f.StringVar(&o.Fix, "fix", "", "values of the other parameters, e.g. y=1,z=1")
+	f.StringVar(&o.Metrics, "metric", "", "metrics to model, by uniq_name (default: every metric with data), e.g. time,visits")
+	f.StringVar(&o.Latency, "latency", "", "one profile: network latency (e.g. 2us) for 004's queueing model from the profile's MPI call paths")
+	f.StringVar(&o.Bandwidth, "bandwidth", "", "one profile: network bandwidth (e.g. 10GB/s) for 004's queueing model")
+	f.StringVar(&o.Values, "values", "", "with several .cubex files: --param's value of each, in order (e.g. 1,2,4,8)")
 	return cmd
 }
 
-// request reads the flags into a cubeapp.Request: --fix's values, --metric's names,
-// --values, the network of --latency and --bandwidth.
-func (o cubeOptions) request(args []string) (cubeapp.Request, error) {
+func runCube(cmd *cobra.Command, o cubeOptions, args []string, stdout io.Writer) error {
 	var c flagCheck
 	o.out.check(&c)
-	q := cubeapp.Request{Paths: args, Param: o.param, Fix: map[string]float64{}}
-	if o.fix != "" {
-		for _, kv := range strings.Split(o.fix, ",") {
-			k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
-			x, err := strconv.ParseFloat(v, 64)
-			if !ok || err != nil || k == "" {
-				c.add("--fix %q: want name=value pairs such as y=1,z=1", o.fix)
-				break
-			}
-			q.Fix[k] = x
-		}
-	}
-	if o.metrics != "" {
-		q.Metrics = strings.Split(o.metrics, ",")
-	}
-	if o.values != "" {
-		for _, v := range strings.Split(o.values, ",") {
-			x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-			if err != nil {
-				c.add("--values %q: %q is not a number", o.values, v)
-				break
-			}
-			q.Values = append(q.Values, x)
-		}
-	}
-	if (o.latency == "") != (o.bandwidth == "") {
-		c.add("--latency and --bandwidth go together (004's network)")
-	} else if o.latency != "" {
-		var e error
-		q.Network = true
-		if q.Latency, e = units.Duration(o.latency); e != nil || !(q.Latency >= 0) {
-			c.add("--latency %q: want a time such as 2us", o.latency)
-		}
-		if q.Bandwidth, e = units.Bandwidth(o.bandwidth); e != nil || !(q.Bandwidth > 0) {
-			c.add("--bandwidth %q: want a rate such as 10GB/s", o.bandwidth)
-		}
-	}
-	return q, c.err()
-}
-
-func runCube(cmd *cobra.Command, o cubeOptions, args []string, stdout io.Writer) error {
-	q, err := o.request(args)
+	q, err := o.Request(&c.FlagCheck, args)
 	if err != nil {
 		return err
 	}

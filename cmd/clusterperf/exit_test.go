@@ -129,16 +129,3 @@ func TestUsageMessages(t *testing.T) {
 		}
 	}
 }
-
-// TestEditDistance: Levenshtein distances by hand (one substitution, insertion, deletion;
-// "kitten"→"sitting" is the textbook 3).
-func TestEditDistance(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want int
-	}{{"", "", 0}, {"", "abc", 3}, {"sweep", "sweeep", 1}, {"exact", "exac", 1}, {"slove", "solve", 2}, {"kitten", "sitting", 3}} {
-		if got := editDistance(tc.a, tc.b); got != tc.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
-		}
-	}
-}

@@ -2,32 +2,21 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
-	"os/exec"
 	"os/signal"
-	"runtime/debug"
-	"sync"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/explore"
-	"github.com/clusterperf/clusterperf/fault"
-	"github.com/clusterperf/clusterperf/internal/units"
-	"github.com/clusterperf/clusterperf/mpip"
+	"github.com/clusterperf/clusterperf/internal/cmdline"
 )
 
 type exploreOptions struct {
-	cluster            string
-	latency, bandwidth string
-	addr               string
-	open               bool
+	explore.Files
+	addr string
+	open bool
 }
 
 func newExploreCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -51,67 +40,12 @@ binary: no network access is needed. Stop with Ctrl-C.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.cluster, "cluster", "", "cluster file of a Petri-net program")
-	f.StringVar(&o.latency, "latency", "", "network latency of mpiP reports, e.g. 5us (default: fitted to the runs)")
-	f.StringVar(&o.bandwidth, "bandwidth", "", "network bandwidth of mpiP reports, e.g. 10Gb/s (default: fitted, or 10 Gb/s assumed)")
+	f.StringVar(&o.Cluster, "cluster", "", "cluster file of a Petri-net program")
+	f.StringVar(&o.Latency, "latency", "", "network latency of mpiP reports, e.g. 5us (default: fitted to the runs)")
+	f.StringVar(&o.Bandwidth, "bandwidth", "", "network bandwidth of mpiP reports, e.g. 10Gb/s (default: fitted, or 10 Gb/s assumed)")
 	f.StringVar(&o.addr, "addr", "127.0.0.1:0", "address to listen on (port 0: any free port)")
 	f.BoolVar(&o.open, "open", false, "open the page in the default browser (xdg-open)")
 	return cmd
-}
-
-// loadExplore reads the model: several files or a network given are mpiP reports (LoadMpip),
-// one file is any kind explore.Load detects.
-func loadExplore(o exploreOptions, paths []string) (explore.Model, error) {
-	datas := make([][]byte, len(paths))
-	for i, p := range paths {
-		var err error
-		if datas[i], err = readInput(p); err != nil {
-			return nil, err
-		}
-	}
-	var mo explore.MpipOptions
-	var err error
-	if o.latency != "" {
-		if mo.LatencyS, err = units.Duration(o.latency); err != nil {
-			return nil, badInputf("--latency %q: %v", o.latency, err)
-		}
-	}
-	if o.bandwidth != "" {
-		if mo.BandwidthBytesPerS, err = units.Bandwidth(o.bandwidth); err != nil {
-			return nil, badInputf("--bandwidth %q: %v", o.bandwidth, err)
-		}
-	}
-	if len(paths) > 1 || o.latency != "" || o.bandwidth != "" {
-		if o.cluster != "" {
-			return nil, badInputf("--cluster belongs to a Petri-net program (one file), not to mpiP reports")
-		}
-		if err := mpip.CheckDistinct(paths, datas); err != nil {
-			return nil, badInput(err)
-		}
-		m, err := explore.LoadMpip(paths, datas, mo)
-		if err != nil {
-			return nil, badInput(err)
-		}
-		return m, nil
-	}
-	var cdata []byte
-	if o.cluster != "" {
-		if cdata, err = readInput(o.cluster); err != nil {
-			return nil, err
-		}
-	}
-	m, err := explore.Load(paths[0], datas[0], o.cluster, cdata)
-	if err != nil {
-		return nil, badInput(err)
-	}
-	return m, nil
-}
-
-func buildVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "devel"
 }
 
 func runExplore(ctx context.Context, o exploreOptions, paths []string, stdout, stderr io.Writer) error {
@@ -120,56 +54,10 @@ func runExplore(ctx context.Context, o exploreOptions, paths []string, stdout, s
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	m, err := loadExplore(o, paths)
+	o.Paths = paths
+	m, err := explore.LoadFiles(readInput, o.Files)
 	if err != nil {
 		return err
 	}
-	// the model's own point first, under Ctrl-C and the explorer's budget (as solve would
-	// answer: exit 2 bad input or too costly, exit 3 a finding, 130 interrupted); said on
-	// stderr when it takes a while, so a costly model is never a silent wait
-	lim := explore.DefaultLimits()
-	var said sync.Mutex
-	slow := time.AfterFunc(time.Second, func() {
-		said.Lock()
-		defer said.Unlock()
-		fmt.Fprintf(stderr, "clusterperf explore: evaluating %s at its file's values before serving (at most %v; Ctrl-C stops)…\n", m.Name(), lim.EvalBudget)
-	})
-	err = explore.EvalDefaultsContext(ctx, m, lim.EvalBudget)
-	slow.Stop()
-	said.Lock() // a message being written is finished before anything else is
-	said.Unlock()
-	if err != nil {
-		return libError(err)
-	}
-	ln, err := net.Listen("tcp", o.addr)
-	if err != nil {
-		return badInputf("--addr %q: %v", o.addr, err)
-	}
-	srv := explore.NewServer(m, buildVersion()).HTTPServer(ln) // Host rule, timeouts, limits
-	url := "http://" + ln.Addr().String() + "/"
-	fmt.Fprintf(stdout, "clusterperf explore: %s (%s) at %s — Ctrl-C to stop\n", m.Name(), m.Kind(), url)
-	if explore.Beyond(ln) {
-		fmt.Fprintf(stderr, "warning: --addr %s listens beyond loopback: anyone who can reach this machine on port %d can read the model, its inputs and every explored point (see docs/security.md)\n", o.addr, ln.Addr().(*net.TCPAddr).Port)
-	}
-	if o.open {
-		if err := exec.Command("xdg-open", url).Start(); err != nil {
-			fmt.Fprintf(stderr, "warning: --open: %v; open %s yourself\n", err, url)
-		}
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case <-ctx.Done(): // Ctrl-C or SIGTERM: stop answering, drop requests in flight, exit 130
-		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		if srv.Shutdown(sctx) != nil {
-			srv.Close()
-		}
-		return fmt.Errorf("%w: explore stopped", fault.ErrInterrupted)
-	case err := <-errc:
-		if errors.Is(err, http.ErrServerClosed) {
-			return nil
-		}
-		return fmt.Errorf("%w", err)
-	}
+	return explore.Serve(ctx, m, explore.ServeOptions{Addr: o.addr, Open: o.open, Version: cmdline.ModuleVersion(), Stdout: stdout, Stderr: stderr})
 }

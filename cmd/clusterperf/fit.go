@@ -1,35 +1,23 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"io"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/fitapp"
 	"github.com/clusterperf/clusterperf/fit"
-	"github.com/clusterperf/clusterperf/internal/ranges"
+	"github.com/clusterperf/clusterperf/internal/cmdline"
 	"github.com/clusterperf/clusterperf/report"
-	"github.com/clusterperf/clusterperf/scaling"
-	"github.com/clusterperf/clusterperf/sizing"
 )
 
 type fitOptions struct {
-	out        outOptions
-	plot       string
-	predict    string
-	pmax, dmax int
-	sizing     sizingFlags
-	loo        bool
-	bootstrap  int
-	band       bool
-	objective  string
-	study      studyOptions
+	fitapp.Flags
+	out   outOptions
+	plot  string
+	study studyOptions
 }
 
 // fitLong is fit's help text (the model file's format follows it).
@@ -100,14 +88,14 @@ func fitCmd(o *fitOptions, stdout, stderr io.Writer) *cobra.Command {
 	f := cmd.Flags()
 	addOutFlags(cmd, &o.out)
 	f.StringVar(&o.plot, "plot", "", "write observed vs fitted to FILE.svg or FILE.png")
-	f.StringVar(&o.objective, "objective", "", "relative or absolute (the thesis's ε, Gennaro (001) §6.2); overrides the model file's objective")
-	f.BoolVar(&o.band, "band", false, "also print and draw the w = 0 (optimistic) / w = 1 (pessimistic) contention band of the fitted SPMD model")
-	f.StringVar(&o.predict, "predict", "", "configurations to predict: p x d pairs with a model file (128x8,256x16); without one, process counts in the range syntax ("+rangeSyntax+", e.g. 128:1024:x2)")
-	f.IntVar(&o.pmax, "pmax", 0, "recommend within p ≤ pmax (default: twice the largest measured p)")
-	f.IntVar(&o.dmax, "dmax", 0, "recommend within d ≤ dmax (default: the largest measured d; model file only)")
-	o.sizing.register(cmd)
-	f.BoolVar(&o.loo, "loo", false, "leave-one-out cross-validation of every candidate (slower)")
-	f.IntVar(&o.bootstrap, "bootstrap", -1, "bootstrap replicates (overrides the model file)")
+	f.StringVar(&o.Objective, "objective", "", "relative or absolute (the thesis's ε, Gennaro (001) §6.2); overrides the model file's objective")
+	f.BoolVar(&o.Band, "band", false, "also print and draw the w = 0 (optimistic) / w = 1 (pessimistic) contention band of the fitted SPMD model")
+	f.StringVar(&o.Predict, "predict", "", "configurations to predict: p x d pairs with a model file (128x8,256x16); without one, process counts in the range syntax ("+app.RangeSyntax+", e.g. 128:1024:x2)")
+	f.IntVar(&o.PMax, "pmax", 0, "recommend within p ≤ pmax (default: twice the largest measured p)")
+	f.IntVar(&o.DMax, "dmax", 0, "recommend within d ≤ dmax (default: the largest measured d; model file only)")
+	registerSizing(cmd, &o.Sizing)
+	f.BoolVar(&o.LOO, "loo", false, "leave-one-out cross-validation of every candidate (slower)")
+	f.IntVar(&o.Bootstrap, "bootstrap", -1, "bootstrap replicates (overrides the model file)")
 	addStudyFlags(f, &o.study, "--bootstrap replicates")
 	return cmd
 }
@@ -116,57 +104,11 @@ func fitCmd(o *fitOptions, stdout, stderr io.Writer) *cobra.Command {
 // refused).
 func runFitCSV(ctx context.Context, o fitOptions, path string, stdout io.Writer) error {
 	var c flagCheck
-	if o.dmax != 0 || o.loo || o.bootstrap != -1 || o.band || o.objective != "" || o.study.active() {
-		c.add("--dmax, --loo, --bootstrap, --band, --objective, --shard and --slurm need a model file: fit MODEL.yaml DATA.csv")
-	}
-	if err := c.err(); err != nil {
+	o.CheckData(&c.FlagCheck, o.study.active())
+	if err := c.Err(); err != nil {
 		return err
 	}
-	return runFitScaling(ctx, scalingOptions{out: o.out, predict: o.predict, pmax: o.pmax, sizing: o.sizing, plot: o.plot}, path, stdout)
-}
-
-func parseConfigs(s string) ([][2]int, error) {
-	var out [][2]int
-	for _, item := range strings.Split(s, ",") {
-		a, b, ok := strings.Cut(strings.TrimSpace(item), "x")
-		if !ok {
-			b = "1"
-		}
-		p, err1 := strconv.Atoi(a)
-		d, err2 := strconv.Atoi(b)
-		if err1 != nil || err2 != nil || p < 1 || d < 1 {
-			return nil, fmt.Errorf("--predict %q: want p x d pairs such as 128x8,256x16", s)
-		}
-		out = append(out, [2]int{p, d})
-	}
-	return out, nil
-}
-
-func (o fitOptions) check() ([][2]int, error) {
-	var c flagCheck
-	o.out.check(&c)
-	c.output("plot", o.plot, ".svg", ".png")
-	c.zeroOrAtLeast("pmax", int64(o.pmax), 1, "twice the largest measured p")
-	c.zeroOrAtLeast("dmax", int64(o.dmax), 1, "the largest measured d")
-	if int64(max(o.pmax, 1))*int64(max(o.dmax, 1)) > sizing.MaxPoints {
-		c.add("--pmax %d × --dmax %d is more than %d points (the sizing limit)", o.pmax, o.dmax, sizing.MaxPoints)
-	}
-	o.sizing.check(&c)
-	if o.bootstrap < -1 || o.bootstrap > maxBootstrap {
-		c.add("--bootstrap %d: want 0 … %d replicates (-1: the model file's); each replicate refits every candidate from its optimum", o.bootstrap, maxBootstrap)
-	}
-	if o.objective != "" && !slices.Contains(fit.Objectives(), o.objective) {
-		c.add("--objective %q: allowed %s", o.objective, strings.Join(fit.Objectives(), ", "))
-	}
-	o.study.check(&c)
-	var configs [][2]int
-	if o.predict != "" {
-		var err error
-		if configs, err = parseConfigs(o.predict); err != nil {
-			c.errs = append(c.errs, err)
-		}
-	}
-	return configs, c.err()
+	return runFitScaling(ctx, o, path, stdout)
 }
 
 // runFit is `fit MODEL.yaml DATA.csv`: flags → fitapp.Request → fitapp.Run → render (and
@@ -192,81 +134,27 @@ func runFit(ctx context.Context, o fitOptions, modelPath, dataPath string, stdou
 	return nil
 }
 
-// fitRequest is the flags and files of `fit MODEL.yaml DATA.csv` as a fitapp.Request.
+// fitRequest is the flags and files of `fit MODEL.yaml DATA.csv` as a fitapp.Request
+// (fitapp.Flags: checked, then read), with the bootstrap's progress on a terminal.
 func fitRequest(o fitOptions, modelPath, dataPath string) (fitapp.Request, error) {
-	configs, err := o.check()
-	if err != nil {
-		return fitapp.Request{}, err
-	}
-	sp, data, err := parseFit(modelPath, dataPath, o)
-	if err != nil {
-		return fitapp.Request{}, err
-	}
-	return fitapp.Request{Spec: sp, Data: data, DataPath: dataPath, Configs: configs, PMax: o.pmax, DMax: o.dmax,
-		Sizing: o.sizing.options(nil), LOO: o.loo, Band: o.band}, nil
-}
-
-// parseFit reads the model file and the data, with --bootstrap and --objective applied.
-func parseFit(modelPath, dataPath string, o fitOptions) (fit.Spec, *fit.Data, error) {
-	mb, err := o.study.read(modelPath)
-	if err != nil {
-		return fit.Spec{}, nil, err
-	}
-	sp, err := fit.ParseSpec(modelPath, mb)
-	if err != nil {
-		return fit.Spec{}, nil, badInput(err)
-	}
-	db, err := o.study.read(dataPath)
-	if err != nil {
-		return fit.Spec{}, nil, err
-	}
-	data, err := fit.ReadData(dataPath, bytes.NewReader(db))
-	if err != nil {
-		return fit.Spec{}, nil, badInput(err)
-	}
-	if o.bootstrap >= 0 {
-		sp.Bootstrap = o.bootstrap
-	}
-	if o.objective != "" {
-		sp.Objective = o.objective
-	}
-	sp.Progress = progressFunc(sp.Bootstrap > 0, "bootstrap replicates")
-	return sp, data, nil
-}
-
-// maxBootstrap bounds --bootstrap: each replicate refits every model with its multi-start
-// (tens of milliseconds here), so 10 000 replicates are minutes of work.
-const maxBootstrap = 10000
-
-// scalingOptions are fit's flags when it is given a plain p,time CSV (no model file).
-type scalingOptions struct {
-	out     outOptions
-	predict string
-	pmax    int
-	sizing  sizingFlags
-	plot    string // --plot FILE.svg|png (fitDataFigure)
-}
-
-func (o scalingOptions) check() ([]int, error) {
 	var c flagCheck
 	o.out.check(&c)
-	o.sizing.check(&c)
-	var ps []int
-	if o.predict != "" {
-		ps = rangeFlag(&c, "predict", o.predict, ranges.Limits{Min: 1, Max: scaling.MaxPredictP, MaxCount: maxPredictions})
+	c.Output("plot", o.plot, ".svg", ".png")
+	configs := o.Check(&c.FlagCheck, o.study.into)
+	if err := c.Err(); err != nil {
+		return fitapp.Request{}, err
 	}
-	if o.pmax < 0 || o.pmax > scaling.MaxPredictP {
-		c.add("--pmax %d: allowed 0 (twice the largest measured p) or 1 … 2^30", o.pmax)
-	}
-	return ps, c.err()
+	q, err := o.Request(o.study.read, modelPath, dataPath, configs)
+	q.Spec.Progress = cmdline.ProgressFunc(q.Spec.Bootstrap > 0, "bootstrap replicates")
+	return q, err
 }
 
 // runFitScaling is `fit DATA.csv`: p,n,time data (fitapp.RunPN), an Extra-P experiment
 // (fitapp.RunExtrap) or a plain p,time CSV (fitapp.RunScaling), rendered.
-func runFitScaling(ctx context.Context, o scalingOptions, path string, stdout io.Writer) error {
+func runFitScaling(ctx context.Context, o fitOptions, path string, stdout io.Writer) error {
 	b, rerr := readInput(path)
 	if rerr == nil && fitapp.IsPNCSV(b) { // p,n,time: models in two parameters
-		pairs, err := fitapp.ParsePairs(o.predict)
+		pairs, err := fitapp.ParsePairs(o.Predict)
 		if err != nil {
 			return badInput(err)
 		}
@@ -276,8 +164,10 @@ func runFitScaling(ctx context.Context, o scalingOptions, path string, stdout io
 		}
 		return render(stdout, res, o.out)
 	}
-	ps, err := o.check()
-	if err != nil {
+	var c flagCheck
+	o.out.check(&c)
+	ps := o.ScalingPredict(&c.FlagCheck)
+	if err := c.Err(); err != nil {
 		return err
 	}
 	if rerr != nil {
@@ -290,12 +180,19 @@ func runFitScaling(ctx context.Context, o scalingOptions, path string, stdout io
 		}
 		return render(stdout, res, o.out)
 	}
-	res, err := fitapp.RunScaling(ctx, fitapp.ScalingRequest{Path: path, Input: b, Predict: ps, PMax: o.pmax, Sizing: o.sizing.options(nil)})
+	res, err := fitapp.RunScaling(ctx, fitapp.ScalingRequest{Path: path, Input: b, Predict: ps, PMax: o.PMax, Sizing: o.Sizing.Options(nil)})
 	if err != nil {
 		return err
 	}
 	if err := render(stdout, res, o.out); err != nil {
 		return err
 	}
-	return fitDataPlot(o.out.plotFile(o.plot), res)
+	if plot := o.out.plotFile(o.plot); plot != "" {
+		panels, err := res.DataFigure()
+		if err != nil {
+			return err
+		}
+		return report.SaveFigure(plot, panels...)
+	}
+	return nil
 }

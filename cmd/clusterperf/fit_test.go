@@ -205,13 +205,11 @@ func TestFitIdentifiabilityNotes(t *testing.T) {
 // (6 disk counts at most, plus Amdahl and USL), so colours do not repeat.
 func TestFitPanelColours(t *testing.T) {
 	m, d := filepath.Join(ex, "fit", "qcrd.yaml"), filepath.Join(ex, "fit", "qcrd.csv")
-	var o fitOptions
-	o.bootstrap, o.band = -1, true
-	sp, data, err := parseFit(m, d, o)
+	q, err := fitapp.Flags{Bootstrap: -1, Band: true}.Request(readInput, m, d, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := fitapp.Run(context.Background(), fitapp.Request{Spec: sp, Data: data, DataPath: d, Band: true})
+	res, err := fitapp.Run(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
 	}

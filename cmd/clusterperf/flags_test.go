@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -115,28 +114,6 @@ func TestVersion(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run(context.Background(), []string{"--version"}, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "clusterperf ") || !strings.Contains(out.String(), "go1.") {
 		t.Errorf("exit %d, %q", code, out.String())
-	}
-}
-
-// TestVersionOf: the revision comes from the build's VCS information when it has some, else
-// from the link-time stamp (-ldflags -X main.buildRevision=…), else the version says how to
-// get one — never a bare "(devel)".
-func TestVersionOf(t *testing.T) {
-	vcs := []debug.BuildSetting{{Key: "vcs.revision", Value: "7b02fb0abc"}, {Key: "vcs.modified", Value: "true"}, {Key: "vcs.time", Value: "2026-11-22T23:00:00Z"}}
-	for _, c := range []struct {
-		module, stamped string
-		settings        []debug.BuildSetting
-		want            string
-	}{
-		{"(devel)", "", vcs, "(devel) 7b02fb0abc+modified (2026-11-22T23:00:00Z), go1.26"},
-		{"(devel)", "v0-12-g1234567", vcs, "(devel) 7b02fb0abc+modified (2026-11-22T23:00:00Z), go1.26"},
-		{"(devel)", "v0-12-g1234567-dirty", nil, "(devel) v0-12-g1234567-dirty, go1.26"},
-		{"v1.2.0", "", nil, "v1.2.0, go1.26"},
-		{"", "", []debug.BuildSetting{{Key: "-buildvcs", Value: "false"}}, "(devel) (this build recorded no source revision: see README \"Build\"), go1.26"},
-	} {
-		if got := versionOf(c.module, "go1.26", c.settings, c.stamped); got != c.want {
-			t.Errorf("versionOf(%q, %v, %q) = %q, want %q", c.module, c.settings, c.stamped, got, c.want)
-		}
 	}
 }
 

@@ -2,23 +2,18 @@ package main
 
 import (
 	"io"
-	"time"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/historyapp"
 	"github.com/clusterperf/clusterperf/history"
-	"github.com/clusterperf/clusterperf/internal/ranges"
-	"github.com/clusterperf/clusterperf/scaling"
 )
 
 type historyOptions struct {
-	out                                          outOptions
-	study                                        int
-	user, name, command, partition, since, until string
-	scaling, predict                             string
-	pmax                                         int
-	sizing                                       sizingFlags
+	historyapp.Flags
+	out outOptions
 }
 
 const historyLong = `history [SACCT.txt]: your Slurm job accounting as scaling studies, fitted, backtested,
@@ -57,67 +52,26 @@ func newHistoryCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	f := cmd.Flags()
 	addOutFlags(cmd, &o.out)
-	f.IntVar(&o.study, "study", 0, "the study to fit, by its id in the studies table (default: the one with the most completed jobs)")
-	f.StringVar(&o.user, "user", "", "only jobs of this user")
-	f.StringVar(&o.name, "name", "", "only jobs of this job name")
-	f.StringVar(&o.command, "command", "", "only jobs whose submit line (executable, arguments) contains this text")
-	f.StringVar(&o.partition, "partition", "", "only jobs of this partition")
-	f.StringVar(&o.since, "since", "", "only jobs submitted at or after this time (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)")
-	f.StringVar(&o.until, "until", "", "only jobs submitted before this time (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)")
-	f.StringVar(&o.scaling, "scaling", "", "strong (default: one input at several sizes) or weak (the program grows its problem with p; no sizing)")
-	f.StringVar(&o.predict, "predict", "", "task counts to predict ("+rangeSyntax+", e.g. 128:1024:x2)")
-	f.IntVar(&o.pmax, "pmax", 0, "recommend within p ≤ pmax (default: twice the largest task count run)")
-	o.sizing.register(cmd)
+	f.IntVar(&o.Study, "study", 0, "the study to fit, by its id in the studies table (default: the one with the most completed jobs)")
+	f.StringVar(&o.User, "user", "", "only jobs of this user")
+	f.StringVar(&o.Name, "name", "", "only jobs of this job name")
+	f.StringVar(&o.Command, "command", "", "only jobs whose submit line (executable, arguments) contains this text")
+	f.StringVar(&o.Partition, "partition", "", "only jobs of this partition")
+	f.StringVar(&o.Since, "since", "", "only jobs submitted at or after this time (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)")
+	f.StringVar(&o.Until, "until", "", "only jobs submitted before this time (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)")
+	f.StringVar(&o.Scaling, "scaling", "", "strong (default: one input at several sizes) or weak (the program grows its problem with p; no sizing)")
+	f.StringVar(&o.Predict, "predict", "", "task counts to predict ("+app.RangeSyntax+", e.g. 128:1024:x2)")
+	f.IntVar(&o.PMax, "pmax", 0, "recommend within p ≤ pmax (default: twice the largest task count run)")
+	registerSizing(cmd, &o.Sizing)
 	return cmd
 }
 
-func (o historyOptions) check() (history.Filter, []int, error) {
+func runHistory(cmd *cobra.Command, o historyOptions, args []string, stdout io.Writer) error {
 	var c flagCheck
 	o.out.check(&c)
-	o.sizing.check(&c)
-	f := history.Filter{User: o.user, Name: o.name, Command: o.command, Partition: o.partition}
-	f.Since = timeFlag(&c, "since", o.since)
-	f.Until = timeFlag(&c, "until", o.until)
-	if !f.Since.IsZero() && !f.Until.IsZero() && !f.Since.Before(f.Until) {
-		c.add("--since %s is not before --until %s", o.since, o.until)
-	}
-	if o.scaling != "" && o.scaling != "strong" && o.scaling != "weak" {
-		c.add("--scaling %q: allowed strong or weak", o.scaling)
-	}
-	if o.study < 0 {
-		c.add("--study %d: want a study id from the studies table (1, 2, …)", o.study)
-	}
-	if o.pmax < 0 || o.pmax > scaling.MaxPredictP {
-		c.add("--pmax %d: allowed 0 (twice the largest task count) or 1 … 2^30", o.pmax)
-	}
-	var ps []int
-	if o.predict != "" {
-		ps = rangeFlag(&c, "predict", o.predict, ranges.Limits{Min: 1, Max: scaling.MaxPredictP, MaxCount: maxPredictions})
-	}
-	return f, ps, c.err()
-}
-
-func timeFlag(c *flagCheck, name, v string) time.Time {
-	if v == "" {
-		return time.Time{}
-	}
-	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02"} {
-		if t, err := time.Parse(layout, v); err == nil {
-			return t
-		}
-	}
-	c.add("--%s %q: want YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS", name, v)
-	return time.Time{}
-}
-
-func runHistory(cmd *cobra.Command, o historyOptions, args []string, stdout io.Writer) error {
-	f, ps, err := o.check()
+	q, err := o.Request(&c.FlagCheck, strings.Join(args, ""))
 	if err != nil {
 		return err
-	}
-	q := historyapp.Request{Filter: f, Study: o.study, Options: history.Options{Scaling: o.scaling, Predict: ps, PMax: o.pmax, Sizing: o.sizing.options(nil)}}
-	if len(args) == 1 {
-		q.File = args[0]
 	}
 	res, err := historyapp.Run(cmd.Context(), q)
 	if res == nil {

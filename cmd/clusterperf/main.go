@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/clusterperf/clusterperf/fault"
+	"github.com/clusterperf/clusterperf/internal/cmdline"
 )
 
 func main() {
@@ -30,7 +31,7 @@ func interruptible(parent context.Context, stderr io.Writer) context.Context {
 		<-ctx.Done()
 		stop()
 		if parent.Err() == nil {
-			if isTerminal(stderr) {
+			if cmdline.IsTerminal(stderr) {
 				fmt.Fprint(stderr, "\r\033[K") // over the progress line
 			}
 			fmt.Fprintln(stderr, "clusterperf: interrupted — stopping after the current step (Ctrl-C again to kill)")

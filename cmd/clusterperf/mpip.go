@@ -3,36 +3,19 @@ package main
 import (
 	"context"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/mpipapp"
-	"github.com/clusterperf/clusterperf/internal/ranges"
-	"github.com/clusterperf/clusterperf/internal/units"
 	"github.com/clusterperf/clusterperf/mpip"
 	"github.com/clusterperf/clusterperf/report"
 )
 
 type mpipOptions struct {
-	latency, bandwidth string
-	network            string
-	osu                []string
-	imb                string
-	piecewise          bool
-	inputs             string
-	allowMixed         bool
-	waitOps            string
-	collectives        bool
-	calibrate          bool
-	predict            string
-	explain            float64
-	samples            int
-	seed               uint64
-	sizing             sizingFlags
-	out                outOptions
-	plot               string
+	mpipapp.Flags
+	out outOptions
 }
 
 func newMpipCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -47,25 +30,25 @@ func newMpipCmd(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.latency, "latency", "", "network latency, e.g. 5us")
-	f.StringVar(&o.bandwidth, "bandwidth", "", "network bandwidth, e.g. 200MB/s")
-	f.StringVar(&o.network, "network", "", "CSV table of latency and bandwidth by p or by message size")
-	f.StringArrayVar(&o.osu, "osu", nil, "OSU micro-benchmark output (osu_latency, osu_bw, osu_bibw); repeat for latency + bandwidth")
-	f.StringVar(&o.imb, "imb", "", "Intel MPI Benchmarks PingPong output")
-	f.BoolVar(&o.piecewise, "piecewise", false, "fit --osu/--imb times in two message-size ranges (eager/rendezvous), break chosen from the data")
-	f.StringVar(&o.inputs, "inputs", "", "CSV of Elliott's (004) collected values (label,P,App_Time,MPI_Time,MPI_Wait,M,L,BW,Lat), one run per row")
-	f.BoolVar(&o.allowMixed, "allow-mixed", false, "accept reports of different programs (noted in the output)")
-	f.StringVar(&o.waitOps, "wait-ops", "", "comma-separated MPI operations counted as wait time")
-	f.BoolVar(&o.collectives, "collectives", false, "count collective sends as messages too")
-	f.BoolVar(&o.calibrate, "calibrate", false, "fit the network (latency, and bandwidth when the sizes allow) to the runs' wall times and solve each run with it")
-	f.StringVar(&o.predict, "predict", "", "P to predict ("+rangeSyntax+"; with --calibrate: 2+ runs; else 3+); with 3+ runs also the backtest")
-	f.Float64Var(&o.explain, "explain-threshold", mpip.DefaultExplainThreshold, "explain every view whose |rel_error| exceeds this fraction (0: never)")
-	f.IntVar(&o.samples, "samples", 2000, "Monte Carlo samples for prediction intervals")
-	f.Uint64Var(&o.seed, "seed", 1, "random seed of the prediction intervals")
-	o.sizing.register(cmd)
+	f.StringVar(&o.Latency, "latency", "", "network latency, e.g. 5us")
+	f.StringVar(&o.Bandwidth, "bandwidth", "", "network bandwidth, e.g. 200MB/s")
+	f.StringVar(&o.Network, "network", "", "CSV table of latency and bandwidth by p or by message size")
+	f.StringArrayVar(&o.OSU, "osu", nil, "OSU micro-benchmark output (osu_latency, osu_bw, osu_bibw); repeat for latency + bandwidth")
+	f.StringVar(&o.IMB, "imb", "", "Intel MPI Benchmarks PingPong output")
+	f.BoolVar(&o.Piecewise, "piecewise", false, "fit --osu/--imb times in two message-size ranges (eager/rendezvous), break chosen from the data")
+	f.StringVar(&o.Inputs, "inputs", "", "CSV of Elliott's (004) collected values (label,P,App_Time,MPI_Time,MPI_Wait,M,L,BW,Lat), one run per row")
+	f.BoolVar(&o.AllowMixed, "allow-mixed", false, "accept reports of different programs (noted in the output)")
+	f.StringVar(&o.WaitOps, "wait-ops", "", "comma-separated MPI operations counted as wait time")
+	f.BoolVar(&o.Collectives, "collectives", false, "count collective sends as messages too")
+	f.BoolVar(&o.Calibrate, "calibrate", false, "fit the network (latency, and bandwidth when the sizes allow) to the runs' wall times and solve each run with it")
+	f.StringVar(&o.Predict, "predict", "", "P to predict ("+app.RangeSyntax+"; with --calibrate: 2+ runs; else 3+); with 3+ runs also the backtest")
+	f.Float64Var(&o.Explain, "explain-threshold", mpip.DefaultExplainThreshold, "explain every view whose |rel_error| exceeds this fraction (0: never)")
+	f.IntVar(&o.Samples, "samples", 2000, "Monte Carlo samples for prediction intervals")
+	f.Uint64Var(&o.Seed, "seed", 1, "random seed of the prediction intervals")
+	registerSizing(cmd, &o.Sizing)
 	addOutFlags(cmd, &o.out)
 	addAllTablesFlag(cmd, &o.out)
-	f.StringVar(&o.plot, "plot", "", "write measured vs modelled wall time and components to FILE.svg|png")
+	f.StringVar(&o.Plot, "plot", "", "write measured vs modelled wall time and components to FILE.svg|png")
 	return cmd
 }
 
@@ -113,44 +96,10 @@ forecast_kinds (each forecast kind's backtest error and the one used for sizing,
 backtest, explanations, trade_off, analysis (Elliott's (004) appendix B analysis views: aggregate,
 per CPU, per sent message and per CPU per sent message).`
 
-func (o mpipOptions) check() ([]int, error) {
+func runMpip(o mpipOptions, files []string, stdout io.Writer) error {
 	var c flagCheck
 	o.out.check(&c)
-	o.sizing.check(&c)
-	c.output("plot", o.plot, ".svg", ".png")
-	c.atLeast("samples", int64(o.samples), 1)
-	if o.samples > 10_000_000 {
-		c.add("--samples %d: at most 10000000", o.samples)
-	}
-	c.nonNegative("explain-threshold", o.explain, "never explain")
-	sources := 0
-	for _, on := range []bool{o.latency != "" || o.bandwidth != "", o.network != "", len(o.osu) > 0 || o.imb != ""} {
-		if on {
-			sources++
-		}
-	}
-	switch {
-	case sources > 1:
-		c.add("give one network: --latency/--bandwidth, --network, or --osu/--imb")
-	case (o.latency == "") != (o.bandwidth == ""):
-		c.add("--latency and --bandwidth go together (e.g. --latency 5us --bandwidth 200MB/s)")
-	}
-	if o.piecewise && len(o.osu) == 0 && o.imb == "" {
-		c.add("--piecewise fits --osu/--imb benchmark outputs: give one")
-	}
-	var targets []int
-	if o.predict != "" {
-		targets = rangeFlag(&c, "predict", o.predict, ranges.Limits{Min: 1, Max: 1 << 20, MaxCount: maxPredictions})
-	}
-	return targets, c.err()
-}
-
-func runMpip(o mpipOptions, files []string, stdout io.Writer) error {
-	targets, err := o.check()
-	if err != nil {
-		return err
-	}
-	q, err := o.request(files, targets)
+	q, err := o.Request(&c.FlagCheck, readInput, files)
 	if err != nil {
 		return err
 	}
@@ -159,7 +108,8 @@ func runMpip(o mpipOptions, files []string, stdout io.Writer) error {
 		return err
 	}
 	var panels []report.Panel
-	if o.plot = o.out.plotFile(o.plot); o.plot != "" {
+	plot := o.out.plotFile(o.Plot)
+	if plot != "" {
 		if panels, err = out.PlotPanels(); err != nil {
 			return err
 		}
@@ -167,79 +117,8 @@ func runMpip(o mpipOptions, files []string, stdout io.Writer) error {
 	if err := render(stdout, out, o.out); err != nil {
 		return err
 	}
-	if o.plot != "" {
-		return report.SaveFigure(o.plot, panels...)
+	if plot != "" {
+		return report.SaveFigure(plot, panels...)
 	}
 	return nil
-}
-
-// request reads every report and CSV of collected values once (and the network's files) into
-// the application layer's request.
-func (o mpipOptions) request(files []string, targets []int) (mpipapp.Request, error) {
-	q := mpipapp.Request{AllowMixed: o.allowMixed, Collectives: o.collectives, Calibrate: o.calibrate, Predict: targets,
-		ExplainThreshold: o.explain, Samples: o.samples, Seed: o.seed, Sizing: o.sizing.options(nil)}
-	if o.waitOps != "" {
-		q.WaitOps = strings.Split(o.waitOps, ",")
-	}
-	if o.inputs != "" {
-		files = append(slices.Clone(files), o.inputs)
-	}
-	if len(files) == 0 {
-		return q, badInputf("mpip: give mpiP reports or a CSV of collected values (see clusterperf help mpip)")
-	}
-	datas, err := readInputs(files)
-	if err != nil {
-		return q, err
-	}
-	if err := q.AddInputs(files, datas); err != nil {
-		return q, err
-	}
-	q.Network, err = o.net()
-	return q, err
-}
-
-// readInputs reads every file of files (readInput).
-func readInputs(files []string) ([][]byte, error) {
-	datas := make([][]byte, len(files))
-	for i, path := range files {
-		b, err := readInput(path)
-		if err != nil {
-			return nil, err
-		}
-		datas[i] = b
-	}
-	return datas, nil
-}
-
-// net is the network of --network, --latency/--bandwidth or --osu/--imb; nil when none.
-func (o mpipOptions) net() (*mpipapp.Network, error) {
-	switch {
-	case o.network != "":
-		b, err := readInput(o.network)
-		if err != nil {
-			return nil, err
-		}
-		return mpipapp.DecodeNetwork(o.network, b)
-	case o.latency != "":
-		lat, err := units.Duration(o.latency)
-		if err != nil {
-			return nil, badInputf("--latency: %v", err)
-		}
-		bw, err := units.Bandwidth(o.bandwidth)
-		if err != nil {
-			return nil, badInputf("--bandwidth: %v", err)
-		}
-		if !(bw >= 1 && bw <= 1e15) || !(lat >= 0 && lat <= 1e3) {
-			return nil, badInputf("--latency %s --bandwidth %s: allowed latency 0 … 1000 s and bandwidth 1 B/s … 1 PB/s", o.latency, o.bandwidth)
-		}
-		return mpipapp.ConstNetwork("latency/bandwidth", lat, bw), nil
-	case len(o.osu) > 0 || o.imb != "":
-		files := slices.DeleteFunc(append(slices.Clone(o.osu), o.imb), func(f string) bool { return f == "" })
-		datas, err := readInputs(files)
-		if err != nil {
-			return nil, err
-		}
-		return mpipapp.DecodeBenchmarks(files, datas, o.piecewise)
-	}
-	return nil, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/mpipapp"
 	"github.com/clusterperf/clusterperf/mpip/mpipplot"
 	"github.com/clusterperf/clusterperf/report"
@@ -62,11 +63,12 @@ func TestMpipAnswerOnce(t *testing.T) {
 // power-law model (0.279 s).
 func TestMpipPlotRingsTheAnswer(t *testing.T) {
 	for _, calibrate := range []bool{false, true} {
-		o := mpipOptions{explain: 0.15, samples: 200, seed: 1, calibrate: calibrate}
+		o := mpipapp.Flags{Explain: 0.15, Samples: 200, Seed: 1, Calibrate: calibrate, Predict: "128",
+			Sizing: app.DefaultSizingFlags()}
 		if !calibrate {
-			o.latency, o.bandwidth = "5us", "1GB/s"
+			o.Latency, o.Bandwidth = "5us", "1GB/s"
 		}
-		q, err := o.request(amgReports(), []int{128})
+		q, err := o.Request(new(app.FlagCheck), readInput, amgReports())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -62,7 +62,7 @@ type mpipAnswer struct {
 func TestOneAnswer(t *testing.T) {
 	for _, ex := range exploreExamples {
 		t.Run(ex.name, func(t *testing.T) {
-			m, err := loadExplore(exploreOptions{cluster: ex.cluster}, ex.files)
+			m, err := explore.LoadFiles(readInput, explore.Files{Paths: ex.files, Cluster: ex.cluster})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -87,11 +86,11 @@ func addAllTablesFlag(cmd *cobra.Command, o *outOptions) {
 }
 
 func (o outOptions) check(c *flagCheck) {
-	c.format(o.format)
+	c.Format(o.format)
 	if o.csvTable != "" && o.format != "csv" {
-		c.add("--csv-table %q needs --format csv", o.csvTable)
+		c.Add("--csv-table %q needs --format csv", o.csvTable)
 	}
-	c.output("report", o.report, ".html", ".htm")
+	c.Output("report", o.report, ".html", ".htm")
 	if o.report == "" || o.rep == nil {
 		return
 	}
@@ -99,7 +98,7 @@ func (o outOptions) check(c *flagCheck) {
 		o.rep.plotPath = pf.Value.String()
 		o.rep.plotStamp = fileStamp(o.rep.plotPath)
 		if samePath(o.rep.plotPath, o.report) {
-			c.add("--report %q: the same file as --plot", o.report)
+			c.Add("--report %q: the same file as --plot", o.report)
 		}
 	}
 }
@@ -154,22 +153,16 @@ func (r *reportRun) write(path string) error {
 	return nil
 }
 
-// page builds the report page (htmlreport.Assemble) of the rendered document: its title
-// is the command path and the inputs' names (else its arguments); the plot is the one the
+// page builds the report page (htmlreport.Assemble) of the rendered document: the command
+// line and inputs of the flags the user set (htmlreport.NewRun); the plot is the one the
 // command wrote in this run, else the result's figure (figurer).
 func (r *reportRun) page() (*htmlreport.Page, error) {
-	cmdLine, inputs := r.commandLine()
-	title := r.cmd.CommandPath()
-	var names []string
-	for _, in := range inputs {
-		names = append(names, filepath.Base(in.Name))
-	}
-	if len(names) > 0 {
-		title += ": " + strings.Join(names, ", ")
-	} else if args := r.cmd.Flags().Args(); len(args) > 0 {
-		title += " " + strings.Join(args, " ")
-	}
-	run := htmlreport.Run{Title: title, CommandLine: cmdLine, Version: version(), Doc: r.doc, Inputs: inputs}
+	var flags []htmlreport.Flag
+	r.cmd.Flags().Visit(func(f *pflag.Flag) {
+		flags = append(flags, htmlreport.Flag{Name: f.Name, Value: f.Value.String(), Bool: f.Value.Type() == "bool", String: f.Value.Type() == "string"})
+	})
+	run := htmlreport.NewRun(r.cmd.CommandPath(), flags, r.cmd.Flags().Args())
+	run.Version, run.Doc = version(), r.doc
 	if r.plotPath != "" && fileStamp(r.plotPath) != r.plotStamp {
 		run.PlotPath = r.plotPath
 	}
@@ -180,44 +173,6 @@ func (r *reportRun) page() (*htmlreport.Page, error) {
 		run.Figure = f.Figure
 	}
 	return htmlreport.Assemble(run)
-}
-
-// commandLine rebuilds the command line (the flags the user set, in name order, then the
-// arguments) and reads the inputs it names: every argument or flag value that is an
-// existing regular file, except the output files.
-func (r *reportRun) commandLine() (string, []htmlreport.Input) {
-	parts := []string{r.cmd.CommandPath()}
-	var inputs []htmlreport.Input
-	seen := map[string]bool{}
-	addInput := func(v string) {
-		if v == "" || seen[v] {
-			return
-		}
-		if fi, err := os.Stat(v); err == nil && fi.Mode().IsRegular() {
-			seen[v] = true
-			inputs = append(inputs, htmlreport.ReadInput(v, fi.Size()))
-		}
-	}
-	r.cmd.Flags().Visit(func(f *pflag.Flag) {
-		v := f.Value.String()
-		if f.Value.Type() == "bool" {
-			parts = append(parts, "--"+f.Name)
-			return
-		}
-		parts = append(parts, "--"+f.Name, shellQuote(v))
-		switch f.Name {
-		case "plot", "report":
-			return
-		}
-		if f.Value.Type() == "string" {
-			addInput(v)
-		}
-	})
-	for _, a := range r.cmd.Flags().Args() {
-		parts = append(parts, shellQuote(a))
-		addInput(a)
-	}
-	return strings.Join(parts, " "), inputs
 }
 
 // fileStamp identifies a file's current version (size and modification time), "" when
@@ -234,11 +189,4 @@ func samePath(a, b string) bool {
 	aa, err1 := filepath.Abs(a)
 	bb, err2 := filepath.Abs(b)
 	return err1 == nil && err2 == nil && aa == bb
-}
-
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`*?[]{}()<>|&;#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

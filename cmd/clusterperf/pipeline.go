@@ -1,26 +1,19 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/app/pipelineapp"
-	"github.com/clusterperf/clusterperf/internal/ranges"
 	"github.com/clusterperf/clusterperf/pipeline"
 	"github.com/clusterperf/clusterperf/report"
 )
 
 type pipelineOptions struct {
-	p        string
-	measured string
-	out      outOptions
-	plot     string
-	fit      string
-	sizing   sizingFlags
+	pipelineapp.Flags
+	out outOptions
 }
 
 func newPipelineCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -59,42 +52,21 @@ CSV tables (--csv-table): points (default), optimum, trade_off.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.p, "p", "1:32", "cluster sizes: 1,2,4,8 | FROM:TO | FROM:TO:STEP | FROM:TO:xK")
-	f.StringVar(&o.measured, "measured", "", "CSV of measured times (columns p,time)")
+	f.StringVar(&o.P, "p", "1:32", "cluster sizes: 1,2,4,8 | FROM:TO | FROM:TO:STEP | FROM:TO:xK")
+	f.StringVar(&o.Measured, "measured", "", "CSV of measured times (columns p,time)")
 	addOutFlags(cmd, &o.out)
-	f.StringVar(&o.plot, "plot", "", "write time against p to FILE.svg or FILE.png")
-	f.StringVar(&o.fit, "fit", "", "comma-separated sort constants to fit to --measured (c_q, c_m, b_io, l_n, b_n, b_gather)")
-	o.sizing.register(cmd)
+	f.StringVar(&o.Plot, "plot", "", "write time against p to FILE.svg or FILE.png")
+	f.StringVar(&o.Fit, "fit", "", "comma-separated sort constants to fit to --measured (c_q, c_m, b_io, l_n, b_n, b_gather)")
+	registerSizing(cmd, &o.Sizing)
 	return cmd
 }
 
-func (o pipelineOptions) check() (ps []int, err error) {
+func runPipeline(o pipelineOptions, path string, stdout, stderr io.Writer) error {
 	var c flagCheck
 	o.out.check(&c)
-	c.output("plot", o.plot, ".svg", ".png")
-	ps, err = ranges.Parse("--p", o.p, ranges.Limits{Min: 1, Max: pipeline.MaxP, MaxCount: pipeline.MaxPoints})
-	if err != nil {
-		c.errs = append(c.errs, err)
-	}
-	if o.fit != "" && o.measured == "" {
-		c.add("--fit needs --measured")
-	}
-	o.sizing.check(&c)
-	return ps, c.err()
-}
-
-func runPipeline(o pipelineOptions, path string, stdout, stderr io.Writer) error {
-	ps, err := o.check()
+	q, err := o.Request(&c.FlagCheck, readInput, path)
 	if err != nil {
 		return err
-	}
-	m, sp, meas, err := parsePipeline(path, o.measured)
-	if err != nil {
-		return err
-	}
-	q := pipelineapp.Request{Model: m, Sort: sp, Measured: meas, P: ps, Sizing: o.sizing.options(nil)}
-	if o.fit != "" {
-		q.Fit = strings.Split(o.fit, ",")
 	}
 	out, err := pipelineapp.Run(context.Background(), q)
 	if err != nil {
@@ -103,82 +75,9 @@ func runPipeline(o pipelineOptions, path string, stdout, stderr io.Writer) error
 	if err := render(stdout, out, o.out); err != nil {
 		return err
 	}
-	if o.plot = o.out.plotFile(o.plot); o.plot != "" {
-		fm, pts := out.FittedModel()
-		return pipelinePlot(o.plot, fm, pts, meas)
+	if plot := o.out.plotFile(o.Plot); plot != "" {
+		panels, _ := out.Figure()
+		return report.SaveFigure(plot, panels...)
 	}
 	return nil
-}
-
-func parsePipeline(path, measured string) (*pipeline.Model, *pipeline.SortParams, []pipeline.Measurement, error) {
-	data, err := readInput(path)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	m, sp, err := pipeline.ParseModel(path, data)
-	if err != nil {
-		return nil, nil, nil, badInput(err)
-	}
-	if measured == "" {
-		return m, sp, nil, nil
-	}
-	b, err := readInput(measured)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	meas, err := pipeline.ReadMeasurements(measured, bytes.NewReader(b))
-	if err != nil {
-		return nil, nil, nil, badInput(err)
-	}
-	return m, sp, meas, nil
-}
-
-func pipelinePlot(path string, m *pipeline.Model, pts []pipeline.Point, meas []pipeline.Measurement) error {
-	p := report.Panel{Title: "Predicted run time by cluster size", XLabel: "cluster size p", YLabel: "time (s)"}
-	// one line per bottleneck regime, so the regions show
-	var order []string
-	seg := map[string]*report.Series{}
-	for _, pt := range pts {
-		var parts []string
-		for _, st := range pt.Stages {
-			parts = append(parts, st.Stage+": "+st.Bottleneck)
-		}
-		key := strings.Join(parts, ", ")
-		s, ok := seg[key]
-		if !ok {
-			s = &report.Series{Name: key}
-			if n := len(order); n > 0 { // start where the previous regime ended
-				prev := seg[order[n-1]]
-				s.X = append(s.X, prev.X[len(prev.X)-1])
-				s.Y = append(s.Y, prev.Y[len(prev.Y)-1])
-			}
-			seg[key] = s
-			order = append(order, key)
-		}
-		s.X = append(s.X, float64(pt.P))
-		s.Y = append(s.Y, pt.Time)
-	}
-	for _, k := range order {
-		p.Series = append(p.Series, *seg[k])
-	}
-	var mem report.Series
-	mem.Name, mem.Points = "memory exceeded (paging)", true
-	for _, pt := range pts {
-		if pt.MemoryExceeded {
-			mem.X = append(mem.X, float64(pt.P))
-			mem.Y = append(mem.Y, pt.Time)
-		}
-	}
-	if len(mem.X) > 0 {
-		p.Series = append(p.Series, mem)
-	}
-	if len(meas) > 0 {
-		s := report.Series{Name: "measured", Points: true}
-		for _, mt := range meas {
-			s.X = append(s.X, float64(mt.P))
-			s.Y = append(s.Y, mt.Time)
-		}
-		p.Series = append(p.Series, s)
-	}
-	return report.SaveFigure(path, p)
 }

@@ -1,31 +1,19 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/app/pmvaapp"
-	"github.com/clusterperf/clusterperf/internal/ranges"
-	"github.com/clusterperf/clusterperf/internal/units"
 	"github.com/clusterperf/clusterperf/pmva"
-	"github.com/clusterperf/clusterperf/qn"
 )
 
 type pmvaOptions struct {
-	workers    string
-	algorithms string
-	repeats    int
-	scale      float64
-	calScale   float64
-	classOrder string
-	q, k       string
-	maxPoints  float64
-	out        outOptions
+	pmvaapp.Flags
+	out outOptions
 }
 
 func newPmvaCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -64,89 +52,27 @@ CSV tables (--csv-table): points (default), calibration, fig69.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.workers, "workers", "1,2", "worker counts p (lists, FROM:TO, FROM:TO:STEP, FROM:TO:xK)")
-	f.StringVar(&o.algorithms, "algorithm", "pipelined,interleaved", "solvers: pipelined, interleaved (comma-separated)")
-	f.IntVar(&o.repeats, "repeats", 3, "runs per network and p (min, median, max)")
-	f.Float64Var(&o.scale, "scale", 1, "divide every population by this (a stand-in of the same shape)")
-	f.Float64Var(&o.calScale, "calibrate-scale", 2, "calibration network: the predicted network's populations divided by this (> 1)")
-	f.StringVar(&o.classOrder, "class-order", "", "class names in the wanted order (comma-separated)")
-	f.StringVar(&o.q, "q", "", "per-point cost q (no runs; needs --k)")
-	f.StringVar(&o.k, "k", "", "per-message cost k (no runs; needs --q)")
-	f.Float64Var(&o.maxPoints, "max-points", pmva.MaxPoints, "refuse runs above this many population vectors")
+	f.StringVar(&o.Workers, "workers", "1,2", "worker counts p (lists, FROM:TO, FROM:TO:STEP, FROM:TO:xK)")
+	f.StringVar(&o.Algorithms, "algorithm", "pipelined,interleaved", "solvers: pipelined, interleaved (comma-separated)")
+	f.IntVar(&o.Repeats, "repeats", 3, "runs per network and p (min, median, max)")
+	f.Float64Var(&o.Scale, "scale", 1, "divide every population by this (a stand-in of the same shape)")
+	f.Float64Var(&o.CalScale, "calibrate-scale", 2, "calibration network: the predicted network's populations divided by this (> 1)")
+	f.StringVar(&o.ClassOrder, "class-order", "", "class names in the wanted order (comma-separated)")
+	f.StringVar(&o.Q, "q", "", "per-point cost q (no runs; needs --k)")
+	f.StringVar(&o.K, "k", "", "per-message cost k (no runs; needs --q)")
+	f.Float64Var(&o.MaxPoints, "max-points", pmva.MaxPoints, "refuse runs above this many population vectors")
 	addOutFlags(cmd, &o.out)
 	return cmd
 }
 
-// check validates the flags before any work and returns the p values and algorithms.
-func (o pmvaOptions) check() (ps []int, algs []pmva.Algorithm, q, k float64, err error) {
+func runPmva(ctx context.Context, o pmvaOptions, path string, stdout, stderr io.Writer) error {
 	var c flagCheck
 	o.out.check(&c)
-	ps, perr := ranges.Parse("--workers", o.workers, ranges.Limits{Min: 1, Max: 4096, MaxCount: 64})
-	if perr != nil {
-		c.add("%v", perr)
-	}
-	for _, a := range strings.Split(o.algorithms, ",") {
-		alg, aerr := pmva.ParseAlgorithm(strings.TrimSpace(a))
-		if aerr != nil {
-			c.add("--algorithm: %v", aerr)
-		}
-		algs = append(algs, alg)
-	}
-	c.atLeast("repeats", int64(o.repeats), 1)
-	if o.repeats > 100 {
-		c.add("--repeats %d: want at most 100", o.repeats)
-	}
-	if !(o.scale >= 1 && o.scale <= 1e6) {
-		c.add("--scale %v: want 1 ≤ f ≤ 1e6", o.scale)
-	}
-	if !(o.calScale > 1 && o.calScale <= 1e6) {
-		c.add("--calibrate-scale %v: want 1 < f ≤ 1e6 (calibrating on the predicted network itself is not a check)", o.calScale)
-	}
-	if !(o.maxPoints >= 1 && o.maxPoints <= 1e10) {
-		c.add("--max-points %v: want 1 … 1e10", o.maxPoints)
-	}
-	q, k = o.costs(&c)
-	return ps, algs, q, k, c.err()
-}
-
-func (o pmvaOptions) costs(c *flagCheck) (q, k float64) {
-	if (o.q == "") != (o.k == "") {
-		c.add("--q and --k go together")
-		return 0, 0
-	}
-	if o.q == "" {
-		return 0, 0
-	}
-	var err error
-	if q, err = units.Duration(o.q); err != nil || pmvaapp.CheckCosts(q, 0) != nil {
-		c.add("--q %q: want a time %g … %g s (e.g. 16us)", o.q, pmvaapp.MinCostS, pmvaapp.MaxCostS)
-	}
-	if k, err = units.Duration(o.k); err != nil || pmvaapp.CheckCosts(1, k) != nil {
-		c.add("--k %q: want 0 or a time %g … %g s (e.g. 100us)", o.k, pmvaapp.MinCostS, pmvaapp.MaxCostS)
-	}
-	return q, k
-}
-
-func runPmva(ctx context.Context, o pmvaOptions, path string, stdout, stderr io.Writer) error {
-	ps, algs, q, k, err := o.check()
+	req, err := o.Request(&c.FlagCheck, readInput, path, func(network string, alg pmva.Algorithm, p, n int) {
+		fmt.Fprintf(stderr, "pmva: %s network, %s, p = %d, %d runs\n", network, alg, p, n)
+	})
 	if err != nil {
 		return err
-	}
-	data, err := readInput(path)
-	if err != nil {
-		return err
-	}
-	m, name, err := qn.ParseModel(path, data)
-	if err != nil {
-		return libError(err)
-	}
-	req := pmvaapp.Request{Model: m, Name: cmp.Or(name, path), Algorithms: algs, Workers: ps, Repeats: o.repeats,
-		Scale: o.scale, CalibrateScale: o.calScale, Given: o.q != "", Q: q, K: k, MaxPoints: o.maxPoints,
-		Progress: func(network string, alg pmva.Algorithm, p, n int) {
-			fmt.Fprintf(stderr, "pmva: %s network, %s, p = %d, %d runs\n", network, alg, p, n)
-		}}
-	if o.classOrder != "" {
-		req.ClassOrder = strings.Split(o.classOrder, ",")
 	}
 	r, err := pmvaapp.Run(ctx, req)
 	if err != nil {

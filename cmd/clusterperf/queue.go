@@ -2,19 +2,17 @@ package main
 
 import (
 	"io"
-	"math"
 
 	"github.com/spf13/cobra"
 
 	"github.com/clusterperf/clusterperf/app/queueapp"
+	"github.com/clusterperf/clusterperf/internal/cmdline"
 	"github.com/clusterperf/clusterperf/queue"
 )
 
 type queueOptions struct {
-	lambda, mu, serviceTime, scv, load float64
-	servers, capacity                  int
-	mus, percentiles                   string
-	out                                outOptions
+	queueapp.Flags
+	out outOptions
 }
 
 func newQueueCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -50,15 +48,15 @@ Examples:
 		},
 	}
 	f := cmd.Flags()
-	rateVar(f, &o.lambda, "lambda", "arrival rate λ (jobs/s, or with a unit: 48/min, 2880/h)")
-	rateVar(f, &o.mu, "mu", "service rate μ of one server (jobs/s, or 60/min)")
-	durationVar(f, &o.serviceTime, "service-time", "mean service time 1/μ (s, or with a unit: 5ms, 2min), instead of --mu")
-	f.Float64Var(&o.load, "load", 0, "offered load λ/μ in Erlangs, instead of --lambda and --mu")
-	f.IntVar(&o.servers, "servers", 0, "number of servers m")
-	f.IntVar(&o.capacity, "capacity", 0, "capacity K: most jobs in the station, in service and waiting")
-	f.Float64Var(&o.scv, "scv", 1, "M/G/1: squared coefficient of variation of the service time (1 exponential, 0 deterministic)")
-	f.StringVar(&o.mus, "mus", "", "hetero: the servers' service rates, comma-separated (jobs/s)")
-	f.StringVar(&o.percentiles, "percentiles", "50,90,95,99", "response-time percentiles to report, in percent, comma-separated (empty: none)")
+	cmdline.RateVar(f, &o.Lambda, "lambda", "arrival rate λ (jobs/s, or with a unit: 48/min, 2880/h)")
+	cmdline.RateVar(f, &o.Mu, "mu", "service rate μ of one server (jobs/s, or 60/min)")
+	cmdline.DurationVar(f, &o.ServiceTime, "service-time", "mean service time 1/μ (s, or with a unit: 5ms, 2min), instead of --mu")
+	f.Float64Var(&o.Load, "load", 0, "offered load λ/μ in Erlangs, instead of --lambda and --mu")
+	f.IntVar(&o.Servers, "servers", 0, "number of servers m")
+	f.IntVar(&o.Capacity, "capacity", 0, "capacity K: most jobs in the station, in service and waiting")
+	f.Float64Var(&o.SCV, "scv", 1, "M/G/1: squared coefficient of variation of the service time (1 exponential, 0 deterministic)")
+	f.StringVar(&o.Mus, "mus", "", "hetero: the servers' service rates, comma-separated (jobs/s)")
+	f.StringVar(&o.Percentiles, "percentiles", "50,90,95,99", "response-time percentiles to report, in percent, comma-separated (empty: none)")
 	addOutFlags(cmd, &o.out)
 	return cmd
 }
@@ -66,77 +64,16 @@ Examples:
 func runQueue(cmd *cobra.Command, o queueOptions, name string, stdout io.Writer) error {
 	var c flagCheck
 	o.out.check(&c)
-	if err := c.err(); err != nil {
+	if err := c.Err(); err != nil {
 		return err
 	}
-	s, err := o.spec(cmd.Flags().Changed, name)
+	q, err := o.Request(cmd.Flags().Changed, name)
 	if err != nil {
 		return err
 	}
-	r, err := queueapp.Run(cmd.Context(), queueapp.Request{Spec: s, LoadGiven: cmd.Flags().Changed("load")})
+	r, err := queueapp.Run(cmd.Context(), q)
 	if err != nil {
 		return err
 	}
 	return render(stdout, r, o.out)
-}
-
-// spec builds the station from the model name and the flags that were set.
-func (o queueOptions) spec(set func(string) bool, name string) (queue.Spec, error) {
-	kind, m, k, err := queue.ParseModelName(name)
-	if err != nil {
-		return queue.Spec{}, badInput(err)
-	}
-	s := queue.Spec{Kind: kind, Lambda: o.lambda, Mu: o.mu, Servers: m, Capacity: k, SCV: o.scv}
-	switch {
-	case set("load") && (set("lambda") || set("mu") || set("service-time")):
-		return s, badInputf("--load replaces --lambda and --mu: give one or the other")
-	case set("load"):
-		s.Lambda, s.Mu = o.load, 1
-	case set("mu") && set("service-time"):
-		return s, badInputf("give --mu or --service-time, not both")
-	case set("service-time"):
-		if !(o.serviceTime > 0) || math.IsInf(o.serviceTime, 0) {
-			return s, badInputf("--service-time %v: must be a finite number > 0 seconds", o.serviceTime)
-		}
-		s.Mu = 1 / o.serviceTime
-	}
-	if !set("load") && !set("lambda") {
-		return s, badInputf("%s needs the arrival rate --lambda (or the offered load --load)", name)
-	}
-	if !set("load") && !set("mu") && !set("service-time") && kind != queue.KindMMmHetero {
-		return s, badInputf("%s needs --mu or --service-time (or --load)", name)
-	}
-	for _, p := range []struct {
-		flag               string
-		fromName, fromFlag int
-		dst                *int
-	}{{"servers", m, o.servers, &s.Servers}, {"capacity", k, o.capacity, &s.Capacity}} {
-		if set(p.flag) {
-			if p.fromName != 0 && p.fromName != p.fromFlag {
-				return s, badInputf("--%s %d contradicts the model name %s", p.flag, p.fromFlag, name)
-			}
-			*p.dst = p.fromFlag
-		}
-	}
-	if s.Mus, err = queue.ParseFloats("mus", o.mus); err != nil {
-		return s, badInput(err)
-	}
-	s.Percentiles, err = percentFractions(o.percentiles)
-	return s, err
-}
-
-// percentFractions reads --percentiles (in percent, each strictly between 0 and 100) as
-// fractions, checking them in the flag's units.
-func percentFractions(text string) ([]float64, error) {
-	ps, err := queue.ParseFloats("percentiles", text)
-	if err != nil {
-		return nil, badInput(err)
-	}
-	for i, p := range ps {
-		if !(p > 0 && p < 100) {
-			return nil, badInputf("--percentiles %v: a percentile is in percent, strictly between 0 and 100 (e.g. 50,95,99.9)", p)
-		}
-		ps[i] = p / 100
-	}
-	return ps, nil
 }

@@ -138,7 +138,7 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 		{"sim short", simDir, "shard-1-of-2.json", 0, set([]any{}, "throughput_per_s"), "want 1 (one per class)"},
 		{"sim negative time", simDir, "shard-0-of-2.json", 1, set(-3.0, "time_s"), "want a finite value ≥ 0"},
 		{"sim overfull", simDir, "shard-0-of-2.json", 0, set([]any{2.0, 0.1}, "utilization"), "want at most 1"},
-		{"sim unknown key", simDir, "shard-1-of-2.json", 1, set(1.0, "Throughput"), "unknown field"},
+		{"sim unknown key", simDir, "shard-1-of-2.json", 1, set(1.0, "Throughput"), "unknown key"},
 		{"speedup null", spDir, "shard-1-of-2.json", 0, to(nil), "null"},
 		{"speedup negative", spDir, "shard-0-of-2.json", 1, to(-2.0), "want a finite time ≥ 0"},
 		{"tpn empty", tpnDir, "shard-1-of-3.json", 0, to(map[string]any{}), "want both completed"},

@@ -4,36 +4,21 @@ import (
 	"cmp"
 	"context"
 	"io"
-	"math"
 
-	"github.com/clusterperf/clusterperf/app/simapp"
-	"github.com/clusterperf/clusterperf/app/studyapp"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/clusterperf/clusterperf/internal/units"
+	"github.com/clusterperf/clusterperf/app/simapp"
+	"github.com/clusterperf/clusterperf/app/studyapp"
+	"github.com/clusterperf/clusterperf/internal/cmdline"
 	"github.com/clusterperf/clusterperf/sim"
 )
 
 type simOptions struct {
-	seed       uint64
-	precision  float64
-	reps       int
-	batches    int
-	events     int64
-	maxEvents  int64
-	maxMemory  string
-	service    []string
-	discipline []string
-	arrival    []string
-	think      []string
-	out        outOptions
-	p, d       int
-	cpu        string
-	cycles     int
-	bursts     string
-	progress   bool
-	study      studyOptions
+	simapp.Flags
+	out      outOptions
+	progress bool
+	study    studyOptions
 	// set holds the flags given on the command line (simulate only), so that a flag that
 	// does not apply to the model's kind is refused rather than ignored.
 	set map[string]bool
@@ -41,76 +26,33 @@ type simOptions struct {
 
 // addRunFlags adds the flags of a simulation run shared by simulate and --validate.
 func addRunFlags(f *pflag.FlagSet, o *simOptions) {
-	f.Uint64Var(&o.seed, "seed", 1, "random seed (replication i uses stream i)")
-	f.Float64Var(&o.precision, "precision", 0, "run replications until every class's X and R have a 95 % half-width within this fraction of the mean, in (0, 1] (0: off)")
-	f.IntVar(&o.reps, "reps", 10, "replications, ≥ 2 (the minimum, with --precision)")
-	f.Int64Var(&o.events, "events", 0, "events per replication, warm-up included (the warm-up is chosen from the data by MSER-5), ≥ 500 (0: the model's default length, which grows with its population and stations)")
-	f.Int64Var(&o.maxEvents, "max-events", 0, "refuse a run of more events than this, per replication and over all replications (0: 10⁹ per replication, 4·10⁹ in all)")
-	f.StringVar(&o.maxMemory, "max-memory", "", "refuse a replication whose estimated memory exceeds this size, e.g. 8GB or 512MiB (default 1 GiB); also bounds the replications run at once")
+	f.Uint64Var(&o.Seed, "seed", 1, "random seed (replication i uses stream i)")
+	f.Float64Var(&o.Precision, "precision", 0, "run replications until every class's X and R have a 95 % half-width within this fraction of the mean, in (0, 1] (0: off)")
+	f.IntVar(&o.Reps, "reps", 10, "replications, ≥ 2 (the minimum, with --precision)")
+	f.Int64Var(&o.Events, "events", 0, "events per replication, warm-up included (the warm-up is chosen from the data by MSER-5), ≥ 500 (0: the model's default length, which grows with its population and stations)")
+	f.Int64Var(&o.MaxEvents, "max-events", 0, "refuse a run of more events than this, per replication and over all replications (0: 10⁹ per replication, 4·10⁹ in all)")
+	f.StringVar(&o.MaxMemory, "max-memory", "", "refuse a replication whose estimated memory exceeds this size, e.g. 8GB or 512MiB (default 1 GiB); also bounds the replications run at once")
 }
 
 func addSimFlags(cmd *cobra.Command, o *simOptions) {
 	f := cmd.Flags()
 	addRunFlags(f, o)
-	f.IntVar(&o.batches, "batches", 0, "queueing networks: batch means instead of replications — one run of --events events cut into this many batches (one core), ≥ 2 (0: off)")
-	f.StringArrayVar(&o.service, "service", nil, "service distribution of a station, STATION=DIST (DIST: "+sim.DistNames+")")
-	f.StringArrayVar(&o.discipline, "discipline", nil, "STATION=fcfs|ps")
-	f.StringArrayVar(&o.arrival, "arrival", nil, "inter-arrival distribution of an open class, CLASS=DIST")
-	f.StringArrayVar(&o.think, "think", nil, "think-time distribution of a closed class, CLASS=DIST")
-	f.IntVar(&o.cycles, "cycles", 2000, "SPMD models: cycles per replication, ≥ 1")
-	f.StringVar(&o.cpu, "cpu", "exponential", "SPMD models: CPU burst distribution")
-	f.StringVar(&o.bursts, "bursts", "fixed", "SPMD models: computation bursts per I/O burst: fixed (exactly bursts_per_io, as programs do) or geometric (mean bursts_per_io, the models' assumption, 000 §3.4)")
+	f.IntVar(&o.Batches, "batches", 0, "queueing networks: batch means instead of replications — one run of --events events cut into this many batches (one core), ≥ 2 (0: off)")
+	f.StringArrayVar(&o.Service, "service", nil, "service distribution of a station, STATION=DIST (DIST: "+sim.DistNames+")")
+	f.StringArrayVar(&o.Discipline, "discipline", nil, "STATION=fcfs|ps")
+	f.StringArrayVar(&o.Arrival, "arrival", nil, "inter-arrival distribution of an open class, CLASS=DIST")
+	f.StringArrayVar(&o.Think, "think", nil, "think-time distribution of a closed class, CLASS=DIST")
+	f.IntVar(&o.Cycles, "cycles", 2000, "SPMD models: cycles per replication, ≥ 1")
+	f.StringVar(&o.CPU, "cpu", "exponential", "SPMD models: CPU burst distribution")
+	f.StringVar(&o.Bursts, "bursts", "fixed", "SPMD models: computation bursts per I/O burst: fixed (exactly bursts_per_io, as programs do) or geometric (mean bursts_per_io, the models' assumption, 000 §3.4)")
 	f.BoolVar(&o.progress, "progress", true, "show progress on stderr (only on a terminal)")
 }
 
-// checkRun adds the range errors of the flags of addRunFlags to c.
-func (o simOptions) checkRun(c *flagCheck) {
-	c.atLeast("reps", int64(o.reps), 2)
-	c.zeroOrAtLeast("events", o.events, 500, "the model's default length")
-	c.zeroOrAtLeast("max-events", o.maxEvents, 1, "the defaults")
-	if o.maxMemory != "" {
-		b, err := units.Bytes(o.maxMemory)
-		switch {
-		case err != nil:
-			c.add("--max-memory: %v", err)
-		case !(b >= 1 && b < math.MaxInt64):
-			c.add("--max-memory %q: want a size of at least 1 byte and below 8 EiB", o.maxMemory)
-		}
-	}
-	if o.precision != 0 {
-		c.fraction("precision", o.precision, 0, 1)
-	}
-}
+// checkRun adds the range errors of the flags of addRunFlags to c (simapp.Flags.CheckRun).
+func (o simOptions) checkRun(c *flagCheck) { o.CheckRun(&c.FlagCheck) }
 
-// memLimit is --max-memory in bytes (0: the library's default); checkRun has refused a
-// value that does not parse.
-func (o simOptions) memLimit() int64 {
-	if o.maxMemory == "" {
-		return 0
-	}
-	b, _ := units.Bytes(o.maxMemory)
-	return int64(b)
-}
-
-// check adds the range errors of all simulation flags to c.
-func (o simOptions) check(c *flagCheck) {
-	o.checkRun(c)
-	o.study.check(c)
-	if o.study.active() && o.precision > 0 {
-		c.add("--precision with --shard/--slurm: a precision target decides how many replications to run from the data of the earlier ones, which one shard does not see; give a fixed --reps")
-	}
-	if o.study.active() && o.batches > 0 {
-		c.add("--batches with --shard/--slurm: batch means cut one long run into batches, which cannot be split over machines; use replications (--reps)")
-	}
-	c.zeroOrAtLeast("batches", int64(o.batches), 2, "off")
-	c.atLeast("cycles", int64(o.cycles), 1)
-	if o.bursts != "" && o.bursts != "fixed" && o.bursts != "geometric" {
-		c.add("--bursts %q: want fixed or geometric", o.bursts)
-	}
-	if o.batches > 0 && o.precision > 0 {
-		c.add("--batches and --precision: batch means run a fixed length; give one of them")
-	}
-}
+// check adds the range errors of all simulation flags to c (simapp.Flags.Check).
+func (o simOptions) check(c *flagCheck) { o.Check(&c.FlagCheck, o.study.into) }
 
 // simulateCmd is the simulate command with its flags bound to o: root gives it a
 // fresh o, merge one that it then reads (studyMerge parses a study's arguments with it).
@@ -146,8 +88,8 @@ with the same seed.`,
 	addStudyFlags(cmd.Flags(), &o.study, "replications (a queueing network and a fixed --reps)")
 	f := cmd.Flags()
 	addOutFlags(cmd, &o.out)
-	f.IntVar(&o.p, "p", 16, "SPMD models: processors")
-	f.IntVar(&o.d, "d", 1, "SPMD models: disks")
+	f.IntVar(&o.P, "p", 16, "SPMD models: processors")
+	f.IntVar(&o.D, "d", 1, "SPMD models: disks")
 	return cmd
 }
 
@@ -155,9 +97,9 @@ func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writ
 	var c flagCheck
 	o.out.check(&c)
 	o.check(&c)
-	c.atLeast("p", int64(o.p), 1)
-	c.atLeast("d", int64(o.d), 1)
-	if err := c.err(); err != nil {
+	c.AtLeast("p", int64(o.P), 1)
+	c.AtLeast("d", int64(o.D), 1)
+	if err := c.Err(); err != nil {
 		return err
 	}
 	data, err := readInput(path)
@@ -168,23 +110,19 @@ func runSimulate(ctx context.Context, o *simOptions, path string, stdout io.Writ
 	if err != nil {
 		return err
 	}
-	out, stop := simapp.Run(ctx, simapp.Request{Path: path, QN: sm.QN, SPMD: sm.SPMD, P: o.p, D: o.d, Options: o.app()})
+	out, stop := simapp.Run(ctx, simapp.Request{Path: path, QN: sm.QN, SPMD: sm.SPMD, P: o.P, D: o.D, Options: o.app()})
 	if out == nil {
 		return stop
 	}
 	if out.Partial {
-		clearProgress()
+		cmdline.ClearProgress()
 	}
 	return cmp.Or(render(stdout, out, o.out), stop) // stop: nil, or interrupted (exit 130) after the partial result
 }
 
-// app is the simulation options of the flags (package simapp).
+// app is the simulation options of the flags (package simapp), with progress on a terminal.
 func (o simOptions) app() simapp.Options {
-	so := simapp.Options{Seed: o.seed, Precision: o.precision, Reps: o.reps, Batches: o.batches, Events: o.events,
-		MaxEvents: o.maxEvents, MaxMemoryBytes: o.memLimit(), Service: o.service, Discipline: o.discipline, Arrival: o.arrival,
-		Think: o.think, Cycles: o.cycles, CPU: o.cpu, GeometricBursts: o.bursts == "geometric",
-		Progress: func(unit string) func(done, total int) { return progressFunc(o.progress, unit) }}
-	return so
+	return o.Options(func(unit string) func(done, total int) { return cmdline.ProgressFunc(o.progress, unit) })
 }
 
 // runSimulateStudy runs one shard of a sharded simulate study (simapp.Study), or submits
@@ -193,7 +131,7 @@ func runSimulateStudy(cmd *cobra.Command, o *simOptions, args []string, stdout i
 	var c flagCheck
 	o.out.check(&c)
 	o.check(&c)
-	if err := c.err(); err != nil {
+	if err := c.Err(); err != nil {
 		return err
 	}
 	st, err := o.qnStudy(args)

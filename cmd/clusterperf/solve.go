@@ -5,34 +5,25 @@ import (
 	"context"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/solveapp"
+	"github.com/clusterperf/clusterperf/internal/cmdline"
 	"github.com/clusterperf/clusterperf/jmva"
 	"github.com/clusterperf/clusterperf/qn"
 	"github.com/clusterperf/clusterperf/report"
 )
 
 type solveOptions struct {
-	validate     bool
-	sim          simOptions
-	solver       string
-	out          outOptions
-	sweep        string
-	plot         string
-	tol          float64
-	maxIter      int
-	progress     bool
-	all          bool
-	exact        bool
-	msMethod     string
-	distribution string
-	exportJMVA   string
-	measured     string
+	solveapp.Flags
+	validate   bool
+	sim        simOptions
+	out        outOptions
+	plot       string
+	progress   bool
+	exportJMVA string
 }
 
 const solveLong = `Solve a queueing network model and print throughputs, response times, utilizations,
@@ -138,20 +129,20 @@ func solveCmd(o *solveOptions, stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.solver, "solver", "auto", "solver: "+strings.Join(qn.SolverNames(), ", "))
+	f.StringVar(&o.Solver, "solver", "auto", "solver: "+strings.Join(qn.SolverNames(), ", "))
 	addOutFlags(cmd, &o.out)
-	f.StringVar(&o.sweep, "sweep", "", "what-if sweep, e.g. population=1:100 (see above)")
+	f.StringVar(&o.Sweep, "sweep", "", "what-if sweep, e.g. population=1:100 (see above)")
 	f.StringVar(&o.plot, "plot", "", "write a plot of the sweep to FILE.svg or FILE.png")
-	f.Float64Var(&o.tol, "tol", 0, "convergence tolerance of approximate solvers, ≥ 0 (0: 1e-10)")
-	f.IntVar(&o.maxIter, "max-iter", 0, "iteration limit of approximate solvers, ≥ 0 (0: 100000)")
+	f.Float64Var(&o.Tol, "tol", 0, "convergence tolerance of approximate solvers, ≥ 0 (0: 1e-10)")
+	f.IntVar(&o.MaxIter, "max-iter", 0, "iteration limit of approximate solvers, ≥ 0 (0: 100000)")
 	f.BoolVar(&o.progress, "progress", true, "show progress of long sweeps on stderr (only on a terminal)")
 	f.BoolVar(&o.validate, "validate", false, "also simulate the model and compare (see clusterperf help simulate)")
-	f.BoolVar(&o.exact, "exact", false, "refuse to approximate: exit 2 when no exact solver fits the model")
-	f.StringVar(&o.msMethod, "ms-method", "marginal", "approximate multi-server/load-dependent method: marginal or seidmann")
-	f.StringVar(&o.distribution, "distribution", "", "print the queue-length distribution P(n = j) of this station and ln G")
+	f.BoolVar(&o.Exact, "exact", false, "refuse to approximate: exit 2 when no exact solver fits the model")
+	f.StringVar(&o.MSMethod, "ms-method", "marginal", "approximate multi-server/load-dependent method: marginal or seidmann")
+	f.StringVar(&o.Distribution, "distribution", "", "print the queue-length distribution P(n = j) of this station and ln G")
 	f.StringVar(&o.exportJMVA, "export-jmva", "", "write the model with its solution(s) to FILE.jmva for JMT")
-	f.StringVar(&o.measured, "measured", "", "with a sweep: measured points to overlay (CSV value,class,throughput_per_s,response_time_s)")
-	f.BoolVar(&o.all, "all", false, "with a sweep, table format: print the bounds at every swept value (default: the first and last value; JSON and CSV always carry every row)")
+	f.StringVar(&o.Measured, "measured", "", "with a sweep: measured points to overlay (CSV value,class,throughput_per_s,response_time_s)")
+	f.BoolVar(&o.All, "all", false, "with a sweep, table format: print the bounds at every swept value (default: the first and last value; JSON and CSV always carry every row)")
 	addRunFlags(f, &o.sim)
 	addStudyFlags(f, &o.sim.study, "--validate replications or --sweep points")
 	return cmd
@@ -160,43 +151,21 @@ func solveCmd(o *solveOptions, stdout, stderr io.Writer) *cobra.Command {
 func (o solveOptions) check() error {
 	var c flagCheck
 	o.out.check(&c)
-	c.output("plot", o.plot, ".svg", ".png")
-	c.output("export-jmva", o.exportJMVA, ".jmva")
-	if o.measured != "" && (o.distribution != "" || (o.validate && o.sweep == "")) {
-		c.add("--measured is compared with a sweep: it cannot be combined with --distribution or with --validate of one model")
-	}
-	if o.sweep != "" && o.distribution != "" {
-		c.add("--sweep cannot be combined with --distribution (it takes one model)")
-	}
-	if !slices.Contains(qn.SolverNames(), strings.ToLower(o.solver)) {
-		c.add("--solver: unknown solver %q (allowed: %s)", o.solver, strings.Join(qn.SolverNames(), ", "))
-	}
-	if !slices.Contains([]string{"marginal", "seidmann"}, strings.ToLower(o.msMethod)) {
-		c.add("--ms-method: unknown method %q (allowed: marginal, seidmann)", o.msMethod)
-	}
-	c.nonNegative("tol", o.tol, "the default 1e-10")
-	c.atLeast("max-iter", int64(o.maxIter), 0)
+	c.Output("plot", o.plot, ".svg", ".png")
+	c.Output("export-jmva", o.exportJMVA, ".jmva")
+	o.Check(&c.FlagCheck, o.validate)
 	o.sim.checkRun(&c)    // --validate, and the simulated error estimate of fork/join results
 	o.sim.study.check(&c) // --shard, --out, --slurm*
-	return c.err()
+	return c.Err()
 }
 
-// request is the solve request of the flags for the parsed model in; stderr receives the
-// account of approximate results.
+// request is the solve request of the flags for the parsed model in (solveapp.Flags.Request);
+// stderr receives the account of approximate results.
 func (o solveOptions) request(in *solveapp.Input, stderr io.Writer) solveapp.Request {
-	opt := qn.AMVAOptions{Tol: o.tol, MaxIter: o.maxIter, RequireExact: o.exact}
-	if strings.EqualFold(o.msMethod, "seidmann") {
-		opt.MultiServer = qn.MSSeidmann
-	}
 	so := o.sim
 	so.progress = o.progress // --validate's events; a sweep's points are simulated without
-	return solveapp.Request{
-		Input: in, Solver: o.solver, Options: opt, Sweep: o.sweep, Measured: o.measured, Read: o.sim.study.read,
-		Distribution: o.distribution, Validate: o.validate, All: o.all,
-		Sim:      so.app(),
-		Progress: func(what string) func(done, total int) { return progressFunc(o.progress, what) },
-		Log:      stderr,
-	}
+	return o.Request(in, o.validate, so.app(), o.sim.study.read,
+		func(what string) func(done, total int) { return cmdline.ProgressFunc(o.progress, what) }, stderr)
 }
 
 func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr io.Writer) error {
@@ -219,7 +188,7 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 		return err
 	}
 	if res.Partial() {
-		clearProgress()
+		cmdline.ClearProgress()
 	}
 	doc := res.Document()
 	if res.Solution != nil {
@@ -247,15 +216,12 @@ func runSolve(ctx context.Context, o solveOptions, path string, stdout, stderr i
 	return nil
 }
 
-// optNum is the number behind p, or NaN (an empty cell) when p is nil.
-var optNum = app.OptNum
-
 // sweepOnlyFlag names a flag given that only a sweep takes (--plot, --all), or "".
 func (o solveOptions) sweepOnlyFlag() string {
 	switch {
 	case o.plot != "":
 		return "--plot"
-	case o.all:
+	case o.All:
 		return "--all"
 	}
 	return ""

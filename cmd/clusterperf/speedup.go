@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -9,31 +8,22 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/clusterperf/clusterperf/app"
 	"github.com/clusterperf/clusterperf/app/simapp"
 	"github.com/clusterperf/clusterperf/app/speedupapp"
 	"github.com/clusterperf/clusterperf/app/studyapp"
-	"github.com/clusterperf/clusterperf/internal/ranges"
+	"github.com/clusterperf/clusterperf/internal/cmdline"
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/spmd"
 	"github.com/clusterperf/clusterperf/validate"
 )
 
 type speedupOptions struct {
-	p, d     string
-	solver   string
+	speedupapp.Flags
 	out      outOptions
-	plot     string
-	measured string
-	sizing   sizingFlags
 	progress bool
-	validate bool
-	all      bool
 	sim      simOptions
 }
-
-// speedupSummaryRows: a table (text) of more points than this prints a summary
-// (speedupapp.SummaryRows).
-const speedupSummaryRows = speedupapp.SummaryRows
 
 // speedupCmd is the speedup command with its flags bound to o: root gives it a
 // fresh o, merge one that it then reads (studyMerge parses a study's arguments with it).
@@ -51,47 +41,23 @@ func speedupCmd(o *speedupOptions, stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.p, "p", "1:64", "processors: "+rangeSyntax)
-	f.StringVar(&o.d, "d", "1", "disks (I/O nodes): "+rangeSyntax)
+	f.StringVar(&o.P, "p", "1:64", "processors: "+app.RangeSyntax)
+	f.StringVar(&o.D, "d", "1", "disks (I/O nodes): "+app.RangeSyntax)
 	addOutFlags(cmd, &o.out)
-	f.BoolVar(&o.all, "all", false, fmt.Sprintf("print every (p, d) in the table even when there are more than %d (JSON and CSV always have every point)", speedupSummaryRows))
-	f.StringVar(&o.plot, "plot", "", "write plots to FILE.svg or FILE.png")
-	f.StringVar(&o.solver, "solver", "recursive", "BUS-AIO's MVA: recursive (exact MVA over the population) or non-recursive (Cremonesi & Gennaro (000) eqs. 17/22, Gennaro (001) App. A; p/c ≤ 150)")
-	f.StringVar(&o.measured, "measured", "", "CSV of measured runs (columns p, time, optional d) to compare with the model")
-	o.sizing.register(cmd)
+	f.BoolVar(&o.All, "all", false, fmt.Sprintf("print every (p, d) in the table even when there are more than %d (JSON and CSV always have every point)", speedupapp.SummaryRows))
+	f.StringVar(&o.Plot, "plot", "", "write plots to FILE.svg or FILE.png")
+	f.StringVar(&o.Solver, "solver", "recursive", "BUS-AIO's MVA: recursive (exact MVA over the population) or non-recursive (Cremonesi & Gennaro (000) eqs. 17/22, Gennaro (001) App. A; p/c ≤ 150)")
+	f.StringVar(&o.Measured, "measured", "", "CSV of measured runs (columns p, time, optional d) to compare with the model")
+	registerSizing(cmd, &o.Sizing)
 	f.BoolVar(&o.progress, "progress", true, "show the progress of a surface that takes more than a second, with the time left, on stderr (only on a terminal)")
-	f.BoolVar(&o.validate, "validate", false, "also simulate the program directly at the best point and the range's ends and compare")
-	f.Uint64Var(&o.sim.seed, "seed", 1, "--validate: random seed")
-	f.IntVar(&o.sim.reps, "reps", 10, "--validate: replications, ≥ 2")
-	f.IntVar(&o.sim.cycles, "cycles", 2000, "--validate: cycles per replication, ≥ 1")
-	f.StringVar(&o.sim.cpu, "cpu", "exponential", "--validate: CPU burst distribution")
-	f.StringVar(&o.sim.maxMemory, "max-memory", "", "--validate: refuse a replication whose estimated memory exceeds this size, e.g. 8GB (default 1 GiB)")
+	f.BoolVar(&o.Validate, "validate", false, "also simulate the program directly at the best point and the range's ends and compare")
+	f.Uint64Var(&o.sim.Seed, "seed", 1, "--validate: random seed")
+	f.IntVar(&o.sim.Reps, "reps", 10, "--validate: replications, ≥ 2")
+	f.IntVar(&o.sim.Cycles, "cycles", 2000, "--validate: cycles per replication, ≥ 1")
+	f.StringVar(&o.sim.CPU, "cpu", "exponential", "--validate: CPU burst distribution")
+	f.StringVar(&o.sim.MaxMemory, "max-memory", "", "--validate: refuse a replication whose estimated memory exceeds this size, e.g. 8GB (default 1 GiB)")
 	addStudyFlags(f, &o.sim.study, "--validate replications")
 	return cmd
-}
-
-func (o speedupOptions) check() (ps, ds []int, err error) {
-	var c flagCheck
-	o.out.check(&c)
-	c.output("plot", o.plot, ".svg", ".png")
-	if o.solver != "recursive" && o.solver != "non-recursive" {
-		c.add("--solver %q: allowed recursive (default) or non-recursive", o.solver)
-	}
-	ps = rangeFlag(&c, "p", o.p, ranges.Limits{Min: 1, Max: 1 << 30, MaxCount: spmd.MaxSurfacePoints})
-	ds = rangeFlag(&c, "d", o.d, ranges.Limits{Min: 1, Max: 1 << 30, MaxCount: spmd.MaxSurfacePoints})
-	if float64(len(ps))*float64(len(ds)) > spmd.MaxSurfacePoints {
-		c.add("--p %s × --d %s is %d × %d points, more than the limit %d", o.p, o.d, len(ps), len(ds), spmd.MaxSurfacePoints)
-	}
-	o.sizing.check(&c)
-	if o.validate {
-		o.sim.checkRun(&c) // --reps ≥ 2, --max-memory a size
-		c.atLeast("cycles", int64(o.sim.cycles), 1)
-	}
-	o.sim.study.check(&c)
-	if o.sim.study.active() && !o.validate {
-		c.add("--shard/--slurm split the replications of --validate; the model alone is not a study")
-	}
-	return ps, ds, c.err()
 }
 
 func runSpeedup(ctx context.Context, o speedupOptions, path string, stdout io.Writer) error {
@@ -99,114 +65,61 @@ func runSpeedup(ctx context.Context, o speedupOptions, path string, stdout io.Wr
 	if err != nil {
 		return err
 	}
-	if sp.stopped != nil { // Ctrl-C: the points evaluated so far, no validation or plot
-		clearProgress()
-		return cmp.Or(render(stdout, sp.out, o.out), sp.stopped)
+	if sp.Stopped != nil { // Ctrl-C: the points evaluated so far, no validation or plot
+		cmdline.ClearProgress()
+		return cmp.Or(render(stdout, sp.Out, o.out), sp.Stopped)
 	}
-	if sp.pds != nil {
+	if sp.PDs != nil {
 		o.sim.progress = o.progress
 		var stop error
-		sp.out.Validation, stop = simapp.SimulateSPMD(ctx, sp.m, sp.e, sp.pds, o.sim.app())
-		if sp.out.Validation != nil && sp.out.Validation.Partial {
-			clearProgress()
+		sp.Out.Validation, stop = simapp.SimulateSPMD(ctx, sp.Model, sp.Eval, sp.PDs, o.sim.app())
+		if sp.Out.Validation != nil && sp.Out.Validation.Partial {
+			cmdline.ClearProgress()
 		}
 		if stop != nil {
-			if sp.out.Validation == nil {
+			if sp.Out.Validation == nil {
 				return stop
 			}
-			sp.out.Partial = true // Ctrl-C: the surface, and the validation of what finished
-			sp.out.Notes = append(sp.out.Notes, "partial: the validation was interrupted (see its notes); the surface is complete; no plot written")
-			return cmp.Or(render(stdout, sp.out, o.out), stop)
+			sp.Out.Partial = true // Ctrl-C: the surface, and the validation of what finished
+			sp.Out.Notes = append(sp.Out.Notes, "partial: the validation was interrupted (see its notes); the surface is complete; no plot written")
+			return cmp.Or(render(stdout, sp.Out, o.out), stop)
 		}
 	}
-	if err := render(stdout, sp.out, o.out); err != nil {
+	if err := render(stdout, sp.Out, o.out); err != nil {
 		return err
 	}
-	if o.plot = o.out.plotFile(o.plot); o.plot != "" {
-		panels, err := sp.out.Panels()
+	if plot := o.out.plotFile(o.Plot); plot != "" {
+		panels, err := sp.Out.Panels()
 		if err != nil {
 			return err
 		}
-		return report.SaveFigure(o.plot, panels...)
+		return report.SaveFigure(plot, panels...)
 	}
 	return nil
 }
 
-// speedupRun is speedup's work before the simulation of --validate: the model, its
-// evaluator, the surface, the result, and the (p, d) to simulate (nil: no validation).
-type speedupRun struct {
-	m   *spmd.Model
-	e   *spmd.Evaluator
-	pts []spmd.Point
-	out *speedupapp.Result
-	pds [][2]int
-	// stopped is the interruption (fault.ErrInterrupted) that cut the surface short: out
-	// holds the values of p finished, marked partial.
-	stopped error
-}
-
-func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedupRun, error) {
-	ps, ds, err := o.check()
-	if err != nil {
+// prepareSpeedup checks the flags (speedupapp.Flags.Check) and evaluates the surface
+// (speedupapp.Flags.Prepare): speedup's work before the simulation of --validate.
+func prepareSpeedup(ctx context.Context, o speedupOptions, path string) (*speedupapp.Prepared, error) {
+	var c flagCheck
+	o.out.check(&c)
+	ps, ds := o.Check(&c.FlagCheck, func(fc *app.FlagCheck) {
+		var sc flagCheck
+		o.sim.checkRun(&sc) // --reps ≥ 2, --max-memory a size
+		sc.AtLeast("cycles", int64(o.sim.Cycles), 1)
+		fc.Errs = append(fc.Errs, sc.Errs...)
+	}, o.sim.study.into)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
-	full := o.all || len(ps)*len(ds) <= speedupapp.SummaryRows
-	if err := speedupapp.Budget(len(ps)*len(ds), o.p, o.d, o.out.format, full, o.out.report != ""); err != nil {
-		return nil, err
-	}
-	data, err := o.sim.study.read(path)
-	if err != nil {
-		return nil, err
-	}
-	sp := &speedupRun{}
-	if sp.m, err = spmd.ParseModel(path, data); err != nil {
-		return nil, badInput(err)
-	}
-	meas, err := readSpeedupMeasured(o.measured)
-	if err != nil {
-		return nil, err
-	}
-	q := speedupapp.Request{Model: sp.m, P: ps, D: ds, Sizing: o.sizing.options(nil), Measured: meas, MeasuredFile: o.measured,
-		Progress: progressFunc(o.progress, "surface: values of p"), NonRecursive: o.solver == "non-recursive"}
-	sp.out, sp.e, sp.stopped = speedupapp.Run(ctx, q)
-	if sp.out == nil {
-		return nil, sp.stopped
-	}
-	sp.pts = sp.out.Points
-	pts := sp.pts
-	if sp.stopped != nil {
-		return sp, nil
-	}
-	if o.all && (o.out.format != "table" || len(pts) <= speedupSummaryRows) {
-		sp.out.Notes = append(sp.out.Notes, fmt.Sprintf("--all changes nothing here: the table is condensed only beyond %d points in table format, and JSON and CSV always have every point", speedupSummaryRows))
-	}
-	if o.out.format == "table" && !o.all && len(pts) > speedupSummaryRows {
-		sp.out.Condensed = true
-		sp.out.Notes = append(sp.out.Notes, fmt.Sprintf("%d (p, d) points: the table shows the corners, the best point and where each bottleneck region starts; --all prints every point (JSON and CSV always have them)", len(pts)))
-	}
-	if o.validate && sp.m.Arch != spmd.OptimisticAIO && sp.m.Arch != spmd.OptimisticSIO {
-		sp.pds = speedupapp.ValidationPoints(sp.out.Best, pts[0], pts[len(pts)-1])
-	}
-	return sp, nil
-}
-
-// readSpeedupMeasured reads the --measured CSV (nil: no flag).
-func readSpeedupMeasured(path string) ([]spmd.Measurement, error) {
-	if path == "" {
-		return nil, nil
-	}
-	b, err := readInput(path)
-	if err != nil {
-		return nil, err
-	}
-	meas, err := spmd.ReadMeasurements(path, bytes.NewReader(b))
-	return meas, badInput(err)
+	return o.Prepare(ctx, o.sim.study.read, path, ps, ds, speedupapp.Output{Format: o.out.format, WithReport: o.out.report != ""},
+		cmdline.ProgressFunc(o.progress, "surface: values of p"))
 }
 
 // runSpeedupStudy runs one shard of a sharded speedup --validate study
 // (simapp.SPMDStudy), or submits it to Slurm.
 func runSpeedupStudy(cmd *cobra.Command, o speedupOptions, args []string, stdout io.Writer) error {
-	if o.plot != "" {
+	if o.Plot != "" {
 		return badInputf("--plot with --shard/--slurm: give it to the one-machine run")
 	}
 	st, err := o.validationStudy(cmd.Context(), args)
@@ -222,13 +135,13 @@ func (o speedupOptions) validationStudy(ctx context.Context, args []string) (stu
 	if err != nil {
 		return nil, err
 	}
-	if sp.stopped != nil {
-		return nil, sp.stopped
+	if sp.Stopped != nil {
+		return nil, sp.Stopped
 	}
-	if sp.pds == nil {
+	if sp.PDs == nil {
 		return nil, badInputf("%s: the optimistic architectures are bounds, not simulated: nothing to shard", args[0])
 	}
-	return simapp.NewSPMDStudy(sp.m, sp.e, sp.pds, o.sim.app(), func(v *validate.Report) any { sp.out.Validation = v; return sp.out })
+	return simapp.NewSPMDStudy(sp.Model, sp.Eval, sp.PDs, o.sim.app(), func(v *validate.Report) any { sp.Out.Validation = v; return sp.Out })
 }
 
 // mergeSpeedup turns the replications of a complete speedup --validate study into

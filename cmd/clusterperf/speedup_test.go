@@ -233,7 +233,7 @@ func TestSpeedupPointsStreamed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := sp.out.Tables()[0].Stream != nil; got != tc.want {
+		if got := sp.Out.Tables()[0].Stream != nil; got != tc.want {
 			t.Errorf("%s all=%v: streamed %v, want %v", tc.format, tc.all, got, tc.want)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/clusterperf/clusterperf/app"
+	"github.com/clusterperf/clusterperf/app/tpnapp"
 	"io"
 	"os"
 	"path/filepath"
@@ -113,9 +115,9 @@ func TestTpnInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var out bytes.Buffer
-	o := tpnOptions{cluster: tpnEx + "cluster.yaml", background: "sampled", reps: 10, seed: 1, budget: 1}
+	o := tpnOptions{Flags: tpnapp.Flags{Cluster: tpnEx + "cluster.yaml", Background: "sampled", Reps: 10, Seed: 1, Budget: 1,
+		Sizing: app.SizingFlags{Rule: "balanced", Efficiency: 0.5, KneeGain: 0.1, Within: 0.1}}}
 	o.out.format = "json"
-	o.sizing.rule, o.sizing.efficiency, o.sizing.kneeGain, o.sizing.within = "balanced", 0.5, 0.1, 0.1
 	err := runTpn(ctx, o, tpnEx+"matmul.yaml", &out, io.Discard)
 	if !errors.Is(err, context.Canceled) || out.Len() != 0 {
 		t.Errorf("%v, printed %q", err, out.String())

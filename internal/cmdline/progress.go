@@ -1,4 +1,4 @@
-package main
+package cmdline
 
 import (
 	"fmt"
@@ -7,39 +7,39 @@ import (
 	"time"
 )
 
-// progressInterval is the least time between two progress lines (a few updates a second).
-const progressInterval = 250 * time.Millisecond
+// ProgressInterval is the least time between two progress lines (a few updates a second).
+const ProgressInterval = 250 * time.Millisecond
 
-// progressDelay is how long a run goes before its first progress line: a run that ends
+// ProgressDelay is how long a run goes before its first progress line: a run that ends
 // sooner prints none (progress is for runs of more than a second or two).
-const progressDelay = time.Second
+const ProgressDelay = time.Second
 
-// progressFunc reports progress on stderr when it is a terminal, nil otherwise (a pipe or a
+// ProgressFunc reports progress on stderr when it is a terminal, nil otherwise (a pipe or a
 // file gets no carriage returns). Each update shows done/total, the percentage, the elapsed
 // time and an estimate of the time left: remaining × elapsed/done, the mean rate so far.
-// Nothing is shown during the first progressDelay; then updates are throttled to one per
-// progressInterval, and the line is cleared when done == total.
-func progressFunc(enabled bool, label string) func(done, total int) {
+// Nothing is shown during the first ProgressDelay; then updates are throttled to one per
+// ProgressInterval, and the line is cleared when done == total.
+func ProgressFunc(enabled bool, label string) func(done, total int) {
 	if !enabled {
 		return nil
 	}
-	if !isTerminal(os.Stderr) {
+	if !IsTerminal(os.Stderr) {
 		return nil
 	}
-	return newProgress(os.Stderr, label, time.Now)
+	return NewProgress(os.Stderr, label, time.Now)
 }
 
-// clearProgress clears a progress line a run left on a terminal's stderr when it stopped
+// ClearProgress clears a progress line a run left on a terminal's stderr when it stopped
 // before done == total (Ctrl-C), so the partial result does not follow it on the screen.
-func clearProgress() {
-	if isTerminal(os.Stderr) {
+func ClearProgress() {
+	if IsTerminal(os.Stderr) {
 		fmt.Fprint(os.Stderr, "\r\033[K")
 	}
 }
 
-// isTerminal reports whether w is a terminal (a character device): only there are
+// IsTerminal reports whether w is a terminal (a character device): only there are
 // carriage returns and line clearing written.
-func isTerminal(w io.Writer) bool {
+func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
@@ -48,9 +48,9 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// newProgress is progressFunc's reporter writing to w with the clock now (a test passes a
+// NewProgress is ProgressFunc's reporter writing to w with the clock now (a test passes a
 // fake clock).
-func newProgress(w io.Writer, label string, now func() time.Time) func(done, total int) {
+func NewProgress(w io.Writer, label string, now func() time.Time) func(done, total int) {
 	start := now()
 	var last time.Time
 	shown := false
@@ -65,13 +65,13 @@ func newProgress(w io.Writer, label string, now func() time.Time) func(done, tot
 			}
 			return
 		}
-		if t.Sub(start) < progressDelay || t.Sub(last) < progressInterval {
+		if t.Sub(start) < ProgressDelay || t.Sub(last) < ProgressInterval {
 			return
 		}
 		last, shown = t, true
 		elapsed := t.Sub(start)
 		fmt.Fprintf(w, "\r\033[K%s %d/%d (%.0f%%) %s elapsed%s", label, done, total,
-			100*float64(done)/float64(total), fmtDuration(elapsed), timeLeft(elapsed, done, total))
+			100*float64(done)/float64(total), FormatDuration(elapsed), timeLeft(elapsed, done, total))
 	}
 }
 
@@ -82,11 +82,11 @@ func timeLeft(elapsed time.Duration, done, total int) string {
 		return ""
 	}
 	left := time.Duration(float64(elapsed) * float64(total-done) / float64(done))
-	return ", ~" + fmtDuration(left) + " left"
+	return ", ~" + FormatDuration(left) + " left"
 }
 
-// fmtDuration prints d for people: "4.2s", "3m07s", "2h05m".
-func fmtDuration(d time.Duration) string {
+// FormatDuration prints d for people: "4.2s", "3m07s", "2h05m".
+func FormatDuration(d time.Duration) string {
 	switch {
 	case d < time.Minute:
 		return fmt.Sprintf("%.1fs", d.Seconds())

@@ -1,4 +1,4 @@
-package main
+package cmdline
 
 import (
 	"strings"
@@ -8,31 +8,31 @@ import (
 
 // TestProgressTimeLeft: with a fake clock, 10 of 40 units done in 3 s leaves 30 units at the
 // mean rate 10/3 per s, so 9 s left (closed form remaining × elapsed/done); updates closer
-// than progressInterval are dropped, and the line is cleared at the end.
+// than ProgressInterval are dropped, and the line is cleared at the end.
 func TestProgressTimeLeft(t *testing.T) {
 	after := progressClock("replications")
 	if got := after(3*time.Second, 10, 40); !strings.Contains(got, "replications 10/40 (25%) 3.0s elapsed, ~9.0s left") {
 		t.Fatalf("progress line %q", got)
 	}
-	if got := after(progressInterval/2, 11, 40); got != "" {
-		t.Errorf("update within %v printed %q", progressInterval, got)
+	if got := after(ProgressInterval/2, 11, 40); got != "" {
+		t.Errorf("update within %v printed %q", ProgressInterval, got)
 	}
-	if got := after(progressInterval, 12, 40); !strings.Contains(got, "12/40") {
-		t.Errorf("update after %v: %q", progressInterval, got)
+	if got := after(ProgressInterval, 12, 40); !strings.Contains(got, "12/40") {
+		t.Errorf("update after %v: %q", ProgressInterval, got)
 	}
 	if got := after(0, 40, 40); got != "\r\033[K" {
 		t.Errorf("end of progress %q, want the line cleared", got)
 	}
 }
 
-// TestProgressNoRateYet: nothing is shown before progressDelay (a short run prints no
+// TestProgressNoRateYet: nothing is shown before ProgressDelay (a short run prints no
 // progress); before the first unit is done there is no rate, so no estimate.
 func TestProgressNoRateYet(t *testing.T) {
 	after := progressClock("sweep")
-	if got := after(progressDelay/2, 0, 5); got != "" {
-		t.Fatalf("progress within %v of the start: %q", progressDelay, got)
+	if got := after(ProgressDelay/2, 0, 5); got != "" {
+		t.Fatalf("progress within %v of the start: %q", ProgressDelay, got)
 	}
-	if got := after(progressDelay, 0, 5); strings.Contains(got, "left") || !strings.Contains(got, "sweep 0/5") {
+	if got := after(ProgressDelay, 0, 5); strings.Contains(got, "left") || !strings.Contains(got, "sweep 0/5") {
 		t.Errorf("progress line %q", got)
 	}
 }
@@ -42,7 +42,7 @@ func TestProgressNoRateYet(t *testing.T) {
 func progressClock(label string) func(d time.Duration, done, total int) string {
 	var b strings.Builder
 	now := time.Unix(0, 0)
-	p := newProgress(&b, label, func() time.Time { return now })
+	p := NewProgress(&b, label, func() time.Time { return now })
 	return func(d time.Duration, done, total int) string {
 		b.Reset()
 		now = now.Add(d)
@@ -60,8 +60,8 @@ func TestFmtDuration(t *testing.T) {
 		{187 * time.Second, "3m07s"},
 		{2*time.Hour + 5*time.Minute + 30*time.Second, "2h05m"},
 	} {
-		if got := fmtDuration(c.d); got != c.want {
-			t.Errorf("fmtDuration(%v) = %q, want %q", c.d, got, c.want)
+		if got := FormatDuration(c.d); got != c.want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", c.d, got, c.want)
 		}
 	}
 }
