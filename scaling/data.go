@@ -66,18 +66,8 @@ func ReadCSV(file string, r io.Reader) (*Data, error) {
 			continue
 		}
 		if strings.HasPrefix(s, "#") {
-			kv := strings.TrimSpace(s[1:])
-			if k, v, ok := strings.Cut(kv, ":"); ok && !strings.ContainsAny(k, " \t") && k != "" {
-				k, v = strings.ToLower(k), strings.TrimSpace(v)
-				d.Meta[k] = v
-				if k == "scaling" {
-					switch v {
-					case "strong", "weak":
-						d.Scaling = v
-					default:
-						return nil, fmt.Errorf("%w: %s:%d: scaling %q: allowed strong or weak", fault.ErrInput, file, line, v)
-					}
-				}
+			if err := d.comment(s, file, line); err != nil {
+				return nil, err
 			}
 			continue
 		}
@@ -98,13 +88,9 @@ func ReadCSV(file string, r io.Reader) (*Data, error) {
 		if len(d.Points) >= MaxRows {
 			return nil, fmt.Errorf("%w: %s:%d: more than %d rows", fault.ErrTooLarge, file, line, MaxRows)
 		}
-		p, err := strconv.Atoi(f[0])
-		if err != nil || p < 1 || p > 1<<30 {
-			return nil, fmt.Errorf("%w: %s:%d: p %q: want an integer from 1 to 2^30", fault.ErrInput, file, line, f[0])
-		}
-		t, err := units.Duration(f[1]) // seconds, or with a unit: 2500ms, 1.2min
-		if err != nil || !(t > 0) || math.IsInf(t, 0) {
-			return nil, fmt.Errorf("%w: %s:%d: time %q: want a positive finite time (seconds, or with a unit such as 250ms or 2min)", fault.ErrInput, file, line, f[1])
+		p, t, err := csvRow(f, file, line)
+		if err != nil {
+			return nil, err
 		}
 		if !seen[p] {
 			if len(seen) == MaxDistinctP {
@@ -133,6 +119,41 @@ func ReadCSV(file string, r io.Reader) (*Data, error) {
 		return nil, fmt.Errorf("%w: %s: no data rows", fault.ErrInput, file)
 	}
 	return d, nil
+}
+
+// comment reads a comment line of ReadCSV: "# key: value" (key without blanks) is kept in
+// Meta, and "# scaling: strong|weak" sets Scaling; other comments are ignored.
+func (d *Data) comment(s, file string, line int) error {
+	kv := strings.TrimSpace(s[1:])
+	k, v, ok := strings.Cut(kv, ":")
+	if !ok || strings.ContainsAny(k, " \t") || k == "" {
+		return nil
+	}
+	k, v = strings.ToLower(k), strings.TrimSpace(v)
+	d.Meta[k] = v
+	if k == "scaling" {
+		switch v {
+		case "strong", "weak":
+			d.Scaling = v
+		default:
+			return fmt.Errorf("%w: %s:%d: scaling %q: allowed strong or weak", fault.ErrInput, file, line, v)
+		}
+	}
+	return nil
+}
+
+// csvRow reads the fields "p,time" of a data row: p an integer from 1 to 2^30, time a
+// positive finite duration (seconds, or with a unit: 2500ms, 1.2min).
+func csvRow(f []string, file string, line int) (int, float64, error) {
+	p, err := strconv.Atoi(f[0])
+	if err != nil || p < 1 || p > 1<<30 {
+		return 0, 0, fmt.Errorf("%w: %s:%d: p %q: want an integer from 1 to 2^30", fault.ErrInput, file, line, f[0])
+	}
+	t, err := units.Duration(f[1])
+	if err != nil || !(t > 0) || math.IsInf(t, 0) {
+		return 0, 0, fmt.Errorf("%w: %s:%d: time %q: want a positive finite time (seconds, or with a unit such as 250ms or 2min)", fault.ErrInput, file, line, f[1])
+	}
+	return p, t, nil
 }
 
 // Validate checks points given in code rather than read from a file.

@@ -250,6 +250,20 @@ func FitWithPrior(ctx context.Context, d *Data, prior *Prior) (*Result, error) {
 	}
 	r.bases.setUnit(unit)
 	r.prior = prior
+	r.setPlausible(all, best, ps, len(d.Points))
+	r.setNoise(best, d.Points)
+	if n := r.weakIntervals(); n != "" {
+		r.IntervalsNotMeaningful = true
+		r.Notes = append(r.Notes, n)
+	}
+	r.intervalNotes(best, len(ps))
+	return r, nil
+}
+
+// setPlausible keeps the plausible models: cross-validation score within 1.5× the best +
+// 0.02, distinct predictions (keepDistinct); all of them for the spread, the best
+// MaxPlausibleListed listed, PlausibleCount counting them all.
+func (r *Result) setPlausible(all []scored, best scored, ps []int, points int) {
 	threshold := 1.5*best.score + 0.02
 	var kept []scored
 	for _, s := range all {
@@ -260,14 +274,18 @@ func FitWithPrior(ctx context.Context, d *Data, prior *Prior) (*Result, error) {
 	for _, s := range kept {
 		r.plausible = append(r.plausible, s.f)
 		if len(r.Plausible) < MaxPlausibleListed {
-			r.Plausible = append(r.Plausible, report(s, len(d.Points)))
+			r.Plausible = append(r.Plausible, report(s, points))
 		}
 	}
 	r.PlausibleCount = len(kept)
-	// Noise: the chosen model's relative residual variance, or the replicates' pure error
-	// when larger (then the residuals underestimate the run-to-run scatter).
+}
+
+// setNoise sets the relative noise: the chosen model's relative residual variance s², or
+// the replicates' pure error when larger (then the residuals underestimate the run-to-run
+// scatter), with the degrees of freedom of both.
+func (r *Result) setNoise(best scored, points []Point) {
 	r.s2, r.dof = best.f.s2, best.f.dof
-	if pe, pdof := pureError(d.Points); pdof > 0 {
+	if pe, pdof := pureError(points); pdof > 0 {
 		v := math.Sqrt(pe)
 		r.PureErrorRelSD, r.ReplicateDOF = &v, pdof
 		if math.IsNaN(r.s2) || pe > r.s2 {
@@ -279,21 +297,22 @@ func FitWithPrior(ctx context.Context, d *Data, prior *Prior) (*Result, error) {
 		v := math.Sqrt(r.s2)
 		r.NoiseRelSD = &v
 	}
-	if n := r.weakIntervals(); n != "" {
-		r.IntervalsNotMeaningful = true
-		r.Notes = append(r.Notes, n)
-	}
+}
+
+// intervalNotes says where the prediction interval comes from (none below
+// MinPointsForInterval distinct p, the corpus prior at exactly that many) or, with enough
+// points, the named law that won and its parameters.
+func (r *Result) intervalNotes(best scored, distinct int) {
 	switch {
-	case len(ps) < MinPointsForInterval:
-		r.Notes = append(r.Notes, fmt.Sprintf("%d distinct p (fewer than %d): no prediction interval, only the spread of the plausible models", len(ps), MinPointsForInterval))
-	case len(ps) == MinPointsForInterval:
-		r.Notes = append(r.Notes, fmt.Sprintf("%d distinct p: the 95 %% prediction interval comes from the prior learned on the corpus (docs/extrapolation.md), the data alone cannot support one", len(ps)))
+	case distinct < MinPointsForInterval:
+		r.Notes = append(r.Notes, fmt.Sprintf("%d distinct p (fewer than %d): no prediction interval, only the spread of the plausible models", distinct, MinPointsForInterval))
+	case distinct == MinPointsForInterval:
+		r.Notes = append(r.Notes, fmt.Sprintf("%d distinct p: the 95 %% prediction interval comes from the prior learned on the corpus (docs/extrapolation.md), the data alone cannot support one", distinct))
 	case best.f.c.name == "amdahl":
 		r.Notes = append(r.Notes, fmt.Sprintf("Amdahl wins: serial fraction %.4g of T(1)", *r.Chosen.SerialFraction))
 	case best.f.c.name == "usl" && r.Chosen.NMax != nil:
 		r.Notes = append(r.Notes, fmt.Sprintf("USL wins: σ = %.4g, κ = %.4g, N_max = %.4g", best.f.x[1], best.f.x[2], *r.Chosen.NMax))
 	}
-	return r, nil
 }
 
 // vetoLog is the forward-chaining miss, |log(T_pred/T)|, beyond which a model's own backtest

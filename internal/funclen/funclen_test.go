@@ -82,9 +82,7 @@ func TestFunctionLength(t *testing.T) {
 	}
 }
 
-// longFunctions are the functions over MaxLines lines when the check was added, with
-// their length then (the largest, where one name is used twice); to be split.
-var longFunctions = map[string]int{
-	"FitWithPrior": 103,
-	"ReadCSV":      82,
-}
+// longFunctions are the functions over MaxLines lines when the check was added (51, at
+// their length then), to be split; all were by session 8, so the list is empty and any
+// non-test function over MaxLines lines fails.
+var longFunctions = map[string]int{}
