@@ -154,6 +154,10 @@ func fitRequest(o fitOptions, modelPath, dataPath string) (fitapp.Request, error
 func runFitScaling(ctx context.Context, o fitOptions, path string, stdout io.Writer) error {
 	b, rerr := readInput(path)
 	if rerr == nil && fitapp.IsPNCSV(b) { // p,n,time: models in two parameters
+		var c flagCheck
+		if o.CheckPN(&c.FlagCheck, o.plot); c.Err() != nil {
+			return c.Err()
+		}
 		pairs, err := fitapp.ParsePairs(o.Predict)
 		if err != nil {
 			return badInput(err)
@@ -167,6 +171,9 @@ func runFitScaling(ctx context.Context, o fitOptions, path string, stdout io.Wri
 	var c flagCheck
 	o.out.check(&c)
 	ps := o.ScalingPredict(&c.FlagCheck)
+	if rerr == nil && fitapp.IsExtrapExperiment(path, b) {
+		o.CheckExtrap(&c.FlagCheck, o.plot)
+	}
 	if err := c.Err(); err != nil {
 		return err
 	}
