@@ -407,6 +407,33 @@ func TestWeakIntervalsNote(t *testing.T) {
 	}
 }
 
+// TestWeakIntervalsNoteNamesParameters: new-user review 8, P2-5 — on exact data T(p) = 90 +
+// 10p at p = 1, 2, 4, 8 (zero noise) the note called "the 95 % intervals (parameters,
+// predictions)" zero-width while the prediction at p = 16 printed a 95 % interval of about
+// 150–358 s (its width is the learned prior's, Predict). The note must name the parameters'
+// intervals only, and the prediction interval it sits beside must indeed have width.
+func TestWeakIntervalsNoteNamesParameters(t *testing.T) {
+	d := &Data{Name: "d", Points: []Point{{P: 1, TimeS: 100}, {P: 2, TimeS: 110}, {P: 4, TimeS: 130}, {P: 8, TimeS: 170}}}
+	r, err := Fit(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := r.Predict(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pr.Interval || !(*pr.High95S > *pr.Low95S) {
+		t.Fatalf("p = 16: interval %v, want one with width (the prior's)", pr.Interval)
+	}
+	i := slices.IndexFunc(r.Notes, func(n string) bool { return strings.Contains(n, "not meaningful") })
+	if !r.IntervalsNotMeaningful || i < 0 {
+		t.Fatalf("exact data: intervals_not_meaningful %v, notes %q", r.IntervalsNotMeaningful, r.Notes)
+	}
+	if n := r.Notes[i]; strings.Contains(n, "predictions)") || !strings.Contains(n, "parameters' intervals have zero width") {
+		t.Errorf("note %q: want the parameters' intervals named zero-width, not the predictions'", n)
+	}
+}
+
 // TestT1: sizing's T_1 is the chosen model at p = 1 only when the data include p = 1.
 // Noise-free Amdahl T(p) = 10 + 90/p at p = 1 … 32 (closed form): T_1 = T(1) = 100 within the
 // fit's tolerance; the same data from p = 2 on: nil (the model says nothing below its data,

@@ -886,7 +886,7 @@ func (r *Result) T1(minP int) *sizing.Reference {
 // (an exact fit), not a measurement of the run-to-run scatter.
 const zeroNoise = 1e-9
 
-// weakIntervals is the note that the 95 % intervals are not meaningful (P3-19): with at
+// weakIntervals is the note that the parameters' 95 % intervals are not meaningful (P3-19): with at
 // most one residual degree of freedom the noise is estimated from one number (Student's t
 // quantile 12.7), and with zero noise (the model passes through every point) the intervals
 // have zero width — neither says how far a new run would fall. "" when neither holds.
@@ -896,13 +896,16 @@ func (r *Result) weakIntervals() string {
 		why = append(why, fmt.Sprintf("%d residual degrees of freedom (the noise is estimated from at most one residual)", r.dof))
 	}
 	if !math.IsNaN(r.s2) && math.Sqrt(r.s2) < zeroNoise {
-		why = append(why, "zero noise (the model passes through every point: zero-width intervals)")
+		why = append(why, "zero noise (the chosen model passes through every point: its parameters' intervals have zero width)")
 	}
 	if len(why) == 0 {
 		return ""
 	}
-	return "the 95 % intervals (parameters, predictions) are not meaningful: " + strings.Join(why, " and ") +
-		"; repeat runs or measure more p before trusting any interval"
+	// The prediction intervals rest on the corpus's held-out errors (the learned prior), not
+	// on these residuals (Predict), so this note names the parameters' intervals only
+	// (new-user review 8, P2-5: "zero-width intervals" beside a printed 150–358 s).
+	return "the parameters' 95 % intervals are not meaningful: " + strings.Join(why, " and ") +
+		"; the prediction intervals rest on the corpus's held-out errors (docs/extrapolation.md), not on this fit's residuals; repeat runs or measure more p before trusting any parameter interval"
 }
 
 // interrupted is fault.ErrInterrupted when ctx is done (the fit of name stopped part way).
