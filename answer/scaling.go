@@ -2,6 +2,7 @@ package answer
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/clusterperf/clusterperf/report"
 	"github.com/clusterperf/clusterperf/scaling"
@@ -17,28 +18,80 @@ func Scaling(fr *scaling.Result, preds []*scaling.Prediction, bt *scaling.Backte
 	refusal, why := "", ""
 	if fr.Scaling == "weak" {
 		refusal, why = "no processor count recommended: weak-scaling data", "the problem grows with p, so the times of different p are different problems and no speedup"
+		if fr.ScalingInferred {
+			// Inferred from times that do not fall (review 8, P2-11): a strong-scaling code
+			// that does not speed up looks the same, so the inference is said with its
+			// alternative and the CSV comment that overrides it.
+			refusal = "no processor count recommended: the times do not fall with p, read as weak scaling"
+			why = "inferred, not given: the problem grows with p (weak scaling), or one problem that does not speed up (strong scaling); a \"# scaling: strong\" line in the CSV sizes it as one problem, \"# scaling: weak\" confirms the reading"
+		}
 	}
 	var b builder
 	b.a.Word("model", fr.Chosen.Name+": T(p) = "+fr.Chosen.Formula)
 	buildSizing(&b, "", ps, adv, "s", "", "", refusal, why)
+	stackedDetail(&b, preds, fr.Chosen.Name)
 	if bt != nil {
-		b.a.Num("backtest_held_out_p", float64(bt.HeldOutP))
-		b.a.Num("backtest_rel_error", bt.RelError)
-		b.say(fmt.Sprintf("held-out p = %d predicted within %s", bt.HeldOutP, pct(abs(bt.RelError))),
-			"(Backtest: the model refitted without the largest p predicts it.)")
+		backtestClause(&b, bt)
 	}
 	b.say("", fmt.Sprintf("Model: %s, T(p) = %s, fitted to %d runs at %d values of p.", fr.Chosen.Name, fr.Chosen.Formula, fr.Points, fr.DistinctP))
 	return b.done()
 }
 
+// stacked reports whether the prediction's time is the stacked combination rather than the
+// chosen model's own (beyond the largest measured p, scaling.Result.Predict).
+func stacked(p *scaling.Prediction) bool {
+	return p.TimeS != p.SelectedS
+}
+
+// stackedDetail says, when a printed time is the stacked forecast, what it combines and
+// what the chosen model alone gives (review 8, P1-1: on exact data the two differ by 7–40 %
+// and the sentence did not say which was shown).
+func stackedDetail(b *builder, preds []*scaling.Prediction, chosen string) {
+	var alone []string
+	for _, p := range preds {
+		if stacked(p) {
+			alone = append(alone, fmt.Sprintf("%s s at p = %d", g(p.SelectedS), p.P))
+		}
+	}
+	if len(alone) == 0 {
+		return
+	}
+	b.say("", fmt.Sprintf("Stacked time: beyond the largest measured p the time is the weighted mix of the chosen model, Amdahl, USL, a local power law and the last time (docs/extrapolation.md); the chosen model %s alone gives %s.", chosen, strings.Join(alone, ", ")))
+}
+
+// backtestClause states the backtest of the stacked forecast and, beside it, the chosen
+// model's own error (fact backtest_selected_model_rel_error), so neither is mistaken for the
+// other.
+func backtestClause(b *builder, bt *scaling.Backtest) {
+	b.a.Num("backtest_held_out_p", float64(bt.HeldOutP))
+	b.a.Num("backtest_rel_error", bt.RelError)
+	what := "predicted"
+	if bt.Prediction != nil && stacked(bt.Prediction) {
+		what = "stacked forecast"
+	}
+	c := fmt.Sprintf("held-out p = %d predicted within %s", bt.HeldOutP, pct(abs(bt.RelError)))
+	if what != "predicted" {
+		c += " by the stacked forecast"
+	}
+	if what != "predicted" && bt.SelectedRelError != nil {
+		b.a.Num("backtest_selected_model_rel_error", *bt.SelectedRelError)
+		c += fmt.Sprintf(" (by the chosen model alone: %s)", pct(abs(*bt.SelectedRelError)))
+	}
+	b.say(c, "(Backtest: the model refitted without the largest p predicts it.)")
+}
+
 // ScalingPredictions are scaling's predictions as the answer states them: the 95 %
-// interval where there is one, else the plausible models' range.
+// interval where there is one, else the plausible models' range; a stacked time is
+// labelled so.
 func ScalingPredictions(preds []*scaling.Prediction) []Predicted {
 	var ps []Predicted
 	for _, p := range preds {
 		pr := Predicted{P: p.P, Quantity: "time", Unit: "s", Value: p.TimeS, Low: p.PlausibleLowS, High: p.PlausibleHighS, Interval: "plausible models' range"}
 		if p.Low95S != nil && p.High95S != nil {
 			pr.Low, pr.High, pr.Interval = *p.Low95S, *p.High95S, "95 % interval"
+		}
+		if stacked(p) {
+			pr.Label = "stacked time"
 		}
 		ps = append(ps, pr)
 	}

@@ -18,6 +18,9 @@ type Predicted struct {
 	Low, High float64
 	// Interval says what Low–High is ("95 % interval", "plausible models' range").
 	Interval string
+	// Label names the value in the sentence when Quantity alone would not say which
+	// forecast it is ("stacked time"); "" says Quantity. Facts keep Quantity's key.
+	Label string
 }
 
 // config names a configuration: "p = 8" or "p = 8, d = 2".
@@ -37,7 +40,11 @@ func unit(u string) string {
 
 // short is one prediction in few words, e.g. "at p = 256: 1.2 s (95 % interval 1.1–1.3 s)".
 func (pr Predicted) short() string {
-	s := fmt.Sprintf("at %s: %s %s%s", config(pr.P, pr.D), pr.Quantity, g(pr.Value), unit(pr.Unit))
+	what := pr.Quantity
+	if pr.Label != "" {
+		what = pr.Label
+	}
+	s := fmt.Sprintf("at %s: %s %s%s", config(pr.P, pr.D), what, g(pr.Value), unit(pr.Unit))
 	if pr.Low < pr.High {
 		iv := pr.Interval
 		if iv == "" {

@@ -70,14 +70,17 @@ func (r *ExtrapResult) Tables() []*report.Table {
 		return []*report.Table{r.pnTable()}
 	}
 	x := r.Result.Parameter
-	t := &report.Table{Name: "regions", Title: fmt.Sprintf("%s (%s, parameter %s, %d points): one model per region and metric; trend and stops_scaling_at as %s doubles, up to twice the largest measured %s", r.Experiment, r.Format, x, r.Points, x, x),
-		Header: []string{"region", "metric", "model", "formula", "backtest_rel_error", "trend", "stops_scaling_at"}}
+	t := &report.Table{Name: "regions", Title: fmt.Sprintf("%s (%s, parameter %s, %d points): one model per region and metric; backtest at the largest %s: backtest_rel_error the stacked forecast's (docs/extrapolation.md), chosen_model_rel_error the chosen model's alone; trend and stops_scaling_at as %s doubles, up to twice the largest measured %s", r.Experiment, r.Format, x, r.Points, x, x, x),
+		Header: []string{"region", "metric", "model", "formula", "backtest_rel_error", "chosen_model_rel_error", "trend", "stops_scaling_at"}}
 	for _, m := range r.Result.Models {
-		bt := any("none")
+		bt, own := any("none"), any("none")
 		if m.Backtest != nil {
 			bt = fmt.Sprintf("%+.1f%%", 100*m.Backtest.RelError)
+			if m.Backtest.SelectedRelError != nil {
+				own = fmt.Sprintf("%+.1f%%", 100*(*m.Backtest.SelectedRelError))
+			}
 		}
-		t.Add(m.Region, m.Metric, m.Fit.Chosen.Name, m.Formula, bt, m.Trend, stopCell(m))
+		t.Add(m.Region, m.Metric, m.Fit.Chosen.Name, m.Formula, bt, own, m.Trend, stopCell(m))
 	}
 	return []*report.Table{t}
 }

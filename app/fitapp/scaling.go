@@ -79,7 +79,8 @@ func RunScaling(ctx context.Context, q ScalingRequest) (*ScalingResult, error) {
 	if fr.Scaling == "weak" {
 		why := "no sizing: the data are weak scaling (the problem grows with p), and the sizing rules compare the times of one problem (strong scaling): neither T_1/T(p) nor the fastest time is a speedup or a choice there"
 		if fr.ScalingInferred {
-			why += "; weak was inferred from the rising times: a \"# scaling: strong\" line in the CSV sizes it as one problem"
+			// An inference, said with its alternative (review 8, P2-11: flat times).
+			why = "no sizing: the data are read as weak scaling (the problem grows with p), and the sizing rules compare the times of one problem (strong scaling): neither T_1/T(p) nor the fastest time is a speedup or a choice there; weak was inferred because the mean time at the largest p is not below that at the smallest — a strong-scaling code that does not speed up looks the same: a \"# scaling: strong\" line in the CSV sizes it as one problem"
 		}
 		res.Notes = append(res.Notes, why)
 	} else if res.Sizing, err = advise(d, fr, q); err != nil {
