@@ -44,8 +44,15 @@ func Solve(m *qn.Model, r *qn.Result) report.Answer {
 	bn := "bottleneck " + name
 	if len(s.Bottlenecks) > 1 {
 		bn = "bottlenecks " + name + " (equal utilization)"
+		if s.Utilization == 0 {
+			bn = "bottlenecks " + name + " (equal demand)"
+		}
 	}
-	b.say(fmt.Sprintf("%s (%s busy)", bn, pct(s.Utilization)), fmt.Sprintf("The bottleneck is the queueing station of highest utilization per server; its demand is %s s per job (per server), so the system completes at most %s jobs/s%s.", g(s.Demand), g(s.Ceiling), mixNote(m)))
+	rule := "the queueing station of highest utilization per server"
+	if s.Utilization == 0 {
+		rule = "the queueing station of largest demand per server (no load: every utilization is 0)"
+	}
+	b.say(fmt.Sprintf("%s (%s busy)", bn, pct(s.Utilization)), fmt.Sprintf("The bottleneck is %s; its demand is %s s per job (per server), so the system completes at most %s jobs/s%s.", rule, g(s.Demand), g(s.Ceiling), mixNote(m)))
 	switch {
 	case s.NStar > 0:
 		n := m.Classes[0].Population
