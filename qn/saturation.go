@@ -178,3 +178,33 @@ func byDemand(m *Model) Saturation {
 	}
 	return s
 }
+
+// MaxArrivalRate is the capacity of an open network along open class c's arrival rate:
+// the largest λ_c, the other open classes' rates fixed, at which every queueing station
+// keeps a per-server utilization by the open classes below 1 (Lazowska et al. §5.2: U_k =
+// Σ λ_c·D_ck/m_k < 1), λ_c* = min_k (m_k − Σ_{c'≠c} λ_c'·D_c'k)/D_ck over the queueing
+// stations with D_ck > 0, and the station of that minimum (the first in model order on a
+// tie). +Inf and -1 when class c loads no queueing station; 0 when the other classes
+// alone saturate one.
+func MaxArrivalRate(m *Model, c int) (rate float64, station int) {
+	rate, station = math.Inf(1), -1
+	for k, st := range m.Stations {
+		if st.Kind == Delay || m.Demand[c][k] <= 0 {
+			continue
+		}
+		servers := 1.0
+		if st.Kind == MultiServer && st.Servers > 0 {
+			servers = float64(st.Servers)
+		}
+		free := servers
+		for o, cl := range m.Classes {
+			if o != c && cl.Open {
+				free -= cl.ArrivalRate * m.Demand[o][k]
+			}
+		}
+		if v := math.Max(free, 0) / m.Demand[c][k]; v < rate {
+			rate, station = v, k
+		}
+	}
+	return rate, station
+}

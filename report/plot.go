@@ -419,6 +419,12 @@ func mergeMarks(ms []Mark) []Mark {
 // top, when X is within the x axis.
 type vmark Mark
 
+// DataRange widens the x axis to show the mark (a capacity beyond the last swept value);
+// the y axis is left to the data (±Inf leave plot.Add's min/max unchanged).
+func (m vmark) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return m.X, m.X, math.Inf(1), math.Inf(-1)
+}
+
 func (m vmark) Plot(c draw.Canvas, pl *plot.Plot) {
 	if m.X < pl.X.Min || m.X > pl.X.Max {
 		return
@@ -430,7 +436,11 @@ func (m vmark) Plot(c draw.Canvas, pl *plot.Plot) {
 		sty := pl.X.Tick.Label
 		sty.Color = color.Gray{Y: 40}
 		sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
-		c.FillText(sty, vg.Point{X: x + vg.Points(2), Y: c.Max.Y - vg.Points(2)}, m.Label)
+		at := x + vg.Points(2)
+		if at+sty.Width(m.Label) > c.Max.X { // a mark at the right edge: label on its left
+			sty.XAlign, at = draw.XRight, x-vg.Points(2)
+		}
+		c.FillText(sty, vg.Point{X: at, Y: c.Max.Y - vg.Points(2)}, m.Label)
 	}
 }
 
