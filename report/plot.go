@@ -49,6 +49,9 @@ type Series struct {
 type Mark struct {
 	X     float64 `json:"x"`
 	Label string  `json:"label"`
+	// Widen: the x axis extends to X (a sweep's capacity just beyond its last solved value);
+	// otherwise a mark outside the data's x range is not drawn.
+	Widen bool `json:"widen,omitempty"`
 }
 
 // dashPatterns are the dash patterns of Series.Dash (on, off lengths in points): long
@@ -169,6 +172,10 @@ func (p Panel) build() (*plot.Plot, error) {
 		pl.Y.Min, pl.Y.Max = lo, hi
 	}
 	for _, m := range mergeMarks(p.Marks) {
+		if m.Widen {
+			pl.Add(wideMark{vmark(m)})
+			continue
+		}
 		pl.Add(vmark(m))
 	}
 	pl.Add(plotter.NewGrid())
@@ -419,9 +426,11 @@ func mergeMarks(ms []Mark) []Mark {
 // top, when X is within the x axis.
 type vmark Mark
 
-// DataRange widens the x axis to show the mark (a capacity beyond the last swept value);
-// the y axis is left to the data (±Inf leave plot.Add's min/max unchanged).
-func (m vmark) DataRange() (xmin, xmax, ymin, ymax float64) {
+// wideMark is a Widen mark: its DataRange extends the x axis to X and leaves the y axis to
+// the data (±Inf leave plot.Add's min/max unchanged).
+type wideMark struct{ vmark }
+
+func (m wideMark) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return m.X, m.X, math.Inf(1), math.Inf(-1)
 }
 

@@ -27,7 +27,7 @@ func TestOpenSweepCapacityMark(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, panel := range newSweep(m, p, "auto", pts).Figure() {
-		if len(panel.Marks) != 1 || panel.Marks[0].X != 25 || panel.Marks[0].Label != "capacity = 25" {
+		if len(panel.Marks) != 1 || panel.Marks[0].X != 25 || panel.Marks[0].Label != "capacity = 25" || !panel.Marks[0].Widen {
 			t.Errorf("panel %q: marks %+v, want one at capacity = 25", panel.Title, panel.Marks)
 		}
 	}

@@ -40,7 +40,7 @@ func (r *Sweep) Figure() []report.Panel {
 		xp.Marks, rp.Marks = []report.Mark{m}, []report.Mark{m}
 	}
 	if f, ok := r.Answer.Fact("max_arrival_rate_per_s"); ok && f.Value != nil && strings.HasPrefix(r.Parameter, "arrival_rate") {
-		m := report.Mark{X: *f.Value, Label: "capacity = " + report.Num(*f.Value)}
+		m := report.Mark{X: *f.Value, Label: "capacity = " + report.Num(*f.Value), Widen: true}
 		xp.Marks, rp.Marks = append(xp.Marks, m), append(rp.Marks, m)
 	}
 	return []report.Panel{xp, rp}
