@@ -2,6 +2,7 @@ package answer
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/clusterperf/clusterperf/qn"
@@ -48,8 +49,15 @@ func Solve(m *qn.Model, r *qn.Result) report.Answer {
 	bn := "bottleneck " + name
 	if len(s.Bottlenecks) > 1 {
 		bn = "bottlenecks " + name + " (equal utilization)"
+		if s.Utilization == 0 {
+			bn = "bottlenecks " + name + " (equal demand)"
+		}
 	}
-	b.say(fmt.Sprintf("%s (%s busy)", bn, pct(s.Utilization)), fmt.Sprintf("The bottleneck is the queueing station of highest utilization per server; its demand is %s s per job (per server), so the system completes at most %s jobs/s%s.", g(s.Demand), g(s.Ceiling), mixNote(m)))
+	rule := "the queueing station of highest utilization per server"
+	if s.Utilization == 0 {
+		rule = "the queueing station of largest demand per server (no load: every utilization is 0)"
+	}
+	b.say(fmt.Sprintf("%s (%s busy)", bn, pct(s.Utilization)), fmt.Sprintf("The bottleneck is %s; its demand is %s s per job (per server), so the system completes at most %s jobs/s%s.", rule, g(s.Demand), g(s.Ceiling), mixNote(m)))
 	switch {
 	case s.NStar > 0:
 		n := m.Classes[0].Population
@@ -152,6 +160,7 @@ func Sweep(m *qn.Model, p qn.SweepParam, pts []qn.SweepPoint) report.Answer {
 	} else {
 		b.say(fmt.Sprintf("the bottleneck moves over %s %s–%s: %s", label, g(first), g(last), strings.Join(names, " → ")))
 	}
+	sweepCapacity(&b, m, p)
 	switch {
 	case satAt >= 0:
 		a.Num("saturates_at", satAt)
@@ -173,7 +182,48 @@ func Sweep(m *qn.Model, p qn.SweepParam, pts []qn.SweepPoint) report.Answer {
 		a.Num("no_steady_state_from", noSteady)
 		b.say(fmt.Sprintf("no steady state from %s = %s", label, g(noSteady)))
 	}
+	sweepGrid(&b, label, pts)
 	return b.done()
+}
+
+// sweepCapacity says, for a sweep of an open class's arrival rate, the exact capacity
+// qn.MaxArrivalRate (the largest sustainable rate, the other classes fixed) and its
+// station: a grid only brackets it.
+func sweepCapacity(b *builder, m *qn.Model, p qn.SweepParam) {
+	if p.What != "arrival_rate" || p.Class < 0 || p.Class >= len(m.Classes) {
+		return
+	}
+	rate, k := qn.MaxArrivalRate(m, p.Class)
+	if k < 0 || math.IsInf(rate, 0) {
+		return
+	}
+	b.a.Num("max_arrival_rate_per_s", rate)
+	b.say(fmt.Sprintf("capacity %s = %s jobs/s", p.Label, g(rate)),
+		fmt.Sprintf("The capacity %s = %s jobs/s is exact (Lazowska et al. §5.2: min over stations of (servers − other classes' load)/demand, here %s busy all the time): beyond it there is no steady state, whatever the grid.", p.Label, g(rate), m.Stations[k].Name))
+}
+
+// sweepGrid states the swept values: how many, their range and step (or that they are not
+// evenly spaced), so that a value read off the grid is not taken for an exact one.
+func sweepGrid(b *builder, label string, pts []qn.SweepPoint) {
+	n := len(pts)
+	if n < 2 {
+		return
+	}
+	lo, hi := pts[0].Value, pts[n-1].Value
+	step := (hi - lo) / float64(n-1)
+	even := true
+	for i, pt := range pts {
+		if math.Abs(pt.Value-(lo+float64(i)*step)) > 1e-9*math.Max(math.Abs(hi), math.Abs(lo)) {
+			even = false
+		}
+	}
+	b.a.Num("sweep_points", float64(n))
+	if even {
+		b.a.Num("sweep_step", step)
+		b.say("", fmt.Sprintf("Grid: %d values of %s from %s to %s, step %s.", n, label, g(lo), g(hi), g(step)))
+		return
+	}
+	b.say("", fmt.Sprintf("Grid: %d values of %s from %s to %s, not evenly spaced.", n, label, g(lo), g(hi)))
 }
 
 // g formats a number with 4 significant digits.

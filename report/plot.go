@@ -49,6 +49,9 @@ type Series struct {
 type Mark struct {
 	X     float64 `json:"x"`
 	Label string  `json:"label"`
+	// Widen: the x axis extends to X (a sweep's capacity just beyond its last solved value);
+	// otherwise a mark outside the data's x range is not drawn.
+	Widen bool `json:"widen,omitempty"`
 }
 
 // dashPatterns are the dash patterns of Series.Dash (on, off lengths in points): long
@@ -169,6 +172,10 @@ func (p Panel) build() (*plot.Plot, error) {
 		pl.Y.Min, pl.Y.Max = lo, hi
 	}
 	for _, m := range mergeMarks(p.Marks) {
+		if m.Widen {
+			pl.Add(wideMark{vmark(m)})
+			continue
+		}
 		pl.Add(vmark(m))
 	}
 	pl.Add(plotter.NewGrid())
@@ -419,6 +426,14 @@ func mergeMarks(ms []Mark) []Mark {
 // top, when X is within the x axis.
 type vmark Mark
 
+// wideMark is a Widen mark: its DataRange extends the x axis to X and leaves the y axis to
+// the data (±Inf leave plot.Add's min/max unchanged).
+type wideMark struct{ vmark }
+
+func (m wideMark) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return m.X, m.X, math.Inf(1), math.Inf(-1)
+}
+
 func (m vmark) Plot(c draw.Canvas, pl *plot.Plot) {
 	if m.X < pl.X.Min || m.X > pl.X.Max {
 		return
@@ -430,7 +445,11 @@ func (m vmark) Plot(c draw.Canvas, pl *plot.Plot) {
 		sty := pl.X.Tick.Label
 		sty.Color = color.Gray{Y: 40}
 		sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
-		c.FillText(sty, vg.Point{X: x + vg.Points(2), Y: c.Max.Y - vg.Points(2)}, m.Label)
+		at := x + vg.Points(2)
+		if at+sty.Width(m.Label) > c.Max.X { // a mark at the right edge: label on its left
+			sty.XAlign, at = draw.XRight, x-vg.Points(2)
+		}
+		c.FillText(sty, vg.Point{X: at, Y: c.Max.Y - vg.Points(2)}, m.Label)
 	}
 }
 

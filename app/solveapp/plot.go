@@ -3,6 +3,7 @@ package solveapp
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/clusterperf/clusterperf/report"
 )
@@ -13,7 +14,8 @@ func sweepPlot(path string, r *Sweep) error {
 
 // Figure is the sweep's figure (solve --plot, merge --plot, the explorer's qn charts):
 // throughput and response time of every class against the swept value, every bound
-// (clipped at the frame) and the measured points, N* marked on a population sweep.
+// (clipped at the frame) and the measured points, N* marked on a population sweep, the capacity (exact largest sustainable rate) on an
+// arrival-rate sweep.
 func (r *Sweep) Figure() []report.Panel {
 	xp := report.Panel{Title: "Throughput", XLabel: r.Parameter, YLabel: "jobs/s"}
 	rp := report.Panel{Title: "Response time", XLabel: r.Parameter, YLabel: "s"}
@@ -36,6 +38,10 @@ func (r *Sweep) Figure() []report.Panel {
 	if f, ok := r.Answer.Fact("saturation_population"); ok && f.Value != nil && r.Parameter == "population" {
 		m := report.Mark{X: *f.Value, Label: "N* = " + report.Num(*f.Value)}
 		xp.Marks, rp.Marks = []report.Mark{m}, []report.Mark{m}
+	}
+	if f, ok := r.Answer.Fact("max_arrival_rate_per_s"); ok && f.Value != nil && strings.HasPrefix(r.Parameter, "arrival_rate") {
+		m := report.Mark{X: *f.Value, Label: "capacity = " + report.Num(*f.Value), Widen: true}
+		xp.Marks, rp.Marks = append(xp.Marks, m), append(rp.Marks, m)
 	}
 	return []report.Panel{xp, rp}
 }

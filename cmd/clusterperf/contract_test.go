@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/app/cubeapp"
 	"github.com/clusterperf/clusterperf/app/fitapp"
 	"github.com/clusterperf/clusterperf/app/historyapp"
@@ -150,6 +151,7 @@ var resultTypes = map[string]reflect.Type{
 	"pmva":        reflect.TypeFor[pmvaapp.Result](),
 	"history":     reflect.TypeFor[historyapp.Result](),
 	"cube":        reflect.TypeFor[cubeapp.Result](),
+	"finding":     reflect.TypeFor[answer.FindingResult](),
 }
 
 const schemaDir = "../../docs/schema"

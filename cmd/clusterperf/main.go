@@ -12,8 +12,10 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/clusterperf/clusterperf/answer"
 	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/internal/cmdline"
+	"github.com/clusterperf/clusterperf/report"
 )
 
 func main() {
@@ -45,12 +47,31 @@ func interruptible(parent context.Context, stderr io.Writer) context.Context {
 // convergence, no steady state), 130 interrupted (Ctrl-C or SIGTERM; a partial result may
 // have been printed).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	root := newRootCmd(stdout, stderr)
+	out := &countingWriter{w: stdout}
+	root := newRootCmd(out, stderr)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return fault.ExitOK
 	}
 	fmt.Fprintln(stderr, "clusterperf:", err)
-	return fault.ExitCode(err)
+	code := fault.ExitCode(err)
+	// A finding under --format json still gives one JSON document (README: every run leads
+	// with answer.summary), unless the command printed its own.
+	if f := cmd.Flags().Lookup("format"); code == fault.ExitFinding && out.n == 0 && f != nil && f.Value.String() == "json" {
+		_ = report.WriteJSON(stdout, answer.Finding(err))
+	}
+	return code
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
 }
