@@ -36,6 +36,10 @@ func Solve(m *qn.Model, r *qn.Result) report.Answer {
 		b.say("nothing saturates: every station is a delay (no queueing)", fmt.Sprintf("System throughput %s jobs/s.", g(x)))
 		return b.done()
 	}
+	if s.Demand == 0 { // every queueing station's demand is 0: none limits throughput
+		b.say("no station limits throughput: every queueing station's demand is 0", fmt.Sprintf("System throughput %s jobs/s, set by the think times alone (hostile review 8 P1-4: it said \"at most 0 jobs/s\").", g(x)))
+		return b.done()
+	}
 	name := stationNames(m, s.Bottlenecks)
 	a.Word("bottleneck", name)
 	a.Num("bottleneck_utilization", s.Utilization)

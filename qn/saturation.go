@@ -11,7 +11,11 @@ import "math"
 //     station of the largest demand per server D_k/m_k; with several it depends on the mix of
 //     the solved point, so it is the bottleneck of that mix.
 //   - Utilization: that U (per server, 0–1).
-//   - Demand: D_max, the bottleneck's demand per job summed over classes, per server (s).
+//   - Demand: D_max, the bottleneck's demand per job of the solved mix, per server (s):
+//     Σ_c X_c·D_c/X over the classes (X = Σ_c X_c), the demand of one class when there is
+//     one; with no throughput (nothing solved moves) the classes' mean. Before session 8
+//     it was the sum over classes, which for four classes of 0.03 s said "0.12 s per job,
+//     so at most 33.33 jobs/s" where 1/0.12 = 8.3 (hostile review 8 P1-5).
 //   - Ceiling: the system throughput (jobs/s) at which the bottleneck saturates with the
 //     solved mix of classes: X/U (U = X·D/m grows in proportion to X); 1/D_max for one
 //     class. 0 when U = 0.
@@ -57,9 +61,7 @@ func SaturationOf(m *Model, r *Result) Saturation {
 	}
 	bk := s.Bottlenecks[0]
 	s.Utilization = umax
-	for c := range m.Classes {
-		s.Demand += m.Demand[c][bk]
-	}
+	s.Demand = mixDemand(m, r, bk)
 	if st := m.Stations[bk]; st.Kind == MultiServer && st.Servers > 0 {
 		s.Demand /= float64(st.Servers)
 	}
@@ -82,6 +84,26 @@ func SaturationOf(m *Model, r *Result) Saturation {
 		s.NStar = NStar(m)
 	}
 	return s
+}
+
+// mixDemand is station k's demand per job of the solved mix of r: Σ_c X_c·D_{c,k}/Σ_c X_c,
+// or the classes' mean demand when no class has throughput.
+func mixDemand(m *Model, r *Result, k int) float64 {
+	if len(m.Classes) == 1 {
+		return m.Demand[0][k]
+	}
+	x, xd, sum := 0.0, 0.0, 0.0
+	for c := range m.Classes {
+		sum += m.Demand[c][k]
+		if c < len(r.Throughput) {
+			x += r.Throughput[c]
+			xd += r.Throughput[c] * m.Demand[c][k]
+		}
+	}
+	if x > 0 {
+		return xd / x
+	}
+	return sum / float64(len(m.Classes))
 }
 
 // NStar is N* = (D + Z)/D_max of the first class of m taken alone (Lazowska et al. §5.2):
