@@ -347,23 +347,46 @@ func (p *Profile) readData(file string, members map[string][]byte) error {
 		if err != nil {
 			return err
 		}
-		vals := make([]float64, len(p.CNodes)*L)
-		for r, id := range ix.rows {
-			pos := p.cnodePos[id]
-			for l := 0; l < L; l++ {
-				off := (r*L + l) * size
-				v := decode(m.DType, ix.order, raw[off:off+size])
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return inputErr(file, dm, "call path %d, location %d: value %v is not finite", id, p.Locations[l].ID, v)
-				}
-				vals[pos*L+l] = v
-			}
+		vals, err := p.decodeRows(file, dm, m, ix, raw, size)
+		if err != nil {
+			return err
 		}
 		m.HasData = true
 		p.values[m.ID] = vals
 		p.Layouts[m.Name] = map[bool]string{true: "dense", false: "sparse"}[ix.dense] + ", " + layout
 	}
 	return nil
+}
+
+// MaxMagnitude bounds Σ|v| over one metric's stored values (about 1.8e302, MaxFloat64/1e6):
+// every sum the readers form — inclusive over a subtree, exclusive as inclusive less the
+// callees', totals over locations — then stays finite with room for the front ends' scaling
+// (percentages, units). Finite values such as ±1e308 each would otherwise add to ±Inf
+// (hostile review 8, P1-2).
+const MaxMagnitude = math.MaxFloat64 / 1e6
+
+// decodeRows decodes a metric's rows into [cnode position × L + location position],
+// refusing a value that is not finite or that takes Σ|v| past MaxMagnitude, naming the data
+// member, the call path and the location.
+func (p *Profile) decodeRows(file, dm string, m *Metric, ix *index, raw []byte, size int) ([]float64, error) {
+	L := len(p.Locations)
+	vals := make([]float64, len(p.CNodes)*L)
+	total := 0.0
+	for r, id := range ix.rows {
+		pos := p.cnodePos[id]
+		for l := 0; l < L; l++ {
+			off := (r*L + l) * size
+			v := decode(m.DType, ix.order, raw[off:off+size])
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, inputErr(file, dm, "call path %d, location %d: value %v is not finite", id, p.Locations[l].ID, v)
+			}
+			if total += math.Abs(v); total > MaxMagnitude {
+				return nil, inputErr(file, dm, "metric %q: call path %q, location %d: value %g takes the sum of magnitudes past %.3g, where sums over call paths and locations would overflow", m.Name, p.Path(id), p.Locations[l].ID, v, MaxMagnitude)
+			}
+			vals[pos*L+l] = v
+		}
+	}
+	return vals, nil
 }
 
 // dataRows returns the data file's values, want bytes: CUBEX.DATA followed by the rows, or

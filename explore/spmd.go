@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
+	"github.com/clusterperf/clusterperf/fault"
 	"github.com/clusterperf/clusterperf/htmlreport"
 	"github.com/clusterperf/clusterperf/modelfile"
 	"github.com/clusterperf/clusterperf/report"
@@ -69,6 +71,23 @@ var phaseFields = []phaseField{
 	{"w", "w, network contention level", func(p *spmd.Phase) *float64 { return &p.W }, true},
 }
 
+// checkPhases refuses a slider point the model file's rules refuse (spmd.Phase.Validate: every
+// time 0 or in [MinTime, MaxTime], some work > 0), as an input error (HTTP 400) naming the
+// phase's sliders: the sliders reach 0 and any value the client sends (hostile review 8, P1-3:
+// all times 0 gave the model's time NaN and HTTP 500).
+func checkPhases(m *spmd.Model) error {
+	for i := range m.Phases {
+		if err := m.Phases[i].Validate(); err != nil {
+			ids := make([]string, len(phaseFields))
+			for j, f := range phaseFields {
+				ids[j] = fmt.Sprintf("%s.%d", f.id, i)
+			}
+			return fmt.Errorf("%w: sliders of phase %d (%s): %w", fault.ErrInput, i+1, strings.Join(ids, ", "), err)
+		}
+	}
+	return nil
+}
+
 // Params: p and d of the point, the ranges of the charts and of the best-configuration search,
 // and per phase the service times (0 … 4× the file's) and the contention level w (0 … 1).
 func (s *spmdModel) Params() []Param {
@@ -117,6 +136,9 @@ func (s *spmdModel) Eval(v Values) (*Result, error) { return s.EvalContext(conte
 // search (speedupapp.Run) between values of p, the chart's own line between points.
 func (s *spmdModel) EvalContext(ctx context.Context, v Values) (*Result, error) {
 	m := s.apply(v)
+	if err := checkPhases(m); err != nil {
+		return nil, err
+	}
 	e, err := spmd.NewEvaluator(m)
 	if err != nil {
 		return nil, fmt.Errorf("%w", err)
@@ -222,6 +244,9 @@ func spmdCharts(ctx context.Context, e *spmd.Evaluator, surf []spmd.Point, ps []
 // File writes the point as an SPMD model file, every phase in the seconds form.
 func (s *spmdModel) File(v Values) ([]byte, string, error) {
 	m := s.apply(v)
+	if err := checkPhases(m); err != nil {
+		return nil, "", err // the file would be refused when read back
+	}
 	var b bytes.Buffer
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	fmt.Fprintf(&b, "# written by clusterperf explore from %s: every phase in seconds form\n", s.path)

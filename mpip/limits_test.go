@@ -37,7 +37,7 @@ func scaleRanks(tb testing.TB, rep string, p, k int) string {
 			if err != nil {
 				tb.Fatalf("%q col %d: %v", l, c, err)
 			}
-			f[c] = strconv.FormatFloat(v*float64(k), 'g', 6, 64)
+			f[c] = strconv.FormatFloat(v*float64(k), 'g', -1, 64) // exact: a scaled Count must stay whole and equal the rank rows' sum
 		}
 		return strings.Join(f, " ")
 	}

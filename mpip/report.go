@@ -113,6 +113,7 @@ type parser struct {
 	haveStar  bool
 	starLine  int
 	timeStar  bool // * rows seen in Callsite Time statistics
+	checks    siteChecks
 }
 
 func (p *parser) errf(format string, args ...any) error {
@@ -142,7 +143,10 @@ func (p *parser) feed(l string) error {
 		title := strings.TrimSpace(strings.TrimRight(strings.TrimPrefix(t, "@--- "), "- "))
 		if strings.HasPrefix(title, "End of Report") {
 			p.done = true
-			return nil
+			return p.closeSection()
+		}
+		if err := p.openSection(title); err != nil {
+			return err
 		}
 		p.section, p.header = title, nil
 		p.kind = sectionKind(title)
@@ -165,10 +169,10 @@ func (p *parser) feed(l string) error {
 	if p.section == "" {
 		return p.errf("unexpected text before the first section: %q", clip(l))
 	}
-	if p.kind == "" {
-		return nil // a section clusterperf does not use
-	}
 	f := strings.Fields(t)
+	if p.kind == "" {
+		return p.callsiteRow(f) // else a section clusterperf does not use
+	}
 	if p.header == nil {
 		p.header = f
 		return p.checkHeader()
@@ -368,10 +372,14 @@ func (p *parser) siteRow(f []string, raw string) error {
 			return p.errf("section %q: expected %d columns (%s), got %q", p.section, want, strings.Join(p.header, " "), clip(raw))
 		}
 	}
-	if _, err := strconv.Atoi(f[1]); err != nil {
+	site, err := strconv.Atoi(f[1])
+	if err != nil {
 		return p.errf("section %q: site %q is not a whole number", p.section, f[1])
 	}
 	v, err := p.nums(f[3:7], "Count/Max/Mean/Min")
+	if err == nil {
+		err = p.wholeCount(f[3], v[0])
+	}
 	if err == nil {
 		err = p.ordered(v[1:], f[0])
 	}
@@ -380,11 +388,17 @@ func (p *parser) siteRow(f []string, raw string) error {
 	}
 	o := p.op(f[0])
 	if f[2] == "*" {
+		if err := p.starAgrees(f[0], site, v); err != nil {
+			return err
+		}
 		return p.starRow(o, f, v)
 	}
 	rank, err := strconv.Atoi(f[2])
 	if err != nil || rank < 0 {
 		return p.errf("section %q: rank %q is not a rank number or *", p.section, f[2])
+	}
+	if err := p.rankRow(f[0], site, rank, v); err != nil {
+		return err
 	}
 	if p.kind == "time" {
 		if rank >= 1<<20 {

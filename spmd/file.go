@@ -225,6 +225,9 @@ func decodeSeconds(s spec.Node) Phase {
 			return v
 		}),
 	)
+	if ph.work() == 0 { // every time 0: the model's time would be 0 (hostile review 8, P1-3)
+		s.Errorf("no work at all: s_par, s_ser, s0_io and sr_io are all 0; at least one must be > 0")
+	}
 	return ph
 }
 

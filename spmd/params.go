@@ -92,6 +92,18 @@ func (ph *Phase) RefTime() float64 {
 	return ph.NIO*(ph.SPar+ph.SSer) + ph.S0IO + ph.SRIO
 }
 
+// work is a phase's own time at p = 1 without communication, n_IO·(S_par + S_ser) + S0_IO +
+// SR_IO (s): 0 makes the model's time 0 and its speedup 0/0.
+func (ph *Phase) work() float64 { return ph.NIO*(ph.SPar+ph.SSer) + ph.S0IO + ph.SRIO }
+
+// label is "phase <name>: " for an error message, "" for an unnamed phase (a one-phase file).
+func (ph *Phase) label() string {
+	if ph.Name == "" {
+		return ""
+	}
+	return fmt.Sprintf("phase %q: ", ph.Name)
+}
+
 func (ph *Phase) cycles() float64 {
 	if ph.Cycles <= 0 {
 		return 1
@@ -142,7 +154,7 @@ func (ph *Phase) Validate() error {
 	var errs []error
 	nonneg := func(name string, v float64) {
 		if !(v >= 0) || math.IsInf(v, 0) {
-			errs = append(errs, fmt.Errorf("phase %q: %s = %v must be finite and ≥ 0", ph.Name, name, v))
+			errs = append(errs, fmt.Errorf("%s%s = %v must be finite and ≥ 0", ph.label(), name, v))
 		}
 	}
 	nonneg("s_par", ph.SPar)
@@ -154,22 +166,22 @@ func (ph *Phase) Validate() error {
 	nonneg("cycles", ph.Cycles)
 	nonneg("reference_time", ph.Ref)
 	if !(ph.NIO >= 1) || math.IsInf(ph.NIO, 0) {
-		errs = append(errs, fmt.Errorf("phase %q: n_io = %v must be ≥ 1 (computation bursts per I/O burst)", ph.Name, ph.NIO))
+		errs = append(errs, fmt.Errorf("%sn_io = %v must be ≥ 1 (computation bursts per I/O burst)", ph.label(), ph.NIO))
 	}
 	if !(ph.W >= 0 && ph.W <= 1) {
-		errs = append(errs, fmt.Errorf("phase %q: w = %v must be in [0, 1] (0 = delay, 1 = queue)", ph.Name, ph.W))
+		errs = append(errs, fmt.Errorf("%sw = %v must be in [0, 1] (0 = delay, 1 = queue)", ph.label(), ph.W))
 	}
 	if ph.C < 1 {
-		errs = append(errs, fmt.Errorf("phase %q: c = %d must be ≥ 1", ph.Name, ph.C))
+		errs = append(errs, fmt.Errorf("%sc = %d must be ≥ 1", ph.label(), ph.C))
 	}
 	if math.IsNaN(ph.GExp) || math.IsInf(ph.GExp, 0) || math.IsNaN(ph.S0Exp) || math.IsInf(ph.S0Exp, 0) {
-		errs = append(errs, fmt.Errorf("phase %q: scaling exponents must be finite", ph.Name))
+		errs = append(errs, fmt.Errorf("%sscaling exponents must be finite", ph.label()))
 	}
 	if err := ph.checkRanges(); err != nil {
-		errs = append(errs, fmt.Errorf("phase %q: %w", ph.Name, err))
+		errs = append(errs, fmt.Errorf("%s%w", ph.label(), err))
 	}
-	if ph.RefTime() <= 0 {
-		errs = append(errs, fmt.Errorf("phase %q: no work at all (S_par + S_ser + S0_IO + SR_IO = 0)", ph.Name))
+	if !(ph.work() > 0) { // not RefTime: a reference_time does not give the phase work
+		errs = append(errs, fmt.Errorf("%sno work at all (S_par + S_ser + S0_IO + SR_IO = 0): at least one must be > 0", ph.label()))
 	}
 	return errors.Join(errs...)
 }
