@@ -17,14 +17,7 @@ func TestFitChartDrawsWhatItNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := Values{}
-	for _, p := range m.Params() {
-		v[p.ID] = p.Value
-	}
-	r, err := m.Eval(v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := evalAt(t, m, Values{}) // the file's own values
 	var model, stacked *Series
 	for i, s := range r.Charts[0].Series {
 		switch {

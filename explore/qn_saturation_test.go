@@ -16,14 +16,7 @@ func TestQNSaturationNotBest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := Values{}
-	for _, p := range m.Params() {
-		v[p.ID] = p.Value
-	}
-	r, err := m.Eval(v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := evalAt(t, m, Values{}) // the file's own values
 	if r.BestLabel != "Saturation point" {
 		t.Errorf("banner label %q, want Saturation point", r.BestLabel)
 	}

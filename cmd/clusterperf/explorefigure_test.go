@@ -24,8 +24,8 @@ var pendingSameFigure = map[string]string{
 }
 
 // exploreDefault is the explorer's answer at the files' own values, loaded as the explore
-// command loads them.
-func exploreDefault(t *testing.T, cluster string, files ...string) (string, *explore.Result) {
+// command loads them: the model, the values and the result.
+func exploreDefault(t *testing.T, cluster string, files ...string) (explore.Model, explore.Values, *explore.Result) {
 	t.Helper()
 	m, err := explore.LoadFiles(readInput, explore.Files{Paths: files, Cluster: cluster})
 	if err != nil {
@@ -39,7 +39,7 @@ func exploreDefault(t *testing.T, cluster string, files ...string) (string, *exp
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m.Kind(), r
+	return m, v, r
 }
 
 // commandPlot runs clusterperf with args and --plot to an SVG file and returns the file.
@@ -70,7 +70,8 @@ func TestExplorerChartIsCommandPlot(t *testing.T) {
 		example{"web-tier", []string{"../../examples/qn/web-tier.yaml"}, ""},
 		example{"fit-openfoam", []string{"../../examples/scaling/openfoam_motorbike_arc.csv"}, ""})
 	for _, ex := range exs {
-		kind, r := exploreDefault(t, ex.cluster, ex.files...)
+		m, _, r := exploreDefault(t, ex.cluster, ex.files...)
+		kind := m.Kind()
 		why, pending := pendingSameFigure[kind]
 		switch {
 		case len(r.ChartCommand) == 0 && pending:
@@ -117,7 +118,7 @@ func TestExplorerGanttIsCommandPlot(t *testing.T) {
 		if !strings.HasPrefix(ex.name, "tpn-") {
 			continue
 		}
-		_, r := exploreDefault(t, ex.cluster, ex.files...)
+		_, _, r := exploreDefault(t, ex.cluster, ex.files...)
 		var p *report.Panel
 		for _, c := range r.Charts {
 			if c.ID == "gantt" {

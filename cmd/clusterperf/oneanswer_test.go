@@ -62,18 +62,7 @@ type mpipAnswer struct {
 func TestOneAnswer(t *testing.T) {
 	for _, ex := range exploreExamples {
 		t.Run(ex.name, func(t *testing.T) {
-			m, err := explore.LoadFiles(readInput, explore.Files{Paths: ex.files, Cluster: ex.cluster})
-			if err != nil {
-				t.Fatal(err)
-			}
-			v, err := explore.Check(m.Params(), explore.Values{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := m.Eval(v)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m, v, r := exploreDefault(t, ex.cluster, ex.files...)
 			why, pending := pendingOneAnswer[m.Kind()]
 			switch {
 			case len(r.Command) == 0 && pending:
